@@ -1,0 +1,53 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "pipeline",
+    platforms: [.macOS(.v14)],
+    products: [
+        .library(name: "PipelineKit", targets: ["PipelineKit"]),
+        .executable(name: "pipeline", targets: ["pipeline"]),
+    ],
+    targets: [
+        // C libraries, reached through two-file system-library shims.
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "COpenBLAS", pkgConfig: "openblas", providers: [.apt(["libopenblas-dev"])]),
+
+        // Embedded data: migrations and model specs, compiled into the binary (no Bundle.module at run time).
+        .target(name: "SchemaResources", path: "Schema", resources: [.embedInCode("0001_daily_log.sql")]),
+        .target(name: "ModelSpecs", path: "Models", resources: [.embedInCode("symptom-forecast.json")]),
+
+        // The layers, dependencies pointing one way: CLI → PipelineKit → {Scheduling, Learning, Ingestion, Storage}.
+        .target(name: "Domain"),
+        .target(name: "Storage", dependencies: ["CSQLite", "Domain", "SchemaResources"]),
+        .target(name: "Scheduling", dependencies: ["Storage", "Domain"]),
+        .target(name: "Learning", dependencies: ["COpenBLAS", "Domain", "ModelSpecs"]),
+        .target(name: "Ingestion", dependencies: ["Domain"]),
+        .target(name: "PipelineKit", dependencies: ["Domain", "Storage", "Scheduling", "Learning", "Ingestion"]),
+        .target(name: "Lifecycle", dependencies: ["Scheduling", "PipelineKit"]),
+        .target(name: "Audit"),
+        .target(name: "PipelineCLI", dependencies: ["PipelineKit", "Lifecycle", "Audit"]),
+        .executableTarget(name: "pipeline", dependencies: ["PipelineCLI"]),
+
+        // Tests: one target per module, a shared support target, the regression suite and end-to-end CLI tests.
+        .target(name: "TestSupport", dependencies: ["PipelineCLI", "PipelineKit", "Storage"], path: "Tests/TestSupport"),
+        .testTarget(name: "DomainTests", dependencies: ["Domain", "TestSupport"]),
+        .testTarget(name: "StorageTests", dependencies: ["Storage", "TestSupport"]),
+        .testTarget(name: "SchedulingTests", dependencies: ["Scheduling", "TestSupport"]),
+        .testTarget(name: "LearningTests", dependencies: ["Learning", "TestSupport"]),
+        .testTarget(name: "IngestionTests", dependencies: ["Ingestion", "TestSupport"]),
+        .testTarget(name: "PipelineKitTests", dependencies: ["PipelineKit", "TestSupport"]),
+        .testTarget(name: "LifecycleTests", dependencies: ["Lifecycle", "TestSupport"]),
+        .testTarget(name: "AuditTests", dependencies: ["Audit", "TestSupport"]),
+        .testTarget(name: "CLITests", dependencies: ["PipelineCLI", "TestSupport"]),
+        .testTarget(name: "RegressionTests", dependencies: ["PipelineKit", "Scheduling", "Storage", "TestSupport"]),
+    ]
+)
+
+// Strictness, set once for every target.
+for target in package.targets where target.type != .system {
+    target.swiftSettings = (target.swiftSettings ?? []) + [
+        .enableUpcomingFeature("ExistentialAny"),
+        .enableUpcomingFeature("InternalImportsByDefault"),
+    ]
+}

@@ -1,0 +1,153 @@
+/// One user's day: what the person entered and what health sync filled in. There is exactly one
+/// per (user, day).
+public struct DailyLog: Sendable, Hashable {
+    public var user: UserID
+    public var day: Day
+    public var symptomSeverity: Int?
+    public var mood: Int?
+    public var energy: Int?
+    public var notes: String?
+    /// Heart-rate variability (SDNN), milliseconds.
+    public var hrv: Sourced<Double>?
+    /// Resting heart rate, beats per minute.
+    public var restingHeartRate: Sourced<Double>?
+    public var stepCount: Sourced<Int>?
+    /// Time asleep, seconds.
+    public var sleepDuration: Sourced<Double>?
+
+    public init(
+        user: UserID, day: Day, symptomSeverity: Int? = nil, mood: Int? = nil, energy: Int? = nil,
+        notes: String? = nil, hrv: Sourced<Double>? = nil, restingHeartRate: Sourced<Double>? = nil,
+        stepCount: Sourced<Int>? = nil, sleepDuration: Sourced<Double>? = nil
+    ) {
+        self.user = user
+        self.day = day
+        self.symptomSeverity = symptomSeverity
+        self.mood = mood
+        self.energy = energy
+        self.notes = notes
+        self.hrv = hrv
+        self.restingHeartRate = restingHeartRate
+        self.stepCount = stepCount
+        self.sleepDuration = sleepDuration
+    }
+
+    /// A field's value as a number, `nil` when empty.
+    public func value(of field: Field) -> Double? {
+        switch field {
+        case .symptomSeverity: symptomSeverity.map(Double.init)
+        case .mood: mood.map(Double.init)
+        case .energy: energy.map(Double.init)
+        case .hrv: hrv?.value
+        case .restingHeartRate: restingHeartRate?.value
+        case .stepCount: stepCount.map { Double($0.value) }
+        case .sleepDuration: sleepDuration?.value
+        }
+    }
+
+    /// Who wrote a metric field; `nil` when empty or for a user-only field.
+    public func source(of field: Field) -> Source? {
+        switch field {
+        case .hrv: hrv?.source
+        case .restingHeartRate: restingHeartRate?.source
+        case .stepCount: stepCount?.source
+        case .sleepDuration: sleepDuration?.source
+        case .symptomSeverity, .mood, .energy: nil
+        }
+    }
+
+    /// Whether the person entered anything for this day (a user-only field, notes, or a metric
+    /// whose source is `user`).
+    public var hasUserEntry: Bool {
+        symptomSeverity != nil || mood != nil || energy != nil || notes != nil
+            || Field.metrics.contains { source(of: $0) == .user }
+    }
+}
+
+/// A change to one field: absent from the input (`unchanged`), an explicit `null` (`clear`), or a
+/// new value (`set`). DESIGN §2 rule 4.
+public enum Patch<Value: Sendable & Hashable>: Sendable, Hashable {
+    case unchanged
+    case clear
+    case set(Value)
+
+    public var isUnchanged: Bool {
+        if case .unchanged = self { true } else { false }
+    }
+
+    public var newValue: Value? {
+        if case .set(let value) = self { value } else { nil }
+    }
+}
+
+/// What a person typed for a day. Every field it sets is stored with source `user` and wins over
+/// any health value, now and later.
+public struct UserEntry: Sendable, Hashable {
+    public var user: UserID
+    public var day: Day
+    public var symptomSeverity: Patch<Int> = .unchanged
+    public var mood: Patch<Int> = .unchanged
+    public var energy: Patch<Int> = .unchanged
+    public var notes: Patch<String> = .unchanged
+    public var hrv: Patch<Double> = .unchanged
+    public var restingHeartRate: Patch<Double> = .unchanged
+    public var stepCount: Patch<Int> = .unchanged
+    public var sleepDuration: Patch<Double> = .unchanged
+
+    public init(user: UserID, day: Day) {
+        self.user = user
+        self.day = day
+    }
+
+    /// Checks every set value against DESIGN §2's bounds.
+    public func validate() throws(DomainError) {
+        func check(_ field: Field, _ value: Double?) throws(DomainError) {
+            if let value { try field.validate(value) }
+        }
+        try check(.symptomSeverity, symptomSeverity.newValue.map(Double.init))
+        try check(.mood, mood.newValue.map(Double.init))
+        try check(.energy, energy.newValue.map(Double.init))
+        try check(.hrv, hrv.newValue)
+        try check(.restingHeartRate, restingHeartRate.newValue)
+        try check(.stepCount, stepCount.newValue.map(Double.init))
+        try check(.sleepDuration, sleepDuration.newValue)
+        if let text = notes.newValue, text.count > Field.notesLimit {
+            throw .invalidValue(field: "notes", problem: "must be at most \(Field.notesLimit) characters")
+        }
+    }
+}
+
+/// One day of health metrics from a sync (HealthKit, a wearable). A `nil` field means "no reading"
+/// and changes nothing; a value fills an empty field or refreshes a `health` one, never a `user` one.
+public struct HealthMetrics: Sendable, Hashable {
+    public var user: UserID
+    public var day: Day
+    public var hrv: Double?
+    public var restingHeartRate: Double?
+    public var stepCount: Int?
+    public var sleepDuration: Double?
+
+    public init(
+        user: UserID, day: Day, hrv: Double? = nil, restingHeartRate: Double? = nil, stepCount: Int? = nil,
+        sleepDuration: Double? = nil
+    ) {
+        self.user = user
+        self.day = day
+        self.hrv = hrv
+        self.restingHeartRate = restingHeartRate
+        self.stepCount = stepCount
+        self.sleepDuration = sleepDuration
+    }
+
+    public var isEmpty: Bool {
+        hrv == nil && restingHeartRate == nil && stepCount == nil && sleepDuration == nil
+    }
+
+    /// Checks every value against DESIGN §2's bounds.
+    public func validate() throws(DomainError) {
+        if let hrv { try Field.hrv.validate(hrv) }
+        if let restingHeartRate { try Field.restingHeartRate.validate(restingHeartRate) }
+        if let stepCount { try Field.stepCount.validate(Double(stepCount)) }
+        if let sleepDuration { try Field.sleepDuration.validate(sleepDuration) }
+    }
+}

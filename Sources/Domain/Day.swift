@@ -1,0 +1,147 @@
+public import Foundation
+
+/// A calendar date, `YYYY-MM-DD`, with no time and no time zone.
+///
+/// A `DailyLog` belongs to a `Day` in its user's time zone. `Day` is pure arithmetic on the
+/// proleptic Gregorian calendar (no `Calendar` lookups), so it is cheap enough to use as a key
+/// for millions of rows.
+public struct Day: Hashable, Comparable, Sendable, CustomStringConvertible {
+    /// Days since 1970-01-01 (negative before it).
+    public let ordinal: Int
+
+    public init(ordinal: Int) {
+        self.ordinal = ordinal
+    }
+
+    /// A date from its parts; `nil` when the parts name no real date (2026-02-30, month 13).
+    public init?(year: Int, month: Int, day: Int) {
+        guard (1...9999).contains(year), (1...12).contains(month),
+            (1...Day.daysInMonth(year: year, month: month)).contains(day)
+        else { return nil }
+        ordinal = Day.ordinal(year: year, month: month, day: day)
+    }
+
+    /// Parses exactly `YYYY-MM-DD`; `nil` for any other shape or an impossible date.
+    public init?(_ text: some StringProtocol) {
+        let bytes = Array(text.utf8)
+        guard bytes.count == 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-") else { return nil }
+        func number(_ range: Range<Int>) -> Int? {
+            var value = 0
+            for byte in bytes[range] {
+                guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
+                value = value * 10 + Int(byte - UInt8(ascii: "0"))
+            }
+            return value
+        }
+        guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10) else { return nil }
+        self.init(year: year, month: month, day: day)
+    }
+
+    /// The day that contains `instant` in `timeZone`.
+    public init(containing instant: Date, in timeZone: TimeZone) {
+        let local = instant.timeIntervalSince1970 + Double(timeZone.secondsFromGMT(for: instant))
+        ordinal = Int((local / 86_400).rounded(.down))
+    }
+
+    public var parts: (year: Int, month: Int, day: Int) {
+        // Howard Hinnant's civil_from_days: https://howardhinnant.github.io/date_algorithms.html
+        let z = ordinal + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let day = doy - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        return (yoe + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+
+    /// ISO 8601 calendar date, `YYYY-MM-DD`.
+    public var description: String {
+        let (year, month, day) = parts
+        func pad(_ value: Int, _ width: Int) -> String {
+            let digits = String(value)
+            return String(repeating: "0", count: max(0, width - digits.count)) + digits
+        }
+        return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))"
+    }
+
+    /// Day of the week, 0 = Monday … 6 = Sunday (ISO 8601 order).
+    public var weekday: Int {
+        // 1970-01-01 was a Thursday (index 3).
+        ((ordinal % 7) + 7 + 3) % 7
+    }
+
+    public func adding(days: Int) -> Day {
+        Day(ordinal: ordinal + days)
+    }
+
+    /// Whole days from `self` to `other` (positive when `other` is later).
+    public func distance(to other: Day) -> Int {
+        other.ordinal - ordinal
+    }
+
+    /// The instant this day starts in `timeZone` (local midnight).
+    public func start(in timeZone: TimeZone) -> Date {
+        localTime(hour: 0, in: timeZone)
+    }
+
+    /// The instant of local `hour`:`minute` on this day in `timeZone`. A local time that a
+    /// daylight-saving jump skips is moved forward by the length of the gap, as `Calendar` does.
+    public func localTime(hour: Int, minute: Int = 0, in timeZone: TimeZone) -> Date {
+        let localSeconds = Double(ordinal * 86_400 + hour * 3600 + minute * 60)
+        // Two passes converge for every real zone: guess with the offset at the naive instant,
+        // then correct with the offset at the guess.
+        var guess = localSeconds - Double(timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: localSeconds)))
+        let corrected = localSeconds - Double(timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: guess)))
+        if corrected != guess {
+            // In a gap (the local time does not exist) take the later instant, after the jump.
+            guess = max(guess, corrected)
+        }
+        return Date(timeIntervalSince1970: guess)
+    }
+
+    public static func < (lhs: Day, rhs: Day) -> Bool {
+        lhs.ordinal < rhs.ordinal
+    }
+
+    static func isLeap(_ year: Int) -> Bool {
+        (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
+    }
+
+    static func daysInMonth(year: Int, month: Int) -> Int {
+        switch month {
+        case 2: isLeap(year) ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
+    }
+
+    static func ordinal(year: Int, month: Int, day: Int) -> Int {
+        // Howard Hinnant's days_from_civil.
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let mp = month > 2 ? month - 3 : month + 9
+        let doy = (153 * mp + 2) / 5 + day - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146_097 + doe - 719_468
+    }
+}
+
+extension Day: Codable {
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        let text = try container.decode(String.self)
+        guard let day = Day(text) else {
+            throw DecodingError.dataCorruptedError(
+                in: container, debugDescription: "expected a date YYYY-MM-DD, got \(text.count) characters")
+        }
+        self = day
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(description)
+    }
+}

@@ -1,0 +1,139 @@
+/// A JSON value whose objects keep their keys in order, so output reads in the order it was built
+/// and the same data always prints to the same bytes.
+public enum JSONValue: Sendable, Hashable {
+    case null
+    case bool(Bool)
+    case number(Double)
+    case string(String)
+    case array([JSONValue])
+    case object(JSONObject)
+
+    /// Compact JSON text (no spaces), keys in insertion order.
+    public var jsonText: String {
+        var output = ""
+        write(to: &output)
+        return output
+    }
+
+    public func write(to output: inout String) {
+        switch self {
+        case .null: output += "null"
+        case .bool(let flag): output += flag ? "true" : "false"
+        case .number(let number): JSONValue.writeNumber(number, to: &output)
+        case .string(let text): JSONValue.writeString(text, to: &output)
+        case .array(let elements):
+            output += "["
+            for (index, element) in elements.enumerated() {
+                if index > 0 { output += "," }
+                element.write(to: &output)
+            }
+            output += "]"
+        case .object(let object):
+            output += "{"
+            for (index, member) in object.members.enumerated() {
+                if index > 0 { output += "," }
+                JSONValue.writeString(member.key, to: &output)
+                output += ":"
+                member.value.write(to: &output)
+            }
+            output += "}"
+        }
+    }
+
+    /// Whole numbers print without a fraction; others in the shortest form that reads back exactly.
+    static func writeNumber(_ number: Double, to output: inout String) {
+        precondition(number.isFinite, "JSON has no representation for NaN or infinity")
+        if number.rounded() == number, abs(number) < 9_007_199_254_740_992 {
+            output += String(Int64(number))
+        } else {
+            output += "\(number)"
+        }
+    }
+
+    static func writeString(_ text: String, to output: inout String) {
+        output += "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": output += "\\\""
+            case "\\": output += "\\\\"
+            case "\n": output += "\\n"
+            case "\r": output += "\\r"
+            case "\t": output += "\\t"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: output.unicodeScalars.append(scalar)
+            }
+        }
+        output += "\""
+    }
+
+    public var objectValue: JSONObject? {
+        if case .object(let object) = self { object } else { nil }
+    }
+
+    public var stringValue: String? {
+        if case .string(let text) = self { text } else { nil }
+    }
+
+    public var numberValue: Double? {
+        if case .number(let number) = self { number } else { nil }
+    }
+
+    public var boolValue: Bool? {
+        if case .bool(let flag) = self { flag } else { nil }
+    }
+
+    /// The JSON type's name, for messages such as "expected a number, got a string".
+    public var typeName: String {
+        switch self {
+        case .null: "null"
+        case .bool: "a boolean"
+        case .number: "a number"
+        case .string: "a string"
+        case .array: "an array"
+        case .object: "an object"
+        }
+    }
+}
+
+/// A JSON object's members in the order they were written.
+public struct JSONObject: Sendable, Hashable, ExpressibleByDictionaryLiteral {
+    public private(set) var members: [(key: String, value: JSONValue)]
+
+    public init() {
+        members = []
+    }
+
+    public init(dictionaryLiteral elements: (String, JSONValue)...) {
+        members = elements.map { (key: $0.0, value: $0.1) }
+    }
+
+    /// The value for `key`; `nil` when the key is absent (an explicit `null` is `.null`).
+    public subscript(key: String) -> JSONValue? {
+        get { members.first { $0.key == key }?.value }
+        set {
+            if let index = members.firstIndex(where: { $0.key == key }) {
+                if let newValue { members[index].value = newValue } else { members.remove(at: index) }
+            } else if let newValue {
+                members.append((key: key, value: newValue))
+            }
+        }
+    }
+
+    public var keys: [String] { members.map(\.key) }
+
+    public var jsonText: String { JSONValue.object(self).jsonText }
+
+    public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
+        lhs.members.count == rhs.members.count
+            && zip(lhs.members, rhs.members).allSatisfy { $0.key == $1.key && $0.value == $1.value }
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        for member in members {
+            hasher.combine(member.key)
+            hasher.combine(member.value)
+        }
+    }
+}

@@ -1,0 +1,54 @@
+public import Foundation
+
+/// The kinds of watch-queue item this version knows how to apply. Items of any other kind are kept
+/// and reported, never dropped: a newer watch app may send kinds an older server does not know.
+public enum WatchKind: String, Sendable, Hashable, CaseIterable {
+    /// User-entered symptom fields for a day.
+    case symptomLog
+    /// Mood and energy for a day.
+    case healthCheckIn
+}
+
+/// An item queued by the watch app, waiting to be applied.
+public struct WatchItem: Sendable, Hashable {
+    public var id: Int64
+    public var user: UserID
+    /// The raw kind, which may be one this version does not know.
+    public var kind: String
+    /// The payload as compact JSON text.
+    public var payload: String
+    public var enqueuedAt: Date
+    public var attempts: Int
+    public var lastError: String?
+
+    public init(
+        id: Int64, user: UserID, kind: String, payload: String, enqueuedAt: Date, attempts: Int = 0,
+        lastError: String? = nil
+    ) {
+        self.id = id
+        self.user = user
+        self.kind = kind
+        self.payload = payload
+        self.enqueuedAt = enqueuedAt
+        self.attempts = attempts
+        self.lastError = lastError
+    }
+
+    /// Attempts after which a failing item moves to the dead-letter list.
+    public static let maxAttempts = 5
+}
+
+/// A new watch item, before it has an identifier.
+public struct WatchSubmission: Sendable, Hashable {
+    public var user: UserID
+    public var kind: String
+    public var payload: String
+    public var enqueuedAt: Date
+
+    public init(user: UserID, kind: String, payload: String, enqueuedAt: Date) {
+        self.user = user
+        self.kind = kind
+        self.payload = payload
+        self.enqueuedAt = enqueuedAt
+    }
+}
