@@ -14,7 +14,12 @@ let package = Package(
         .systemLibrary(name: "COpenBLAS", pkgConfig: "openblas", providers: [.apt(["libopenblas-dev"])]),
 
         // Embedded data: migrations and model specs, compiled into the binary (no Bundle.module at run time).
-        .target(name: "SchemaResources", path: "Schema", resources: [.embedInCode("0001_daily_log.sql")]),
+        .target(
+            name: "SchemaResources", path: "Schema",
+            resources: [
+                .embedInCode("0001_daily_log.sql"),
+                .embedInCode("0002_watch_queue.sql"),
+            ]),
         .target(name: "ModelSpecs", path: "Models", resources: [.embedInCode("symptom-forecast.json")]),
 
         // The layers, dependencies pointing one way: CLI → PipelineKit → {Scheduling, Learning, Ingestion, Storage}.

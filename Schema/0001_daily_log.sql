@@ -1,1 +1,42 @@
--- placeholder
+-- Users, their one-row-per-day logs and their settings.
+--
+-- Every metric column has a companion `<column>_source` ('user' or 'health'), set exactly when the
+-- value is; the merge rules (a user value always wins) are enforced by the upserts in
+-- Sources/Storage/Store+DailyLog.swift. Timestamps are milliseconds since 1970-01-01 UTC.
+
+CREATE TABLE users (
+    id TEXT PRIMARY KEY NOT NULL CHECK (length(id) BETWEEN 1 AND 64),
+    time_zone TEXT NOT NULL DEFAULT 'UTC',
+    created_at INTEGER NOT NULL
+) STRICT;
+
+CREATE TABLE daily_logs (
+    user_id TEXT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+    day TEXT NOT NULL CHECK (day GLOB '[0-9][0-9][0-9][0-9]-[0-1][0-9]-[0-3][0-9]'),
+    symptom_severity INTEGER CHECK (symptom_severity BETWEEN 0 AND 10),
+    mood INTEGER CHECK (mood BETWEEN 1 AND 5),
+    energy INTEGER CHECK (energy BETWEEN 1 AND 5),
+    notes TEXT CHECK (length(notes) <= 2000),
+    hrv REAL CHECK (hrv BETWEEN 1 AND 300),
+    hrv_source TEXT CHECK (hrv_source IN ('user', 'health')),
+    resting_heart_rate REAL CHECK (resting_heart_rate BETWEEN 20 AND 250),
+    resting_heart_rate_source TEXT CHECK (resting_heart_rate_source IN ('user', 'health')),
+    step_count INTEGER CHECK (step_count BETWEEN 0 AND 200000),
+    step_count_source TEXT CHECK (step_count_source IN ('user', 'health')),
+    sleep_duration REAL CHECK (sleep_duration BETWEEN 0 AND 86400),
+    sleep_duration_source TEXT CHECK (sleep_duration_source IN ('user', 'health')),
+    updated_at INTEGER NOT NULL,
+    PRIMARY KEY (user_id, day),
+    CHECK ((hrv IS NULL) = (hrv_source IS NULL)),
+    CHECK ((resting_heart_rate IS NULL) = (resting_heart_rate_source IS NULL)),
+    CHECK ((step_count IS NULL) = (step_count_source IS NULL)),
+    CHECK ((sleep_duration IS NULL) = (sleep_duration_source IS NULL))
+) STRICT, WITHOUT ROWID;
+
+CREATE TABLE user_settings (
+    user_id TEXT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+    key TEXT NOT NULL,
+    value TEXT NOT NULL CHECK (json_valid(value)),
+    updated_at INTEGER NOT NULL,
+    PRIMARY KEY (user_id, key)
+) STRICT, WITHOUT ROWID;

@@ -1,1 +1,18 @@
-public enum Embedded {}
+/// A schema migration shipped with this version: `Schema/NNNN_name.sql`, embedded into the binary.
+public struct EmbeddedMigration: Sendable {
+    public let version: Int
+    public let name: String
+    public let sql: String
+}
+
+/// Every migration this version ships, in order. (The generated accessor replaces the leading digit
+/// of a file name with an underscore: `0001_x.sql` is `_001_x_sql`.) A shipped migration is never edited; a change to
+/// the schema is a new file here and a new line in Package.swift's `SchemaResources` resources.
+public let embeddedMigrations: [EmbeddedMigration] = [
+    EmbeddedMigration(version: 1, name: "daily_log", sql: text(PackageResources._001_daily_log_sql)),
+    EmbeddedMigration(version: 2, name: "watch_queue", sql: text(PackageResources._002_watch_queue_sql)),
+]
+
+private func text(_ bytes: [UInt8]) -> String {
+    String(decoding: bytes, as: UTF8.self)
+}

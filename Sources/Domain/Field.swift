@@ -71,7 +71,7 @@ public enum Field: String, Sendable, Hashable, CaseIterable {
         value.rounded() == value ? String(Int(value)) : String(value)
     }
 
-    /// Longest accepted `notes` text, in characters.
+    /// Longest accepted `notes` text, in Unicode scalars (what SQLite's `length()` counts).
     public static let notesLimit = 2_000
 }
 

@@ -36,6 +36,6 @@ public func directory(of filePath: String = #filePath) -> URL {
     URL(fileURLWithPath: filePath).deletingLastPathComponent()
 }
 
-/// `../shared/fixtures/` is not part of the repository; fixtures the tests need are copied under Tests/.
+/// The repository's root folder, for tests that read files under it.
 public let repositoryRoot: URL = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

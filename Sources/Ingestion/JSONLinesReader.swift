@@ -1,0 +1,104 @@
+import Foundation
+
+/// Splits a byte stream into lines without loading it whole: it reads fixed-size chunks from a
+/// file descriptor and hands each complete line to the caller.
+///
+/// Lines end with `\n` (a `\r` before it is dropped); a last line without a newline counts. A line
+/// longer than `maximumLineLength` is skipped to its end without being buffered, and reported.
+public struct JSONLinesReader {
+    /// Longer lines are rejected: no valid record comes near this (notes are capped at 2,000
+    /// characters), and it bounds the memory a hostile input can take.
+    public static let maximumLineLength = 1 << 20
+
+    public enum Line {
+        /// A complete line, valid only inside the callback.
+        case text(UnsafeBufferPointer<UInt8>)
+        /// A line that exceeded `maximumLineLength`; its bytes were discarded.
+        case tooLong
+    }
+
+    let descriptor: Int32
+    let chunkSize: Int
+
+    /// Reads from `descriptor`, which the caller keeps open until `forEachLine` returns and closes.
+    public init(descriptor: Int32, chunkSize: Int = 1 << 20) {
+        self.descriptor = descriptor
+        self.chunkSize = chunkSize
+    }
+
+    /// Calls `body` with each line and its 1-based number. Blank lines are counted but not passed.
+    /// Returns a failure when the descriptor cannot be read; lines before it were already passed.
+    public func forEachLine<E: Error>(_ body: (Int, Line) throws(E) -> Void) throws(E) -> Result<Void, IngestionError> {
+        // Room for one chunk after the longest partial line carried over from the previous read.
+        var buffer = [UInt8](repeating: 0, count: chunkSize + JSONLinesReader.maximumLineLength)
+        var carried = 0
+        var lineNumber = 0
+        var skippingLongLine = false
+        while true {
+            let count = buffer.withUnsafeMutableBytes { raw in
+                read(descriptor, raw.baseAddress! + carried, chunkSize)
+            }
+            if count < 0 {
+                if errno == EINTR { continue }
+                return .failure(.cannotRead(path: "input", reason: String(cString: strerror(errno))))
+            }
+            let end = carried + count
+            let isEndOfInput = count == 0
+            var start = 0
+            try buffer.withUnsafeBufferPointer { (bytes) throws(E) in
+                while let newline = Self.firstNewline(bytes, from: start, to: end) {
+                    lineNumber += 1
+                    if skippingLongLine {
+                        skippingLongLine = false
+                    } else {
+                        try emit(bytes, start, newline, lineNumber, body)
+                    }
+                    start = newline + 1
+                }
+                if isEndOfInput, start < end, !skippingLongLine {
+                    lineNumber += 1
+                    try emit(bytes, start, end, lineNumber, body)
+                }
+            }
+            if isEndOfInput { return .success(()) }
+            let remaining = end - start
+            if skippingLongLine {
+                carried = 0
+            } else if remaining > JSONLinesReader.maximumLineLength {
+                // Report now and drop the rest of the line as it arrives; its number is counted
+                // when its newline is found.
+                try body(lineNumber + 1, .tooLong)
+                skippingLongLine = true
+                carried = 0
+            } else {
+                if start > 0, remaining > 0 {
+                    buffer.withUnsafeMutableBytes { raw in
+                        _ = memmove(raw.baseAddress!, raw.baseAddress! + start, remaining)
+                    }
+                }
+                carried = remaining
+            }
+        }
+    }
+
+    private func emit<E: Error>(
+        _ all: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, _ number: Int, _ body: (Int, Line) throws(E) -> Void
+    ) throws(E) {
+        var stop = end
+        if stop > start, all[stop - 1] == UInt8(ascii: "\r") { stop -= 1 }
+        let line = UnsafeBufferPointer(rebasing: all[start..<stop])
+        if line.count > JSONLinesReader.maximumLineLength {
+            try body(number, .tooLong)
+            return
+        }
+        if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return }
+        try body(number, .text(line))
+    }
+
+    private static func firstNewline(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int) -> Int? {
+        guard let base = bytes.baseAddress,
+            let found = memchr(base + start, Int32(UInt8(ascii: "\n")), end - start)
+        else { return nil }
+        return found.assumingMemoryBound(to: UInt8.self) - UnsafeMutablePointer(mutating: base)
+    }
+}

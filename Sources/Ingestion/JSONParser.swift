@@ -1,0 +1,314 @@
+public import Domain
+
+/// A strict JSON parser (RFC 8259) over UTF-8 bytes, with messages that say where input is wrong.
+///
+/// Strict where lenient parsers guess: `NaN`, `Infinity`, trailing commas, comments, leading zeros,
+/// lone surrogates, invalid UTF-8, duplicate object keys and numbers that overflow a Double are all
+/// errors, because each would otherwise store something the sender did not mean.
+public struct JSONParser {
+    /// Objects and arrays nested deeper than this are refused, so hostile input cannot exhaust the stack.
+    public static let maximumDepth = 64
+
+    public init() {}
+
+    /// Parses one complete JSON text; whitespace around it is allowed, anything else after it is not.
+    public func parse(_ bytes: UnsafeBufferPointer<UInt8>) throws(JSONSyntaxError) -> JSONValue {
+        var cursor = Cursor(bytes: bytes)
+        cursor.skipWhitespace()
+        let value = try cursor.value(depth: 0)
+        cursor.skipWhitespace()
+        guard cursor.isAtEnd else { throw cursor.error("unexpected text after the JSON value") }
+        return value
+    }
+
+    public func parse(_ text: String) throws(JSONSyntaxError) -> JSONValue {
+        try Array(text.utf8).withUnsafeBufferPointer { (bytes) throws(JSONSyntaxError) in try parse(bytes) }
+    }
+}
+
+/// Where and why a JSON text is malformed. `offset` counts bytes from the start of the text, 0-based.
+public struct JSONSyntaxError: Error, Sendable, Hashable, CustomStringConvertible {
+    public var offset: Int
+    public var problem: String
+
+    /// Column as an editor shows it: 1-based, in bytes.
+    public var column: Int { offset + 1 }
+
+    public var description: String { "\(problem) at column \(column)" }
+}
+
+private struct Cursor {
+    let bytes: UnsafeBufferPointer<UInt8>
+    var index = 0
+
+    var isAtEnd: Bool { index >= bytes.count }
+
+    func error(_ problem: String, at offset: Int? = nil) -> JSONSyntaxError {
+        JSONSyntaxError(offset: offset ?? index, problem: problem)
+    }
+
+    mutating func skipWhitespace() {
+        while index < bytes.count {
+            switch bytes[index] {
+            case 0x20, 0x09, 0x0A, 0x0D: index += 1
+            default: return
+            }
+        }
+    }
+
+    mutating func value(depth: Int) throws(JSONSyntaxError) -> JSONValue {
+        guard index < bytes.count else { throw error("unexpected end of input") }
+        switch bytes[index] {
+        case UInt8(ascii: "{"): return .object(try object(depth: depth + 1))
+        case UInt8(ascii: "["): return .array(try array(depth: depth + 1))
+        case UInt8(ascii: "\""): return .string(try string())
+        case UInt8(ascii: "t"): try literal("true"); return .bool(true)
+        case UInt8(ascii: "f"): try literal("false"); return .bool(false)
+        case UInt8(ascii: "n"): try literal("null"); return .null
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try number())
+        case UInt8(ascii: "N"), UInt8(ascii: "I"):
+            throw error("NaN and Infinity are not JSON numbers")
+        case UInt8(ascii: "'"):
+            throw error("strings must use double quotes")
+        default:
+            throw error("unexpected character")
+        }
+    }
+
+    mutating func literal(_ word: StaticString) throws(JSONSyntaxError) {
+        let count = word.utf8CodeUnitCount
+        guard index + count <= bytes.count,
+            (0..<count).allSatisfy({ bytes[index + $0] == word.utf8Start[$0] })
+        else { throw error("unexpected word; expected \(word)") }
+        index += count
+    }
+
+    mutating func object(depth: Int) throws(JSONSyntaxError) -> JSONObject {
+        guard depth <= JSONParser.maximumDepth else { throw error("nested deeper than \(JSONParser.maximumDepth) levels") }
+        index += 1  // {
+        var object = JSONObject()
+        skipWhitespace()
+        if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
+            index += 1
+            return object
+        }
+        while true {
+            skipWhitespace()
+            guard index < bytes.count else { throw error("unexpected end of input inside an object") }
+            guard bytes[index] == UInt8(ascii: "\"") else {
+                if bytes[index] == UInt8(ascii: "}") { throw error("trailing comma in an object") }
+                throw error("expected a key in double quotes")
+            }
+            let keyOffset = index
+            let key = try string()
+            guard object[key] == nil else { throw error("duplicate key \"\(key)\"", at: keyOffset) }
+            skipWhitespace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error("expected ':' after a key") }
+            index += 1
+            skipWhitespace()
+            object[key] = try value(depth: depth)
+            skipWhitespace()
+            guard index < bytes.count else { throw error("unexpected end of input inside an object") }
+            switch bytes[index] {
+            case UInt8(ascii: ","): index += 1
+            case UInt8(ascii: "}"): index += 1; return object
+            default: throw error("expected ',' or '}' in an object")
+            }
+        }
+    }
+
+    mutating func array(depth: Int) throws(JSONSyntaxError) -> [JSONValue] {
+        guard depth <= JSONParser.maximumDepth else { throw error("nested deeper than \(JSONParser.maximumDepth) levels") }
+        index += 1  // [
+        var elements: [JSONValue] = []
+        skipWhitespace()
+        if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
+            index += 1
+            return elements
+        }
+        while true {
+            skipWhitespace()
+            if index < bytes.count, bytes[index] == UInt8(ascii: "]") { throw error("trailing comma in an array") }
+            elements.append(try value(depth: depth))
+            skipWhitespace()
+            guard index < bytes.count else { throw error("unexpected end of input inside an array") }
+            switch bytes[index] {
+            case UInt8(ascii: ","): index += 1
+            case UInt8(ascii: "]"): index += 1; return elements
+            default: throw error("expected ',' or ']' in an array")
+            }
+        }
+    }
+
+    mutating func number() throws(JSONSyntaxError) -> Double {
+        let start = index
+        if bytes[index] == UInt8(ascii: "-") { index += 1 }
+        guard index < bytes.count, isDigit(bytes[index]) else {
+            if index < bytes.count, bytes[index] == UInt8(ascii: "I") {
+                throw error("NaN and Infinity are not JSON numbers")
+            }
+            throw error("expected a digit")
+        }
+        if bytes[index] == UInt8(ascii: "0"), index + 1 < bytes.count, isDigit(bytes[index + 1]) {
+            throw error("numbers must not have leading zeros")
+        }
+        var isInteger = true
+        while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+            isInteger = false
+            index += 1
+            guard index < bytes.count, isDigit(bytes[index]) else { throw error("expected a digit after '.'") }
+            while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+        }
+        if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
+            isInteger = false
+            index += 1
+            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
+            guard index < bytes.count, isDigit(bytes[index]) else { throw error("expected a digit in the exponent") }
+            while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+        }
+        let length = index - start
+        // Short integers are the common case (steps, severities): accumulate them directly.
+        if isInteger, length <= 16 {
+            var value = 0
+            var position = start
+            let negative = bytes[position] == UInt8(ascii: "-")
+            if negative { position += 1 }
+            while position < index {
+                value = value * 10 + Int(bytes[position] - UInt8(ascii: "0"))
+                position += 1
+            }
+            return Double(negative ? -value : value)
+        }
+        let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+        guard let value = Double(text), value.isFinite else {
+            throw error("number is too large for a 64-bit floating-point value", at: start)
+        }
+        return value
+    }
+
+    mutating func string() throws(JSONSyntaxError) -> String {
+        let opening = index
+        index += 1  // "
+        let start = index
+        // Fast path: no escapes, plain ASCII or valid UTF-8 checked once at the end.
+        var hasEscapes = false
+        var hasNonASCII = false
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") { break }
+            if byte == UInt8(ascii: "\\") {
+                hasEscapes = true
+                index += 2
+                continue
+            }
+            if byte < 0x20 { throw error("control character in a string; escape it") }
+            if byte >= 0x80 { hasNonASCII = true }
+            index += 1
+        }
+        guard index < bytes.count else { throw error("unterminated string", at: opening) }
+        let end = index
+        index += 1  // closing quote
+        let raw = UnsafeBufferPointer(rebasing: bytes[start..<end])
+        if hasNonASCII, let invalid = Cursor.firstInvalidUTF8(raw) {
+            throw error("invalid UTF-8", at: start + invalid)
+        }
+        guard hasEscapes else { return String(decoding: raw, as: UTF8.self) }
+        return try unescape(raw, offset: start)
+    }
+
+    func unescape(_ raw: UnsafeBufferPointer<UInt8>, offset: Int) throws(JSONSyntaxError) -> String {
+        var scalars = String.UnicodeScalarView()
+        var utf8: [UInt8] = []
+        func flush() {
+            if !utf8.isEmpty {
+                scalars.append(contentsOf: String(decoding: utf8, as: UTF8.self).unicodeScalars)
+                utf8.removeAll(keepingCapacity: true)
+            }
+        }
+        var position = 0
+        func hex4(_ at: Int) throws(JSONSyntaxError) -> UInt32 {
+            guard at + 4 <= raw.count else { throw error("incomplete \\u escape", at: offset + at) }
+            var value: UInt32 = 0
+            for byte in raw[at..<(at + 4)] {
+                let digit: UInt32
+                switch byte {
+                case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(byte - UInt8(ascii: "0"))
+                case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = UInt32(byte - UInt8(ascii: "a") + 10)
+                case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = UInt32(byte - UInt8(ascii: "A") + 10)
+                default: throw error("invalid \\u escape", at: offset + at)
+                }
+                value = value << 4 | digit
+            }
+            return value
+        }
+        while position < raw.count {
+            let byte = raw[position]
+            guard byte == UInt8(ascii: "\\") else {
+                utf8.append(byte)
+                position += 1
+                continue
+            }
+            guard position + 1 < raw.count else { throw error("incomplete escape", at: offset + position) }
+            let escape = raw[position + 1]
+            position += 2
+            let scalar: Unicode.Scalar
+            switch escape {
+            case UInt8(ascii: "\""): scalar = "\""
+            case UInt8(ascii: "\\"): scalar = "\\"
+            case UInt8(ascii: "/"): scalar = "/"
+            case UInt8(ascii: "b"): scalar = "\u{08}"
+            case UInt8(ascii: "f"): scalar = "\u{0C}"
+            case UInt8(ascii: "n"): scalar = "\n"
+            case UInt8(ascii: "r"): scalar = "\r"
+            case UInt8(ascii: "t"): scalar = "\t"
+            case UInt8(ascii: "u"):
+                let unit = try hex4(position)
+                position += 4
+                var value = unit
+                if (0xD800...0xDBFF).contains(unit) {
+                    guard position + 6 <= raw.count, raw[position] == UInt8(ascii: "\\"),
+                        raw[position + 1] == UInt8(ascii: "u")
+                    else { throw error("lone surrogate in a \\u escape", at: offset + position - 6) }
+                    let low = try hex4(position + 2)
+                    guard (0xDC00...0xDFFF).contains(low) else {
+                        throw error("lone surrogate in a \\u escape", at: offset + position - 6)
+                    }
+                    position += 6
+                    value = 0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00)
+                } else if (0xDC00...0xDFFF).contains(unit) {
+                    throw error("lone surrogate in a \\u escape", at: offset + position - 6)
+                }
+                guard let decoded = Unicode.Scalar(value) else {
+                    throw error("invalid \\u escape", at: offset + position - 6)
+                }
+                scalar = decoded
+            default:
+                throw error("invalid escape", at: offset + position - 2)
+            }
+            flush()
+            scalars.append(scalar)
+        }
+        flush()
+        return String(scalars)
+    }
+
+    /// The offset of the first byte that is not part of valid UTF-8, or `nil`.
+    static func firstInvalidUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        var iterator = bytes.makeIterator()
+        var decoder = UTF8()
+        var offset = 0
+        while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue(let scalar): offset += UTF8.width(scalar)
+            case .emptyInput: return nil
+            case .error: return offset
+            }
+        }
+    }
+}
+
+@inline(__always)
+private func isDigit(_ byte: UInt8) -> Bool {
+    byte &- UInt8(ascii: "0") < 10
+}

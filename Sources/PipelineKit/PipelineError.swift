@@ -1,0 +1,43 @@
+public import Ingestion
+public import Storage
+
+/// What a pipeline call can fail with. `description` tells a user what to do.
+public enum PipelineError: Error, Sendable, CustomStringConvertible {
+    /// A record is invalid; nothing of it was stored.
+    case invalid(FieldError)
+    /// Records of a batch were rejected (the lines and fields are in each error). In a strict batch
+    /// nothing was stored; otherwise the others were.
+    case rejected([IngestionError])
+    /// The database failed.
+    case storage(StorageError)
+    /// The input could not be read.
+    case input(IngestionError)
+    /// A user that must exist does not.
+    case unknownUser(String)
+
+    public var description: String {
+        switch self {
+        case .invalid(let error): error.description
+        case .rejected(let errors):
+            "\(errors.count) record\(errors.count == 1 ? "" : "s") rejected"
+                + (errors.first.map { "; first: \($0)" } ?? "")
+        case .storage(let error): error.description
+        case .input(let error): error.description
+        case .unknownUser(let id): "no user '\(id)' in the database; ingest a record for them first"
+        }
+    }
+
+    /// Bad data (exit 65), as opposed to a failure of the machine or the database.
+    public var isBadData: Bool {
+        switch self {
+        case .invalid, .rejected: true
+        case .storage, .input, .unknownUser: false
+        }
+    }
+
+    /// Worth retrying later: another process holds the database (exit 75).
+    public var isTemporary: Bool {
+        if case .storage(let error) = self { return error.isBusy }
+        return false
+    }
+}

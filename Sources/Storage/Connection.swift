@@ -1,0 +1,153 @@
+import CSQLite
+import Foundation
+
+/// One SQLite connection, configured for pipeline's use, with a cache of prepared statements.
+///
+/// Not thread-safe and not reentrant: it is owned by the `Store` actor and never leaves it.
+final class Connection {
+    let handle: OpaquePointer
+    let path: String
+    private var statements: [String: Statement] = [:]
+    private(set) var isInTransaction = false
+
+    /// How long a writer waits for another process's lock before giving up with SQLITE_BUSY.
+    static let busyTimeoutMilliseconds: Int32 = 15_000
+
+    /// Opens (creating with mode 0600 if absent) the database at `path`. Configuration that writes
+    /// to the file (WAL mode) is left to `enableWriteAheadLog()`, so a database that turns out to be
+    /// from a newer version can be refused without being changed.
+    init(path: String) throws(StorageError) {
+        try Connection.createPrivately(path)
+        var handle: OpaquePointer?
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        let code = sqlite3_open_v2(path, &handle, flags, nil)
+        guard code == SQLITE_OK, let handle else {
+            let reason = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "SQLite error \(code)"
+            sqlite3_close_v2(handle)
+            throw .cannotOpen(path: path, reason: reason)
+        }
+        self.handle = handle
+        self.path = path
+        try configure()
+    }
+
+    deinit {
+        statements.removeAll()
+        sqlite3_close_v2(handle)
+    }
+
+    /// Health data: the file is created readable by its owner only. SQLite gives the -wal and -shm
+    /// files the same permissions as the database (https://www.sqlite.org/tempfiles.html), so
+    /// creating the database file first with 0600 covers all three.
+    private static func createPrivately(_ path: String) throws(StorageError) {
+        let descriptor = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        if descriptor >= 0 {
+            close(descriptor)
+            return
+        }
+        let failure = errno
+        guard failure == EEXIST else {
+            throw .cannotOpen(path: path, reason: String(cString: strerror(failure)))
+        }
+    }
+
+    /// Connection settings, each for a reason:
+    /// - extended result codes, so errors say e.g. SQLITE_CONSTRAINT_CHECK rather than SQLITE_CONSTRAINT;
+    /// - a busy timeout, so concurrent writers (cron launches overlapping, ingestion during a retrain)
+    ///   wait for each other's lock instead of failing at once (https://www.sqlite.org/c3ref/busy_timeout.html);
+    /// - foreign keys on, which SQLite leaves off by default (https://www.sqlite.org/foreignkeys.html#fk_enable).
+    private func configure() throws(StorageError) {
+        sqlite3_extended_result_codes(handle, 1)
+        sqlite3_busy_timeout(handle, Connection.busyTimeoutMilliseconds)
+        try execute("PRAGMA foreign_keys = ON")
+    }
+
+    /// WAL lets readers (status, predict) run while a writer commits, and `synchronous = NORMAL` is
+    /// durable across application crashes in WAL mode; only a power loss may roll back the last
+    /// commits, never corrupt the file (https://www.sqlite.org/pragma.html#pragma_synchronous).
+    func enableWriteAheadLog() throws(StorageError) {
+        let mode = try scalarText("PRAGMA journal_mode = WAL")
+        guard mode?.lowercased() == "wal" else {
+            throw .cannotOpen(path: path, reason: "the file system does not support write-ahead logging")
+        }
+        try execute("PRAGMA synchronous = NORMAL")
+    }
+
+    /// Runs SQL that binds nothing and returns no rows needed (pragmas, migrations, BEGIN/COMMIT).
+    func execute(_ sql: String) throws(StorageError) {
+        var message: UnsafeMutablePointer<CChar>?
+        let code = sqlite3_exec(handle, sql, nil, nil, &message)
+        guard code == SQLITE_OK else {
+            let text = message.map { String(cString: $0) } ?? String(cString: sqlite3_errmsg(handle))
+            sqlite3_free(message)
+            throw .sqlite(code: sqlite3_extended_errcode(handle), message: text, sql: sql)
+        }
+    }
+
+    /// The first column of the first row, as text.
+    func scalarText(_ sql: String) throws(StorageError) -> String? {
+        let statement = try Statement(connection: handle, sql: sql)
+        return try statement.step() ? statement.optionalString(0) : nil
+    }
+
+    /// A prepared statement for `sql`, reset and ready to bind. Statements are cached by their text,
+    /// so call sites pass constant SQL.
+    func statement(_ sql: String) throws(StorageError) -> Statement {
+        if let cached = statements[sql] {
+            cached.reset()
+            return cached
+        }
+        let statement = try Statement(connection: handle, sql: sql)
+        statements[sql] = statement
+        return statement
+    }
+
+    /// Runs `body` in a `BEGIN IMMEDIATE` transaction: the write lock is taken up front, so two
+    /// writers queue on the busy timeout instead of deadlocking on a lock upgrade
+    /// (https://www.sqlite.org/lang_transaction.html). Commits when `body` returns, rolls back when
+    /// it throws. Not reentrant.
+    func writeTransaction<R>(_ body: () throws(StorageError) -> R) throws(StorageError) -> R {
+        precondition(!isInTransaction, "transactions do not nest")
+        try execute("BEGIN IMMEDIATE")
+        isInTransaction = true
+        defer { isInTransaction = false }
+        do {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            // A failed COMMIT (SQLITE_BUSY) leaves the transaction open; roll it back too.
+            if sqlite3_get_autocommit(handle) == 0 {
+                try? execute("ROLLBACK")
+            }
+            throw error
+        }
+    }
+
+    /// Runs `body` in a deferred (read) transaction, so several reads see one snapshot.
+    func readTransaction<R>(_ body: () throws(StorageError) -> R) throws(StorageError) -> R {
+        precondition(!isInTransaction, "transactions do not nest")
+        try execute("BEGIN DEFERRED")
+        isInTransaction = true
+        defer { isInTransaction = false }
+        do {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            if sqlite3_get_autocommit(handle) == 0 {
+                try? execute("ROLLBACK")
+            }
+            throw error
+        }
+    }
+
+    /// Rows changed by the last INSERT, UPDATE or DELETE.
+    var changes: Int {
+        Int(sqlite3_changes(handle))
+    }
+
+    var lastInsertedRowID: Int64 {
+        sqlite3_last_insert_rowid(handle)
+    }
+}

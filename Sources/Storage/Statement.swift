@@ -1,0 +1,137 @@
+import CSQLite
+
+/// A prepared statement. It owns its `sqlite3_stmt` and finalizes it when released.
+///
+/// Not thread-safe: a statement lives inside the `Store` actor with its connection.
+final class Statement {
+    let handle: OpaquePointer
+    let sql: String
+    private let connection: OpaquePointer
+
+    init(connection: OpaquePointer, sql: String) throws(StorageError) {
+        var handle: OpaquePointer?
+        let code = sqlite3_prepare_v3(connection, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &handle, nil)
+        guard code == SQLITE_OK, let handle else {
+            throw StorageError.sqlite(
+                code: sqlite3_extended_errcode(connection), message: String(cString: sqlite3_errmsg(connection)),
+                sql: sql)
+        }
+        self.handle = handle
+        self.sql = sql
+        self.connection = connection
+    }
+
+    deinit {
+        sqlite3_finalize(handle)
+    }
+
+    /// Clears the previous run's state and bindings so the statement can be reused.
+    func reset() {
+        sqlite3_reset(handle)
+        sqlite3_clear_bindings(handle)
+    }
+
+    // MARK: Binding (1-based indexes, as SQLite numbers `?NNN` parameters)
+
+    func bind(_ index: Int32, _ value: Int64?) throws(StorageError) {
+        let code = value.map { sqlite3_bind_int64(handle, index, $0) } ?? sqlite3_bind_null(handle, index)
+        try check(code)
+    }
+
+    func bind(_ index: Int32, _ value: Int?) throws(StorageError) {
+        try bind(index, value.map(Int64.init))
+    }
+
+    func bind(_ index: Int32, _ value: Double?) throws(StorageError) {
+        let code = value.map { sqlite3_bind_double(handle, index, $0) } ?? sqlite3_bind_null(handle, index)
+        try check(code)
+    }
+
+    func bind(_ index: Int32, _ value: Bool) throws(StorageError) {
+        try check(sqlite3_bind_int64(handle, index, value ? 1 : 0))
+    }
+
+    func bind(_ index: Int32, _ value: String?) throws(StorageError) {
+        guard let value else {
+            try check(sqlite3_bind_null(handle, index))
+            return
+        }
+        // SQLITE_TRANSIENT: SQLite copies the bytes before `withCString`'s buffer goes away.
+        let code = value.utf8CString.withUnsafeBufferPointer { buffer in
+            sqlite3_bind_text(handle, index, buffer.baseAddress, Int32(buffer.count - 1), sqliteTransient)
+        }
+        try check(code)
+    }
+
+    // MARK: Stepping
+
+    /// Runs one step; `true` when a row is available.
+    func step() throws(StorageError) -> Bool {
+        switch sqlite3_step(handle) {
+        case SQLITE_ROW: return true
+        case SQLITE_DONE: return false
+        default: throw error()
+        }
+    }
+
+    /// Runs the statement to completion, discarding rows.
+    func run() throws(StorageError) {
+        while try step() {}
+    }
+
+    // MARK: Reading columns (0-based indexes, as `sqlite3_column_*` numbers them)
+
+    func isNull(_ column: Int32) -> Bool {
+        sqlite3_column_type(handle, column) == SQLITE_NULL
+    }
+
+    func int64(_ column: Int32) -> Int64 {
+        sqlite3_column_int64(handle, column)
+    }
+
+    func int(_ column: Int32) -> Int {
+        Int(sqlite3_column_int64(handle, column))
+    }
+
+    func optionalInt(_ column: Int32) -> Int? {
+        isNull(column) ? nil : int(column)
+    }
+
+    func double(_ column: Int32) -> Double {
+        sqlite3_column_double(handle, column)
+    }
+
+    func optionalDouble(_ column: Int32) -> Double? {
+        isNull(column) ? nil : double(column)
+    }
+
+    func string(_ column: Int32) -> String {
+        guard let text = sqlite3_column_text(handle, column) else { return "" }
+        let count = Int(sqlite3_column_bytes(handle, column))
+        return String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)
+    }
+
+    func optionalString(_ column: Int32) -> String? {
+        isNull(column) ? nil : string(column)
+    }
+
+    /// Calls `body` with the column's UTF-8 bytes without copying them; valid only inside `body`.
+    func withBytes<R>(_ column: Int32, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        let text = sqlite3_column_text(handle, column)
+        let count = Int(sqlite3_column_bytes(handle, column))
+        return body(UnsafeBufferPointer(start: text, count: text == nil ? 0 : count))
+    }
+
+    private func check(_ code: Int32) throws(StorageError) {
+        guard code == SQLITE_OK else { throw error() }
+    }
+
+    private func error() -> StorageError {
+        .sqlite(
+            code: sqlite3_extended_errcode(connection), message: String(cString: sqlite3_errmsg(connection)), sql: sql)
+    }
+}
+
+/// `SQLITE_TRANSIENT` is a macro casting -1 to a function pointer, which Swift does not import.
+/// https://www.sqlite.org/c3ref/c_static.html
+let sqliteTransient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)

@@ -1,0 +1,61 @@
+/// Everything that can go wrong in storage. Messages carry the SQLite code, its message and the
+/// SQL text, never the bound values: those may be health data.
+public enum StorageError: Error, Sendable, CustomStringConvertible {
+    /// The database file could not be opened or created.
+    case cannotOpen(path: String, reason: String)
+    /// SQLite returned an error for a statement. `code` is the extended result code.
+    case sqlite(code: Int32, message: String, sql: String?)
+    /// The database was written by a newer version of pipeline; nothing was changed.
+    case newerSchema(path: String, found: Int, supported: Int)
+    /// The file is an SQLite database that pipeline did not create; nothing was changed.
+    case notAPipelineDatabase(path: String)
+    /// An applied migration's name differs from the one this version ships under that number.
+    case migrationMismatch(version: Int, applied: String, shipped: String)
+    /// A migration failed; it was rolled back and the database is at the previous version.
+    case migrationFailed(version: Int, name: String, message: String)
+    /// A row that must exist does not (an unknown user, a watch item already applied).
+    case notFound(String)
+
+    public var description: String {
+        switch self {
+        case .cannotOpen(let path, let reason):
+            "cannot open the database at \(path): \(reason). Check the path (--db or PIPELINE_DB) and its permissions."
+        case .sqlite(let code, let message, let sql):
+            if isBusy {
+                "the database is locked by another process (SQLite \(code): \(message)); try again later"
+            } else if let sql {
+                "SQLite error \(code): \(message) (in: \(sql.prefix(200)))"
+            } else {
+                "SQLite error \(code): \(message)"
+            }
+        case .newerSchema(let path, let found, let supported):
+            "the database at \(path) has schema version \(found), but this pipeline supports up to \(supported); "
+                + "upgrade pipeline to open it (the database was not changed)"
+        case .notAPipelineDatabase(let path):
+            "\(path) is an SQLite database that pipeline did not create (it has tables but no schema_migrations); "
+                + "point --db at a new path or a pipeline database (the file was not changed)"
+        case .migrationMismatch(let version, let applied, let shipped):
+            "the database applied migration \(version) as '\(applied)', but this pipeline ships '\(shipped)' "
+                + "under that number; it was written by a different build and cannot be migrated safely"
+        case .migrationFailed(let version, let name, let message):
+            "migration \(version) (\(name)) failed and was rolled back: \(message)"
+        case .notFound(let what):
+            "\(what) does not exist"
+        }
+    }
+
+    /// Another connection holds a lock longer than the busy timeout: worth retrying later.
+    public var isBusy: Bool {
+        if case .sqlite(let code, _, _) = self {
+            // SQLITE_BUSY (5) and SQLITE_LOCKED (6), including their extended codes.
+            return code & 0xFF == 5 || code & 0xFF == 6
+        }
+        return false
+    }
+
+    /// A CHECK, UNIQUE, NOT NULL or foreign-key constraint rejected the row.
+    public var isConstraint: Bool {
+        if case .sqlite(let code, _, _) = self { return code & 0xFF == 19 }
+        return false
+    }
+}

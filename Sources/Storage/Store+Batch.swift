@@ -1,0 +1,49 @@
+public import Domain
+public import Foundation
+
+extension Store {
+    /// Runs `body` on the store's executor inside a write transaction, for streaming a large input
+    /// without holding it in memory: `body` reads, decodes and calls `stage(_:)` record by record.
+    ///
+    /// Commits when `body` returns, rolls back when it throws. Inside, `checkpoint()` commits what was
+    /// staged so far and opens the next transaction (a long non-atomic ingest); call it only when a
+    /// rollback should keep what came before. Not reentrant, and `body` must not suspend: the
+    /// transaction belongs to this call alone.
+    public func batch<R: Sendable>(_ body: @Sendable (isolated Store) throws -> R) throws -> R {
+        let before = knownUsers
+        try connection.execute("BEGIN IMMEDIATE")
+        do {
+            let result = try body(self)
+            try connection.execute("COMMIT")
+            return result
+        } catch {
+            try? connection.execute("ROLLBACK")
+            knownUsers = before
+            throw error
+        }
+    }
+
+    /// Stages one record in the open `batch` transaction. Returns the database's reason when it
+    /// rejects the record (a constraint), which is then undone on its own; throws for anything that
+    /// makes the whole batch fail (I/O, a lock held too long). Valid only inside `batch`.
+    public func stage(_ record: InputRecord) throws(StorageError) -> StorageError? {
+        do throws(StorageError) {
+            try apply(record)
+            return nil
+        } catch where error.isConstraint {
+            return error
+        }
+    }
+
+    /// Commits what the open `batch` staged so far and begins the next transaction. Valid only
+    /// inside `batch`.
+    public func checkpoint() throws(StorageError) {
+        try connection.execute("COMMIT")
+        try connection.execute("BEGIN IMMEDIATE")
+    }
+
+    /// A user's time zone, `nil` for an unknown user. Usable inside and outside `batch`.
+    public func timeZone(of id: UserID) throws(StorageError) -> TimeZone? {
+        try user(id)?.timeZone
+    }
+}

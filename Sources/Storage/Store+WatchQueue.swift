@@ -1,0 +1,128 @@
+public import Domain
+public import Foundation
+
+/// The watch queue (DESIGN §2): items are applied by kind, each item's effect and its removal in one
+/// transaction; an item that fails stays with its attempt count and error, and moves to the
+/// dead-letter list after `WatchItem.maxAttempts` failures. Nothing leaves the queue any other way.
+extension Store {
+    /// Queues an item in its own transaction and returns its id.
+    @discardableResult
+    public func enqueue(_ item: WatchSubmission) throws(StorageError) -> Int64 {
+        try write { () throws(StorageError) in try apply(item) }
+    }
+
+    @discardableResult
+    func apply(_ item: WatchSubmission) throws(StorageError) -> Int64 {
+        try ensureUser(item.user)
+        let statement = try connection.statement(
+            "INSERT INTO watch_items (user_id, kind, payload, enqueued_at) VALUES (?1, ?2, ?3, ?4)")
+        try statement.bind(1, item.user.rawValue)
+        try statement.bind(2, item.kind)
+        try statement.bind(3, item.payload)
+        try statement.bind(4, Store.milliseconds(item.enqueuedAt))
+        try statement.run()
+        return connection.lastInsertedRowID
+    }
+
+    /// Queued items of `kind` (for one user, or all when `nil`), oldest first.
+    public func watchItems(kind: String, user: UserID? = nil) throws(StorageError) -> [WatchItem] {
+        let statement = try connection.statement(
+            """
+            SELECT id, user_id, kind, payload, enqueued_at, attempts, last_error FROM watch_items
+            WHERE kind = ?1 AND (?2 IS NULL OR user_id = ?2) ORDER BY id
+            """)
+        try statement.bind(1, kind)
+        try statement.bind(2, user?.rawValue)
+        return try decodeWatchItems(statement)
+    }
+
+    /// Every queued item, oldest first.
+    public func allWatchItems(user: UserID? = nil) throws(StorageError) -> [WatchItem] {
+        let statement = try connection.statement(
+            """
+            SELECT id, user_id, kind, payload, enqueued_at, attempts, last_error FROM watch_items
+            WHERE ?1 IS NULL OR user_id = ?1 ORDER BY id
+            """)
+        try statement.bind(1, user?.rawValue)
+        return try decodeWatchItems(statement)
+    }
+
+    /// Applies a watch item's effect and deletes the item, in one transaction. Returns `false`, and
+    /// changes nothing, when the item is no longer queued (another worker applied it first).
+    public func complete(watchItem id: Int64, applying entry: UserEntry) throws(StorageError) -> Bool {
+        try write { () throws(StorageError) in
+            let delete = try connection.statement("DELETE FROM watch_items WHERE id = ?1")
+            try delete.bind(1, id)
+            try delete.run()
+            guard connection.changes == 1 else { return false }
+            try apply(entry)
+            return true
+        }
+    }
+
+    /// Records a failed attempt at applying an item. After `WatchItem.maxAttempts` failures the item
+    /// moves to the dead-letter list, in the same transaction. Returns `true` when it moved.
+    @discardableResult
+    public func recordFailure(watchItem id: Int64, error message: String) throws(StorageError) -> Bool {
+        try write { () throws(StorageError) in
+            let update = try connection.statement(
+                "UPDATE watch_items SET attempts = attempts + 1, last_error = ?2 WHERE id = ?1 RETURNING attempts")
+            try update.bind(1, id)
+            try update.bind(2, message)
+            guard try update.step() else { return false }
+            let attempts = update.int(0)
+            update.reset()
+            guard attempts >= WatchItem.maxAttempts else { return false }
+            let move = try connection.statement(
+                """
+                INSERT INTO watch_dead_letters (id, user_id, kind, payload, enqueued_at, attempts, last_error, failed_at)
+                SELECT id, user_id, kind, payload, enqueued_at, attempts, last_error, ?2 FROM watch_items WHERE id = ?1
+                """)
+            try move.bind(1, id)
+            try move.bind(2, nowMilliseconds)
+            try move.run()
+            let delete = try connection.statement("DELETE FROM watch_items WHERE id = ?1")
+            try delete.bind(1, id)
+            try delete.run()
+            return true
+        }
+    }
+
+    /// Items that failed `WatchItem.maxAttempts` times, oldest first.
+    public func deadLetters(user: UserID? = nil) throws(StorageError) -> [DeadLetter] {
+        let statement = try connection.statement(
+            """
+            SELECT id, user_id, kind, payload, enqueued_at, attempts, last_error, failed_at FROM watch_dead_letters
+            WHERE ?1 IS NULL OR user_id = ?1 ORDER BY id
+            """)
+        try statement.bind(1, user?.rawValue)
+        var letters: [DeadLetter] = []
+        while try statement.step() {
+            guard let item = decodeWatchItem(statement) else { continue }
+            letters.append(DeadLetter(item: item, failedAt: Store.date(milliseconds: statement.int64(7))))
+        }
+        return letters
+    }
+
+    private func decodeWatchItems(_ statement: Statement) throws(StorageError) -> [WatchItem] {
+        var items: [WatchItem] = []
+        while try statement.step() {
+            if let item = decodeWatchItem(statement) { items.append(item) }
+        }
+        return items
+    }
+
+    private func decodeWatchItem(_ statement: Statement) -> WatchItem? {
+        guard let user = UserID(statement.string(1)) else { return nil }
+        return WatchItem(
+            id: statement.int64(0), user: user, kind: statement.string(2), payload: statement.string(3),
+            enqueuedAt: Store.date(milliseconds: statement.int64(4)), attempts: statement.int(5),
+            lastError: statement.optionalString(6))
+    }
+}
+
+/// A watch item that failed too often to keep retrying; kept for a person to look at.
+public struct DeadLetter: Sendable, Hashable {
+    public var item: WatchItem
+    public var failedAt: Date
+}

@@ -1,0 +1,143 @@
+import Domain
+import Foundation
+@testable import Storage
+import TestSupport
+import Testing
+
+@Suite("Migrations")
+struct MigrationTests {
+    @Test("a new database is created with mode 0600 at the latest schema version")
+    func freshDatabase() async throws {
+        let database = TestDatabase()
+        let store = try Store(path: database.path, clock: database.clock)
+        #expect(try await store.schemaVersion() == Store.latestSchemaVersion)
+        let attributes = try FileManager.default.attributesOfItem(atPath: database.path)
+        let mode = try #require(attributes[.posixPermissions] as? Int)
+        #expect(mode & 0o777 == 0o600)
+    }
+
+    @Test(
+        "a database left at every earlier version keeps its rows when migrated forward",
+        arguments: 1..<Store.latestSchemaVersion)
+    func upgradeFromEarlierVersion(version: Int) async throws {
+        let database = TestDatabase()
+        do {
+            let old = try Store(path: database.path, clock: database.clock, schemaVersion: version)
+            #expect(try await old.schemaVersion() == version)
+            var entry = UserEntry(user: .literal("ada"), day: .literal("2026-03-01"))
+            entry.symptomSeverity = .set(4)
+            try await old.write(entry)
+            try await old.write(HealthMetrics(user: .literal("ada"), day: .literal("2026-03-01"), hrv: 42))
+        }
+        let store = try Store(path: database.path, clock: database.clock)
+        #expect(try await store.schemaVersion() == Store.latestSchemaVersion)
+        let log = try #require(try await store.dailyLog(user: .literal("ada"), day: .literal("2026-03-01")))
+        #expect(log.symptomSeverity == 4)
+        #expect(log.hrv == Sourced(42, .health))
+        // The upgraded database works for the newest tables too.
+        try await store.enqueue(
+            WatchSubmission(user: .literal("ada"), kind: "symptomLog", payload: "{}", enqueuedAt: database.clock.now))
+        #expect(try await store.summary().watchItemsByKind["symptomLog"] == 1)
+    }
+
+    @Test("a database from a newer version is refused with a clear error and left byte for byte unchanged")
+    func newerDatabaseIsRefused() async throws {
+        let database = TestDatabase()
+        do {
+            let store = try Store(path: database.path, clock: database.clock)
+            try await store.write(HealthMetrics(user: .literal("ada"), day: .literal("2026-03-01"), stepCount: 100))
+            // What a future version would have recorded.
+            try await store.executeForTesting(
+                "INSERT INTO schema_migrations (version, name, applied_at) VALUES (999, 'from_the_future', 0)")
+        }
+        let before = try Data(contentsOf: URL(fileURLWithPath: database.path))
+        #expect {
+            _ = try Store(path: database.path, clock: database.clock)
+        } throws: { error in
+            guard case StorageError.newerSchema(_, let found, let supported) = error else { return false }
+            return found == 999 && supported == Store.latestSchemaVersion
+                && "\(error)".contains("upgrade pipeline")
+        }
+        let after = try Data(contentsOf: URL(fileURLWithPath: database.path))
+        #expect(before == after)
+    }
+
+    @Test("an SQLite file that pipeline did not create is refused and left unchanged")
+    func foreignDatabaseIsRefused() async throws {
+        let directory = TemporaryDirectory()
+        let path = directory.path("other.sqlite")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+        process.arguments = [path, "CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT); INSERT INTO notes VALUES (1, 'x');"]
+        try process.run()
+        process.waitUntilExit()
+        try #require(process.terminationStatus == 0, "sqlite3 must be installed to build the foreign database")
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        #expect(throws: StorageError.self) { _ = try Store(path: path) }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+    }
+
+    @Test("a database whose migration history differs from this build's is refused")
+    func mismatchedHistoryIsRefused() async throws {
+        let database = TestDatabase()
+        do {
+            let store = try Store(path: database.path, clock: database.clock, schemaVersion: 1)
+            try await store.executeForTesting("UPDATE schema_migrations SET name = 'something_else' WHERE version = 1")
+        }
+        #expect {
+            _ = try Store(path: database.path, clock: database.clock)
+        } throws: { error in
+            if case StorageError.migrationMismatch(1, "something_else", _) = error { true } else { false }
+        }
+    }
+
+    @Test("stores opening one new database at the same time apply each migration once")
+    func concurrentFirstOpen() async throws {
+        let database = TestDatabase()
+        let path = database.path
+        try await withThrowingTaskGroup(of: Int.self) { group in
+            for _ in 0..<8 {
+                group.addTask { try await Store(path: path).schemaVersion() }
+            }
+            for try await version in group {
+                #expect(version == Store.latestSchemaVersion)
+            }
+        }
+        let store = try Store(path: path)
+        #expect(try await store.migrationCountForTesting() == Store.latestSchemaVersion)
+    }
+
+    @Test("every migration file in Schema/ is embedded, in order, and none was edited after shipping")
+    func migrationsAreEmbeddedAndUnchanged() throws {
+        let folder = repositoryRoot.appendingPathComponent("Schema")
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".sql") }.sorted()
+        let migrations = Migrator().migrations
+        #expect(files.count == migrations.count, "each Schema/*.sql needs an .embedInCode line and an entry")
+        for (file, migration) in zip(files, migrations) {
+            #expect(file == String(format: "%04d_%@.sql", migration.version, migration.name))
+            let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
+            #expect(text == migration.sql)
+        }
+        // Checksums of shipped migrations: a shipped file must never change. Add a line when a
+        // migration ships; never edit one.
+        let shipped: [Int: UInt64] = [
+            1: 3_401_617_620_565_655_190,
+            2: 5_546_017_050_548_263_699,
+        ]
+        for migration in migrations {
+            let checksum = fnv1a(migration.sql)
+            if let pinned = shipped[migration.version] {
+                #expect(pinned == checksum, "migration \(migration.version) changed after it shipped (\(checksum))")
+            }
+        }
+    }
+
+    private func fnv1a(_ text: String) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in text.utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x100_0000_01b3
+        }
+        return hash
+    }
+}
