@@ -56,10 +56,16 @@ extension TimeZone {
     /// UTC, which Foundation always has.
     public static let utc = TimeZone(identifier: "UTC")!
 
-    /// A zone from an IANA identifier such as `Europe/Berlin`; `nil` for abbreviations, offsets and
-    /// unknown names, which would make "today" ambiguous.
+    /// A zone from an IANA identifier such as `Europe/Berlin`; `nil` for offsets (`UTC+1`) and
+    /// unknown names, which would make "today" ambiguous. `UTC`, `Etc/UTC` and `GMT` all name UTC.
     public static func iana(_ identifier: String) -> TimeZone? {
-        guard identifier == "UTC" || TimeZone.knownTimeZoneIdentifiers.contains(identifier) else { return nil }
+        if ["UTC", "Etc/UTC", "GMT", "Etc/GMT"].contains(identifier) { return .utc }
+        guard TimeZone.knownTimeZoneIdentifiers.contains(identifier) else { return nil }
         return TimeZone(identifier: identifier)
+    }
+
+    /// The IANA name to show and store; Foundation calls UTC "GMT".
+    public var ianaName: String {
+        identifier == "GMT" ? "UTC" : identifier
     }
 }

@@ -50,7 +50,7 @@ func checkNotTooFarAhead(_ day: Day, field: String, timeZone: TimeZone, now: Dat
     let today = Day(containing: now, in: timeZone)
     guard day.ordinal <= today.ordinal + 1 else {
         throw FieldError(
-            field, "is more than one day after today (\(today) in \(timeZone.identifier)); future days are refused")
+            field, "is more than one day after today (\(today) in \(timeZone.ianaName)); future days are refused")
     }
 }
 

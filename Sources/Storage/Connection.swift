@@ -86,20 +86,34 @@ final class Connection {
 
     /// The first column of the first row, as text.
     func scalarText(_ sql: String) throws(StorageError) -> String? {
-        let statement = try Statement(connection: handle, sql: sql)
-        return try statement.step() ? statement.optionalString(0) : nil
+        try withStatement(sql) { (statement) throws(StorageError) in
+            try statement.step() ? statement.optionalString(0) : nil
+        }
     }
 
-    /// A prepared statement for `sql`, reset and ready to bind. Statements are cached by their text,
-    /// so call sites pass constant SQL.
-    func statement(_ sql: String) throws(StorageError) -> Statement {
-        if let cached = statements[sql] {
-            cached.reset()
-            return cached
+    /// The first column of the first row, as an integer (0 when there is no row).
+    func scalarInt(_ sql: String) throws(StorageError) -> Int {
+        try withStatement(sql) { (statement) throws(StorageError) in
+            try statement.step() ? statement.int(0) : 0
         }
-        let statement = try Statement(connection: handle, sql: sql)
-        statements[sql] = statement
-        return statement
+    }
+
+    /// Calls `body` with the prepared statement for `sql`, then resets it. Statements are cached by
+    /// their text, so call sites pass constant SQL. The statement is valid only inside `body`.
+    ///
+    /// The reset matters: a statement left with unread rows keeps its read transaction open, and in
+    /// WAL mode that pins the connection to an old snapshot, so later reads would miss other
+    /// processes' commits (https://www.sqlite.org/wal.html#concurrency).
+    func withStatement<R>(_ sql: String, _ body: (Statement) throws(StorageError) -> R) throws(StorageError) -> R {
+        let statement: Statement
+        if let cached = statements[sql] {
+            statement = cached
+        } else {
+            statement = try Statement(connection: handle, sql: sql)
+            statements[sql] = statement
+        }
+        defer { statement.reset() }
+        return try body(statement)
     }
 
     /// Runs `body` in a `BEGIN IMMEDIATE` transaction: the write lock is taken up front, so two

@@ -45,15 +45,14 @@ struct Migrator {
     }
 
     private func checkApplied(_ connection: Connection) throws(StorageError) {
-        let statement = try connection.statement("SELECT version, name FROM schema_migrations ORDER BY version")
-        var found = 0
-        while try statement.step() {
-            let version = statement.int(0)
-            let name = statement.string(1)
-            found = max(found, version)
-            guard version <= latestVersion else {
-                continue
-            }
+        let applied = try connection.withStatement("SELECT version, name FROM schema_migrations ORDER BY version") {
+            (statement) throws(StorageError) in
+            var applied: [(version: Int, name: String)] = []
+            while try statement.step() { applied.append((statement.int(0), statement.string(1))) }
+            return applied
+        }
+        let found = applied.map(\.version).max() ?? 0
+        for (version, name) in applied where version <= latestVersion {
             let shipped = migrations[version - 1].name
             guard name == shipped else {
                 throw .migrationMismatch(version: version, applied: name, shipped: shipped)
@@ -66,7 +65,7 @@ struct Migrator {
 
     /// The highest applied migration, 0 for a new database.
     func currentVersion(_ connection: Connection) throws(StorageError) -> Int {
-        Int(try connection.scalarText("SELECT coalesce(max(version), 0) FROM schema_migrations") ?? "0") ?? 0
+        try connection.scalarInt("SELECT coalesce(max(version), 0) FROM schema_migrations")
     }
 
     /// Applies every pending migration up to `target` (default: all), each in its own transaction.
@@ -85,12 +84,14 @@ struct Migrator {
                 } catch .sqlite(_, let message, _) {
                     throw .migrationFailed(version: migration.version, name: migration.name, message: message)
                 }
-                let record = try connection.statement(
-                    "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?1, ?2, ?3)")
-                try record.bind(1, migration.version)
-                try record.bind(2, migration.name)
-                try record.bind(3, now)
-                try record.run()
+                try connection.withStatement(
+                    "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?1, ?2, ?3)"
+                ) { (record) throws(StorageError) in
+                    try record.bind(1, migration.version)
+                    try record.bind(2, migration.name)
+                    try record.bind(3, now)
+                    try record.run()
+                }
             }
         }
     }

@@ -88,7 +88,13 @@ extension Store {
 
     func apply(_ entry: UserEntry) throws(StorageError) {
         try ensureUser(entry.user)
-        let statement = try connection.statement(Store.upsertUserEntry)
+        try connection.withStatement(Store.upsertUserEntry) { (statement) throws(StorageError) in
+            try bind(entry, to: statement)
+            try statement.run()
+        }
+    }
+
+    private func bind(_ entry: UserEntry, to statement: Statement) throws(StorageError) {
         try statement.bind(1, entry.user.rawValue)
         try statement.bind(2, entry.day.description)
         try statement.bind(3, nowMilliseconds)
@@ -106,46 +112,50 @@ extension Store {
         try bind(14, entry.restingHeartRate) { (index, value) throws(StorageError) in try statement.bind(index, value) }
         try bind(16, entry.stepCount) { (index, value) throws(StorageError) in try statement.bind(index, value) }
         try bind(18, entry.sleepDuration) { (index, value) throws(StorageError) in try statement.bind(index, value) }
-        try statement.run()
     }
 
     func apply(_ metrics: HealthMetrics) throws(StorageError) {
         guard !metrics.isEmpty else { return }
         try ensureUser(metrics.user)
-        let statement = try connection.statement(Store.upsertHealthMetrics)
-        try statement.bind(1, metrics.user.rawValue)
-        try statement.bind(2, metrics.day.description)
-        try statement.bind(3, nowMilliseconds)
-        try statement.bind(4, metrics.hrv)
-        try statement.bind(5, metrics.restingHeartRate)
-        try statement.bind(6, metrics.stepCount)
-        try statement.bind(7, metrics.sleepDuration)
-        try statement.run()
+        try connection.withStatement(Store.upsertHealthMetrics) { (statement) throws(StorageError) in
+            try statement.bind(1, metrics.user.rawValue)
+            try statement.bind(2, metrics.day.description)
+            try statement.bind(3, nowMilliseconds)
+            try statement.bind(4, metrics.hrv)
+            try statement.bind(5, metrics.restingHeartRate)
+            try statement.bind(6, metrics.stepCount)
+            try statement.bind(7, metrics.sleepDuration)
+            try statement.run()
+        }
     }
 
     /// The user's log for `day`, or `nil` when nothing was stored for it.
     public func dailyLog(user: UserID, day: Day) throws(StorageError) -> DailyLog? {
-        let statement = try connection.statement(Store.selectColumns + " WHERE user_id = ?1 AND day = ?2")
-        try statement.bind(1, user.rawValue)
-        try statement.bind(2, day.description)
-        return try statement.step() ? decodeDailyLog(statement, user: user) : nil
+        try connection.withStatement(Store.selectColumns + " WHERE user_id = ?1 AND day = ?2") {
+            (statement) throws(StorageError) in
+            try statement.bind(1, user.rawValue)
+            try statement.bind(2, day.description)
+            return try statement.step() ? decodeDailyLog(statement, user: user) : nil
+        }
     }
 
     /// The user's logs from `first` through `last` (either open when `nil`), in day order.
     public func dailyLogs(user: UserID, from first: Day? = nil, through last: Day? = nil) throws(StorageError)
         -> [DailyLog]
     {
-        let statement = try connection.statement(
-            Store.selectColumns + " WHERE user_id = ?1 AND day >= ?2 AND day <= ?3 ORDER BY day")
-        try statement.bind(1, user.rawValue)
-        // '0000-00-00' and '9999-99-99' sort before and after every valid day.
-        try statement.bind(2, first?.description ?? "0000-00-00")
-        try statement.bind(3, last?.description ?? "9999-99-99")
-        var logs: [DailyLog] = []
-        while try statement.step() {
-            if let log = decodeDailyLog(statement, user: user) { logs.append(log) }
+        try connection.withStatement(
+            Store.selectColumns + " WHERE user_id = ?1 AND day >= ?2 AND day <= ?3 ORDER BY day"
+        ) { (statement) throws(StorageError) in
+            try statement.bind(1, user.rawValue)
+            // '0000-00-00' and '9999-99-99' sort before and after every valid day.
+            try statement.bind(2, first?.description ?? "0000-00-00")
+            try statement.bind(3, last?.description ?? "9999-99-99")
+            var logs: [DailyLog] = []
+            while try statement.step() {
+                if let log = decodeDailyLog(statement, user: user) { logs.append(log) }
+            }
+            return logs
         }
-        return logs
     }
 
     private func decodeDailyLog(_ statement: Statement, user: UserID) -> DailyLog? {

@@ -16,50 +16,56 @@ extension Store {
     }
 
     func upsert(_ user: User) throws(StorageError) {
-        let statement = try connection.statement(
+        try connection.withStatement(
             """
             INSERT INTO users (id, time_zone, created_at) VALUES (?1, ?2, ?3)
             ON CONFLICT (id) DO UPDATE SET time_zone = excluded.time_zone
-            """)
-        try statement.bind(1, user.id.rawValue)
-        try statement.bind(2, user.timeZone.identifier)
-        try statement.bind(3, nowMilliseconds)
-        try statement.run()
+            """
+        ) { (statement) throws(StorageError) in
+            try statement.bind(1, user.id.rawValue)
+            try statement.bind(2, user.timeZone.ianaName)
+            try statement.bind(3, nowMilliseconds)
+            try statement.run()
+        }
         knownUsers.insert(user.id)
     }
 
     /// Makes sure a row exists for `id`, with the default time zone (UTC) if it is new.
     func ensureUser(_ id: UserID) throws(StorageError) {
         guard !knownUsers.contains(id) else { return }
-        let statement = try connection.statement(
-            "INSERT INTO users (id, time_zone, created_at) VALUES (?1, 'UTC', ?2) ON CONFLICT (id) DO NOTHING")
-        try statement.bind(1, id.rawValue)
-        try statement.bind(2, nowMilliseconds)
-        try statement.run()
+        try connection.withStatement(
+            "INSERT INTO users (id, time_zone, created_at) VALUES (?1, 'UTC', ?2) ON CONFLICT (id) DO NOTHING"
+        ) { (statement) throws(StorageError) in
+            try statement.bind(1, id.rawValue)
+            try statement.bind(2, nowMilliseconds)
+            try statement.run()
+        }
         knownUsers.insert(id)
     }
 
     /// The user with this id, or `nil`.
     public func user(_ id: UserID) throws(StorageError) -> User? {
-        let statement = try connection.statement("SELECT id, time_zone FROM users WHERE id = ?1")
-        try statement.bind(1, id.rawValue)
-        return try statement.step() ? decodeUser(statement) : nil
+        try connection.withStatement("SELECT id, time_zone FROM users WHERE id = ?1") { (statement) throws(StorageError) in
+            try statement.bind(1, id.rawValue)
+            return try statement.step() ? decodeUser(statement) : nil
+        }
     }
 
     /// Every user, ordered by id.
     public func users() throws(StorageError) -> [User] {
-        let statement = try connection.statement("SELECT id, time_zone FROM users ORDER BY id")
-        var users: [User] = []
-        while try statement.step() {
-            if let user = decodeUser(statement) { users.append(user) }
+        try connection.withStatement("SELECT id, time_zone FROM users ORDER BY id") { (statement) throws(StorageError) in
+            var users: [User] = []
+            while try statement.step() {
+                if let user = decodeUser(statement) { users.append(user) }
+            }
+            return users
         }
-        return users
     }
 
     private func decodeUser(_ statement: Statement) -> User? {
         // Rows are written only through `upsert`, so both columns are valid; a zone the machine's
         // tzdata no longer knows falls back to UTC rather than hiding the user.
         guard let id = UserID(statement.string(0)) else { return nil }
-        return User(id: id, timeZone: TimeZone(identifier: statement.string(1)) ?? .utc)
+        return User(id: id, timeZone: TimeZone.iana(statement.string(1)) ?? .utc)
     }
 }

@@ -14,47 +14,50 @@ extension Store {
     @discardableResult
     func apply(_ item: WatchSubmission) throws(StorageError) -> Int64 {
         try ensureUser(item.user)
-        let statement = try connection.statement(
-            "INSERT INTO watch_items (user_id, kind, payload, enqueued_at) VALUES (?1, ?2, ?3, ?4)")
-        try statement.bind(1, item.user.rawValue)
-        try statement.bind(2, item.kind)
-        try statement.bind(3, item.payload)
-        try statement.bind(4, Store.milliseconds(item.enqueuedAt))
-        try statement.run()
+        try connection.withStatement(
+            "INSERT INTO watch_items (user_id, kind, payload, enqueued_at) VALUES (?1, ?2, ?3, ?4)"
+        ) { (statement) throws(StorageError) in
+            try statement.bind(1, item.user.rawValue)
+            try statement.bind(2, item.kind)
+            try statement.bind(3, item.payload)
+            try statement.bind(4, Store.milliseconds(item.enqueuedAt))
+            try statement.run()
+        }
         return connection.lastInsertedRowID
     }
 
     /// Queued items of `kind` (for one user, or all when `nil`), oldest first.
     public func watchItems(kind: String, user: UserID? = nil) throws(StorageError) -> [WatchItem] {
-        let statement = try connection.statement(
+        try connection.withStatement(
             """
             SELECT id, user_id, kind, payload, enqueued_at, attempts, last_error FROM watch_items
             WHERE kind = ?1 AND (?2 IS NULL OR user_id = ?2) ORDER BY id
-            """)
-        try statement.bind(1, kind)
-        try statement.bind(2, user?.rawValue)
-        return try decodeWatchItems(statement)
+            """
+        ) { (statement) throws(StorageError) in
+            try statement.bind(1, kind)
+            try statement.bind(2, user?.rawValue)
+            return try decodeWatchItems(statement)
+        }
     }
 
     /// Every queued item, oldest first.
     public func allWatchItems(user: UserID? = nil) throws(StorageError) -> [WatchItem] {
-        let statement = try connection.statement(
+        try connection.withStatement(
             """
             SELECT id, user_id, kind, payload, enqueued_at, attempts, last_error FROM watch_items
             WHERE ?1 IS NULL OR user_id = ?1 ORDER BY id
-            """)
-        try statement.bind(1, user?.rawValue)
-        return try decodeWatchItems(statement)
+            """
+        ) { (statement) throws(StorageError) in
+            try statement.bind(1, user?.rawValue)
+            return try decodeWatchItems(statement)
+        }
     }
 
     /// Applies a watch item's effect and deletes the item, in one transaction. Returns `false`, and
     /// changes nothing, when the item is no longer queued (another worker applied it first).
     public func complete(watchItem id: Int64, applying entry: UserEntry) throws(StorageError) -> Bool {
         try write { () throws(StorageError) in
-            let delete = try connection.statement("DELETE FROM watch_items WHERE id = ?1")
-            try delete.bind(1, id)
-            try delete.run()
-            guard connection.changes == 1 else { return false }
+            guard try deleteWatchItem(id) else { return false }
             try apply(entry)
             return true
         }
@@ -65,43 +68,53 @@ extension Store {
     @discardableResult
     public func recordFailure(watchItem id: Int64, error message: String) throws(StorageError) -> Bool {
         try write { () throws(StorageError) in
-            let update = try connection.statement(
-                "UPDATE watch_items SET attempts = attempts + 1, last_error = ?2 WHERE id = ?1 RETURNING attempts")
-            try update.bind(1, id)
-            try update.bind(2, message)
-            guard try update.step() else { return false }
-            let attempts = update.int(0)
-            update.reset()
-            guard attempts >= WatchItem.maxAttempts else { return false }
-            let move = try connection.statement(
+            let attempts = try connection.withStatement(
+                "UPDATE watch_items SET attempts = attempts + 1, last_error = ?2 WHERE id = ?1 RETURNING attempts"
+            ) { (update) throws(StorageError) -> Int? in
+                try update.bind(1, id)
+                try update.bind(2, message)
+                return try update.step() ? update.int(0) : nil
+            }
+            guard let attempts, attempts >= WatchItem.maxAttempts else { return false }
+            try connection.withStatement(
                 """
                 INSERT INTO watch_dead_letters (id, user_id, kind, payload, enqueued_at, attempts, last_error, failed_at)
                 SELECT id, user_id, kind, payload, enqueued_at, attempts, last_error, ?2 FROM watch_items WHERE id = ?1
-                """)
-            try move.bind(1, id)
-            try move.bind(2, nowMilliseconds)
-            try move.run()
-            let delete = try connection.statement("DELETE FROM watch_items WHERE id = ?1")
-            try delete.bind(1, id)
-            try delete.run()
-            return true
+                """
+            ) { (move) throws(StorageError) in
+                try move.bind(1, id)
+                try move.bind(2, nowMilliseconds)
+                try move.run()
+            }
+            return try deleteWatchItem(id)
         }
     }
 
     /// Items that failed `WatchItem.maxAttempts` times, oldest first.
     public func deadLetters(user: UserID? = nil) throws(StorageError) -> [DeadLetter] {
-        let statement = try connection.statement(
+        try connection.withStatement(
             """
             SELECT id, user_id, kind, payload, enqueued_at, attempts, last_error, failed_at FROM watch_dead_letters
             WHERE ?1 IS NULL OR user_id = ?1 ORDER BY id
-            """)
-        try statement.bind(1, user?.rawValue)
-        var letters: [DeadLetter] = []
-        while try statement.step() {
-            guard let item = decodeWatchItem(statement) else { continue }
-            letters.append(DeadLetter(item: item, failedAt: Store.date(milliseconds: statement.int64(7))))
+            """
+        ) { (statement) throws(StorageError) in
+            try statement.bind(1, user?.rawValue)
+            var letters: [DeadLetter] = []
+            while try statement.step() {
+                guard let item = decodeWatchItem(statement) else { continue }
+                letters.append(DeadLetter(item: item, failedAt: Store.date(milliseconds: statement.int64(7))))
+            }
+            return letters
         }
-        return letters
+    }
+
+    /// Deletes a queued item; `false` when it was already gone.
+    private func deleteWatchItem(_ id: Int64) throws(StorageError) -> Bool {
+        try connection.withStatement("DELETE FROM watch_items WHERE id = ?1") { (delete) throws(StorageError) in
+            try delete.bind(1, id)
+            try delete.run()
+            return connection.changes == 1
+        }
     }
 
     private func decodeWatchItems(_ statement: Statement) throws(StorageError) -> [WatchItem] {

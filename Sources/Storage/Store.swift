@@ -72,12 +72,14 @@ public actor Store {
     public func summary() throws(StorageError) -> StoreSummary {
         try connection.readTransaction { () throws(StorageError) in
             var summary = StoreSummary()
-            summary.users = Int(try connection.scalarText("SELECT count(*) FROM users") ?? "0") ?? 0
-            summary.dailyLogs = Int(try connection.scalarText("SELECT count(*) FROM daily_logs") ?? "0") ?? 0
-            summary.deadLetters = Int(try connection.scalarText("SELECT count(*) FROM watch_dead_letters") ?? "0") ?? 0
-            let kinds = try connection.statement("SELECT kind, count(*) FROM watch_items GROUP BY kind ORDER BY kind")
-            while try kinds.step() {
-                summary.watchItemsByKind[kinds.string(0)] = kinds.int(1)
+            summary.users = try connection.scalarInt("SELECT count(*) FROM users")
+            summary.dailyLogs = try connection.scalarInt("SELECT count(*) FROM daily_logs")
+            summary.deadLetters = try connection.scalarInt("SELECT count(*) FROM watch_dead_letters")
+            try connection.withStatement("SELECT kind, count(*) FROM watch_items GROUP BY kind ORDER BY kind") {
+                (kinds) throws(StorageError) in
+                while try kinds.step() {
+                    summary.watchItemsByKind[kinds.string(0)] = kinds.int(1)
+                }
             }
             return summary
         }
@@ -102,6 +104,6 @@ extension Store {
     }
 
     func migrationCountForTesting() throws(StorageError) -> Int {
-        Int(try connection.scalarText("SELECT count(*) FROM schema_migrations") ?? "0") ?? 0
+        try connection.scalarInt("SELECT count(*) FROM schema_migrations")
     }
 }

@@ -1,0 +1,84 @@
+import Foundation
+import Ingestion
+import PipelineKit
+import TestSupport
+import Testing
+
+/// "Today" and the future-day rule in the user's own time zone (DESIGN §2).
+@Suite("Days in the user's time zone")
+struct TimeZoneTests {
+    static func user(_ id: String, _ zone: String) -> InputRecord {
+        .user(UserUpdate(id: .literal(id), timeZone: TimeZone.iana(zone)!))
+    }
+
+    static func entry(_ id: String, _ day: String, severity: Int = 4) -> InputRecord {
+        var entry = UserEntry(user: .literal(id), day: .literal(day))
+        entry.symptomSeverity = .set(severity)
+        return .entry(entry)
+    }
+
+    @Test(
+        "today is the calendar date in the user's zone, at UTC+14, UTC−10 and UTC",
+        arguments: [
+            // 2026-03-15T12:00Z is already the 16th at UTC+14 and still the 15th at UTC−10.
+            ("2026-03-15T12:00:00Z", "Pacific/Kiritimati", "2026-03-16"),
+            ("2026-03-15T12:00:00Z", "Pacific/Honolulu", "2026-03-15"),
+            ("2026-03-15T09:59:59Z", "Pacific/Kiritimati", "2026-03-15"),
+            ("2026-03-15T10:00:00Z", "Pacific/Kiritimati", "2026-03-16"),
+            ("2026-03-16T09:59:59Z", "Pacific/Honolulu", "2026-03-15"),
+            ("2026-03-16T10:00:00Z", "Pacific/Honolulu", "2026-03-16"),
+            ("2026-03-15T23:59:59Z", "UTC", "2026-03-15"),
+        ])
+    func today(now: String, zone: String, expected: String) async throws {
+        let database = TestDatabase(now: Date(iso: now))
+        let pipeline = try await database.open()
+        try await pipeline.ingest(Self.user("traveller", zone))
+        #expect(try await pipeline.today(for: .literal("traveller")).day == .literal(expected))
+    }
+
+    @Test(
+        "the days around a daylight-saving change start and end where the zone says",
+        arguments: [
+            // Berlin springs forward on 2026-03-29 (23 hours) and falls back on 2026-10-25 (25 hours).
+            ("2026-03-28T23:00:00Z", "2026-03-29"), ("2026-03-29T21:59:59Z", "2026-03-29"),
+            ("2026-03-29T22:00:00Z", "2026-03-30"), ("2026-10-24T22:00:00Z", "2026-10-25"),
+            ("2026-10-25T22:59:59Z", "2026-10-25"), ("2026-10-25T23:00:00Z", "2026-10-26"),
+        ])
+    func daylightSaving(now: String, expected: String) async throws {
+        let database = TestDatabase(now: Date(iso: now))
+        let pipeline = try await database.open()
+        try await pipeline.ingest(Self.user("berlin", "Europe/Berlin"))
+        #expect(try await pipeline.today(for: .literal("berlin")).day == .literal(expected))
+        #expect(Day.literal("2026-03-29").start(in: TimeZone.iana("Europe/Berlin")!) == Date(iso: "2026-03-28T23:00:00Z"))
+        #expect(Day.literal("2026-10-26").start(in: TimeZone.iana("Europe/Berlin")!) == Date(iso: "2026-10-25T23:00:00Z"))
+    }
+
+    @Test("a row for tomorrow is accepted but is never today; the day after tomorrow is refused")
+    func futureRows() async throws {
+        // 12:00Z on the 15th: the 16th already started at UTC+14, so there "tomorrow" is the 17th.
+        let database = TestDatabase(now: Date(iso: "2026-03-15T12:00:00Z"))
+        let pipeline = try await database.open()
+        try await pipeline.ingest([Self.user("kiri", "Pacific/Kiritimati"), Self.user("hono", "Pacific/Honolulu")])
+        try await pipeline.ingest(Self.entry("kiri", "2026-03-17"))
+        try await pipeline.ingest(Self.entry("hono", "2026-03-16"))
+        await #expect(throws: PipelineError.self) { try await pipeline.ingest(Self.entry("hono", "2026-03-17")) }
+        await #expect(throws: PipelineError.self) { try await pipeline.ingest(Self.entry("kiri", "2026-03-18")) }
+
+        let kiri = try await pipeline.today(for: .literal("kiri"))
+        #expect(kiri.day == .literal("2026-03-16"))
+        #expect(kiri.log == nil, "tomorrow's row must not be taken for today")
+        let hono = try await pipeline.today(for: .literal("hono"))
+        #expect(hono.day == .literal("2026-03-15"))
+        #expect(hono.log == nil)
+        #expect(try await pipeline.dailyLogs(user: .literal("hono")).map(\.day) == [.literal("2026-03-16")])
+    }
+
+    @Test("a user's zone set earlier in the same input decides their future-day rule")
+    func zoneFromTheSameBatch() async throws {
+        let database = TestDatabase(now: Date(iso: "2026-03-15T12:00:00Z"))
+        let pipeline = try await database.open()
+        // In UTC the 17th would be refused; at UTC+14 it is tomorrow.
+        let report = try await pipeline.ingest([Self.user("kiri", "Pacific/Kiritimati"), Self.entry("kiri", "2026-03-17")])
+        #expect(report.stored["entry"] == 1)
+    }
+}

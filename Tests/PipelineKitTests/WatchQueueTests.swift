@@ -1,0 +1,124 @@
+import Foundation
+import Ingestion
+import PipelineKit
+import TestSupport
+import Testing
+
+@Suite("Watch queue")
+struct WatchQueueTests {
+    static let ada = UserID.literal("ada")
+
+    static func watch(_ kind: String, _ payload: String, at time: String = "2026-03-15T08:00:00Z") -> InputRecord {
+        .watch(WatchSubmission(user: ada, kind: kind, payload: payload, enqueuedAt: Date(iso: time)))
+    }
+
+    @Test("draining one kind applies and removes only that kind; other and unknown kinds stay queued")
+    func drainByKind() async throws {
+        let database = TestDatabase()
+        let pipeline = try await database.open()
+        // Queue directly, as a watch would, without ingest's own drain.
+        for item in [
+            Self.watch("symptomLog", #"{"day":"2026-03-14","symptomSeverity":6}"#),
+            Self.watch("healthCheckIn", #"{"day":"2026-03-14","mood":2,"energy":3}"#),
+            Self.watch("medicationTaken", #"{"day":"2026-03-14","dose":"10mg"}"#),
+        ] {
+            guard case .watch(let submission) = item else { continue }
+            try await pipeline.store.enqueue(submission)
+        }
+        let report = try await pipeline.drainWatchQueue(kinds: [.symptomLog])
+        #expect(report.applied == ["symptomLog": 1])
+        let log = try #require(try await pipeline.dailyLog(user: Self.ada, day: .literal("2026-03-14")))
+        #expect(log.symptomSeverity == 6)
+        #expect(log.mood == nil)
+        let queued = try await pipeline.summary().watchItemsByKind
+        #expect(queued == ["healthCheckIn": 1, "medicationTaken": 1])
+
+        let second = try await pipeline.drainWatchQueue()
+        #expect(second.applied == ["healthCheckIn": 1])
+        #expect(try await pipeline.summary().watchItemsByKind == ["medicationTaken": 1])
+        #expect(try await pipeline.dailyLog(user: Self.ada, day: .literal("2026-03-14"))?.mood == 2)
+    }
+
+    @Test("ingesting watch lines applies the known kinds at once and keeps the unknown ones")
+    func foregroundPath() async throws {
+        let database = TestDatabase()
+        let pipeline = try await database.open()
+        let report = try await pipeline.ingest([
+            Self.watch("symptomLog", #"{"day":"2026-03-15","symptomSeverity":2}"#),
+            Self.watch("sleepQuality", #"{"day":"2026-03-15","score":4}"#),
+        ])
+        #expect(report.stored["watch"] == 2)
+        #expect(report.drained.applied == ["symptomLog": 1])
+        #expect(try await pipeline.summary().watchItemsByKind == ["sleepQuality": 1])
+    }
+
+    @Test("an item that keeps failing is retried with its count and error, then moved to the dead letters")
+    func deadLetter() async throws {
+        let database = TestDatabase()
+        let pipeline = try await database.open()
+        // A payload the library accepted unchecked but that can never apply.
+        try await pipeline.store.enqueue(
+            WatchSubmission(user: Self.ada, kind: "symptomLog", payload: #"{"day":"2026-03-14","symptomSeverity":42}"#,
+                enqueuedAt: database.clock.now))
+        for attempt in 1..<WatchItem.maxAttempts {
+            let report = try await pipeline.drainWatchQueue()
+            #expect(report.failed == 1)
+            let items = try await pipeline.store.allWatchItems()
+            #expect(items.count == 1)
+            #expect(items.first?.attempts == attempt)
+            #expect(items.first?.lastError == "payload.symptomSeverity: must be between 0 and 10")
+        }
+        let last = try await pipeline.drainWatchQueue()
+        #expect(last.deadLettered == 1)
+        #expect(try await pipeline.store.allWatchItems().isEmpty)
+        let letters = try await pipeline.store.deadLetters()
+        #expect(letters.count == 1)
+        #expect(letters.first?.item.attempts == WatchItem.maxAttempts)
+        #expect(letters.first?.item.payload == #"{"day":"2026-03-14","symptomSeverity":42}"#)
+        #expect(try await pipeline.summary().deadLetters == 1)
+    }
+
+    @Test("an item for a day too far ahead is not applied; it stays queued with one failed attempt")
+    func futureWatchItem() async throws {
+        let database = TestDatabase(now: Date(iso: "2026-03-15T12:00:00Z"))
+        let pipeline = try await database.open()
+        try await pipeline.store.enqueue(
+            WatchSubmission(user: Self.ada, kind: "healthCheckIn", payload: #"{"day":"2026-03-20","mood":4}"#,
+                enqueuedAt: database.clock.now))
+        let report = try await pipeline.drainWatchQueue()
+        #expect(report.failed == 1)
+        #expect(try await pipeline.dailyLogs(user: Self.ada).isEmpty)
+        #expect(try await pipeline.store.allWatchItems().count == 1)
+    }
+}
+
+@Suite("Settings")
+struct SettingsTests {
+    @Test("a user who never changed a setting reads the registered defaults: notifications on, reminder at 20")
+    func defaults() async throws {
+        let database = TestDatabase()
+        let pipeline = try await database.open()
+        try await pipeline.ingest(.user(UserUpdate(id: .literal("new"))))
+        let settings = try await pipeline.settings(for: .literal("new"))
+        #expect(settings.engagementNotifications)
+        #expect(settings.weeklyInsight)
+        #expect(settings.reminderHour == 20)
+    }
+
+    @Test("a changed setting is kept, the others keep their defaults, and null resets to the default")
+    func changes() async throws {
+        let database = TestDatabase()
+        let pipeline = try await database.open()
+        let user = UserID.literal("ada")
+        try await pipeline.ingest(.settings(SettingsUpdate(user: user, changes: [.engagementNotifications: .bool(false)])))
+        var settings = try await pipeline.settings(for: user)
+        #expect(!settings.engagementNotifications)
+        #expect(settings.weeklyInsight)
+        try await pipeline.ingest(.settings(SettingsUpdate(user: user, changes: [.reminderHour: .integer(7)])))
+        settings = try await pipeline.settings(for: user)
+        #expect(!settings.engagementNotifications)
+        #expect(settings.reminderHour == 7)
+        try await pipeline.ingest(.settings(SettingsUpdate(user: user, changes: [.engagementNotifications: SettingValue?.none])))
+        #expect(try await pipeline.settings(for: user).engagementNotifications)
+    }
+}
