@@ -1,0 +1,59 @@
+import Domain
+import Ingestion
+import Testing
+
+@Suite("JSON parser")
+struct JSONParserTests {
+    @Test("valid documents parse to the values they spell")
+    func valid() throws {
+        let value = try JSONParser().parse(
+            #" { "a" : [1, -0.5, 2e3, 1E-2, true, false, null], "b": "\u00e9\ud83d\ude42\n\/", "c": {} } "#)
+        let object = try #require(value.objectValue)
+        #expect(object.keys == ["a", "b", "c"])
+        #expect(object["a"] == .array([.number(1), .number(-0.5), .number(2000), .number(0.01), .bool(true), .bool(false), .null]))
+        #expect(object["b"] == .string("é🙂\n/"))
+        #expect(object["c"] == .object(JSONObject()))
+    }
+
+    @Test("large integers keep their value and fractions read exactly as Double parses them")
+    func numbers() throws {
+        #expect(try JSONParser().parse("9007199254740993") == .number(9_007_199_254_740_992))
+        #expect(try JSONParser().parse("48.2") == .number(48.2))
+        #expect(try JSONParser().parse("-0") == .number(-0.0))
+        #expect(try JSONParser().parse("123456789012345678") == .number(123_456_789_012_345_678))
+    }
+
+    @Test(
+        "malformed documents are refused with the place and reason",
+        arguments: [
+            ("", "unexpected end of input at column 1"),
+            ("tru", "unexpected word; expected true at column 1"),
+            ("[1,]", "trailing comma in an array at column 4"),
+            ("[1 2]", "expected ',' or ']' in an array at column 4"),
+            ("{\"a\" 1}", "expected ':' after a key at column 6"),
+            ("\"abc", "unterminated string at column 1"),
+            ("1.", "expected a digit after '.' at column 3"),
+            ("1e", "expected a digit in the exponent at column 3"),
+            ("-", "expected a digit at column 2"),
+            ("\"\\u12\"", "incomplete \\u escape at column 4"),
+            ("\"\\udc00\"", "lone surrogate in a \\u escape at column 2"),
+            ("// comment", "unexpected character at column 1"),
+        ])
+    func malformed(text: String, message: String) {
+        #expect(throws: JSONSyntaxError.self) { try JSONParser().parse(text) }
+        do {
+            _ = try JSONParser().parse(text)
+        } catch {
+            #expect(error.description == message)
+        }
+    }
+
+    @Test("writing then parsing gives the same value back")
+    func roundTrip() throws {
+        var object = JSONObject()
+        object["notes"] = .string("line\nbreak \"quoted\" \u{1F} end")
+        object["n"] = .number(0.1)
+        object["list"] = .array([.number(-1), .string(""), .object(["k": .null])])
+        #expect(try JSONParser().parse(object.jsonText) == .object(object))
+    }
+}
