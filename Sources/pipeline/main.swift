@@ -1,1 +1,8 @@
-print("hi")
+import Foundation
+import PipelineCLI
+
+let status = await runPipeline(
+    arguments: Array(CommandLine.arguments.dropFirst()),
+    environment: ProcessInfo.processInfo.environment,
+    io: .standard())
+exit(status)

@@ -1,0 +1,18 @@
+import Domain
+
+/// An error that knows how `pipeline` reports it: the exit status and a one-line message for
+/// stderr. Each module's error enum is adapted here, in one place, so that status codes stay
+/// consistent across commands; an error that is not adapted exits with status 1 and its
+/// `description`.
+///
+/// A `message` is read by people and cron mail: it says what is wrong and what to do, and never
+/// contains a health value.
+protocol CLIReportableError: Error {
+    var exitStatus: ExitStatus { get }
+    var message: String { get }
+}
+
+extension DomainError: CLIReportableError {
+    var exitStatus: ExitStatus { .dataError }
+    var message: String { description }
+}

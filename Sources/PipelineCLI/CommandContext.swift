@@ -1,0 +1,40 @@
+import Domain
+
+/// What a command's `run` receives: its checked arguments and everything it may touch outside
+/// itself. Commands take time from `clock` and print through `io`, never from the process, so a
+/// test can run them in memory at any instant.
+struct CommandContext: Sendable {
+    let arguments: ParsedArguments
+    /// A `FixedClock` at `--now` when given, otherwise the machine's clock.
+    let clock: any Clock
+    /// `--db`, else `PIPELINE_DB`, else `./pipeline.sqlite`.
+    let databasePath: String
+    /// `--json`: print machine-readable JSON instead of text.
+    let json: Bool
+    let io: CommandIO
+    /// Diagnostics to stderr; pass it to libraries.
+    let log: any LogSink
+    let environment: [String: String]
+    /// The commands of this run, for commands that describe other commands (`help`).
+    let registry: CommandRegistry
+
+    init(
+        arguments: ParsedArguments, io: CommandIO, environment: [String: String], registry: CommandRegistry
+    ) {
+        self.arguments = arguments
+        self.clock = arguments.date("now").map { FixedClock($0) } ?? SystemClock()
+        // Declared with a default, so always present.
+        self.databasePath = arguments.string("db")!
+        self.json = arguments.flag("json")
+        self.io = io
+        self.log = StandardErrorLog(writer: io.stderr, environment: environment)
+        self.environment = environment
+        self.registry = registry
+    }
+
+    /// The input a `FILE|-` argument names: standard input for `-`, otherwise the file, opened for
+    /// reading.
+    func input(_ path: String) throws(CLIError) -> InputSource {
+        path == "-" ? io.stdin : try InputSource.open(path: path)
+    }
+}

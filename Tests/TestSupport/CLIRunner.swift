@@ -1,0 +1,112 @@
+public import Foundation
+import PipelineCLI
+
+/// Runs `pipeline` in this process with `arguments` (no program name), `stdin` as standard input and
+/// exactly `environment` (nothing leaks in from the test process), capturing both streams.
+public func runCLI(
+    _ arguments: [String], stdin: String = "", environment: [String: String] = [:]
+) async -> (status: Int32, stdout: String, stderr: String) {
+    let io = CommandIO(stdin: InputSource(text: stdin), stdout: .memory(), stderr: .memory())
+    let status = await runPipeline(arguments: arguments, environment: environment, io: io)
+    return (status, io.stdout.text, io.stderr.text)
+}
+
+/// How a launch of the built `pipeline` executable ended.
+public struct BinaryRun: Sendable {
+    /// The exit status; meaningless when `uncaughtSignal` is set.
+    public let status: Int32
+    /// The signal that killed the process (SIGPIPE is 13), or `nil` if it exited.
+    public let uncaughtSignal: Int32?
+    public let stdout: String
+    public let stderr: String
+}
+
+/// The built executable could not be found.
+public struct PipelineBinaryMissing: Error, CustomStringConvertible {
+    public let searched: [String]
+
+    public var description: String {
+        "The pipeline executable is not built (looked for: \(searched.joined(separator: ", "))). "
+            + "Run `swift build --product pipeline` (`swift test` builds it too), or set PIPELINE_BINARY to its path."
+    }
+}
+
+/// The `pipeline` executable of the current build: `PIPELINE_BINARY` when set, else the one next
+/// to the running test bundle (`.build/<triple>/<config>/`), else `.build/debug` or
+/// `.build/release` of the repository.
+public func pipelineBinary() throws -> URL {
+    var candidates: [URL] = []
+    if let explicit = ProcessInfo.processInfo.environment["PIPELINE_BINARY"], !explicit.isEmpty {
+        candidates.append(URL(fileURLWithPath: explicit))
+    }
+    // The test runner is an executable in the products folder on Linux, and sits inside
+    // `<products>/X.xctest/Contents/MacOS/` on macOS.
+    let runner = (Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])).resolvingSymlinksInPath()
+    var products = runner.deletingLastPathComponent()
+    if let bundle = runner.pathComponents.lastIndex(where: { $0.hasSuffix(".xctest") }),
+        bundle < runner.pathComponents.count - 1
+    {
+        products = URL(fileURLWithPath: NSString.path(withComponents: Array(runner.pathComponents[..<bundle])))
+    }
+    candidates.append(products.appendingPathComponent("pipeline"))
+    for configuration in ["debug", "release"] {
+        candidates.append(repositoryRoot.appendingPathComponent(".build/\(configuration)/pipeline"))
+    }
+    func isExecutableFile(_ url: URL) -> Bool {
+        var isDirectory: ObjCBool = false
+        return FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) && !isDirectory.boolValue
+            && FileManager.default.isExecutableFile(atPath: url.path)
+    }
+    guard let found = candidates.first(where: isExecutableFile) else {
+        throw PipelineBinaryMissing(searched: candidates.map(\.path))
+    }
+    return found
+}
+
+/// Launches the built `pipeline` with `arguments`, `stdin` and exactly `environment`, and waits for
+/// it to end. Output goes to temporary files, so a large output cannot block the child; pass
+/// `standardOutput` to send stdout somewhere else (then `stdout` of the result is empty).
+public func runBinary(
+    _ arguments: [String], stdin: String = "", environment: [String: String] = [:],
+    standardOutput: FileHandle? = nil
+) async throws -> BinaryRun {
+    let executable = try pipelineBinary()
+    let folder = TemporaryDirectory("pipeline-binary")
+    let paths = (input: folder.path("stdin"), output: folder.path("stdout"), error: folder.path("stderr"))
+    try Data(stdin.utf8).write(to: URL(fileURLWithPath: paths.input))
+    for path in [paths.output, paths.error] {
+        try Data().write(to: URL(fileURLWithPath: path))
+    }
+    let input = try FileHandle(forReadingFrom: URL(fileURLWithPath: paths.input))
+    let output = try FileHandle(forWritingTo: URL(fileURLWithPath: paths.output))
+    let error = try FileHandle(forWritingTo: URL(fileURLWithPath: paths.error))
+    defer {
+        try? input.close()
+        try? output.close()
+        try? error.close()
+    }
+
+    let process = Process()
+    process.executableURL = executable
+    process.arguments = arguments
+    process.environment = environment
+    process.standardInput = input
+    process.standardOutput = standardOutput ?? output
+    process.standardError = error
+    try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+        process.terminationHandler = { _ in continuation.resume() }
+        do {
+            try process.run()
+        } catch {
+            process.terminationHandler = nil
+            continuation.resume(throwing: error)
+        }
+    }
+
+    let killed = process.terminationReason == .uncaughtSignal
+    return BinaryRun(
+        status: killed ? -1 : process.terminationStatus,
+        uncaughtSignal: killed ? process.terminationStatus : nil,
+        stdout: try String(contentsOfFile: paths.output, encoding: .utf8),
+        stderr: try String(contentsOfFile: paths.error, encoding: .utf8))
+}
