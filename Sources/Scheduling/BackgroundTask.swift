@@ -138,6 +138,8 @@ public final class BackgroundTask: Sendable {
         state.withLock { state in
             state.isClosed = true
             state.events = nil
+            // Handlers usually capture the task: dropping the closure breaks that cycle.
+            state.expirationHandler = nil
             return (state.completion, state.isExpired, state.hadExpirationHandler, state.ignoredCompletions)
         }
     }

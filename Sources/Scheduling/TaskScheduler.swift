@@ -67,8 +67,15 @@ public final class TaskScheduler: Sendable {
         self.log = log
         var generator = SystemRandomNumberGenerator()
         let tag = String(generator.next() & 0xFFFF_FFFF, radix: 16)
-        worker = "\(ProcessInfo.processInfo.hostName):\(getpid()):\(tag)"
+        worker = "\(TaskScheduler.hostName):\(getpid()):\(tag)"
     }
+
+    /// The machine's name as `gethostname(2)` gives it, read once: no DNS lookup at every launch.
+    private static let hostName: String = {
+        var buffer = [CChar](repeating: 0, count: 256)
+        guard gethostname(&buffer, buffer.count - 1) == 0 else { return "localhost" }
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }()
 
     /// The identifiers registered by the launch, in registration order; empty before it.
     public var registeredIdentifiers: [TaskIdentifier] {

@@ -71,15 +71,20 @@ struct TestTask: Sendable {
     var chainStart: ChainStart
     var handler: TaskHandler
 
-    /// A refresh task whose chain starts due now and whose handler, as its first statement, submits
-    /// its successor `interval` seconds after the date it was due (a fixed rate), then completes.
+    /// A refresh task whose chain starts due at `firstAt` (as soon as possible when `nil`), or
+    /// `interval` after the launch that starts it when `firstAfterInterval` (as the app did), and
+    /// whose handler, as its first statement, submits its successor `interval` seconds after the date
+    /// it was due (a fixed rate), then completes.
     static func periodic(
         _ identifier: TaskIdentifier, every interval: TimeInterval, scope: ChainScope = .everyUser,
-        firstAt: Date? = nil, success: Bool = true
+        firstAt: Date? = nil, firstAfterInterval clock: (any Clock)? = nil, success: Bool = true
     ) -> TestTask {
         TestTask(
             identifier: identifier, scope: scope,
-            chainStart: { scope, _ in AppRefreshTaskRequest(identifier: identifier, scope: scope, earliestBeginDate: firstAt) },
+            chainStart: { scope, _ in
+                let first = clock.map { $0.now.addingTimeInterval(interval) } ?? firstAt
+                return AppRefreshTaskRequest(identifier: identifier, scope: scope, earliestBeginDate: first)
+            },
             handler: { task in
                 let next = nextFixedRate(after: task.earliestBeginDate ?? task.startedAt, every: interval, now: task.startedAt)
                 do {
