@@ -148,6 +148,8 @@ extension TaskScheduler {
                 let request: any TaskRequest
                 do {
                     request = try await registration.chainStart(scope, user)
+                } catch let error as StorageError {
+                    throw .storage(error)
                 } catch {
                     throw .chainStartFailed(identifier, scope: scope, reason: "\(error)")
                 }
