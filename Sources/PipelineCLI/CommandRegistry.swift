@@ -2,7 +2,12 @@
 struct CommandRegistry: Sendable {
     /// Every command of the product. Adding a command is adding one line here.
     static let standard = CommandRegistry([
-        HelpCommand.self
+        HelpCommand.self,
+        RunCommand.self,
+        RetrainCommand.self,
+        StatusCommand.self,
+        HistoryCommand.self,
+        OutboxCommand.self,
     ])
 
     let commands: [any Command.Type]
