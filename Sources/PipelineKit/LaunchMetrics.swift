@@ -27,44 +27,64 @@ extension Pipeline {
             lines.append("# TYPE \(name) \(type)")
         }
         func sample(_ name: String, _ labels: [(String, String)], _ value: Double) {
-            let rendered = labels.isEmpty ? "" : "{" + labels.map { "\($0.0)=\"\(LaunchMetrics.escape($0.1))\"" }.joined(separator: ",") + "}"
+            let rendered =
+                labels.isEmpty
+                ? "" : "{" + labels.map { "\($0.0)=\"\(LaunchMetrics.escape($0.1))\"" }.joined(separator: ",") + "}"
             lines.append(name + rendered + " " + LaunchMetrics.number(value))
         }
 
         family("pipeline_task_runs_total", "counter", "Finished task runs in the run history, by task and outcome.")
         for total in totals {
-            sample("pipeline_task_runs_total", [("identifier", total.identifier), ("outcome", total.outcome.rawValue)], Double(total.runs))
+            sample(
+                "pipeline_task_runs_total", [("identifier", total.identifier), ("outcome", total.outcome.rawValue)],
+                Double(total.runs))
         }
         family(
             "pipeline_task_run_duration_seconds", "summary",
             "Time task runs took, by the scheduler's clock, over the run history.")
         for identifier in Set(totals.map(\.identifier)).sorted() {
             let mine = totals.filter { $0.identifier == identifier }
-            sample("pipeline_task_run_duration_seconds_sum", [("identifier", identifier)], mine.reduce(0) { $0 + $1.totalDuration })
-            sample("pipeline_task_run_duration_seconds_count", [("identifier", identifier)], Double(mine.reduce(0) { $0 + $1.runs }))
+            sample(
+                "pipeline_task_run_duration_seconds_sum", [("identifier", identifier)],
+                mine.reduce(0) { $0 + $1.totalDuration })
+            sample(
+                "pipeline_task_run_duration_seconds_count", [("identifier", identifier)],
+                Double(mine.reduce(0) { $0 + $1.runs }))
         }
         family("pipeline_task_last_run_timestamp_seconds", "gauge", "When a run of the task last finished, Unix time.")
         for identifier in Set(totals.map(\.identifier)).sorted() {
             let last = totals.filter { $0.identifier == identifier }.map(\.lastFinishedAt).max()
-            if let last { sample("pipeline_task_last_run_timestamp_seconds", [("identifier", identifier)], last.timeIntervalSince1970) }
+            if let last {
+                sample(
+                    "pipeline_task_last_run_timestamp_seconds", [("identifier", identifier)], last.timeIntervalSince1970
+                )
+            }
         }
         family(
-            "pipeline_task_last_success_timestamp_seconds", "gauge", "When a run of the task last succeeded, Unix time.")
+            "pipeline_task_last_success_timestamp_seconds", "gauge", "When a run of the task last succeeded, Unix time."
+        )
         for total in totals where total.outcome == .success {
-            sample("pipeline_task_last_success_timestamp_seconds", [("identifier", total.identifier)], total.lastFinishedAt.timeIntervalSince1970)
+            sample(
+                "pipeline_task_last_success_timestamp_seconds", [("identifier", total.identifier)],
+                total.lastFinishedAt.timeIntervalSince1970)
         }
-        family("pipeline_task_requests", "gauge", "Task requests by state: pending, due (pending and due now), running.")
+        family(
+            "pipeline_task_requests", "gauge", "Task requests by state: pending, due (pending and due now), running.")
         for (identifier, counts) in pending.sorted(by: { $0.key < $1.key }) {
-            sample("pipeline_task_requests", [("identifier", identifier), ("state", "pending")], Double(counts.pending))
+            sample(
+                "pipeline_task_requests", [("identifier", identifier), ("state", "pending")], Double(counts.pending))
             sample("pipeline_task_requests", [("identifier", identifier), ("state", "due")], Double(counts.due))
-            sample("pipeline_task_requests", [("identifier", identifier), ("state", "running")], Double(counts.running))
+            sample(
+                "pipeline_task_requests", [("identifier", identifier), ("state", "running")], Double(counts.running))
         }
         if let report {
             family("pipeline_launch_timestamp_seconds", "gauge", "When the last launch ran, by its clock, Unix time.")
             sample("pipeline_launch_timestamp_seconds", [], clock.now.timeIntervalSince1970)
             family("pipeline_launch_runs", "gauge", "Runs of the last launch, by outcome.")
             for outcome in TaskOutcome.allCases {
-                sample("pipeline_launch_runs", [("outcome", outcome.rawValue)], Double(report.runs.filter { $0.outcome == outcome }.count))
+                sample(
+                    "pipeline_launch_runs", [("outcome", outcome.rawValue)],
+                    Double(report.runs.filter { $0.outcome == outcome }.count))
             }
             if let duration {
                 family("pipeline_launch_duration_seconds", "gauge", "Wall-clock time the last launch took.")

@@ -46,7 +46,8 @@ extension TaskContext {
             let next = TaskDates.nextLocalTime(hour: profile.settings.reminderHour, in: profile.timeZone, after: now)
             guard
                 await submitSuccessor(
-                    AppRefreshTaskRequest(identifier: PipelineTasks.engagementDaily, scope: task.scope, earliestBeginDate: next),
+                    AppRefreshTaskRequest(
+                        identifier: PipelineTasks.engagementDaily, scope: task.scope, earliestBeginDate: next),
                     of: task)
             else { return }
             task.expirationHandler = {}

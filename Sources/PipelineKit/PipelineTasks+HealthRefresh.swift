@@ -19,7 +19,8 @@ extension TaskContext {
                 after: task.startedAt)
             guard
                 await submitSuccessor(
-                    AppRefreshTaskRequest(identifier: PipelineTasks.healthRefresh, scope: task.scope, earliestBeginDate: next),
+                    AppRefreshTaskRequest(
+                        identifier: PipelineTasks.healthRefresh, scope: task.scope, earliestBeginDate: next),
                     of: task)
             else { return }
             // Each item's effect and its removal are one transaction, so stopping between items loses

@@ -71,7 +71,8 @@ extension TaskContext {
             do {
                 let outcome = try await personalModel.retrain(user: user)
                 task.setTaskCompleted(
-                    success: true, reason: (outcome.promoted ? "promoted: " : "kept the current model: ") + outcome.reason)
+                    success: true,
+                    reason: (outcome.promoted ? "promoted: " : "kept the current model: ") + outcome.reason)
             } catch {
                 task.setTaskCompleted(success: false, reason: "\(error)")
             }
@@ -88,7 +89,8 @@ extension TaskContext {
             return AppRefreshTaskRequest(
                 identifier: PipelineTasks.weeklyInsight, scope: scope,
                 earliestBeginDate: TaskDates.nextWeekly(
-                    weekday: schedule.weeklyInsightWeekday, hour: settings.reminderHour, in: timeZone, after: clock.now))
+                    weekday: schedule.weeklyInsightWeekday, hour: settings.reminderHour, in: timeZone, after: clock.now)
+            )
         }
     }
 
@@ -113,7 +115,8 @@ extension TaskContext {
                 after: now)
             guard
                 await submitSuccessor(
-                    AppRefreshTaskRequest(identifier: PipelineTasks.weeklyInsight, scope: task.scope, earliestBeginDate: next),
+                    AppRefreshTaskRequest(
+                        identifier: PipelineTasks.weeklyInsight, scope: task.scope, earliestBeginDate: next),
                     of: task)
             else { return }
             task.expirationHandler = {}
@@ -136,7 +139,8 @@ extension TaskContext {
                     task.setTaskCompleted(success: true, reason: "no insight yet")
                     return
                 }
-                try await store.post(NewOutboxMessage(user: user, kind: OutboxKind.weeklyInsight, day: week, body: insight))
+                try await store.post(
+                    NewOutboxMessage(user: user, kind: OutboxKind.weeklyInsight, day: week, body: insight))
                 task.setTaskCompleted(success: true, reason: "insight queued")
             } catch let error as StorageError {
                 task.setTaskCompleted(success: false, reason: "\(error)")

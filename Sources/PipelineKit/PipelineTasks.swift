@@ -24,7 +24,9 @@ public enum PipelineTasks {
     public static let identifiers: [TaskIdentifier] = [healthRefresh, mlRetrain, engagementDaily, weeklyInsight]
 
     /// What each task is, for `pipeline status`.
-    public static func definitions(_ schedule: PipelineTaskSchedule = PipelineTaskSchedule()) -> [PipelineTaskDefinition] {
+    public static func definitions(_ schedule: PipelineTaskSchedule = PipelineTaskSchedule())
+        -> [PipelineTaskDefinition]
+    {
         let hours = schedule.healthRefreshInterval / 3600
         let days = schedule.retrainIntervalDays
         return [
@@ -34,7 +36,8 @@ public enum PipelineTasks {
             PipelineTaskDefinition(
                 identifier: mlRetrain, kind: .processing, cadence: "every \(days) day\(days == 1 ? "" : "s")",
                 requiresExternalPower: true),
-            PipelineTaskDefinition(identifier: engagementDaily, kind: .appRefresh, cadence: "daily at the reminder hour"),
+            PipelineTaskDefinition(
+                identifier: engagementDaily, kind: .appRefresh, cadence: "daily at the reminder hour"),
             PipelineTaskDefinition(
                 identifier: weeklyInsight, kind: .appRefresh,
                 cadence: "weekly, \(Self.weekdayNames[schedule.weeklyInsightWeekday]) at the reminder hour"),

@@ -30,7 +30,8 @@ public struct FixedConditions: ConditionsProvider {
     public let conditions: DeviceConditions
 
     public init(isOnExternalPower: Bool = true, hasNetworkConnectivity: Bool = true) {
-        conditions = DeviceConditions(isOnExternalPower: isOnExternalPower, hasNetworkConnectivity: hasNetworkConnectivity)
+        conditions = DeviceConditions(
+            isOnExternalPower: isOnExternalPower, hasNetworkConnectivity: hasNetworkConnectivity)
     }
 
     public func currentConditions() -> DeviceConditions { conditions }

@@ -78,7 +78,9 @@ extension TaskScheduler {
             ).compactMap(ScheduledRequest.init)
             var unregistered: [TaskIdentifier: Int] = [:]
             for (name, count) in counts where !known.contains(name) {
-                if let identifier = TaskIdentifier(name) { unregistered[identifier] = count.pending + count.running + count.abandoned }
+                if let identifier = TaskIdentifier(name) {
+                    unregistered[identifier] = count.pending + count.running + count.abandoned
+                }
             }
             return SchedulerStatus(
                 now: clock.now, conditions: conditions.currentConditions(), tasks: tasks,

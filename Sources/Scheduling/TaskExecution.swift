@@ -64,7 +64,9 @@ struct TaskExecution {
                     if !task.isCompleted {
                         task.expire()
                     } else {
-                        log.log(.warning, "\(label): still running after setTaskCompleted when its budget ran out; cancelled")
+                        log.log(
+                            .warning,
+                            "\(label): still running after setTaskCompleted when its budget ran out; cancelled")
                     }
                     work.cancel()
                     if returned {
@@ -75,7 +77,8 @@ struct TaskExecution {
                 case .graceOver:
                     log.log(
                         .warning,
-                        "\(label): did not stop within \(Self.format(grace)) of its expiry; abandoned (its work was cancelled)")
+                        "\(label): did not stop within \(Self.format(grace)) of its expiry; abandoned (its work was cancelled)"
+                    )
                     ended = true
                     break loop
                 }
@@ -101,7 +104,10 @@ struct TaskExecution {
         }
         if let completion = summary.completion {
             return completion.success
-                ? (.success, completion.reason ?? "completed by its expiration handler when its \(budgetText) budget ran out")
+                ? (
+                    .success,
+                    completion.reason ?? "completed by its expiration handler when its \(budgetText) budget ran out"
+                )
                 : (.expired, "its \(budgetText) budget ran out" + (completion.reason.map { ": " + $0 } ?? ""))
         }
         if returnedWithoutCompleting {

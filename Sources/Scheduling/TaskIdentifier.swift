@@ -20,7 +20,9 @@ public struct TaskIdentifier: Hashable, Comparable, Sendable, CustomStringConver
     static func isValid(_ text: String) -> Bool {
         (1...128).contains(text.utf8.count)
             && text.unicodeScalars.allSatisfy { scalar in
-                scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || ".-_".unicodeScalars.contains(scalar))
+                scalar.isASCII
+                    && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)
+                        || ".-_".unicodeScalars.contains(scalar))
             }
     }
 

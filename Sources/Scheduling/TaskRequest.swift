@@ -73,7 +73,9 @@ extension TaskRequest {
         switch self {
         case is AppRefreshTaskRequest: .appRefresh
         case is ProcessingTaskRequest: .processing
-        default: preconditionFailure("\(type(of: self)) is not a task request; use AppRefreshTaskRequest or ProcessingTaskRequest")
+        default:
+            preconditionFailure(
+                "\(type(of: self)) is not a task request; use AppRefreshTaskRequest or ProcessingTaskRequest")
         }
     }
 }

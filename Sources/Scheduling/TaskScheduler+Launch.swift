@@ -100,7 +100,9 @@ extension TaskScheduler {
             report.runs += result.runs
             report.reclaimed += result.reclaimed
         }
-        report.runs.sort { ($0.finishedAt ?? $0.startedAt, $0.startedAt) < ($1.finishedAt ?? $1.startedAt, $1.startedAt) }
+        report.runs.sort {
+            ($0.finishedAt ?? $0.startedAt, $0.startedAt) < ($1.finishedAt ?? $1.startedAt, $1.startedAt)
+        }
         if let failure = results.compactMap(\.error).first { throw failure }
 
         let now = clock.now
@@ -238,7 +240,9 @@ extension TaskScheduler {
             (outcome, reason) = (.failure, "the stored request could not be read")
         }
 
-        let retryAt = outcome == .success ? nil : clock.now.addingTimeInterval(configuration.retryDelay(afterAttempt: record.attempts))
+        let retryAt =
+            outcome == .success
+            ? nil : clock.now.addingTimeInterval(configuration.retryDelay(afterAttempt: record.attempts))
         let finish: TaskRunFinish
         do {
             finish = try await store.finishTaskRun(

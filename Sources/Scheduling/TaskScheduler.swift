@@ -115,7 +115,8 @@ public final class TaskScheduler: Sendable {
     /// Cancels pending requests (`BGTaskScheduler.cancel`); a running one finishes its run. `nil`
     /// matches everything. Returns how many were cancelled.
     @discardableResult
-    public func cancel(identifier: TaskIdentifier? = nil, scope: TaskScope? = nil) async throws(SchedulingError) -> Int {
+    public func cancel(identifier: TaskIdentifier? = nil, scope: TaskScope? = nil) async throws(SchedulingError) -> Int
+    {
         do {
             return try await store.cancelTaskRequests(identifier: identifier?.rawValue, scope: scope?.storageKey)
         } catch {

@@ -208,7 +208,9 @@ extension Store {
                 return requests
             }
             var result: [ClaimedTaskRequest] = []
-            for request in claimed.sorted(by: { ($0.earliestBeginAt ?? $0.submittedAt, $0.id) < ($1.earliestBeginAt ?? $1.submittedAt, $1.id) }) {
+            for request in claimed.sorted(by: {
+                ($0.earliestBeginAt ?? $0.submittedAt, $0.id) < ($1.earliestBeginAt ?? $1.submittedAt, $1.id)
+            }) {
                 let deadWorker = try closeAbandonedRun(of: request)
                 let runID = try openRun(for: request)
                 result.append(ClaimedTaskRequest(request: request, runID: runID, abandonedBy: deadWorker))

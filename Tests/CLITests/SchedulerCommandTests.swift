@@ -44,7 +44,9 @@ struct SchedulerCommandTests {
     @Test("pipeline run runs what is due at --now; a failed run makes the status 1 and is reported on stderr")
     func runAtNow() async throws {
         let (database, _) = try await Self.database(users: ["ada"])
-        let result = await runCLI(["run", "--db", database.path, "--now", "2026-03-15T13:30:00Z", "--json", "--jobs", "1"])
+        let result = await runCLI([
+            "run", "--db", database.path, "--now", "2026-03-15T13:30:00Z", "--json", "--jobs", "1",
+        ])
         // ml-retrain has no personal model in this build yet: it fails, says why, and will be retried.
         #expect(result.status == 1)
         #expect(result.stderr.contains("ml-retrain [ada]: failure: no personal model service"))
@@ -89,7 +91,8 @@ struct SchedulerCommandTests {
     func status() async throws {
         let (database, pipeline) = try await Self.database(users: ["ada"])
         try await pipeline.store.enqueue(
-            WatchSubmission(user: .literal("ada"), kind: "heartRateZone", payload: "{}", enqueuedAt: Date(iso: Self.start)))
+            WatchSubmission(
+                user: .literal("ada"), kind: "heartRateZone", payload: "{}", enqueuedAt: Date(iso: Self.start)))
         let before = await runCLI(["status", "--db", database.path, "--json", "--now", Self.start])
         #expect(before.status == 0)
         let object = try #require(try Self.objects(before.stdout).first)
@@ -120,14 +123,18 @@ struct SchedulerCommandTests {
         #expect(unknown.status == 1)
         #expect(unknown.stderr.contains("no user 'zed'"))
         // Only ml-retrain runs, and only for the user asked for.
-        let result = await runCLI(["retrain", "--db", database.path, "--user", "ada", "--budget", "90s", "--json", "--now", Self.start])
+        let result = await runCLI([
+            "retrain", "--db", database.path, "--user", "ada", "--budget", "90s", "--json", "--now", Self.start,
+        ])
         let runs = try #require(try Self.objects(result.stdout).first?["runs"] as? [[String: Any]])
         #expect(runs.map { $0["identifier"] as? String } == ["ml-retrain"])
     }
 
-    @Test("durations for --budget", arguments: [
-        ("90", 90.0), ("90s", 90), ("15m", 900), ("15min", 900), ("1.5h", 5400), ("500ms", 0.5),
-    ])
+    @Test(
+        "durations for --budget",
+        arguments: [
+            ("90", 90.0), ("90s", 90), ("15m", 900), ("15min", 900), ("1.5h", 5400), ("500ms", 0.5),
+        ])
     func budgets(text: String, seconds: Double) {
         #expect(RetrainCommand.seconds(text) == seconds)
     }
@@ -142,7 +149,8 @@ struct SchedulerCommandTests {
         let (database, pipeline) = try await Self.database(users: ["ada"])
         var ids: [Int64] = []
         for day in ["2026-03-14", "2026-03-15"] {
-            let message = NewOutboxMessage(user: .literal("ada"), kind: OutboxKind.logReminder, day: .literal(day), body: "Log today")
+            let message = NewOutboxMessage(
+                user: .literal("ada"), kind: OutboxKind.logReminder, day: .literal(day), body: "Log today")
             ids.append(try #require(try await pipeline.store.post(message)))
         }
         let listed = try Self.objects(await runCLI(["outbox", "--db", database.path, "--json"]).stdout)
@@ -175,7 +183,9 @@ struct SchedulerCommandTests {
         #expect(text.contains(#"pipeline_task_runs_total{identifier="ml-retrain",outcome="failure"} 2"#))
         #expect(text.contains(#"pipeline_task_run_duration_seconds_count{identifier="health-refresh"} 2"#))
         let started = Date(iso: Self.start).timeIntervalSince1970
-        #expect(text.contains(#"pipeline_task_last_success_timestamp_seconds{identifier="health-refresh"} \#(Int(started))"#))
+        #expect(
+            text.contains(
+                #"pipeline_task_last_success_timestamp_seconds{identifier="health-refresh"} \#(Int(started))"#))
         #expect(text.contains(#"pipeline_launch_runs{outcome="failure"} 2"#))
         #expect(text.contains("pipeline_launch_duration_seconds "))
         #expect(text.hasSuffix("\n"))

@@ -14,15 +14,17 @@ struct SchedulerCronScriptTests {
         var stderr: String
     }
 
-    static func run(_ arguments: [String], path: String = "/usr/bin:/bin", in folder: TemporaryDirectory) throws -> Result {
+    static func run(_ arguments: [String], path: String = "/usr/bin:/bin", in folder: TemporaryDirectory) throws
+        -> Result
+    {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/bash")
         process.arguments = [script] + arguments
         process.environment = ["PATH": path, "HOME": folder.url.path]
         process.currentDirectoryURL = folder.url
         let (output, error) = (folder.path("out-\(UUID().uuidString)"), folder.path("err-\(UUID().uuidString)"))
-        FileManager.default.createFile(atPath: output, contents: nil)
-        FileManager.default.createFile(atPath: error, contents: nil)
+        try Data().write(to: URL(fileURLWithPath: output))
+        try Data().write(to: URL(fileURLWithPath: error))
         process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
         process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: error))
         try process.run()
@@ -45,7 +47,8 @@ struct SchedulerCronScriptTests {
         try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
         for (name, text) in [("crontab", fakeCrontab), ("pipeline", "#!/bin/sh\nexit 0\n")] {
             let path = bin.appendingPathComponent(name).path
-            FileManager.default.createFile(atPath: path, contents: Data(text.utf8), attributes: [.posixPermissions: 0o755])
+            try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: path)
         }
         return folder
     }
@@ -57,10 +60,11 @@ struct SchedulerCronScriptTests {
         #expect(result.status == 0)
         let root = folder.url.resolvingSymlinksInPath().path
         let lines = result.stdout.split(separator: "\n").filter { !$0.hasPrefix("#") }
-        #expect(lines == [
-            "*/15 * * * * PIPELINE_DB='\(root)/data/p.sqlite' '\(root)/bin/pipeline' run",
-            "0 3 * * * PIPELINE_DB='\(root)/data/p.sqlite' '\(root)/bin/pipeline' retrain",
-        ])
+        #expect(
+            lines == [
+                "*/15 * * * * PIPELINE_DB='\(root)/data/p.sqlite' '\(root)/bin/pipeline' run",
+                "0 3 * * * PIPELINE_DB='\(root)/data/p.sqlite' '\(root)/bin/pipeline' retrain",
+            ])
     }
 
     @Test("refuses what cron would misread, with status 64")
@@ -80,7 +84,9 @@ struct SchedulerCronScriptTests {
         try Data("MAILTO=ops@example.com\n0 0 * * * /usr/bin/backup\n".utf8).write(to: URL(fileURLWithPath: table))
         let path = folder.url.appendingPathComponent("bin").path + ":/usr/bin:/bin"
         #expect(try Self.run(["--install", "--binary", "bin/pipeline"], path: path, in: folder).status == 0)
-        #expect(try Self.run(["--install", "--binary", "bin/pipeline", "--every", "30"], path: path, in: folder).status == 0)
+        #expect(
+            try Self.run(["--install", "--binary", "bin/pipeline", "--every", "30"], path: path, in: folder).status == 0
+        )
         let lines = try String(contentsOfFile: table, encoding: .utf8).split(separator: "\n").map(String.init)
         #expect(lines.prefix(2) == ["MAILTO=ops@example.com", "0 0 * * * /usr/bin/backup"])
         #expect(lines.filter { $0 == "# BEGIN pipeline (scripts/install-cron.sh)" }.count == 1)

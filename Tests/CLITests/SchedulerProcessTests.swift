@@ -51,7 +51,9 @@ struct SchedulerProcessTests {
                     guard let user = UserID(id) else { continue }
                     let payload = #"{"day":"\#(day(index))","symptomSeverity":\#(index % 11)}"#
                     _ = try store.stage(
-                        .watch(WatchSubmission(user: user, kind: "symptomLog", payload: payload, enqueuedAt: Date(iso: prepared))))
+                        .watch(
+                            WatchSubmission(
+                                user: user, kind: "symptomLog", payload: payload, enqueuedAt: Date(iso: prepared))))
                 }
             }
         }
@@ -95,7 +97,8 @@ struct SchedulerProcessTests {
         let (database, pipeline) = try await Self.prepare(users: ["ada", "bob"], queued: 1, items: items)
 
         let child = try ChildProcess.start(
-            ["run", "--db", database.path, "--now", Self.launched, "--jobs", "1"], environment: ["PIPELINE_LOG": "info"])
+            ["run", "--db", database.path, "--now", Self.launched, "--jobs", "1"], environment: ["PIPELINE_LOG": "info"]
+        )
         let reached = await child.waitForOutput(containing: "health-refresh [ada]: running (attempt 1)")
         try #require(reached, "the launch ended before ada's health-refresh started: \(child.errorOutput)")
         kill(child.identifier, SIGKILL)
@@ -104,7 +107,9 @@ struct SchedulerProcessTests {
 
         // The run was in progress: the request is still leased by the dead worker and its run open.
         let store = try Store(path: database.path, clock: database.clock)
-        let held = try await store.taskRequests(identifier: "health-refresh", scope: "ada").filter { $0.leaseOwner != nil }
+        let held = try await store.taskRequests(identifier: "health-refresh", scope: "ada").filter {
+            $0.leaseOwner != nil
+        }
         try #require(held.count == 1, "ada's health-refresh was not running when the process died")
         let open = try await store.taskRuns(identifier: "health-refresh", scope: "ada", includeUnfinished: true)
         #expect(open.map(\.outcome) == [nil])
@@ -174,10 +179,13 @@ final class ChildProcess: Sendable {
     /// Starts the built `pipeline` with `arguments` and exactly `environment`.
     static func start(_ arguments: [String], environment: [String: String]) throws -> ChildProcess {
         let child = try ChildProcess(arguments, environment: environment)
-        child.pipe.fileHandleForReading.readabilityHandler = { [child] handle in child.received(handle.availableData, from: handle) }
+        child.pipe.fileHandleForReading.readabilityHandler = { [child] handle in
+            child.received(handle.availableData, from: handle)
+        }
         child.process.terminationHandler = { [child] process in
             child.ended(
-                process.terminationReason == .uncaughtSignal ? .signal(process.terminationStatus) : .exit(process.terminationStatus))
+                process.terminationReason == .uncaughtSignal
+                    ? .signal(process.terminationStatus) : .exit(process.terminationStatus))
         }
         try child.process.run()
         return child

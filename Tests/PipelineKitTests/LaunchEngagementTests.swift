@@ -44,13 +44,16 @@ struct LaunchEngagementTests {
         entry.mood = .set(4)
         try await harness.pipeline.ingest(.entry(entry))
         // Health data alone is not an entry from the user: they still get the reminder.
-        try await harness.pipeline.ingest(.health(HealthMetrics(user: .literal("synced"), day: .literal("2026-03-15"), stepCount: 5000)))
+        try await harness.pipeline.ingest(
+            .health(HealthMetrics(user: .literal("synced"), day: .literal("2026-03-15"), stepCount: 5000)))
         try await harness.launch()
         let report = try await Self.launch(harness, at: "2026-03-15T20:05:00Z")
         let reasons = Dictionary(uniqueKeysWithValues: report.runs.map { ($0.scope.description, $0.reason ?? "") })
-        #expect(reasons == [
-            "off": "engagement notifications are off", "logged": "today already has an entry", "synced": "reminder queued",
-        ])
+        #expect(
+            reasons == [
+                "off": "engagement notifications are off", "logged": "today already has an entry",
+                "synced": "reminder queued",
+            ])
         #expect(try await harness.pipeline.outbox().map(\.user) == [.literal("synced")])
     }
 
@@ -82,15 +85,17 @@ struct LaunchEngagementTests {
         try await harness.launch()
         var times: [Date] = []
         for _ in 0..<4 {
-            let next = try #require(try await harness.pipeline.pendingTasks(task: PipelineTasks.engagementDaily).first?.earliestBeginDate)
+            let next = try #require(
+                try await harness.pipeline.pendingTasks(task: PipelineTasks.engagementDaily).first?.earliestBeginDate)
             times.append(next)
             harness.clock.set(next)
             #expect(try await harness.launch { $0.tasks = Self.engagement }.runs.count == 1)
         }
-        #expect(times == [
-            Date(iso: "2026-03-27T19:00:00Z"), Date(iso: "2026-03-28T19:00:00Z"),
-            Date(iso: "2026-03-29T18:00:00Z"), Date(iso: "2026-03-30T18:00:00Z"),
-        ])
+        #expect(
+            times == [
+                Date(iso: "2026-03-27T19:00:00Z"), Date(iso: "2026-03-28T19:00:00Z"),
+                Date(iso: "2026-03-29T18:00:00Z"), Date(iso: "2026-03-30T18:00:00Z"),
+            ])
         #expect(try await harness.pipeline.outbox().count == 4)
     }
 

@@ -30,14 +30,19 @@ struct LaunchMonthTests {
         let engagement = runs.filter { $0.identifier == PipelineTasks.engagementDaily }
         #expect(engagement.count == 30)
         #expect(perLocalDay(PipelineTasks.engagementDaily).values.allSatisfy { $0 == 1 })
-        #expect(engagement.allSatisfy { Day(containing: $0.startedAt, in: zone).localTime(hour: 20, in: zone) == $0.startedAt })
+        #expect(
+            engagement.allSatisfy {
+                Day(containing: $0.startedAt, in: zone).localTime(hour: 20, in: zone) == $0.startedAt
+            })
         // health-refresh: six times a day; ml-retrain: once a day.
         #expect(runs.filter { $0.identifier == PipelineTasks.healthRefresh }.count == 30 * 6)
         #expect(runs.filter { $0.identifier == PipelineTasks.mlRetrain }.count == 30)
         #expect(harness.model.retrains.count == 30)
         // weekly-insight: the Sundays Mar 1, 8, 15, 22, 29, at 20:00 local.
         let insights = runs.filter { $0.identifier == PipelineTasks.weeklyInsight }
-        #expect(insights.map { Day(containing: $0.startedAt, in: zone) } == [1, 8, 15, 22, 29].map { Day(year: 2026, month: 3, day: $0)! })
+        #expect(
+            insights.map { Day(containing: $0.startedAt, in: zone) }
+                == [1, 8, 15, 22, 29].map { Day(year: 2026, month: 3, day: $0)! })
         // One reminder a day (no entries were made) and one insight a week.
         let outbox = try await harness.pipeline.outbox()
         #expect(outbox.filter { $0.kind == OutboxKind.logReminder }.count == 30)

@@ -15,9 +15,10 @@ struct LaunchTests {
         try await harness.addUser("bob", timeZone: "Asia/Tokyo")
         let report = try await harness.launch()
         #expect(report.startedChains == 8)
-        #expect(Set(report.runs.map { "\($0.identifier) \($0.scope)" }) == [
-            "health-refresh ada", "health-refresh bob", "ml-retrain ada", "ml-retrain bob",
-        ])
+        #expect(
+            Set(report.runs.map { "\($0.identifier) \($0.scope)" }) == [
+                "health-refresh ada", "health-refresh bob", "ml-retrain ada", "ml-retrain bob",
+            ])
         #expect(report.runs.allSatisfy { $0.outcome == .success })
         #expect(harness.model.retrains.sorted() == [.literal("ada"), .literal("bob")])
 
@@ -134,7 +135,8 @@ struct LaunchTests {
         #expect(outbox.first?.kind == OutboxKind.weeklyInsight)
         #expect(outbox.first?.day == .literal("2026-03-09"))  // the Monday of that week
         #expect(harness.model.insights == [.literal("ada")])
-        let next = try #require(try await harness.pipeline.pendingTasks(user: .literal("ada"), task: PipelineTasks.weeklyInsight).first)
+        let next = try #require(
+            try await harness.pipeline.pendingTasks(user: .literal("ada"), task: PipelineTasks.weeklyInsight).first)
         #expect(next.earliestBeginDate == Date(iso: "2026-03-22T20:00:00Z"))
 
         // Run again in the same week (forced): nothing new is queued, the model is not asked again.

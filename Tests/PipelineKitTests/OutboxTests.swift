@@ -12,7 +12,8 @@ struct OutboxTests {
         let database = TestDatabase()
         let pipeline = try await database.open()
         let store = pipeline.store
-        let message = NewOutboxMessage(user: .literal("ada"), kind: "log-reminder", day: .literal("2026-03-15"), body: "first")
+        let message = NewOutboxMessage(
+            user: .literal("ada"), kind: "log-reminder", day: .literal("2026-03-15"), body: "first")
         #expect(try await store.post(message) != nil)
         var again = message
         again.body = "second"

@@ -17,9 +17,11 @@ struct BackoffTests {
             chainStart: { scope, _ in AppRefreshTaskRequest(identifier: "daily", scope: scope) },
             handler: { task in
                 // First statement: the successor, one day after the date this request was due.
-                let next = nextFixedRate(after: task.earliestBeginDate ?? task.startedAt, every: 86_400, now: task.startedAt)
+                let next = nextFixedRate(
+                    after: task.earliestBeginDate ?? task.startedAt, every: 86_400, now: task.startedAt)
                 _ = try? await task.scheduler.submit(
-                    AppRefreshTaskRequest(identifier: "daily", scope: task.scope, earliestBeginDate: next), policy: .replace)
+                    AppRefreshTaskRequest(identifier: "daily", scope: task.scope, earliestBeginDate: next),
+                    policy: .replace)
                 task.expirationHandler = {}
                 task.setTaskCompleted(success: !failing.withLock { $0 })
             })

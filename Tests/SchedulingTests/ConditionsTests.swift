@@ -12,7 +12,8 @@ struct ConditionsTests {
             identifier: "processing",
             chainStart: { scope, _ in
                 ProcessingTaskRequest(
-                    identifier: "processing", scope: scope, requiresExternalPower: power, requiresNetworkConnectivity: network)
+                    identifier: "processing", scope: scope, requiresExternalPower: power,
+                    requiresNetworkConnectivity: network)
             },
             handler: { task in task.setTaskCompleted(success: true) })
     }
@@ -65,12 +66,27 @@ struct ConditionsTests {
             ([:], true),
             (["AC": ["type": "Mains", "online": "0"]], true),
             // A laptop on battery, unplugged.
-            (["AC": ["type": "Mains", "online": "0"], "BAT0": ["type": "Battery", "status": "Discharging", "present": "1"]], false),
+            (
+                [
+                    "AC": ["type": "Mains", "online": "0"],
+                    "BAT0": ["type": "Battery", "status": "Discharging", "present": "1"],
+                ], false
+            ),
             // Plugged in, charging or full.
-            (["AC": ["type": "Mains", "online": "1"], "BAT0": ["type": "Battery", "status": "Charging", "present": "1"]], true),
+            (
+                [
+                    "AC": ["type": "Mains", "online": "1"],
+                    "BAT0": ["type": "Battery", "status": "Charging", "present": "1"],
+                ], true
+            ),
             (["BAT0": ["type": "Battery", "status": "Full"]], true),
             // Plugged in over USB-C while the battery reports discharging (a weak charger): the supply is online.
-            (["ucsi-source-psy-USBC000:001": ["type": "USB", "online": "1"], "BAT0": ["type": "Battery", "status": "Discharging"]], true),
+            (
+                [
+                    "ucsi-source-psy-USBC000:001": ["type": "USB", "online": "1"],
+                    "BAT0": ["type": "Battery", "status": "Discharging"],
+                ], true
+            ),
             // An empty battery bay does not count as a battery.
             (["BAT1": ["type": "Battery", "status": "Unknown", "present": "0"]], true),
             // A battery whose state is unknown and no supply online: not trusted to be on power.
@@ -84,8 +100,10 @@ struct ConditionsTests {
 
     @Test("network connectivity needs an interface other than loopback that is up, running and has an address")
     func network() {
-        let loopback = NetworkInterface(name: "lo", isUp: true, isRunning: true, isLoopback: true, hasInternetAddress: true)
-        let ethernet = NetworkInterface(name: "eth0", isUp: true, isRunning: true, isLoopback: false, hasInternetAddress: true)
+        let loopback = NetworkInterface(
+            name: "lo", isUp: true, isRunning: true, isLoopback: true, hasInternetAddress: true)
+        let ethernet = NetworkInterface(
+            name: "eth0", isUp: true, isRunning: true, isLoopback: false, hasInternetAddress: true)
         var down = ethernet
         down.isRunning = false
         var linkOnly = ethernet

@@ -1,8 +1,8 @@
 import Domain
 import Foundation
 import Scheduling
-import TestSupport
 import Synchronization
+import TestSupport
 import Testing
 
 /// Budgets run out on the manual clock: a test waits until its handler is running, advances the
@@ -148,7 +148,8 @@ struct ExpiryTests {
             chainStart: { scope, _ in AppRefreshTaskRequest(identifier: "refresh", scope: scope) },
             handler: { task in
                 _ = try? await task.scheduler.submit(
-                    AppRefreshTaskRequest(identifier: "refresh", scope: task.scope, earliestBeginDate: task.startedAt + 3600),
+                    AppRefreshTaskRequest(
+                        identifier: "refresh", scope: task.scope, earliestBeginDate: task.startedAt + 3600),
                     policy: .replace)
                 task.expirationHandler = {}
                 task.setTaskCompleted(success: true)

@@ -65,7 +65,8 @@ struct LeaseTests {
                     await release.wait()
                 }
                 _ = try? await task.scheduler.submit(
-                    AppRefreshTaskRequest(identifier: "daily", scope: task.scope, earliestBeginDate: task.startedAt + 86_400),
+                    AppRefreshTaskRequest(
+                        identifier: "daily", scope: task.scope, earliestBeginDate: task.startedAt + 86_400),
                     policy: .replace)
                 task.setTaskCompleted(success: true)
             })

@@ -101,7 +101,10 @@ struct RegistrationTests {
         #expect(report.startedChains == 4)
         #expect(report.runs.isEmpty)
         let pending = try await harness.scheduler().pendingRequests()
-        #expect(Set(pending.map { "\($0.identifier) \($0.scope)" }) == ["daily ada", "daily bob", "daily cy", "global-sweep global"])
+        #expect(
+            Set(pending.map { "\($0.identifier) \($0.scope)" }) == [
+                "daily ada", "daily bob", "daily cy", "global-sweep global",
+            ])
         #expect(pending.allSatisfy { $0.earliestBeginDate == later && $0.isPending && $0.attempts == 0 })
 
         // A second launch starts nothing new, and a new user gets their chain at the next one.

@@ -18,7 +18,9 @@ final class SchedulerHarness: Sendable {
 
     static let permitted: [TaskIdentifier] = ["daily", "hourly", "refresh", "processing", "global-sweep"]
 
-    init(now: Date = Date(iso: "2026-03-15T12:00:00Z"), configuration: SchedulerConfiguration = SchedulerConfiguration())
+    init(
+        now: Date = Date(iso: "2026-03-15T12:00:00Z"), configuration: SchedulerConfiguration = SchedulerConfiguration()
+    )
         throws
     {
         database = TestDatabase(now: now)
@@ -86,7 +88,8 @@ struct TestTask: Sendable {
                 return AppRefreshTaskRequest(identifier: identifier, scope: scope, earliestBeginDate: first)
             },
             handler: { task in
-                let next = nextFixedRate(after: task.earliestBeginDate ?? task.startedAt, every: interval, now: task.startedAt)
+                let next = nextFixedRate(
+                    after: task.earliestBeginDate ?? task.startedAt, every: interval, now: task.startedAt)
                 do {
                     try await task.scheduler.submit(
                         AppRefreshTaskRequest(identifier: identifier, scope: task.scope, earliestBeginDate: next),

@@ -68,7 +68,8 @@ struct StatusTests {
     @Test("requests of identifiers this version does not register are reported")
     func unregistered() async throws {
         let harness = try SchedulerHarness()
-        try await harness.scheduler().submit(AppRefreshTaskRequest(identifier: "hourly", scope: .global), policy: .replace)
+        try await harness.scheduler().submit(
+            AppRefreshTaskRequest(identifier: "hourly", scope: .global), policy: .replace)
         let status = try await harness.scheduler().status(of: Self.registered)
         #expect(status.unregistered == ["hourly": 1])
     }

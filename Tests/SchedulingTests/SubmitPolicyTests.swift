@@ -14,12 +14,18 @@ struct SubmitPolicyTests {
         let scheduler = harness.scheduler()
         let first = harness.now.addingTimeInterval(3600)
         let second = harness.now.addingTimeInterval(7200)
-        try await scheduler.submit(AppRefreshTaskRequest(identifier: "daily", scope: .user(.ada), earliestBeginDate: first), policy: .replace)
-        try await scheduler.submit(AppRefreshTaskRequest(identifier: "daily", scope: .user(.bob), earliestBeginDate: first), policy: .replace)
-        try await scheduler.submit(AppRefreshTaskRequest(identifier: "daily", scope: .user(.ada), earliestBeginDate: second), policy: .replace)
+        try await scheduler.submit(
+            AppRefreshTaskRequest(identifier: "daily", scope: .user(.ada), earliestBeginDate: first), policy: .replace)
+        try await scheduler.submit(
+            AppRefreshTaskRequest(identifier: "daily", scope: .user(.bob), earliestBeginDate: first), policy: .replace)
+        try await scheduler.submit(
+            AppRefreshTaskRequest(identifier: "daily", scope: .user(.ada), earliestBeginDate: second), policy: .replace)
         let ada = try await scheduler.pendingRequests(identifier: "daily", scope: .user(.ada))
         #expect(ada.map(\.earliestBeginDate) == [second])
-        #expect(try await scheduler.pendingRequests(identifier: "daily", scope: .user(.bob)).map(\.earliestBeginDate) == [first])
+        #expect(
+            try await scheduler.pendingRequests(identifier: "daily", scope: .user(.bob)).map(\.earliestBeginDate) == [
+                first
+            ])
     }
 
     @Test(".keep inserts only when no request of that identifier and scope exists")
@@ -27,8 +33,14 @@ struct SubmitPolicyTests {
         let harness = try SchedulerHarness()
         let scheduler = harness.scheduler()
         let first = harness.now.addingTimeInterval(3600)
-        #expect(try await scheduler.submit(AppRefreshTaskRequest(identifier: "daily", scope: .user(.ada), earliestBeginDate: first), policy: .keep))
-        #expect(!(try await scheduler.submit(AppRefreshTaskRequest(identifier: "daily", scope: .user(.ada), earliestBeginDate: harness.now), policy: .keep)))
+        #expect(
+            try await scheduler.submit(
+                AppRefreshTaskRequest(identifier: "daily", scope: .user(.ada), earliestBeginDate: first), policy: .keep)
+        )
+        #expect(
+            !(try await scheduler.submit(
+                AppRefreshTaskRequest(identifier: "daily", scope: .user(.ada), earliestBeginDate: harness.now),
+                policy: .keep)))
         #expect(try await scheduler.pendingRequests().map(\.earliestBeginDate) == [first])
         #expect(try await scheduler.submit(AppRefreshTaskRequest(identifier: "daily", scope: .global), policy: .keep))
         #expect(try await scheduler.pendingRequests().count == 2)
@@ -45,8 +57,9 @@ struct SubmitPolicyTests {
             chainStart: { scope, _ in AppRefreshTaskRequest(identifier: "daily", scope: scope) },
             handler: { task in
                 // While this request runs (leased, not pending), a .keep from another launch is a no-op.
-                let kept = (try? await task.scheduler.submit(
-                    AppRefreshTaskRequest(identifier: "daily", scope: task.scope), policy: .keep)) ?? true
+                let kept =
+                    (try? await task.scheduler.submit(
+                        AppRefreshTaskRequest(identifier: "daily", scope: task.scope), policy: .keep)) ?? true
                 results.append(kept)
                 inside.open()
                 task.setTaskCompleted(success: true)

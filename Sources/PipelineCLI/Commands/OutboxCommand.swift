@@ -18,7 +18,9 @@ enum OutboxCommand: Command {
             """,
         options: [
             .option("user", .user, help: "Only this user's messages."),
-            .option("ack", .integer(1...Int.max), valueName: "id", help: "Acknowledge this message as sent.", repeatable: true),
+            .option(
+                "ack", .integer(1...Int.max), valueName: "id", help: "Acknowledge this message as sent.",
+                repeatable: true),
         ],
         examples: [
             Example("List what waits to be sent", "pipeline outbox --json"),

@@ -56,7 +56,8 @@ enum StatusCommand: Command {
             let task = tasks[definition.identifier]
             let power = definition.requiresExternalPower ? ", on external power" : ""
             lines.append(
-                "  \(name.padding(toLength: width, withPad: " ", startingAt: 0))  \(kind), \(definition.cadence)\(power)")
+                "  \(name.padding(toLength: width, withPad: " ", startingAt: 0))  \(kind), \(definition.cadence)\(power)"
+            )
             let runs = task?.runs ?? [:]
             let outcomes = TaskOutcome.allCases.compactMap { outcome in runs[outcome].map { "\($0) \(outcome)" } }
             lines.append(
@@ -84,7 +85,9 @@ enum StatusCommand: Command {
         let scheduler = status.scheduler
         list(
             "registered but never submitted",
-            scheduler.neverSubmitted.map { LaunchSupport.label($0.identifier, $0.scope) + ": run 'pipeline run' to start it" })
+            scheduler.neverSubmitted.map {
+                LaunchSupport.label($0.identifier, $0.scope) + ": run 'pipeline run' to start it"
+            })
         list(
             "chain broken",
             scheduler.brokenChains.map { run in
@@ -96,16 +99,22 @@ enum StatusCommand: Command {
             scheduler.stuck.map { request in
                 LaunchSupport.label(request.identifier, request.scope) + ": worker "
                     + (request.lease?.owner ?? "?") + "'s lease expired at "
-                    + (request.lease.map { LaunchSupport.instant($0.expiresAt) } ?? "?") + "; the next launch runs it again"
+                    + (request.lease.map { LaunchSupport.instant($0.expiresAt) } ?? "?")
+                    + "; the next launch runs it again"
             })
         list(
             "unregistered requests",
-            scheduler.unregistered.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value) request\($0.value == 1 ? "" : "s")" })
+            scheduler.unregistered.sorted { $0.key < $1.key }.map {
+                "\($0.key): \($0.value) request\($0.value == 1 ? "" : "s")"
+            })
         list(
             "unknown watch kinds",
-            status.unknownWatchKinds.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value) queued item\($0.value == 1 ? "" : "s")" })
+            status.unknownWatchKinds.sorted { $0.key < $1.key }.map {
+                "\($0.key): \($0.value) queued item\($0.value == 1 ? "" : "s")"
+            })
         if status.summary.deadLetters > 0 {
-            problems.append("  dead letters: \(status.summary.deadLetters) watch items failed too often and wait for a person")
+            problems.append(
+                "  dead letters: \(status.summary.deadLetters) watch items failed too often and wait for a person")
         }
         lines += problems.isEmpty ? ["  none"] : problems
         return lines.joined(separator: "\n") + "\n"
@@ -153,7 +162,8 @@ enum StatusCommand: Command {
                 scheduler.stuck.map { request in
                     var entry = chain(request.identifier, request.scope)
                     entry["worker"] = request.lease.map { .string($0.owner) } ?? .null
-                    entry["leaseExpiredAt"] = request.lease.map { .string(LaunchSupport.instant($0.expiresAt)) } ?? .null
+                    entry["leaseExpiredAt"] =
+                        request.lease.map { .string(LaunchSupport.instant($0.expiresAt)) } ?? .null
                     return .object(entry)
                 }),
             "unregisteredRequests": .object(unregistered),
