@@ -53,6 +53,8 @@ struct ExpiryTests {
         #expect(try await harness.history().map(\.outcome) == [.expired])
     }
 
+    /// DESIGN §8, bug 10. Checked by making a run without an expiration handler succeed at expiry in
+    /// `TaskExecution.run`: this test and the budget test failed.
     @Test("a task without an expiration handler is marked unsuccessful at expiry and retried")
     func noExpirationHandler() async throws {
         let harness = try SchedulerHarness()
@@ -138,6 +140,8 @@ struct ExpiryTests {
         #expect(run.finishedAt == run.startedAt.addingTimeInterval(30))
     }
 
+    /// DESIGN §8, bug 10. Checked by letting a later `setTaskCompleted` overwrite the first in
+    /// `BackgroundTask`: the run was recorded as a failure and this test failed.
     @Test("setTaskCompleted counts once: later calls are ignored and logged, also after the run ended")
     func doubleCompletion() async throws {
         let harness = try SchedulerHarness()

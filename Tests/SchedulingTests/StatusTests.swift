@@ -31,6 +31,8 @@ struct StatusTests {
         #expect(launched.tasks.map(\.pending) == [2, 1])
     }
 
+    /// A handler that does not reschedule itself (DESIGN §8, bug 10) is caught when it finishes: the
+    /// run records that no successor was pending, and status reports it until a run reschedules.
     @Test("a handler that finished without submitting its successor shows as a broken chain (DESIGN §8, bug 10)")
     func brokenChain() async throws {
         let harness = try SchedulerHarness()
