@@ -5,7 +5,7 @@ import Storage
 /// diagnostics of DESIGN §4.
 public struct SchedulerStatus: Sendable {
     /// One registered identifier.
-    public struct Task: Sendable {
+    public struct TaskSummary: Sendable {
         public var identifier: TaskIdentifier
         public var scope: ChainScope
         public var pending: Int
@@ -25,7 +25,7 @@ public struct SchedulerStatus: Sendable {
 
     public var now: Date
     public var conditions: DeviceConditions
-    public var tasks: [Task]
+    public var tasks: [TaskSummary]
     /// Registered, but the scope never had a request or a run: the chain never started (DESIGN §8,
     /// bug 1). A launch starts it.
     public var neverSubmitted: [Chain]
@@ -53,13 +53,13 @@ extension TaskScheduler {
         do {
             let counts = try await store.taskRequestCounts()
             let totals = try await store.taskRunTotals()
-            var tasks: [SchedulerStatus.Task] = []
+            var tasks: [SchedulerStatus.TaskSummary] = []
             var neverSubmitted: [SchedulerStatus.Chain] = []
             for (identifier, scope) in registered {
                 let count = counts[identifier.rawValue] ?? TaskRequestCounts()
                 let mine = totals.filter { $0.identifier == identifier.rawValue }
                 tasks.append(
-                    SchedulerStatus.Task(
+                    SchedulerStatus.TaskSummary(
                         identifier: identifier, scope: scope, pending: count.pending, due: count.due,
                         running: count.running, lastSuccess: mine.first { $0.outcome == .success }?.lastFinishedAt,
                         runs: Dictionary(uniqueKeysWithValues: mine.map { (TaskOutcome($0.outcome), $0.runs) })))
