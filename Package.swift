@@ -1,4 +1,5 @@
 // swift-tools-version: 6.0
+import Foundation
 import PackageDescription
 
 let package = Package(
@@ -48,6 +49,20 @@ let package = Package(
         .testTarget(name: "RegressionTests", dependencies: ["PipelineKit", "Scheduling", "Storage", "TestSupport"]),
     ]
 )
+
+// READMEs, fixtures and golden files live beside the sources; only Swift files (and declared
+// resources) are compiled, so everything else is excluded rather than left "unhandled".
+let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+for target in package.targets where target.type != .system {
+    let folder = target.path ?? (target.type == .test ? "Tests/\(target.name)" : "Sources/\(target.name)")
+    let resources = Set((target.resources ?? []).map(\.path))
+    let files = FileManager.default.enumerator(atPath: root.appendingPathComponent(folder).path)
+    while let file = files?.nextObject() as? String {
+        var isDirectory: ObjCBool = false
+        FileManager.default.fileExists(atPath: root.appendingPathComponent("\(folder)/\(file)").path, isDirectory: &isDirectory)
+        if !isDirectory.boolValue, !file.hasSuffix(".swift"), !resources.contains(file) { target.exclude.append(file) }
+    }
+}
 
 // Strictness, set once for every target.
 for target in package.targets where target.type != .system {
