@@ -50,17 +50,21 @@ let package = Package(
     ]
 )
 
-// READMEs, fixtures and golden files live beside the sources; only Swift files (and declared
-// resources) are compiled, so everything else is excluded rather than left "unhandled".
+// READMEs, fixtures and golden files live beside the sources; only Swift files are compiled
+// (targets with embedded resources declare theirs), so everything else is excluded rather than
+// left "unhandled".
 let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-for target in package.targets where target.type != .system {
+for target in package.targets where target.type != .system && target.resources == nil {
     let folder = target.path ?? (target.type == .test ? "Tests/\(target.name)" : "Sources/\(target.name)")
-    let resources = Set((target.resources ?? []).map(\.path))
     let files = FileManager.default.enumerator(atPath: root.appendingPathComponent(folder).path)
     while let file = files?.nextObject() as? String {
         var isDirectory: ObjCBool = false
-        FileManager.default.fileExists(atPath: root.appendingPathComponent("\(folder)/\(file)").path, isDirectory: &isDirectory)
-        if !isDirectory.boolValue, !file.hasSuffix(".swift"), !resources.contains(file) { target.exclude.append(file) }
+        let path = root.appendingPathComponent("\(folder)/\(file)").path
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue,
+            !file.hasSuffix(".swift")
+        {
+            target.exclude.append(file)
+        }
     }
 }
 
