@@ -164,15 +164,10 @@ struct BadInputTests {
 }
 
 extension Pipeline {
-    /// Ingests `bytes` through a pipe, as `pipeline ingest -` would read them from stdin.
+    /// Ingests `bytes` held in memory.
     func ingestJSONLines(
         bytes: [UInt8], strict: Bool = false, onRejected: @escaping @Sendable (IngestionError) -> Void
     ) async throws -> IngestReport {
-        let directory = TemporaryDirectory()
-        let path = directory.path("input.jsonl")
-        FileManager.default.createFile(atPath: path, contents: Data(bytes))
-        let descriptor = Foundation.open(path, O_RDONLY)
-        defer { close(descriptor) }
-        return try await ingestJSONLines(descriptor: descriptor, strict: strict, onRejected: onRejected)
+        try await ingestJSONLines(from: .bytes(bytes), strict: strict, onRejected: onRejected)
     }
 }
