@@ -103,28 +103,21 @@ extension Pipeline {
         let now = clock.now
         var report: IngestReport
         do {
+            let lines = ConcurrentLineDecoder(source: source, decoder: RecordDecoder(defaultEnqueuedAt: now))
+            defer { lines.cancel() }
             report = try await store.batch { store in
                 var ingestor = RecordIngestor(strict: strict, now: now)
-                let decoder = RecordDecoder(defaultEnqueuedAt: now)
-                let reader = JSONLinesReader(source)
-                let outcome = try reader.forEachLine { (number, line) throws in
-                    switch line {
-                    case .tooLong:
-                        ingestor.reject(
-                            FieldError("line", "longer than the \(JSONLinesReader.maximumLineLength >> 20) MiB limit"),
-                            line: number, rejected: onRejected)
-                    case .text(let bytes):
-                        let record: InputRecord
-                        do throws(FieldError) {
-                            record = try decoder.decode(line: bytes)
-                        } catch {
+                while let chunk = try lines.next() {
+                    for line in chunk {
+                        switch line {
+                        case .record(let number, let record):
+                            try ingestor.ingest(record, line: number, into: store, rejected: onRejected)
+                        case .rejected(let number, let error):
+                            ingestor.report.records += 1
                             ingestor.reject(error, line: number, rejected: onRejected)
-                            return
                         }
-                        try ingestor.ingest(record, line: number, into: store, rejected: onRejected)
                     }
                 }
-                if case .failure(let error) = outcome { throw error }
                 return try ingestor.finish(into: store, rejected: onRejected)
             }
         } catch let error as StorageError {
