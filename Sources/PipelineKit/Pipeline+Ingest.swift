@@ -107,6 +107,7 @@ extension Pipeline {
             defer { lines.cancel() }
             report = try await store.batch { store in
                 var ingestor = RecordIngestor(strict: strict, now: now)
+                ingestor.boundsChecked = true
                 while let chunk = try lines.next() {
                     for line in chunk {
                         switch line {
@@ -124,10 +125,8 @@ extension Pipeline {
             throw .storage(error)
         } catch let error as IngestionError {
             throw .input(error)
-        } catch is StrictRollback {
-            var rolledBack = IngestReport()
-            rolledBack.committed = false
-            return rolledBack
+        } catch let rollback as StrictRollback {
+            return rollback.report
         } catch {
             preconditionFailure("unexpected error: \(error)")
         }
@@ -136,8 +135,10 @@ extension Pipeline {
     }
 }
 
-/// Thrown inside a strict batch to roll it back.
-struct StrictRollback: Error {}
+/// Thrown inside a strict batch to roll it back; carries what the batch found.
+struct StrictRollback: Error {
+    var report: IngestReport
+}
 
 /// Collects rejections from inside a batch for the batch API.
 final class RejectionLog: Sendable {
@@ -156,6 +157,9 @@ final class RejectionLog: Sendable {
 struct RecordIngestor {
     let strict: Bool
     let now: Date
+    /// Whether records arrive already checked against the bounds (the JSON Lines decoder checks
+    /// them), so only the rules that need the database remain.
+    var boundsChecked = false
     var report = IngestReport()
     /// The last day each user may write (their tomorrow), computed once per user.
     var lastAllowedDay: [UserID: Day] = [:]
@@ -241,10 +245,14 @@ struct RecordIngestor {
     private mutating func validate(_ record: InputRecord, store: isolated Store) throws(FieldError) {
         switch record {
         case .entry(let entry):
-            do { try entry.validate() } catch { throw FieldError(error) }
+            if !boundsChecked {
+                do { try entry.validate() } catch { throw FieldError(error) }
+            }
             try checkDay(entry.day, field: "day", user: entry.user, store: store)
         case .health(let metrics):
-            do { try metrics.validate() } catch { throw FieldError(error) }
+            if !boundsChecked {
+                do { try metrics.validate() } catch { throw FieldError(error) }
+            }
             try checkDay(metrics.day, field: "day", user: metrics.user, store: store)
         case .watch(let item):
             if let kind = WatchKind(rawValue: item.kind) {
@@ -271,7 +279,12 @@ struct RecordIngestor {
 
     mutating func finish(into store: isolated Store, rejected: (IngestionError) -> Void) throws -> IngestReport {
         try flush(into: store, rejected: rejected)
-        if strict, report.rejected > 0 { throw StrictRollback() }
+        if strict, report.rejected > 0 {
+            var rolledBack = report
+            rolledBack.committed = false
+            rolledBack.stored = [:]
+            throw StrictRollback(report: rolledBack)
+        }
         return report
     }
 }

@@ -88,6 +88,7 @@ struct BadInputTests {
 
     /// Text that looks like SQL is data: stored and read back byte for byte.
     static let sqlLooking = [
+        "",
         "'); DROP TABLE daily_logs; --",
         "Robert'); DELETE FROM users WHERE ('1'='1",
         "\" OR 1=1 --",
@@ -146,7 +147,7 @@ struct BadInputTests {
         #expect(try await pipeline.users().isEmpty)
     }
 
-    @Test("text that looks like SQL is stored verbatim", arguments: sqlLooking)
+    @Test("text that looks like SQL, and empty text, is stored verbatim", arguments: sqlLooking)
     func sqlLookingText(text: String) async throws {
         let database = TestDatabase()
         let pipeline = try await database.open()
