@@ -36,7 +36,8 @@ let package = Package(
         .executableTarget(name: "pipeline", dependencies: ["PipelineCLI"]),
 
         // Tests: one target per module, a shared support target, the regression suite and end-to-end CLI tests.
-        .target(name: "TestSupport", dependencies: ["PipelineCLI", "PipelineKit", "Storage"], path: "Tests/TestSupport"),
+        .target(
+            name: "TestSupport", dependencies: ["PipelineCLI", "PipelineKit", "Storage"], path: "Tests/TestSupport"),
         .testTarget(name: "DomainTests", dependencies: ["Domain", "TestSupport"]),
         .testTarget(name: "StorageTests", dependencies: ["Storage", "TestSupport"]),
         .testTarget(name: "SchedulingTests", dependencies: ["Scheduling", "TestSupport"]),
@@ -70,8 +71,9 @@ for target in package.targets where target.type != .system && target.resources =
 
 // Strictness, set once for every target.
 for target in package.targets where target.type != .system {
-    target.swiftSettings = (target.swiftSettings ?? []) + [
-        .enableUpcomingFeature("ExistentialAny"),
-        .enableUpcomingFeature("InternalImportsByDefault"),
-    ]
+    target.swiftSettings =
+        (target.swiftSettings ?? []) + [
+            .enableUpcomingFeature("ExistentialAny"),
+            .enableUpcomingFeature("InternalImportsByDefault"),
+        ]
 }

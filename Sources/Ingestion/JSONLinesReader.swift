@@ -105,7 +105,8 @@ public struct JSONLinesReader {
     }
 
     private func emit<E: Error>(
-        _ all: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, _ number: Int, _ body: (Int, Line) throws(E) -> Void
+        _ all: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, _ number: Int,
+        _ body: (Int, Line) throws(E) -> Void
     ) throws(E) {
         var stop = end
         if stop > start, all[stop - 1] == UInt8(ascii: "\r") { stop -= 1 }

@@ -77,7 +77,8 @@ public struct RecordDecoder: Sendable {
             switch raw {
             case .null: value = nil
             case .bool(let flag): value = .bool(flag)
-            case .number(let number) where number.rounded() == number && abs(number) < 1e9: value = .integer(Int(number))
+            case .number(let number) where number.rounded() == number && abs(number) < 1e9:
+                value = .integer(Int(number))
             case .number: throw FieldError(key.rawValue, "must be a whole number")
             default:
                 let expected = key == .reminderHour ? "a number" : "true or false"
@@ -90,7 +91,8 @@ public struct RecordDecoder: Sendable {
         }
         guard !update.changes.isEmpty else {
             throw FieldError(
-                "settings", "no setting given; expected one of \(SettingKey.allCases.map(\.rawValue).joined(separator: ", "))")
+                "settings",
+                "no setting given; expected one of \(SettingKey.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         return update
     }
@@ -180,7 +182,8 @@ public struct RecordDecoder: Sendable {
         ]
         guard fields.contains(false) else {
             let names = (Field.allCases.map(\.rawValue) + ["notes"]).joined(separator: ", ")
-            throw FieldError(prefix.isEmpty ? "entry" : String(prefix.dropLast()), "no field given; expected one of \(names)")
+            throw FieldError(
+                prefix.isEmpty ? "entry" : String(prefix.dropLast()), "no field given; expected one of \(names)")
         }
     }
 
@@ -212,7 +215,9 @@ public struct RecordDecoder: Sendable {
 
     static func userID(_ value: JSONValue?, field: String) throws(FieldError) -> UserID {
         guard let value else { throw FieldError(field, "missing") }
-        guard case .string(let text) = value else { throw FieldError(field, "expected a string, got \(value.typeName)") }
+        guard case .string(let text) = value else {
+            throw FieldError(field, "expected a string, got \(value.typeName)")
+        }
         guard let id = UserID(text) else {
             throw FieldError(field, "must be 1–64 characters of A–Z, a–z, 0–9, '.', '_' or '-'")
         }

@@ -208,7 +208,8 @@ struct RecordIngestor {
         case .user, .settings, .watch:
             // Other tables: their order relative to the pending day does not matter.
             if let refusal = try store.stage(record) {
-                reject(FieldError(record.typeName, "refused by the database (\(refusal))"), line: line, rejected: rejected)
+                reject(
+                    FieldError(record.typeName, "refused by the database (\(refusal))"), line: line, rejected: rejected)
                 return
             }
             if case .user(let update) = record, let zone = update.timeZone {
@@ -232,7 +233,9 @@ struct RecordIngestor {
         if let refusal = try store.stage(write) {
             for line in lines {
                 report.stored[line.type, default: 0] -= 1
-                reject(FieldError(line.type, "refused by the database (\(refusal))"), line: line.number, rejected: rejected)
+                reject(
+                    FieldError(line.type, "refused by the database (\(refusal))"), line: line.number, rejected: rejected
+                )
             }
         }
     }

@@ -44,7 +44,8 @@ extension Pipeline {
             var after: Int64 = 0
             while true {
                 let page = try await storage { (store) throws(StorageError) in
-                    try await store.watchItems(kind: kind.rawValue, user: user, after: after, limit: Pipeline.drainPageSize)
+                    try await store.watchItems(
+                        kind: kind.rawValue, user: user, after: after, limit: Pipeline.drainPageSize)
                 }
                 guard let last = page.last else { break }
                 after = last.id
@@ -110,6 +111,8 @@ extension Pipeline {
 extension UserEntry {
     /// `validate()` with the field named as the input spells it.
     func validate(asField prefix: String) throws(FieldError) {
-        do { try validate() } catch { throw FieldError(prefix + "." + FieldError(error).field, FieldError(error).problem) }
+        do { try validate() } catch {
+            throw FieldError(prefix + "." + FieldError(error).field, FieldError(error).problem)
+        }
     }
 }

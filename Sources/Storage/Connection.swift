@@ -107,7 +107,8 @@ final class Connection {
     /// The reset matters: a statement left with unread rows keeps its read transaction open, and in
     /// WAL mode that pins the connection to an old snapshot, so later reads would miss other
     /// processes' commits (https://www.sqlite.org/wal.html#concurrency).
-    func withStatement<R>(_ sql: StaticString, _ body: (Statement) throws(StorageError) -> R) throws(StorageError) -> R {
+    func withStatement<R>(_ sql: StaticString, _ body: (Statement) throws(StorageError) -> R) throws(StorageError) -> R
+    {
         precondition(sql.hasPointerRepresentation, "SQL is a string literal")
         let key = UnsafeRawPointer(sql.utf8Start)
         let statement: Statement

@@ -32,7 +32,7 @@ extension Store {
         do throws(StorageError) {
             try apply(record)
             return nil
-        } catch where error.isConstraint {
+        } catch  where error.isConstraint {
             return error
         }
     }
@@ -43,7 +43,7 @@ extension Store {
         do throws(StorageError) {
             try apply(write)
             return nil
-        } catch where error.isConstraint {
+        } catch  where error.isConstraint {
             return error
         }
     }

@@ -141,7 +141,9 @@ struct IngestCommandTests {
             let day = Calendar(identifier: .gregorian).date(
                 byAdding: .day, value: offset, to: Date(timeIntervalSince1970: 1_735_689_600))!  // 2025-01-01
             let text = ISO8601DateFormatter().string(from: day).prefix(10)
-            entries += #"{"type":"entry","user":"dana","day":"\#(text)","symptomSeverity":\#(offset % 11),"sleepDuration":20000}"# + "\n"
+            entries +=
+                #"{"type":"entry","user":"dana","day":"\#(text)","symptomSeverity":\#(offset % 11),"sleepDuration":20000}"#
+                + "\n"
             health += #"{"type":"health","user":"dana","day":"\#(text)","hrv":50,"sleepDuration":30000}"# + "\n"
         }
         async let first = runBinary(["ingest", "-", "--db", db, "--now", Self.now], stdin: entries)

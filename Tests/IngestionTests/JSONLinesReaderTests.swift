@@ -33,8 +33,9 @@ struct JSONLinesReaderTests {
         return seen
     }
 
-    @Test("lines are numbered from 1, blank lines counted but skipped, CRLF and a missing final newline handled",
-          arguments: [1, 2, 3, 7, 64, 1 << 16])
+    @Test(
+        "lines are numbered from 1, blank lines counted but skipped, CRLF and a missing final newline handled",
+        arguments: [1, 2, 3, 7, 64, 1 << 16])
     func numbering(chunkSize: Int) throws {
         let text = "first\r\n\n  \nsecond\nthird"
         let seen = try lines(of: Array(text.utf8), chunkSize: chunkSize)

@@ -134,7 +134,8 @@ struct MergeRulesTests {
         entry.sleepDuration = .set(21_600)
         try await store.write(entry)
         try await store.write(
-            HealthMetrics(user: Self.user, day: Self.day, hrv: 45, restingHeartRate: 62, stepCount: 8000, sleepDuration: 30_000))
+            HealthMetrics(
+                user: Self.user, day: Self.day, hrv: 45, restingHeartRate: 62, stepCount: 8000, sleepDuration: 30_000))
         let log = try #require(try await store.dailyLog(user: Self.user, day: Self.day))
         #expect(log.symptomSeverity == 6)
         #expect(log.mood == 2)

@@ -16,7 +16,9 @@ enum ExportCommand: Command {
             .option("from", .day, help: "The first day to print."),
             .option("through", .day, help: "The last day to print."),
         ],
-        examples: [Example("Print alice's March", "pipeline export --user alice --from 2026-03-01 --through 2026-03-31")])
+        examples: [
+            Example("Print alice's March", "pipeline export --user alice --from 2026-03-01 --through 2026-03-31")
+        ])
 
     static func run(_ context: CommandContext) async throws -> ExitStatus {
         let id = context.arguments.user("user")!

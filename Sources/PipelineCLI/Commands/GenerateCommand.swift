@@ -19,10 +19,13 @@ enum GenerateCommand: Command {
             .option("users", .integer(1...1_000_000), help: "How many users.", default: "100"),
             .option("days", .integer(1...36_500), help: "How many days per user.", default: "365"),
             .option("seed", .integer(0...Int.max), help: "The random seed.", default: "1"),
-            .option("truth", valueName: "file", help: "Also write each user's generating coefficients here, as JSON Lines."),
+            .option(
+                "truth", valueName: "file", help: "Also write each user's generating coefficients here, as JSON Lines."),
         ],
         examples: [
-            Example("A year of 1,000 users into a database", "pipeline generate --users 1000 --days 365 | pipeline ingest -"),
+            Example(
+                "A year of 1,000 users into a database", "pipeline generate --users 1000 --days 365 | pipeline ingest -"
+            )
         ])
 
     static func run(_ context: CommandContext) async throws -> ExitStatus {

@@ -37,7 +37,8 @@ enum IngestCommand: Command {
             if let descriptor = input.fileDescriptor { .descriptor(descriptor) } else { .bytes(try input.readAll()) }
         let pipeline = try await Pipeline.open(path: context.databasePath, clock: context.clock, log: context.log)
         let stderr = context.io.stderr
-        let report = try await pipeline.ingestJSONLines(from: source, strict: context.arguments.flag("strict")) { error in
+        let report = try await pipeline.ingestJSONLines(from: source, strict: context.arguments.flag("strict")) {
+            error in
             stderr.writeLine(error.description)
         }
         withExtendedLifetime(input) {}
