@@ -160,7 +160,8 @@ final class ExportScanner<Input: ExportInput> {
         filled = remaining
         if filled == capacity {
             guard capacity < maximumMarkup else {
-                throw failure(at: 0, "one piece of markup is longer than \(maximumMarkup >> 20) MB")
+                let limit = maximumMarkup >= 1 << 20 ? "\(maximumMarkup >> 20) MB" : "\(maximumMarkup) bytes"
+                throw failure(at: 0, "one piece of markup is longer than \(limit)")
             }
             let larger = UnsafeMutablePointer<UInt8>.allocate(capacity: min(capacity * 2, maximumMarkup))
             larger.update(from: buffer, count: filled)
@@ -372,7 +373,11 @@ final class ExportScanner<Input: ExportInput> {
     }
 
     private func describe(_ byte: UInt8) -> String {
-        (0x21...0x7E).contains(byte) ? "'\(Character(Unicode.Scalar(byte)))'" : "byte \(byte)"
+        switch byte {
+        case 0x20: "a space"
+        case 0x21...0x7E: "'\(Character(Unicode.Scalar(byte)))'"
+        default: "byte \(byte)"
+        }
     }
 
     private func startTag<Handler: ExportEventHandler>(

@@ -68,6 +68,9 @@ struct ZipArchive {
             result = try body(
                 FileDescriptorInput(descriptor: output.fileHandleForReading.fileDescriptor, name: "\(path):\(entry)"))
         } catch {
+            // Closing the pipe makes unzip's next write fail with SIGPIPE, which ends it even where
+            // SIGTERM is blocked (a child inherits its parent thread's signal mask).
+            try? output.fileHandleForReading.close()
             process.terminate()
             process.waitUntilExit()
             throw error
