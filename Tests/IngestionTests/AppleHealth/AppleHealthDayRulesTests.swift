@@ -202,10 +202,13 @@ struct AppleHealthDayRulesTests {
         #expect(isClose(day.restingHeartRate, 57.5))  // (55 + 60) / 2
     }
 
-    static func step(_ value: String, unit: String = "count", start: String = "2026-07-01 08:00:00 +0200",
-                     end: String = "2026-07-01 08:10:00 +0200") -> SyntheticRecord {
-        SyntheticRecord(type: "HKQuantityTypeIdentifierStepCount", source: .watch, unit: unit, value: value,
-                        start: start, end: end)
+    static func step(
+        _ value: String, unit: String = "count", start: String = "2026-07-01 08:00:00 +0200",
+        end: String = "2026-07-01 08:10:00 +0200"
+    ) -> SyntheticRecord {
+        SyntheticRecord(
+            type: "HKQuantityTypeIdentifierStepCount", source: .watch, unit: unit, value: value,
+            start: start, end: end)
     }
 
     // July, +0200. Each record's fate in the comment beside it.
@@ -224,8 +227,9 @@ struct AppleHealthDayRulesTests {
         step("100", start: "2026-07-01 09:00:00 +0200", end: "2026-07-01 08:00:00 +0200"),  // ends before start
         .sleep("Dreaming", "2026-07-01 01:00:00 +0200", "2026-07-01 02:00:00 +0200"),  // value not understood
         .sleep("Awake", "2026-07-01 02:00:00 +0200", "2026-07-01 02:10:00 +0200"),  // awake
-        SyntheticRecord(type: "", source: .watch, unit: "count", value: "1", start: "2026-07-01 08:00:00 +0200",
-                        end: "2026-07-01 08:00:00 +0200"),  // no type
+        SyntheticRecord(
+            type: "", source: .watch, unit: "count", value: "1", start: "2026-07-01 08:00:00 +0200",
+            end: "2026-07-01 08:00:00 +0200"),  // no type
         // 150 000 + 60 000 = 210 000 steps on 07-02: each record is in bounds, the day is not; the
         // day keeps its HRV.
         step("150000", start: "2026-07-02 08:00:00 +0200", end: "2026-07-02 12:00:00 +0200"),
@@ -278,7 +282,8 @@ struct AppleHealthDayRulesTests {
     func shapesAndChunks() throws {
         // Steps first: the noisy shapes copy the first record into a Correlation, where counting it
         // would add the iPhone's 800 steps a second time.
-        let records = Self.overlappingSteps + Self.springForward + Self.fallBack + Self.nights + Self.traveller
+        let records =
+            Self.overlappingSteps + Self.springForward + Self.fallBack + Self.nights + Self.traveller
             + Self.entered
         let importer = AppleHealthImport.ada()
         let expected = try importer.read(xml: HealthExportWriter.xml(records)).withoutByteCount

@@ -92,12 +92,15 @@ struct AppleHealthInputTests {
         let directory = TemporaryDirectory()
         let broken = directory.path("broken.xml")
         // Enough records that unzip is still writing when the scanner stops at line 3.
-        let filler = String(repeating: "<Record type=\"HKQuantityTypeIdentifierHeartRate\" value=\"1\"/>\n", count: 50_000)
+        let filler = String(
+            repeating: "<Record type=\"HKQuantityTypeIdentifierHeartRate\" value=\"1\"/>\n", count: 50_000)
         try ("<HealthData>\n<Record type=\"a\"/>\n<Record type=oops/>\n" + filler + "</HealthData>\n")
             .write(toFile: broken, atomically: true, encoding: .utf8)
         try Self.exportFolder(in: directory, files: ["export.xml": broken])
         try Self.zip("export.zip", "apple_health_export", in: directory)
-        #expect(throws: AppleHealthError.malformedXML(line: 3, column: 14, problem: "the value of type must be in quotes")) {
+        #expect(
+            throws: AppleHealthError.malformedXML(line: 3, column: 14, problem: "the value of type must be in quotes")
+        ) {
             try AppleHealthImport.ada().read(path: directory.path("export.zip"))
         }
     }
@@ -118,7 +121,9 @@ struct AppleHealthInputTests {
     func unreadablePaths() throws {
         let directory = TemporaryDirectory()
         let missing = directory.path("export.xml")
-        #expect(throws: AppleHealthError.fileNotFound(path: missing)) { try AppleHealthImport.ada().read(path: missing) }
+        #expect(throws: AppleHealthError.fileNotFound(path: missing)) {
+            try AppleHealthImport.ada().read(path: missing)
+        }
         #expect(throws: AppleHealthError.unreadable(path: directory.url.path, reason: "it is a directory")) {
             try AppleHealthImport.ada().read(path: directory.url.path)
         }
@@ -173,7 +178,11 @@ struct AppleHealthInputTests {
             }
             let day = String(attribute("startDate").prefix(10))
             let count = Int(attribute("value"))!
-            if attribute("sourceName").contains("Watch") { watch[day, default: 0] += count } else { phone[day, default: 0] += count }
+            if attribute("sourceName").contains("Watch") {
+                watch[day, default: 0] += count
+            } else {
+                phone[day, default: 0] += count
+            }
         }
         #expect(watch.count >= 9 && watch.keys.sorted() == phone.keys.sorted())
         for (key, watchSteps) in watch {

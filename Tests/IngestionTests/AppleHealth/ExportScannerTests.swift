@@ -171,13 +171,15 @@ struct ExportScannerTests {
             "a DOCTYPE after the root element"),
         Malformed(
             "gzip-compressed file", bytes: [0x1F, 0x8B, 0x08, 0x00],
-            .malformedXML(line: 1, column: 1, problem: "the file is gzip-compressed; decompress it and pass export.xml")),
+            .malformedXML(line: 1, column: 1, problem: "the file is gzip-compressed; decompress it and pass export.xml")
+        ),
         Malformed(
             "UTF-16 file", bytes: [0xFF, 0xFE, 0x3C, 0x00],
             .malformedXML(line: 1, column: 1, problem: "the file is UTF-16; an export.xml is UTF-8")),
         Malformed("zip archive on a stream", bytes: Array("PK\u{03}\u{04}rest".utf8), .zipOnStandardInput),
         Malformed(
-            "clinical document", bytes: Array("<?xml version=\"1.0\"?>\n<ClinicalDocument xmlns=\"urn:hl7-org:v3\"/>".utf8),
+            "clinical document",
+            bytes: Array("<?xml version=\"1.0\"?>\n<ClinicalDocument xmlns=\"urn:hl7-org:v3\"/>".utf8),
             .notAnExport(rootElement: "ClinicalDocument")),
     ]
 
@@ -210,7 +212,10 @@ struct ExportScannerTests {
     @Test("markup longer than the limit stops the scan instead of growing memory without bound")
     func boundedMarkup() {
         let xml = "<HealthData>\n<!-- " + String(repeating: "x", count: 500) + " -->\n</HealthData>"
-        #expect(throws: AppleHealthError.malformedXML(line: 2, column: 1, problem: "one piece of markup is longer than 256 bytes")) {
+        #expect(
+            throws: AppleHealthError.malformedXML(
+                line: 2, column: 1, problem: "one piece of markup is longer than 256 bytes")
+        ) {
             try ScannedEvents.of(xml: xml, chunk: 64, buffer: 64, maximumMarkup: 256)
         }
         #expect((try? ScannedEvents.of(xml: xml, chunk: 64, buffer: 64, maximumMarkup: 1024)) == [])
@@ -218,7 +223,8 @@ struct ExportScannerTests {
 
     @Test("a UTF-8 byte order mark is accepted")
     func byteOrderMark() throws {
-        let events = try ScannedEvents.of(bytes: [0xEF, 0xBB, 0xBF] + Array("<HealthData><Record type=\"a\"/></HealthData>".utf8))
+        let events = try ScannedEvents.of(
+            bytes: [0xEF, 0xBB, 0xBF] + Array("<HealthData><Record type=\"a\"/></HealthData>".utf8))
         #expect(events.map(\.name) == ["Record", "/Record"])
     }
 
@@ -263,20 +269,25 @@ struct ExportScannerTests {
             case 1:
                 xml += " <Record" + attributes(recordNames) + ">\n"
                 for _ in 0..<Int.random(in: 0...3, using: &generator) {
-                    xml += "  <MetadataEntry" + attributes(["key", "value"]) + pick(["/>", "></MetadataEntry>"]) + "\n"
+                    xml +=
+                        "  <MetadataEntry" + attributes(["key", "value"]) + pick(["/>", "></MetadataEntry>"]) + "\n"
                 }
-                xml += "  <HeartRateVariabilityMetadataList><InstantaneousBeatsPerMinute bpm=\"60\"/>"
+                xml +=
+                    "  <HeartRateVariabilityMetadataList><InstantaneousBeatsPerMinute bpm=\"60\"/>"
                     + "<MetadataEntry key=\"deep\" value=\"1\"/></HeartRateVariabilityMetadataList>\n </Record>\n"
             case 2:
-                xml += " <Correlation type=\"c\"><Record" + attributes(recordNames) + "/><MetadataEntry key=\"k\" "
+                xml +=
+                    " <Correlation type=\"c\"><Record" + attributes(recordNames) + "/><MetadataEntry key=\"k\" "
                     + "value=\"v\"/></Correlation>\n"
             case 3:
-                xml += " <Workout" + attributes(["duration", "sourceName"]) + "><MetadataEntry key=\"k\" value=\"v\"/>"
+                xml +=
+                    " <Workout" + attributes(["duration", "sourceName"]) + "><MetadataEntry key=\"k\" value=\"v\"/>"
                     + "</Workout>\n"
             case 4:
                 xml += pick([" <!-- a <Record/> in a comment -->\n", " <?pi data?>\n", " <![CDATA[ <Record/> ]]>\n"])
             default:
-                xml += " <Record" + attributes(recordNames) + space() + ">" + space() + "</Record" + pick(["", " "])
+                xml +=
+                    " <Record" + attributes(recordNames) + space() + ">" + space() + "</Record" + pick(["", " "])
                     + ">\n"
             }
         }

@@ -156,11 +156,13 @@ enum HealthExportWriter {
         for (index, record) in records.enumerated() {
             out += element(record, style: style, using: &generator)
             if style.noise, index == 0 {
-                out += " <Correlation type=\"HKCorrelationTypeIdentifierBloodPressure\" sourceName=\"Health\" "
+                out +=
+                    " <Correlation type=\"HKCorrelationTypeIdentifierBloodPressure\" sourceName=\"Health\" "
                     + "startDate=\"2026-01-01 08:00:00 +0100\" endDate=\"2026-01-01 08:00:00 +0100\">" + end
                 out += element(record, style: style, using: &generator)
                 out += "  <MetadataEntry key=\"HKWasUserEntered\" value=\"1\"/>" + end + " </Correlation>" + end
-                out += " <Workout workoutActivityType=\"HKWorkoutActivityTypeWalking\" duration=\"30\" "
+                out +=
+                    " <Workout workoutActivityType=\"HKWorkoutActivityTypeWalking\" duration=\"30\" "
                     + "sourceName=\"Health\" startDate=\"2026-01-01 08:00:00 +0100\" "
                     + "endDate=\"2026-01-01 08:30:00 +0100\">" + end
                 out += "  <MetadataEntry key=\"HKWasUserEntered\" value=\"1\"/>" + end + " </Workout>" + end
@@ -191,7 +193,8 @@ enum HealthExportWriter {
         let end = style.lineEnding
         var out = " <Record"
         for (name, value) in attributes {
-            out += style.attributeSeparator + name + "=" + String(style.quote) + escape(value, style) + String(style.quote)
+            out +=
+                style.attributeSeparator + name + "=" + String(style.quote) + escape(value, style) + String(style.quote)
         }
         var children = record.metadata
         if userEntered == .metadataEntry { children.append(("HKWasUserEntered", "1")) }
@@ -200,7 +203,8 @@ enum HealthExportWriter {
         }
         out += ">" + end
         for (key, value) in children {
-            out += "  <MetadataEntry key=\(style.quote)\(escape(key, style))\(style.quote) "
+            out +=
+                "  <MetadataEntry key=\(style.quote)\(escape(key, style))\(style.quote) "
                 + "value=\(style.quote)\(escape(value, style))\(style.quote)"
                 + (style.explicitEndTags ? "></MetadataEntry>" : "/>") + end
         }
