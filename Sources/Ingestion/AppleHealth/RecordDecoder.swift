@@ -19,7 +19,8 @@ struct RecordDecoder: ExportEventHandler {
     private(set) var recordsRead = 0
     private(set) var used: [AppleHealthMeasure: Int] = [:]
     private(set) var enteredByPerson = 0
-    private(set) var skipped: [AppleHealthSkipReason: Int] = [:]
+    private var skippedOtherwise: [AppleHealthSkipReason: Int] = [:]
+    private var notImportedCount = 0
     private var notImported: [String: Int] = [:]
 
     /// The record whose start tag was read and whose end (and metadata) is still to come.
@@ -222,11 +223,19 @@ struct RecordDecoder: ExportEventHandler {
     }
 
     private mutating func skip(_ reason: AppleHealthSkipReason) {
-        skipped[reason, default: 0] += 1
+        skippedOtherwise[reason, default: 0] += 1
+    }
+
+    /// Records not used, by reason.
+    var skipped: [AppleHealthSkipReason: Int] {
+        var all = skippedOtherwise
+        if notImportedCount > 0 { all[.typeNotImported] = notImportedCount }
+        return all
     }
 
     private mutating func countNotImported(_ attributes: TagAttributes, _ type: Int) {
-        skip(.typeNotImported)
+        // Most records of an export land here: a plain counter, not a dictionary update.
+        notImportedCount += 1
         let matchesRun = attributes.withValue(type) { name in
             name.count == runType.count
                 && runType.withUnsafeBufferPointer { run in
