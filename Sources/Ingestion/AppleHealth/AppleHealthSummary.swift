@@ -93,10 +93,11 @@ public struct AppleHealthSummary: Sendable, Hashable, CustomStringConvertible {
 
     public var description: String {
         var lines: [String] = []
-        let megabytes = (Double(bytesRead) / 1_000_000 * 10).rounded() / 10
+        let size =
+            bytesRead < 100_000 ? "\(bytesRead) bytes" : "\((Double(bytesRead) / 1_000_000 * 10).rounded() / 10) MB"
         var span = ""
         if let firstDay, let lastDay { span = firstDay == lastDay ? " (\(firstDay))" : " (\(firstDay) to \(lastDay))" }
-        lines.append("Apple Health export: \(megabytes) MB, \(recordsRead) records read, \(days) days\(span)")
+        lines.append("Apple Health export: \(size), \(recordsRead) records read, \(days) days\(span)")
         let used = recordsUsed.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key.rawValue)" }
         lines.append(
             "records used: \(recordsUsedTotal)" + (used.isEmpty ? "" : " (\(used.joined(separator: ", ")))")
