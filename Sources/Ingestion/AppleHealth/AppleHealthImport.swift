@@ -66,7 +66,7 @@ public struct AppleHealthImport: Sendable {
         -> AppleHealthResult
     {
         let scanner = ExportScanner(input: input, chunkSize: chunkSize)
-        var decoder = RecordDecoder(timeZone: timeZone)
+        var decoder = ExportRecordDecoder(timeZone: timeZone)
         try scanner.scan(into: &decoder, progress: progress)
 
         let ranks = decoder.sourceRanks()

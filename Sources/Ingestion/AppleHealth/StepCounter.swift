@@ -23,7 +23,7 @@ enum DeviceClass: Int, Comparable {
 struct StepSample {
     var start: Int64
     var duration: Int32
-    /// The interned source (`RecordDecoder` numbers sources in the order they first appear).
+    /// The interned source (`ExportRecordDecoder` numbers sources in the order they first appear).
     var source: Int32
     var count: Double
 

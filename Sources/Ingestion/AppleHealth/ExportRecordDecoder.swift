@@ -14,7 +14,7 @@ import Foundation
 /// as `2019-01-05 08:12:00 +0100` or (iOS 8) `20190105081200+0100`, the source as `sourceName` or
 /// (iOS 8) `source`, and `HKWasUserEntered` as a `<MetadataEntry key="HKWasUserEntered" value="1"/>`
 /// child or (iOS 8) a `HKWasUserEntered="1"` attribute.
-struct RecordDecoder: ExportEventHandler {
+struct ExportRecordDecoder: ExportEventHandler {
     private(set) var aggregator: DailyAggregator
     private(set) var recordsRead = 0
     private(set) var used: [AppleHealthMeasure: Int] = [:]
