@@ -1,4 +1,5 @@
 // swift-tools-version: 6.0
+import Foundation
 import PackageDescription
 
 let package = Package(
@@ -37,7 +38,8 @@ let package = Package(
         .executableTarget(name: "pipeline", dependencies: ["PipelineCLI"]),
 
         // Tests: one target per module, a shared support target, the regression suite and end-to-end CLI tests.
-        .target(name: "TestSupport", dependencies: ["PipelineCLI", "PipelineKit", "Storage"], path: "Tests/TestSupport"),
+        .target(
+            name: "TestSupport", dependencies: ["PipelineCLI", "PipelineKit", "Storage"], path: "Tests/TestSupport"),
         .testTarget(name: "DomainTests", dependencies: ["Domain", "TestSupport"]),
         .testTarget(name: "StorageTests", dependencies: ["Storage", "TestSupport"]),
         .testTarget(name: "SchedulingTests", dependencies: ["Scheduling", "TestSupport"]),
@@ -51,10 +53,29 @@ let package = Package(
     ]
 )
 
+// READMEs, fixtures and golden files live beside the sources; only Swift files are compiled
+// (targets with embedded resources declare theirs), so everything else is excluded rather than
+// left "unhandled".
+let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+for target in package.targets where target.type != .system && target.resources == nil {
+    let folder = target.path ?? (target.type == .test ? "Tests/\(target.name)" : "Sources/\(target.name)")
+    let files = FileManager.default.enumerator(atPath: root.appendingPathComponent(folder).path)
+    while let file = files?.nextObject() as? String {
+        var isDirectory: ObjCBool = false
+        let path = root.appendingPathComponent("\(folder)/\(file)").path
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue,
+            !file.hasSuffix(".swift")
+        {
+            target.exclude.append(file)
+        }
+    }
+}
+
 // Strictness, set once for every target.
 for target in package.targets where target.type != .system {
-    target.swiftSettings = (target.swiftSettings ?? []) + [
-        .enableUpcomingFeature("ExistentialAny"),
-        .enableUpcomingFeature("InternalImportsByDefault"),
-    ]
+    target.swiftSettings =
+        (target.swiftSettings ?? []) + [
+            .enableUpcomingFeature("ExistentialAny"),
+            .enableUpcomingFeature("InternalImportsByDefault"),
+        ]
 }

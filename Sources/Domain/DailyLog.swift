@@ -151,3 +151,57 @@ public struct HealthMetrics: Sendable, Hashable {
         if let sleepDuration { try Field.sleepDuration.validate(sleepDuration) }
     }
 }
+
+/// Everything written to one user-day by a run of consecutive records, reduced to one write with
+/// the meaning "apply the user's entry, then the health sync". Any sequence of entries and health
+/// syncs for one day reduces to that form, so a batch can store a day with one upsert instead of
+/// one per record, with the same result as applying the records one by one.
+public struct DayWrite: Sendable, Hashable {
+    public private(set) var entry: UserEntry
+    public private(set) var health: HealthMetrics
+
+    public init(_ entry: UserEntry) {
+        self.entry = entry
+        health = HealthMetrics(user: entry.user, day: entry.day)
+    }
+
+    public init(_ health: HealthMetrics) {
+        entry = UserEntry(user: health.user, day: health.day)
+        self.health = health
+    }
+
+    public var user: UserID { entry.user }
+    public var day: Day { entry.day }
+
+    /// Adds an entry that came after everything already in the write. A field the entry mentions
+    /// takes the entry's value (or is cleared) whatever health said before it, so health's earlier
+    /// reading of that field no longer matters.
+    public mutating func merge(_ next: UserEntry) {
+        precondition(next.user == user && next.day == day, "a DayWrite holds one user-day")
+        func overlay<V>(_ current: inout Patch<V>, _ incoming: Patch<V>) {
+            if !incoming.isUnchanged { current = incoming }
+        }
+        overlay(&entry.symptomSeverity, next.symptomSeverity)
+        overlay(&entry.mood, next.mood)
+        overlay(&entry.energy, next.energy)
+        overlay(&entry.notes, next.notes)
+        overlay(&entry.hrv, next.hrv)
+        overlay(&entry.restingHeartRate, next.restingHeartRate)
+        overlay(&entry.stepCount, next.stepCount)
+        overlay(&entry.sleepDuration, next.sleepDuration)
+        if !next.hrv.isUnchanged { health.hrv = nil }
+        if !next.restingHeartRate.isUnchanged { health.restingHeartRate = nil }
+        if !next.stepCount.isUnchanged { health.stepCount = nil }
+        if !next.sleepDuration.isUnchanged { health.sleepDuration = nil }
+    }
+
+    /// Adds a health sync that came after everything already in the write: a later reading
+    /// replaces an earlier one, exactly as a second sync refreshes a `health` value.
+    public mutating func merge(_ next: HealthMetrics) {
+        precondition(next.user == user && next.day == day, "a DayWrite holds one user-day")
+        if let value = next.hrv { health.hrv = value }
+        if let value = next.restingHeartRate { health.restingHeartRate = value }
+        if let value = next.stepCount { health.stepCount = value }
+        if let value = next.sleepDuration { health.sleepDuration = value }
+    }
+}

@@ -59,11 +59,22 @@ public struct Day: Hashable, Comparable, Sendable, CustomStringConvertible {
     /// ISO 8601 calendar date, `YYYY-MM-DD`.
     public var description: String {
         let (year, month, day) = parts
-        func pad(_ value: Int, _ width: Int) -> String {
-            let digits = String(value)
-            return String(repeating: "0", count: max(0, width - digits.count)) + digits
+        // Written digit by digit: this runs for every row read or written.
+        return String(unsafeUninitializedCapacity: 10) { buffer in
+            func put(_ value: Int, at offset: Int, width: Int) {
+                var value = value
+                for position in stride(from: offset + width - 1, through: offset, by: -1) {
+                    buffer[position] = UInt8(ascii: "0") + UInt8(value % 10)
+                    value /= 10
+                }
+            }
+            put(year, at: 0, width: 4)
+            buffer[4] = UInt8(ascii: "-")
+            put(month, at: 5, width: 2)
+            buffer[7] = UInt8(ascii: "-")
+            put(day, at: 8, width: 2)
+            return 10
         }
-        return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))"
     }
 
     /// Day of the week, 0 = Monday … 6 = Sunday (ISO 8601 order).

@@ -17,13 +17,25 @@ public struct JSONLinesReader {
         case tooLong
     }
 
-    let descriptor: Int32
+    /// Where the bytes come from.
+    public enum Source: Sendable {
+        /// An open file descriptor (a file, a pipe, standard input), which the caller closes.
+        case descriptor(Int32)
+        /// Bytes already in memory.
+        case bytes([UInt8])
+    }
+
+    let source: Source
     let chunkSize: Int
+
+    public init(_ source: Source, chunkSize: Int = 1 << 20) {
+        self.source = source
+        self.chunkSize = chunkSize
+    }
 
     /// Reads from `descriptor`, which the caller keeps open until `forEachLine` returns and closes.
     public init(descriptor: Int32, chunkSize: Int = 1 << 20) {
-        self.descriptor = descriptor
-        self.chunkSize = chunkSize
+        self.init(.descriptor(descriptor), chunkSize: chunkSize)
     }
 
     /// Calls `body` with each line and its 1-based number. Blank lines are counted but not passed.
@@ -34,9 +46,20 @@ public struct JSONLinesReader {
         var carried = 0
         var lineNumber = 0
         var skippingLongLine = false
+        var consumed = 0  // of an in-memory source
         while true {
             let count = buffer.withUnsafeMutableBytes { raw in
-                read(descriptor, raw.baseAddress! + carried, chunkSize)
+                switch source {
+                case .descriptor(let descriptor):
+                    return read(descriptor, raw.baseAddress! + carried, chunkSize)
+                case .bytes(let bytes):
+                    let count = min(chunkSize, bytes.count - consumed)
+                    bytes.withUnsafeBytes { source in
+                        (raw.baseAddress! + carried).copyMemory(from: source.baseAddress! + consumed, byteCount: count)
+                    }
+                    consumed += count
+                    return count
+                }
             }
             if count < 0 {
                 if errno == EINTR { continue }
@@ -82,7 +105,8 @@ public struct JSONLinesReader {
     }
 
     private func emit<E: Error>(
-        _ all: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, _ number: Int, _ body: (Int, Line) throws(E) -> Void
+        _ all: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, _ number: Int,
+        _ body: (Int, Line) throws(E) -> Void
     ) throws(E) {
         var stop = end
         if stop > start, all[stop - 1] == UInt8(ascii: "\r") { stop -= 1 }

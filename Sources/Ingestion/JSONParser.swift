@@ -84,7 +84,9 @@ private struct Cursor {
     }
 
     mutating func object(depth: Int) throws(JSONSyntaxError) -> JSONObject {
-        guard depth <= JSONParser.maximumDepth else { throw error("nested deeper than \(JSONParser.maximumDepth) levels") }
+        guard depth <= JSONParser.maximumDepth else {
+            throw error("nested deeper than \(JSONParser.maximumDepth) levels")
+        }
         index += 1  // {
         var object = JSONObject()
         skipWhitespace()
@@ -103,7 +105,9 @@ private struct Cursor {
             let key = try string()
             guard object[key] == nil else { throw error("duplicate key \"\(key)\"", at: keyOffset) }
             skipWhitespace()
-            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error("expected ':' after a key") }
+            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
+                throw error("expected ':' after a key")
+            }
             index += 1
             skipWhitespace()
             object[key] = try value(depth: depth)
@@ -118,7 +122,9 @@ private struct Cursor {
     }
 
     mutating func array(depth: Int) throws(JSONSyntaxError) -> [JSONValue] {
-        guard depth <= JSONParser.maximumDepth else { throw error("nested deeper than \(JSONParser.maximumDepth) levels") }
+        guard depth <= JSONParser.maximumDepth else {
+            throw error("nested deeper than \(JSONParser.maximumDepth) levels")
+        }
         index += 1  // [
         var elements: [JSONValue] = []
         skipWhitespace()
@@ -163,7 +169,9 @@ private struct Cursor {
         if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
             isInteger = false
             index += 1
-            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
+            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
+                index += 1
+            }
             guard index < bytes.count, isDigit(bytes[index]) else { throw error("expected a digit in the exponent") }
             while index < bytes.count, isDigit(bytes[index]) { index += 1 }
         }

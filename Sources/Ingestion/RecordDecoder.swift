@@ -52,7 +52,7 @@ public struct RecordDecoder: Sendable {
     // MARK: Record types
 
     private func decodeUser(_ object: JSONObject, _ id: UserID) throws(FieldError) -> UserUpdate {
-        try RecordDecoder.allowOnly(["type", "user", "timeZone"], in: object, recordType: "user")
+        try RecordDecoder.allowOnly(Keys.user, in: object, recordType: "user")
         var update = UserUpdate(id: id)
         switch object["timeZone"] {
         case nil, .null?:
@@ -69,8 +69,7 @@ public struct RecordDecoder: Sendable {
     }
 
     private func decodeSettings(_ object: JSONObject, _ user: UserID) throws(FieldError) -> SettingsUpdate {
-        try RecordDecoder.allowOnly(
-            ["type", "user"] + SettingKey.allCases.map(\.rawValue), in: object, recordType: "settings")
+        try RecordDecoder.allowOnly(Keys.settings, in: object, recordType: "settings")
         var update = SettingsUpdate(user: user)
         for key in SettingKey.allCases {
             guard let raw = object[key.rawValue] else { continue }
@@ -78,7 +77,8 @@ public struct RecordDecoder: Sendable {
             switch raw {
             case .null: value = nil
             case .bool(let flag): value = .bool(flag)
-            case .number(let number) where number.rounded() == number && abs(number) < 1e9: value = .integer(Int(number))
+            case .number(let number) where number.rounded() == number && abs(number) < 1e9:
+                value = .integer(Int(number))
             case .number: throw FieldError(key.rawValue, "must be a whole number")
             default:
                 let expected = key == .reminderHour ? "a number" : "true or false"
@@ -91,25 +91,24 @@ public struct RecordDecoder: Sendable {
         }
         guard !update.changes.isEmpty else {
             throw FieldError(
-                "settings", "no setting given; expected one of \(SettingKey.allCases.map(\.rawValue).joined(separator: ", "))")
+                "settings",
+                "no setting given; expected one of \(SettingKey.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         return update
     }
 
     private func decodeEntry(_ object: JSONObject, _ user: UserID) throws(FieldError) -> UserEntry {
-        try RecordDecoder.allowOnly(
-            ["type", "user", "day", "notes"] + Field.allCases.map(\.rawValue), in: object, recordType: "entry")
+        try RecordDecoder.allowOnly(Keys.entry, in: object, recordType: "entry")
         var entry = UserEntry(user: user, day: try RecordDecoder.day(object["day"], field: "day"))
         try RecordDecoder.decodeUserFields(object, into: &entry, prefix: "")
         return entry
     }
 
     private func decodeHealth(_ object: JSONObject, _ user: UserID) throws(FieldError) -> HealthMetrics {
-        for key in object.keys where (Field.userOnly.map(\.rawValue) + ["notes"]).contains(key) {
+        for key in object.keys where !Keys.health.contains(key) && Keys.userOnly.contains(key) {
             throw FieldError(key, "a health record cannot set a field only the user writes")
         }
-        try RecordDecoder.allowOnly(
-            ["type", "user", "day"] + Field.metrics.map(\.rawValue), in: object, recordType: "health")
+        try RecordDecoder.allowOnly(Keys.health, in: object, recordType: "health")
         var metrics = HealthMetrics(user: user, day: try RecordDecoder.day(object["day"], field: "day"))
         // A null reading means "no reading": health never clears a value.
         metrics.hrv = try RecordDecoder.number(object["hrv"], .hrv, prefix: "").newValue
@@ -125,7 +124,7 @@ public struct RecordDecoder: Sendable {
     }
 
     private func decodeWatch(_ object: JSONObject, _ user: UserID) throws(FieldError) -> WatchSubmission {
-        try RecordDecoder.allowOnly(["type", "user", "kind", "payload", "enqueuedAt"], in: object, recordType: "watch")
+        try RecordDecoder.allowOnly(Keys.watch, in: object, recordType: "watch")
         guard let kindValue = object["kind"] else { throw FieldError("kind", "missing") }
         guard case .string(let kind) = kindValue, !kind.isEmpty, kind.utf8.count <= 64 else {
             throw FieldError("kind", "expected a non-empty string of at most 64 bytes")
@@ -183,7 +182,8 @@ public struct RecordDecoder: Sendable {
         ]
         guard fields.contains(false) else {
             let names = (Field.allCases.map(\.rawValue) + ["notes"]).joined(separator: ", ")
-            throw FieldError(prefix.isEmpty ? "entry" : String(prefix.dropLast()), "no field given; expected one of \(names)")
+            throw FieldError(
+                prefix.isEmpty ? "entry" : String(prefix.dropLast()), "no field given; expected one of \(names)")
         }
     }
 
@@ -215,7 +215,9 @@ public struct RecordDecoder: Sendable {
 
     static func userID(_ value: JSONValue?, field: String) throws(FieldError) -> UserID {
         guard let value else { throw FieldError(field, "missing") }
-        guard case .string(let text) = value else { throw FieldError(field, "expected a string, got \(value.typeName)") }
+        guard case .string(let text) = value else {
+            throw FieldError(field, "expected a string, got \(value.typeName)")
+        }
         guard let id = UserID(text) else {
             throw FieldError(field, "must be 1–64 characters of A–Z, a–z, 0–9, '.', '_' or '-'")
         }
@@ -231,7 +233,19 @@ public struct RecordDecoder: Sendable {
         return day
     }
 
-    static func allowOnly(_ keys: [String], in object: JSONObject, recordType: String) throws(FieldError) {
+    /// The keys each record type accepts, built once.
+    enum Keys {
+        static let user: Set<String> = ["type", "user", "timeZone"]
+        static let settings = Set(["type", "user"] + SettingKey.allCases.map(\.rawValue))
+        static let entry = Set(["type", "user", "day", "notes"] + Field.allCases.map(\.rawValue))
+        static let health = Set(["type", "user", "day"] + Field.metrics.map(\.rawValue))
+        static let userOnly = Set(Field.userOnly.map(\.rawValue) + ["notes"])
+        static let watch: Set<String> = ["type", "user", "kind", "payload", "enqueuedAt"]
+        static let symptomLog: Set<String> = ["day", "symptomSeverity", "notes"]
+        static let healthCheckIn: Set<String> = ["day", "mood", "energy"]
+    }
+
+    static func allowOnly(_ keys: Set<String>, in object: JSONObject, recordType: String) throws(FieldError) {
         for key in object.keys where !keys.contains(key) {
             throw FieldError(key, "not a field of a \(recordType) record")
         }
@@ -245,8 +259,8 @@ public enum WatchPayload {
     public static func entry(kind: WatchKind, user: UserID, payload: JSONObject) throws(FieldError) -> UserEntry {
         let allowed =
             switch kind {
-            case .symptomLog: ["day", "symptomSeverity", "notes"]
-            case .healthCheckIn: ["day", "mood", "energy"]
+            case .symptomLog: RecordDecoder.Keys.symptomLog
+            case .healthCheckIn: RecordDecoder.Keys.healthCheckIn
             }
         for key in payload.keys where !allowed.contains(key) {
             throw FieldError("payload.\(key)", "not a field of a \(kind.rawValue) item")

@@ -1,4 +1,5 @@
 import Domain
+import PipelineKit
 
 /// An error that knows how `pipeline` reports it: the exit status and a one-line message for
 /// stderr. Each module's error enum is adapted here, in one place, so that status codes stay
@@ -14,5 +15,15 @@ protocol CLIReportableError: Error {
 
 extension DomainError: CLIReportableError {
     var exitStatus: ExitStatus { .dataError }
+    var message: String { description }
+}
+
+extension PipelineError: CLIReportableError {
+    var exitStatus: ExitStatus {
+        if isBadData { return .dataError }
+        if isTemporary { return .temporaryFailure }
+        return .failure
+    }
+
     var message: String { description }
 }

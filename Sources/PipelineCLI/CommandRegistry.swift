@@ -2,12 +2,15 @@
 struct CommandRegistry: Sendable {
     /// Every command of the product. Adding a command is adding one line here.
     static let standard = CommandRegistry([
-        HelpCommand.self,
+        IngestCommand.self,
+        ExportCommand.self,
+        StatusCommand.self,
+        GenerateCommand.self,
         RunCommand.self,
         RetrainCommand.self,
-        StatusCommand.self,
         HistoryCommand.self,
         OutboxCommand.self,
+        HelpCommand.self,
     ])
 
     let commands: [any Command.Type]

@@ -140,17 +140,21 @@ public struct CohortGenerator: Sendable {
                     out += #"{"type":"entry","user":"\#(id)","day":"\#(dayText)"\#(fields)}"# + "\n"
                 }
                 if viaWatch {
-                    out += #"{"type":"watch","user":"\#(id)","kind":"symptomLog","payload":{"day":"\#(dayText)","symptomSeverity":\#(todaySeverity)}}"#
+                    out +=
+                        #"{"type":"watch","user":"\#(id)","kind":"symptomLog","payload":{"day":"\#(dayText)","symptomSeverity":\#(todaySeverity)}}"#
                         + "\n"
                 }
                 if checkInViaWatch {
-                    out += #"{"type":"watch","user":"\#(id)","kind":"healthCheckIn","payload":{"day":"\#(dayText)","mood":\#(mood),"energy":\#(energy)}}"#
+                    out +=
+                        #"{"type":"watch","user":"\#(id)","kind":"healthCheckIn","payload":{"day":"\#(dayText)","mood":\#(mood),"energy":\#(energy)}}"#
                         + "\n"
                 }
             }
             if hasHealth {
-                let syncedSleep = sleepTypedRoll < 0.05 ? sleepSeconds + (typedSleepShift * 3600).rounded() : sleepSeconds
-                out += #"{"type":"health","user":"\#(id)","day":"\#(dayText)","hrv":\#(CohortGenerator.tenths(hrv)),"restingHeartRate":\#(CohortGenerator.tenths(restingHeartRate)),"stepCount":\#(Int(steps)),"sleepDuration":\#(Int(syncedSleep.clamped(to: 0...86_400)))}"#
+                let syncedSleep =
+                    sleepTypedRoll < 0.05 ? sleepSeconds + (typedSleepShift * 3600).rounded() : sleepSeconds
+                out +=
+                    #"{"type":"health","user":"\#(id)","day":"\#(dayText)","hrv":\#(CohortGenerator.tenths(hrv)),"restingHeartRate":\#(CohortGenerator.tenths(restingHeartRate)),"stepCount":\#(Int(steps)),"sleepDuration":\#(Int(syncedSleep.clamped(to: 0...86_400)))}"#
                     + "\n"
             }
             let next =

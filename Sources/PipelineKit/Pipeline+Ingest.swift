@@ -77,7 +77,7 @@ extension Pipeline {
                 for (index, record) in records.enumerated() {
                     try ingestor.ingest(record, line: index + 1, into: store, rejected: rejections.append)
                 }
-                return try ingestor.finish()
+                return try ingestor.finish(into: store, rejected: rejections.append)
             }
         } catch let error as StorageError {
             throw .storage(error)
@@ -92,48 +92,41 @@ extension Pipeline {
         return finished
     }
 
-    /// Reads JSON Lines from an open file descriptor (DESIGN §7) and stores them, streaming: memory
-    /// does not grow with the input. Each rejected line is passed to `onRejected` as
+    /// Reads JSON Lines (DESIGN §7) from `source` and stores them, streaming: memory does not grow
+    /// with the input. Each rejected line is passed to `onRejected` as
     /// `line N: field: problem`, and the good lines around it are kept — unless `strict`, when any
     /// rejection rolls everything back. Then applies queued watch items of the known kinds.
     public func ingestJSONLines(
-        descriptor: Int32, strict: Bool = false, onRejected: @escaping @Sendable (IngestionError) -> Void
+        from source: JSONLinesReader.Source, strict: Bool = false,
+        onRejected: @escaping @Sendable (IngestionError) -> Void
     ) async throws(PipelineError) -> IngestReport {
         let now = clock.now
         var report: IngestReport
         do {
+            let lines = ConcurrentLineDecoder(source: source, decoder: RecordDecoder(defaultEnqueuedAt: now))
+            defer { lines.cancel() }
             report = try await store.batch { store in
                 var ingestor = RecordIngestor(strict: strict, now: now)
-                let decoder = RecordDecoder(defaultEnqueuedAt: now)
-                let reader = JSONLinesReader(descriptor: descriptor)
-                let outcome = try reader.forEachLine { (number, line) throws in
-                    switch line {
-                    case .tooLong:
-                        ingestor.reject(
-                            FieldError("line", "longer than the \(JSONLinesReader.maximumLineLength >> 20) MiB limit"),
-                            line: number, rejected: onRejected)
-                    case .text(let bytes):
-                        let record: InputRecord
-                        do throws(FieldError) {
-                            record = try decoder.decode(line: bytes)
-                        } catch {
+                ingestor.boundsChecked = true
+                while let chunk = try lines.next() {
+                    for line in chunk {
+                        switch line {
+                        case .record(let number, let record):
+                            try ingestor.ingest(record, line: number, into: store, rejected: onRejected)
+                        case .rejected(let number, let error):
+                            ingestor.report.records += 1
                             ingestor.reject(error, line: number, rejected: onRejected)
-                            return
                         }
-                        try ingestor.ingest(record, line: number, into: store, rejected: onRejected)
                     }
                 }
-                if case .failure(let error) = outcome { throw error }
-                return try ingestor.finish()
+                return try ingestor.finish(into: store, rejected: onRejected)
             }
         } catch let error as StorageError {
             throw .storage(error)
         } catch let error as IngestionError {
             throw .input(error)
-        } catch is StrictRollback {
-            var rolledBack = IngestReport()
-            rolledBack.committed = false
-            return rolledBack
+        } catch let rollback as StrictRollback {
+            return rollback.report
         } catch {
             preconditionFailure("unexpected error: \(error)")
         }
@@ -142,8 +135,10 @@ extension Pipeline {
     }
 }
 
-/// Thrown inside a strict batch to roll it back.
-struct StrictRollback: Error {}
+/// Thrown inside a strict batch to roll it back; carries what the batch found.
+struct StrictRollback: Error {
+    var report: IngestReport
+}
 
 /// Collects rejections from inside a batch for the batch API.
 final class RejectionLog: Sendable {
@@ -162,8 +157,12 @@ final class RejectionLog: Sendable {
 struct RecordIngestor {
     let strict: Bool
     let now: Date
+    /// Whether records arrive already checked against the bounds (the JSON Lines decoder checks
+    /// them), so only the rules that need the database remain.
+    var boundsChecked = false
     var report = IngestReport()
-    var timeZones: [UserID: TimeZone] = [:]
+    /// The last day each user may write (their tomorrow), computed once per user.
+    var lastAllowedDay: [UserID: Day] = [:]
     var sinceCheckpoint = 0
 
     /// Records per transaction in a non-strict ingestion: large enough that commits cost nothing
@@ -175,6 +174,10 @@ struct RecordIngestor {
         self.now = now
     }
 
+    /// Consecutive entries and health syncs for one user-day, not yet staged: most inputs carry a
+    /// day's entry and its health sync next to each other, and one upsert per day halves the work.
+    var pending: (write: DayWrite, lines: [(number: Int, type: String)])?
+
     mutating func ingest(
         _ record: InputRecord, line: Int, into store: isolated Store, rejected: (IngestionError) -> Void
     ) throws {
@@ -185,17 +188,55 @@ struct RecordIngestor {
             reject(error, line: line, rejected: rejected)
             return
         }
-        if let refusal = try store.stage(record) {
-            // The decoder checks every bound the schema does, so this is a disagreement between the two.
-            reject(FieldError(record.typeName, "refused by the database (\(refusal))"), line: line, rejected: rejected)
-            return
+        switch record {
+        case .entry(let entry):
+            if pending?.write.user == entry.user && pending?.write.day == entry.day {
+                pending!.write.merge(entry)
+                pending!.lines.append((line, "entry"))
+            } else {
+                try flush(into: store, rejected: rejected)
+                pending = (DayWrite(entry), [(line, "entry")])
+            }
+        case .health(let metrics):
+            if pending?.write.user == metrics.user && pending?.write.day == metrics.day {
+                pending!.write.merge(metrics)
+                pending!.lines.append((line, "health"))
+            } else {
+                try flush(into: store, rejected: rejected)
+                pending = (DayWrite(metrics), [(line, "health")])
+            }
+        case .user, .settings, .watch:
+            // Other tables: their order relative to the pending day does not matter.
+            if let refusal = try store.stage(record) {
+                reject(
+                    FieldError(record.typeName, "refused by the database (\(refusal))"), line: line, rejected: rejected)
+                return
+            }
+            if case .user(let update) = record, let zone = update.timeZone {
+                lastAllowedDay[update.id] = Day(containing: now, in: zone).adding(days: 1)
+            }
         }
-        if case .user(let update) = record, let zone = update.timeZone { timeZones[update.id] = zone }
         report.stored[record.typeName, default: 0] += 1
         sinceCheckpoint += 1
         if !strict, sinceCheckpoint >= RecordIngestor.checkpointInterval {
+            try flush(into: store, rejected: rejected)
             try store.checkpoint()
             sinceCheckpoint = 0
+        }
+    }
+
+    /// Stages the pending day. The decoder checks every bound the schema does, so a refusal here
+    /// means the two disagree; it is reported against each line that contributed to the day.
+    mutating func flush(into store: isolated Store, rejected: (IngestionError) -> Void) throws {
+        guard let (write, lines) = pending else { return }
+        pending = nil
+        if let refusal = try store.stage(write) {
+            for line in lines {
+                report.stored[line.type, default: 0] -= 1
+                reject(
+                    FieldError(line.type, "refused by the database (\(refusal))"), line: line.number, rejected: rejected
+                )
+            }
         }
     }
 
@@ -207,10 +248,14 @@ struct RecordIngestor {
     private mutating func validate(_ record: InputRecord, store: isolated Store) throws(FieldError) {
         switch record {
         case .entry(let entry):
-            do { try entry.validate() } catch { throw FieldError(error) }
+            if !boundsChecked {
+                do { try entry.validate() } catch { throw FieldError(error) }
+            }
             try checkDay(entry.day, field: "day", user: entry.user, store: store)
         case .health(let metrics):
-            do { try metrics.validate() } catch { throw FieldError(error) }
+            if !boundsChecked {
+                do { try metrics.validate() } catch { throw FieldError(error) }
+            }
             try checkDay(metrics.day, field: "day", user: metrics.user, store: store)
         case .watch(let item):
             if let kind = WatchKind(rawValue: item.kind) {
@@ -228,19 +273,21 @@ struct RecordIngestor {
     }
 
     private mutating func checkDay(_ day: Day, field: String, user: UserID, store: isolated Store) throws(FieldError) {
-        let zone: TimeZone
-        if let known = timeZones[user] {
-            zone = known
-        } else {
-            // A storage failure here surfaces when the record is staged; UTC is the new-user default.
-            zone = (try? store.timeZone(of: user)) ?? nil ?? .utc
-            timeZones[user] = zone
-        }
+        if let last = lastAllowedDay[user], day <= last { return }
+        // A storage failure here surfaces when the record is staged; UTC is the new-user default.
+        let zone = ((try? store.timeZone(of: user)) ?? nil) ?? .utc
+        lastAllowedDay[user] = Day(containing: now, in: zone).adding(days: 1)
         try checkNotTooFarAhead(day, field: field, timeZone: zone, now: now)
     }
 
-    mutating func finish() throws -> IngestReport {
-        if strict, report.rejected > 0 { throw StrictRollback() }
+    mutating func finish(into store: isolated Store, rejected: (IngestionError) -> Void) throws -> IngestReport {
+        try flush(into: store, rejected: rejected)
+        if strict, report.rejected > 0 {
+            var rolledBack = report
+            rolledBack.committed = false
+            rolledBack.stored = [:]
+            throw StrictRollback(report: rolledBack)
+        }
         return report
     }
 }

@@ -1,4 +1,5 @@
 public import Domain
+import Foundation
 import Ingestion
 import Storage
 
@@ -14,11 +15,20 @@ public struct DrainReport: Sendable, Hashable {
     public init() {}
 
     public var appliedCount: Int { applied.values.reduce(0, +) }
+
+    mutating func add(_ other: DrainReport) {
+        applied.merge(other.applied, uniquingKeysWith: +)
+        failed += other.failed
+        deadLettered += other.deadLettered
+    }
 }
 
 extension Pipeline {
+    /// Items read and applied per transaction while draining.
+    static let drainPageSize = 1_000
+
     /// Applies queued watch items of `kinds` (for one user, or everyone), kind by kind: each item's
-    /// effect and its removal happen in one transaction; items of other kinds — including kinds this
+    /// effect and its removal are committed together; items of other kinds — including kinds this
     /// version does not know — are not touched (DESIGN §8, bug 9). An item that fails stays queued
     /// with its attempt count and error, and after `WatchItem.maxAttempts` failures moves to the
     /// dead-letter list.
@@ -29,48 +39,80 @@ extension Pipeline {
         async throws(PipelineError) -> DrainReport
     {
         var report = DrainReport()
+        let now = clock.now
         for kind in kinds {
-            let items = try await storage { (store) throws(StorageError) in
-                try await store.watchItems(kind: kind.rawValue, user: user)
-            }
-            for item in items {
-                let zone = try await storage { (store) throws(StorageError) in try await store.timeZone(of: item.user) }
-                let entry: UserEntry
-                let failure: FieldError
-                do throws(FieldError) {
-                    guard let decoded = try WatchPayload.entry(for: item) else { continue }
-                    try decoded.validate(asField: "payload")
-                    try checkNotTooFarAhead(decoded.day, field: "payload.day", timeZone: zone ?? .utc, now: clock.now)
-                    entry = decoded
+            var after: Int64 = 0
+            while true {
+                let page = try await storage { (store) throws(StorageError) in
+                    try await store.watchItems(
+                        kind: kind.rawValue, user: user, after: after, limit: Pipeline.drainPageSize)
+                }
+                guard let last = page.last else { break }
+                after = last.id
+                let outcome: (DrainReport, [String])
+                do {
+                    outcome = try await store.batch { store in try Pipeline.apply(page, now: now, in: store) }
+                } catch let error as StorageError {
+                    throw .storage(error)
                 } catch {
-                    failure = error
-                    let moved = try await storage { (store) throws(StorageError) in
-                        try await store.recordFailure(watchItem: item.id, error: failure.description)
-                    }
-                    if moved {
-                        report.deadLettered += 1
-                        log.log(
-                            .warning,
-                            "watch item \(item.id) (\(item.kind)) moved to the dead-letter list after "
-                                + "\(WatchItem.maxAttempts) failures; last: \(failure.field)")
-                    } else {
-                        report.failed += 1
-                    }
-                    continue
+                    preconditionFailure("unexpected error: \(error)")
                 }
-                let applied = try await storage { (store) throws(StorageError) in
-                    try await store.complete(watchItem: item.id, applying: entry)
-                }
-                if applied { report.applied[kind.rawValue, default: 0] += 1 }
+                report.add(outcome.0)
+                for message in outcome.1 { log.log(.warning, message) }
             }
         }
         return report
+    }
+
+    /// Applies one page of items inside a batch; returns the counts and warnings to log.
+    private static func apply(_ page: [WatchItem], now: Date, in store: isolated Store) throws(StorageError)
+        -> (DrainReport, [String])
+    {
+        var report = DrainReport()
+        var warnings: [String] = []
+        for item in page {
+            let zone = try store.timeZone(of: item.user) ?? .utc
+            let decoded: Result<UserEntry?, FieldError>
+            do throws(FieldError) {
+                let entry = try WatchPayload.entry(for: item)
+                if let entry {
+                    try entry.validate(asField: "payload")
+                    try checkNotTooFarAhead(entry.day, field: "payload.day", timeZone: zone, now: now)
+                }
+                decoded = .success(entry)
+            } catch {
+                decoded = .failure(error)
+            }
+            let failure: FieldError
+            switch decoded {
+            case .success(nil):
+                continue
+            case .success(let entry?):
+                if try store.stageCompletion(watchItem: item.id, applying: entry) {
+                    report.applied[item.kind, default: 0] += 1
+                }
+                continue
+            case .failure(let error):
+                failure = error
+            }
+            if try store.stageFailure(watchItem: item.id, error: failure.description) {
+                report.deadLettered += 1
+                warnings.append(
+                    "watch item \(item.id) (\(item.kind)) moved to the dead-letter list after "
+                        + "\(WatchItem.maxAttempts) failed attempts; last problem in \(failure.field)")
+            } else {
+                report.failed += 1
+            }
+        }
+        return (report, warnings)
     }
 }
 
 extension UserEntry {
     /// `validate()` with the field named as the input spells it.
     func validate(asField prefix: String) throws(FieldError) {
-        do { try validate() } catch { throw FieldError(prefix + "." + FieldError(error).field, FieldError(error).problem) }
+        do { try validate() } catch {
+            throw FieldError(prefix + "." + FieldError(error).field, FieldError(error).problem)
+        }
     }
 }

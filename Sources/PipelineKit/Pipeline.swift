@@ -89,6 +89,11 @@ extension Pipeline {
         try await storage { (store) throws(StorageError) in try await store.settings(for: id) }
     }
 
+    /// The schema version of the open database.
+    public func schemaVersion() async throws(PipelineError) -> Int {
+        try await storage { (store) throws(StorageError) in try await store.schemaVersion() }
+    }
+
     /// Counts for `pipeline status`.
     public func summary() async throws(PipelineError) -> StoreSummary {
         try await storage { (store) throws(StorageError) in try await store.summary() }

@@ -7,7 +7,9 @@ import Foundation
 final class Connection {
     let handle: OpaquePointer
     let path: String
-    private var statements: [String: Statement] = [:]
+    /// Prepared statements by the address of their SQL literal: hashing a pointer is free, hashing
+    /// the SQL text on every call is not.
+    private var statements: [UnsafeRawPointer: Statement] = [:]
     private(set) var isInTransaction = false
 
     /// How long a writer waits for another process's lock before giving up with SQLITE_BUSY.
@@ -85,32 +87,36 @@ final class Connection {
     }
 
     /// The first column of the first row, as text.
-    func scalarText(_ sql: String) throws(StorageError) -> String? {
+    func scalarText(_ sql: StaticString) throws(StorageError) -> String? {
         try withStatement(sql) { (statement) throws(StorageError) in
             try statement.step() ? statement.optionalString(0) : nil
         }
     }
 
     /// The first column of the first row, as an integer (0 when there is no row).
-    func scalarInt(_ sql: String) throws(StorageError) -> Int {
+    func scalarInt(_ sql: StaticString) throws(StorageError) -> Int {
         try withStatement(sql) { (statement) throws(StorageError) in
             try statement.step() ? statement.int(0) : 0
         }
     }
 
     /// Calls `body` with the prepared statement for `sql`, then resets it. Statements are cached by
-    /// their text, so call sites pass constant SQL. The statement is valid only inside `body`.
+    /// their literal, so SQL is always a constant (never built from values: those are bound). The
+    /// statement is valid only inside `body`.
     ///
     /// The reset matters: a statement left with unread rows keeps its read transaction open, and in
     /// WAL mode that pins the connection to an old snapshot, so later reads would miss other
     /// processes' commits (https://www.sqlite.org/wal.html#concurrency).
-    func withStatement<R>(_ sql: String, _ body: (Statement) throws(StorageError) -> R) throws(StorageError) -> R {
+    func withStatement<R>(_ sql: StaticString, _ body: (Statement) throws(StorageError) -> R) throws(StorageError) -> R
+    {
+        precondition(sql.hasPointerRepresentation, "SQL is a string literal")
+        let key = UnsafeRawPointer(sql.utf8Start)
         let statement: Statement
-        if let cached = statements[sql] {
+        if let cached = statements[key] {
             statement = cached
         } else {
-            statement = try Statement(connection: handle, sql: sql)
-            statements[sql] = statement
+            statement = try Statement(connection: handle, sql: sql.description)
+            statements[key] = statement
         }
         defer { statement.reset() }
         return try body(statement)

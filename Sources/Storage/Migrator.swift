@@ -14,7 +14,9 @@ struct Migrator {
         let sql: String
     }
 
-    init(migrations: [Migration] = embeddedMigrations.map { Migration(version: $0.version, name: $0.name, sql: $0.sql) }) {
+    init(
+        migrations: [Migration] = embeddedMigrations.map { Migration(version: $0.version, name: $0.name, sql: $0.sql) }
+    ) {
         precondition(
             migrations.map(\.version) == Array(1...migrations.count), "migrations are numbered 1, 2, 3… without gaps")
         self.migrations = migrations

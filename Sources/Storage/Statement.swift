@@ -25,7 +25,7 @@ final class Statement {
         sqlite3_finalize(handle)
     }
 
-    /// Clears the previous run's state and bindings so the statement can be reused.
+    /// Ends the previous run and clears its bindings, so no value of one run can leak into the next.
     func reset() {
         sqlite3_reset(handle)
         sqlite3_clear_bindings(handle)
@@ -56,9 +56,14 @@ final class Statement {
             try check(sqlite3_bind_null(handle, index))
             return
         }
-        // SQLITE_TRANSIENT: SQLite copies the bytes before `withCString`'s buffer goes away.
-        let code = value.utf8CString.withUnsafeBufferPointer { buffer in
-            sqlite3_bind_text(handle, index, buffer.baseAddress, Int32(buffer.count - 1), sqliteTransient)
+        // SQLITE_TRANSIENT: SQLite copies the bytes before the buffer goes away. `withUTF8` reads a
+        // native string's storage in place, without the copy `utf8CString` would make.
+        var text = value
+        let code = text.withUTF8 { buffer in
+            // An empty buffer may have no address, and a NULL pointer would bind SQL NULL, not ''.
+            let bytes = UnsafeRawPointer(buffer.baseAddress ?? emptyText.utf8Start)
+            return sqlite3_bind_text(
+                handle, index, bytes.assumingMemoryBound(to: CChar.self), Int32(buffer.count), sqliteTransient)
         }
         try check(code)
     }
@@ -135,3 +140,6 @@ final class Statement {
 /// `SQLITE_TRANSIENT` is a macro casting -1 to a function pointer, which Swift does not import.
 /// https://www.sqlite.org/c3ref/c_static.html
 let sqliteTransient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+/// A valid address for binding the empty string.
+private let emptyText: StaticString = ""

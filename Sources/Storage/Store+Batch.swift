@@ -12,6 +12,8 @@ extension Store {
     public func batch<R: Sendable>(_ body: @Sendable (isolated Store) throws -> R) throws -> R {
         let before = knownUsers
         try connection.execute("BEGIN IMMEDIATE")
+        batchMilliseconds = Store.milliseconds(clock.now)
+        defer { batchMilliseconds = nil }
         do {
             let result = try body(self)
             try connection.execute("COMMIT")
@@ -30,7 +32,18 @@ extension Store {
         do throws(StorageError) {
             try apply(record)
             return nil
-        } catch where error.isConstraint {
+        } catch  where error.isConstraint {
+            return error
+        }
+    }
+
+    /// Stages the coalesced writes of one user-day in the open `batch` (see `DayWrite`), with the
+    /// same rejection rules as `stage(_:)`. Valid only inside `batch`.
+    public func stage(_ write: DayWrite) throws(StorageError) -> StorageError? {
+        do throws(StorageError) {
+            try apply(write)
+            return nil
+        } catch  where error.isConstraint {
             return error
         }
     }

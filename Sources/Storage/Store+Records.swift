@@ -15,13 +15,13 @@ extension Store {
                 for (index, record) in records.enumerated() {
                     do throws(StorageError) {
                         try apply(record)
-                    } catch where error.isConstraint {
+                    } catch  where error.isConstraint {
                         rejected[index] = error
                         if atomically { throw error }
                     }
                 }
             }
-        } catch where atomically && !rejected.isEmpty {
+        } catch  where atomically && !rejected.isEmpty {
             return rejected
         }
         return rejected

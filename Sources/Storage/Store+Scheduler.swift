@@ -39,7 +39,7 @@ extension Store {
         // Both statements are single upserts against the partial unique index on pending requests,
         // so two processes submitting at once cannot leave two pending rows
         // (https://www.sqlite.org/lang_upsert.html; a partial index needs its WHERE in the target).
-        let sql =
+        let sql: StaticString =
             replacing
             ? """
             INSERT INTO task_requests (
@@ -119,7 +119,9 @@ extension Store {
     {
         try connection.withStatement(
             """
-            SELECT \(Store.requestColumns) FROM task_requests
+            SELECT id, identifier, scope, kind, earliest_begin_at, requires_external_power, requires_network,
+                submitted_at, attempts, lease_owner, lease_expires_at, claimed_at
+            FROM task_requests
             WHERE (?1 IS NULL OR identifier = ?1) AND (?2 IS NULL OR scope = ?2)
             ORDER BY coalesce(earliest_begin_at, submitted_at), id
             """
@@ -188,7 +190,8 @@ extension Store {
                         AND id <= ?10
                     ORDER BY coalesce(earliest_begin_at, submitted_at), id
                     LIMIT ?9)
-                RETURNING \(Store.requestColumns)
+                RETURNING id, identifier, scope, kind, earliest_begin_at, requires_external_power, requires_network,
+                    submitted_at, attempts, lease_owner, lease_expires_at, claimed_at
                 """
             ) { (statement) throws(StorageError) in
                 try statement.bind(1, claim.owner)
@@ -399,7 +402,7 @@ extension Store {
     /// task, or `""` for a global one. A launch starts these chains; a database that only ever saw
     /// ingestion has them all (DESIGN §8, bug 1).
     public func scopesNeverSubmitted(identifier: String, perUser: Bool) throws(StorageError) -> [String] {
-        let sql =
+        let sql: StaticString =
             perUser
             ? """
             SELECT id FROM users AS user
@@ -426,7 +429,9 @@ extension Store {
     {
         try connection.withStatement(
             """
-            SELECT \(Store.requestColumns) FROM task_requests
+            SELECT id, identifier, scope, kind, earliest_begin_at, requires_external_power, requires_network,
+                submitted_at, attempts, lease_owner, lease_expires_at, claimed_at
+            FROM task_requests
             WHERE lease_owner IS NOT NULL AND lease_expires_at <= ?1 - CASE kind WHEN 'processing' THEN ?2 ELSE ?3 END
             ORDER BY lease_expires_at, id
             """
@@ -489,11 +494,9 @@ extension Store {
 
     // MARK: Decoding
 
-    /// The columns `decodeRequest` reads, in its order.
-    private static let requestColumns =
-        "id, identifier, scope, kind, earliest_begin_at, requires_external_power, requires_network, submitted_at, "
-        + "attempts, lease_owner, lease_expires_at, claimed_at"
-
+    /// Reads a row whose columns start at `column` in this order: id, identifier, scope, kind,
+    /// earliest_begin_at, requires_external_power, requires_network, submitted_at, attempts,
+    /// lease_owner, lease_expires_at, claimed_at.
     private func decodeRequest(_ statement: Statement, from column: Int32) -> TaskRequestRecord? {
         guard let kind = TaskRequestKind(rawValue: statement.string(column + 3)) else { return nil }
         func date(_ offset: Int32) -> Date? {

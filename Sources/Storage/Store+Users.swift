@@ -45,7 +45,8 @@ extension Store {
 
     /// The user with this id, or `nil`.
     public func user(_ id: UserID) throws(StorageError) -> User? {
-        try connection.withStatement("SELECT id, time_zone FROM users WHERE id = ?1") { (statement) throws(StorageError) in
+        try connection.withStatement("SELECT id, time_zone FROM users WHERE id = ?1") {
+            (statement) throws(StorageError) in
             try statement.bind(1, id.rawValue)
             return try statement.step() ? decodeUser(statement) : nil
         }
@@ -53,7 +54,8 @@ extension Store {
 
     /// Every user, ordered by id.
     public func users() throws(StorageError) -> [User] {
-        try connection.withStatement("SELECT id, time_zone FROM users ORDER BY id") { (statement) throws(StorageError) in
+        try connection.withStatement("SELECT id, time_zone FROM users ORDER BY id") {
+            (statement) throws(StorageError) in
             var users: [User] = []
             while try statement.step() {
                 if let user = decodeUser(statement) { users.append(user) }

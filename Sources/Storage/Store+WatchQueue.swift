@@ -26,16 +26,21 @@ extension Store {
         return connection.lastInsertedRowID
     }
 
-    /// Queued items of `kind` (for one user, or all when `nil`), oldest first.
-    public func watchItems(kind: String, user: UserID? = nil) throws(StorageError) -> [WatchItem] {
+    /// Queued items of `kind` (for one user, or all when `nil`), oldest first: at most `limit` of
+    /// them, with ids after `after`, so a long queue is read page by page.
+    public func watchItems(kind: String, user: UserID? = nil, after: Int64 = 0, limit: Int = Int(Int32.max))
+        throws(StorageError) -> [WatchItem]
+    {
         try connection.withStatement(
             """
             SELECT id, user_id, kind, payload, enqueued_at, attempts, last_error FROM watch_items
-            WHERE kind = ?1 AND (?2 IS NULL OR user_id = ?2) ORDER BY id
+            WHERE kind = ?1 AND (?2 IS NULL OR user_id = ?2) AND id > ?3 ORDER BY id LIMIT ?4
             """
         ) { (statement) throws(StorageError) in
             try statement.bind(1, kind)
             try statement.bind(2, user?.rawValue)
+            try statement.bind(3, after)
+            try statement.bind(4, limit)
             return try decodeWatchItems(statement)
         }
     }
@@ -56,38 +61,46 @@ extension Store {
     /// Applies a watch item's effect and deletes the item, in one transaction. Returns `false`, and
     /// changes nothing, when the item is no longer queued (another worker applied it first).
     public func complete(watchItem id: Int64, applying entry: UserEntry) throws(StorageError) -> Bool {
-        try write { () throws(StorageError) in
-            guard try deleteWatchItem(id) else { return false }
-            try apply(entry)
-            return true
-        }
+        try write { () throws(StorageError) in try stageCompletion(watchItem: id, applying: entry) }
+    }
+
+    /// `complete(watchItem:applying:)` inside an open `batch`, whose transaction then holds the
+    /// item's effect and its removal together.
+    public func stageCompletion(watchItem id: Int64, applying entry: UserEntry) throws(StorageError) -> Bool {
+        guard try deleteWatchItem(id) else { return false }
+        try apply(entry)
+        return true
     }
 
     /// Records a failed attempt at applying an item. After `WatchItem.maxAttempts` failures the item
     /// moves to the dead-letter list, in the same transaction. Returns `true` when it moved.
     @discardableResult
     public func recordFailure(watchItem id: Int64, error message: String) throws(StorageError) -> Bool {
-        try write { () throws(StorageError) in
-            let attempts = try connection.withStatement(
-                "UPDATE watch_items SET attempts = attempts + 1, last_error = ?2 WHERE id = ?1 RETURNING attempts"
-            ) { (update) throws(StorageError) -> Int? in
-                try update.bind(1, id)
-                try update.bind(2, message)
-                return try update.step() ? update.int(0) : nil
-            }
-            guard let attempts, attempts >= WatchItem.maxAttempts else { return false }
-            try connection.withStatement(
-                """
-                INSERT INTO watch_dead_letters (id, user_id, kind, payload, enqueued_at, attempts, last_error, failed_at)
-                SELECT id, user_id, kind, payload, enqueued_at, attempts, last_error, ?2 FROM watch_items WHERE id = ?1
-                """
-            ) { (move) throws(StorageError) in
-                try move.bind(1, id)
-                try move.bind(2, nowMilliseconds)
-                try move.run()
-            }
-            return try deleteWatchItem(id)
+        try write { () throws(StorageError) in try stageFailure(watchItem: id, error: message) }
+    }
+
+    /// `recordFailure(watchItem:error:)` inside an open `batch`.
+    @discardableResult
+    public func stageFailure(watchItem id: Int64, error message: String) throws(StorageError) -> Bool {
+        let attempts = try connection.withStatement(
+            "UPDATE watch_items SET attempts = attempts + 1, last_error = ?2 WHERE id = ?1 RETURNING attempts"
+        ) { (update) throws(StorageError) -> Int? in
+            try update.bind(1, id)
+            try update.bind(2, message)
+            return try update.step() ? update.int(0) : nil
         }
+        guard let attempts, attempts >= WatchItem.maxAttempts else { return false }
+        try connection.withStatement(
+            """
+            INSERT INTO watch_dead_letters (id, user_id, kind, payload, enqueued_at, attempts, last_error, failed_at)
+            SELECT id, user_id, kind, payload, enqueued_at, attempts, last_error, ?2 FROM watch_items WHERE id = ?1
+            """
+        ) { (move) throws(StorageError) in
+            try move.bind(1, id)
+            try move.bind(2, nowMilliseconds)
+            try move.run()
+        }
+        return try deleteWatchItem(id)
     }
 
     /// Items that failed `WatchItem.maxAttempts` times, oldest first.

@@ -17,6 +17,8 @@ public actor Store {
     /// never deleted by pipeline, so a cached id stays true; ids added by a transaction that rolls
     /// back are forgotten.
     var knownUsers: Set<UserID> = []
+    /// The timestamp of the open `batch`: every row it writes is stamped with the same instant.
+    var batchMilliseconds: Int64?
 
     /// Opens the database at `path`, creating it (mode 0600) if absent, and migrates it to the
     /// latest schema. A database from a newer version, or one pipeline did not create, is refused
@@ -46,7 +48,7 @@ public actor Store {
     }
 
     var nowMilliseconds: Int64 {
-        Store.milliseconds(clock.now)
+        batchMilliseconds ?? Store.milliseconds(clock.now)
     }
 
     static func milliseconds(_ date: Date) -> Int64 {

@@ -11,7 +11,8 @@ struct JSONValueTests {
         object["c"] = .array([.null, .bool(true), .number(-2.5), .number(1e-7), .number(48.2)])
         #expect(
             object.jsonText
-                == #"{"b":1,"a":"quote \" backslash \\ newline \n tab \t bell \u0007 é 🙂","c":[null,true,-2.5,1e-07,48.2]}"#)
+                == #"{"b":1,"a":"quote \" backslash \\ newline \n tab \t bell \u0007 é 🙂","c":[null,true,-2.5,1e-07,48.2]}"#
+        )
     }
 
     @Test("setting a key to nil removes it and setting it again appends it")

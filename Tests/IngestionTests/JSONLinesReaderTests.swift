@@ -9,7 +9,7 @@ struct JSONLinesReaderTests {
     func lines(of bytes: [UInt8], chunkSize: Int) throws -> [(Int, String?)] {
         let directory = TemporaryDirectory()
         let path = directory.path("input")
-        FileManager.default.createFile(atPath: path, contents: Data(bytes))
+        _ = FileManager.default.createFile(atPath: path, contents: Data(bytes))
         let descriptor = open(path, O_RDONLY)
         defer { close(descriptor) }
         var seen: [(Int, String?)] = []
@@ -20,11 +20,22 @@ struct JSONLinesReaderTests {
             }
         }
         if case .failure(let error) = result { throw error }
+        // The same bytes from memory read the same.
+        var fromMemory: [(Int, String?)] = []
+        _ = JSONLinesReader(.bytes(bytes), chunkSize: chunkSize).forEachLine { number, line in
+            switch line {
+            case .text(let bytes): fromMemory.append((number, String(decoding: bytes, as: UTF8.self)))
+            case .tooLong: fromMemory.append((number, nil))
+            }
+        }
+        #expect(fromMemory.map(\.0) == seen.map(\.0))
+        #expect(fromMemory.map(\.1) == seen.map(\.1))
         return seen
     }
 
-    @Test("lines are numbered from 1, blank lines counted but skipped, CRLF and a missing final newline handled",
-          arguments: [1, 2, 3, 7, 64, 1 << 16])
+    @Test(
+        "lines are numbered from 1, blank lines counted but skipped, CRLF and a missing final newline handled",
+        arguments: [1, 2, 3, 7, 64, 1 << 16])
     func numbering(chunkSize: Int) throws {
         let text = "first\r\n\n  \nsecond\nthird"
         let seen = try lines(of: Array(text.utf8), chunkSize: chunkSize)

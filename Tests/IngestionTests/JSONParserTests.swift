@@ -10,7 +10,9 @@ struct JSONParserTests {
             #" { "a" : [1, -0.5, 2e3, 1E-2, true, false, null], "b": "\u00e9\ud83d\ude42\n\/", "c": {} } "#)
         let object = try #require(value.objectValue)
         #expect(object.keys == ["a", "b", "c"])
-        #expect(object["a"] == .array([.number(1), .number(-0.5), .number(2000), .number(0.01), .bool(true), .bool(false), .null]))
+        #expect(
+            object["a"]
+                == .array([.number(1), .number(-0.5), .number(2000), .number(0.01), .bool(true), .bool(false), .null]))
         #expect(object["b"] == .string("é🙂\n/"))
         #expect(object["c"] == .object(JSONObject()))
     }
@@ -20,7 +22,7 @@ struct JSONParserTests {
         #expect(try JSONParser().parse("9007199254740993") == .number(9_007_199_254_740_992))
         #expect(try JSONParser().parse("48.2") == .number(48.2))
         #expect(try JSONParser().parse("-0") == .number(-0.0))
-        #expect(try JSONParser().parse("123456789012345678") == .number(123_456_789_012_345_678))
+        #expect(try JSONParser().parse("123456789012345678") == .number(Double("123456789012345678")!))
     }
 
     @Test(

@@ -23,33 +23,61 @@ struct BadInputTests {
             text(#"{"type":"entry"} {"type":"entry"}"#, "json: unexpected text after the JSON value at column 18"),
             text(#"["entry"]"#, "json: expected one object per line, got an array"),
             text(#""entry""#, "json: expected one object per line, got a string"),
-            text(#"{"type":"entry","user":"bob","day":"2026-03-02","mood":03}"#, "json: numbers must not have leading zeros at column 56"),
+            text(
+                #"{"type":"entry","user":"bob","day":"2026-03-02","mood":03}"#,
+                "json: numbers must not have leading zeros at column 56"),
             text(#"{"type":"entry","user":"bob","notes":"a\qb"}"#, "json: invalid escape at column 40"),
-            text(#"{"type":"entry","user":"bob","notes":"\ud800"}"#, "json: lone surrogate in a \\u escape at column 39"),
-            text("{\"type\":\"entry\",\"user\":\"bob\",\"notes\":\"tab\there\"}", "json: control character in a string; escape it at column 42"),
+            text(
+                #"{"type":"entry","user":"bob","notes":"\ud800"}"#, "json: lone surrogate in a \\u escape at column 39"),
+            text(
+                "{\"type\":\"entry\",\"user\":\"bob\",\"notes\":\"tab\there\"}",
+                "json: control character in a string; escape it at column 42"),
             text(#"{"type":"entry","type":"health"}"#, #"json: duplicate key "type" at column 17"#),
-            text(String(repeating: "[", count: 70) + String(repeating: "]", count: 70), "json: nested deeper than 64 levels at column 65"),
+            text(
+                String(repeating: "[", count: 70) + String(repeating: "]", count: 70),
+                "json: nested deeper than 64 levels at column 65"),
             // NaN and Infinity
             text("{\(entry),\"hrv\":NaN}", "json: NaN and Infinity are not JSON numbers at column 55"),
             text("{\(entry),\"hrv\":Infinity}", "json: NaN and Infinity are not JSON numbers at column 55"),
             text("{\(entry),\"hrv\":-Infinity}", "json: NaN and Infinity are not JSON numbers at column 56"),
-            text("{\(entry),\"hrv\":1e400}", "json: number is too large for a 64-bit floating-point value at column 55"),
+            text(
+                "{\(entry),\"hrv\":1e400}", "json: number is too large for a 64-bit floating-point value at column 55"),
             // Record type and user
-            text(#"{"user":"bob","day":"2026-03-02"}"#, "type: missing; expected one of user, settings, entry, health, watch"),
-            text(#"{"type":"meal","user":"bob"}"#, "type: unknown record type; expected one of user, settings, entry, health, watch"),
+            text(
+                #"{"user":"bob","day":"2026-03-02"}"#,
+                "type: missing; expected one of user, settings, entry, health, watch"),
+            text(
+                #"{"type":"meal","user":"bob"}"#,
+                "type: unknown record type; expected one of user, settings, entry, health, watch"),
             text(#"{"type":7,"user":"bob"}"#, "type: expected a string, got a number"),
             text(#"{"type":"entry","day":"2026-03-02","mood":3}"#, "user: missing"),
-            text(#"{"type":"entry","user":"","day":"2026-03-02","mood":3}"#, "user: must be 1–64 characters of A–Z, a–z, 0–9, '.', '_' or '-'"),
-            text(#"{"type":"entry","user":"bob smith","day":"2026-03-02","mood":3}"#, "user: must be 1–64 characters of A–Z, a–z, 0–9, '.', '_' or '-'"),
+            text(
+                #"{"type":"entry","user":"","day":"2026-03-02","mood":3}"#,
+                "user: must be 1–64 characters of A–Z, a–z, 0–9, '.', '_' or '-'"),
+            text(
+                #"{"type":"entry","user":"bob smith","day":"2026-03-02","mood":3}"#,
+                "user: must be 1–64 characters of A–Z, a–z, 0–9, '.', '_' or '-'"),
             text(#"{"type":"entry","user":42,"day":"2026-03-02","mood":3}"#, "user: expected a string, got a number"),
             // Days
-            text(#"{"type":"entry","user":"bob","day":"2026-02-30","mood":3}"#, "day: not a calendar date in the form YYYY-MM-DD"),
-            text(#"{"type":"entry","user":"bob","day":"2026-13-01","mood":3}"#, "day: not a calendar date in the form YYYY-MM-DD"),
-            text(#"{"type":"entry","user":"bob","day":"2026-3-1","mood":3}"#, "day: not a calendar date in the form YYYY-MM-DD"),
-            text(#"{"type":"entry","user":"bob","day":"2025-02-29","mood":3}"#, "day: not a calendar date in the form YYYY-MM-DD"),
-            text(#"{"type":"entry","user":"bob","day":20260302,"mood":3}"#, "day: expected a date string YYYY-MM-DD, got a number"),
+            text(
+                #"{"type":"entry","user":"bob","day":"2026-02-30","mood":3}"#,
+                "day: not a calendar date in the form YYYY-MM-DD"),
+            text(
+                #"{"type":"entry","user":"bob","day":"2026-13-01","mood":3}"#,
+                "day: not a calendar date in the form YYYY-MM-DD"),
+            text(
+                #"{"type":"entry","user":"bob","day":"2026-3-1","mood":3}"#,
+                "day: not a calendar date in the form YYYY-MM-DD"),
+            text(
+                #"{"type":"entry","user":"bob","day":"2025-02-29","mood":3}"#,
+                "day: not a calendar date in the form YYYY-MM-DD"),
+            text(
+                #"{"type":"entry","user":"bob","day":20260302,"mood":3}"#,
+                "day: expected a date string YYYY-MM-DD, got a number"),
             text(#"{"type":"entry","user":"bob","mood":3}"#, "day: missing"),
-            text(#"{"type":"entry","user":"bob","day":"2026-03-17","mood":3}"#, "day: is more than one day after today (2026-03-15 in UTC); future days are refused"),
+            text(
+                #"{"type":"entry","user":"bob","day":"2026-03-17","mood":3}"#,
+                "day: is more than one day after today (2026-03-15 in UTC); future days are refused"),
             // Wrong types and bounds
             text("{\(entry),\"symptomSeverity\":\"4\"}", "symptomSeverity: expected a number or null, got a string"),
             text("{\(entry),\"symptomSeverity\":11}", "symptomSeverity: must be between 0 and 10"),
@@ -62,32 +90,60 @@ struct BadInputTests {
             text("{\(health),\"stepCount\":200001}", "stepCount: must be between 0 and 200000"),
             text("{\(health),\"stepCount\":12.5}", "stepCount: must be a whole number"),
             text("{\(health),\"sleepDuration\":90000}", "sleepDuration: must be between 0 and 86400"),
-            text("{\(entry),\"notes\":\"\(String(repeating: "x", count: 2001))\"}", "notes: must be at most 2000 characters"),
+            text(
+                "{\(entry),\"notes\":\"\(String(repeating: "x", count: 2001))\"}",
+                "notes: must be at most 2000 characters"),
             text("{\(entry),\"notes\":[\"a\"]}", "notes: expected a string or null, got an array"),
             text("{\(entry),\"symptom_severity\":4}", "symptom_severity: not a field of a entry record"),
-            text("{\(entry)}", "entry: no field given; expected one of symptomSeverity, mood, energy, hrv, restingHeartRate, stepCount, sleepDuration, notes"),
-            text("{\(health),\"symptomSeverity\":4}", "symptomSeverity: a health record cannot set a field only the user writes"),
-            text("{\(health),\"hrv\":null}", "health: no reading given; expected one of hrv, restingHeartRate, stepCount, sleepDuration"),
+            text(
+                "{\(entry)}",
+                "entry: no field given; expected one of symptomSeverity, mood, energy, hrv, restingHeartRate, stepCount, sleepDuration, notes"
+            ),
+            text(
+                "{\(health),\"symptomSeverity\":4}",
+                "symptomSeverity: a health record cannot set a field only the user writes"),
+            text(
+                "{\(health),\"hrv\":null}",
+                "health: no reading given; expected one of hrv, restingHeartRate, stepCount, sleepDuration"),
             // Other record types
-            text(#"{"type":"user","user":"bob","timeZone":"CET+1"}"#, "timeZone: not an IANA time zone name such as Europe/Berlin or America/New_York"),
-            text(#"{"type":"settings","user":"bob","reminderHour":24}"#, "reminderHour: must be an hour between 0 and 23"),
-            text(#"{"type":"settings","user":"bob","engagementNotifications":"no"}"#, "engagementNotifications: expected true or false or null, got a string"),
-            text(#"{"type":"watch","user":"bob","kind":"symptomLog","payload":"{}"}"#, "payload: expected an object, got a string"),
-            text(#"{"type":"watch","user":"bob","kind":"symptomLog","payload":{"day":"2026-03-02","symptomSeverity":12}}"#, "payload.symptomSeverity: must be between 0 and 10"),
-            text(#"{"type":"watch","user":"bob","kind":"healthCheckIn","payload":{"day":"2026-03-02","symptomSeverity":2}}"#, "payload.symptomSeverity: not a field of a healthCheckIn item"),
+            text(
+                #"{"type":"user","user":"bob","timeZone":"CET+1"}"#,
+                "timeZone: not an IANA time zone name such as Europe/Berlin or America/New_York"),
+            text(
+                #"{"type":"settings","user":"bob","reminderHour":24}"#, "reminderHour: must be an hour between 0 and 23"
+            ),
+            text(
+                #"{"type":"settings","user":"bob","engagementNotifications":"no"}"#,
+                "engagementNotifications: expected true or false or null, got a string"),
+            text(
+                #"{"type":"watch","user":"bob","kind":"symptomLog","payload":"{}"}"#,
+                "payload: expected an object, got a string"),
+            text(
+                #"{"type":"watch","user":"bob","kind":"symptomLog","payload":{"day":"2026-03-02","symptomSeverity":12}}"#,
+                "payload.symptomSeverity: must be between 0 and 10"),
+            text(
+                #"{"type":"watch","user":"bob","kind":"healthCheckIn","payload":{"day":"2026-03-02","symptomSeverity":2}}"#,
+                "payload.symptomSeverity: not a field of a healthCheckIn item"),
             text(#"{"type":"watch","user":"bob","payload":{}}"#, "kind: missing"),
             // Bytes that are not text
-            ([UInt8](#"{"type":"entry","user":"bob","day":"2026-03-02","notes":""#.utf8) + [0xC3, 0x28] + [UInt8](#""}"#.utf8),
-             "json: invalid UTF-8 at column 58"),
+            (
+                [UInt8](#"{"type":"entry","user":"bob","day":"2026-03-02","notes":""#.utf8) + [0xC3, 0x28]
+                    + [UInt8](#""}"#.utf8),
+                "json: invalid UTF-8 at column 58"
+            ),
             ([0xFF, 0xFE] + [UInt8](#"{"type":"entry"}"#.utf8), "json: unexpected character at column 1"),
             // Far too long
-            (Array("{\(entry),\"notes\":\"".utf8) + [UInt8](repeating: UInt8(ascii: "a"), count: 10 << 20) + Array("\"}".utf8),
-             "line: longer than the 1 MiB limit"),
+            (
+                Array("{\(entry),\"notes\":\"".utf8) + [UInt8](repeating: UInt8(ascii: "a"), count: 10 << 20)
+                    + Array("\"}".utf8),
+                "line: longer than the 1 MiB limit"
+            ),
         ]
     }()
 
     /// Text that looks like SQL is data: stored and read back byte for byte.
     static let sqlLooking = [
+        "",
         "'); DROP TABLE daily_logs; --",
         "Robert'); DELETE FROM users WHERE ('1'='1",
         "\" OR 1=1 --",
@@ -101,7 +157,8 @@ struct BadInputTests {
         var expected: [String] = []
         var lineNumber = 0
         for (index, bad) in Self.corpus.enumerated() {
-            let good = #"{"type":"entry","user":"ada","day":"\#(Day.literal("2026-01-01").adding(days: index))","symptomSeverity":3}"#
+            let good =
+                #"{"type":"entry","user":"ada","day":"\#(Day.literal("2026-01-01").adding(days: index))","symptomSeverity":3}"#
             input += Array(good.utf8) + [0x0A]
             lineNumber += 1
             input += bad.line + [0x0A]
@@ -146,7 +203,7 @@ struct BadInputTests {
         #expect(try await pipeline.users().isEmpty)
     }
 
-    @Test("text that looks like SQL is stored verbatim", arguments: sqlLooking)
+    @Test("text that looks like SQL, and empty text, is stored verbatim", arguments: sqlLooking)
     func sqlLookingText(text: String) async throws {
         let database = TestDatabase()
         let pipeline = try await database.open()
@@ -164,15 +221,10 @@ struct BadInputTests {
 }
 
 extension Pipeline {
-    /// Ingests `bytes` through a pipe, as `pipeline ingest -` would read them from stdin.
+    /// Ingests `bytes` held in memory.
     func ingestJSONLines(
         bytes: [UInt8], strict: Bool = false, onRejected: @escaping @Sendable (IngestionError) -> Void
     ) async throws -> IngestReport {
-        let directory = TemporaryDirectory()
-        let path = directory.path("input.jsonl")
-        FileManager.default.createFile(atPath: path, contents: Data(bytes))
-        let descriptor = Foundation.open(path, O_RDONLY)
-        defer { close(descriptor) }
-        return try await ingestJSONLines(descriptor: descriptor, strict: strict, onRejected: onRejected)
+        try await ingestJSONLines(from: .bytes(bytes), strict: strict, onRejected: onRejected)
     }
 }

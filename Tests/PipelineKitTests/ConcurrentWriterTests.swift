@@ -33,7 +33,9 @@ struct ConcurrentWriterTests {
                             try await pipeline.ingest(.entry(entry))
                         default:
                             try await pipeline.ingest(
-                                .health(HealthMetrics(user: user, day: day, hrv: 50, stepCount: 7000, sleepDuration: 30_000)))
+                                .health(
+                                    HealthMetrics(user: user, day: day, hrv: 50, stepCount: 7000, sleepDuration: 30_000)
+                                ))
                         }
                     }
                 }

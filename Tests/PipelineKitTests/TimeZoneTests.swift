@@ -49,8 +49,10 @@ struct TimeZoneTests {
         let pipeline = try await database.open()
         try await pipeline.ingest(Self.user("berlin", "Europe/Berlin"))
         #expect(try await pipeline.today(for: .literal("berlin")).day == .literal(expected))
-        #expect(Day.literal("2026-03-29").start(in: TimeZone.iana("Europe/Berlin")!) == Date(iso: "2026-03-28T23:00:00Z"))
-        #expect(Day.literal("2026-10-26").start(in: TimeZone.iana("Europe/Berlin")!) == Date(iso: "2026-10-25T23:00:00Z"))
+        #expect(
+            Day.literal("2026-03-29").start(in: TimeZone.iana("Europe/Berlin")!) == Date(iso: "2026-03-28T23:00:00Z"))
+        #expect(
+            Day.literal("2026-10-26").start(in: TimeZone.iana("Europe/Berlin")!) == Date(iso: "2026-10-25T23:00:00Z"))
     }
 
     @Test("a row for tomorrow is accepted but is never today; the day after tomorrow is refused")
@@ -78,7 +80,9 @@ struct TimeZoneTests {
         let database = TestDatabase(now: Date(iso: "2026-03-15T12:00:00Z"))
         let pipeline = try await database.open()
         // In UTC the 17th would be refused; at UTC+14 it is tomorrow.
-        let report = try await pipeline.ingest([Self.user("kiri", "Pacific/Kiritimati"), Self.entry("kiri", "2026-03-17")])
+        let report = try await pipeline.ingest([
+            Self.user("kiri", "Pacific/Kiritimati"), Self.entry("kiri", "2026-03-17"),
+        ])
         #expect(report.stored["entry"] == 1)
     }
 }

@@ -58,7 +58,8 @@ struct WatchQueueTests {
         let pipeline = try await database.open()
         // A payload the library accepted unchecked but that can never apply.
         try await pipeline.store.enqueue(
-            WatchSubmission(user: Self.ada, kind: "symptomLog", payload: #"{"day":"2026-03-14","symptomSeverity":42}"#,
+            WatchSubmission(
+                user: Self.ada, kind: "symptomLog", payload: #"{"day":"2026-03-14","symptomSeverity":42}"#,
                 enqueuedAt: database.clock.now))
         for attempt in 1..<WatchItem.maxAttempts {
             let report = try await pipeline.drainWatchQueue()
@@ -83,7 +84,8 @@ struct WatchQueueTests {
         let database = TestDatabase(now: Date(iso: "2026-03-15T12:00:00Z"))
         let pipeline = try await database.open()
         try await pipeline.store.enqueue(
-            WatchSubmission(user: Self.ada, kind: "healthCheckIn", payload: #"{"day":"2026-03-20","mood":4}"#,
+            WatchSubmission(
+                user: Self.ada, kind: "healthCheckIn", payload: #"{"day":"2026-03-20","mood":4}"#,
                 enqueuedAt: database.clock.now))
         let report = try await pipeline.drainWatchQueue()
         #expect(report.failed == 1)
@@ -110,7 +112,8 @@ struct SettingsTests {
         let database = TestDatabase()
         let pipeline = try await database.open()
         let user = UserID.literal("ada")
-        try await pipeline.ingest(.settings(SettingsUpdate(user: user, changes: [.engagementNotifications: .bool(false)])))
+        try await pipeline.ingest(
+            .settings(SettingsUpdate(user: user, changes: [.engagementNotifications: .bool(false)])))
         var settings = try await pipeline.settings(for: user)
         #expect(!settings.engagementNotifications)
         #expect(settings.weeklyInsight)
@@ -118,7 +121,8 @@ struct SettingsTests {
         settings = try await pipeline.settings(for: user)
         #expect(!settings.engagementNotifications)
         #expect(settings.reminderHour == 7)
-        try await pipeline.ingest(.settings(SettingsUpdate(user: user, changes: [.engagementNotifications: SettingValue?.none])))
+        try await pipeline.ingest(
+            .settings(SettingsUpdate(user: user, changes: [.engagementNotifications: SettingValue?.none])))
         #expect(try await pipeline.settings(for: user).engagementNotifications)
     }
 }

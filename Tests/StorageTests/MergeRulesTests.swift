@@ -134,7 +134,8 @@ struct MergeRulesTests {
         entry.sleepDuration = .set(21_600)
         try await store.write(entry)
         try await store.write(
-            HealthMetrics(user: Self.user, day: Self.day, hrv: 45, restingHeartRate: 62, stepCount: 8000, sleepDuration: 30_000))
+            HealthMetrics(
+                user: Self.user, day: Self.day, hrv: 45, restingHeartRate: 62, stepCount: 8000, sleepDuration: 30_000))
         let log = try #require(try await store.dailyLog(user: Self.user, day: Self.day))
         #expect(log.symptomSeverity == 6)
         #expect(log.mood == 2)
@@ -173,5 +174,82 @@ struct MergeRulesTests {
         entry.symptomSeverity = .set(11)
         await #expect(throws: StorageError.self) { try await store.write(entry) }
         #expect(try await store.dailyLog(user: Self.user, day: Self.day) == nil)
+    }
+
+    @Test("a run of writes coalesced into one DayWrite stores exactly what the writes store one by one")
+    func coalescedEqualsSequential() async throws {
+        let database = TestDatabase()
+        let store = try Store(path: database.path, clock: database.clock)
+        var random = SeededRandom(seed: 7)
+        func patch(_ values: [Double]) -> Patch<Double> {
+            switch random.next() % 4 {
+            case 0: .clear
+            case 1: .set(values[Int(random.next() % UInt64(values.count))])
+            default: .unchanged
+            }
+        }
+        for round in 0..<400 {
+            let sequential = Self.day.adding(days: 2 * round)
+            let coalesced = sequential.adding(days: 1)
+            var writes: [(UserEntry?, HealthMetrics?)] = []
+            for _ in 0..<(1 + random.next() % 4) {
+                if random.chance(0.5) {
+                    var entry = UserEntry(user: Self.user, day: sequential)
+                    entry.hrv = patch([40, 41])
+                    entry.sleepDuration = patch([20_000, 21_000])
+                    entry.stepCount = patch([100, 200]).map { Int($0) }
+                    if random.chance(0.5) { entry.mood = .set(Int(1 + random.next() % 5)) }
+                    writes.append((entry, nil))
+                } else {
+                    var metrics = HealthMetrics(user: Self.user, day: sequential)
+                    if random.chance(0.6) { metrics.hrv = 70 + Double(random.next() % 3) }
+                    if random.chance(0.6) { metrics.sleepDuration = 30_000 }
+                    if random.chance(0.6) { metrics.stepCount = 9_000 }
+                    writes.append((nil, metrics))
+                }
+            }
+            var combined: DayWrite?
+            for (entry, metrics) in writes {
+                if let entry {
+                    if entry.hasChange { try await store.write(entry) }
+                    var moved = entry
+                    moved.day = coalesced
+                    if combined == nil { combined = DayWrite(moved) } else { combined!.merge(moved) }
+                }
+                if let metrics {
+                    if !metrics.isEmpty { try await store.write(metrics) }
+                    var moved = metrics
+                    moved.day = coalesced
+                    if combined == nil { combined = DayWrite(moved) } else { combined!.merge(moved) }
+                }
+            }
+            let write = try #require(combined)
+            try await store.batch { store in _ = try store.stage(write) }
+            var one = try await store.dailyLog(user: Self.user, day: sequential)
+            let other = try await store.dailyLog(user: Self.user, day: coalesced)
+            one?.day = coalesced
+            // A sequence of no-op writes stores no row one by one, but an empty row coalesced.
+            if one == nil, let other {
+                #expect(Field.allCases.allSatisfy { other.value(of: $0) == nil })
+            } else {
+                #expect(one == other, "round \(round): \(writes)")
+            }
+        }
+    }
+}
+
+extension Patch {
+    func map<T>(_ transform: (Value) -> T) -> Patch<T> {
+        switch self {
+        case .unchanged: .unchanged
+        case .clear: .clear
+        case .set(let value): .set(transform(value))
+        }
+    }
+}
+
+extension UserEntry {
+    var hasChange: Bool {
+        !(hrv.isUnchanged && sleepDuration.isUnchanged && stepCount.isUnchanged && mood.isUnchanged)
     }
 }

@@ -1,8 +1,9 @@
 import Domain
 import Foundation
-@testable import Storage
 import TestSupport
 import Testing
+
+@testable import Storage
 
 @Suite("Migrations")
 struct MigrationTests {
@@ -68,7 +69,9 @@ struct MigrationTests {
         let path = directory.path("other.sqlite")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-        process.arguments = [path, "CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT); INSERT INTO notes VALUES (1, 'x');"]
+        process.arguments = [
+            path, "CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT); INSERT INTO notes VALUES (1, 'x');",
+        ]
         try process.run()
         process.waitUntilExit()
         try #require(process.terminationStatus == 0, "sqlite3 must be installed to build the foreign database")
@@ -110,7 +113,8 @@ struct MigrationTests {
     @Test("every migration file in Schema/ is embedded, in order, and none was edited after shipping")
     func migrationsAreEmbeddedAndUnchanged() throws {
         let folder = repositoryRoot.appendingPathComponent("Schema")
-        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".sql") }.sorted()
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".sql") }
+            .sorted()
         let migrations = Migrator().migrations
         #expect(files.count == migrations.count, "each Schema/*.sql needs an .embedInCode line and an entry")
         for (file, migration) in zip(files, migrations) {

@@ -32,13 +32,8 @@ enum HistoryCommand: Command {
             task = identifier
         }
         let pipeline = try await LaunchSupport.open(context)
-        let runs: [TaskRun]
-        do {
-            runs = try await pipeline.taskHistory(
-                user: context.arguments.user("user"), task: task, limit: context.arguments.int("limit"))
-        } catch {
-            throw PipelineFailure(error)
-        }
+        let runs = try await pipeline.taskHistory(
+            user: context.arguments.user("user"), task: task, limit: context.arguments.int("limit"))
         for run in runs {
             guard !context.io.stdout.isClosed else { break }
             if context.json {

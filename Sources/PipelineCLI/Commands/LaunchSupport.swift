@@ -18,11 +18,7 @@ enum LaunchSupport {
         "jobs", .integer(1...1024), help: "Tasks to run at once (default: one per core).")
 
     static func open(_ context: CommandContext) async throws -> Pipeline {
-        do {
-            return try await Pipeline.open(path: context.databasePath, clock: context.clock, log: context.log)
-        } catch {
-            throw PipelineFailure(error)
-        }
+        try await Pipeline.open(path: context.databasePath, clock: context.clock, log: context.log)
     }
 
     /// The personal model behind `ml-retrain` and `weekly-insight`. The Learning module provides
@@ -44,12 +40,7 @@ enum LaunchSupport {
         -> LaunchReport
     {
         let started = ContinuousClock.now
-        let report: LaunchReport
-        do {
-            report = try await pipeline.launch(options)
-        } catch {
-            throw PipelineFailure(error)
-        }
+        let report = try await pipeline.launch(options)
         let duration = ContinuousClock.now - started
         try await writeMetrics(context, pipeline: pipeline, report: report, duration: duration)
         if context.json {
@@ -65,12 +56,7 @@ enum LaunchSupport {
         _ context: CommandContext, pipeline: Pipeline, report: LaunchReport? = nil, duration: Duration? = nil
     ) async throws {
         guard let path = context.arguments.string("metrics-file") else { return }
-        let metrics: LaunchMetrics
-        do {
-            metrics = try await pipeline.launchMetrics(after: report, duration: duration)
-        } catch {
-            throw PipelineFailure(error)
-        }
+        let metrics = try await pipeline.launchMetrics(after: report, duration: duration)
         let temporary = path + ".\(getpid()).tmp"
         let bytes = Array(metrics.text.utf8)
         let descriptor = Glibc.open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
@@ -148,20 +134,4 @@ enum LaunchSupport {
     static func label(_ identifier: TaskIdentifier, _ scope: TaskScope) -> String {
         scope.user.map { "\(identifier) for \($0)" } ?? "\(identifier) (global)"
     }
-}
-
-/// A pipeline error as the command line reports it: "try again later" (75) when another process
-/// holds the database, bad data (65), otherwise a failure (1).
-struct PipelineFailure: CLIReportableError {
-    let error: PipelineError
-
-    init(_ error: PipelineError) {
-        self.error = error
-    }
-
-    var exitStatus: ExitStatus {
-        error.isTemporary ? .temporaryFailure : error.isBadData ? .dataError : .failure
-    }
-
-    var message: String { error.description }
 }

@@ -31,24 +31,14 @@ enum OutboxCommand: Command {
         let pipeline = try await LaunchSupport.open(context)
         let ids = context.arguments.strings("ack").compactMap(Int64.init)
         if !ids.isEmpty {
-            let results: [Int64: OutboxAcknowledgement]
-            do {
-                results = try await pipeline.acknowledgeOutbox(ids)
-            } catch {
-                throw PipelineFailure(error)
-            }
+            let results = try await pipeline.acknowledgeOutbox(ids)
             let unknown = ids.filter { results[$0] == .unknown }
             for id in unknown {
                 context.io.stderr.writeLine("Error: --ack: no outbox message has id \(id)")
             }
             return unknown.isEmpty ? .ok : .dataError
         }
-        let messages: [OutboxMessage]
-        do {
-            messages = try await pipeline.outbox(user: context.arguments.user("user"))
-        } catch {
-            throw PipelineFailure(error)
-        }
+        let messages = try await pipeline.outbox(user: context.arguments.user("user"))
         for message in messages {
             guard !context.io.stdout.isClosed else { break }
             if context.json {

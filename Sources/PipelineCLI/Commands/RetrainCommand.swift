@@ -40,14 +40,8 @@ enum RetrainCommand: Command {
         }
         let pipeline = try await LaunchSupport.open(context)
         let user = context.arguments.user("user")
-        if let user {
-            let known: User?
-            do {
-                known = try await pipeline.user(user)
-            } catch {
-                throw PipelineFailure(error)
-            }
-            guard known != nil else { throw PipelineFailure(.unknownUser(user.rawValue)) }
+        if let user, try await pipeline.user(user) == nil {
+            throw PipelineError.unknownUser(user.rawValue)
         }
         var options = LaunchSupport.launchOptions(context, pipeline: pipeline)
         options.tasks = [PipelineTasks.mlRetrain]

@@ -2,20 +2,21 @@ import Domain
 import PipelineKit
 import Scheduling
 
-/// `pipeline status`: the tasks, their requests and runs, and what needs a person's attention.
+/// `pipeline status`: what the database holds, the scheduled tasks, and what needs attention.
 enum StatusCommand: Command {
     static let spec = CommandSpec(
         name: "status",
-        abstract: "Show the scheduled tasks, their requests and last runs, and any problems.",
+        abstract: "Show what the database holds, the scheduled tasks and their runs, and problems.",
         discussion: """
-            Lists each registered task with its pending, due and running requests and its last \
-            success, the machine's conditions, and what the database holds. Then the diagnostics:
+            Shows users, daily logs, queued watch items and dead letters; then each scheduled task \
+            with its pending, due and running requests and its last success, and the machine's \
+            conditions; then the diagnostics:
 
               never submitted   a user's chain never started (no launch since)
               chain broken      a handler succeeded without submitting its successor
               stuck             a worker died and no launch has taken its run over
               unregistered      requests of tasks this version does not know
-              unknown kinds     queued watch items this version cannot apply
+              unknown kinds     queued watch items this version cannot apply (kept)
               dead letters      watch items that failed too often
 
             Reads only; changes nothing. The status is 0 even when problems are shown.
@@ -23,7 +24,7 @@ enum StatusCommand: Command {
         options: [LaunchSupport.metricsFileOption],
         examples: [
             Example("Show the status", "pipeline status"),
-            Example("The same as JSON", "pipeline status --json"),
+            Example("As JSON, for monitoring", "pipeline status --json"),
         ])
 
     /// At most this many entries of one diagnostic are listed in text; JSON lists all.
@@ -31,23 +32,39 @@ enum StatusCommand: Command {
 
     static func run(_ context: CommandContext) async throws -> ExitStatus {
         let pipeline = try await LaunchSupport.open(context)
-        let status: PipelineStatus
-        do {
-            status = try await pipeline.status()
-        } catch {
-            throw PipelineFailure(error)
-        }
+        let schema = try await pipeline.schemaVersion()
+        let status = try await pipeline.status()
         try await LaunchSupport.writeMetrics(context, pipeline: pipeline)
         if context.json {
-            context.io.stdout.writeLine(json(status).jsonText)
+            context.io.stdout.writeLine(json(status, database: context.databasePath, schema: schema).jsonText)
         } else {
-            context.io.stdout.write(text(status))
+            context.io.stdout.write(text(status, database: context.databasePath, schema: schema))
         }
         return .ok
     }
 
-    static func text(_ status: PipelineStatus) -> String {
-        var lines = ["Tasks:"]
+    static func text(_ status: PipelineStatus, database: String, schema: Int) -> String {
+        let summary = status.summary
+        var lines = [
+            "database     \(database) (schema \(schema))",
+            "users        \(summary.users)",
+            "daily logs   \(summary.dailyLogs)",
+        ]
+        if summary.watchItemsByKind.isEmpty {
+            lines.append("watch queue  empty")
+        } else {
+            let kinds = summary.watchItemsByKind.sorted { $0.key < $1.key }.map { kind, count in
+                "\(count) \(kind)" + (status.unknownWatchKinds[kind] == nil ? "" : " (unknown kind, kept)")
+            }
+            lines.append("watch queue  " + kinds.joined(separator: ", "))
+        }
+        lines.append("dead letters \(summary.deadLetters)")
+        let conditions = status.scheduler.conditions
+        lines.append(
+            "conditions   external power \(conditions.isOnExternalPower ? "yes" : "no"), network "
+                + (conditions.hasNetworkConnectivity ? "yes" : "no"))
+
+        lines.append("tasks:")
         let tasks = Dictionary(uniqueKeysWithValues: status.scheduler.tasks.map { ($0.identifier, $0) })
         let width = status.definitions.map(\.identifier.rawValue.count).max() ?? 0
         for definition in status.definitions {
@@ -65,16 +82,8 @@ enum StatusCommand: Command {
                     + (task?.lastSuccess.map(LaunchSupport.instant) ?? "never")
                     + (outcomes.isEmpty ? "" : "; runs: " + outcomes.joined(separator: ", ")))
         }
-        let conditions = status.scheduler.conditions
-        lines.append(
-            "Conditions: external power \(conditions.isOnExternalPower ? "yes" : "no"), network "
-                + (conditions.hasNetworkConnectivity ? "yes" : "no"))
-        let queued = status.summary.watchItemsByKind.values.reduce(0, +)
-        lines.append(
-            "Database: \(status.summary.users) users, \(status.summary.dailyLogs) daily logs, \(queued) queued watch "
-                + "items, \(status.summary.deadLetters) dead letters")
 
-        lines.append("Diagnostics:")
+        lines.append("diagnostics:")
         var problems: [String] = []
         func list(_ title: String, _ entries: [String]) {
             guard !entries.isEmpty else { return }
@@ -112,36 +121,58 @@ enum StatusCommand: Command {
             status.unknownWatchKinds.sorted { $0.key < $1.key }.map {
                 "\($0.key): \($0.value) queued item\($0.value == 1 ? "" : "s")"
             })
-        if status.summary.deadLetters > 0 {
-            problems.append(
-                "  dead letters: \(status.summary.deadLetters) watch items failed too often and wait for a person")
+        if summary.deadLetters > 0 {
+            problems.append("  dead letters: \(summary.deadLetters) watch items failed too often and wait for a person")
         }
         lines += problems.isEmpty ? ["  none"] : problems
         return lines.joined(separator: "\n") + "\n"
     }
 
-    static func json(_ status: PipelineStatus) -> JSONValue {
-        let tasks = Dictionary(uniqueKeysWithValues: status.scheduler.tasks.map { ($0.identifier, $0) })
+    static func json(_ status: PipelineStatus, database: String, schema: Int) -> JSONValue {
+        let summary = status.summary
+        var object = JSONObject()
+        object["database"] = .string(database)
+        object["schemaVersion"] = .number(Double(schema))
+        object["users"] = .number(Double(summary.users))
+        object["dailyLogs"] = .number(Double(summary.dailyLogs))
+        var queue = JSONObject()
+        for (kind, count) in summary.watchItemsByKind.sorted(by: { $0.key < $1.key }) {
+            queue[kind] = .number(Double(count))
+        }
+        object["watchQueue"] = .object(queue)
+        object["unknownWatchKinds"] = .array(status.unknownWatchKinds.keys.sorted().map { .string($0) })
+        object["deadLetters"] = .number(Double(summary.deadLetters))
+
+        let scheduler = status.scheduler
+        object["now"] = .string(LaunchSupport.instant(scheduler.now))
+        object["conditions"] = .object([
+            "externalPower": .bool(scheduler.conditions.isOnExternalPower),
+            "network": .bool(scheduler.conditions.hasNetworkConnectivity),
+        ])
+        let tasks = Dictionary(uniqueKeysWithValues: scheduler.tasks.map { ($0.identifier, $0) })
+        object["tasks"] = .array(
+            status.definitions.map { definition in
+                let task = tasks[definition.identifier]
+                var runs = JSONObject()
+                for outcome in TaskOutcome.allCases {
+                    runs[outcome.rawValue] = .number(Double(task?.runs[outcome] ?? 0))
+                }
+                return .object([
+                    "identifier": .string(definition.identifier.rawValue),
+                    "type": .string(definition.kind == .processing ? "processing" : "refresh"),
+                    "cadence": .string(definition.cadence),
+                    "requiresExternalPower": .bool(definition.requiresExternalPower),
+                    "pending": .number(Double(task?.pending ?? 0)),
+                    "due": .number(Double(task?.due ?? 0)),
+                    "running": .number(Double(task?.running ?? 0)),
+                    "lastSuccess": task?.lastSuccess.map { .string(LaunchSupport.instant($0)) } ?? .null,
+                    "runs": .object(runs),
+                ])
+            })
+
         func chain(_ identifier: TaskIdentifier, _ scope: TaskScope) -> JSONObject {
             ["identifier": .string(identifier.rawValue), "user": scope.user.map { .string($0.rawValue) } ?? .null]
         }
-        let definitions: [JSONValue] = status.definitions.map { definition in
-            let task = tasks[definition.identifier]
-            var runs = JSONObject()
-            for outcome in TaskOutcome.allCases { runs[outcome.rawValue] = .number(Double(task?.runs[outcome] ?? 0)) }
-            return .object([
-                "identifier": .string(definition.identifier.rawValue),
-                "type": .string(definition.kind == .processing ? "processing" : "refresh"),
-                "cadence": .string(definition.cadence),
-                "requiresExternalPower": .bool(definition.requiresExternalPower),
-                "pending": .number(Double(task?.pending ?? 0)),
-                "due": .number(Double(task?.due ?? 0)),
-                "running": .number(Double(task?.running ?? 0)),
-                "lastSuccess": task?.lastSuccess.map { .string(LaunchSupport.instant($0)) } ?? .null,
-                "runs": .object(runs),
-            ])
-        }
-        let scheduler = status.scheduler
         var unknownKinds = JSONObject()
         for (kind, count) in status.unknownWatchKinds.sorted(by: { $0.key < $1.key }) {
             unknownKinds[kind] = .number(Double(count))
@@ -150,7 +181,7 @@ enum StatusCommand: Command {
         for (identifier, count) in scheduler.unregistered.sorted(by: { $0.key < $1.key }) {
             unregistered[identifier.rawValue] = .number(Double(count))
         }
-        let diagnostics: JSONObject = [
+        object["diagnostics"] = .object([
             "neverSubmitted": .array(scheduler.neverSubmitted.map { .object(chain($0.identifier, $0.scope)) }),
             "chainBroken": .array(
                 scheduler.brokenChains.map { run in
@@ -168,26 +199,9 @@ enum StatusCommand: Command {
                 }),
             "unregisteredRequests": .object(unregistered),
             "unknownWatchKinds": .object(unknownKinds),
-            "deadLetters": .number(Double(status.summary.deadLetters)),
-        ]
-        var watch = JSONObject()
-        for (kind, count) in status.summary.watchItemsByKind.sorted(by: { $0.key < $1.key }) {
-            watch[kind] = .number(Double(count))
-        }
-        return .object([
-            "now": .string(LaunchSupport.instant(scheduler.now)),
-            "tasks": .array(definitions),
-            "conditions": .object([
-                "externalPower": .bool(scheduler.conditions.isOnExternalPower),
-                "network": .bool(scheduler.conditions.hasNetworkConnectivity),
-            ]),
-            "database": .object([
-                "users": .number(Double(status.summary.users)),
-                "dailyLogs": .number(Double(status.summary.dailyLogs)),
-                "watchItems": .object(watch),
-            ]),
-            "diagnostics": .object(diagnostics),
-            "healthy": .bool(!status.hasProblems),
+            "deadLetters": .number(Double(summary.deadLetters)),
         ])
+        object["healthy"] = .bool(!status.hasProblems)
+        return .object(object)
     }
 }

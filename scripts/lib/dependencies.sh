@@ -1,0 +1,38 @@
+# Installs the Debian packages pipeline needs, if any is missing. Sourced by the other scripts.
+#
+# Usage: ensure_packages PACKAGE...
+# Runs `apt-get update` at most once, then `apt-get install -y` for the missing packages only, as
+# root or through sudo. Prints nothing when everything is already installed.
+
+ensure_packages() {
+    local missing=()
+    local package
+    for package in "$@"; do
+        if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then
+            missing+=("$package")
+        fi
+    done
+    if [ ${#missing[@]} -eq 0 ]; then
+        return 0
+    fi
+    local run=()
+    if [ "$(id -u)" -ne 0 ]; then
+        if command -v sudo >/dev/null 2>&1; then
+            run=(sudo)
+        else
+            echo "error: missing packages ${missing[*]}; install them as root: apt-get install -y ${missing[*]}" >&2
+            return 1
+        fi
+    fi
+    echo "installing ${missing[*]}" >&2
+    if [ -z "${PIPELINE_APT_UPDATED:-}" ]; then
+        "${run[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -qq >&2
+        export PIPELINE_APT_UPDATED=1
+    fi
+    "${run[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
+}
+
+# What building, testing and the demo need: OpenBLAS and SQLite with their headers, pkg-config to
+# find them, time zone data for users' zones, the sqlite3 shell (tests build a foreign database
+# with it), zip/unzip for Apple Health export archives, and GNU time for the benchmarks.
+PIPELINE_PACKAGES=(libopenblas-dev libsqlite3-dev sqlite3 pkg-config tzdata zip unzip time)
