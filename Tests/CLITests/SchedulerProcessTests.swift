@@ -47,6 +47,8 @@ struct SchedulerProcessTests {
         options.conditions = FixedConditions(isOnExternalPower: true)
         let report = try await pipeline.launch(options)
         try #require(report.runs.count == ids.count && report.unsuccessfulRuns.isEmpty)
+        // Parsed once: `Date(iso:)` builds a formatter at every call.
+        let enqueuedAt = Date(iso: prepared)
         try await pipeline.store.batch { store in
             for id in ids.prefix(queued ?? ids.count) {
                 for index in 0..<items {
@@ -55,7 +57,7 @@ struct SchedulerProcessTests {
                     _ = try store.stage(
                         .watch(
                             WatchSubmission(
-                                user: user, kind: "symptomLog", payload: payload, enqueuedAt: Date(iso: prepared))))
+                                user: user, kind: "symptomLog", payload: payload, enqueuedAt: enqueuedAt)))
                 }
             }
         }
