@@ -43,7 +43,7 @@ enum IngestCommand: Command {
             Example("Ingest from standard input", "pipeline ingest - < sync.jsonl"),
             Example(
                 "Import an Apple Health export",
-                "pipeline ingest --format apple-health export.zip --user alice --time-zone Europe/Berlin"),
+                "pipeline ingest --format apple-health export.zip --user alice"),
         ])
 
     static func run(_ context: CommandContext) async throws -> ExitStatus {
