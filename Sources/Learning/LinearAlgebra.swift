@@ -1,0 +1,166 @@
+internal import COpenBLAS
+
+/// The BLAS and LAPACK calls the fits need, and the only code in the module that touches pointers.
+///
+/// Every entry point checks dimensions (a mismatch is a programmer error and traps) and turns a
+/// LAPACK `info` into a `LearningError`. The Fortran routines are declared in `COpenBLAS/shim.h`:
+/// column-major, arguments by pointer, 32-bit integers, a hidden length per character argument.
+/// Reference: https://www.netlib.org/lapack/explore-html/ (dposv, dsyevd).
+enum LinearAlgebra {
+    /// OpenBLAS's own threads would compete with the per-user parallelism of the caller (one fit per
+    /// core was measured faster than one fit on two cores), so the process uses one BLAS thread.
+    /// A global `let` is initialized once, thread-safely, on first use.
+    static let singleThreaded: Void = openblas_set_num_threads(1)
+
+    /// `c = aᵀa` (full symmetric, both triangles filled).
+    static func gram(_ a: Matrix, into c: inout Matrix) {
+        _ = singleThreaded
+        c.reshape(rows: a.columns, columns: a.columns)
+        let n = int32(a.columns)
+        let k = int32(a.rows)
+        guard a.columns > 0 else { return }
+        a.storage.withUnsafeBufferPointer { aBuffer in
+            c.storage.withUnsafeMutableBufferPointer { cBuffer in
+                cblas_dsyrk(
+                    CblasColMajor, CblasUpper, CblasTrans, n, k, 1, aBuffer.baseAddress, max(1, k), 0,
+                    cBuffer.baseAddress, max(1, n))
+            }
+        }
+        mirrorUpper(&c)
+    }
+
+    /// `c = aaᵀ` (full symmetric, both triangles filled).
+    static func outerGram(_ a: Matrix, into c: inout Matrix) {
+        _ = singleThreaded
+        c.reshape(rows: a.rows, columns: a.rows)
+        let n = int32(a.rows)
+        let k = int32(a.columns)
+        guard a.rows > 0 else { return }
+        a.storage.withUnsafeBufferPointer { aBuffer in
+            c.storage.withUnsafeMutableBufferPointer { cBuffer in
+                cblas_dsyrk(
+                    CblasColMajor, CblasUpper, CblasNoTrans, n, k, 1, aBuffer.baseAddress, max(1, n), 0,
+                    cBuffer.baseAddress, max(1, n))
+            }
+        }
+        mirrorUpper(&c)
+    }
+
+    /// `c = a·b`.
+    static func multiply(_ a: Matrix, _ b: Matrix, into c: inout Matrix) {
+        precondition(a.columns == b.rows, "multiply: \(a.rows)×\(a.columns) by \(b.rows)×\(b.columns)")
+        _ = singleThreaded
+        c.reshape(rows: a.rows, columns: b.columns)
+        guard a.rows > 0, b.columns > 0 else { return }
+        let m = int32(a.rows)
+        let n = int32(b.columns)
+        let k = int32(a.columns)
+        a.storage.withUnsafeBufferPointer { aBuffer in
+            b.storage.withUnsafeBufferPointer { bBuffer in
+                c.storage.withUnsafeMutableBufferPointer { cBuffer in
+                    cblas_dgemm(
+                        CblasColMajor, CblasNoTrans, CblasNoTrans, m, n, k, 1, aBuffer.baseAddress, max(1, m),
+                        bBuffer.baseAddress, max(1, k), 0, cBuffer.baseAddress, max(1, m))
+                }
+            }
+        }
+    }
+
+    /// `y = a·x`, or `y = aᵀ·x` when `transposed`.
+    static func multiply(_ a: Matrix, transposed: Bool = false, _ x: [Double], into y: inout [Double]) {
+        let (inner, outer) = transposed ? (a.rows, a.columns) : (a.columns, a.rows)
+        precondition(x.count == inner, "multiply: \(a.rows)×\(a.columns)\(transposed ? "ᵀ" : "") by \(x.count)")
+        _ = singleThreaded
+        y.resize(to: outer)
+        guard outer > 0 else { return }
+        guard inner > 0 else {
+            for i in 0..<outer { y[i] = 0 }
+            return
+        }
+        a.storage.withUnsafeBufferPointer { aBuffer in
+            x.withUnsafeBufferPointer { xBuffer in
+                y.withUnsafeMutableBufferPointer { yBuffer in
+                    cblas_dgemv(
+                        CblasColMajor, transposed ? CblasTrans : CblasNoTrans, int32(a.rows), int32(a.columns), 1,
+                        aBuffer.baseAddress, max(1, int32(a.rows)), xBuffer.baseAddress, 1, 0, yBuffer.baseAddress, 1)
+                }
+            }
+        }
+    }
+
+    /// Solves `a·x = b` for symmetric positive definite `a` by Cholesky (`dposv`); `b` becomes `x`
+    /// and `a` its factor. Throws `notPositiveDefinite` when LAPACK reports a non-positive minor.
+    static func solvePositiveDefinite(_ a: inout Matrix, _ b: inout [Double]) throws(LearningError) {
+        precondition(a.rows == a.columns && b.count == a.rows, "solve: \(a.rows)×\(a.columns) with \(b.count)")
+        guard a.rows > 0 else { return }
+        _ = singleThreaded
+        var uplo = CChar(UInt8(ascii: "U"))
+        var n = int32(a.rows)
+        var nrhs: Int32 = 1
+        var lda = n
+        var ldb = n
+        var info: Int32 = 0
+        a.storage.withUnsafeMutableBufferPointer { aBuffer in
+            b.withUnsafeMutableBufferPointer { bBuffer in
+                dposv_(&uplo, &n, &nrhs, aBuffer.baseAddress, &lda, bBuffer.baseAddress, &ldb, &info, 1)
+            }
+        }
+        precondition(info >= 0, "dposv_: argument \(-info) is invalid")
+        if info > 0 { throw .notPositiveDefinite(order: a.rows, minor: Int(info)) }
+    }
+
+    /// Replaces symmetric `a` by its eigenvectors (columns) and fills `eigenvalues` in ascending order
+    /// (`dsyevd`, divide and conquer, the routine NumPy's `eigh` calls). `workspace` is scratch.
+    static func eigendecompose(
+        _ a: inout Matrix, eigenvalues: inout [Double], workspace: inout EigenWorkspace
+    ) throws(LearningError) {
+        precondition(a.rows == a.columns, "eigendecompose: \(a.rows)×\(a.columns)")
+        let order = a.rows
+        eigenvalues.resize(to: order)
+        guard order > 0 else { return }
+        _ = singleThreaded
+        // Workspace sizes from the dsyevd documentation for JOBZ = 'V' (N > 1).
+        var lwork = int32(1 + 6 * order + 2 * order * order)
+        var liwork = int32(3 + 5 * order)
+        workspace.real.resize(to: Int(lwork))
+        if workspace.integer.count < Int(liwork) {
+            workspace.integer.append(contentsOf: repeatElement(0, count: Int(liwork) - workspace.integer.count))
+        }
+        var jobz = CChar(UInt8(ascii: "V"))
+        var uplo = CChar(UInt8(ascii: "U"))
+        var n = int32(order)
+        var lda = n
+        var info: Int32 = 0
+        a.storage.withUnsafeMutableBufferPointer { aBuffer in
+            eigenvalues.withUnsafeMutableBufferPointer { wBuffer in
+                workspace.real.withUnsafeMutableBufferPointer { work in
+                    workspace.integer.withUnsafeMutableBufferPointer { iwork in
+                        dsyevd_(
+                            &jobz, &uplo, &n, aBuffer.baseAddress, &lda, wBuffer.baseAddress, work.baseAddress,
+                            &lwork, iwork.baseAddress, &liwork, &info, 1, 1)
+                    }
+                }
+            }
+        }
+        precondition(info >= 0, "dsyevd_: argument \(-info) is invalid")
+        if info > 0 { throw .eigenSolverFailed(order: order, info: Int(info)) }
+    }
+
+    /// Scratch for `eigendecompose`, kept between fits.
+    struct EigenWorkspace: Sendable {
+        var real: [Double] = []
+        var integer: [Int32] = []
+    }
+
+    private static func mirrorUpper(_ c: inout Matrix) {
+        let n = c.rows
+        for j in 0..<n {
+            for i in (j + 1)..<max(j + 1, n) { c.storage[i + j * n] = c.storage[j + i * n] }
+        }
+    }
+
+    private static func int32(_ value: Int) -> Int32 {
+        guard let narrow = Int32(exactly: value) else { preconditionFailure("dimension \(value) exceeds LAPACK's Int32") }
+        return narrow
+    }
+}
