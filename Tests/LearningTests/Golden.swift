@@ -1,4 +1,6 @@
 import Foundation
+import TestSupport
+
 @testable import Learning
 
 /// A case written by scripts/reference/make_goldens.py (scikit-learn 1.9.1, pinned in
@@ -34,7 +36,7 @@ struct Golden: Decodable {
     ]
 
     static func load(_ name: String) throws -> Golden {
-        let url = directory().appendingPathComponent("Goldens/\(name).json")
+        let url = directory(of: #filePath).appendingPathComponent("Goldens/\(name).json")
         return try JSONDecoder().decode(Golden.self, from: Data(contentsOf: url))
     }
 
@@ -47,11 +49,6 @@ struct Golden: Decodable {
         standardization.apply(raw, into: &scaled)
         return (scaled, standardization)
     }
-}
-
-/// The directory of this file, for reading the goldens beside it.
-func directory(of filePath: String = #filePath) -> URL {
-    URL(fileURLWithPath: filePath).deletingLastPathComponent()
 }
 
 /// Largest elementwise difference relative to the reference vector's largest magnitude (a norm-wise
