@@ -5,7 +5,7 @@ public import Domain
 ///
 /// A row for day D is built only from logs of days before D (see `FeatureBuilder`). A value that was not
 /// logged is NaN until `imputed(with:)` replaces it; a fit only ever sees an imputed matrix.
-public struct DesignMatrix: Sendable, Hashable {
+public struct DesignMatrix: Sendable {
     public let featureNames: [String]
     /// The day each row predicts, ascending. Its features use data through the day before.
     public private(set) var days: [Day]
