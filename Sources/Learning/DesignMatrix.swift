@@ -36,10 +36,14 @@ public struct DesignMatrix: Sendable {
 
     /// The rows in `range`, in order.
     func rows(_ range: Range<Int>) -> DesignMatrix {
-        var subset = Matrix(rows: range.count, columns: columnCount)
+        var storage: [Double] = []
+        storage.reserveCapacity(range.count * columnCount)
         for j in 0..<columnCount {
-            for (i, source) in range.enumerated() { subset[i, j] = values[source, j] }
+            storage.append(contentsOf: values.storage[(j * rowCount + range.lowerBound)..<(j * rowCount + range.upperBound)])
         }
+        var subset = Matrix(rows: 0, columns: 0)
+        subset.reshape(rows: range.count, columns: columnCount)
+        subset.storage = storage
         return DesignMatrix(
             featureNames: featureNames, days: Array(days[range]), targets: Array(targets[range]),
             persistence: Array(persistence[range]), values: subset)

@@ -29,11 +29,7 @@ public struct FeatureBuilder: Sendable {
             for t in 0..<(series.count - 1) where !raw[t + 1].isNaN && !raw[t].isNaN { usable.append(t) }
         }
         var values = Matrix(rows: usable.count, columns: features.count)
-        var row = [Double](repeating: 0, count: features.count)
-        for (i, t) in usable.enumerated() {
-            fill(&row, series: series, at: t)
-            for j in 0..<features.count { values[i, j] = row[j] }
-        }
+        fill(&values, series: series, rows: usable)
         return DesignMatrix(
             featureNames: featureNames, days: usable.map { series.first.adding(days: $0 + 1) },
             targets: usable.map { raw[$0 + 1] }, persistence: usable.map { raw[$0] }, values: values)
@@ -41,10 +37,10 @@ public struct FeatureBuilder: Sendable {
 
     /// The features that predict `day`, from logs before it; NaN where a value was not logged.
     public func predictionRow(logs: [DailyLog], for day: Day) -> [Double] {
-        var row = [Double](repeating: 0, count: features.count)
         let series = Series(logs: logs, before: day, spec: spec, through: day.adding(days: -1))
-        fill(&row, series: series, at: series.count - 1)
-        return row
+        var values = Matrix(rows: 1, columns: features.count)
+        fill(&values, series: series, rows: [series.count - 1])
+        return values.storage
     }
 
     /// The imputation values for a user: the mean of each feature over `design`'s logged values, and the
@@ -54,36 +50,48 @@ public struct FeatureBuilder: Sendable {
         design.observedMeans(fallback: features.map { spec.fallbackValue(of: $0) })
     }
 
-    /// Features of the row whose feature day is index `t` of `series` (it predicts index t+1).
-    private func fill(_ row: inout [Double], series: Series, at t: Int) {
-        let predicted = series.first.adding(days: t + 1)
+    /// Features of the rows whose feature days are the indices `rows` of `series` (each predicts the next
+    /// index), column by column. The one definition of every feature, for training and prediction alike.
+    private func fill(_ values: inout Matrix, series: Series, rows: [Int]) {
+        let n = rows.count
         for (j, feature) in features.enumerated() {
+            let base = j * n
+            let input = feature.input ?? 0
             switch feature.kind {
             case .targetWeekday(let weekday):
-                row[j] = predicted.weekday == weekday ? 1 : 0
+                for (i, t) in rows.enumerated() {
+                    values.storage[base + i] = series.first.adding(days: t + 1).weekday == weekday ? 1 : 0
+                }
             case .value:
-                row[j] = series.value(feature.input!, t)
+                for (i, t) in rows.enumerated() { values.storage[base + i] = series.value(input, t) }
             case .lag(let days):
-                row[j] = series.value(feature.input!, t - days)
+                for (i, t) in rows.enumerated() { values.storage[base + i] = series.value(input, t - days) }
             case .missing:
-                row[j] = series.value(feature.input!, t).isNaN ? 1 : 0
+                for (i, t) in rows.enumerated() { values.storage[base + i] = series.value(input, t).isNaN ? 1 : 0 }
             case .rollingMean(let days):
-                row[j] = series.mean(feature.input!, from: t - days + 1, through: t)
+                for (i, t) in rows.enumerated() {
+                    values.storage[base + i] = series.mean(input, from: t - days + 1, through: t)
+                }
             case .baselineDeviation(let days):
-                let baseline = series.mean(feature.input!, from: t - days, through: t - 1)
-                row[j] = series.value(feature.input!, t) - baseline
+                for (i, t) in rows.enumerated() {
+                    values.storage[base + i] = series.value(input, t) - series.mean(input, from: t - days, through: t - 1)
+                }
             }
         }
     }
 }
 
 /// A user's inputs as dense day-indexed columns from the first log to the day before a limit; NaN where
-/// nothing was logged. Index 0 is `first`.
+/// nothing was logged. Index 0 is `first`. Flat buffers, input-major (input k, day t at `k * count + t`), so
+/// reads do not touch nested arrays, and window means are branch-free sums of `zeroed` over `logged`.
 private struct Series {
     var first: Day
     var count: Int
-    /// Per input, its values after the spec's divisor.
-    var values: [[Double]]
+    /// Values after the spec's divisor, NaN where not logged.
+    var values: [Double]
+    /// The same with 0 where not logged, and 1/0 flags of what was logged.
+    var zeroed: [Double]
+    var logged: [Double]
     /// The target field, undivided.
     var raw: [Double]
 
@@ -95,37 +103,42 @@ private struct Series {
         let end = last ?? limit.adding(days: -1)
         first = earliest ?? end
         count = max(0, first.distance(to: end) + 1)
-        values = Array(repeating: Array(repeating: .nan, count: count), count: spec.inputs.count)
+        values = Array(repeating: .nan, count: count * spec.inputs.count)
+        zeroed = Array(repeating: 0, count: count * spec.inputs.count)
+        logged = Array(repeating: 0, count: count * spec.inputs.count)
         raw = Array(repeating: .nan, count: count)
         for log in logs where log.day < limit && log.day >= first {
             let index = first.distance(to: log.day)
             guard index < count else { continue }
             for (k, input) in spec.inputs.enumerated() {
-                if let value = log.value(of: input.field) { values[k][index] = value / input.divisor }
+                if let value = log.value(of: input.field) {
+                    values[k * count + index] = value / input.divisor
+                    zeroed[k * count + index] = value / input.divisor
+                    logged[k * count + index] = 1
+                }
             }
             if let value = log.value(of: spec.target.field) { raw[index] = value }
         }
     }
 
-    /// The value at index `t`, NaN before the first day.
+    /// The value at index `t`, NaN outside the series.
+    @inline(__always)
     func value(_ input: Int, _ t: Int) -> Double {
-        t >= 0 && t < count ? values[input][t] : .nan
+        t >= 0 && t < count ? values[input * count + t] : .nan
     }
 
     /// The mean of the logged values at indices `from...through` (clipped to the series); NaN if none.
     func mean(_ input: Int, from start: Int, through end: Int) -> Double {
+        let lower = max(start, 0)
+        let upper = min(end, count - 1)
+        guard lower <= upper else { return .nan }
+        let base = input * count
         var sum = 0.0
-        var logged = 0
-        let column = values[input]
-        var t = max(start, 0)
-        while t <= min(end, count - 1) {
-            let value = column[t]
-            if !value.isNaN {
-                sum += value
-                logged += 1
-            }
-            t += 1
+        var days = 0.0
+        for t in (base + lower)...(base + upper) {
+            sum += zeroed[t]
+            days += logged[t]
         }
-        return logged > 0 ? sum / Double(logged) : .nan
+        return days > 0 ? sum / days : .nan
     }
 }

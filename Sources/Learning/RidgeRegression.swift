@@ -77,7 +77,7 @@ struct RidgeWorkspace: Sendable {
             LinearAlgebra.gram(centered, into: &decomposition)
             try LinearAlgebra.eigendecompose(&decomposition, eigenvalues: &eigenvalues, workspace: &eigenWorkspace)
             LinearAlgebra.multiply(centered, decomposition, into: &projected)
-            square(projected)
+            LinearAlgebra.square(projected, into: &squared)
             LinearAlgebra.multiply(centered, transposed: true, centeredTarget, into: &scratchP)
             LinearAlgebra.multiply(decomposition, transposed: true, scratchP, into: &projectedTarget)
             // scikit-learn carries Xᵀ1 (zero up to rounding for centred X) through the intercept term.
@@ -110,7 +110,7 @@ struct RidgeWorkspace: Sendable {
             // "gram": XXᵀ = Q Λ Qᵀ, G⁻¹ = Q D Qᵀ; the leave-one-out residual is c / diag(G⁻¹), c = G⁻¹y.
             LinearAlgebra.outerGram(centered, into: &decomposition)
             try LinearAlgebra.eigendecompose(&decomposition, eigenvalues: &eigenvalues, workspace: &eigenWorkspace)
-            square(decomposition)
+            LinearAlgebra.square(decomposition, into: &squared)
             LinearAlgebra.multiply(decomposition, transposed: true, centeredTarget, into: &projectedTarget)
             columnSums(of: decomposition, into: &projectedOnes)
             for alpha in alphas {
@@ -144,16 +144,8 @@ struct RidgeWorkspace: Sendable {
         precondition(x.rows == y.count, "ridge: \(x.rows) rows but \(y.count) targets")
         precondition(x.rows >= 2, "ridge needs at least two rows")
         let n = x.rows
-        centered = x
-        means.resize(to: x.columns)
-        for j in 0..<x.columns {
-            let range = x.columnRange(j)
-            var sum = 0.0
-            for index in range { sum += x.storage[index] }
-            let mean = sum / Double(n)
-            guard mean.isFinite else { throw .nonFiniteValues(stage: "the design matrix") }
-            means[j] = mean
-            for index in range { centered.storage[index] -= mean }
+        guard LinearAlgebra.centerColumns(x, into: &centered, means: &means) else {
+            throw .nonFiniteValues(stage: "the design matrix")
         }
         var sum = 0.0
         for value in y { sum += value }
@@ -172,15 +164,6 @@ struct RidgeWorkspace: Sendable {
             throw .nonFiniteValues(stage: "the ridge coefficients")
         }
         return RidgeSolution(coefficients: coefficients, intercept: intercept, alpha: alpha, leaveOneOutError: error)
-    }
-
-    /// `squared = m ∘ m`, whose product with D gives the hat matrix's diagonal.
-    private mutating func square(_ m: Matrix) {
-        squared.reshape(rows: m.rows, columns: m.columns)
-        for index in 0..<m.storage.count {
-            let value = m.storage[index]
-            squared.storage[index] = value * value
-        }
     }
 
     private mutating func fillInverse(alpha: Double) {

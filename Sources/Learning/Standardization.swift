@@ -39,12 +39,6 @@ public struct Standardization: Sendable, Hashable, Codable {
 
     /// Writes the standardized `x` into `z`.
     func apply(_ x: Matrix, into z: inout Matrix) {
-        precondition(x.columns == means.count, "standardization of \(means.count) columns applied to \(x.columns)")
-        z.reshape(rows: x.rows, columns: x.columns)
-        for j in 0..<x.columns {
-            let mean = means[j]
-            let scale = scales[j]
-            for index in x.columnRange(j) { z.storage[index] = (x.storage[index] - mean) / scale }
-        }
+        LinearAlgebra.standardize(x, means: means, scales: scales, into: &z)
     }
 }
