@@ -63,6 +63,7 @@ public struct PopulationAccumulator: Sendable {
     private var lastDay: Day?
     private var sample: BottomKSample
     private var workspace = Matrix(rows: 0, columns: 0)
+    private var centeredWorkspace = Matrix(rows: 0, columns: 0)
     private var userComoment = Matrix(rows: 0, columns: 0)
 
     /// An empty accumulator for a retrain on `today`.
@@ -86,30 +87,21 @@ public struct PopulationAccumulator: Sendable {
         guard n > 0 else { return }
         let imputed = design.imputed(with: builder.imputation(for: design))
         let p = design.columnCount
-        // [X y], centred on this user's means.
+        // [X y], then centred on this user's means.
         workspace.reshape(rows: n, columns: p + 1)
-        var userMeans = [Double](repeating: 0, count: p + 1)
-        for j in 0...p {
-            var sum = 0.0
-            for i in 0..<n {
-                let value = j < p ? imputed.value(row: i, column: j) : imputed.targets[i]
-                workspace[i, j] = value
-                sum += value
-            }
-            userMeans[j] = sum / Double(n)
-        }
+        workspace.storage.replaceSubrange(0..<(n * p), with: imputed.values.storage)
+        workspace.storage.replaceSubrange((n * p)..<(n * (p + 1)), with: imputed.targets)
         for i in 0..<n {
             let key = BottomKSample.key(seed: sample.seed, user: user, day: design.days[i])
             if sample.admits(key) {
-                var row = [Double](repeating: 0, count: p + 1)
-                for j in 0...p { row[j] = workspace[i, j] }
+                var row = imputed.row(i)
+                row.append(imputed.targets[i])
                 sample.insert(key: key, row: row)
             }
         }
-        for j in 0...p {
-            for index in workspace.columnRange(j) { workspace.storage[index] -= userMeans[j] }
-        }
-        LinearAlgebra.gram(workspace, into: &userComoment)
+        var userMeans: [Double] = []
+        _ = LinearAlgebra.centerColumns(workspace, into: &centeredWorkspace, means: &userMeans)
+        LinearAlgebra.gram(centeredWorkspace, into: &userComoment)
         merge(count: n, means: userMeans, comoment: userComoment)
         users += 1
         firstDay = min(firstDay ?? design.days[0], design.days[0])

@@ -16,9 +16,11 @@ struct RidgeSolution: Sendable, Hashable {
 /// - `fit(alpha:)` mirrors `Ridge(solver="cholesky")`: `(XᵀX + αI)w = Xᵀy` for tall data, and the kernel form
 ///   `(XXᵀ + αI)c = y, w = Xᵀc` when there are no more rows than columns.
 /// - `fitLeaveOneOut` mirrors `RidgeCV(alphas)` with its default `gcv_mode` (exact leave-one-out, *not*
-///   generalized CV): one eigendecomposition of `XᵀX` (rows > columns, "cov") or `XXᵀ` (otherwise, "gram"),
-///   then each penalty in O(n·p) from the closed form of Rifkin & Lippert, "Notes on Regularized Least
-///   Squares" (MIT-CSAIL-TR-2007-025), including scikit-learn's correction for the centred intercept.
+///   generalized CV): the closed form of Rifkin & Lippert, "Notes on Regularized Least Squares"
+///   (MIT-CSAIL-TR-2007-025), including scikit-learn's correction for the centred intercept, on `XᵀX`
+///   (rows > columns, scikit-learn's "cov") or `XXᵀ` (otherwise, "gram"). Where scikit-learn diagonalizes
+///   that matrix, this reduces it once to tridiagonal form (the first, cheap half of an eigensolver) and
+///   solves with T + αI in O(p) per penalty; each penalty then costs O(n·p).
 ///   Penalties are tried in grid order and a later one wins only with a strictly lower mean squared error,
 ///   which is how `RidgeCV` breaks ties.
 struct RidgeWorkspace: Sendable {
@@ -26,10 +28,13 @@ struct RidgeWorkspace: Sendable {
     private var centeredTarget: [Double] = []
     private var means: [Double] = []
     private var decomposition = Matrix(rows: 0, columns: 0)
-    private var eigenvalues: [Double] = []
-    private var eigenWorkspace = LinearAlgebra.EigenWorkspace()
+    /// The diagonal of T, then its off-diagonal, and T + αI = L D Lᵀ's multipliers and pivots.
+    private var tridiagonal: [Double] = []
+    private var offDiagonal: [Double] = []
+    private var multipliers: [Double] = []
+    private var pivots: [Double] = []
+    private var lapackWorkspace = LinearAlgebra.EigenWorkspace()
     private var projected = Matrix(rows: 0, columns: 0)
-    private var squared = Matrix(rows: 0, columns: 0)
     private var scratchP: [Double] = []
     private var projectedTarget: [Double] = []
     private var projectedOnes: [Double] = []
@@ -69,28 +74,32 @@ struct RidgeWorkspace: Sendable {
         try center(x: x, y: y)
         let n = x.rows
         let p = x.columns
+        let count = Double(n)
         var bestAlpha = alphas[0]
         var bestError = Double.infinity
         var coefficients = [Double](repeating: 0, count: p)
+        // One symmetric matrix is reduced to tridiagonal form, S = Q T Qᵀ; every penalty then needs only
+        // (T + αI)⁻¹, an O(p) factorization, and the hat matrix's diagonal as quadratic forms in the rows of
+        // `projected` (see `LinearAlgebra.tridiagonalQuadraticForms`). Scikit-learn diagonalizes S instead;
+        // the two are the same linear algebra, and the goldens hold them to 1e-8.
         if n > p {
-            // "cov": XᵀX = V Λ Vᵀ. With Z = X V, the hat matrix for a penalty is Z D Zᵀ, D = (Λ + α)⁻¹.
+            // "cov": S = XᵀX, projected = X Q. Hat matrix X(XᵀX + αI)⁻¹Xᵀ = projected (T + αI)⁻¹ projectedᵀ.
             LinearAlgebra.gram(centered, into: &decomposition)
-            try LinearAlgebra.eigendecompose(&decomposition, eigenvalues: &eigenvalues, workspace: &eigenWorkspace)
+            try LinearAlgebra.tridiagonalize(
+                &decomposition, diagonal: &tridiagonal, offDiagonal: &offDiagonal, workspace: &lapackWorkspace)
             LinearAlgebra.multiply(centered, decomposition, into: &projected)
-            LinearAlgebra.square(projected, into: &squared)
-            LinearAlgebra.multiply(centered, transposed: true, centeredTarget, into: &scratchP)
-            LinearAlgebra.multiply(decomposition, transposed: true, scratchP, into: &projectedTarget)
+            LinearAlgebra.multiply(projected, transposed: true, centeredTarget, into: &projectedTarget)
             // scikit-learn carries Xᵀ1 (zero up to rounding for centred X) through the intercept term.
             columnSums(of: projected, into: &projectedOnes)
             for alpha in alphas {
-                fillInverse(alpha: alpha)
-                scale(projectedTarget)
+                factor(alpha: alpha)
+                solve(projectedTarget, into: &scratchP)
                 LinearAlgebra.multiply(projected, scratchP, into: &fitted)
-                scale(projectedOnes)
+                solve(projectedOnes, into: &scratchP)
                 LinearAlgebra.multiply(projected, scratchP, into: &fittedOnes)
-                LinearAlgebra.multiply(squared, scaled, into: &diagonal)
+                LinearAlgebra.tridiagonalQuadraticForms(
+                    projected, multipliers: multipliers, pivots: pivots, into: &diagonal, scratch: &scaled)
                 var total = 0.0
-                let count = Double(n)
                 for i in 0..<n {
                     let alphaC = centeredTarget[i] - fitted[i]
                     let alphaD = 1 - diagonal[i] - (1 - fittedOnes[i]) / count
@@ -103,25 +112,26 @@ struct RidgeWorkspace: Sendable {
                     bestAlpha = alpha
                 }
             }
-            fillInverse(alpha: bestAlpha)
-            scale(projectedTarget)
+            factor(alpha: bestAlpha)
+            solve(projectedTarget, into: &scratchP)
             LinearAlgebra.multiply(decomposition, scratchP, into: &coefficients)
         } else {
-            // "gram": XXᵀ = Q Λ Qᵀ, G⁻¹ = Q D Qᵀ; the leave-one-out residual is c / diag(G⁻¹), c = G⁻¹y.
+            // "gram": S = XXᵀ, G⁻¹ = (XXᵀ + αI)⁻¹ = Q (T + αI)⁻¹ Qᵀ; the leave-one-out residual is c / diag(G⁻¹),
+            // c = G⁻¹y, with scikit-learn's correction for the centred intercept.
             LinearAlgebra.outerGram(centered, into: &decomposition)
-            try LinearAlgebra.eigendecompose(&decomposition, eigenvalues: &eigenvalues, workspace: &eigenWorkspace)
-            LinearAlgebra.square(decomposition, into: &squared)
+            try LinearAlgebra.tridiagonalize(
+                &decomposition, diagonal: &tridiagonal, offDiagonal: &offDiagonal, workspace: &lapackWorkspace)
             LinearAlgebra.multiply(decomposition, transposed: true, centeredTarget, into: &projectedTarget)
             columnSums(of: decomposition, into: &projectedOnes)
             for alpha in alphas {
-                fillInverse(alpha: alpha)
-                scale(projectedTarget)
+                factor(alpha: alpha)
+                solve(projectedTarget, into: &scratchP)
                 LinearAlgebra.multiply(decomposition, scratchP, into: &fitted)
-                scale(projectedOnes)
+                solve(projectedOnes, into: &scratchP)
                 LinearAlgebra.multiply(decomposition, scratchP, into: &fittedOnes)
-                LinearAlgebra.multiply(squared, scaled, into: &diagonal)
+                LinearAlgebra.tridiagonalQuadraticForms(
+                    decomposition, multipliers: multipliers, pivots: pivots, into: &diagonal, scratch: &scaled)
                 var total = 0.0
-                let count = Double(n)
                 for i in 0..<n {
                     let d = diagonal[i] - fittedOnes[i] / count
                     let error = fitted[i] / d
@@ -138,6 +148,33 @@ struct RidgeWorkspace: Sendable {
         }
         guard bestError.isFinite else { throw .nonFiniteValues(stage: "the leave-one-out errors") }
         return try solution(coefficients: coefficients, alpha: bestAlpha, error: bestError)
+    }
+
+    /// Factors T + αI = L D Lᵀ (T from `tridiagonalize`; positive definite for α > 0, so no pivoting).
+    private mutating func factor(alpha: Double) {
+        let p = tridiagonal.count
+        pivots.resize(to: p)
+        multipliers.resize(to: max(p - 1, 0))
+        guard p > 0 else { return }
+        pivots[0] = tridiagonal[0] + alpha
+        for k in 1..<max(p, 1) {
+            let multiplier = offDiagonal[k - 1] / pivots[k - 1]
+            multipliers[k - 1] = multiplier
+            pivots[k] = tridiagonal[k] + alpha - multiplier * offDiagonal[k - 1]
+        }
+    }
+
+    /// `result = (T + αI)⁻¹ b` with the factors from `factor(alpha:)`.
+    private func solve(_ b: [Double], into result: inout [Double]) {
+        let p = pivots.count
+        result.resize(to: p)
+        guard p > 0 else { return }
+        result[0] = b[0]
+        for k in 1..<max(p, 1) { result[k] = b[k] - multipliers[k - 1] * result[k - 1] }
+        for k in 0..<p { result[k] /= pivots[k] }
+        if p >= 2 {
+            for k in stride(from: p - 2, through: 0, by: -1) { result[k] -= multipliers[k] * result[k + 1] }
+        }
     }
 
     private mutating func center(x: Matrix, y: [Double]) throws(LearningError) {
@@ -164,17 +201,6 @@ struct RidgeWorkspace: Sendable {
             throw .nonFiniteValues(stage: "the ridge coefficients")
         }
         return RidgeSolution(coefficients: coefficients, intercept: intercept, alpha: alpha, leaveOneOutError: error)
-    }
-
-    private mutating func fillInverse(alpha: Double) {
-        scaled.resize(to: eigenvalues.count)
-        for k in 0..<eigenvalues.count { scaled[k] = 1 / (eigenvalues[k] + alpha) }
-    }
-
-    /// `scratchP = scaled ∘ v`.
-    private mutating func scale(_ v: [Double]) {
-        scratchP.resize(to: v.count)
-        for k in 0..<v.count { scratchP[k] = scaled[k] * v[k] }
     }
 
     private func columnSums(of m: Matrix, into sums: inout [Double]) {
