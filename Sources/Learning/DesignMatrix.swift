@@ -39,7 +39,8 @@ public struct DesignMatrix: Sendable {
         var storage: [Double] = []
         storage.reserveCapacity(range.count * columnCount)
         for j in 0..<columnCount {
-            storage.append(contentsOf: values.storage[(j * rowCount + range.lowerBound)..<(j * rowCount + range.upperBound)])
+            storage.append(
+                contentsOf: values.storage[(j * rowCount + range.lowerBound)..<(j * rowCount + range.upperBound)])
         }
         var subset = Matrix(rows: 0, columns: 0)
         subset.reshape(rows: range.count, columns: columnCount)
@@ -119,7 +120,9 @@ extension DesignMatrix {
                 throw .malformedCSV(line: i + 2, problem: "\(cells.count) cells for \(header.count) columns")
             }
             if hasDay {
-                guard let day = Day(cells[0]) else { throw .malformedCSV(line: i + 2, problem: "day is not YYYY-MM-DD") }
+                guard let day = Day(cells[0]) else {
+                    throw .malformedCSV(line: i + 2, problem: "day is not YYYY-MM-DD")
+                }
                 days.append(day)
             } else {
                 days.append(origin.adding(days: i))

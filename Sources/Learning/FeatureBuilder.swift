@@ -74,7 +74,8 @@ public struct FeatureBuilder: Sendable {
                 }
             case .baselineDeviation(let days):
                 for (i, t) in rows.enumerated() {
-                    values.storage[base + i] = series.value(input, t) - series.mean(input, from: t - days, through: t - 1)
+                    values.storage[base + i] =
+                        series.value(input, t) - series.mean(input, from: t - days, through: t - 1)
                 }
             }
         }

@@ -173,7 +173,8 @@ enum LinearAlgebra {
                 scratchOffDiagonal.withUnsafeMutableBufferPointer { e in
                     workspace.real.withUnsafeMutableBufferPointer { work in
                         let tau = work.baseAddress! + Int(lwork)
-                        dsytrd_(&uplo, &n, aBuffer.baseAddress, &lda, d.baseAddress, e.baseAddress, tau,
+                        dsytrd_(
+                            &uplo, &n, aBuffer.baseAddress, &lda, d.baseAddress, e.baseAddress, tau,
                             work.baseAddress, &lwork, &info, 1)
                         precondition(info == 0, "dsytrd_: argument \(-info) is invalid")
                         dorgtr_(&uplo, &n, aBuffer.baseAddress, &lda, tau, work.baseAddress, &lwork, &info, 1)
@@ -350,7 +351,9 @@ enum LinearAlgebra {
     }
 
     private static func int32(_ value: Int) -> Int32 {
-        guard let narrow = Int32(exactly: value) else { preconditionFailure("dimension \(value) exceeds LAPACK's Int32") }
+        guard let narrow = Int32(exactly: value) else {
+            preconditionFailure("dimension \(value) exceeds LAPACK's Int32")
+        }
         return narrow
     }
 }

@@ -86,7 +86,8 @@ public struct ModelTrainer: Sendable {
         var flareFitted = "population"
         if flares > 0 && flares < Double(split) {
             let fit = try logistic.fit(
-                x: standardized, y: labels, offset: flareOffsets, inverseRegularization: spec.flare.inverseRegularization,
+                x: standardized, y: labels, offset: flareOffsets,
+                inverseRegularization: spec.flare.inverseRegularization,
                 tolerance: spec.flare.tolerance, maximumIterations: spec.flare.maximumIterations)
             flareDelta = fit.coefficients
             flareDeltaIntercept = fit.intercept
@@ -130,7 +131,8 @@ public struct ModelTrainer: Sendable {
     /// for measuring throughput on identical matrices. Missing values take the column means.
     public mutating func fit(_ design: DesignMatrix) throws(LearningError) -> FitSummary {
         precondition(design.featureNames.count == design.columnCount && design.rowCount >= 2, "fit needs 2 rows")
-        let x = design.hasMissingValues
+        let x =
+            design.hasMissingValues
             ? design.imputed(with: design.observedMeans(fallback: Array(repeating: 0, count: design.columnCount)))
             : design
         let standardization = Standardization(fitting: x.values)

@@ -74,7 +74,8 @@ public struct PopulationAccumulator: Sendable {
         let width = spec.featureNames.count + 1
         means = Array(repeating: 0, count: width)
         comoment = Matrix(rows: width, columns: width)
-        sample = BottomKSample(capacity: spec.population.flareSampleRows, width: width, seed: spec.population.sampleSeed)
+        sample = BottomKSample(
+            capacity: spec.population.flareSampleRows, width: width, seed: spec.population.sampleSeed)
     }
 
     /// Rows pooled so far.

@@ -193,7 +193,8 @@ struct RidgeWorkspace: Sendable {
         for i in 0..<n { centeredTarget[i] = y[i] - mean }
     }
 
-    private func solution(coefficients: [Double], alpha: Double, error: Double?) throws(LearningError) -> RidgeSolution {
+    private func solution(coefficients: [Double], alpha: Double, error: Double?) throws(LearningError) -> RidgeSolution
+    {
         let p = coefficients.count
         var intercept = means[p]
         for j in 0..<p { intercept -= means[j] * coefficients[j] }

@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import ModelSpecs
 import Testing
 
 @testable import Learning
@@ -27,13 +28,16 @@ struct FeatureBuilderTests {
         #expect(Self.spec.flare.threshold == 7)
         #expect(names.first == "severity")
         #expect(names.contains("sleep_hours_mean7") && names.contains("hrv_dev28") && names.contains("steps_k_missing"))
-        #expect(names.suffix(7) == ["weekday_mon", "weekday_tue", "weekday_wed", "weekday_thu", "weekday_fri",
-            "weekday_sat", "weekday_sun"])
+        #expect(
+            names.suffix(7) == [
+                "weekday_mon", "weekday_tue", "weekday_wed", "weekday_thu", "weekday_fri",
+                "weekday_sat", "weekday_sun",
+            ])
     }
 
     @Test("a spec with a non-positive penalty is rejected with a message naming the part")
     func invalidSpec() throws {
-        var text = String(decoding: EmbeddedSpecBytes.symptomForecast, as: UTF8.self)
+        var text = String(decoding: EmbeddedModelSpecs.symptomForecast, as: UTF8.self)
         text = text.replacingOccurrences(of: "\"alphas\": [0.1,", with: "\"alphas\": [0,")
         #expect(throws: LearningError.invalidSpec(problem: "ridge.alphas must be positive finite numbers")) {
             try ModelSpec(json: Array(text.utf8))
@@ -47,26 +51,30 @@ struct FeatureBuilderTests {
         for cut in [20, 35, 50] {
             let t = Self.start.adding(days: cut)
             // Every later row changes (different severities, metrics, fields removed), and extra future rows appear.
-            let altered = original.map { log -> DailyLog in
-                guard log.day > t else { return log }
-                var changed = log
-                changed.symptomSeverity = 10 - (log.symptomSeverity ?? 5)
-                changed.sleepDuration = Sourced(3600, .user)
-                changed.hrv = nil
-                changed.stepCount = Sourced(150_000, .health)
-                changed.mood = 1
-                return changed
-            } + [DailyLog(user: Self.user, day: today.adding(days: 3), symptomSeverity: 9)]
+            let altered =
+                original.map { log -> DailyLog in
+                    guard log.day > t else { return log }
+                    var changed = log
+                    changed.symptomSeverity = 10 - (log.symptomSeverity ?? 5)
+                    changed.sleepDuration = Sourced(3600, .user)
+                    changed.hrv = nil
+                    changed.stepCount = Sourced(150_000, .health)
+                    changed.mood = 1
+                    return changed
+                } + [DailyLog(user: Self.user, day: today.adding(days: 3), symptomSeverity: 9)]
             let before = Self.builder.designMatrix(logs: original, today: today)
             let after = Self.builder.designMatrix(logs: altered, today: today)
             let rowBefore = try #require(before.days.firstIndex(of: t.adding(days: 1)))
             let rowAfter = try #require(after.days.firstIndex(of: t.adding(days: 1)))
             #expect(Self.sameFeatures(before.row(rowBefore), after.row(rowAfter)))
-            #expect(Self.sameFeatures(
-                Self.builder.predictionRow(logs: original, for: t.adding(days: 1)),
-                Self.builder.predictionRow(logs: altered, for: t.adding(days: 1))))
+            #expect(
+                Self.sameFeatures(
+                    Self.builder.predictionRow(logs: original, for: t.adding(days: 1)),
+                    Self.builder.predictionRow(logs: altered, for: t.adding(days: 1))))
             // The prediction row is the training row: one definition of a feature.
-            #expect(Self.sameFeatures(before.row(rowBefore), Self.builder.predictionRow(logs: original, for: t.adding(days: 1))))
+            #expect(
+                Self.sameFeatures(
+                    before.row(rowBefore), Self.builder.predictionRow(logs: original, for: t.adding(days: 1))))
             // Every earlier row is unchanged as well.
             for i in 0..<rowBefore { #expect(Self.sameFeatures(before.row(i), after.row(i))) }
         }
@@ -76,10 +84,11 @@ struct FeatureBuilderTests {
     func futureRowsIgnored() {
         let today = Self.start.adding(days: 30)
         let logs = Self.logs().filter { $0.day < today }
-        let withFuture = logs + [
-            DailyLog(user: Self.user, day: today, symptomSeverity: 8),
-            DailyLog(user: Self.user, day: today.adding(days: 1), symptomSeverity: 2),
-        ]
+        let withFuture =
+            logs + [
+                DailyLog(user: Self.user, day: today, symptomSeverity: 8),
+                DailyLog(user: Self.user, day: today.adding(days: 1), symptomSeverity: 2),
+            ]
         let design = Self.builder.designMatrix(logs: withFuture, today: today)
         let without = Self.builder.designMatrix(logs: logs, today: today)
         #expect(design.days.allSatisfy { $0 < today })
@@ -92,11 +101,14 @@ struct FeatureBuilderTests {
         let day = { (offset: Int) in Self.start.adding(days: offset) }
         // Sleep logged on days 0, 1, 3, 4 (hours 6, 8, 5, 7); day 2 has no log at all; day 4 has no HRV.
         let logs = [
-            DailyLog(user: Self.user, day: day(0), symptomSeverity: 3, hrv: Sourced(40, .health),
+            DailyLog(
+                user: Self.user, day: day(0), symptomSeverity: 3, hrv: Sourced(40, .health),
                 sleepDuration: Sourced(6 * 3600, .health)),
-            DailyLog(user: Self.user, day: day(1), symptomSeverity: 4, hrv: Sourced(50, .health),
+            DailyLog(
+                user: Self.user, day: day(1), symptomSeverity: 4, hrv: Sourced(50, .health),
                 sleepDuration: Sourced(8 * 3600, .health)),
-            DailyLog(user: Self.user, day: day(3), symptomSeverity: 6, hrv: Sourced(60, .health),
+            DailyLog(
+                user: Self.user, day: day(3), symptomSeverity: 6, hrv: Sourced(60, .health),
                 sleepDuration: Sourced(5 * 3600, .health)),
             DailyLog(user: Self.user, day: day(4), symptomSeverity: 5, sleepDuration: Sourced(7 * 3600, .user)),
             DailyLog(user: Self.user, day: day(5), symptomSeverity: 7),
@@ -126,7 +138,8 @@ struct FeatureBuilderTests {
     func imputation() {
         let day = { (offset: Int) in Self.start.adding(days: offset) }
         let logs = (0..<5).map { offset in
-            DailyLog(user: Self.user, day: day(offset), symptomSeverity: offset % 3,
+            DailyLog(
+                user: Self.user, day: day(offset), symptomSeverity: offset % 3,
                 hrv: offset == 2 ? nil : Sourced(Double(40 + offset), .health))
         }
         let design = Self.builder.designMatrix(logs: logs, today: day(5))
@@ -164,7 +177,3 @@ struct FeatureBuilderTests {
         a.count == b.count && zip(a, b).allSatisfy { ($0.isNaN && $1.isNaN) || $0 == $1 }
     }
 }
-
-import ModelSpecs
-
-typealias EmbeddedSpecBytes = EmbeddedModelSpecs

@@ -24,12 +24,18 @@ struct Golden: Decodable {
     var x: [[Double]]
     var y: [Double]
     var alphas: [Double]
-    var C: Double
+    /// scikit-learn's `C`.
+    var inverseRegularization: Double
     var threshold: Double
     var standardization: Standardization?
     var ridge: [Fit]
     var ridgecv: Fit
     var logistic: Logistic
+
+    enum CodingKeys: String, CodingKey {
+        case name, standardized, x, y, alphas, threshold, standardization, ridge, ridgecv, logistic
+        case inverseRegularization = "C"
+    }
 
     static let names = [
         "tall", "tall_unscaled", "constant_column", "wide", "equal_targets", "design", "separable_flares",

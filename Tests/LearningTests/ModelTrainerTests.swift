@@ -146,8 +146,10 @@ struct ModelTrainerTests {
         #expect(read.jsonData() == json)
         let text = String(decoding: json, as: UTF8.self)
         for key in [
-            "\"specVersion\":1", "\"featureNames\":[", "\"standardization\":{", "\"alpha\":", "\"trainedAt\":\"2026-03-01T03:00:00Z\"",
-            "\"trainingWindow\":{", "\"metrics\":{", "\"promoted\":", "\"reason\":", "\"source\":\"personal\"", "\"flare\":{",
+            "\"specVersion\":1", "\"featureNames\":[", "\"standardization\":{", "\"alpha\":",
+            "\"trainedAt\":\"2026-03-01T03:00:00Z\"",
+            "\"trainingWindow\":{", "\"metrics\":{", "\"promoted\":", "\"reason\":", "\"source\":\"personal\"",
+            "\"flare\":{",
         ] {
             #expect(text.contains(key), "missing \(key)")
         }
@@ -178,14 +180,19 @@ struct ModelTrainerTests {
         var left = PopulationAccumulator(today: today)
         var right = PopulationAccumulator(today: today)
         for (index, user) in users.enumerated().reversed() {
-            if index % 3 == 0 { left.add(user: user.id, logs: user.logs) } else { right.add(user: user.id, logs: user.logs) }
+            if index % 3 == 0 {
+                left.add(user: user.id, logs: user.logs)
+            } else {
+                right.add(user: user.id, logs: user.logs)
+            }
         }
         right.merge(left)
         let merged = try right.model(trainedAt: Self.trainedAt)
         #expect(merged.artifact.severity.alpha == sequential.artifact.severity.alpha)
         #expect(relativeError(merged.artifact.severity.coefficients, sequential.artifact.severity.coefficients) < 1e-9)
         #expect(relativeError(merged.artifact.flare.coefficients, sequential.artifact.flare.coefficients) < 1e-9)
-        #expect(relativeError(merged.artifact.standardization.scales, sequential.artifact.standardization.scales) < 1e-12)
+        #expect(
+            relativeError(merged.artifact.standardization.scales, sequential.artifact.standardization.scales) < 1e-12)
         #expect(merged.artifact.trainingWindow == sequential.artifact.trainingWindow)
     }
 
@@ -199,7 +206,8 @@ struct ModelTrainerTests {
         }
         let kept = sample.entries()
         #expect(kept.count == 3)
-        let smallest = (0..<100).map { BottomKSample.key(seed: 1, user: user, day: Day(ordinal: $0)) }.sorted().prefix(3)
+        let smallest = (0..<100).map { BottomKSample.key(seed: 1, user: user, day: Day(ordinal: $0)) }.sorted().prefix(
+            3)
         #expect(kept.map(\.key) == Array(smallest))
     }
 
@@ -209,10 +217,11 @@ struct ModelTrainerTests {
         let today = Self.start.adding(days: 200)
         var trainer = ModelTrainer()
         // A user with flare days, so both heads are fitted.
-        let flaring = try #require(users.first { user in
-            let targets = trainer.trainingDesign(logs: user.logs, today: today)?.targets ?? []
-            return targets.contains { $0 >= 7 } && targets.contains { $0 < 7 }
-        })
+        let flaring = try #require(
+            users.first { user in
+                let targets = trainer.trainingDesign(logs: user.logs, today: today)?.targets ?? []
+                return targets.contains { $0 >= 7 } && targets.contains { $0 < 7 }
+            })
         let design = try #require(trainer.trainingDesign(logs: flaring.logs, today: today))
         let summary = try trainer.fit(try DesignMatrix(csv: design.csv()))
         let standardization = Standardization(fitting: design.values)

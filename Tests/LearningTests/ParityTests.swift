@@ -58,7 +58,8 @@ struct ParityTests {
         }
         var workspace = LogisticWorkspace()
         let fit = try workspace.fit(
-            x: x, y: labels, offset: nil, inverseRegularization: golden.C, tolerance: 1e-10, maximumIterations: 100)
+            x: x, y: labels, offset: nil, inverseRegularization: golden.inverseRegularization, tolerance: 1e-10,
+            maximumIterations: 100)
         #expect(relativeError(fit.coefficients, coefficients) < 1e-6)
         #expect(relativeError([fit.intercept] + fit.coefficients, [intercept] + coefficients) < 1e-6)
     }

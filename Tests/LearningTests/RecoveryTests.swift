@@ -58,9 +58,10 @@ struct RecoveryTests {
         for (user, outcome, today) in trained where Self.start.distance(to: today) >= 180 {
             #expect(outcome.artifact.source == .personal)
             let design = try #require(ModelTrainer().trainingDesign(logs: user.logs, today: today))
-            let found = Dictionary(uniqueKeysWithValues: outcome.artifact.associations(spec: spec).map {
-                ($0.input, $0.perUnit)
-            })
+            let found = Dictionary(
+                uniqueKeysWithValues: outcome.artifact.associations(spec: spec).map {
+                    ($0.input, $0.perUnit)
+                })
             let truth = ["sleep_hours": user.sleep, "hrv": user.hrv, "steps_k": user.steps, "severity": user.today]
             for (input, value) in truth {
                 let expected = try Self.sampling(
