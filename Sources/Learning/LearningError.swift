@@ -11,6 +11,8 @@ public enum LearningError: Error, Sendable, Hashable, CustomStringConvertible {
     case nonFiniteValues(stage: String)
     /// An artifact was made with another spec than the one it is used with.
     case specMismatch(artifact: String, spec: String)
+    /// A stored model artifact could not be read.
+    case invalidArtifact(problem: String)
     /// A features CSV could not be read; `line` is 1-based.
     case malformedCSV(line: Int, problem: String)
 
@@ -29,6 +31,8 @@ public enum LearningError: Error, Sendable, Hashable, CustomStringConvertible {
                 + "Check the user's logs for corrupt values."
         case .specMismatch(let artifact, let spec):
             "The model was made with spec \(artifact) but the running spec is \(spec). Retrain the user's model."
+        case .invalidArtifact(let problem):
+            "The stored model could not be read (\(problem)). Retrain the user's model."
         case .malformedCSV(let line, let problem):
             "Features CSV line \(line): \(problem). Export the matrix again with `pipeline features`."
         }

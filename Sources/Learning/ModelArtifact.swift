@@ -80,6 +80,21 @@ public struct ModelArtifact: Sendable, Hashable, Codable {
         return (min(max(severityValue, targetRange.lowerBound), targetRange.upperBound), sigmoid(flareValue))
     }
 
+    /// The forecast for `day` from the user's logs before it (a log on or after `day` is ignored).
+    /// Throws `specMismatch` when the artifact was made with another spec.
+    public func forecast(
+        logs: [DailyLog], for day: Day, spec: ModelSpec = .symptomForecast
+    ) throws(LearningError) -> ForecastPrediction {
+        try check(against: spec)
+        let row = FeatureBuilder(spec: spec).predictionRow(logs: logs, for: day)
+        let (severity, flare) = predict(row: row, targetRange: spec.target.minimum...spec.target.maximum)
+        let valueColumns = spec.features.enumerated().filter { $0.element.kind == .value }
+        return ForecastPrediction(
+            day: day, severity: severity, flareProbability: flare, source: source, specVersion: specVersion,
+            trainedAt: trainedAt,
+            missingInputs: valueColumns.compactMap { row[$0.offset].isNaN ? spec.inputs[$0.element.input!].name : nil })
+    }
+
     /// The stable JSON form.
     public func jsonData() -> Data {
         let encoder = JSONEncoder()
@@ -96,7 +111,7 @@ public struct ModelArtifact: Sendable, Hashable, Codable {
         do {
             self = try decoder.decode(ModelArtifact.self, from: json)
         } catch {
-            throw .invalidSpec(problem: "not a model artifact (\(error))")
+            throw .invalidArtifact(problem: "not a model artifact JSON")
         }
     }
 

@@ -152,19 +152,11 @@ public struct ModelTrainer: Sendable {
         return summary
     }
 
-    /// Predicts `day` for a user from an artifact, using logs before `day`.
+    /// Predicts `day` for a user from an artifact, using logs before `day` (see `ModelArtifact.forecast`).
     public func predict(
         _ artifact: ModelArtifact, logs: [DailyLog], for day: Day
     ) throws(LearningError) -> ForecastPrediction {
-        try artifact.check(against: spec)
-        let row = builder.predictionRow(logs: logs, for: day)
-        let (severity, flare) = artifact.predict(row: row, targetRange: spec.target.minimum...spec.target.maximum)
-        return ForecastPrediction(
-            day: day, severity: severity, flareProbability: flare, source: artifact.source,
-            specVersion: artifact.specVersion, trainedAt: artifact.trainedAt,
-            missingInputs: spec.inputs.enumerated().compactMap { index, input in
-                row[spec.features.firstIndex { $0.input == index && $0.kind == .value }!].isNaN ? input.name : nil
-            })
+        try artifact.forecast(logs: logs, for: day, spec: spec)
     }
 
     /// Rows whose target day is before the hold-out window.
