@@ -129,6 +129,25 @@ struct ModelTrainerTests {
         #expect(prediction.flareProbability > 0 && prediction.flareProbability < 1)
     }
 
+    @Test("a corrupt value makes the fit fail with an error instead of producing a model")
+    func corruptValue() throws {
+        let users = Self.cohort()
+        let today = Self.start.adding(days: 200)
+        let population = try Self.population(users, today: today)
+        var logs = users[6].logs
+        let index = try #require(logs.firstIndex { $0.day == Self.start.adding(days: 50) })
+        logs[index].hrv = Sourced(.infinity, .health)
+        var trainer = ModelTrainer()
+        #expect(throws: LearningError.nonFiniteValues(stage: "the design matrix")) {
+            try trainer.train(
+                user: users[6].id, logs: logs, today: today, population: population, trainedAt: Self.trainedAt)
+        }
+        // The same trainer keeps working for the next user.
+        let next = try trainer.train(
+            user: users[7].id, logs: users[7].logs, today: today, population: population, trainedAt: Self.trainedAt)
+        #expect(next.artifact.source == .personal)
+    }
+
     @Test("an artifact encodes to stable JSON and reads back equal")
     func artifactJSON() throws {
         let users = Self.cohort()
