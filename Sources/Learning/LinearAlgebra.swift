@@ -259,6 +259,26 @@ enum LinearAlgebra {
         return finite
     }
 
+    /// `c += other + weight·δδᵀ`, the pairwise update of a centred cross-product matrix.
+    static func accumulate(_ c: inout Matrix, adding other: Matrix, outer delta: [Double], weight: Double) {
+        precondition(c.rows == c.columns && other.rows == c.rows && other.columns == c.columns, "accumulate")
+        precondition(delta.count == c.rows, "accumulate: \(delta.count) for order \(c.rows)")
+        let n = c.rows
+        guard n > 0 else { return }
+        other.storage.withUnsafeBufferPointer { source in
+            delta.withUnsafeBufferPointer { delta in
+                c.storage.withUnsafeMutableBufferPointer { target in
+                    for k in 0..<n {
+                        let column = target.baseAddress! + k * n
+                        let addend = source.baseAddress! + k * n
+                        let scaled = weight * delta[k]
+                        for j in 0..<n { column[j] += addend[j] + delta[j] * scaled }
+                    }
+                }
+            }
+        }
+    }
+
     /// `squared = m ∘ m`.
     static func square(_ m: Matrix, into squared: inout Matrix) {
         squared.reshape(rows: m.rows, columns: m.columns)

@@ -57,8 +57,18 @@ public struct ModelTrainer: Sendable {
     public mutating func train(
         user: UserID, logs: [DailyLog], today: Day, population: PopulationModel, trainedAt: Date
     ) throws(LearningError) -> TrainingOutcome {
+        try train(
+            user: user, design: builder.designMatrix(logs: logs, today: today), today: today, population: population,
+            trainedAt: trainedAt)
+    }
+
+    /// `train(user:logs:…)` from the user's design matrix for `today`, already built by
+    /// `FeatureBuilder.designMatrix(logs:today:)` (e.g. once for this and for `PopulationAccumulator.add`).
+    public mutating func train(
+        user: UserID, design: DesignMatrix, today: Day, population: PopulationModel, trainedAt: Date
+    ) throws(LearningError) -> TrainingOutcome {
         precondition(population.spec == spec, "population model of another spec")
-        let design = builder.designMatrix(logs: logs, today: today)
+        precondition(design.featureNames == spec.featureNames, "a design of another spec")
         let split = trainingCount(design, today: today)
         guard split >= spec.training.minimumUsableDays else {
             let artifact = populationArtifact(for: user, design: design, population: population, usableDays: split)

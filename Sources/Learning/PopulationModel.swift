@@ -83,7 +83,19 @@ public struct PopulationAccumulator: Sendable {
 
     /// Adds one user's training rows (logs in any order; those on or after the hold-out are ignored).
     public mutating func add(user: UserID, logs: [DailyLog]) {
-        let design = builder.designMatrix(logs: logs, today: holdoutStart)
+        add(user: user, trainingRows: builder.designMatrix(logs: logs, today: holdoutStart))
+    }
+
+    /// Adds the training rows of a design matrix built for this retrain's `today` (by
+    /// `FeatureBuilder.designMatrix(logs:today:)`), so a single pass can build each user's features once for
+    /// this accumulator and for `ModelTrainer.train(user:design:today:population:trainedAt:)`.
+    public mutating func add(user: UserID, design: DesignMatrix) {
+        let split = design.days.firstIndex { $0 >= holdoutStart } ?? design.rowCount
+        add(user: user, trainingRows: split == design.rowCount ? design : design.rows(0..<split))
+    }
+
+    private mutating func add(user: UserID, trainingRows design: DesignMatrix) {
+        precondition(design.featureNames == spec.featureNames, "a design of another spec")
         let n = design.rowCount
         guard n > 0 else { return }
         let imputed = design.imputed(with: builder.imputation(for: design))
@@ -92,8 +104,9 @@ public struct PopulationAccumulator: Sendable {
         workspace.reshape(rows: n, columns: p + 1)
         workspace.storage.replaceSubrange(0..<(n * p), with: imputed.values.storage)
         workspace.storage.replaceSubrange((n * p)..<(n * (p + 1)), with: imputed.targets)
+        let userHash = BottomKSample.hash(user)
         for i in 0..<n {
-            let key = BottomKSample.key(seed: sample.seed, user: user, day: design.days[i])
+            let key = BottomKSample.key(seed: sample.seed, userHash: userHash, day: design.days[i])
             if sample.admits(key) {
                 var row = imputed.row(i)
                 row.append(imputed.targets[i])
@@ -123,15 +136,10 @@ public struct PopulationAccumulator: Sendable {
     private mutating func merge(count other: Int, means otherMeans: [Double], comoment otherComoment: Matrix) {
         let total = count + other
         let weight = Double(count) * Double(other) / Double(total)
-        let width = means.count
-        var delta = [Double](repeating: 0, count: width)
-        for j in 0..<width { delta[j] = otherMeans[j] - means[j] }
-        for k in 0..<width {
-            for j in 0..<width {
-                comoment[j, k] += otherComoment[j, k] + delta[j] * delta[k] * weight
-            }
-        }
-        for j in 0..<width { means[j] += delta[j] * Double(other) / Double(total) }
+        var delta = [Double](repeating: 0, count: means.count)
+        for j in 0..<means.count { delta[j] = otherMeans[j] - means[j] }
+        LinearAlgebra.accumulate(&comoment, adding: otherComoment, outer: delta, weight: weight)
+        for j in 0..<means.count { means[j] += delta[j] * Double(other) / Double(total) }
         count = total
     }
 
@@ -242,13 +250,15 @@ public struct PopulationAccumulator: Sendable {
     }
 }
 
-/// The rows with the `capacity` smallest keys seen so far (a max-heap on the key).
+/// The rows with the `capacity` smallest keys seen so far: a max-heap of (key, slot) over a flat row buffer,
+/// so sifting moves two integers and never a row.
 struct BottomKSample: Sendable {
     let capacity: Int
     let width: Int
     let seed: UInt64
     private var keys: [UInt64] = []
-    private var rows: [[Double]] = []
+    private var slots: [Int] = []
+    private var rows: [Double] = []
 
     init(capacity: Int, width: Int, seed: UInt64) {
         self.capacity = capacity
@@ -256,15 +266,20 @@ struct BottomKSample: Sendable {
         self.seed = seed
     }
 
-    /// A row's key: SplitMix64 (Steele, Lea & Flood 2014) of the seed, the user and the day, so the sample
-    /// does not depend on the order rows arrive in.
-    static func key(seed: UInt64, user: UserID, day: Day) -> UInt64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325  // FNV-1a over the user id
+    /// FNV-1a of the user id, the user's part of every key.
+    static func hash(_ user: UserID) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in user.rawValue.utf8 {
             hash ^= UInt64(byte)
             hash &*= 0x100_0000_01b3
         }
-        var z = seed &+ hash &+ UInt64(bitPattern: Int64(day.ordinal)) &* 0x9e37_79b9_7f4a_7c15
+        return hash
+    }
+
+    /// A row's key: SplitMix64's finalizer (Steele, Lea & Flood 2014) of the seed, the user's hash and the
+    /// day, so the sample does not depend on the order rows arrive in.
+    static func key(seed: UInt64, userHash: UInt64, day: Day) -> UInt64 {
+        var z = seed &+ userHash &+ UInt64(bitPattern: Int64(day.ordinal)) &* 0x9e37_79b9_7f4a_7c15
         z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
         z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
         return z ^ (z >> 31)
@@ -276,18 +291,28 @@ struct BottomKSample: Sendable {
         precondition(row.count == width, "sample row width")
         if keys.count < capacity {
             keys.append(key)
-            rows.append(row)
+            slots.append(keys.count - 1)
+            rows.append(contentsOf: row)
             siftUp(keys.count - 1)
         } else if key < keys[0] {
             keys[0] = key
-            rows[0] = row
+            let start = slots[0] * width
+            rows.replaceSubrange(start..<(start + width), with: row)
             siftDown(0)
         }
     }
 
     /// The kept rows, ordered by key so that the fit sees them in a reproducible order.
     func entries() -> [(key: UInt64, row: [Double])] {
-        zip(keys, rows).sorted { $0.0 < $1.0 }.map { (key: $0.0, row: $0.1) }
+        (0..<keys.count).sorted { keys[$0] < keys[$1] }.map { index in
+            let start = slots[index] * width
+            return (key: keys[index], row: Array(rows[start..<(start + width)]))
+        }
+    }
+
+    private mutating func swapEntries(_ a: Int, _ b: Int) {
+        keys.swapAt(a, b)
+        slots.swapAt(a, b)
     }
 
     private mutating func siftUp(_ start: Int) {
@@ -295,8 +320,7 @@ struct BottomKSample: Sendable {
         while child > 0 {
             let parent = (child - 1) / 2
             guard keys[child] > keys[parent] else { return }
-            keys.swapAt(child, parent)
-            rows.swapAt(child, parent)
+            swapEntries(child, parent)
             child = parent
         }
     }
@@ -310,8 +334,7 @@ struct BottomKSample: Sendable {
             if left < keys.count && keys[left] > keys[largest] { largest = left }
             if right < keys.count && keys[right] > keys[largest] { largest = right }
             guard largest != parent else { return }
-            keys.swapAt(parent, largest)
-            rows.swapAt(parent, largest)
+            swapEntries(parent, largest)
             parent = largest
         }
     }
