@@ -1,6 +1,6 @@
 import Domain
 import Foundation
-import ModelSpecs
+import TestSupport
 import Testing
 
 @testable import Learning
@@ -37,7 +37,8 @@ struct FeatureBuilderTests {
 
     @Test("a spec with a non-positive penalty is rejected with a message naming the part")
     func invalidSpec() throws {
-        var text = String(decoding: EmbeddedModelSpecs.symptomForecast, as: UTF8.self)
+        var text = try String(
+            contentsOf: repositoryRoot.appendingPathComponent("Models/symptom-forecast.json"), encoding: .utf8)
         text = text.replacingOccurrences(of: "\"alphas\": [0.1,", with: "\"alphas\": [0,")
         #expect(throws: LearningError.invalidSpec(problem: "ridge.alphas must be positive finite numbers")) {
             try ModelSpec(json: Array(text.utf8))
