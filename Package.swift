@@ -22,6 +22,7 @@ let package = Package(
                 .embedInCode("0002_watch_queue.sql"),
                 .embedInCode("0003_scheduler.sql"),
                 .embedInCode("0004_outbox.sql"),
+                .embedInCode("0005_models.sql"),
             ]),
         .target(name: "ModelSpecs", path: "Models", resources: [.embedInCode("symptom-forecast.json")]),
 
