@@ -25,7 +25,7 @@ let package = Package(
         .target(name: "Ingestion", dependencies: ["Domain"]),
         .target(name: "PipelineKit", dependencies: ["Domain", "Storage", "Scheduling", "Learning", "Ingestion"]),
         .target(name: "Lifecycle", dependencies: ["Scheduling", "PipelineKit"]),
-        .target(name: "Audit"),
+        .target(name: "Audit", dependencies: ["Domain"]),
         .target(name: "PipelineCLI", dependencies: ["PipelineKit", "Lifecycle", "Audit"]),
         .executableTarget(name: "pipeline", dependencies: ["PipelineCLI"]),
 
@@ -38,7 +38,7 @@ let package = Package(
         .testTarget(name: "IngestionTests", dependencies: ["Ingestion", "TestSupport"]),
         .testTarget(name: "PipelineKitTests", dependencies: ["PipelineKit", "TestSupport"]),
         .testTarget(name: "LifecycleTests", dependencies: ["Lifecycle", "TestSupport"]),
-        .testTarget(name: "AuditTests", dependencies: ["Audit", "TestSupport"]),
+        .testTarget(name: "AuditTests", dependencies: ["Audit", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "CLITests", dependencies: ["PipelineCLI", "TestSupport"]),
         .testTarget(name: "RegressionTests", dependencies: ["PipelineKit", "Scheduling", "Storage", "TestSupport"]),
     ]

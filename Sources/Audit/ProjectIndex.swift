@@ -1,0 +1,323 @@
+/// A callable in the project: file index and index in that file's `callables`.
+struct CallableID: Hashable, Sendable {
+    var file: Int32
+    var index: Int32
+}
+
+/// A call in the project: file index and index in that file's `calls`.
+struct CallID: Hashable, Sendable {
+    var file: Int32
+    var index: Int32
+}
+
+/// A task identifier as far as the sources tell it.
+enum IdentifierValue: Hashable, Sendable {
+    case known(String)
+    /// Built at run time or ambiguous; carries the expression so that two uses of the same expression match.
+    case unknown(String)
+}
+
+/// An identifier and the call that supplied it: the registration or request itself, or, when the identifier
+/// came in through a parameter, the outermost call that passed it.
+struct ResolvedIdentifier: Hashable, Sendable {
+    var value: IdentifierValue
+    var origin: CallID
+}
+
+/// Whether code runs while the app is launching.
+enum LaunchContext: Sendable {
+    case launch
+    /// Runs after launch; `reason` completes "… runs …" in a message.
+    case afterLaunch(reason: String)
+    case unknown
+}
+
+/// Facts from every file, joined: who calls whom, which functions submit requests, which names hold which
+/// string constants, and which types conform to what.
+final class ProjectIndex {
+    let files: [FileSummary]
+    private var callablesByName: [String: [CallableID]] = [:]
+    private var callersOf: [CallableID: [CallID]] = [:]
+    private(set) var submitting: Set<CallableID> = []
+    private var inherits: [String: Set<String>] = [:]
+    private var constantsByName: [String: [(file: Int32, constant: ConstantInfo)]] = [:]
+    private var launchMemo: [CallableID: LaunchContext] = [:]
+
+    init(files: [FileSummary]) {
+        self.files = files
+        for (fileIndex, file) in files.enumerated() {
+            for type in file.types where !type.name.isEmpty {
+                inherits[type.name, default: []].formUnion(type.inherits)
+            }
+            for (index, callable) in file.callables.enumerated() {
+                let id = CallableID(file: Int32(fileIndex), index: Int32(index))
+                switch callable.kind {
+                case .function:
+                    callablesByName[callable.name, default: []].append(id)
+                case .initializer, .storedValues:
+                    if let typeName = callable.typeName { callablesByName[typeName, default: []].append(id) }
+                case .property, .topLevel:
+                    break
+                }
+            }
+            for constant in file.constants {
+                constantsByName[constant.name, default: []].append((Int32(fileIndex), constant))
+            }
+        }
+        for (fileIndex, file) in files.enumerated() {
+            for (index, call) in file.calls.enumerated() {
+                guard callablesByName[call.name] != nil else { continue }
+                let id = CallID(file: Int32(fileIndex), index: Int32(index))
+                for callee in resolve(call: call, from: Int32(fileIndex)) { callersOf[callee, default: []].append(id) }
+            }
+        }
+        computeSubmitting()
+    }
+
+    func callable(_ id: CallableID) -> CallableInfo { files[Int(id.file)].callables[Int(id.index)] }
+    func call(_ id: CallID) -> CallInfo { files[Int(id.file)].calls[Int(id.index)] }
+    func caller(of id: CallID) -> CallableID { CallableID(file: id.file, index: call(id).caller) }
+    func callers(of id: CallableID) -> [CallID] { callersOf[id] ?? [] }
+
+    func location(of id: CallID) -> SourceLocation {
+        let call = call(id)
+        return SourceLocation(file: files[Int(id.file)].path, line: Int(call.line), column: Int(call.column))
+    }
+
+    /// Project callables a call may reach: same base name, and the call's argument labels a prefix of the
+    /// declaration's (defaulted and trailing-closure parameters may be left out). A constructor call `Type(…)`
+    /// reaches the type's initialisers and the initial values of its stored properties.
+    func resolve(call: CallInfo, from file: Int32) -> [CallableID] {
+        guard let candidates = callablesByName[call.name] else { return [] }
+        return candidates.filter { id in
+            let callee = callable(id)
+            switch callee.kind {
+            case .storedValues:
+                return true
+            case .initializer, .function:
+                guard call.labels.count <= callee.labels.count else { return false }
+                for (offset, label) in call.labels.enumerated() where callee.labels[offset] != label { return false }
+                return true
+            case .property, .topLevel:
+                return false
+            }
+        }
+    }
+
+    /// Resolves a call made from a known place to a single project callable, preferring the caller's file.
+    func resolveUnique(name: String, labels: [String], from file: Int32) -> CallableID? {
+        let call = CallInfo(name: name, labels: labels, arguments: [], caller: 0, token: 0, line: 0, column: 0)
+        let candidates = resolve(call: call, from: file).filter { callable($0).kind == .function }
+        if candidates.count == 1 { return candidates[0] }
+        let local = candidates.filter { $0.file == file }
+        return local.count == 1 ? local[0] : nil
+    }
+
+    /// Whether a call with this name and these labels may reach a function that submits a request.
+    func mayReachSubmit(name: String, labels: [String], from file: Int32) -> Bool {
+        guard callablesByName[name] != nil else { return false }
+        let call = CallInfo(name: name, labels: labels, arguments: [], caller: 0, token: 0, line: 0, column: 0)
+        return resolve(call: call, from: file).contains { submitting.contains($0) }
+    }
+
+    private func computeSubmitting() {
+        var work: [CallableID] = []
+        for (fileIndex, file) in files.enumerated() {
+            for (index, callable) in file.callables.enumerated() where callable.containsSubmit {
+                work.append(CallableID(file: Int32(fileIndex), index: Int32(index)))
+            }
+        }
+        submitting = Set(work)
+        while let next = work.popLast() {
+            for callID in callers(of: next) {
+                let caller = caller(of: callID)
+                if submitting.insert(caller).inserted { work.append(caller) }
+            }
+        }
+    }
+
+    // MARK: Types
+
+    func conformances(of typeName: String?) -> Set<String> {
+        guard let typeName else { return [] }
+        return inherits[typeName] ?? []
+    }
+
+    func isAppType(_ typeName: String?) -> Bool {
+        conformances(of: typeName).contains { $0 == "App" || $0.hasSuffix("ApplicationDelegate") }
+    }
+
+    /// SwiftUI views and scenes, UIKit view controllers and scene delegates: code that exists only after launch.
+    func isUserInterfaceType(_ typeName: String?) -> Bool {
+        conformances(of: typeName).contains {
+            $0 == "View" || $0 == "Scene" || $0.hasSuffix("ViewController") || $0 == "UIHostingController"
+                || $0.hasSuffix("SceneDelegate") || $0 == "UIView"
+        }
+    }
+
+    // MARK: Identifiers
+
+    /// What `value`, written in `callable`, evaluates to. A parameter is followed to every call that passes it
+    /// (up to four calls deep); a name is looked up among string constants, preferring a `Type.` qualifier, then
+    /// the same function, type and file.
+    func resolveIdentifier(_ value: ArgumentValue, in callable: CallableID, origin: CallID, depth: Int = 0)
+        -> [ResolvedIdentifier]
+    {
+        switch value {
+        case .string(let text):
+            return [ResolvedIdentifier(value: .known(text), origin: origin)]
+        case .interpolated(let text), .other(let text):
+            return [ResolvedIdentifier(value: .unknown(text), origin: origin)]
+        case .path(var components):
+            if components.last == "rawValue", components.count > 1 { components.removeLast() }
+            guard let name = components.last else { return [] }
+            let info = self.callable(callable)
+            let isBare = components.count == 1 || (components.count == 2 && components[0] == "self")
+            if isBare, let parameter = info.parameters.firstIndex(of: name) {
+                return resolveParameter(parameter, of: callable, depth: depth, fallback: value, origin: origin)
+            }
+            let qualifier = components.count >= 2 ? components[components.count - 2] : nil
+            return [ResolvedIdentifier(value: constant(named: name, qualifier: qualifier, in: callable, display: value),
+                                       origin: origin)]
+        }
+    }
+
+    private func resolveParameter(
+        _ parameter: Int, of callable: CallableID, depth: Int, fallback: ArgumentValue, origin: CallID
+    ) -> [ResolvedIdentifier] {
+        let callers = callers(of: callable)
+        let info = self.callable(callable)
+        guard depth < 4, !callers.isEmpty else {
+            return [ResolvedIdentifier(value: .unknown(fallback.display), origin: origin)]
+        }
+        var result: [ResolvedIdentifier] = []
+        for callID in callers {
+            let call = call(callID)
+            let label = info.labels[parameter]
+            let argument: Int? =
+                label == "_"
+                ? (parameter < call.labels.count && call.labels[parameter] == "_" ? parameter : nil)
+                : call.labels.firstIndex(of: label)
+            guard let argument else {
+                result.append(ResolvedIdentifier(value: .unknown(fallback.display), origin: callID))
+                continue
+            }
+            result += resolveIdentifier(call.arguments[argument], in: caller(of: callID), origin: callID,
+                                        depth: depth + 1)
+        }
+        return result
+    }
+
+    private func constant(named name: String, qualifier: String?, in callable: CallableID, display: ArgumentValue)
+        -> IdentifierValue
+    {
+        guard let candidates = constantsByName[name] else { return .unknown(display.display) }
+        let info = self.callable(callable)
+        let tiers: [[(file: Int32, constant: ConstantInfo)]]
+        if let qualifier, let first = qualifier.first, first.isUppercase, qualifier != "Self" {
+            tiers = [candidates.filter { $0.constant.typeName == qualifier }]
+        } else {
+            tiers = [
+                candidates.filter { $0.file == callable.file && $0.constant.callable == callable.index },
+                candidates.filter { $0.constant.callable < 0 && $0.constant.typeName != nil
+                    && $0.constant.typeName == info.typeName },
+                candidates.filter { $0.file == callable.file && $0.constant.callable < 0 },
+                candidates.filter { $0.constant.callable < 0 },
+            ]
+        }
+        for tier in tiers where !tier.isEmpty {
+            let values = Set(tier.map(\.constant.value))
+            return values.count == 1 ? .known(values.first!) : .unknown(display.display)
+        }
+        return .unknown(display.display)
+    }
+
+    // MARK: Launch
+
+    /// Whether `callable` runs during launch: it is a launch callback (`application(_:didFinishLaunchingWithOptions:)`,
+    /// `application(_:willFinishLaunchingWithOptions:)`, an `App`'s or app delegate's initialiser, `main.swift`), runs
+    /// after it (a view, a scene or view-controller callback, another `UIApplicationDelegate` callback), or takes
+    /// the context of the calls that reach it.
+    func launchContext(of callable: CallableID) -> LaunchContext {
+        var visiting: Set<CallableID> = []
+        return launchContext(of: callable, visiting: &visiting)
+    }
+
+    private static let launchCallbacks: Set<String> = [
+        "application(_:didFinishLaunchingWithOptions:)", "application(_:willFinishLaunchingWithOptions:)",
+        "applicationDidFinishLaunching(_:)", "applicationWillFinishLaunching(_:)",
+    ]
+    private static let afterLaunchCallbacks: Set<String> = [
+        "viewDidLoad", "viewWillAppear", "viewDidAppear", "loadView", "awakeFromNib", "sceneDidBecomeActive",
+        "sceneWillEnterForeground", "sceneDidEnterBackground", "sceneWillResignActive", "scene",
+        "applicationDidBecomeActive", "applicationWillEnterForeground", "applicationDidEnterBackground",
+        "applicationWillResignActive", "application",
+    ]
+
+    private func launchContext(of id: CallableID, visiting: inout Set<CallableID>) -> LaunchContext {
+        if let known = launchMemo[id] { return known }
+        guard visiting.insert(id).inserted else { return .unknown }
+        defer { visiting.remove(id) }
+        let info = callable(id)
+        let context = intrinsicContext(info, file: Int(id.file)) ?? contextFromCallers(of: id, visiting: &visiting)
+        launchMemo[id] = context
+        return context
+    }
+
+    private func intrinsicContext(_ info: CallableInfo, file: Int) -> LaunchContext? {
+        let typeName = info.typeName.map { "`\($0)`" } ?? ""
+        switch info.kind {
+        case .topLevel:
+            return files[file].path.hasSuffix("/main.swift") || files[file].path == "main.swift" ? .launch : nil
+        case .initializer, .storedValues:
+            if isAppType(info.typeName) { return .launch }
+            if isUserInterfaceType(info.typeName) {
+                return .afterLaunch(reason: "when \(typeName) is created, which happens after launch")
+            }
+            return nil
+        case .property:
+            if info.name == "body", isUserInterfaceType(info.typeName) || isAppType(info.typeName) {
+                return .afterLaunch(reason: "in the `body` of \(typeName), which SwiftUI evaluates after launch")
+            }
+            return isUserInterfaceType(info.typeName)
+                ? .afterLaunch(reason: "in \(typeName), a view that exists only after launch") : nil
+        case .function:
+            if Self.launchCallbacks.contains(info.signature) { return .launch }
+            if Self.afterLaunchCallbacks.contains(info.name) {
+                return .afterLaunch(reason: "in `\(info.signature)`, which runs after launch has finished")
+            }
+            if isUserInterfaceType(info.typeName) {
+                return .afterLaunch(reason: "in `\(info.signature)` of \(typeName), a view that exists only after launch")
+            }
+            return nil
+        }
+    }
+
+    private func contextFromCallers(of id: CallableID, visiting: inout Set<CallableID>) -> LaunchContext {
+        var sawLaunch = false
+        let info = callable(id)
+        for callID in callers(of: id).sorted(by: { location(of: $0) < location(of: $1) }) {
+            let call = call(callID)
+            let place = location(of: callID)
+            let here = "`\(info.signature)`, called at \(Self.short(place))"
+            if let deferredBy = call.deferredBy {
+                return .afterLaunch(reason: "in \(here) inside \(deferredBy), which runs after launch has finished")
+            }
+            switch launchContext(of: caller(of: callID), visiting: &visiting) {
+            case .launch: sawLaunch = true
+            case .afterLaunch(let reason): return .afterLaunch(reason: "in \(here) \(reason)")
+            case .unknown: break
+            }
+        }
+        return sawLaunch ? .launch : .unknown
+    }
+
+    /// `AppDelegate.swift:12`: enough for a reader to find the place in a message.
+    static func short(_ location: SourceLocation) -> String {
+        "\(fileName(location.file)):\(location.line)"
+    }
+
+    static func fileName(_ path: String) -> String {
+        path.split(separator: "/").last.map(String.init) ?? path
+    }
+}
