@@ -1,0 +1,9 @@
+import UIKit
+
+final class SettingsViewController: UIViewController {
+    override func viewDidLoad() {
+        super.viewDidLoad()
+        BackgroundWork.registerHandlers()
+        BackgroundWork.scheduleRefresh()
+    }
+}

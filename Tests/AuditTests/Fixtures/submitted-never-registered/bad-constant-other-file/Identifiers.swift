@@ -1,0 +1,4 @@
+enum Identifiers {
+    static let refresh = "com.example.refresh"
+    static let upload = "com.example.upload"
+}
