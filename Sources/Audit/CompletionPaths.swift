@@ -90,10 +90,7 @@ final class CompletionPaths {
         let start = isClosure ? Self.closureParameters(file, open: open).bodyStart : open + 1
         var walker = Walker(paths: self, file: file, fileIndex: fileIndex, aliases: aliases, depth: 0)
         let fall = walker.block(start, close, entry: .open(Site(fileIndex, open)), inDo: false)
-        var outcome = walker.outcome(fall)
-        outcome.leaks += outcome.thrown
-        outcome.thrown = []
-        return outcome
+        return Self.closed(walker.outcome(fall))
     }
 
     /// Paths from token `start` to `end` (which may cross out of the block `start` is in), for an obligation that
@@ -104,10 +101,17 @@ final class CompletionPaths {
         let file = project.file(fileIndex)
         var walker = Walker(paths: self, file: file, fileIndex: fileIndex, aliases: aliases, depth: 0)
         let fall = walker.block(start, end, entry: .open(Site(fileIndex, origin)), inDo: false)
-        var outcome = walker.outcome(fall)
-        outcome.leaks += outcome.thrown
-        outcome.thrown = []
-        return outcome
+        return Self.closed(walker.outcome(fall))
+    }
+
+    /// At a root nothing above can finish the work: uncaught errors and a path reaching the end unfinished are
+    /// leaks.
+    private static func closed(_ outcome: PathOutcome) -> PathOutcome {
+        var closed = outcome
+        closed.leaks += closed.thrown
+        closed.thrown = []
+        if case .open(let origin) = closed.fall, closed.mentions { closed.leaks.append(origin) }
+        return closed
     }
 
     /// A closure's first body token after `{ [captures] (params) in`, and its parameter names; without an `in`
@@ -619,21 +623,33 @@ private struct Walker {
 
     // MARK: Names and calls
 
-    /// `let name = alias` (optionally `as? Type`) makes `name` another name for the obligation.
+    /// `let name = alias` (optionally `as? Type`) makes `name` another name for the obligation; a value
+    /// derived from it (`let caller = payload.dictionaryPayload["caller"]`) does not.
     private mutating func noteAlias(at index: Int) {
         guard file.isIdentifier(index + 1) else { return }
         var equals = index + 2
         if file.isPunct(equals, ASCII.colon) {
             while equals < index + 8, !file.isPunct(equals, ASCII.equals) { equals += 1 }
         }
-        guard file.isPunct(equals, ASCII.equals), file.isIdentifier(equals + 1) else { return }
-        if aliases.contains(file.text(equals + 1)) { aliases.insert(file.text(index + 1)) }
+        let value = equals + 1
+        guard file.isPunct(equals, ASCII.equals), file.isIdentifier(value), aliases.contains(file.text(value)) else {
+            return
+        }
+        if file.word(value + 1) == .as || value + 1 >= file.count || file.startsStatement(value + 1)
+            || file.isPunct(value + 1, ASCII.comma) || file.isPunct(value + 1, ASCII.openBrace)
+            || file.word(value + 1) == .else || file.isPunct(value + 1, ASCII.semicolon)
+        {
+            aliases.insert(file.text(index + 1))
+        }
     }
 
+    /// An argument that is the obligation itself: `task`, `task as! BGAppRefreshTask`, `completionHandler`, or
+    /// for a VoIP push the whole payload (`payload`, `payload.dictionaryPayload`), not a value read out of it.
     private func isAliasArgument(_ argument: Argument) -> Bool {
         guard file.isIdentifier(argument.start), aliases.contains(file.text(argument.start)) else { return false }
         if argument.end - argument.start == 1 || file.word(argument.start + 1) == .as { return true }
-        return paths.obligation == .incomingCallReported && file.isPunct(argument.start + 1, ASCII.dot)
+        return paths.obligation == .incomingCallReported && argument.end - argument.start == 3
+            && file.isPunct(argument.start + 1, ASCII.dot) && file.is(argument.start + 2, "dictionaryPayload")
     }
 
     private mutating func identifier(at index: Int, _ state: inout Fall, inDo: Bool) -> Int {
@@ -691,7 +707,7 @@ private struct Walker {
         if !handedOver.isEmpty {
             if let callee, let outcome = paths.helper(callee, parameters: handedOver, depth: depth + 1) {
                 absorb(outcome, &state, inDo: inDo)
-            } else if callee == nil, !paths.isLogging(name) {
+            } else if callee == nil, !paths.isLogging(name), !isConstructorOfData(name) {
                 escaped = true
                 finish(&state)
             }
@@ -700,6 +716,12 @@ private struct Walker {
         if let callee, paths.mayFinish(callee), let outcome = paths.helper(callee, parameters: [], depth: depth + 1) {
             absorb(outcome, &state, inDo: inDo)
         }
+    }
+
+    /// Building a value from a push payload (`IncomingCall(payload.dictionaryPayload)`) does not hand the push
+    /// over; passing a task or a completion handler to a new object does.
+    private func isConstructorOfData(_ name: String) -> Bool {
+        paths.obligation == .incomingCallReported && name.first?.isUppercase == true
     }
 
     private mutating func absorb(_ outcome: PathOutcome, _ state: inout Fall, inDo: Bool) {

@@ -107,7 +107,9 @@ final class ProjectIndex {
     /// Resolves a call made from a known place to a single project callable, preferring the caller's file.
     func resolveUnique(name: String, labels: [String], from file: Int32) -> CallableID? {
         let call = CallInfo(name: name, labels: labels, arguments: [], caller: 0, token: 0, line: 0, column: 0)
-        let candidates = resolve(call: call, from: file).filter { callable($0).kind == .function }
+        let candidates = resolve(call: call, from: file).filter {
+            callable($0).kind == .function || callable($0).kind == .initializer
+        }
         if candidates.count == 1 { return candidates[0] }
         let local = candidates.filter { $0.file == file }
         return local.count == 1 ? local[0] : nil

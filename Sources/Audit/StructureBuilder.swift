@@ -26,6 +26,9 @@ struct StructureBuilder {
     private var brackets: [Int32] = []
     private var stack: [Int32] = [0]
     private var pending: Pending?
+    /// For each open brace, the declaration still waiting for its body when the brace opened (a closure in a
+    /// default argument sits inside a function's signature); restored when the brace closes.
+    private var savedPending: [Pending?] = []
 
     static func build(tokens: [Token], bytes: UnsafeBufferPointer<UInt8>) -> Result {
         var builder = StructureBuilder(tokens: tokens, bytes: bytes)
@@ -102,13 +105,17 @@ struct StructureBuilder {
 
     private mutating func keyword(_ word: Word, at index: Int) {
         let afterDot = index > 0 && byte(index - 1) == ASCII.dot
+        // `for type: PKPushType`, `.default`: an argument label or a member, not a keyword.
+        if afterDot || (index + 1 < tokens.count && byte(index + 1) == ASCII.colon) { return }
+        // Inside a declaration's parentheses, words are labels, types and default values.
+        if let current = pending, brackets.count > current.depth { return }
         switch word {
         case .func:
             setPending(.function, head: index, name: index + 1)
         case .`init`, .deinit, .subscript:
-            if !afterDot { setPending(.function, head: index, name: index) }
+            setPending(.function, head: index, name: index)
         case .class, .struct, .enum, .extension, .protocol, .actor:
-            if !afterDot, isTypeDeclaration(word, at: index) { setPending(.type, head: index, name: index + 1) }
+            if isTypeDeclaration(word, at: index) { setPending(.type, head: index, name: index + 1) }
         case .let:
             if pending?.kind != .control { pending = nil }
         case .var:
@@ -183,8 +190,10 @@ struct StructureBuilder {
             scope.head = Int32(current.head)
             scope.name = Int32(current.name)
             scope.control = current.control
+            savedPending.append(nil)
         } else {
             describeClosure(&scope, at: index)
+            savedPending.append(pending)
         }
         pending = nil
         let scopeIndex = Int32(scopes.count)
@@ -195,10 +204,13 @@ struct StructureBuilder {
     }
 
     private mutating func closeBrace(at index: Int) {
-        pending = nil
         // Unclosed `(` or `[` inside the braces are dropped, so one typo does not shift every later scope.
         while let top = brackets.last, byte(Int(top)) != ASCII.openBrace { brackets.removeLast() }
-        guard let open = brackets.popLast(), stack.count > 1 else { return }
+        guard let open = brackets.popLast(), stack.count > 1 else {
+            pending = nil
+            return
+        }
+        pending = savedPending.popLast() ?? nil
         matching[Int(open)] = Int32(index)
         matching[index] = open
         let scopeIndex = stack.removeLast()
