@@ -334,6 +334,13 @@ private struct Walker {
                 continue
             case .return, .throw:
                 let end = file.expressionEnd(from: index + 1, limit: hi)
+                if token.word == .return, end > index + 1, file.isIdentifier(index + 1),
+                    aliases.contains(file.text(index + 1)), end == index + 2 || file.word(index + 2) == .as
+                {
+                    // Returning the obligation hands it to the caller.
+                    escaped = true
+                    finish(&state)
+                }
                 // The returned or thrown expression may finish the work itself (`return completion(.noData)`).
                 state = block(index + 1, end, entry: state, inDo: inDo)
                 if isOpen(state) {

@@ -39,6 +39,10 @@ struct BackgroundTaskCheck {
                 expiration = argument.start
             } else if file.word(argument.start) == .nil {
                 expiration = nil
+                findings.append(
+                    Finding(rule: .unpairedBeginBackgroundTask, at: location,
+                            message: "beginBackgroundTask has no expiration handler (`nil`): when time runs out nothing "
+                                + "ends the task and iOS terminates the app."))
             } else if !referenceEndsTask(file, argument, fileIndex: fileIndex) {
                 findings.append(
                     Finding(rule: .unpairedBeginBackgroundTask, at: location,

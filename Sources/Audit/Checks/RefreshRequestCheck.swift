@@ -28,9 +28,8 @@ struct RefreshRequestCheck {
         var casts: [String: String] = [:]
         for token in range {
             guard file.isPunct(token, ASCII.equals), !file.isPunct(token + 1, ASCII.equals),
-                !file.isPunct(token - 1, ASCII.equals), file.isIdentifier(token - 1)
+                !file.isPunct(token - 1, ASCII.equals), let name = boundName(beforeEquals: token, in: file)
             else { continue }
-            let name = file.text(token - 1)
             if file.is(token + 1, "BGAppRefreshTaskRequest") { refresh.insert(name) }
             if file.is(token + 1, "BGProcessingTaskRequest") { processing.insert(name) }
             if file.isIdentifier(token + 1), file.word(token + 2) == .as, file.is(token + 4, "BGProcessingTaskRequest")
@@ -65,6 +64,18 @@ struct RefreshRequestCheck {
                                 + "BGAppRefreshTaskRequest, which raises NSUnknownKeyException."))
             }
         }
+    }
+
+    /// `name` in `let name = …`, `var name: BGTaskRequest = …` and `name = …`.
+    private func boundName(beforeEquals equals: Int, in file: SourceFile) -> String? {
+        var cursor = equals - 1
+        while cursor > equals - 6, cursor >= 0, file.line(cursor) == file.line(equals) {
+            if file.word(cursor) == .let || file.word(cursor) == .var {
+                return file.isIdentifier(cursor + 1) ? file.text(cursor + 1) : nil
+            }
+            cursor -= 1
+        }
+        return file.isIdentifier(equals - 1) ? file.text(equals - 1) : nil
     }
 
     /// The request a requirement is set on: `request.requires…`, `(request as? BGProcessingTaskRequest)?.requires…`,

@@ -1,0 +1,3 @@
+enum Identifiers {
+    static let refresh = "com.example.refresh"
+}

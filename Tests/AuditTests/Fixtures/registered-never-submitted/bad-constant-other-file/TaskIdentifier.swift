@@ -1,0 +1,3 @@
+enum TaskIdentifier {
+    static let engagement = "com.example.engagement-daily"
+}
