@@ -1,5 +1,3 @@
-import Domain
-
 /// The result of one audit: every finding, ordered by file, line and column, and what was read.
 public struct AuditReport: Sendable {
     public let findings: [Finding]
@@ -115,32 +113,145 @@ public struct AuditReport: Sendable {
 
     // MARK: JSON
 
-    /// One compact JSON document with keys in a fixed order:
-    /// `{"files", "propertyLists", "summary": {"critical", "high", "medium", "low", "total"}, "findings": [{"file",
-    /// "line", "column", "rule", "severity", "message", "why", "before", "after"}], "skipped": [{"file", "reason"}]}`.
+    /// One compact JSON document (UTF-8, keys always in this order):
+    /// `{"files", "propertyLists", "summary": {"critical", "high", "medium", "low", "total"},
+    /// "rules": {"<id>": {"severity", "title", "why", "before", "after"}}, "findings": [{"file", "line", "column",
+    /// "rule", "severity", "message"}], "skipped": [{"file", "reason"}]}`. A rule's why and before/after appear once,
+    /// under `rules`, for the rules that have findings, most severe first.
     public func renderJSON() -> String {
+        var json = JSONWriter()
         let counts = countsBySeverity
-        var summary = JSONObject()
-        for severity in Severity.allCases { summary[severity.rawValue] = .number(Double(counts[severity] ?? 0)) }
-        summary["total"] = .number(Double(findings.count))
-        var document = JSONObject()
-        document["files"] = .number(Double(filesScanned))
-        document["propertyLists"] = .number(Double(propertyListsRead))
-        document["summary"] = .object(summary)
-        document["findings"] = .array(findings.map { finding in
-            var object = JSONObject()
-            object["file"] = .string(finding.file)
-            object["line"] = .number(Double(finding.line))
-            object["column"] = .number(Double(finding.column))
-            object["rule"] = .string(finding.ruleID)
-            object["severity"] = .string(finding.severity.rawValue)
-            object["message"] = .string(finding.message)
-            object["why"] = .string(finding.why)
-            object["before"] = .string(finding.before)
-            object["after"] = .string(finding.after)
-            return .object(object)
-        })
-        document["skipped"] = .array(skipped.map { .object(["file": .string($0.file), "reason": .string($0.reason)]) })
-        return document.jsonText + "\n"
+        json.open("{")
+        json.key("files")
+        json.number(filesScanned)
+        json.key("propertyLists")
+        json.number(propertyListsRead)
+        json.key("summary")
+        json.open("{")
+        for severity in Severity.allCases {
+            json.key(severity.rawValue)
+            json.number(counts[severity] ?? 0)
+        }
+        json.key("total")
+        json.number(findings.count)
+        json.close("}")
+        json.key("rules")
+        json.open("{")
+        let broken = Set(findings.map(\.ruleID))
+        for rule in Rule.all where broken.contains(rule.id) {
+            json.key(rule.id)
+            json.open("{")
+            json.key("severity")
+            json.string(rule.severity.rawValue)
+            json.key("title")
+            json.string(rule.title)
+            json.key("why")
+            json.string(rule.why)
+            json.key("before")
+            json.string(rule.before)
+            json.key("after")
+            json.string(rule.after)
+            json.close("}")
+        }
+        json.close("}")
+        json.key("findings")
+        json.open("[")
+        for finding in findings {
+            json.open("{")
+            json.key("file")
+            json.string(finding.file)
+            json.key("line")
+            json.number(finding.line)
+            json.key("column")
+            json.number(finding.column)
+            json.key("rule")
+            json.string(finding.ruleID)
+            json.key("severity")
+            json.string(finding.severity.rawValue)
+            json.key("message")
+            json.string(finding.message)
+            json.close("}")
+        }
+        json.close("]")
+        json.key("skipped")
+        json.open("[")
+        for file in skipped {
+            json.open("{")
+            json.key("file")
+            json.string(file.file)
+            json.key("reason")
+            json.string(file.reason)
+            json.close("}")
+        }
+        json.close("]")
+        json.close("}")
+        json.bytes.append(ASCII.newline)
+        return String(decoding: json.bytes, as: UTF8.self)
+    }
+}
+
+/// Writes compact JSON straight into UTF-8 bytes, escaping per RFC 8259 (a report of thousands of findings is
+/// several megabytes; appending to a `String` one scalar at a time was most of the audit's time).
+struct JSONWriter {
+    var bytes: [UInt8] = []
+    /// Whether the next member or element is the first in its object or array.
+    private var first = true
+
+    mutating func open(_ bracket: StaticString) {
+        separate()
+        bytes.append(bracket.utf8Start.pointee)
+        first = true
+    }
+
+    mutating func close(_ bracket: StaticString) {
+        bytes.append(bracket.utf8Start.pointee)
+        first = false
+    }
+
+    mutating func key(_ name: String) {
+        separate()
+        write(name)
+        bytes.append(ASCII.colon)
+        first = true
+    }
+
+    mutating func string(_ value: String) {
+        separate()
+        write(value)
+    }
+
+    mutating func number(_ value: Int) {
+        separate()
+        bytes.append(contentsOf: String(value).utf8)
+    }
+
+    private mutating func separate() {
+        if !first { bytes.append(ASCII.comma) }
+        first = false
+    }
+
+    private mutating func write(_ text: String) {
+        bytes.append(ASCII.quote)
+        for byte in text.utf8 {
+            switch byte {
+            case ASCII.quote, ASCII.backslash:
+                bytes.append(ASCII.backslash)
+                bytes.append(byte)
+            case ASCII.newline:
+                bytes.append(contentsOf: [ASCII.backslash, UInt8(ascii: "n")])
+            case ASCII.carriageReturn:
+                bytes.append(contentsOf: [ASCII.backslash, UInt8(ascii: "r")])
+            case ASCII.tab:
+                bytes.append(contentsOf: [ASCII.backslash, UInt8(ascii: "t")])
+            case 0..<0x20:
+                let hex = Array("0123456789abcdef".utf8)
+                bytes.append(contentsOf: [ASCII.backslash, UInt8(ascii: "u"), ASCII.zero, ASCII.zero])
+                bytes.append(hex[Int(byte >> 4)])
+                bytes.append(hex[Int(byte & 0x0F)])
+            default:
+                bytes.append(byte)
+            }
+        }
+        bytes.append(ASCII.quote)
     }
 }

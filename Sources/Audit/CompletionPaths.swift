@@ -707,9 +707,10 @@ private struct Walker {
         let isMember = file.isPunct(index - 1, ASCII.dot)
         if name == "submit", isMember, arguments.count == 1, arguments[0].label < 0 { submits = true }
         let labels = arguments.map { $0.label >= 0 ? file.text($0.label) : "_" }
-        let project = paths.project.index
-        let callee = project.resolveUnique(name: name, labels: labels, from: Int32(fileIndex))
-        if project.mayReachSubmit(name: name, labels: labels, from: Int32(fileIndex)) { submits = true }
+        let project = paths.project
+        let resolved = project.resolved(file: fileIndex, token: index, name: name, labels: labels)
+        let callee = ProjectIndex.unique(resolved, in: project.index, from: Int32(fileIndex))
+        if resolved.contains(where: project.index.submitting.contains) { submits = true }
         let handedOver = arguments.indices.filter { isAliasArgument(arguments[$0]) }
         if !handedOver.isEmpty {
             if let callee, let outcome = paths.helper(callee, parameters: handedOver, depth: depth + 1) {

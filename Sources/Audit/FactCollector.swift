@@ -244,11 +244,33 @@ struct FactCollector {
         let callIndex = Int32(summary.calls.count)
         let values = arguments.map(value(of:))
         summary.calls.append(
-            CallInfo(name: name, labels: arguments.map { $0.label >= 0 ? file.text($0.label) : "_" },
+            CallInfo(name: name, receiver: receiver(ofCallAt: index),
+                     labels: arguments.map { $0.label >= 0 ? file.text($0.label) : "_" },
                      arguments: values, caller: owner[scope], deferredBy: deferral[scope], token: Int32(index),
                      line: Int32(token.line), column: Int32(file.column(index))))
         noteBackgroundFacts(name: name, at: index, call: callIndex, arguments: arguments, values: values,
                             trailingClosure: trailingClosure, conditions: conditions)
+    }
+
+    /// What the call at `index` is made on: the first component of its member chain decides.
+    private func receiver(ofCallAt index: Int) -> Receiver {
+        var cursor = index
+        while file.isPunct(cursor - 1, ASCII.dot) {
+            var previous = cursor - 2
+            if file.isPunct(previous, ASCII.question) || file.isPunct(previous, ASCII.bang) { previous -= 1 }
+            if file.isPunct(previous, ASCII.closeParen) || file.isPunct(previous, ASCII.closeBracket) {
+                let open = Int(file.matching[previous])
+                guard open > 0, file.isIdentifier(open - 1) else { return .instance }
+                previous = open - 1
+            }
+            guard file.isIdentifier(previous) else { return .instance }
+            cursor = previous
+        }
+        if cursor == index { return .implicit }
+        let word = file.word(cursor)
+        if word == .`self` || word == .selfType { return .implicit }
+        let first = file.text(cursor)
+        return first.first?.isUppercase == true ? .type(first) : .instance
     }
 
     private func opensClosure(of callee: Int, at brace: Int) -> Bool {

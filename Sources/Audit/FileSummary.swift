@@ -72,8 +72,19 @@ enum ArgumentValue: Sendable, Hashable {
     }
 }
 
+/// What a call is made on, as far as resolving it to a declaration needs.
+enum Receiver: Sendable, Hashable {
+    /// `foo()`, `self.foo()`, `Self.foo()`: the caller's own type, or a global function.
+    case implicit
+    /// `Type.foo()`, `Type.shared.foo()`, `Type(…)`: a method of (or reached through) a named type.
+    case type(String)
+    /// `value.foo()`: a method of some instance whose type the audit does not know.
+    case instance
+}
+
 struct CallInfo: Sendable {
     var name: String
+    var receiver: Receiver = .implicit
     var labels: [String]
     var arguments: [ArgumentValue]
     /// The local callable the call is made from.

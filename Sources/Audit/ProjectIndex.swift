@@ -36,37 +36,59 @@ enum LaunchContext: Sendable {
 /// string constants, and which types conform to what.
 final class ProjectIndex {
     let files: [FileSummary]
-    private var callablesByName: [String: [CallableID]] = [:]
+    /// Every file's callables and calls in one array each, so a lookup does not go through a `FileSummary`.
+    private var callables: [CallableInfo] = []
+    private var callableStart: [Int] = []
+    private var calls: [CallInfo] = []
+    private var callStart: [Int] = []
+    /// Functions by name; initialisers and stored values by their type's name (what a constructor call spells).
+    private var byName: [String: [CallableID]] = [:]
+    /// The same, keyed by name and declaring type (`nil` for global functions).
+    private var byNameAndType: [NameKey: [CallableID]] = [:]
+    private var byNameAndFile: [NameKey: [CallableID]] = [:]
     private var callersOf: [CallableID: [CallID]] = [:]
     private(set) var submitting: Set<CallableID> = []
     private var inherits: [String: Set<String>] = [:]
     private var constantsByName: [String: [(file: Int32, constant: ConstantInfo)]] = [:]
     private var launchMemo: [CallableID: LaunchContext] = [:]
 
+    private struct NameKey: Hashable {
+        var name: String
+        var scope: String?
+    }
+
     init(files: [FileSummary]) {
         self.files = files
         for (fileIndex, file) in files.enumerated() {
+            callableStart.append(callables.count)
+            callables += file.callables
+            callStart.append(calls.count)
+            calls += file.calls
             for type in file.types where !type.name.isEmpty {
                 inherits[type.name, default: []].formUnion(type.inherits)
             }
             for (index, callable) in file.callables.enumerated() {
                 let id = CallableID(file: Int32(fileIndex), index: Int32(index))
+                let name: String
                 switch callable.kind {
                 case .function:
-                    callablesByName[callable.name, default: []].append(id)
+                    name = callable.name
                 case .initializer, .storedValues:
-                    if let typeName = callable.typeName { callablesByName[typeName, default: []].append(id) }
+                    guard let typeName = callable.typeName else { continue }
+                    name = typeName
                 case .property, .topLevel:
-                    break
+                    continue
                 }
+                byName[name, default: []].append(id)
+                byNameAndType[NameKey(name: name, scope: callable.typeName), default: []].append(id)
+                byNameAndFile[NameKey(name: name, scope: file.path), default: []].append(id)
             }
             for constant in file.constants {
                 constantsByName[constant.name, default: []].append((Int32(fileIndex), constant))
             }
         }
         for (fileIndex, file) in files.enumerated() {
-            for (index, call) in file.calls.enumerated() {
-                guard callablesByName[call.name] != nil else { continue }
+            for (index, call) in file.calls.enumerated() where byName[call.name] != nil {
                 let id = CallID(file: Int32(fileIndex), index: Int32(index))
                 for callee in resolve(call: call, from: Int32(fileIndex)) { callersOf[callee, default: []].append(id) }
             }
@@ -74,8 +96,8 @@ final class ProjectIndex {
         computeSubmitting()
     }
 
-    func callable(_ id: CallableID) -> CallableInfo { files[Int(id.file)].callables[Int(id.index)] }
-    func call(_ id: CallID) -> CallInfo { files[Int(id.file)].calls[Int(id.index)] }
+    func callable(_ id: CallableID) -> CallableInfo { callables[callableStart[Int(id.file)] + Int(id.index)] }
+    func call(_ id: CallID) -> CallInfo { calls[callStart[Int(id.file)] + Int(id.index)] }
     func caller(of id: CallID) -> CallableID { CallableID(file: id.file, index: call(id).caller) }
     func callers(of id: CallableID) -> [CallID] { callersOf[id] ?? [] }
 
@@ -84,12 +106,42 @@ final class ProjectIndex {
         return SourceLocation(file: files[Int(id.file)].path, line: Int(call.line), column: Int(call.column))
     }
 
-    /// Project callables a call may reach: same base name, and the call's argument labels a prefix of the
-    /// declaration's (defaulted and trailing-closure parameters may be left out). A constructor call `Type(…)`
-    /// reaches the type's initialisers and the initial values of its stored properties.
+    /// More candidates than this for one call means the name is too common to tell which one is meant (`setup()`
+    /// in every view controller); such a call is left unresolved rather than joined to all of them.
+    static let candidateLimit = 4
+
+    /// Project callables a call may reach: same base name, the call's argument labels a prefix of the
+    /// declaration's (defaulted and trailing-closure parameters may be left out), narrowed by what the call is made
+    /// on: the named type for `Type.foo()`, the caller's own type and then global functions for `foo()`. A
+    /// constructor call `Type(…)` reaches the type's initialisers and the initial values of its stored properties.
     func resolve(call: CallInfo, from file: Int32) -> [CallableID] {
-        guard let candidates = callablesByName[call.name] else { return [] }
-        return candidates.filter { id in
+        guard let all = byName[call.name] else { return [] }
+        if all.count == 1 { return accepting(all, call) }
+        if call.name.first?.isUppercase == true {
+            return narrowed(accepting(byNameAndType[NameKey(name: call.name, scope: call.name)] ?? [], call), file)
+        }
+        switch call.receiver {
+        case .type(let typeName):
+            let inType = accepting(byNameAndType[NameKey(name: call.name, scope: typeName)] ?? [], call)
+            if !inType.isEmpty { return narrowed(inType, file) }
+        case .implicit:
+            if let callerType = callable(CallableID(file: file, index: call.caller)).typeName {
+                let own = accepting(byNameAndType[NameKey(name: call.name, scope: callerType)] ?? [], call)
+                if !own.isEmpty { return narrowed(own, file) }
+            }
+            let globals = accepting(byNameAndType[NameKey(name: call.name, scope: nil)] ?? [], call)
+            if !globals.isEmpty { return narrowed(globals, file) }
+        case .instance:
+            break
+        }
+        if all.count <= Self.candidateLimit { return accepting(all, call) }
+        let local = accepting(byNameAndFile[NameKey(name: call.name, scope: files[Int(file)].path)] ?? [], call)
+        return local.count <= Self.candidateLimit ? local : []
+    }
+
+    /// The candidates whose argument labels the call's labels can be a prefix of.
+    private func accepting(_ candidates: [CallableID], _ call: CallInfo) -> [CallableID] {
+        candidates.filter { id in
             let callee = callable(id)
             switch callee.kind {
             case .storedValues:
@@ -104,21 +156,29 @@ final class ProjectIndex {
         }
     }
 
-    /// Resolves a call made from a known place to a single project callable, preferring the caller's file.
-    func resolveUnique(name: String, labels: [String], from file: Int32) -> CallableID? {
-        let call = CallInfo(name: name, labels: labels, arguments: [], caller: 0, token: 0, line: 0, column: 0)
-        let candidates = resolve(call: call, from: file).filter {
-            callable($0).kind == .function || callable($0).kind == .initializer
+    private func narrowed(_ candidates: [CallableID], _ file: Int32) -> [CallableID] {
+        if candidates.count <= Self.candidateLimit { return candidates }
+        let local = candidates.filter { $0.file == file }
+        return !local.isEmpty && local.count <= Self.candidateLimit ? local : []
+    }
+
+    /// Resolves a call made from a known place to a single project function or initialiser.
+    func resolveUnique(call: CallInfo, from file: Int32) -> CallableID? {
+        Self.unique(resolve(call: call, from: file), in: self, from: file)
+    }
+
+    static func unique(_ resolved: [CallableID], in index: ProjectIndex, from file: Int32) -> CallableID? {
+        let candidates = resolved.filter {
+            index.callable($0).kind == .function || index.callable($0).kind == .initializer
         }
         if candidates.count == 1 { return candidates[0] }
         let local = candidates.filter { $0.file == file }
         return local.count == 1 ? local[0] : nil
     }
 
-    /// Whether a call with this name and these labels may reach a function that submits a request.
-    func mayReachSubmit(name: String, labels: [String], from file: Int32) -> Bool {
-        guard callablesByName[name] != nil else { return false }
-        let call = CallInfo(name: name, labels: labels, arguments: [], caller: 0, token: 0, line: 0, column: 0)
+    /// Whether a call may reach a function that submits a request.
+    func mayReachSubmit(call: CallInfo, from file: Int32) -> Bool {
+        guard byName[call.name] != nil else { return false }
         return resolve(call: call, from: file).contains { submitting.contains($0) }
     }
 

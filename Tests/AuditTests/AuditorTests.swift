@@ -114,19 +114,35 @@ struct AuditorTests {
         #expect(report.renderText() == "No background-execution findings in 1 Swift file (0 Info.plist files read).\n")
     }
 
-    @Test("the JSON report is one document with a fixed key order")
+    @Test("the JSON report is one document with a fixed key order and each rule's texts once")
     func jsonReport() throws {
         let report = Auditor().audit(sources: [(path: "App/ContentView.swift", text: Self.viewSource)])
         let json = report.renderJSON()
-        #expect(json.hasPrefix(#"{"files":1,"propertyLists":0,"summary":{"critical":1,"high":1,"medium":1,"low":0,"total":3},"findings":[{"file":"App/ContentView.swift","line":7,"column":36,"rule":"register-outside-launch","severity":"critical","message":"#))
+        #expect(json.hasPrefix(#"{"files":1,"propertyLists":0,"summary":{"critical":1,"high":1,"medium":1,"low":0,"#
+            + #""total":3},"rules":{"register-outside-launch":{"severity":"critical","title":"task handler registered "#
+            + #"after launch","why":"Apple: \"Registration of all launch handlers"#))
         #expect(json.hasSuffix("\"skipped\":[]}\n"))
         let object = try #require(JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        let rules = try #require(object["rules"] as? [String: [String: String]])
+        #expect(Set(rules.keys) == ["register-outside-launch", "registered-never-submitted", "handler-not-rescheduling"])
+        #expect(rules["handler-not-rescheduling"]?["before"] == Rule.handlerNotRescheduling.before)
         let findings = try #require(object["findings"] as? [[String: Any]])
         #expect(findings.map { $0["rule"] as? String } == [
             "register-outside-launch", "registered-never-submitted", "handler-not-rescheduling",
         ])
-        #expect(Set(findings[0].keys) == ["file", "line", "column", "rule", "severity", "message", "why", "before", "after"])
+        #expect(findings[0]["message"] as? String == report.findings[0].message)
+        #expect(Set(findings[0].keys) == ["file", "line", "column", "rule", "severity", "message"])
         #expect(json == report.renderJSON(), "rendering twice gives the same bytes")
+    }
+
+    @Test("JSON escapes quotes, backslashes and control characters")
+    func jsonEscaping() throws {
+        let report = AuditReport(
+            findings: [], filesScanned: 0, propertyListsRead: 0,
+            skipped: [SkippedFile(file: "dir/\"odd\"\\name\t.swift", reason: "line\nbreak \u{1}")])
+        let object = try #require(JSONSerialization.jsonObject(with: Data(report.renderJSON().utf8)) as? [String: Any])
+        let skipped = try #require(object["skipped"] as? [[String: String]])
+        #expect(skipped == [["file": "dir/\"odd\"\\name\t.swift", "reason": "line\nbreak \u{1}"]])
     }
 
     @Test("every rule has a kebab-case id, a cited why and a before/after")

@@ -136,8 +136,10 @@ struct BackgroundTaskCheck {
         guard close > open else { return true }
         for token in open..<close where file.isIdentifier(token) {
             if file.is(token, "endBackgroundTask") { return true }
-            if file.isPunct(token + 1, ASCII.openParen), mayEndTask(file.text(token), labels: file.labels(ofCallAt: token + 1),
-                                                                    fileIndex: fileIndex)
+            if file.isPunct(token + 1, ASCII.openParen),
+                let callee = project.callee(file: fileIndex, token: token, name: file.text(token),
+                                            labels: file.labels(ofCallAt: token + 1)),
+                mayEndTask(callee)
             {
                 return true
             }
@@ -146,19 +148,17 @@ struct BackgroundTaskCheck {
     }
 
     private func referenceEndsTask(_ file: SourceFile, _ argument: Argument, fileIndex: Int) -> Bool {
-        var name: String?
+        var nameToken: Int?
         for token in argument.start..<argument.end where file.isIdentifier(token) && file.word(token) != .`self` {
-            name = file.text(token)
+            nameToken = token
         }
-        guard let name else { return true }
-        guard project.index.resolveUnique(name: name, labels: [], from: Int32(fileIndex)) != nil else { return true }
-        return mayEndTask(name, labels: [], fileIndex: fileIndex)
+        guard let nameToken,
+            let callee = project.callee(file: fileIndex, token: nameToken, name: file.text(nameToken), labels: [])
+        else { return true }
+        return mayEndTask(callee)
     }
 
-    private func mayEndTask(_ name: String, labels: [String], fileIndex: Int) -> Bool {
-        guard let callee = project.index.resolveUnique(name: name, labels: labels, from: Int32(fileIndex)) else {
-            return false
-        }
+    private func mayEndTask(_ callee: CallableID) -> Bool {
         let info = project.index.callable(callee)
         let file = project.file(Int(callee.file))
         let scope = file.scopes[Int(info.scope)]

@@ -138,7 +138,7 @@ struct HandlerCheck {
             cursor += 1
         }
         guard nameToken >= 0,
-            let callee = project.index.resolveUnique(name: file.text(nameToken), labels: labels, from: Int32(fileIndex))
+            let callee = project.callee(file: fileIndex, token: nameToken, name: file.text(nameToken), labels: labels)
         else { return nil }
         let info = project.index.callable(callee)
         let calleeFile = project.file(Int(callee.file))
