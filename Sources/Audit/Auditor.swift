@@ -17,15 +17,24 @@ public struct Auditor: Sendable {
         named.reserveCapacity(tree.swiftFiles.count)
         for path in tree.swiftFiles {
             switch SourceTree.read(path) {
-            case .success(let bytes): named.append((path, bytes))
-            case .failure(let failure): skipped.append(SkippedFile(file: path, reason: failure.reason))
+            case .success(let bytes):
+                named.append((path, bytes))
+            case .failure(let failure):
+                if tree.named.contains(path) { throw .unreadable(path: path, reason: failure.reason) }
+                skipped.append(SkippedFile(file: path, reason: failure.reason))
             }
         }
         var lists: [PermittedIdentifiers] = []
         for path in tree.propertyLists {
-            switch SourceTree.read(path).flatMap({ PermittedIdentifiers.read(path: path, bytes: $0) }) {
-            case .success(let list): lists.append(list)
-            case .failure(let failure): skipped.append(SkippedFile(file: path, reason: failure.reason))
+            switch SourceTree.read(path) {
+            case .success(let bytes):
+                switch PermittedIdentifiers.read(path: path, bytes: bytes) {
+                case .success(let list): lists.append(list)
+                case .failure(let failure): skipped.append(SkippedFile(file: path, reason: failure.reason))
+                }
+            case .failure(let failure):
+                if tree.named.contains(path) { throw .unreadable(path: path, reason: failure.reason) }
+                skipped.append(SkippedFile(file: path, reason: failure.reason))
             }
         }
         return audit(sources: named, propertyLists: lists, skipped: skipped)

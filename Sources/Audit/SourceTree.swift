@@ -11,6 +11,8 @@ struct SourceTree {
     var propertyLists: [String] = []
     /// Files named explicitly that are neither Swift nor a property list, or unreadable directories met on the way.
     var skipped: [SkippedFile] = []
+    /// Files named in the paths themselves (not found by walking): failing to read one is an error.
+    var named: Set<String> = []
 
     /// Directories that hold build products or other projects' code, not the app's own sources.
     static let ignoredDirectories: Set<String> = ["Pods", "Carthage", "DerivedData", "node_modules"]
@@ -33,10 +35,15 @@ struct SourceTree {
                 }
                 closedir(directory)
                 tree.walk(directory: path)
+            } else if status.st_mode & S_IFMT != S_IFREG {
+                // Opening a FIFO or a device would block or read without end.
+                throw .unreadable(path: path, reason: "not a regular file")
             } else if isSwift(path) {
                 tree.swiftFiles.append(path)
+                tree.named.insert(path)
             } else if isPropertyList(path) {
                 tree.propertyLists.append(path)
+                tree.named.insert(path)
             } else {
                 tree.skipped.append(SkippedFile(file: path, reason: "not a Swift file or Info.plist"))
             }
@@ -73,11 +80,14 @@ struct SourceTree {
                 if isLink, stat(path, &status) != 0 { continue }
                 let isDirectory = status.st_mode & S_IFMT == S_IFDIR
                 if isLink, isDirectory { continue }
-                type = isDirectory ? UInt8(DT_DIR) : UInt8(DT_REG)
+                let isRegular = status.st_mode & S_IFMT == S_IFREG
+                type = isDirectory ? UInt8(DT_DIR) : isRegular ? UInt8(DT_REG) : UInt8(DT_UNKNOWN)
             }
             if type == UInt8(DT_DIR) {
                 if entry.name.hasPrefix(".") || Self.ignoredDirectories.contains(entry.name) { continue }
                 walk(directory: path)
+            } else if type != UInt8(DT_REG) {
+                continue
             } else if Self.isSwift(entry.name) {
                 swiftFiles.append(path)
             } else if Self.isPropertyList(entry.name) {

@@ -45,6 +45,18 @@ struct AuditorTests {
         #expect(AuditError.pathNotFound(missing).description.contains(missing))
     }
 
+    @Test("a named path that is not a regular file is an error naming it")
+    func specialFile() throws {
+        let directory = TemporaryDirectory()
+        let pipe = directory.path("Pipe.swift")
+        try #require(mkfifo(pipe, 0o600) == 0)
+        #expect(throws: AuditError.unreadable(path: pipe, reason: "not a regular file")) {
+            try Auditor().audit(paths: [pipe])
+        }
+        // Found while walking, it is passed over rather than opened.
+        #expect(try Auditor().audit(paths: [directory.url.path]).filesScanned == 0)
+    }
+
     @Test("no paths is an error")
     func noPaths() {
         #expect(throws: AuditError.noPaths) { try Auditor().audit(paths: []) }
