@@ -84,7 +84,8 @@ public struct AuditReport: Sendable {
         let breakdown = Severity.allCases.map { "\(bySeverity[$0] ?? 0) \($0)" }.joined(separator: ", ")
         let filesWithFindings = Set(findings.map(\.file)).count
         let noun = findings.count == 1 ? "finding" : "findings"
-        output += "\(findings.count) \(noun) (\(breakdown)) in \(filesWithFindings) of \(swiftFiles) and "
+        output +=
+            "\(findings.count) \(noun) (\(breakdown)) in \(filesWithFindings) of \(swiftFiles) and "
             + "\(plists).\n"
         return output
     }

@@ -55,9 +55,10 @@ public struct Auditor: Sendable {
         return audit(sources: sources.map { ($0.path, Array($0.text.utf8)) }, propertyLists: lists, skipped: skipped)
     }
 
-    private func audit(sources: [(path: String, bytes: [UInt8])], propertyLists: [PermittedIdentifiers],
-                       skipped: [SkippedFile]) -> AuditReport
-    {
+    private func audit(
+        sources: [(path: String, bytes: [UInt8])], propertyLists: [PermittedIdentifiers],
+        skipped: [SkippedFile]
+    ) -> AuditReport {
         var skipped = skipped
         var summaries: [FileSummary] = []
         var kept: [[UInt8]] = []
@@ -81,8 +82,9 @@ public struct Auditor: Sendable {
         RefreshRequestCheck(project: project).run(into: &findings)
         SessionCheck(project: project).run(into: &findings)
         skipped.sort { $0.file < $1.file }
-        return AuditReport(findings: Array(Set(findings)), filesScanned: summaries.count,
-                           propertyListsRead: propertyLists.count, skipped: skipped)
+        return AuditReport(
+            findings: Array(Set(findings)), filesScanned: summaries.count,
+            propertyListsRead: propertyLists.count, skipped: skipped)
     }
 }
 

@@ -263,8 +263,9 @@ private struct Walker {
     }
 
     func outcome(_ fall: Fall) -> PathOutcome {
-        PathOutcome(leaks: leaks, thrown: thrown, fall: fall, mentions: mentions,
-                    setsExpirationHandler: setsExpirationHandler, escaped: escaped, submits: submits)
+        PathOutcome(
+            leaks: leaks, thrown: thrown, fall: fall, mentions: mentions,
+            setsExpirationHandler: setsExpirationHandler, escaped: escaped, submits: submits)
     }
 
     private func site(_ token: Int) -> Site { Site(fileIndex, token) }

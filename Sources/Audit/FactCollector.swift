@@ -45,8 +45,9 @@ struct FactCollector {
                 summary.types.append(info)
                 owner[index] = Int32(summary.callables.count)
                 summary.callables.append(
-                    CallableInfo(kind: .storedValues, name: "stored properties of \(info.name)", typeName: info.name,
-                                 scope: Int32(index), line: Int32(file.line(Int(scope.open)))))
+                    CallableInfo(
+                        kind: .storedValues, name: "stored properties of \(info.name)", typeName: info.name,
+                        scope: Int32(index), line: Int32(file.line(Int(scope.open)))))
             case .function, .property:
                 owner[index] = Int32(summary.callables.count)
                 let info = callableInfo(scope, index: index)
@@ -107,13 +108,15 @@ struct FactCollector {
         }
         let line = Int32(file.line(head))
         if scope.kind == .property {
-            return CallableInfo(kind: .property, name: file.text(Int(scope.name)), typeName: typeName,
-                                scope: Int32(index), line: line)
+            return CallableInfo(
+                kind: .property, name: file.text(Int(scope.name)), typeName: typeName,
+                scope: Int32(index), line: line)
         }
         let word = file.word(head)
         let name = word == .func ? file.text(head + 1) : file.text(head)
-        var info = CallableInfo(kind: word == .`init` ? .initializer : .function, name: name, typeName: typeName,
-                                scope: Int32(index), line: line)
+        var info = CallableInfo(
+            kind: word == .`init` ? .initializer : .function, name: name, typeName: typeName,
+            scope: Int32(index), line: line)
         var cursor = head + 1
         let open = Int(scope.open)
         while cursor < open, !file.isPunct(cursor, ASCII.openParen) { cursor += 1 }
@@ -129,7 +132,8 @@ struct FactCollector {
             }
             if file.isIdentifier(start) {
                 let external = file.text(start)
-                let internalName = file.isIdentifier(start + 1) && file.isPunct(start + 2, ASCII.colon)
+                let internalName =
+                    file.isIdentifier(start + 1) && file.isPunct(start + 2, ASCII.colon)
                     ? file.text(start + 1) : external
                 info.labels.append(external)
                 info.parameters.append(internalName)
@@ -244,12 +248,14 @@ struct FactCollector {
         let callIndex = Int32(summary.calls.count)
         let values = arguments.map(value(of:))
         summary.calls.append(
-            CallInfo(name: name, receiver: receiver(ofCallAt: index),
-                     labels: arguments.map { $0.label >= 0 ? file.text($0.label) : "_" },
-                     arguments: values, caller: owner[scope], deferredBy: deferral[scope], token: Int32(index),
-                     line: Int32(token.line), column: Int32(file.column(index))))
-        noteBackgroundFacts(name: name, at: index, call: callIndex, arguments: arguments, values: values,
-                            trailingClosure: trailingClosure, conditions: conditions)
+            CallInfo(
+                name: name, receiver: receiver(ofCallAt: index),
+                labels: arguments.map { $0.label >= 0 ? file.text($0.label) : "_" },
+                arguments: values, caller: owner[scope], deferredBy: deferral[scope], token: Int32(index),
+                line: Int32(token.line), column: Int32(file.column(index))))
+        noteBackgroundFacts(
+            name: name, at: index, call: callIndex, arguments: arguments, values: values,
+            trailingClosure: trailingClosure, conditions: conditions)
     }
 
     /// What the call at `index` is made on: the first component of its member chain decides.
@@ -316,21 +322,24 @@ struct FactCollector {
                 file.is(first.label, "forTaskWithIdentifier")
             else { return }
             summary.registrations.append(
-                RegistrationInfo(kind: .scheduler, identifier: values[0], call: call, conditions: conditions,
-                                 continued: isContinuedProcessing(registrationAt: index)))
+                RegistrationInfo(
+                    kind: .scheduler, identifier: values[0], call: call, conditions: conditions,
+                    continued: isContinuedProcessing(registrationAt: index)))
             summary.needsDetailedPass = true
         case "backgroundTask":
             guard isMember, let first = arguments.first, let identifier = appRefreshIdentifier(in: first) else {
                 return
             }
             summary.registrations.append(
-                RegistrationInfo(kind: .sceneModifier, identifier: identifier, call: call, conditions: conditions,
-                                 continued: false))
+                RegistrationInfo(
+                    kind: .sceneModifier, identifier: identifier, call: call, conditions: conditions,
+                    continued: false))
             summary.needsDetailedPass = true
         case "BGAppRefreshTaskRequest", "BGProcessingTaskRequest", "BGContinuedProcessingTaskRequest":
             guard let first = arguments.first, first.label >= 0, file.is(first.label, "identifier") else { return }
             let kind: RequestInfo.Kind =
-                name == "BGAppRefreshTaskRequest" ? .refresh : name == "BGProcessingTaskRequest" ? .processing : .continued
+                name == "BGAppRefreshTaskRequest"
+                ? .refresh : name == "BGProcessingTaskRequest" ? .processing : .continued
             summary.requests.append(RequestInfo(kind: kind, identifier: values[0], call: call))
             if kind == .refresh { summary.needsDetailedPass = true }
         case "submit":
@@ -349,10 +358,12 @@ struct FactCollector {
         case "dataTask", "downloadTask", "uploadTask", "data", "download", "upload", "bytes":
             guard isMember, let receiver = receiverName(ofMemberAt: index) else { return }
             summary.sessionUses.append(
-                SessionUse(receiver: receiver, method: name, labels: arguments.map {
-                    $0.label >= 0 ? file.text($0.label) : "_"
-                }, hasTrailingClosure: trailingClosure, token: Int32(index), line: Int32(file.line(index)),
-                           column: Int32(file.column(index))))
+                SessionUse(
+                    receiver: receiver, method: name,
+                    labels: arguments.map {
+                        $0.label >= 0 ? file.text($0.label) : "_"
+                    }, hasTrailingClosure: trailingClosure, token: Int32(index), line: Int32(file.line(index)),
+                    column: Int32(file.column(index))))
         case "URLSession":
             guard let first = arguments.first, first.label >= 0, file.is(first.label, "configuration"),
                 let sessionName = assignedName(before: index)
@@ -366,16 +377,20 @@ struct FactCollector {
                 configuration = .other
             }
             summary.sessions.append(
-                SessionInfo(name: sessionName, isSession: true, configuration: configuration,
-                            line: Int32(file.line(index))))
+                SessionInfo(
+                    name: sessionName, isSession: true, configuration: configuration,
+                    line: Int32(file.line(index))))
         case "background", "backgroundSessionConfiguration", "backgroundSessionConfigurationWithIdentifier":
-            guard name != "background" || arguments.first.map({ $0.label >= 0 && file.is($0.label, "withIdentifier") })
-                == true
+            guard
+                name != "background"
+                    || arguments.first.map({ $0.label >= 0 && file.is($0.label, "withIdentifier") })
+                        == true
             else { return }
             if let configName = assignedName(before: chainStart(endingAt: index)) {
                 summary.sessions.append(
-                    SessionInfo(name: configName, isSession: false, configuration: .background,
-                                line: Int32(file.line(index))))
+                    SessionInfo(
+                        name: configName, isSession: false, configuration: .background,
+                        line: Int32(file.line(index))))
             }
         default:
             break
@@ -503,8 +518,9 @@ struct FactCollector {
             valueToken = cursor + 1
             guard valueToken < file.count, file.tokens[valueToken].kind == .string else { return }
             let next = valueToken + 1
-            guard next >= file.count || file.startsStatement(next) || file.isPunct(next, ASCII.semicolon)
-                || file.isPunct(next, ASCII.closeBrace)
+            guard
+                next >= file.count || file.startsStatement(next) || file.isPunct(next, ASCII.semicolon)
+                    || file.isPunct(next, ASCII.closeBrace)
             else { return }
         } else if file.isPunct(cursor, ASCII.openBrace) {
             valueToken = cursor + 1

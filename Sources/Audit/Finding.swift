@@ -28,10 +28,13 @@ public struct Finding: Sendable, Hashable {
     public var before: String { rule.before }
     public var after: String { rule.after }
 
-    /// File, line, column, the more severe first, then rule id: the order reports list findings in.
+    /// File, line, column, the more severe first, then rule id and message: the order reports list findings in,
+    /// total so that a report is the same from run to run.
     static func precedes(_ lhs: Finding, _ rhs: Finding) -> Bool {
-        (lhs.file, lhs.line, lhs.column, rhs.severity.rank, lhs.rule.id)
-            < (rhs.file, rhs.line, rhs.column, lhs.severity.rank, rhs.rule.id)
+        if (lhs.file, lhs.line, lhs.column) != (rhs.file, rhs.line, rhs.column) {
+            return (lhs.file, lhs.line, lhs.column) < (rhs.file, rhs.line, rhs.column)
+        }
+        return (rhs.severity.rank, lhs.rule.id, lhs.message) < (lhs.severity.rank, rhs.rule.id, rhs.message)
     }
 }
 

@@ -127,14 +127,16 @@ private final class PlistXMLReader: NSObject, XMLParserDelegate {
     func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName: String?) {
         if elementName == "key" {
             // Only top-level keys of the root dictionary (plist > dict > key) name Info.plist settings.
-            if depth == 3, text.trimmingCharacters(in: .whitespacesAndNewlines) == "BGTaskSchedulerPermittedIdentifiers" {
+            if depth == 3, text.trimmingCharacters(in: .whitespacesAndNewlines) == "BGTaskSchedulerPermittedIdentifiers"
+            {
                 declaresKey = true
                 expectArray = true
                 keyDepth = depth
             }
         } else if elementName == "string", arrayDepth >= 0, depth == arrayDepth + 1 {
             entries.append(
-                PermittedIdentifiers.Entry(value: text.trimmingCharacters(in: .whitespacesAndNewlines), line: stringLine))
+                PermittedIdentifiers.Entry(
+                    value: text.trimmingCharacters(in: .whitespacesAndNewlines), line: stringLine))
         } else if elementName == "array", depth == arrayDepth {
             arrayDepth = -1
         }

@@ -45,9 +45,11 @@ final class Project {
     func resolved(file: Int, token: Int, name: String, labels: [String]) -> [CallableID] {
         let site = Site(file, token)
         if let known = resolvedCalls[site] { return known }
-        let call = call(file: file, token: token)
-            ?? CallInfo(name: name, labels: labels, arguments: [], caller: caller(file: file, token: token),
-                        token: Int32(token), line: 0, column: 0)
+        let call =
+            call(file: file, token: token)
+            ?? CallInfo(
+                name: name, labels: labels, arguments: [], caller: caller(file: file, token: token),
+                token: Int32(token), line: 0, column: 0)
         let result = index.resolve(call: call, from: Int32(file))
         resolvedCalls[site] = result
         return result
@@ -55,7 +57,8 @@ final class Project {
 
     /// The project callable a call at token `token` of file `file` reaches, when there is exactly one.
     func callee(file: Int, token: Int, name: String, labels: [String]) -> CallableID? {
-        ProjectIndex.unique(resolved(file: file, token: token, name: name, labels: labels), in: index, from: Int32(file))
+        ProjectIndex.unique(
+            resolved(file: file, token: token, name: name, labels: labels), in: index, from: Int32(file))
     }
 
     /// The local callable whose code holds token `token`: the innermost function or computed property, the stored

@@ -239,8 +239,11 @@ final class ProjectIndex {
                 return resolveParameter(parameter, of: callable, depth: depth, fallback: value, origin: origin)
             }
             let qualifier = components.count >= 2 ? components[components.count - 2] : nil
-            return [ResolvedIdentifier(value: constant(named: name, qualifier: qualifier, in: callable, display: value),
-                                       origin: origin)]
+            return [
+                ResolvedIdentifier(
+                    value: constant(named: name, qualifier: qualifier, in: callable, display: value),
+                    origin: origin)
+            ]
         }
     }
 
@@ -264,8 +267,9 @@ final class ProjectIndex {
                 result.append(ResolvedIdentifier(value: .unknown(fallback.display), origin: callID))
                 continue
             }
-            result += resolveIdentifier(call.arguments[argument], in: caller(of: callID), origin: callID,
-                                        depth: depth + 1)
+            result += resolveIdentifier(
+                call.arguments[argument], in: caller(of: callID), origin: callID,
+                depth: depth + 1)
         }
         return result
     }
@@ -281,8 +285,10 @@ final class ProjectIndex {
         } else {
             tiers = [
                 candidates.filter { $0.file == callable.file && $0.constant.callable == callable.index },
-                candidates.filter { $0.constant.callable < 0 && $0.constant.typeName != nil
-                    && $0.constant.typeName == info.typeName },
+                candidates.filter {
+                    $0.constant.callable < 0 && $0.constant.typeName != nil
+                        && $0.constant.typeName == info.typeName
+                },
                 candidates.filter { $0.file == callable.file && $0.constant.callable < 0 },
                 candidates.filter { $0.constant.callable < 0 },
             ]
@@ -349,7 +355,8 @@ final class ProjectIndex {
                 return .afterLaunch(reason: "in `\(info.signature)`, which runs after launch has finished")
             }
             if isUserInterfaceType(info.typeName) {
-                return .afterLaunch(reason: "in `\(info.signature)` of \(typeName), a view that exists only after launch")
+                return .afterLaunch(
+                    reason: "in `\(info.signature)` of \(typeName), a view that exists only after launch")
             }
             return nil
         }

@@ -98,7 +98,8 @@ extension Rule {
             """)
 
     public static let backgroundUploadFromData = Rule(
-        id: "background-upload-from-data", severity: .critical, title: "data or stream upload on a background URLSession",
+        id: "background-upload-from-data", severity: .critical,
+        title: "data or stream upload on a background URLSession",
         why: """
             Only uploads from a file work in a background session; data and stream uploads are not supported \
             (Apple DTS, https://developer.apple.com/forums/thread/746759) and raise "Upload tasks from NSData are \
@@ -242,7 +243,8 @@ extension Rule {
             """)
 
     public static let refreshRequestRequirements = Rule(
-        id: "refresh-request-requirements", severity: .medium, title: "power or network requirement on a refresh request",
+        id: "refresh-request-requirements", severity: .medium,
+        title: "power or network requirement on a refresh request",
         why: """
             `requiresExternalPower` and `requiresNetworkConnectivity` belong to BGProcessingTaskRequest; an app \
             refresh request has neither. Set through `as? BGProcessingTaskRequest` they do nothing (the cast fails), \

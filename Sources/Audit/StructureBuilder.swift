@@ -122,8 +122,10 @@ struct StructureBuilder {
             // Only `var name: Type {` can open a body; `case let x:` and `(var a, …)` are patterns.
             guard pending?.kind != .control else { break }
             pending = nil
-            let previousIsPattern = index > 0 && (tokens[index - 1].word == .case || byte(index - 1) == ASCII.openParen
-                || byte(index - 1) == ASCII.comma)
+            let previousIsPattern =
+                index > 0
+                && (tokens[index - 1].word == .case || byte(index - 1) == ASCII.openParen
+                    || byte(index - 1) == ASCII.comma)
             if !previousIsPattern, isIdentifier(index + 1), index + 2 < tokens.count, byte(index + 2) == ASCII.colon {
                 setPending(.property, head: index, name: index + 1)
             }

@@ -109,8 +109,10 @@ struct Tokenizer {
         isIdentifierHead(byte) || (byte >= ASCII.zero && byte <= ASCII.nine)
     }
 
-    private mutating func emit(_ kind: Token.Kind, from start: Int, to end: Int, line startLine: UInt32,
-                               word: Word = .none) {
+    private mutating func emit(
+        _ kind: Token.Kind, from start: Int, to end: Int, line startLine: UInt32,
+        word: Word = .none
+    ) {
         tokens.append(Token(start: UInt32(start), end: UInt32(end), line: startLine, kind: kind, word: word))
     }
 

@@ -66,7 +66,8 @@ struct AuditorTests {
     func notUTF8() throws {
         let directory = TemporaryDirectory()
         try Self.write(Self.viewSource, to: directory.path("App/ContentView.swift"))
-        try Data([0x6C, 0x65, 0x74, 0x20, 0xFF, 0xFE, 0x0A]).write(to: URL(fileURLWithPath: directory.path("App/Bad.swift")))
+        try Data([0x6C, 0x65, 0x74, 0x20, 0xFF, 0xFE, 0x0A]).write(
+            to: URL(fileURLWithPath: directory.path("App/Bad.swift")))
         let report = try Auditor().audit(paths: [directory.url.path])
         #expect(report.filesScanned == 1)
         #expect(report.skipped == [SkippedFile(file: directory.path("App/Bad.swift"), reason: "not valid UTF-8")])
@@ -130,18 +131,22 @@ struct AuditorTests {
     func jsonReport() throws {
         let report = Auditor().audit(sources: [(path: "App/ContentView.swift", text: Self.viewSource)])
         let json = report.renderJSON()
-        #expect(json.hasPrefix(#"{"files":1,"propertyLists":0,"summary":{"critical":1,"high":1,"medium":1,"low":0,"#
-            + #""total":3},"rules":{"register-outside-launch":{"severity":"critical","title":"task handler registered "#
-            + #"after launch","why":"Apple: \"Registration of all launch handlers"#))
+        #expect(
+            json.hasPrefix(
+                #"{"files":1,"propertyLists":0,"summary":{"critical":1,"high":1,"medium":1,"low":0,"#
+                    + #""total":3},"rules":{"register-outside-launch":{"severity":"critical","title":"task handler registered "#
+                    + #"after launch","why":"Apple: \"Registration of all launch handlers"#))
         #expect(json.hasSuffix("\"skipped\":[]}\n"))
         let object = try #require(JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
         let rules = try #require(object["rules"] as? [String: [String: String]])
-        #expect(Set(rules.keys) == ["register-outside-launch", "registered-never-submitted", "handler-not-rescheduling"])
+        #expect(
+            Set(rules.keys) == ["register-outside-launch", "registered-never-submitted", "handler-not-rescheduling"])
         #expect(rules["handler-not-rescheduling"]?["before"] == Rule.handlerNotRescheduling.before)
         let findings = try #require(object["findings"] as? [[String: Any]])
-        #expect(findings.map { $0["rule"] as? String } == [
-            "register-outside-launch", "registered-never-submitted", "handler-not-rescheduling",
-        ])
+        #expect(
+            findings.map { $0["rule"] as? String } == [
+                "register-outside-launch", "registered-never-submitted", "handler-not-rescheduling",
+            ])
         #expect(findings[0]["message"] as? String == report.findings[0].message)
         #expect(Set(findings[0].keys) == ["file", "line", "column", "rule", "severity", "message"])
         #expect(json == report.renderJSON(), "rendering twice gives the same bytes")
@@ -182,9 +187,13 @@ struct AuditorTests {
             </dict>
             </plist>
             """
-        let report = Auditor().audit(sources: [(path: "A.swift", text: "let a = 1\n")],
-                                     propertyLists: [(path: "App/Info.plist", text: plist)])
-        #expect(report.findings.map { "\($0.file):\($0.line) \($0.ruleID)" } == ["App/Info.plist:6 permitted-never-registered"])
+        let report = Auditor().audit(
+            sources: [(path: "A.swift", text: "let a = 1\n")],
+            propertyLists: [(path: "App/Info.plist", text: plist)])
+        #expect(
+            report.findings.map { "\($0.file):\($0.line) \($0.ruleID)" } == [
+                "App/Info.plist:6 permitted-never-registered"
+            ])
         #expect(report.propertyListsRead == 1)
     }
 

@@ -110,7 +110,8 @@ struct FixtureCorpusTests {
             for mark in expected.intersection(actual) { truePositives[mark.rule, default: 0] += 1 }
             for mark in actual.subtracting(expected).sorted() {
                 falsePositives[mark.rule, default: 0] += 1
-                problems.append("unexpected \(mark.description.dropFirst(Self.root.count + 1)): \(messages[mark] ?? "")")
+                problems.append(
+                    "unexpected \(mark.description.dropFirst(Self.root.count + 1)): \(messages[mark] ?? "")")
             }
             for mark in expected.subtracting(actual).sorted() {
                 misses[mark.rule, default: 0] += 1
@@ -135,7 +136,8 @@ struct FixtureCorpusTests {
             totals = (totals.0 + tp, totals.1 + fp, totals.2 + fn)
             lines.append(
                 rule.id.padding(toLength: width, withPad: " ", startingAt: 0)
-                    + String(format: " %4d %3d %3d", tp, fp, fn) + "      \(ratio(tp, tp + fp))   \(ratio(tp, tp + fn))")
+                    + String(format: " %4d %3d %3d", tp, fp, fn) + "      \(ratio(tp, tp + fp))   \(ratio(tp, tp + fn))"
+            )
         }
         lines.append(
             "all".padding(toLength: width, withPad: " ", startingAt: 0)

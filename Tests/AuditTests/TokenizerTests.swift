@@ -51,7 +51,8 @@ struct TokenizerTests {
 
     @Test("a multi-line string is one token and later lines are counted")
     func multilineString() {
-        let source = "let s = \"\"\"\n    line \"quoted\" \\(x) and \"\"\n    \\\"\"\" not the end\n"
+        let source =
+            "let s = \"\"\"\n    line \"quoted\" \\(x) and \"\"\n    \\\"\"\" not the end\n"
             + "    BGTaskScheduler.shared.submit()\n    \"\"\"\nnext"
         let tokens = Self.tokens(source)
         #expect(tokens.map(\.text) == ["let", "s", "=", tokens[3].text, "next"])
@@ -157,7 +158,8 @@ struct StructureTests {
 
     @Test("a call inside .onAppear knows it is in that closure, in body, in the view")
     func onAppear() {
-        let file = Self.file("""
+        let file = Self.file(
+            """
             struct ContentView: View {
                 var body: some View {
                     Text("x").onAppear {
@@ -166,14 +168,16 @@ struct StructureTests {
                 }
             }
             """)
-        #expect(Self.chain(file, Self.token(file, "register")) == [
-            "control:if", "closure:onAppear", "property:body", "type:ContentView",
-        ])
+        #expect(
+            Self.chain(file, Self.token(file, "register")) == [
+                "control:if", "closure:onAppear", "property:body", "type:ContentView",
+            ])
     }
 
     @Test("argument labels that are keywords do not open control scopes")
     func keywordLabels() {
-        let file = Self.file("""
+        let file = Self.file(
+            """
             func pushRegistry(_ registry: PKPushRegistry, didReceiveIncomingPushWith payload: PKPushPayload,
                               for type: PKPushType, completion: @escaping () -> Void) {
                 work(in: queue, default: 1)
@@ -191,7 +195,8 @@ struct StructureTests {
 
     @Test("closures know the call, label and assignment they belong to")
     func closureRoles() {
-        let file = Self.file("""
+        let file = Self.file(
+            """
             register(forTaskWithIdentifier: id, using: nil, launchHandler: { task in
                 task.expirationHandler = { cancel() }
                 DispatchQueue.main.async { later() }
@@ -209,7 +214,8 @@ struct StructureTests {
 
     @Test("guard-else, if-else, do-catch and switch bodies are control scopes")
     func controlScopes() {
-        let file = Self.file("""
+        let file = Self.file(
+            """
             func f() {
                 guard let x else { return }
                 if a { one() } else if b { two() } else { three() }
@@ -226,7 +232,8 @@ struct StructureTests {
 
     @Test("class as a modifier is not a type declaration, a computed property is a body")
     func modifiersAndProperties() {
-        let file = Self.file("""
+        let file = Self.file(
+            """
             class Store {
                 class func make() -> Store { Store() }
                 static var identifier: String { "com.example.refresh" }

@@ -9,7 +9,8 @@ struct BackgroundTaskCheck {
         for fileIndex in 0..<project.fileCount { ended.formUnion(project.summary(fileIndex).endedTaskNames) }
         for fileIndex in 0..<project.fileCount where project.summary(fileIndex).needsDetailedPass {
             let file = project.file(fileIndex)
-            for token in 0..<file.count where file.is(token, "beginBackgroundTask") && file.isPunct(token - 1, ASCII.dot) {
+            for token in 0..<file.count
+            where file.is(token, "beginBackgroundTask") && file.isPunct(token - 1, ASCII.dot) {
                 check(token, in: file, fileIndex: fileIndex, ended: ended, paths: paths, into: &findings)
             }
         }
@@ -40,26 +41,30 @@ struct BackgroundTaskCheck {
             } else if file.word(argument.start) == .nil {
                 expiration = nil
                 findings.append(
-                    Finding(rule: .unpairedBeginBackgroundTask, at: location,
-                            message: "beginBackgroundTask has no expiration handler (`nil`): when time runs out nothing "
-                                + "ends the task and iOS terminates the app."))
+                    Finding(
+                        rule: .unpairedBeginBackgroundTask, at: location,
+                        message: "beginBackgroundTask has no expiration handler (`nil`): when time runs out nothing "
+                            + "ends the task and iOS terminates the app."))
             } else if !referenceEndsTask(file, argument, fileIndex: fileIndex) {
                 findings.append(
-                    Finding(rule: .unpairedBeginBackgroundTask, at: location,
-                            message: "The expiration handler passed to beginBackgroundTask does not call "
-                                + "endBackgroundTask(_:); when time runs out, iOS terminates the app."))
+                    Finding(
+                        rule: .unpairedBeginBackgroundTask, at: location,
+                        message: "The expiration handler passed to beginBackgroundTask does not call "
+                            + "endBackgroundTask(_:); when time runs out, iOS terminates the app."))
             }
         } else if expiration == nil {
             findings.append(
-                Finding(rule: .unpairedBeginBackgroundTask, at: location,
-                        message: "beginBackgroundTask has no expiration handler: when time runs out nothing ends the "
-                            + "task and iOS terminates the app."))
+                Finding(
+                    rule: .unpairedBeginBackgroundTask, at: location,
+                    message: "beginBackgroundTask has no expiration handler: when time runs out nothing ends the "
+                        + "task and iOS terminates the app."))
         }
         if let open = expiration, !closureEndsTask(file, open: open, fileIndex: fileIndex) {
             findings.append(
-                Finding(rule: .unpairedBeginBackgroundTask, at: location,
-                        message: "The expiration handler of this background task does not call endBackgroundTask(_:); "
-                            + "when time runs out, iOS terminates the app."))
+                Finding(
+                    rule: .unpairedBeginBackgroundTask, at: location,
+                    message: "The expiration handler of this background task does not call endBackgroundTask(_:); "
+                        + "when time runs out, iOS terminates the app."))
         }
         checkIdentifier(token, end: end, in: file, fileIndex: fileIndex, ended: ended, paths: paths, into: &findings)
     }
@@ -80,9 +85,10 @@ struct BackgroundTaskCheck {
         }
         guard file.isPunct(previous, ASCII.equals), file.isIdentifier(previous - 1), !file.is(previous - 1, "_") else {
             findings.append(
-                Finding(rule: .unpairedBeginBackgroundTask, at: location,
-                        message: "The identifier beginBackgroundTask returns is dropped, so endBackgroundTask(_:) "
-                            + "can never be called for it."))
+                Finding(
+                    rule: .unpairedBeginBackgroundTask, at: location,
+                    message: "The identifier beginBackgroundTask returns is dropped, so endBackgroundTask(_:) "
+                        + "can never be called for it."))
             return
         }
         let name = file.text(previous - 1)
@@ -90,18 +96,20 @@ struct BackgroundTaskCheck {
         if !isLocal(name, declaredIn: body, file: file) {
             if !ended.contains(name) {
                 findings.append(
-                    Finding(rule: .unpairedBeginBackgroundTask, at: location,
-                            message: "Nothing calls endBackgroundTask(_:) with `\(name)` outside its expiration "
-                                + "handler, so the background task is never ended on the normal path."))
+                    Finding(
+                        rule: .unpairedBeginBackgroundTask, at: location,
+                        message: "Nothing calls endBackgroundTask(_:) with `\(name)` outside its expiration "
+                            + "handler, so the background task is never ended on the normal path."))
             }
             return
         }
         let outcome = paths.analyzeRange(file: fileIndex, from: end, to: body.close, origin: token, aliases: [name])
         guard outcome.mentions else {
             findings.append(
-                Finding(rule: .unpairedBeginBackgroundTask, at: location,
-                        message: "`\(name)` is never passed to endBackgroundTask(_:) after the task begins, so it "
-                            + "runs until iOS terminates the app."))
+                Finding(
+                    rule: .unpairedBeginBackgroundTask, at: location,
+                    message: "`\(name)` is never passed to endBackgroundTask(_:) after the task begins, so it "
+                        + "runs until iOS terminates the app."))
             return
         }
         for leak in Set(outcome.leaks).sorted(by: { ($0.file, $0.token) < ($1.file, $1.token) }) {
@@ -137,8 +145,9 @@ struct BackgroundTaskCheck {
         for token in open..<close where file.isIdentifier(token) {
             if file.is(token, "endBackgroundTask") { return true }
             if file.isPunct(token + 1, ASCII.openParen),
-                let callee = project.callee(file: fileIndex, token: token, name: file.text(token),
-                                            labels: file.labels(ofCallAt: token + 1)),
+                let callee = project.callee(
+                    file: fileIndex, token: token, name: file.text(token),
+                    labels: file.labels(ofCallAt: token + 1)),
                 mayEndTask(callee)
             {
                 return true
@@ -162,7 +171,8 @@ struct BackgroundTaskCheck {
         let info = project.index.callable(callee)
         let file = project.file(Int(callee.file))
         let scope = file.scopes[Int(info.scope)]
-        for token in max(Int(scope.open), 0)..<min(Int(scope.close), file.count) where file.is(token, "endBackgroundTask") {
+        for token in max(Int(scope.open), 0)..<min(Int(scope.close), file.count)
+        where file.is(token, "endBackgroundTask") {
             return true
         }
         return false

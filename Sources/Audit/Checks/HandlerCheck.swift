@@ -35,37 +35,43 @@ struct HandlerCheck {
         if registration.kind == .sceneModifier {
             if !outcome.submits {
                 findings.append(
-                    Finding(rule: .handlerNotRescheduling, at: location,
-                            message: "The `.backgroundTask(.appRefresh(\(identifier)))` action submits no new "
-                                + "BGAppRefreshTaskRequest, so it runs once."))
+                    Finding(
+                        rule: .handlerNotRescheduling, at: location,
+                        message: "The `.backgroundTask(.appRefresh(\(identifier)))` action submits no new "
+                            + "BGAppRefreshTaskRequest, so it runs once."))
             }
             return
         }
         if !outcome.mentions {
             findings.append(
-                Finding(rule: .handlerNotCompleted, at: location,
-                        message: "The launch handler for \(identifier) never calls setTaskCompleted(success:) "
-                            + "outside its expiration handler."))
+                Finding(
+                    rule: .handlerNotCompleted, at: location,
+                    message: "The launch handler for \(identifier) never calls setTaskCompleted(success:) "
+                        + "outside its expiration handler."))
         } else {
             for leak in Set(outcome.leaks).sorted(by: { ($0.file, $0.token) < ($1.file, $1.token) }) {
                 let leakFile = project.file(Int(leak.file))
                 findings.append(
-                    Finding(rule: .handlerNotCompleted, at: leakFile.location(Int(leak.token)),
-                            message: Self.leakMessage(leakFile, Int(leak.token), owed: "setTaskCompleted(success:)",
-                                                      what: "the task for \(identifier)")))
+                    Finding(
+                        rule: .handlerNotCompleted, at: leakFile.location(Int(leak.token)),
+                        message: Self.leakMessage(
+                            leakFile, Int(leak.token), owed: "setTaskCompleted(success:)",
+                            what: "the task for \(identifier)")))
             }
         }
         if !outcome.setsExpirationHandler, !outcome.escaped {
             findings.append(
-                Finding(rule: .handlerMissingExpirationHandler, at: location,
-                        message: "The launch handler for \(identifier) never sets task.expirationHandler, so the "
-                            + "work is not cancelled when time runs out and the run counts as failed."))
+                Finding(
+                    rule: .handlerMissingExpirationHandler, at: location,
+                    message: "The launch handler for \(identifier) never sets task.expirationHandler, so the "
+                        + "work is not cancelled when time runs out and the run counts as failed."))
         }
         if !outcome.submits, !outcome.escaped, !registration.continued {
             findings.append(
-                Finding(rule: .handlerNotRescheduling, at: location,
-                        message: "The launch handler for \(identifier) never submits a new request, so the task "
-                            + "runs once and its chain stops."))
+                Finding(
+                    rule: .handlerNotRescheduling, at: location,
+                    message: "The launch handler for \(identifier) never submits a new request, so the task "
+                        + "runs once and its chain stops."))
         }
     }
 
@@ -111,7 +117,9 @@ struct HandlerCheck {
             }
             return functionHandler(file, argument: argument, fileIndex: fileIndex)
         }
-        if file.isPunct(close + 1, ASCII.openBrace) { return closureHandler(file, open: close + 1, fileIndex: fileIndex) }
+        if file.isPunct(close + 1, ASCII.openBrace) {
+            return closureHandler(file, open: close + 1, fileIndex: fileIndex)
+        }
         return nil
     }
 

@@ -48,12 +48,14 @@ struct PushCheck {
                 switch callback {
                 case .silentPush(let completion):
                     let outcome = silent.analyzeRoot(file: fileIndex, open: open, aliases: [completion])
-                    report(outcome, rule: .silentPushCompletionNotCalled, at: location, owed: "`\(completion)`",
-                           what: "the silent push", callable: callable, into: &findings)
+                    report(
+                        outcome, rule: .silentPushCompletionNotCalled, at: location, owed: "`\(completion)`",
+                        what: "the silent push", callable: callable, into: &findings)
                 case .voip(let payload):
                     let outcome = voip.analyzeRoot(file: fileIndex, open: open, aliases: [payload])
-                    report(outcome, rule: .voipPushNotReported, at: location, owed: "reportNewIncomingCall",
-                           what: "the VoIP push", callable: callable, into: &findings)
+                    report(
+                        outcome, rule: .voipPushNotReported, at: location, owed: "reportNewIncomingCall",
+                        what: "the VoIP push", callable: callable, into: &findings)
                 }
             }
         }
@@ -71,8 +73,9 @@ struct PushCheck {
         for leak in Set(outcome.leaks).sorted(by: { ($0.file, $0.token) < ($1.file, $1.token) }) {
             let file = project.file(Int(leak.file))
             findings.append(
-                Finding(rule: rule, at: file.location(Int(leak.token)),
-                        message: HandlerCheck.leakMessage(file, Int(leak.token), owed: owed, what: what)))
+                Finding(
+                    rule: rule, at: file.location(Int(leak.token)),
+                    message: HandlerCheck.leakMessage(file, Int(leak.token), owed: owed, what: what)))
         }
     }
 }

@@ -32,8 +32,9 @@ struct RefreshRequestCheck {
             else { continue }
             if file.is(token + 1, "BGAppRefreshTaskRequest") { refresh.insert(name) }
             if file.is(token + 1, "BGProcessingTaskRequest") { processing.insert(name) }
-            if file.isIdentifier(token + 1), file.word(token + 2) == .as, file.is(token + 4, "BGProcessingTaskRequest")
-                || file.is(token + 3, "BGProcessingTaskRequest")
+            if file.isIdentifier(token + 1), file.word(token + 2) == .as,
+                file.is(token + 4, "BGProcessingTaskRequest")
+                    || file.is(token + 3, "BGProcessingTaskRequest")
             {
                 casts[name] = file.text(token + 1)
             }
@@ -48,9 +49,10 @@ struct RefreshRequestCheck {
                 }
                 let how = request.viaCast ? "through a cast to BGProcessingTaskRequest, which fails" : "directly"
                 findings.append(
-                    Finding(rule: .refreshRequestRequirements, at: file.location(token),
-                            message: "`\(name)` is set \(how) on `\(request.name)`, a BGAppRefreshTaskRequest; "
-                                + "refresh requests have no such requirement."))
+                    Finding(
+                        rule: .refreshRequestRequirements, at: file.location(token),
+                        message: "`\(name)` is set \(how) on `\(request.name)`, a BGAppRefreshTaskRequest; "
+                            + "refresh requests have no such requirement."))
             } else if name == "setValue", file.isPunct(token - 1, ASCII.dot), file.isIdentifier(token - 2),
                 refresh.contains(file.text(token - 2)), file.isPunct(token + 1, ASCII.openParen)
             {
@@ -59,9 +61,10 @@ struct RefreshRequestCheck {
                     continue
                 }
                 findings.append(
-                    Finding(rule: .refreshRequestRequirements, at: file.location(token),
-                            message: "`\(value)` is set by key on `\(file.text(token - 2))`, a "
-                                + "BGAppRefreshTaskRequest, which raises NSUnknownKeyException."))
+                    Finding(
+                        rule: .refreshRequestRequirements, at: file.location(token),
+                        message: "`\(value)` is set by key on `\(file.text(token - 2))`, a "
+                            + "BGAppRefreshTaskRequest, which raises NSUnknownKeyException."))
             }
         }
     }

@@ -29,10 +29,12 @@ struct RegistrationCheck {
             }
             for request in summary.requests {
                 let callID = CallID(file: Int32(fileIndex), index: request.call)
-                let identifiers = index.resolveIdentifier(request.identifier, in: index.caller(of: callID), origin: callID)
+                let identifiers = index.resolveIdentifier(
+                    request.identifier, in: index.caller(of: callID), origin: callID)
                 requests.append(
-                    RequestOccurrence(file: fileIndex, request: request, identifiers: identifiers,
-                                      submitted: isSubmitted(index.caller(of: callID))))
+                    RequestOccurrence(
+                        file: fileIndex, request: request, identifiers: identifiers,
+                        submitted: isSubmitted(index.caller(of: callID))))
             }
         }
         checkLaunch(registrations, into: &findings)
@@ -69,11 +71,13 @@ struct RegistrationCheck {
                 call.deferredBy.map { .afterLaunch(reason: "inside \($0), which runs after launch has finished") }
                 ?? index.launchContext(of: index.caller(of: callID))
             guard case .afterLaunch(let reason) = context else { continue }
-            let identifier = occurrence.identifiers.first.map { Self.display($0.value) }
+            let identifier =
+                occurrence.identifiers.first.map { Self.display($0.value) }
                 ?? occurrence.registration.identifier.display
             findings.append(
-                Finding(rule: .registerOutsideLaunch, at: index.location(of: callID),
-                        message: "The launch handler for \(identifier) is registered \(reason)."))
+                Finding(
+                    rule: .registerOutsideLaunch, at: index.location(of: callID),
+                    message: "The launch handler for \(identifier) is registered \(reason)."))
         }
     }
 
@@ -97,9 +101,10 @@ struct RegistrationCheck {
                     reported.insert(identifier).inserted
                 else { continue }
                 findings.append(
-                    Finding(rule: .registeredNeverSubmitted, at: project.index.location(of: identifier.origin),
-                            message: "\(Self.display(identifier.value)) has a launch handler, but no code submits a "
-                                + "BGTaskRequest with this identifier, so the task never runs."))
+                    Finding(
+                        rule: .registeredNeverSubmitted, at: project.index.location(of: identifier.origin),
+                        message: "\(Self.display(identifier.value)) has a launch handler, but no code submits a "
+                            + "BGTaskRequest with this identifier, so the task never runs."))
             }
         }
     }
@@ -123,9 +128,10 @@ struct RegistrationCheck {
                     reported.insert(identifier).inserted
                 else { continue }
                 findings.append(
-                    Finding(rule: .submittedNeverRegistered, at: project.index.location(of: identifier.origin),
-                            message: "A request for \"\(value)\" is submitted, but no launch handler is registered "
-                                + "for it; the submit raises \"No launch handler registered\"."))
+                    Finding(
+                        rule: .submittedNeverRegistered, at: project.index.location(of: identifier.origin),
+                        message: "A request for \"\(value)\" is submitted, but no launch handler is registered "
+                            + "for it; the submit raises \"No launch handler registered\"."))
             }
         }
     }
@@ -144,11 +150,13 @@ struct RegistrationCheck {
         for occurrence in registrations {
             for identifier in occurrence.identifiers {
                 guard case .known(let value) = identifier.value else { continue }
-                let direct = identifier.origin.index == occurrence.registration.call
+                let direct =
+                    identifier.origin.index == occurrence.registration.call
                     && Int(identifier.origin.file) == occurrence.file
                 byValue[value, default: []].append(
-                    Site(value: value, origin: identifier.origin, location: index.location(of: identifier.origin),
-                         conditions: direct ? occurrence.registration.conditions : []))
+                    Site(
+                        value: value, origin: identifier.origin, location: index.location(of: identifier.origin),
+                        conditions: direct ? occurrence.registration.conditions : []))
             }
         }
         for value in byValue.keys.sorted() {
@@ -161,10 +169,11 @@ struct RegistrationCheck {
                     })
                 else { continue }
                 findings.append(
-                    Finding(rule: .duplicateRegistration, at: site.location,
-                            message: "\"\(value)\" is registered again; it was first registered at "
-                                + "\(ProjectIndex.short(first.location)). The system kills the app on the second "
-                                + "registration."))
+                    Finding(
+                        rule: .duplicateRegistration, at: site.location,
+                        message: "\"\(value)\" is registered again; it was first registered at "
+                            + "\(ProjectIndex.short(first.location)). The system kills the app on the second "
+                            + "registration."))
             }
         }
     }
@@ -203,8 +212,9 @@ struct RegistrationCheck {
                     : "\"\(value)\" is registered, but BGTaskSchedulerPermittedIdentifiers in "
                         + declaring.map(\.path).joined(separator: ", ") + " does not list it."
                 findings.append(
-                    Finding(rule: .identifierNotPermitted, at: project.index.location(of: identifier.origin),
-                            message: message))
+                    Finding(
+                        rule: .identifierNotPermitted, at: project.index.location(of: identifier.origin),
+                        message: message))
             }
         }
         // An identifier registered from a value the sources cannot tell could be any permitted one.
@@ -215,9 +225,10 @@ struct RegistrationCheck {
                     continue
                 }
                 findings.append(
-                    Finding(rule: .permittedNeverRegistered, file: list.path, line: entry.line, column: 1,
-                            message: "\"\(entry.value)\" is permitted in BGTaskSchedulerPermittedIdentifiers, but no "
-                                + "code registers a launch handler for it."))
+                    Finding(
+                        rule: .permittedNeverRegistered, file: list.path, line: entry.line, column: 1,
+                        message: "\"\(entry.value)\" is permitted in BGTaskSchedulerPermittedIdentifiers, but no "
+                            + "code registers a launch handler for it."))
             }
         }
     }

@@ -43,22 +43,25 @@ struct SessionCheck {
         let takesHandler = use.hasTrailingClosure || use.labels.contains("completionHandler")
         if Self.taskMethods.contains(use.method), takesHandler {
             findings.append(
-                Finding(rule: .backgroundSessionCompletionHandler, at: location,
-                        message: "`\(use.receiver)` is a background session; `\(signature)` with a completion "
-                            + "handler is not supported there."))
+                Finding(
+                    rule: .backgroundSessionCompletionHandler, at: location,
+                    message: "`\(use.receiver)` is a background session; `\(signature)` with a completion "
+                        + "handler is not supported there."))
         } else if Self.conveniences.contains(use.method) {
             findings.append(
-                Finding(rule: .backgroundSessionCompletionHandler, at: location,
-                        message: "`\(use.receiver)` is a background session; the async `\(signature)` is not "
-                            + "supported there."))
+                Finding(
+                    rule: .backgroundSessionCompletionHandler, at: location,
+                    message: "`\(use.receiver)` is a background session; the async `\(signature)` is not "
+                        + "supported there."))
         }
         let fromData = use.labels.contains("from") && (use.method == "uploadTask" || use.method == "upload")
         let streamed = use.method == "uploadTask" && use.labels.first == "withStreamedRequest"
         if fromData || streamed {
             findings.append(
-                Finding(rule: .backgroundUploadFromData, at: location,
-                        message: "`\(use.receiver)` is a background session; it uploads only from a file, not "
-                            + (streamed ? "from a stream." : "from Data.")))
+                Finding(
+                    rule: .backgroundUploadFromData, at: location,
+                    message: "`\(use.receiver)` is a background session; it uploads only from a file, not "
+                        + (streamed ? "from a stream." : "from Data.")))
         }
     }
 }

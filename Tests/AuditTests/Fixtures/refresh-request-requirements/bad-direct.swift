@@ -1,3 +1,4 @@
+// swift-format-ignore-file
 import BackgroundTasks
 
 // Does not compile, which is how some teams learn of the rule; the audit says why before the build does.

@@ -1,3 +1,4 @@
+// swift-format-ignore-file
 import UIKit
 
 enum PushKind: String { case settings, entries, unknown }

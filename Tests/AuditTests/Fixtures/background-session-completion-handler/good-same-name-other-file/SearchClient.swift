@@ -1,3 +1,4 @@
+// swift-format-ignore-file
 import Foundation
 
 // A different `session`, in another file: an ordinary one, where completion handlers are fine.

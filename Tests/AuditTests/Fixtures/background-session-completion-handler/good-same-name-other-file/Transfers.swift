@@ -1,3 +1,4 @@
+// swift-format-ignore-file
 import Foundation
 
 final class Transfers: NSObject, URLSessionDownloadDelegate {

@@ -1,3 +1,4 @@
+// swift-format-ignore-file
 import SwiftUI
 
 // The task was removed from the code; its permission stayed behind.

@@ -1,3 +1,4 @@
+// swift-format-ignore-file
 import PushKit
 
 final class PushHandler: NSObject, PKPushRegistryDelegate {
