@@ -25,7 +25,7 @@ let package = Package(
         .target(name: "Ingestion", dependencies: ["Domain"]),
         .target(name: "PipelineKit", dependencies: ["Domain", "Storage", "Scheduling", "Learning", "Ingestion"]),
         .target(name: "Lifecycle", dependencies: ["Scheduling", "PipelineKit"]),
-        .target(name: "Audit"),
+        .target(name: "Audit", exclude: ["README.md"]),
         .target(name: "PipelineCLI", dependencies: ["PipelineKit", "Lifecycle", "Audit"]),
         .executableTarget(name: "pipeline", dependencies: ["PipelineCLI"]),
 
