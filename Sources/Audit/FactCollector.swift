@@ -215,7 +215,7 @@ struct FactCollector {
                         let name = assignedName(before: index)
                     {
                         summary.sessions.append(
-                            SessionInfo(name: name, isSession: true, configuration: .other, line: Int32(token.line)))
+                            SessionInfo(name: name, isSession: true, configuration: .other))
                     }
                 }
             default:
@@ -378,8 +378,7 @@ struct FactCollector {
             }
             summary.sessions.append(
                 SessionInfo(
-                    name: sessionName, isSession: true, configuration: configuration,
-                    line: Int32(file.line(index))))
+                    name: sessionName, isSession: true, configuration: configuration))
         case "background", "backgroundSessionConfiguration", "backgroundSessionConfigurationWithIdentifier":
             guard
                 name != "background"
@@ -389,8 +388,7 @@ struct FactCollector {
             if let configName = assignedName(before: chainStart(endingAt: index)) {
                 summary.sessions.append(
                     SessionInfo(
-                        name: configName, isSession: false, configuration: .background,
-                        line: Int32(file.line(index))))
+                        name: configName, isSession: false, configuration: .background))
             }
         default:
             break

@@ -141,7 +141,6 @@ struct SessionInfo: Sendable {
     /// `true` for a session, `false` for a configuration.
     var isSession: Bool
     var configuration: Configuration
-    var line: Int32
 }
 
 /// A task-creating call on something that may be a background session.

@@ -73,7 +73,4 @@ final class Project {
         return Int32(callables.firstIndex { Int($0.scope) == scope } ?? 0)
     }
 
-    func location(file: Int, token: Int) -> SourceLocation {
-        self.file(file).location(token)
-    }
 }

@@ -162,11 +162,6 @@ final class ProjectIndex {
         return !local.isEmpty && local.count <= Self.candidateLimit ? local : []
     }
 
-    /// Resolves a call made from a known place to a single project function or initialiser.
-    func resolveUnique(call: CallInfo, from file: Int32) -> CallableID? {
-        Self.unique(resolve(call: call, from: file), in: self, from: file)
-    }
-
     static func unique(_ resolved: [CallableID], in index: ProjectIndex, from file: Int32) -> CallableID? {
         let candidates = resolved.filter {
             index.callable($0).kind == .function || index.callable($0).kind == .initializer
@@ -174,12 +169,6 @@ final class ProjectIndex {
         if candidates.count == 1 { return candidates[0] }
         let local = candidates.filter { $0.file == file }
         return local.count == 1 ? local[0] : nil
-    }
-
-    /// Whether a call may reach a function that submits a request.
-    func mayReachSubmit(call: CallInfo, from file: Int32) -> Bool {
-        guard byName[call.name] != nil else { return false }
-        return resolve(call: call, from: file).contains { submitting.contains($0) }
     }
 
     private func computeSubmitting() {

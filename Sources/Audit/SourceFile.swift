@@ -57,12 +57,6 @@ final class SourceFile: Sendable {
         }
     }
 
-    /// Whether token `index` is an identifier spelled like one of `names`.
-    func isAny(_ index: Int, _ names: Set<String>) -> Bool {
-        guard isIdentifier(index) else { return false }
-        return names.contains(text(index))
-    }
-
     func text(_ index: Int) -> String {
         let token = tokens[index]
         return String(decoding: bytes[Int(token.start)..<Int(token.end)], as: UTF8.self)
@@ -185,16 +179,6 @@ final class SourceFile: Sendable {
             current = Int(scopes[current].parent)
         }
         return nil
-    }
-
-    /// Whether token `index` lies inside scope `scope` (between its braces).
-    func contains(scope: Int, token index: Int) -> Bool {
-        var current = Int(scopeOf[index])
-        while current >= 0 {
-            if current == scope { return true }
-            current = Int(scopes[current].parent)
-        }
-        return false
     }
 
     /// The index of the token after a complete expression that starts at `start`: the expression ends at the
