@@ -171,6 +171,33 @@ final class ProjectIndex {
         return local.count == 1 ? local[0] : nil
     }
 
+    /// A request built in `callable` counts as submitted when that function submits (itself or through a call),
+    /// or when it is a factory whose caller submits what it returns.
+    func isSubmitted(fromCallable callable: CallableID) -> Bool {
+        if submitting.contains(callable) { return true }
+        return callers(of: callable).contains { submitting.contains(caller(of: $0)) }
+    }
+
+    /// Callbacks that run every time the app moves between foreground and background.
+    private static let recurringCallbacks: Set<String> = [
+        "applicationDidEnterBackground", "sceneDidEnterBackground", "applicationWillResignActive",
+        "sceneWillResignActive", "applicationDidBecomeActive", "sceneDidBecomeActive",
+        "applicationWillEnterForeground", "sceneWillEnterForeground",
+    ]
+
+    /// Whether the call is made each time the app changes state — from one of `recurringCallbacks`, or in a SwiftUI
+    /// `.onChange`/`.onReceive` closure — directly or through up to three calls.
+    func isRecurring(_ id: CallID, depth: Int = 0) -> Bool {
+        let call = call(id)
+        if let deferredBy = call.deferredBy, deferredBy.contains(".onChange") || deferredBy.contains(".onReceive") {
+            return true
+        }
+        let caller = caller(of: id)
+        if Self.recurringCallbacks.contains(callable(caller).name) { return true }
+        guard depth < 3 else { return false }
+        return callers(of: caller).contains { isRecurring($0, depth: depth + 1) }
+    }
+
     private func computeSubmitting() {
         var work: [CallableID] = []
         for (fileIndex, file) in files.enumerated() {

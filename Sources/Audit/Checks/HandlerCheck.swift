@@ -66,13 +66,39 @@ struct HandlerCheck {
                     message: "The launch handler for \(identifier) never sets task.expirationHandler, so the "
                         + "work is not cancelled when time runs out and the run counts as failed."))
         }
-        if !outcome.submits, !outcome.escaped, !registration.continued {
+        if !outcome.submits, !outcome.escaped, !registration.continued,
+            !isMaintenance(registration, file: fileIndex)
+        {
             findings.append(
                 Finding(
                     rule: .handlerNotRescheduling, at: location,
                     message: "The launch handler for \(identifier) never submits a new request, so the task "
                         + "runs once and its chain stops."))
         }
+    }
+
+    /// A processing task submitted again each time the app changes state (Apple's sample schedules its database
+    /// cleaning from `applicationDidEnterBackground`) keeps its chain without the handler's help; an app refresh
+    /// task does not, and is expected to submit its successor.
+    private func isMaintenance(_ registration: RegistrationInfo, file: Int) -> Bool {
+        let index = project.index
+        let callID = CallID(file: Int32(file), index: registration.call)
+        let values = Set(
+            index.resolveIdentifier(registration.identifier, in: index.caller(of: callID), origin: callID).map(\.value))
+        guard !values.isEmpty, values.allSatisfy({ if case .known = $0 { true } else { false } }) else { return false }
+        var kinds: Set<RequestInfo.Kind> = []
+        var recurring = false
+        for (fileIndex, summary) in index.files.enumerated() {
+            for request in summary.requests {
+                let requestCall = CallID(file: Int32(fileIndex), index: request.call)
+                let resolved = index.resolveIdentifier(
+                    request.identifier, in: index.caller(of: requestCall), origin: requestCall)
+                guard resolved.contains(where: { values.contains($0.value) }) else { continue }
+                kinds.insert(request.kind)
+                if index.isRecurring(requestCall) { recurring = true }
+            }
+        }
+        return kinds == [.processing] && recurring
     }
 
     /// The registered identifier as a reader knows it: its value when the sources tell it, else the expression.

@@ -34,7 +34,7 @@ struct RegistrationCheck {
                 requests.append(
                     RequestOccurrence(
                         file: fileIndex, request: request, identifiers: identifiers,
-                        submitted: isSubmitted(index.caller(of: callID))))
+                        submitted: index.isSubmitted(fromCallable: index.caller(of: callID))))
             }
         }
         checkLaunch(registrations, into: &findings)
@@ -42,14 +42,6 @@ struct RegistrationCheck {
         checkRegistered(registrations, requests, into: &findings)
         checkDuplicates(registrations, into: &findings)
         checkPermitted(registrations, into: &findings)
-    }
-
-    /// A request counts as submitted when the function building it submits (itself or through a call), or when
-    /// it is a factory whose caller submits what it returns.
-    private func isSubmitted(_ callable: CallableID) -> Bool {
-        let index = project.index
-        if index.submitting.contains(callable) { return true }
-        return index.callers(of: callable).contains { index.submitting.contains(index.caller(of: $0)) }
     }
 
     private static func display(_ value: IdentifierValue) -> String {
