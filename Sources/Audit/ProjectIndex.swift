@@ -51,6 +51,7 @@ final class ProjectIndex {
     private var inherits: [String: Set<String>] = [:]
     private var constantsByName: [String: [(file: Int32, constant: ConstantInfo)]] = [:]
     private var launchMemo: [CallableID: LaunchContext] = [:]
+    private var stateChangeMemo: [CallableID: Bool] = [:]
 
     private struct NameKey: Hashable {
         var name: String
@@ -187,15 +188,32 @@ final class ProjectIndex {
 
     /// Whether the call is made each time the app changes state — from one of `recurringCallbacks`, or in a SwiftUI
     /// `.onChange`/`.onReceive` closure — directly or through up to three calls.
-    func isRecurring(_ id: CallID, depth: Int = 0) -> Bool {
+    func isRecurring(_ id: CallID) -> Bool {
         let call = call(id)
         if let deferredBy = call.deferredBy, deferredBy.contains(".onChange") || deferredBy.contains(".onReceive") {
             return true
         }
-        let caller = caller(of: id)
-        if Self.recurringCallbacks.contains(callable(caller).name) { return true }
-        guard depth < 3 else { return false }
-        return callers(of: caller).contains { isRecurring($0, depth: depth + 1) }
+        return runsOnStateChange(caller(of: id), depth: 0)
+    }
+
+    private func runsOnStateChange(_ callable: CallableID, depth: Int) -> Bool {
+        if let known = stateChangeMemo[callable] { return known }
+        // Cycles and deep chains end as "no"; the answer is kept so each function is looked at once.
+        stateChangeMemo[callable] = false
+        var result = Self.recurringCallbacks.contains(self.callable(callable).name)
+        if !result, depth < 3 {
+            result = callers(of: callable).contains { id in
+                let call = call(id)
+                if let deferredBy = call.deferredBy,
+                    deferredBy.contains(".onChange") || deferredBy.contains(".onReceive")
+                {
+                    return true
+                }
+                return runsOnStateChange(caller(of: id), depth: depth + 1)
+            }
+        }
+        stateChangeMemo[callable] = result
+        return result
     }
 
     private func computeSubmitting() {

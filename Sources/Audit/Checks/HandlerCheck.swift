@@ -5,11 +5,12 @@ struct HandlerCheck {
 
     func run(into findings: inout [Finding]) {
         let paths = CompletionPaths(project: project, obligation: .taskCompleted)
+        let requests = Self.requestKinds(project.index)
         for fileIndex in 0..<project.fileCount {
             let summary = project.summary(fileIndex)
             guard summary.needsDetailedPass, !summary.registrations.isEmpty else { continue }
             for registration in summary.registrations {
-                check(registration, file: fileIndex, paths: paths, into: &findings)
+                check(registration, file: fileIndex, paths: paths, requests: requests, into: &findings)
             }
         }
     }
@@ -23,7 +24,8 @@ struct HandlerCheck {
     }
 
     private func check(
-        _ registration: RegistrationInfo, file fileIndex: Int, paths: CompletionPaths, into findings: inout [Finding]
+        _ registration: RegistrationInfo, file fileIndex: Int, paths: CompletionPaths, requests: RequestKinds,
+        into findings: inout [Finding]
     ) {
         let file = project.file(fileIndex)
         let call = project.summary(fileIndex).calls[Int(registration.call)]
@@ -67,7 +69,7 @@ struct HandlerCheck {
                         + "work is not cancelled when time runs out and the run counts as failed."))
         }
         if !outcome.submits, !outcome.escaped, !registration.continued,
-            !isMaintenance(registration, file: fileIndex)
+            !isMaintenance(registration, file: fileIndex, requests: requests)
         {
             findings.append(
                 Finding(
@@ -80,25 +82,37 @@ struct HandlerCheck {
     /// A processing task submitted again each time the app changes state (Apple's sample schedules its database
     /// cleaning from `applicationDidEnterBackground`) keeps its chain without the handler's help; an app refresh
     /// task does not, and is expected to submit its successor.
-    private func isMaintenance(_ registration: RegistrationInfo, file: Int) -> Bool {
+    private func isMaintenance(_ registration: RegistrationInfo, file: Int, requests: RequestKinds) -> Bool {
         let index = project.index
         let callID = CallID(file: Int32(file), index: registration.call)
         let values = Set(
             index.resolveIdentifier(registration.identifier, in: index.caller(of: callID), origin: callID).map(\.value))
-        guard !values.isEmpty, values.allSatisfy({ if case .known = $0 { true } else { false } }) else { return false }
-        var kinds: Set<RequestInfo.Kind> = []
-        var recurring = false
+        guard !values.isEmpty else { return false }
+        return values.allSatisfy { value in
+            guard case .known = value, let facts = requests[value] else { return false }
+            return facts.kinds == [.processing] && facts.recurring
+        }
+    }
+
+    /// For each identifier, the kinds of request built for it and whether one is submitted on every state change.
+    private typealias RequestKinds = [IdentifierValue: (kinds: Set<RequestInfo.Kind>, recurring: Bool)]
+
+    private static func requestKinds(_ index: ProjectIndex) -> RequestKinds {
+        var result: RequestKinds = [:]
         for (fileIndex, summary) in index.files.enumerated() {
             for request in summary.requests {
-                let requestCall = CallID(file: Int32(fileIndex), index: request.call)
-                let resolved = index.resolveIdentifier(
-                    request.identifier, in: index.caller(of: requestCall), origin: requestCall)
-                guard resolved.contains(where: { values.contains($0.value) }) else { continue }
-                kinds.insert(request.kind)
-                if index.isRecurring(requestCall) { recurring = true }
+                let call = CallID(file: Int32(fileIndex), index: request.call)
+                let recurring = index.isRecurring(call)
+                for identifier in index.resolveIdentifier(request.identifier, in: index.caller(of: call), origin: call)
+                {
+                    var facts = result[identifier.value] ?? ([], false)
+                    facts.kinds.insert(request.kind)
+                    facts.recurring = facts.recurring || recurring
+                    result[identifier.value] = facts
+                }
             }
         }
-        return kinds == [.processing] && recurring
+        return result
     }
 
     /// The registered identifier as a reader knows it: its value when the sources tell it, else the expression.
