@@ -21,8 +21,9 @@ bench_audit() {
     local root=$BENCH_AUDIT_ROOT work count
     work=$(mktemp -d "${TMPDIR:-/tmp}/audit-bench.XXXXXX")
     count=${AUDIT_BENCH_FILES:-5000}
+    # Removes the tree when the function returns, then clears itself so other functions' returns are untouched.
     # shellcheck disable=SC2064  # expand now: the directory to remove is known here
-    trap "rm -rf '$work'" RETURN
+    trap "rm -rf '$work'; trap - RETURN" RETURN
 
     local -a templates
     mapfile -t templates < <(find "$root/Tests/AuditTests/Fixtures" -name '*.swift' | LC_ALL=C sort)
@@ -133,8 +134,8 @@ FILLER
     local best="" elapsed start status run
     for run in 1 2 3; do
         start=$(date +%s.%N)
-        "${pin[@]}" "$binary" audit "$work/tree" --json > /dev/null
-        status=$?
+        status=0
+        "${pin[@]}" "$binary" audit "$work/tree" --json > /dev/null || status=$?
         elapsed=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { print b - a }')
         # 1 means findings at or above --fail-on, which this tree has on purpose.
         if (( status > 1 )); then
