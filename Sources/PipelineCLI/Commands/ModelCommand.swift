@@ -8,7 +8,7 @@ import Storage
 enum ModelCommand: Command {
     static let spec = CommandSpec(
         name: "model",
-        abstract: "Show the model a user is served: coefficients, penalty, hold-out metrics and why it was promoted.",
+        abstract: "Show the model a user is served, its hold-out metrics and why it was promoted.",
         discussion: """
             A user is served their last promoted personal model, or the population model when no \
             personal model was promoted yet (fewer than 14 usable days, or no fit beat both baselines). \
