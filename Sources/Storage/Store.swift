@@ -109,3 +109,11 @@ extension Store {
         try connection.scalarInt("SELECT count(*) FROM schema_migrations")
     }
 }
+
+extension Store {
+    /// SQLite's own check of the file's structure: `"ok"` when sound.
+    /// https://www.sqlite.org/pragma.html#pragma_integrity_check
+    public func integrityCheck() throws(StorageError) -> String {
+        try connection.scalarText("PRAGMA integrity_check") ?? ""
+    }
+}

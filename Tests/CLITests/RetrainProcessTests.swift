@@ -1,0 +1,63 @@
+import Domain
+import Foundation
+import Glibc
+import Learning
+import PipelineKit
+import Storage
+import TestSupport
+import Testing
+
+/// `pipeline retrain` killed with SIGKILL in the middle of a cohort: no half-written model, the
+/// models already promoted keep serving, and the next launch after the lease expires finishes the
+/// job (DESIGN §5: "a crash in the middle of training leaves the previous model serving").
+@Suite("Retraining across a crash")
+struct RetrainProcessTests {
+    static let now = "2026-11-29T12:00:00Z"
+
+    @Test("a retrain killed mid-cohort leaves every served model whole and the next launch finishes the rest")
+    func killedRetrain() async throws {
+        let database = TestDatabase(now: Date(iso: Self.now))
+        let pipeline = try await database.open()
+        let generator = CohortGenerator(users: 60, days: 200, seed: 5, now: Date(iso: Self.now))
+        var text = ""
+        generator.generate { text += $0 }
+        _ = try await pipeline.ingestJSONLines(from: .bytes(Array(text.utf8))) { _ in }
+
+        // One job, so the users are retrained one after another; the kill lands once the tenth has
+        // started, with earlier users' models saved and later ones not begun.
+        let child = try ChildProcess.start(
+            ["retrain", "--db", database.path, "--now", Self.now, "--jobs", "1"], environment: ["PIPELINE_LOG": "info"])
+        let reached = await child.waitForOutput(containing: "ml-retrain [user-00010]: running")
+        try #require(reached, "the retrain ended before the tenth user: \(child.errorOutput)")
+        kill(child.identifier, SIGKILL)
+        #expect(await child.waitForExit() == .signal(SIGKILL))
+
+        let store = try Store(path: database.path, clock: database.clock)
+        let trained = try await Self.checkWhole(store, users: generator.truths().map(\.id))
+        #expect(trained > 0 && trained < 60, "the kill landed mid-cohort (\(trained) users trained)")
+
+        // After the dead launch's lease (10 minutes + grace), the next launch retrains the rest.
+        let later = try await runBinary(["retrain", "--db", database.path, "--now", "2026-11-29T12:30:00Z"])
+        #expect(later.status == 0, "\(later.stderr)")
+        #expect(try await Self.checkWhole(store, users: generator.truths().map(\.id)) == 60)
+        let integrity = try await store.integrityCheck()
+        #expect(integrity == "ok")
+    }
+
+    /// Checks that every served model is a complete artifact and every user has at most one artifact
+    /// per launch; returns how many users have one.
+    static func checkWhole(_ store: Store, users: [UserID]) async throws -> Int {
+        var trained = 0
+        for user in users {
+            let history = try await store.modelHistory(scope: user.rawValue)
+            #expect(history.count <= 1, "\(user): one retrain, one artifact")
+            if let served = try await store.servingModel(scope: user.rawValue) {
+                let artifact = try ModelArtifact(json: Data(served.json.utf8))
+                #expect(artifact.featureNames == ModelSpec.symptomForecast.featureNames)
+                #expect(served.promoted)
+            }
+            if !history.isEmpty { trained += 1 }
+        }
+        return trained
+    }
+}

@@ -1,0 +1,182 @@
+import Foundation
+import Learning
+import PipelineKit
+import Storage
+import TestSupport
+import Testing
+
+/// Retraining over the store, on a cohort from `pipeline generate` (DESIGN §5, issue 4).
+@Suite("Personal models")
+struct PersonalModelsTests {
+    static let now = Date(iso: "2026-11-29T12:00:00Z")
+
+    /// A database holding a generated cohort.
+    static func cohort(users: Int, days: Int, seed: UInt64 = 11) async throws -> (TestDatabase, Pipeline, CohortGenerator) {
+        let database = TestDatabase(now: now)
+        let pipeline = try await database.open()
+        let generator = CohortGenerator(users: users, days: days, seed: seed, now: now)
+        var text = ""
+        generator.generate { text += $0 }
+        let report = try await pipeline.ingestJSONLines(from: .bytes(Array(text.utf8))) { _ in }
+        #expect(report.rejected == 0)
+        return (database, pipeline, generator)
+    }
+
+    static func artifact(_ stored: StoredModel) throws -> ModelArtifact {
+        try ModelArtifact(json: Data(stored.json.utf8))
+    }
+
+    /// Issue 4, item 6. Forty users with 240 days each: every user's personal model recovers the
+    /// coefficients their severity was generated with, and the models forecast better than
+    /// "tomorrow = today" on the hold-out.
+    ///
+    /// The tolerance is 2.5 standard errors of a least-squares coefficient, se ≈ σ / (sd(x)·√n), with
+    /// σ ≈ 0.85 (the generator's noise of 0.8 plus rounding to whole severities), n ≈ 200 training
+    /// days, and the inputs' day-to-day spread in the generator (severity ≈ 1.2 points, sleep 0.9 h,
+    /// HRV 10 ms, steps 2,500): 0.15 per severity point, 0.2 per hour of sleep, 0.018 per ms of HRV
+    /// and 0.07 per thousand steps. The ridge's shrinkage toward the population adds a bias of the
+    /// same order as the noise, which the margin covers. Beating persistence is required pooled over
+    /// users and for at least 80% of them individually: on a 14-day hold-out the baseline's own MAE
+    /// varies by about ±0.2 from user to user, so a few users see a lucky baseline.
+    @Test("users with 240 days recover their generating coefficients and beat tomorrow-equals-today")
+    func recovery() async throws {
+        let (_, pipeline, generator) = try await Self.cohort(users: 40, days: 240)
+        let models = PersonalModels(pipeline: pipeline, jobs: 2)
+        var modelErrors: [Double] = []
+        var persistenceErrors: [Double] = []
+        var beaten = 0
+        let tolerance: [String: Double] = ["severity": 0.15, "sleep_hours": 0.2, "hrv": 0.018, "steps_k": 0.07]
+        for user in generator.truths() {
+            _ = try await models.retrain(user: user.id)
+            let stored = try #require(try await pipeline.store.modelHistory(scope: user.id.rawValue, limit: 1).first)
+            let artifact = try Self.artifact(stored)
+            #expect(artifact.source == .personal, "\(user.id) has 240 days: a personal model")
+            let perUnit = Dictionary(
+                uniqueKeysWithValues: artifact.associations(spec: .symptomForecast).map { ($0.input, $0.perUnit) })
+            let truth = [
+                "severity": user.truth.todaySeverity, "sleep_hours": user.truth.sleepHours, "hrv": user.truth.hrv,
+                "steps_k": user.truth.thousandSteps,
+            ]
+            for (input, expected) in truth {
+                let estimate = try #require(perUnit[input])
+                #expect(abs(estimate - expected) <= tolerance[input]!, "\(user.id) \(input): \(estimate) vs \(expected)")
+            }
+            let metrics = try #require(artifact.metrics)
+            modelErrors.append(metrics.modelMAE)
+            persistenceErrors.append(metrics.persistenceMAE)
+            if metrics.modelMAE < metrics.persistenceMAE { beaten += 1 }
+        }
+        let model = modelErrors.reduce(0, +) / Double(modelErrors.count)
+        let persistence = persistenceErrors.reduce(0, +) / Double(persistenceErrors.count)
+        print("recovery: pooled hold-out MAE \(model) against persistence \(persistence); \(beaten) of 40 users beat it")
+        #expect(model < persistence)
+        #expect(beaten >= 32)
+    }
+
+    @Test("a model that does not beat the baselines is kept in the history but the previous one keeps serving")
+    func gatedPromotion() async throws {
+        let (database, pipeline, _) = try await Self.cohort(users: 12, days: 200)
+        let models = PersonalModels(pipeline: pipeline)
+        var promoted: UserID?
+        var kept: UserID?
+        for index in 1...12 {
+            let user = UserID.literal(String(format: "user-%05d", index))
+            let outcome = try await models.retrain(user: user)
+            if outcome.promoted { promoted = promoted ?? user } else { kept = kept ?? user }
+        }
+        let winner = try #require(promoted)
+        let served = try #require(try await pipeline.store.servingModel(scope: winner.rawValue))
+        #expect(served.promoted)
+        if let kept {
+            #expect(try await pipeline.store.servingModel(scope: kept.rawValue) == nil)
+            let history = try await pipeline.store.modelHistory(scope: kept.rawValue)
+            #expect(history.count == 1 && !history[0].promoted)
+            #expect(history[0].reason.hasPrefix("not promoted: "))
+            // Served the population model meanwhile.
+            #expect(try await models.servedModel(for: kept)?.artifact.source == .population)
+        }
+        // The next day the winner's recent severities are all the same: "tomorrow = today" is then
+        // exact on the hold-out (an error of 0), which no fit can beat, so the model promoted
+        // yesterday keeps serving.
+        database.clock.advance(by: 86_400)
+        let today = Day(containing: database.clock.now, in: .utc)
+        for offset in 1...20 {
+            var entry = UserEntry(user: winner, day: today.adding(days: -offset))
+            entry.symptomSeverity = .set(5)
+            try await pipeline.ingest(.entry(entry))
+        }
+        let next = PersonalModels(pipeline: pipeline)
+        let outcome = try await next.retrain(user: winner)
+        #expect(!outcome.promoted)
+        #expect(try await pipeline.store.servingModel(scope: winner.rawValue)?.id == served.id)
+        #expect(try await pipeline.store.modelHistory(scope: winner.rawValue).count == 2)
+    }
+
+    @Test("the population model is pooled once per day and reused by later launches that day")
+    func populationOncePerDay() async throws {
+        let (database, pipeline, _) = try await Self.cohort(users: 6, days: 60)
+        let first = PersonalModels(pipeline: pipeline, jobs: 2)
+        _ = try await first.retrain(user: .literal("user-00001"))
+        _ = try await first.retrain(user: .literal("user-00002"))
+        let second = PersonalModels(pipeline: pipeline)
+        _ = try await second.retrain(user: .literal("user-00003"))
+        let pooled = try await pipeline.store.modelHistory(scope: StoredModel.populationScope)
+        #expect(pooled.count == 1)
+        database.clock.advance(by: 86_400)
+        _ = try await PersonalModels(pipeline: pipeline).retrain(user: .literal("user-00001"))
+        #expect(try await pipeline.store.modelHistory(scope: StoredModel.populationScope).count == 2)
+    }
+
+    @Test("a user with fewer than 14 usable days is served the population model, and predict says so")
+    func fewDays() async throws {
+        let (_, pipeline, _) = try await Self.cohort(users: 4, days: 20)
+        let models = PersonalModels(pipeline: pipeline)
+        let outcome = try await models.retrain(user: .literal("user-00001"))
+        #expect(outcome.reason.contains("population"))
+        let forecast = try await models.forecast(user: .literal("user-00001"), for: Day.literal("2026-11-30"))
+        #expect(forecast.source == .population)
+        #expect((0...10).contains(forecast.severity))
+        #expect((0...1).contains(forecast.flareProbability))
+        await #expect(throws: PipelineError.self) { _ = try await models.lastFitDesign(user: .literal("user-00001")) }
+    }
+
+    @Test("the last fit's design matrix is rebuilt exactly, and a change to its data is noticed")
+    func lastFitDesign() async throws {
+        let (_, pipeline, _) = try await Self.cohort(users: 3, days: 120)
+        let models = PersonalModels(pipeline: pipeline)
+        let user = UserID.literal("user-00002")
+        _ = try await models.retrain(user: user)
+        let fit = try await models.lastFitDesign(user: user)
+        #expect(fit.dataUnchanged)
+        let logs = try await pipeline.dailyLogs(user: user, through: fit.stored.asOfDay.adding(days: -1))
+        let expected = try #require(ModelTrainer().trainingDesign(logs: logs, today: fit.stored.asOfDay))
+        #expect(fit.design.csv() == expected.csv())
+        #expect(fit.design.featureNames == ModelSpec.symptomForecast.featureNames)
+        var edit = UserEntry(user: user, day: fit.stored.asOfDay.adding(days: -30))
+        edit.mood = .set(1)
+        try await pipeline.ingest(.entry(edit))
+        #expect(try await models.lastFitDesign(user: user).dataUnchanged == false)
+    }
+
+    @Test("the weekly insight names a personal pattern in plain words, never severity following severity")
+    func insight() async throws {
+        let (_, pipeline, generator) = try await Self.cohort(users: 8, days: 240)
+        let models = PersonalModels(pipeline: pipeline)
+        var said = 0
+        for user in generator.truths() {
+            let outcome = try await models.retrain(user: user.id)
+            let text = try await models.insight(user: user.id)
+            if !outcome.promoted {
+                #expect(text == nil || text!.hasPrefix("Your strongest personal pattern"))
+                continue
+            }
+            let insight = try #require(text)
+            #expect(insight.hasPrefix("Your strongest personal pattern: after "))
+            #expect(!insight.contains("day rated"))
+            // The generator makes every input lower tomorrow's severity.
+            #expect(insight.hasSuffix("points lower."))
+            said += 1
+        }
+        #expect(said > 0)
+    }
+}
