@@ -124,41 +124,6 @@ final class RecordingLog: LogSink {
     }
 }
 
-/// A one-shot signal: `wait()` suspends until `open()` (or returns at once after it).
-final class Gate: Sendable {
-    private let state = Mutex<(isOpen: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
-
-    func open() {
-        let waiters = state.withLock { state in
-            state.isOpen = true
-            defer { state.waiters = [] }
-            return state.waiters
-        }
-        for waiter in waiters { waiter.resume() }
-    }
-
-    func wait() async {
-        await withCheckedContinuation { continuation in
-            let isOpen = state.withLock { state in
-                if !state.isOpen { state.waiters.append(continuation) }
-                return state.isOpen
-            }
-            if isOpen { continuation.resume() }
-        }
-    }
-
-    /// Waits until the gate opens or the calling task is cancelled.
-    func waitOrCancellation() async {
-        await withTaskCancellationHandler {
-            await wait()
-        } onCancel: {
-            open()
-        }
-    }
-
-    var isOpen: Bool { state.withLock { $0.isOpen } }
-}
-
 extension UserID {
     static let ada = UserID.literal("ada")
     static let bob = UserID.literal("bob")

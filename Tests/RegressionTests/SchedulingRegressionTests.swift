@@ -1,0 +1,218 @@
+import Foundation
+import PipelineKit
+import Scheduling
+import Storage
+import Synchronization
+import TestSupport
+import Testing
+
+/// The scheduling bugs the original iOS app shipped (DESIGN §8, bugs 1, 2, 3 and 10), against the
+/// pipeline's real launch and tasks on a manual clock. Each test names its bug and says how it was
+/// checked to fail when the bug is put back.
+@Suite("Regressions: scheduling")
+struct SchedulingRegressionTests {
+    static let start = Date(iso: "2026-03-16T12:00:00Z")
+
+    /// A personal model that decides instantly, so these tests are about the scheduler.
+    struct InstantModel: PersonalModelService {
+        func retrain(user: UserID) async throws(PipelineError) -> RetrainOutcome {
+            RetrainOutcome(promoted: true, reason: "promoted: instant")
+        }
+        func insight(user: UserID) async throws(PipelineError) -> String? { "An insight." }
+    }
+
+    static func options(_ database: TestDatabase) -> LaunchOptions {
+        var options = LaunchOptions()
+        options.personalModel = InstantModel()
+        options.conditions = FixedConditions(isOnExternalPower: true, hasNetworkConnectivity: true)
+        options.timer = ManualExpiryTimer(clock: database.clock)
+        options.jobs = 1
+        return options
+    }
+
+    static func pipeline(users: [String], now: Date = start) async throws -> (TestDatabase, Pipeline) {
+        let database = TestDatabase(now: now)
+        let pipeline = try await database.open()
+        try await pipeline.ingest(users.map { .user(UserUpdate(id: .literal($0))) })
+        return (database, pipeline)
+    }
+
+    /// Bug 1: handlers registered, never submitted at launch; the chain never starts.
+    ///
+    /// Checked: with the launch's chain start removed from `TaskScheduler.launch` (registration
+    /// only, as the app did), no request is pending and nothing runs: this test fails.
+    @Test("bug 1: the first launch starts every task's chain for every user, and the due ones run")
+    func launchStartsTheChain() async throws {
+        let (database, pipeline) = try await Self.pipeline(users: ["ada", "bob"])
+        let report = try await pipeline.launch(Self.options(database))
+        let ran = Set(report.runs.map { "\($0.identifier) \($0.scope)" })
+        #expect(ran.isSuperset(of: ["health-refresh ada", "health-refresh bob", "ml-retrain ada", "ml-retrain bob"]), "\(ran)")
+        let pending = try await pipeline.pendingTasks()
+        #expect(pending.count == PipelineTasks.identifiers.count * 2)
+        let status = try await pipeline.status(Self.options(database))
+        #expect(status.scheduler.neverSubmitted.isEmpty)
+    }
+
+    /// Bug 2: submitting at every launch with replace semantics starved a daily task under frequent
+    /// launches.
+    ///
+    /// Checked: with the launch submitting its chains with `.replace` instead of `.keep`,
+    /// `engagement-daily` ran 0 times in the ten days and this test fails.
+    @Test("bug 2: ten days of launches every 15 minutes run each daily task exactly once a day")
+    func frequentLaunchesDoNotStarve() async throws {
+        let (database, pipeline) = try await Self.pipeline(users: ["ada"])
+        let days = 10
+        for _ in 0..<(days * 96) {
+            try await pipeline.launch(Self.options(database))
+            database.clock.advance(by: 15 * 60)
+        }
+        let history = try await pipeline.taskHistory(user: .literal("ada"))
+        func runs(_ task: TaskIdentifier) -> [TaskRun] { history.filter { $0.identifier == task } }
+        #expect(runs(PipelineTasks.engagementDaily).count == days)
+        #expect(runs(PipelineTasks.mlRetrain).count == days)
+        #expect(runs(PipelineTasks.healthRefresh).count == days * 6)
+        // Once a day means on different days, never twice in one.
+        let engagementDays = Set(runs(PipelineTasks.engagementDaily).map { Day(containing: $0.startedAt, in: .utc) })
+        #expect(engagementDays.count == days)
+        #expect(history.allSatisfy { $0.outcome == .success })
+    }
+
+    /// Bug 3: handlers touched storage from the wrong isolation (the app's main-context access).
+    /// Here storage is an actor that owns its connection: handlers running four at a time and
+    /// ingestion running at the same moment all go through it. Run under ThreadSanitizer as the
+    /// README shows; any unsynchronized access to the connection is reported there.
+    ///
+    /// Checked: with `Store.summary()` made `nonisolated` and reading through the connection
+    /// directly (the same handle used off the actor), the ThreadSanitizer run of this test reported
+    /// a data race in sqlite3 and the test failed.
+    @Test("bug 3: handlers four at a time and ingestion at once share the store without a race or a lost write")
+    func concurrentHandlersAndIngestion() async throws {
+        let users = (1...12).map { String(format: "user-%02d", $0) }
+        let (database, pipeline) = try await Self.pipeline(users: users)
+        var options = Self.options(database)
+        options.jobs = 4
+        let other = try await database.open()
+        async let launched = pipeline.launch(options)
+        async let summaries: Void = {
+            for _ in 0..<50 { _ = try await pipeline.summary() }
+        }()
+        async let ingested: Void = {
+            for (index, user) in users.enumerated() {
+                var entry = UserEntry(user: .literal(user), day: Day(containing: Self.start, in: .utc).adding(days: -1))
+                entry.symptomSeverity = .set(index % 11)
+                try await other.ingest(.entry(entry))
+                try await pipeline.ingest(
+                    .watch(
+                        WatchSubmission(
+                            user: .literal(user), kind: "healthCheckIn",
+                            payload: #"{"day":"2026-03-15","mood":\#(index % 5 + 1)}"#, enqueuedAt: Self.start)))
+            }
+        }()
+        let report = try await launched
+        _ = try await (summaries, ingested)
+        #expect(report.unsuccessfulRuns.isEmpty)
+        #expect(report.runs.count == users.count * 2)
+        for (index, user) in users.enumerated() {
+            let log = try await pipeline.dailyLog(user: .literal(user), day: .literal("2026-03-15"))
+            #expect(log?.symptomSeverity == index % 11)
+            #expect(log?.mood == index % 5 + 1)
+        }
+    }
+
+    /// Bug 10, first part: a handler with no expiration handler.
+    ///
+    /// Checked: with `TaskExecution` treating expiry without an expiration handler as success,
+    /// the outcome was `success` and this test failed.
+    @Test("bug 10: a handler that sets no expiration handler is marked unsuccessful at expiry and retried")
+    func noExpirationHandler() async throws {
+        let database = TestDatabase(now: Self.start)
+        let store = try Store(path: database.path, clock: database.clock)
+        try await store.save(User(id: .literal("ada")))
+        let timer = ManualExpiryTimer(clock: database.clock)
+        let scheduler = TaskScheduler(
+            store: store, permittedIdentifiers: ["sync"], clock: database.clock,
+            conditions: FixedConditions(isOnExternalPower: true), timer: timer, log: SilentLog())
+        let started = Gate()
+        async let report = scheduler.launch(LaunchPlan(jobs: 1)) { registrar throws(SchedulingError) in
+            try registrar.register(
+                "sync", for: .everyUser,
+                startingWith: { scope, _ in AppRefreshTaskRequest(identifier: "sync", scope: scope) },
+                using: { task in
+                    _ = try? await task.scheduler.submit(
+                        AppRefreshTaskRequest(
+                            identifier: "sync", scope: task.scope, earliestBeginDate: task.startedAt + 3600),
+                        policy: .replace)
+                    started.open()
+                    await Gate().waitOrCancellation()
+                })
+        }
+        await started.wait()
+        timer.advance(by: 30)
+        let run = try #require(try await report.runs.first)
+        #expect(run.outcome == .expired)
+        #expect(run.reason?.contains("no expiration handler") == true)
+        let retry = try #require(try await scheduler.pendingRequests().first)
+        #expect(retry.earliestBeginDate == database.clock.now.addingTimeInterval(60))
+    }
+
+    /// Bug 10, second part: completing twice.
+    ///
+    /// Checked: with a later `setTaskCompleted` allowed to replace the first, the run was recorded as
+    /// a failure and this test failed.
+    @Test("bug 10: setTaskCompleted counts once; a second call is ignored and logged")
+    func completedTwice() async throws {
+        let database = TestDatabase(now: Self.start)
+        let store = try Store(path: database.path, clock: database.clock)
+        try await store.save(User(id: .literal("ada")))
+        let log = Lines()
+        let scheduler = TaskScheduler(
+            store: store, permittedIdentifiers: ["sync"], clock: database.clock,
+            conditions: FixedConditions(isOnExternalPower: true), timer: ManualExpiryTimer(clock: database.clock),
+            log: log)
+        let report = try await scheduler.launch(LaunchPlan(jobs: 1)) { registrar throws(SchedulingError) in
+            try registrar.register(
+                "sync", for: .everyUser,
+                startingWith: { scope, _ in AppRefreshTaskRequest(identifier: "sync", scope: scope) },
+                using: { task in
+                    _ = try? await task.scheduler.submit(
+                        AppRefreshTaskRequest(
+                            identifier: "sync", scope: task.scope, earliestBeginDate: task.startedAt + 3600),
+                        policy: .replace)
+                    task.expirationHandler = {}
+                    task.setTaskCompleted(success: true)
+                    task.setTaskCompleted(success: false)
+                })
+        }
+        #expect(report.runs.map(\.outcome) == [.success])
+        #expect(log.lines.contains { $0.contains("setTaskCompleted") && $0.contains("ignored") })
+    }
+
+    /// Bug 10, third part: a handler that does not reschedule itself.
+    ///
+    /// Checked: with the `engagement-daily` handler's successor submission removed, no request for
+    /// it was pending after its run, status listed a broken chain, and this test failed.
+    @Test("bug 10: every task reschedules itself as it runs, so no chain breaks")
+    func everyHandlerReschedules() async throws {
+        let (database, pipeline) = try await Self.pipeline(users: ["ada"])
+        var options = Self.options(database)
+        options.force = true
+        let report = try await pipeline.launch(options)
+        #expect(Set(report.runs.map(\.identifier)) == Set(PipelineTasks.identifiers))
+        let pending = try await pipeline.pendingTasks(user: .literal("ada"))
+        #expect(Set(pending.map(\.identifier)) == Set(PipelineTasks.identifiers))
+        #expect(pending.allSatisfy { ($0.earliestBeginDate ?? .distantPast) > database.clock.now })
+        let status = try await pipeline.status(Self.options(database))
+        #expect(status.scheduler.brokenChains.isEmpty)
+    }
+}
+
+/// A log that keeps its lines, for checking what was logged.
+final class Lines: LogSink {
+    private let storage = Mutex<[String]>([])
+
+    var lines: [String] { storage.withLock { $0 } }
+
+    func log(_ level: LogLevel, _ message: String) {
+        storage.withLock { $0.append(message) }
+    }
+}
