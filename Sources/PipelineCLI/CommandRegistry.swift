@@ -6,6 +6,7 @@ struct CommandRegistry: Sendable {
         ExportCommand.self,
         StatusCommand.self,
         GenerateCommand.self,
+        SimulateCommand.self,
         HelpCommand.self,
     ])
 
