@@ -20,6 +20,8 @@ let package = Package(
             resources: [
                 .embedInCode("0001_daily_log.sql"),
                 .embedInCode("0002_watch_queue.sql"),
+                .embedInCode("0003_scheduler.sql"),
+                .embedInCode("0004_outbox.sql"),
             ]),
         .target(name: "ModelSpecs", path: "Models", resources: [.embedInCode("symptom-forecast.json")]),
 

@@ -11,6 +11,8 @@ public struct EmbeddedMigration: Sendable {
 public let embeddedMigrations: [EmbeddedMigration] = [
     EmbeddedMigration(version: 1, name: "daily_log", sql: text(PackageResources._001_daily_log_sql)),
     EmbeddedMigration(version: 2, name: "watch_queue", sql: text(PackageResources._002_watch_queue_sql)),
+    EmbeddedMigration(version: 3, name: "scheduler", sql: text(PackageResources._003_scheduler_sql)),
+    EmbeddedMigration(version: 4, name: "outbox", sql: text(PackageResources._004_outbox_sql)),
 ]
 
 private func text(_ bytes: [UInt8]) -> String {

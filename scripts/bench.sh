@@ -3,7 +3,7 @@
 # figure beside its baseline and their ratio. Release build; takes a few minutes.
 #
 #   scripts/bench.sh            every benchmark
-#   scripts/bench.sh ingest     one of: ingest
+#   scripts/bench.sh NAME       one of: ingest, apple-health
 #
 # Figures vary with the machine and its load; compare ratios, not absolute numbers.
 set -euo pipefail
@@ -63,9 +63,20 @@ SQL
     printf "  time ratio (pipeline / sqlite3): %sx   (aim: at most 3x)\n" "$(ratio "$ours" "$baseline")"
 }
 
+source scripts/bench/apple-health.sh
+
+run_apple_health() {
+    echo "== apple-health: pipeline ingest --format apple-health on a generated ${APPLE_HEALTH_BENCH_MB:-1024} MB export"
+    bench_apple_health "$PIPELINE"
+}
+
 what="${1:-all}"
 case "$what" in
     ingest) bench_ingest ;;
-    all) bench_ingest ;;
-    *) echo "unknown benchmark: $what (expected: ingest)" >&2; exit 64 ;;
+    apple-health) run_apple_health ;;
+    all)
+        bench_ingest
+        run_apple_health
+        ;;
+    *) echo "unknown benchmark: $what (expected: ingest, apple-health)" >&2; exit 64 ;;
 esac

@@ -27,4 +27,12 @@ void dsyevd_(const char *jobz, const char *uplo, const int *n, double *a, const 
              double *work, const int *lwork, int *iwork, const int *liwork, int *info, size_t jobz_len,
              size_t uplo_len);
 
+/// Reduces a symmetric matrix to tridiagonal form, A = Q T Qᵀ, with Q kept as elementary reflectors.
+void dsytrd_(const char *uplo, const int *n, double *a, const int *lda, double *d, double *e, double *tau,
+             double *work, const int *lwork, int *info, size_t uplo_len);
+
+/// Forms the orthogonal Q of dsytrd_ explicitly, in place of the reflectors.
+void dorgtr_(const char *uplo, const int *n, double *a, const int *lda, const double *tau, double *work,
+             const int *lwork, int *info, size_t uplo_len);
+
 #endif

@@ -6,6 +6,10 @@ struct CommandRegistry: Sendable {
         ExportCommand.self,
         StatusCommand.self,
         GenerateCommand.self,
+        RunCommand.self,
+        RetrainCommand.self,
+        HistoryCommand.self,
+        OutboxCommand.self,
         SimulateCommand.self,
         HelpCommand.self,
     ])

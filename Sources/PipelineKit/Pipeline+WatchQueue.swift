@@ -34,7 +34,7 @@ extension Pipeline {
     /// dead-letter list.
     ///
     /// Both the foreground path (`ingest`) and the background path (the `health-refresh` task) call
-    /// this one function, so the two cannot drift.
+    /// this one function, so the two cannot drift. Cancellation stops it between pages.
     public func drainWatchQueue(kinds: [WatchKind] = WatchKind.allCases, user: UserID? = nil)
         async throws(PipelineError) -> DrainReport
     {
@@ -42,7 +42,9 @@ extension Pipeline {
         let now = clock.now
         for kind in kinds {
             var after: Int64 = 0
-            while true {
+            // Each page commits on its own, so stopping between pages loses nothing: a cancelled
+            // drain (a task past its budget) leaves the rest queued for the next one.
+            while !Task.isCancelled {
                 let page = try await storage { (store) throws(StorageError) in
                     try await store.watchItems(
                         kind: kind.rawValue, user: user, after: after, limit: Pipeline.drainPageSize)

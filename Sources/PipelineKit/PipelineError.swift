@@ -14,6 +14,8 @@ public enum PipelineError: Error, Sendable, CustomStringConvertible {
     case input(IngestionError)
     /// A user that must exist does not.
     case unknownUser(String)
+    /// An Apple Health export could not be read.
+    case appleHealth(AppleHealthError)
 
     public var description: String {
         switch self {
@@ -24,6 +26,7 @@ public enum PipelineError: Error, Sendable, CustomStringConvertible {
         case .storage(let error): error.description
         case .input(let error): error.description
         case .unknownUser(let id): "no user '\(id)' in the database; ingest a record for them first"
+        case .appleHealth(let error): error.description
         }
     }
 
@@ -31,6 +34,7 @@ public enum PipelineError: Error, Sendable, CustomStringConvertible {
     public var isBadData: Bool {
         switch self {
         case .invalid, .rejected: true
+        case .appleHealth(let error): error.isBadData
         case .storage, .input, .unknownUser: false
         }
     }
@@ -39,5 +43,15 @@ public enum PipelineError: Error, Sendable, CustomStringConvertible {
     public var isTemporary: Bool {
         if case .storage(let error) = self { return error.isBusy }
         return false
+    }
+}
+
+extension AppleHealthError {
+    /// The file is not a readable Health export (exit 65), as opposed to missing or unreadable.
+    var isBadData: Bool {
+        switch self {
+        case .malformedXML, .notAnExport, .zipWithoutExport, .zipOnStandardInput: true
+        case .fileNotFound, .unreadable, .unzipMissing, .unzipFailed: false
+        }
     }
 }

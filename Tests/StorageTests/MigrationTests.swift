@@ -127,6 +127,8 @@ struct MigrationTests {
         let shipped: [Int: UInt64] = [
             1: 3_401_617_620_565_655_190,
             2: 5_546_017_050_548_263_699,
+            3: 5_706_743_190_856_570_428,
+            4: 1_030_958_927_849_199_279,
         ]
         for migration in migrations {
             let checksum = fnv1a(migration.sql)

@@ -1,4 +1,5 @@
 import Domain
+import Foundation
 import Ingestion
 import PipelineKit
 
@@ -18,20 +19,42 @@ enum IngestCommand: Command {
 
             On success nothing is printed (cron convention), unless stderr is a terminal or --json \
             asks for the report.
+
+            With --format apple-health, FILE is the export.xml (or export.zip, which needs unzip) \
+            that the Health app exports, and --user says whose it is. Days are calendar days in \
+            the user's time zone; values the person typed into Health win over device values; \
+            values outside the accepted bounds are counted and reported, not stored. A summary of \
+            records read, days written and records skipped by reason is printed to stderr.
             """,
         options: [
             .option(
-                "format", .choice(["jsonl"]), help: "The input format.", default: "jsonl"),
-            .flag("strict", help: "Store nothing if any line is rejected."),
+                "format", .choice(["jsonl", "apple-health"]),
+                help: "jsonl: records as described above. apple-health: an Apple Health export.xml or export.zip.",
+                default: "jsonl"),
+            .flag("strict", help: "Store nothing if any line is rejected (jsonl)."),
+            .option("user", .user, help: "The user an Apple Health export belongs to (apple-health)."),
+            .option(
+                "time-zone", valueName: "zone",
+                help: "The user's IANA time zone, e.g. Europe/Berlin (apple-health; default: the stored one, or UTC)."),
         ],
         positionals: [PositionalSpec("file", help: "The input file, or - for standard input.", arity: .required)],
         examples: [
             Example("Ingest a day's sync", "pipeline ingest sync.jsonl"),
             Example("Ingest from standard input", "pipeline ingest - < sync.jsonl"),
+            Example(
+                "Import an Apple Health export",
+                "pipeline ingest --format apple-health export.zip --user alice"),
         ])
 
     static func run(_ context: CommandContext) async throws -> ExitStatus {
         let path = context.arguments.positional("file")!
+        if context.arguments.string("format") == "apple-health" {
+            return try await importAppleHealth(path: path, context)
+        }
+        if context.arguments.string("user") != nil || context.arguments.string("time-zone") != nil {
+            throw CLIError.usage(
+                "--user and --time-zone apply to --format apple-health; JSON Lines name the user per line")
+        }
         let input = try context.input(path)
         let source: JSONLinesReader.Source =
             if let descriptor = input.fileDescriptor { .descriptor(descriptor) } else { .bytes(try input.readAll()) }
@@ -48,6 +71,53 @@ enum IngestCommand: Command {
             stderr.writeLine(report.summary)
         }
         return report.rejected > 0 ? .dataError : .ok
+    }
+}
+
+extension IngestCommand {
+    static func importAppleHealth(path: String, _ context: CommandContext) async throws -> ExitStatus {
+        guard let user = context.arguments.user("user") else {
+            throw CLIError.usage("--format apple-health needs --user: the person the export belongs to")
+        }
+        if context.arguments.flag("strict") {
+            throw CLIError.usage("--strict applies to JSON Lines; an Apple Health import is always all or nothing")
+        }
+        var zone: TimeZone?
+        if let name = context.arguments.string("time-zone") {
+            guard let found = TimeZone.iana(name) else {
+                throw CLIError.usage("--time-zone: '\(name)' is not an IANA time zone name such as Europe/Berlin")
+            }
+            zone = found
+        }
+        let pipeline = try await Pipeline.open(path: context.databasePath, clock: context.clock, log: context.log)
+        let stderr = context.io.stderr
+        var progress: (@Sendable (Int64) -> Void)?
+        if context.io.isTerminal {
+            progress = { bytes in stderr.write("\rreading export: \(bytes / 1_000_000) MB") }
+        }
+        let report = try await pipeline.importAppleHealth(path: path, user: user, timeZone: zone, progress: progress)
+        if progress != nil { stderr.write("\r\u{1B}[K") }
+        if report.createdUser && zone == nil {
+            context.log.log(.warning, "\(user) is a new user: days are counted in UTC (pass --time-zone to choose)")
+        }
+        if context.json {
+            var object = JSONObject()
+            object["user"] = .string(user.rawValue)
+            object["timeZone"] = .string(report.timeZone.ianaName)
+            object["recordsRead"] = .number(Double(report.summary.recordsRead))
+            object["recordsUsed"] = .number(Double(report.summary.recordsUsedTotal))
+            var skipped = JSONObject()
+            for (reason, count) in report.summary.recordsSkipped.sorted(by: { $0.key < $1.key }) {
+                skipped[reason.description] = .number(Double(count))
+            }
+            object["recordsSkipped"] = .object(skipped)
+            object["daysWritten"] = .number(Double(report.daysWritten))
+            object["futureDaysRefused"] = .number(Double(report.futureDaysRefused))
+            context.io.stdout.writeLine(object.jsonText)
+        } else {
+            stderr.writeLine(report.description)
+        }
+        return .ok
     }
 }
 

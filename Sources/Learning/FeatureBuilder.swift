@@ -1,0 +1,145 @@
+public import Domain
+
+/// Turns a user's daily logs into features, following a `ModelSpec`.
+///
+/// The row that predicts day D reads logs of days before D only — its value features describe day D−1,
+/// its lags and windows end there — plus the weekday of D, which is known in advance. So no row ever sees
+/// the value it predicts or anything after it, and changing a log after D−1 cannot change the row for D.
+///
+/// Logs may come in any order and with days missing; a log dated on or after the limit (today, or the day
+/// predicted) is ignored, so a row dated in the future is never training data.
+public struct FeatureBuilder: Sendable {
+    public let spec: ModelSpec
+    let features: [Feature]
+
+    public init(spec: ModelSpec) {
+        self.spec = spec
+        features = spec.features
+    }
+
+    public var featureNames: [String] { features.map(\.name) }
+
+    /// The usable rows predicting days before `today`: a row for day D is usable when the target field is
+    /// logged on D and on D−1 (the persistence forecast needs it). Values not logged are NaN.
+    public func designMatrix(logs: [DailyLog], today: Day) -> DesignMatrix {
+        let series = Series(logs: logs, before: today, spec: spec)
+        let raw = series.raw
+        var usable: [Int] = []
+        if series.count >= 2 {
+            for t in 0..<(series.count - 1) where !raw[t + 1].isNaN && !raw[t].isNaN { usable.append(t) }
+        }
+        var values = Matrix(rows: usable.count, columns: features.count)
+        fill(&values, series: series, rows: usable)
+        return DesignMatrix(
+            featureNames: featureNames, days: usable.map { series.first.adding(days: $0 + 1) },
+            targets: usable.map { raw[$0 + 1] }, persistence: usable.map { raw[$0] }, values: values)
+    }
+
+    /// The features that predict `day`, from logs before it; NaN where a value was not logged.
+    public func predictionRow(logs: [DailyLog], for day: Day) -> [Double] {
+        let series = Series(logs: logs, before: day, spec: spec, through: day.adding(days: -1))
+        var values = Matrix(rows: 1, columns: features.count)
+        fill(&values, series: series, rows: [series.count - 1])
+        return values.storage
+    }
+
+    /// The imputation values for a user: the mean of each feature over `design`'s logged values, and the
+    /// spec's typical value (0 for deviations and indicators) for a feature the user never logged, so that
+    /// pooled statistics never mix in zeros.
+    func imputation(for design: DesignMatrix) -> [Double] {
+        design.observedMeans(fallback: features.map { spec.fallbackValue(of: $0) })
+    }
+
+    /// Features of the rows whose feature days are the indices `rows` of `series` (each predicts the next
+    /// index), column by column. The one definition of every feature, for training and prediction alike.
+    private func fill(_ values: inout Matrix, series: Series, rows: [Int]) {
+        let n = rows.count
+        for (j, feature) in features.enumerated() {
+            let base = j * n
+            let input = feature.input ?? 0
+            switch feature.kind {
+            case .targetWeekday(let weekday):
+                for (i, t) in rows.enumerated() {
+                    values.storage[base + i] = series.first.adding(days: t + 1).weekday == weekday ? 1 : 0
+                }
+            case .value:
+                for (i, t) in rows.enumerated() { values.storage[base + i] = series.value(input, t) }
+            case .lag(let days):
+                for (i, t) in rows.enumerated() { values.storage[base + i] = series.value(input, t - days) }
+            case .missing:
+                for (i, t) in rows.enumerated() { values.storage[base + i] = series.value(input, t).isNaN ? 1 : 0 }
+            case .rollingMean(let days):
+                for (i, t) in rows.enumerated() {
+                    values.storage[base + i] = series.mean(input, from: t - days + 1, through: t)
+                }
+            case .baselineDeviation(let days):
+                for (i, t) in rows.enumerated() {
+                    values.storage[base + i] =
+                        series.value(input, t) - series.mean(input, from: t - days, through: t - 1)
+                }
+            }
+        }
+    }
+}
+
+/// A user's inputs as dense day-indexed columns from the first log to the day before a limit; NaN where
+/// nothing was logged. Index 0 is `first`. Flat buffers, input-major (input k, day t at `k * count + t`), so
+/// reads do not touch nested arrays, and window means are branch-free sums of `zeroed` over `logged`.
+private struct Series {
+    var first: Day
+    var count: Int
+    /// Values after the spec's divisor, NaN where not logged.
+    var values: [Double]
+    /// The same with 0 where not logged, and 1/0 flags of what was logged.
+    var zeroed: [Double]
+    var logged: [Double]
+    /// The target field, undivided.
+    var raw: [Double]
+
+    init(logs: [DailyLog], before limit: Day, spec: ModelSpec, through last: Day? = nil) {
+        var earliest: Day?
+        for log in logs where log.day < limit {
+            if earliest == nil || log.day < earliest! { earliest = log.day }
+        }
+        let end = last ?? limit.adding(days: -1)
+        first = earliest ?? end
+        count = max(0, first.distance(to: end) + 1)
+        values = Array(repeating: .nan, count: count * spec.inputs.count)
+        zeroed = Array(repeating: 0, count: count * spec.inputs.count)
+        logged = Array(repeating: 0, count: count * spec.inputs.count)
+        raw = Array(repeating: .nan, count: count)
+        for log in logs where log.day < limit && log.day >= first {
+            let index = first.distance(to: log.day)
+            guard index < count else { continue }
+            for (k, input) in spec.inputs.enumerated() {
+                if let value = log.value(of: input.field) {
+                    values[k * count + index] = value / input.divisor
+                    zeroed[k * count + index] = value / input.divisor
+                    logged[k * count + index] = 1
+                }
+            }
+            if let value = log.value(of: spec.target.field) { raw[index] = value }
+        }
+    }
+
+    /// The value at index `t`, NaN outside the series.
+    @inline(__always)
+    func value(_ input: Int, _ t: Int) -> Double {
+        t >= 0 && t < count ? values[input * count + t] : .nan
+    }
+
+    /// The mean of the logged values at indices `from...through` (clipped to the series); NaN if none.
+    func mean(_ input: Int, from start: Int, through end: Int) -> Double {
+        let lower = max(start, 0)
+        let upper = min(end, count - 1)
+        guard lower <= upper else { return .nan }
+        let base = input * count
+        var sum = 0.0
+        var days = 0.0
+        for t in (base + lower)...(base + upper) {
+            sum += zeroed[t]
+            days += logged[t]
+        }
+        return days > 0 ? sum / days : .nan
+    }
+}

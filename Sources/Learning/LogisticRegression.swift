@@ -1,0 +1,138 @@
+internal import Foundation
+
+/// A fitted logistic regression: `P(y = 1) = σ(intercept + coefficients·x + offset)`.
+struct LogisticSolution: Sendable, Hashable {
+    var coefficients: [Double]
+    var intercept: Double
+    var iterations: Int
+}
+
+/// L2-penalized logistic regression by Newton's method (iteratively reweighted least squares), the
+/// objective of scikit-learn's `LogisticRegression(solver="newton-cholesky")`:
+/// `Σ log(1 + e^η) − yη + ‖w‖²/(2C)`, intercept unpenalized, with an optional fixed per-row offset in η
+/// (used to shrink a user's head toward the population's; scikit-learn has no offset, so parity is
+/// checked with none).
+///
+/// Newton starts from zero weights and the intercept of the base rate, solves the (p+1)×(p+1) system by
+/// Cholesky each step, and backtracks (Armijo) when a full step would not decrease the objective. It stops
+/// when the largest gradient entry of the *mean* loss, the scale scikit-learn's `tol` uses, is at most
+/// `tolerance`. Scratch buffers are kept between fits.
+struct LogisticWorkspace: Sendable {
+    private var weighted = Matrix(rows: 0, columns: 0)
+    private var hessian = Matrix(rows: 0, columns: 0)
+    private var eta: [Double] = []
+    private var probabilities: [Double] = []
+    private var trialEta: [Double] = []
+    private var trialProbabilities: [Double] = []
+    private var residual: [Double] = []
+    private var weights: [Double] = []
+    private var gradient: [Double] = []
+    private var step: [Double] = []
+    private var trial: [Double] = []
+    private var coefficients: [Double] = []
+
+    init() {}
+
+    /// Fits the model. `y` holds 0 and 1 and must contain both, or the intercept has no finite optimum.
+    mutating func fit(
+        x: Matrix, y: [Double], offset: [Double]?, inverseRegularization c: Double, tolerance: Double,
+        maximumIterations: Int
+    ) throws(LearningError) -> LogisticSolution {
+        let n = x.rows
+        let p = x.columns
+        precondition(y.count == n && (offset?.count ?? n) == n, "logistic: mismatched rows")
+        precondition(c > 0, "logistic: C must be positive")
+        let positives = y.reduce(0, +)
+        precondition(positives > 0 && positives < Double(n), "logistic: both classes are needed")
+        var theta = [Double](repeating: 0, count: p + 1)
+        theta[p] = log(positives / (Double(n) - positives))
+        // With an offset (a prior head) the prior is already calibrated: start from it unchanged.
+        if offset != nil { theta[p] = 0 }
+        var objective = evaluate(x: x, theta: theta, offset: offset, y: y, c: c, accept: true)
+        var iterations = 0
+        while true {
+            // Gradient: Xᵀ(σ(η) − y) + w/C, and Σ(σ(η) − y) for the intercept.
+            residual.resize(to: n)
+            weights.resize(to: n)
+            var interceptGradient = 0.0
+            for i in 0..<n {
+                let probability = probabilities[i]
+                residual[i] = probability - y[i]
+                interceptGradient += residual[i]
+                weights[i] = (probability * (1 - probability)).squareRoot()
+            }
+            LinearAlgebra.multiply(x, transposed: true, residual, into: &gradient)
+            for j in 0..<p { gradient[j] += theta[j] / c }
+            gradient.append(interceptGradient)
+            var largest = 0.0
+            for value in gradient { largest = max(largest, abs(value)) }
+            guard largest.isFinite else { throw .nonFiniteValues(stage: "the logistic gradient") }
+            if largest / Double(n) <= tolerance || iterations >= maximumIterations { break }
+            iterations += 1
+
+            // Newton system: [X 1]ᵀ W [X 1] + diag(1/C, …, 1/C, 0), as the Gram matrix of √W·[X 1].
+            LinearAlgebra.scaleRows(x, by: weights, into: &weighted)
+            LinearAlgebra.gram(weighted, into: &hessian)
+            for j in 0..<p { hessian[j, j] += 1 / c }
+            step.resize(to: p + 1)
+            for j in 0...p { step[j] = -gradient[j] }
+            try LinearAlgebra.solvePositiveDefinite(&hessian, &step)
+
+            var slope = 0.0
+            for j in 0...p { slope += gradient[j] * step[j] }
+            // Backtracking. Near the optimum the decrease is below the objective's rounding; there the full
+            // Newton step is taken, as it is the step that converges quadratically.
+            var length = 1.0
+            var accepted = false
+            for _ in 0..<40 {
+                trial.resize(to: p + 1)
+                for j in 0...p { trial[j] = theta[j] + length * step[j] }
+                let value = evaluate(x: x, theta: trial, offset: offset, y: y, c: c, accept: false)
+                if value <= objective + 1e-4 * length * slope || -slope <= 64 * Double.ulpOfOne * abs(objective) {
+                    swap(&theta, &trial)
+                    swap(&eta, &trialEta)
+                    swap(&probabilities, &trialProbabilities)
+                    objective = value
+                    accepted = true
+                    break
+                }
+                length /= 2
+            }
+            if !accepted { break }
+        }
+        guard theta.allSatisfy(\.isFinite) else { throw .nonFiniteValues(stage: "the logistic coefficients") }
+        return LogisticSolution(coefficients: Array(theta[0..<p]), intercept: theta[p], iterations: iterations)
+    }
+
+    /// The objective at `theta`, leaving η and σ(η) in the current buffers (`accept`) or the trial ones.
+    private mutating func evaluate(
+        x: Matrix, theta: [Double], offset: [Double]?, y: [Double], c: Double, accept: Bool
+    ) -> Double {
+        let p = x.columns
+        coefficients.resize(to: p)
+        var penalty = 0.0
+        for j in 0..<p {
+            coefficients[j] = theta[j]
+            penalty += theta[j] * theta[j]
+        }
+        let loss: Double
+        if accept {
+            LinearAlgebra.multiply(x, coefficients, into: &eta)
+            loss = LinearAlgebra.logisticTerms(
+                eta: &eta, shift: theta[p], offset: offset, labels: y, probabilities: &probabilities)
+        } else {
+            LinearAlgebra.multiply(x, coefficients, into: &trialEta)
+            loss = LinearAlgebra.logisticTerms(
+                eta: &trialEta, shift: theta[p], offset: offset, labels: y, probabilities: &trialProbabilities)
+        }
+        return loss + penalty / (2 * c)
+    }
+}
+
+/// `1 / (1 + e^−η)` without overflow.
+@inline(__always)
+func sigmoid(_ eta: Double) -> Double {
+    if eta >= 0 { return 1 / (1 + exp(-eta)) }
+    let e = exp(eta)
+    return e / (1 + e)
+}

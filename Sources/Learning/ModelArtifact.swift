@@ -1,0 +1,191 @@
+public import Domain
+public import Foundation
+
+/// Which model a prediction or artifact comes from.
+public enum ModelSource: String, Sendable, Hashable, Codable {
+    /// Fitted on the user's own days, shrunk toward the population model.
+    case personal
+    /// The cohort's population model (for a user: one with too few usable days, or no personal model yet).
+    case population
+}
+
+/// A trained model as data: everything needed to predict, and the record of how it was made and why it
+/// was or was not promoted. Stable JSON (`jsonData()`): sorted keys, ISO 8601 dates, shortest round-trip
+/// numbers, so an unchanged model encodes to the same bytes.
+///
+/// A prediction from a feature row `x` (NaN where not logged): replace NaN by `imputation`, standardize
+/// `z = (x − means) / scales`, then `severity = clamp(intercept + coefficients·z)` to the target's range
+/// and `P(flare) = σ(flare.intercept + flare.coefficients·z)`.
+public struct ModelArtifact: Sendable, Hashable, Codable {
+    public var specName: String
+    public var specVersion: Int
+    /// The user the model serves; `nil` for the cohort's population model itself.
+    public var user: String?
+    public var source: ModelSource
+    public var featureNames: [String]
+    /// The value that replaces a feature that was not logged: the user's mean over the training window.
+    public var imputation: [Double]
+    public var standardization: Standardization
+    public var severity: SeverityHead
+    public var flare: FlareHead
+    /// Hold-out evaluation of this model; `nil` for a population model and when there was nothing to hold out.
+    public var metrics: HoldoutMetrics?
+    /// The target days the model learned from.
+    public var trainingWindow: TrainingWindow?
+    /// When the model was trained, to the second.
+    public var trainedAt: Date
+    public var promoted: Bool
+    /// Why it was or was not promoted, in plain words.
+    public var reason: String
+
+    /// The next-day severity model, on standardized features.
+    public struct SeverityHead: Sendable, Hashable, Codable {
+        public var coefficients: [Double]
+        public var intercept: Double
+        /// The ridge penalty chosen by leave-one-out (personal) or generalized cross-validation (population).
+        public var alpha: Double
+        /// `population` when the fit was of the residual from the population model (partial pooling); the
+        /// coefficients here already include the population's, so the artifact stands alone.
+        public var shrunkToward: ModelSource?
+    }
+
+    /// The flare head: probability that the predicted day's severity reaches `threshold`.
+    public struct FlareHead: Sendable, Hashable, Codable {
+        public var coefficients: [Double]
+        public var intercept: Double
+        public var threshold: Double
+        public var inverseRegularization: Double
+        /// `personal`, `population` (borrowed, e.g. when the user had no flare day to learn from), or
+        /// `constant` (the base rate, when the cohort had one class only).
+        public var fitted: String
+    }
+
+    public struct TrainingWindow: Sendable, Hashable, Codable {
+        public var first: Day
+        public var last: Day
+        public var usableDays: Int
+    }
+
+    /// Predicts from a feature row built by `FeatureBuilder.predictionRow`.
+    public func predict(row: [Double], targetRange: ClosedRange<Double>) -> (severity: Double, flare: Double) {
+        precondition(row.count == featureNames.count, "row of \(row.count) for \(featureNames.count) features")
+        var severityValue = severity.intercept
+        var flareValue = flare.intercept
+        for j in 0..<row.count {
+            let x = row[j].isNaN ? imputation[j] : row[j]
+            let z = (x - standardization.means[j]) / standardization.scales[j]
+            severityValue += severity.coefficients[j] * z
+            flareValue += flare.coefficients[j] * z
+        }
+        return (min(max(severityValue, targetRange.lowerBound), targetRange.upperBound), sigmoid(flareValue))
+    }
+
+    /// The forecast for `day` from the user's logs before it (a log on or after `day` is ignored).
+    /// Throws `specMismatch` when the artifact was made with another spec.
+    public func forecast(
+        logs: [DailyLog], for day: Day, spec: ModelSpec = .symptomForecast
+    ) throws(LearningError) -> ForecastPrediction {
+        try check(against: spec)
+        let row = FeatureBuilder(spec: spec).predictionRow(logs: logs, for: day)
+        let (severity, flare) = predict(row: row, targetRange: spec.target.minimum...spec.target.maximum)
+        let valueColumns = spec.features.enumerated().filter { $0.element.kind == .value }
+        return ForecastPrediction(
+            day: day, severity: severity, flareProbability: flare, source: source, specVersion: specVersion,
+            trainedAt: trainedAt,
+            missingInputs: valueColumns.compactMap { row[$0.offset].isNaN ? spec.inputs[$0.element.input!].name : nil })
+    }
+
+    /// The stable JSON form.
+    public func jsonData() -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        encoder.dateEncodingStrategy = .iso8601
+        // Every number is finite by construction (fits throw on non-finite results), so encoding cannot fail.
+        return try! encoder.encode(self)
+    }
+
+    /// Reads `jsonData()`.
+    public init(json: Data) throws(LearningError) {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        do {
+            self = try decoder.decode(ModelArtifact.self, from: json)
+        } catch {
+            throw .invalidArtifact(problem: "not a model artifact JSON")
+        }
+    }
+
+    init(
+        spec: ModelSpec, user: String?, source: ModelSource, imputation: [Double], standardization: Standardization,
+        severity: SeverityHead, flare: FlareHead, metrics: HoldoutMetrics?, trainingWindow: TrainingWindow?,
+        trainedAt: Date, promoted: Bool, reason: String
+    ) {
+        specName = spec.name
+        specVersion = spec.version
+        self.user = user
+        self.source = source
+        featureNames = spec.featureNames
+        self.imputation = imputation
+        self.standardization = standardization
+        self.severity = severity
+        self.flare = flare
+        self.metrics = metrics
+        self.trainingWindow = trainingWindow
+        // ISO 8601 in JSON keeps whole seconds; truncating here makes the value survive a round trip.
+        self.trainedAt = Date(timeIntervalSince1970: trainedAt.timeIntervalSince1970.rounded(.down))
+        self.promoted = promoted
+        self.reason = reason
+    }
+
+    /// Throws unless the artifact was made with `spec`.
+    public func check(against spec: ModelSpec) throws(LearningError) {
+        guard specName == spec.name, specVersion == spec.version, featureNames == spec.featureNames else {
+            throw .specMismatch(artifact: "\(specName) v\(specVersion)", spec: "\(spec.name) v\(spec.version)")
+        }
+    }
+}
+
+/// How a model did on the held-out last days, against the two models it must beat.
+public struct HoldoutMetrics: Sendable, Hashable, Codable {
+    /// The first and last held-out target days and how many were usable.
+    public var first: Day
+    public var last: Day
+    public var days: Int
+    /// Mean absolute error of the next-day severity.
+    public var modelMAE: Double
+    /// "Tomorrow = today".
+    public var persistenceMAE: Double
+    public var populationMAE: Double
+    /// Mean negative log-likelihood of the flare head (probabilities clipped to [1e-15, 1 − 1e-15]).
+    public var flareLogLoss: Double
+    public var populationFlareLogLoss: Double
+    /// Held-out days that were flares.
+    public var flareDays: Int
+}
+
+/// One input's association with the next day's severity in a model: how much the prediction changes per
+/// unit of today's value (after the spec's divisor: hours of sleep, thousands of steps), through every
+/// feature that reads today's value (the value itself, the rolling mean, the baseline deviation).
+public struct Association: Sendable, Hashable {
+    public var input: String
+    public var field: Field
+    public var perUnit: Double
+}
+
+extension ModelArtifact {
+    /// The association of each input with tomorrow's severity, in spec order. Lags and indicators do not
+    /// read today's value and do not count; a rolling mean counts 1/N of its coefficient (all days logged).
+    public func associations(spec: ModelSpec) -> [Association] {
+        var perUnit = [Double](repeating: 0, count: spec.inputs.count)
+        for (j, feature) in spec.features.enumerated() {
+            guard let input = feature.input else { continue }
+            let raw = severity.coefficients[j] / standardization.scales[j]
+            switch feature.kind {
+            case .value, .baselineDeviation: perUnit[input] += raw
+            case .rollingMean(let days): perUnit[input] += raw / Double(days)
+            case .lag, .missing, .targetWeekday: break
+            }
+        }
+        return spec.inputs.enumerated().map { Association(input: $1.name, field: $1.field, perUnit: perUnit[$0]) }
+    }
+}

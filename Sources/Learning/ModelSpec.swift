@@ -1,0 +1,237 @@
+public import Domain
+internal import Foundation
+internal import ModelSpecs
+
+/// A model's definition as data: which inputs become which features, the target, the penalty grid and
+/// the training rules. Decoded from a versioned JSON file under `Models/`; an artifact records the
+/// `version` it was trained with, and a changed spec must raise it.
+public struct ModelSpec: Sendable, Hashable, Codable {
+    public var name: String
+    public var version: Int
+    public var target: Target
+    public var inputs: [Input]
+    /// One indicator per weekday of the *predicted* day (known in advance, so no leakage).
+    public var targetWeekdayOneHot: Bool
+    public var ridge: Ridge
+    public var flare: Flare
+    public var training: Training
+    public var population: Population
+
+    /// The predicted quantity: the next day's value of `field`, kept within `minimum…maximum`.
+    public struct Target: Sendable, Hashable, Codable {
+        public var field: Field
+        public var minimum: Double
+        public var maximum: Double
+    }
+
+    /// One logged field and the features derived from it. Values are divided by `divisor` first
+    /// (seconds → hours, steps → thousands) so coefficients read in natural units.
+    public struct Input: Sendable, Hashable, Codable {
+        public var name: String
+        public var field: Field
+        public var divisor: Double
+        /// The value (after `divisor`) imputed for a field a user has never logged, so that pooled
+        /// statistics never mix in zeros.
+        public var typical: Double
+        /// Day offsets before the feature day: `[1, 2]` adds `name_lag1`, `name_lag2`.
+        public var lags: [Int]
+        /// Adds `name_meanN`: the mean of the logged values over the N days ending on the feature day.
+        public var rollingMeanDays: Int?
+        /// Adds `name_devN`: the feature day's value minus the mean over the N days before it.
+        public var baselineDays: Int?
+        /// Adds `name_missing`: 1 when the feature day's value was not logged.
+        public var missingIndicator: Bool
+    }
+
+    public struct Ridge: Sendable, Hashable, Codable {
+        /// Candidate penalties, tried in this order; the first with the lowest leave-one-out error wins.
+        public var alphas: [Double]
+    }
+
+    public struct Flare: Sendable, Hashable, Codable {
+        /// A day is a flare when its target value is at least this.
+        public var threshold: Double
+        /// scikit-learn's `C`: the loss is summed, the penalty is ‖w‖²/(2C), the intercept is free.
+        public var inverseRegularization: Double
+        /// Newton stops when the largest gradient entry of the mean loss is at most this.
+        public var tolerance: Double
+        public var maximumIterations: Int
+    }
+
+    public struct Training: Sendable, Hashable, Codable {
+        /// A personal model needs at least this many usable days before the hold-out.
+        public var minimumUsableDays: Int
+        /// The last this-many target days before today are held out for evaluation.
+        public var holdoutDays: Int
+    }
+
+    public struct Population: Sendable, Hashable, Codable {
+        /// Rows kept (a seeded bottom-k sample) for the population flare head.
+        public var flareSampleRows: Int
+        public var sampleSeed: UInt64
+    }
+
+    /// The spec shipped in `Models/symptom-forecast.json`. The file is part of the binary, so a
+    /// decoding failure is a build defect and traps.
+    public static let symptomForecast: ModelSpec = {
+        do {
+            return try ModelSpec(json: EmbeddedModelSpecs.symptomForecast)
+        } catch {
+            preconditionFailure("embedded Models/symptom-forecast.json: \(error)")
+        }
+    }()
+
+    /// Decodes and validates a spec.
+    public init(json: [UInt8]) throws(LearningError) {
+        let decoded: ModelSpec
+        do {
+            decoded = try JSONDecoder().decode(ModelSpec.self, from: Data(json))
+        } catch {
+            throw .invalidSpec(problem: "not a model spec (\(error))")
+        }
+        try decoded.validate()
+        self = decoded
+    }
+
+    /// The feature names in design-matrix column order. Stable for a given spec version.
+    public var featureNames: [String] { features.map(\.name) }
+
+    /// Checks what the JSON schema cannot: positive penalties, distinct names, sane windows.
+    public func validate() throws(LearningError) {
+        guard version >= 1 else { throw .invalidSpec(problem: "version must be at least 1") }
+        guard !ridge.alphas.isEmpty, ridge.alphas.allSatisfy({ $0 > 0 && $0.isFinite }) else {
+            throw .invalidSpec(problem: "ridge.alphas must be positive finite numbers")
+        }
+        guard flare.inverseRegularization > 0, flare.tolerance > 0, flare.maximumIterations > 0 else {
+            throw .invalidSpec(problem: "flare needs a positive inverseRegularization, tolerance and maximumIterations")
+        }
+        guard training.minimumUsableDays >= 2, training.holdoutDays >= 1 else {
+            throw .invalidSpec(problem: "training needs minimumUsableDays ≥ 2 and holdoutDays ≥ 1")
+        }
+        guard population.flareSampleRows >= 1 else { throw .invalidSpec(problem: "population.flareSampleRows < 1") }
+        for input in inputs {
+            guard input.divisor > 0, input.typical.isFinite else {
+                throw .invalidSpec(problem: "input \(input.name) needs a positive divisor and a finite typical value")
+            }
+            guard input.lags.allSatisfy({ $0 >= 1 }), (input.rollingMeanDays ?? 1) >= 1, (input.baselineDays ?? 1) >= 1
+            else { throw .invalidSpec(problem: "input \(input.name) has a window shorter than one day") }
+        }
+        guard Set(featureNames).count == featureNames.count, !featureNames.isEmpty else {
+            throw .invalidSpec(problem: "feature names must be distinct and not empty")
+        }
+        guard inputs.contains(where: { $0.field == target.field }) else {
+            throw .invalidSpec(problem: "the target field must also be an input (the persistence baseline reads it)")
+        }
+    }
+
+    /// The features, expanded from the inputs in a fixed order.
+    var features: [Feature] {
+        var result: [Feature] = []
+        for (index, input) in inputs.enumerated() {
+            result.append(Feature(name: input.name, input: index, kind: .value))
+            for lag in input.lags {
+                result.append(Feature(name: "\(input.name)_lag\(lag)", input: index, kind: .lag(lag)))
+            }
+            if let days = input.rollingMeanDays {
+                result.append(Feature(name: "\(input.name)_mean\(days)", input: index, kind: .rollingMean(days)))
+            }
+            if let days = input.baselineDays {
+                result.append(Feature(name: "\(input.name)_dev\(days)", input: index, kind: .baselineDeviation(days)))
+            }
+            if input.missingIndicator {
+                result.append(Feature(name: "\(input.name)_missing", input: index, kind: .missing))
+            }
+        }
+        if targetWeekdayOneHot {
+            for (weekday, name) in ["mon", "tue", "wed", "thu", "fri", "sat", "sun"].enumerated() {
+                result.append(Feature(name: "weekday_\(name)", input: nil, kind: .targetWeekday(weekday)))
+            }
+        }
+        return result
+    }
+
+    /// The value imputed for a feature when the user has no logged value to average.
+    func fallbackValue(of feature: Feature) -> Double {
+        guard let input = feature.input else { return 0 }
+        switch feature.kind {
+        case .value, .lag, .rollingMean: return inputs[input].typical
+        case .baselineDeviation, .missing, .targetWeekday: return 0
+        }
+    }
+}
+
+/// One design-matrix column.
+struct Feature: Sendable, Hashable {
+    enum Kind: Sendable, Hashable {
+        case value
+        case lag(Int)
+        case rollingMean(Int)
+        case baselineDeviation(Int)
+        case missing
+        case targetWeekday(Int)
+    }
+
+    var name: String
+    /// Index into `ModelSpec.inputs`; `nil` for calendar features.
+    var input: Int?
+    var kind: Kind
+}
+
+extension KeyedDecodingContainer {
+    /// A `Field` by its raw name; `Field` itself is not `Codable` (it belongs to `Domain`).
+    fileprivate func decodeField(forKey key: Key) throws -> Field {
+        let name = try decode(String.self, forKey: key)
+        guard let field = Field(rawValue: name) else {
+            throw DecodingError.dataCorruptedError(forKey: key, in: self, debugDescription: "unknown field \(name)")
+        }
+        return field
+    }
+}
+
+extension ModelSpec.Target {
+    enum CodingKeys: String, CodingKey { case field, minimum, maximum }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        field = try container.decodeField(forKey: .field)
+        minimum = try container.decode(Double.self, forKey: .minimum)
+        maximum = try container.decode(Double.self, forKey: .maximum)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(field.rawValue, forKey: .field)
+        try container.encode(minimum, forKey: .minimum)
+        try container.encode(maximum, forKey: .maximum)
+    }
+}
+
+extension ModelSpec.Input {
+    enum CodingKeys: String, CodingKey {
+        case name, field, divisor, typical, lags, rollingMeanDays, baselineDays, missingIndicator
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        name = try container.decode(String.self, forKey: .name)
+        field = try container.decodeField(forKey: .field)
+        divisor = try container.decode(Double.self, forKey: .divisor)
+        typical = try container.decode(Double.self, forKey: .typical)
+        lags = try container.decode([Int].self, forKey: .lags)
+        rollingMeanDays = try container.decodeIfPresent(Int.self, forKey: .rollingMeanDays)
+        baselineDays = try container.decodeIfPresent(Int.self, forKey: .baselineDays)
+        missingIndicator = try container.decode(Bool.self, forKey: .missingIndicator)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(name, forKey: .name)
+        try container.encode(field.rawValue, forKey: .field)
+        try container.encode(divisor, forKey: .divisor)
+        try container.encode(typical, forKey: .typical)
+        try container.encode(lags, forKey: .lags)
+        try container.encode(rollingMeanDays, forKey: .rollingMeanDays)
+        try container.encode(baselineDays, forKey: .baselineDays)
+        try container.encode(missingIndicator, forKey: .missingIndicator)
+    }
+}

@@ -1,0 +1,341 @@
+public import Domain
+public import Foundation
+
+/// The cohort's model: one ridge and one flare head over every user's training days. It is the prior a
+/// personal model is shrunk toward, a baseline a personal model must beat, and the model served to users
+/// with too few days.
+public struct PopulationModel: Sendable, Hashable {
+    public let artifact: ModelArtifact
+    let spec: ModelSpec
+
+    /// A population model restored from storage. Throws if it was made with another spec.
+    public init(artifact: ModelArtifact, spec: ModelSpec = .symptomForecast) throws(LearningError) {
+        try artifact.check(against: spec)
+        self.artifact = artifact
+        self.spec = spec
+    }
+
+    /// Linear predictors (severity, flare logit) for the rows of an imputed raw matrix.
+    func linearPredictors(_ x: Matrix, severity: inout [Double], flare: inout [Double]) {
+        severity.resize(to: x.rows)
+        flare.resize(to: x.rows)
+        for i in 0..<x.rows {
+            severity[i] = artifact.severity.intercept
+            flare[i] = artifact.flare.intercept
+        }
+        let standardization = artifact.standardization
+        for j in 0..<x.columns {
+            let mean = standardization.means[j]
+            let scale = standardization.scales[j]
+            let ws = artifact.severity.coefficients[j] / scale
+            let wf = artifact.flare.coefficients[j] / scale
+            let base = j * x.rows
+            for i in 0..<x.rows {
+                let centered = x.storage[base + i] - mean
+                severity[i] += ws * centered
+                flare[i] += wf * centered
+            }
+        }
+    }
+}
+
+/// Collects what the population model needs from each user, in memory that does not grow with the
+/// number of users:
+/// - for the severity ridge, exact sufficient statistics of the pooled rows — the count, the means and
+///   the centred cross-product matrix of `[features, target]`, merged user by user with Chan, Golub &
+///   LeVeque's pairwise update (stable, and associative, so workers can accumulate apart and merge);
+/// - for the flare head, whose Newton iterations need the rows themselves, a bottom-k sample: each row
+///   gets a key hashed from (seed, user, day) and the `flareSampleRows` smallest keys are kept. The sample
+///   is the same whatever the order users are added or partial accumulators merged.
+///
+/// Only training rows count: target days before the hold-out window, so the population model never saw
+/// the days a personal model is judged on.
+public struct PopulationAccumulator: Sendable {
+    public let spec: ModelSpec
+    /// The first held-out target day; rows before it are pooled.
+    public let holdoutStart: Day
+    private let builder: FeatureBuilder
+    private var count = 0
+    private var users = 0
+    private var means: [Double]
+    private var comoment: Matrix
+    private var firstDay: Day?
+    private var lastDay: Day?
+    private var sample: BottomKSample
+    private var workspace = Matrix(rows: 0, columns: 0)
+    private var centeredWorkspace = Matrix(rows: 0, columns: 0)
+    private var userComoment = Matrix(rows: 0, columns: 0)
+
+    /// An empty accumulator for a retrain on `today`.
+    public init(spec: ModelSpec = .symptomForecast, today: Day) {
+        self.spec = spec
+        holdoutStart = today.adding(days: -spec.training.holdoutDays)
+        builder = FeatureBuilder(spec: spec)
+        let width = spec.featureNames.count + 1
+        means = Array(repeating: 0, count: width)
+        comoment = Matrix(rows: width, columns: width)
+        sample = BottomKSample(
+            capacity: spec.population.flareSampleRows, width: width, seed: spec.population.sampleSeed)
+    }
+
+    /// Rows pooled so far.
+    public var rowCount: Int { count }
+
+    /// Adds one user's training rows (logs in any order; those on or after the hold-out are ignored).
+    public mutating func add(user: UserID, logs: [DailyLog]) {
+        add(user: user, trainingRows: builder.designMatrix(logs: logs, today: holdoutStart))
+    }
+
+    /// Adds the training rows of a design matrix built for this retrain's `today` (by
+    /// `FeatureBuilder.designMatrix(logs:today:)`), so a single pass can build each user's features once for
+    /// this accumulator and for `ModelTrainer.train(user:design:today:population:trainedAt:)`.
+    public mutating func add(user: UserID, design: DesignMatrix) {
+        let split = design.days.firstIndex { $0 >= holdoutStart } ?? design.rowCount
+        add(user: user, trainingRows: split == design.rowCount ? design : design.rows(0..<split))
+    }
+
+    private mutating func add(user: UserID, trainingRows design: DesignMatrix) {
+        precondition(design.featureNames == spec.featureNames, "a design of another spec")
+        let n = design.rowCount
+        guard n > 0 else { return }
+        let imputed = design.imputed(with: builder.imputation(for: design))
+        let p = design.columnCount
+        // [X y], then centred on this user's means.
+        workspace.reshape(rows: n, columns: p + 1)
+        workspace.storage.replaceSubrange(0..<(n * p), with: imputed.values.storage)
+        workspace.storage.replaceSubrange((n * p)..<(n * (p + 1)), with: imputed.targets)
+        let userHash = BottomKSample.hash(user)
+        for i in 0..<n {
+            let key = BottomKSample.key(seed: sample.seed, userHash: userHash, day: design.days[i])
+            if sample.admits(key) {
+                var row = imputed.row(i)
+                row.append(imputed.targets[i])
+                sample.insert(key: key, row: row)
+            }
+        }
+        var userMeans: [Double] = []
+        _ = LinearAlgebra.centerColumns(workspace, into: &centeredWorkspace, means: &userMeans)
+        LinearAlgebra.gram(centeredWorkspace, into: &userComoment)
+        merge(count: n, means: userMeans, comoment: userComoment)
+        users += 1
+        firstDay = min(firstDay ?? design.days[0], design.days[0])
+        lastDay = max(lastDay ?? design.days[n - 1], design.days[n - 1])
+    }
+
+    /// Adds another accumulator's rows (from a worker that saw other users).
+    public mutating func merge(_ other: PopulationAccumulator) {
+        precondition(other.spec == spec && other.holdoutStart == holdoutStart, "merging different retrains")
+        guard other.count > 0 else { return }
+        merge(count: other.count, means: other.means, comoment: other.comoment)
+        users += other.users
+        for (key, row) in other.sample.entries() { sample.insert(key: key, row: row) }
+        if let day = other.firstDay { firstDay = min(firstDay ?? day, day) }
+        if let day = other.lastDay { lastDay = max(lastDay ?? day, day) }
+    }
+
+    private mutating func merge(count other: Int, means otherMeans: [Double], comoment otherComoment: Matrix) {
+        let total = count + other
+        let weight = Double(count) * Double(other) / Double(total)
+        var delta = [Double](repeating: 0, count: means.count)
+        for j in 0..<means.count { delta[j] = otherMeans[j] - means[j] }
+        LinearAlgebra.accumulate(&comoment, adding: otherComoment, outer: delta, weight: weight)
+        for j in 0..<means.count { means[j] += delta[j] * Double(other) / Double(total) }
+        count = total
+    }
+
+    /// Fits the population model. The ridge penalty is chosen from the spec's grid by generalized
+    /// cross-validation (GCV), the rotation-invariant form of leave-one-out that needs only the sufficient
+    /// statistics; with thousands of pooled rows the two agree closely and the penalty barely matters.
+    public func model(trainedAt: Date) throws(LearningError) -> PopulationModel {
+        let p = spec.featureNames.count
+        let n = Double(count)
+        var standardization = Standardization(
+            means: Array(means[0..<p]), scales: Array(repeating: 1, count: p))
+        var coefficients = [Double](repeating: 0, count: p)
+        var alpha = spec.ridge.alphas[0]
+        var intercept = spec.inputs.first { $0.field == spec.target.field }!.typical
+        if count >= 2 {
+            intercept = means[p]
+            for j in 0..<p {
+                let variance = comoment[j, j] / n
+                let mean = means[j]
+                let bound = n * Double.ulpOfOne * variance + (n * mean * Double.ulpOfOne) * (n * mean * Double.ulpOfOne)
+                standardization.scales[j] = variance <= bound ? 1 : variance.squareRoot()
+            }
+            (coefficients, alpha) = try fitGeneralizedCrossValidation(scales: standardization.scales)
+        } else if count == 1 {
+            intercept = means[p]
+        }
+        let flare = try fitFlareHead(standardization: standardization)
+        let window = firstDay.map { ModelArtifact.TrainingWindow(first: $0, last: lastDay!, usableDays: count) }
+        let artifact = ModelArtifact(
+            spec: spec, user: nil, source: .population, imputation: standardization.means,
+            standardization: standardization,
+            severity: .init(coefficients: coefficients, intercept: intercept, alpha: alpha, shrunkToward: nil),
+            flare: flare, metrics: nil, trainingWindow: window, trainedAt: trainedAt, promoted: true,
+            reason: "population model over \(count) days from \(users) users")
+        return try PopulationModel(artifact: artifact, spec: spec)
+    }
+
+    private func fitGeneralizedCrossValidation(scales: [Double]) throws(LearningError) -> ([Double], Double) {
+        let p = scales.count
+        let n = Double(count)
+        var gram = Matrix(rows: p, columns: p)
+        var cross = [Double](repeating: 0, count: p)
+        for k in 0..<p {
+            cross[k] = comoment[k, p] / scales[k]
+            for j in 0..<p { gram[j, k] = comoment[j, k] / (scales[j] * scales[k]) }
+        }
+        guard gram.storage.allSatisfy(\.isFinite), cross.allSatisfy(\.isFinite) else {
+            throw .nonFiniteValues(stage: "the population statistics")
+        }
+        var eigenvalues: [Double] = []
+        var workspace = LinearAlgebra.EigenWorkspace()
+        try LinearAlgebra.eigendecompose(&gram, eigenvalues: &eigenvalues, workspace: &workspace)
+        var projected: [Double] = []
+        LinearAlgebra.multiply(gram, transposed: true, cross, into: &projected)
+        let targetSquares = comoment[p, p]
+        var bestAlpha = spec.ridge.alphas[0]
+        var bestScore = Double.infinity
+        for alpha in spec.ridge.alphas {
+            // RSS(α) = yᵀy − Σ a²(λ + 2α)/(λ + α)², degrees of freedom Σ λ/(λ + α), plus one for the intercept.
+            var residual = targetSquares
+            var freedom = 1.0
+            for k in 0..<p {
+                let lambda = max(eigenvalues[k], 0)
+                let a = projected[k]
+                residual -= a * a * (lambda + 2 * alpha) / ((lambda + alpha) * (lambda + alpha))
+                freedom += lambda / (lambda + alpha)
+            }
+            let denominator = 1 - freedom / n
+            let score = denominator > 0 ? max(residual, 0) / n / (denominator * denominator) : .infinity
+            if score < bestScore {
+                bestScore = score
+                bestAlpha = alpha
+            }
+        }
+        var shrunk = [Double](repeating: 0, count: p)
+        for k in 0..<p { shrunk[k] = projected[k] / (max(eigenvalues[k], 0) + bestAlpha) }
+        var coefficients: [Double] = []
+        LinearAlgebra.multiply(gram, shrunk, into: &coefficients)
+        guard coefficients.allSatisfy(\.isFinite) else { throw .nonFiniteValues(stage: "the population ridge") }
+        return (coefficients, bestAlpha)
+    }
+
+    private func fitFlareHead(standardization: Standardization) throws(LearningError) -> ModelArtifact.FlareHead {
+        let p = spec.featureNames.count
+        let rows = sample.entries().map(\.row)
+        var x = Matrix(rows: rows.count, columns: p)
+        var labels = [Double](repeating: 0, count: rows.count)
+        for (i, row) in rows.enumerated() {
+            for j in 0..<p { x[i, j] = (row[j] - standardization.means[j]) / standardization.scales[j] }
+            labels[i] = row[p] >= spec.flare.threshold ? 1 : 0
+        }
+        let flares = labels.reduce(0, +)
+        guard flares > 0, flares < Double(rows.count) else {
+            // One class (or no rows): the base rate with half a pseudo-day on each side.
+            let rate = (flares + 0.5) / (Double(rows.count) + 1)
+            return .init(
+                coefficients: Array(repeating: 0, count: p), intercept: log(rate / (1 - rate)),
+                threshold: spec.flare.threshold, inverseRegularization: spec.flare.inverseRegularization,
+                fitted: "constant")
+        }
+        var workspace = LogisticWorkspace()
+        let fit = try workspace.fit(
+            x: x, y: labels, offset: nil, inverseRegularization: spec.flare.inverseRegularization,
+            tolerance: spec.flare.tolerance, maximumIterations: spec.flare.maximumIterations)
+        return .init(
+            coefficients: fit.coefficients, intercept: fit.intercept, threshold: spec.flare.threshold,
+            inverseRegularization: spec.flare.inverseRegularization, fitted: "population")
+    }
+}
+
+/// The rows with the `capacity` smallest keys seen so far: a max-heap of (key, slot) over a flat row buffer,
+/// so sifting moves two integers and never a row.
+struct BottomKSample: Sendable {
+    let capacity: Int
+    let width: Int
+    let seed: UInt64
+    private var keys: [UInt64] = []
+    private var slots: [Int] = []
+    private var rows: [Double] = []
+
+    init(capacity: Int, width: Int, seed: UInt64) {
+        self.capacity = capacity
+        self.width = width
+        self.seed = seed
+    }
+
+    /// FNV-1a of the user id, the user's part of every key.
+    static func hash(_ user: UserID) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in user.rawValue.utf8 {
+            hash ^= UInt64(byte)
+            hash &*= 0x100_0000_01b3
+        }
+        return hash
+    }
+
+    /// A row's key: SplitMix64's finalizer (Steele, Lea & Flood 2014) of the seed, the user's hash and the
+    /// day, so the sample does not depend on the order rows arrive in.
+    static func key(seed: UInt64, userHash: UInt64, day: Day) -> UInt64 {
+        var z = seed &+ userHash &+ UInt64(bitPattern: Int64(day.ordinal)) &* 0x9e37_79b9_7f4a_7c15
+        z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
+        z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
+        return z ^ (z >> 31)
+    }
+
+    func admits(_ key: UInt64) -> Bool { keys.count < capacity || key < keys[0] }
+
+    mutating func insert(key: UInt64, row: [Double]) {
+        precondition(row.count == width, "sample row width")
+        if keys.count < capacity {
+            keys.append(key)
+            slots.append(keys.count - 1)
+            rows.append(contentsOf: row)
+            siftUp(keys.count - 1)
+        } else if key < keys[0] {
+            keys[0] = key
+            let start = slots[0] * width
+            rows.replaceSubrange(start..<(start + width), with: row)
+            siftDown(0)
+        }
+    }
+
+    /// The kept rows, ordered by key so that the fit sees them in a reproducible order.
+    func entries() -> [(key: UInt64, row: [Double])] {
+        (0..<keys.count).sorted { keys[$0] < keys[$1] }.map { index in
+            let start = slots[index] * width
+            return (key: keys[index], row: Array(rows[start..<(start + width)]))
+        }
+    }
+
+    private mutating func swapEntries(_ a: Int, _ b: Int) {
+        keys.swapAt(a, b)
+        slots.swapAt(a, b)
+    }
+
+    private mutating func siftUp(_ start: Int) {
+        var child = start
+        while child > 0 {
+            let parent = (child - 1) / 2
+            guard keys[child] > keys[parent] else { return }
+            swapEntries(child, parent)
+            child = parent
+        }
+    }
+
+    private mutating func siftDown(_ start: Int) {
+        var parent = start
+        while true {
+            let left = 2 * parent + 1
+            let right = left + 1
+            var largest = parent
+            if left < keys.count && keys[left] > keys[largest] { largest = left }
+            if right < keys.count && keys[right] > keys[largest] { largest = right }
+            guard largest != parent else { return }
+            swapEntries(parent, largest)
+            parent = largest
+        }
+    }
+}

@@ -1,0 +1,51 @@
+import Domain
+import PipelineKit
+import Scheduling
+
+/// `pipeline history`: the run history, oldest first.
+enum HistoryCommand: Command {
+    static let spec = CommandSpec(
+        name: "history",
+        abstract: "Show the runs of the scheduled tasks: when, for whom, and how each ended.",
+        discussion: """
+            One run per line, oldest first: its start, task, user, outcome (success, failure or \
+            expired) and the reason. With --json, one JSON object per line with identifier, user, \
+            startedAt, finishedAt, outcome and reason. Runs still in progress are not listed.
+            """,
+        options: [
+            .option("user", .user, help: "Only this user's runs."),
+            .option("identifier", valueName: "task", help: "Only runs of this task, e.g. ml-retrain."),
+            .option("limit", .integer(1...1_000_000), help: "Only the most recent runs, this many."),
+        ],
+        examples: [
+            Example("Every run", "pipeline history"),
+            Example("alice's retrains as JSON Lines", "pipeline history --user alice --identifier ml-retrain --json"),
+        ])
+
+    static func run(_ context: CommandContext) async throws -> ExitStatus {
+        var task: TaskIdentifier?
+        if let text = context.arguments.string("identifier") {
+            guard let identifier = TaskIdentifier(text) else {
+                throw CLIError.invalidValue(
+                    text, origin: "'--identifier <task>'", expected: "a task identifier such as health-refresh")
+            }
+            task = identifier
+        }
+        let pipeline = try await LaunchSupport.open(context)
+        let runs = try await pipeline.taskHistory(
+            user: context.arguments.user("user"), task: task, limit: context.arguments.int("limit"))
+        for run in runs {
+            guard !context.io.stdout.isClosed else { break }
+            if context.json {
+                context.io.stdout.writeLine(LaunchSupport.json(run).jsonText)
+            } else {
+                let fields = [
+                    LaunchSupport.instant(run.startedAt), run.identifier.rawValue, run.scope.description,
+                    run.outcome?.rawValue ?? "running",
+                ]
+                context.io.stdout.writeLine(fields.joined(separator: "  ") + (run.reason.map { "  " + $0 } ?? ""))
+            }
+        }
+        return .ok
+    }
+}

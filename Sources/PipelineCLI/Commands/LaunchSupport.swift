@@ -1,0 +1,137 @@
+import Domain
+import Foundation
+import Glibc
+import PipelineKit
+import Scheduling
+
+/// What the scheduler commands (`run`, `retrain`, `status`, `history`, `outbox`) share: opening the
+/// pipeline, wiring the personal model, the metrics file, and how instants and runs are printed.
+enum LaunchSupport {
+    /// `--metrics-file`, declared by the commands that can write one.
+    static let metricsFileOption = OptionSpec.option(
+        "metrics-file", valueName: "path",
+        help: "Also write Prometheus metrics of the run history to this file (for node_exporter's textfile "
+            + "collector), replacing it atomically.")
+
+    /// `--jobs`: runs at once; the default is the number of cores.
+    static let jobsOption = OptionSpec.option(
+        "jobs", .integer(1...1024), help: "Tasks to run at once (default: one per core).")
+
+    static func open(_ context: CommandContext) async throws -> Pipeline {
+        try await Pipeline.open(path: context.databasePath, clock: context.clock, log: context.log)
+    }
+
+    /// The personal model behind `ml-retrain` and `weekly-insight`. The Learning module provides
+    /// it; until it is wired in here, those runs fail with a reason saying so and are retried.
+    static func personalModel(for pipeline: Pipeline) -> (any PersonalModelService)? {
+        nil
+    }
+
+    /// The options every launch from the command line starts with.
+    static func launchOptions(_ context: CommandContext, pipeline: Pipeline) -> LaunchOptions {
+        var options = LaunchOptions()
+        if let jobs = context.arguments.int("jobs") { options.jobs = jobs }
+        options.personalModel = personalModel(for: pipeline)
+        return options
+    }
+
+    /// Launches, writes the metrics file if asked, and prints the report with `--json`.
+    static func launch(_ options: LaunchOptions, pipeline: Pipeline, context: CommandContext) async throws
+        -> LaunchReport
+    {
+        let started = ContinuousClock.now
+        let report = try await pipeline.launch(options)
+        let duration = ContinuousClock.now - started
+        try await writeMetrics(context, pipeline: pipeline, report: report, duration: duration)
+        if context.json {
+            context.io.stdout.writeLine(json(report).jsonText)
+        }
+        return report
+    }
+
+    /// Writes `--metrics-file` when given: to a temporary file in the same folder, then renamed over
+    /// the target, so the textfile collector never reads half a file. The temporary name does not end
+    /// in `.prom`, so the collector ignores it.
+    static func writeMetrics(
+        _ context: CommandContext, pipeline: Pipeline, report: LaunchReport? = nil, duration: Duration? = nil
+    ) async throws {
+        guard let path = context.arguments.string("metrics-file") else { return }
+        let metrics = try await pipeline.launchMetrics(after: report, duration: duration)
+        let temporary = path + ".\(getpid()).tmp"
+        let bytes = Array(metrics.text.utf8)
+        let descriptor = Glibc.open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw CLIError.cannotOpen(path: path, reason: String(cString: strerror(errno))) }
+        var offset = 0
+        var failure: Int32?
+        while offset < bytes.count {
+            let written = bytes[offset...].withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+            if written < 0 {
+                if errno == EINTR { continue }
+                failure = errno
+                break
+            }
+            offset += written
+        }
+        if failure == nil, fsync(descriptor) != 0 { failure = errno }
+        close(descriptor)
+        if failure == nil, rename(temporary, path) != 0 { failure = errno }
+        if let failure {
+            unlink(temporary)
+            throw CLIError.cannotOpen(path: path, reason: String(cString: strerror(failure)))
+        }
+    }
+
+    // MARK: Printing
+
+    /// `2026-03-15T12:00:00Z`, with milliseconds only when the instant has them.
+    static func instant(_ date: Date) -> String {
+        func floorDivide(_ value: Int64, _ divisor: Int64) -> (quotient: Int64, remainder: Int64) {
+            let remainder = (value % divisor + divisor) % divisor
+            return ((value - remainder) / divisor, remainder)
+        }
+        let (seconds, milliseconds) = floorDivide(Int64((date.timeIntervalSince1970 * 1000).rounded()), 1000)
+        let (days, secondOfDay) = floorDivide(seconds, 86_400)
+        func pad(_ value: Int64, _ width: Int = 2) -> String {
+            let digits = String(value)
+            return String(repeating: "0", count: max(0, width - digits.count)) + digits
+        }
+        let time = "\(pad(secondOfDay / 3600)):\(pad(secondOfDay / 60 % 60)):\(pad(secondOfDay % 60))"
+        return "\(Day(ordinal: Int(days)))T\(time)" + (milliseconds == 0 ? "" : "." + pad(milliseconds, 3)) + "Z"
+    }
+
+    /// A run as `pipeline history --json` prints it.
+    static func json(_ run: TaskRun) -> JSONValue {
+        .object([
+            "identifier": .string(run.identifier.rawValue),
+            "user": run.scope.user.map { .string($0.rawValue) } ?? .null,
+            "startedAt": .string(instant(run.startedAt)),
+            "finishedAt": run.finishedAt.map { .string(instant($0)) } ?? .null,
+            "outcome": run.outcome.map { .string($0.rawValue) } ?? .null,
+            "reason": run.reason.map(JSONValue.string) ?? .null,
+        ])
+    }
+
+    static func json(_ request: ScheduledRequest) -> JSONValue {
+        .object([
+            "identifier": .string(request.identifier.rawValue),
+            "user": request.scope.user.map { .string($0.rawValue) } ?? .null,
+            "earliestBeginDate": request.earliestBeginDate.map { .string(instant($0)) } ?? .null,
+            "attempts": .number(Double(request.attempts)),
+        ])
+    }
+
+    static func json(_ report: LaunchReport) -> JSONValue {
+        .object([
+            "startedChains": .number(Double(report.startedChains)),
+            "runs": .array(report.runs.map(json)),
+            "reclaimed": .number(Double(report.reclaimed)),
+            "waitingForConditions": .array(report.waitingForConditions.map(json)),
+            "runningElsewhere": .array(report.runningElsewhere.map(json)),
+        ])
+    }
+
+    /// `health-refresh for ada`, `cleanup (global)`.
+    static func label(_ identifier: TaskIdentifier, _ scope: TaskScope) -> String {
+        scope.user.map { "\(identifier) for \($0)" } ?? "\(identifier) (global)"
+    }
+}

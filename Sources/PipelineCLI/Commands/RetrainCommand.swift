@@ -1,0 +1,86 @@
+import Foundation
+import PipelineKit
+import Scheduling
+
+/// `pipeline retrain`: a launch that runs the due `ml-retrain` requests.
+enum RetrainCommand: Command {
+    static let spec = CommandSpec(
+        name: "retrain",
+        abstract: "Launch the scheduler and run the due ml-retrain tasks.",
+        discussion: """
+            Like 'pipeline run', but runs only ml-retrain: each user's personal model is retrained \
+            when their request is due (every day) and the machine is on external power. --force \
+            retrains now even if not due; --user limits it to one user.
+
+            Exit status 75 when a retrain was due but could not run now: the machine is on battery, \
+            or another process is already running it. Silent on success.
+            """,
+        options: [
+            .option("user", .user, help: "Retrain this user only."),
+            .flag("force", help: "Retrain now, even if the next retrain is not due yet."),
+            .option(
+                "budget", valueName: "duration",
+                help: "Time each retrain may take before it expires, e.g. 90s, 15m, 1h (default: 10m)."),
+            LaunchSupport.jobsOption,
+            LaunchSupport.metricsFileOption,
+        ],
+        examples: [
+            Example("Retrain what is due", "pipeline retrain"),
+            Example("Retrain alice now, with half an hour", "pipeline retrain --user alice --force --budget 30m"),
+        ])
+
+    static func run(_ context: CommandContext) async throws -> ExitStatus {
+        var budget: TimeInterval?
+        if let text = context.arguments.string("budget") {
+            guard let seconds = Self.seconds(text) else {
+                throw CLIError.invalidValue(
+                    text, origin: "'--budget <duration>'", expected: "a duration such as 90s, 15m or 1h")
+            }
+            budget = seconds
+        }
+        let pipeline = try await LaunchSupport.open(context)
+        let user = context.arguments.user("user")
+        if let user, try await pipeline.user(user) == nil {
+            throw PipelineError.unknownUser(user.rawValue)
+        }
+        var options = LaunchSupport.launchOptions(context, pipeline: pipeline)
+        options.tasks = [PipelineTasks.mlRetrain]
+        options.user = user
+        options.force = context.arguments.flag("force")
+        options.budget = budget
+        let report = try await LaunchSupport.launch(options, pipeline: pipeline, context: context)
+        if !report.unsuccessfulRuns.isEmpty { return .failure }
+        if report.runs.isEmpty, !report.waitingForConditions.isEmpty || !report.runningElsewhere.isEmpty {
+            if !report.waitingForConditions.isEmpty {
+                let count = report.waitingForConditions.count
+                context.io.stderr.writeLine(
+                    "Error: ml-retrain is due for \(count) user\(count == 1 ? "" : "s") but the machine is not on "
+                        + "external power; it runs at a later launch on power")
+            }
+            if !report.runningElsewhere.isEmpty {
+                let count = report.runningElsewhere.count
+                context.io.stderr.writeLine(
+                    "Error: ml-retrain for \(count) user\(count == 1 ? "" : "s") is already running in another "
+                        + "process; try again later")
+            }
+            return .temporaryFailure
+        }
+        return .ok
+    }
+
+    /// Seconds in `90`, `90s`, `15m`, `15min`, `1.5h`; `nil` for anything else or a duration that is
+    /// not positive.
+    static func seconds(_ text: String) -> TimeInterval? {
+        let units: [(suffix: String, seconds: Double)] = [("min", 60), ("ms", 0.001), ("s", 1), ("m", 60), ("h", 3600)]
+        var number = Substring(text)
+        var scale = 1.0
+        if let unit = units.first(where: { text.hasSuffix($0.suffix) }) {
+            number = number.dropLast(unit.suffix.count)
+            scale = unit.seconds
+        }
+        guard !number.isEmpty, number.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }),
+            let value = Double(number), value > 0, value.isFinite
+        else { return nil }
+        return value * scale
+    }
+}

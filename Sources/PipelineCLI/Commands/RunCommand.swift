@@ -1,0 +1,35 @@
+import Foundation
+import PipelineKit
+
+/// `pipeline run`: one launch of the scheduler, running every due task. What cron runs.
+enum RunCommand: Command {
+    static let spec = CommandSpec(
+        name: "run",
+        abstract: "Launch the scheduler: start every user's task chains and run what is due.",
+        discussion: """
+            A launch registers the four tasks (health-refresh, ml-retrain, engagement-daily, \
+            weekly-insight), starts the chain of each for every user who has none, then runs the due \
+            requests, several at once (--jobs), and exits. Overlapping launches share the work and \
+            never run a request twice.
+
+            Silent when everything succeeds, as cron expects; a task that fails is reported on \
+            standard error, retried later with exponential backoff, and the status is 1. Nothing \
+            due: exit 0 at once, no output. With --json, prints what ran.
+            """,
+        options: [LaunchSupport.jobsOption, LaunchSupport.metricsFileOption],
+        examples: [
+            Example("Run what is due, as cron does every 15 minutes", "pipeline run"),
+            Example(
+                "Replay a launch at a given instant and see what ran", "pipeline run --now 2026-03-01T20:00:00Z --json"),
+            Example(
+                "Export metrics for node_exporter",
+                "pipeline run --metrics-file /var/lib/node_exporter/pipeline.prom"),
+        ])
+
+    static func run(_ context: CommandContext) async throws -> ExitStatus {
+        let pipeline = try await LaunchSupport.open(context)
+        let options = LaunchSupport.launchOptions(context, pipeline: pipeline)
+        let report = try await LaunchSupport.launch(options, pipeline: pipeline, context: context)
+        return report.unsuccessfulRuns.isEmpty ? .ok : .failure
+    }
+}

@@ -1,0 +1,44 @@
+import Domain
+import Foundation
+import Scheduling
+
+extension TaskContext {
+    /// The chain starts due at once: the first launch drains what ingestion left queued.
+    var firstHealthRefresh: ChainStart {
+        { scope, _ in AppRefreshTaskRequest(identifier: PipelineTasks.healthRefresh, scope: scope) }
+    }
+
+    /// `health-refresh`: applies the user's queued watch items of the known kinds through
+    /// `Pipeline.drainWatchQueue`, the function ingestion calls too, so the foreground and background
+    /// paths cannot drift (DESIGN §2). Health metrics need no second merge path: ingestion merges
+    /// them into DailyLog as they arrive, by the same upsert.
+    var runHealthRefresh: TaskHandler {
+        { [self] task in
+            let next = TaskDates.fixedRate(
+                from: task.earliestBeginDate ?? task.startedAt, every: schedule.healthRefreshInterval,
+                after: task.startedAt)
+            guard
+                await submitSuccessor(
+                    AppRefreshTaskRequest(
+                        identifier: PipelineTasks.healthRefresh, scope: task.scope, earliestBeginDate: next),
+                    of: task)
+            else { return }
+            // Each item's effect and its removal are one transaction, so stopping between items loses
+            // nothing; what is left stays queued for the next run.
+            task.expirationHandler = {}
+            guard let user = task.scope.user else {
+                task.setTaskCompleted(success: false, reason: "health-refresh runs for a user, not globally")
+                return
+            }
+            do {
+                let report = try await pipeline.drainWatchQueue(kinds: WatchKind.allCases, user: user)
+                var reason = "applied \(report.appliedCount) watch item\(report.appliedCount == 1 ? "" : "s")"
+                if report.failed > 0 { reason += ", \(report.failed) failed and stay queued" }
+                if report.deadLettered > 0 { reason += ", \(report.deadLettered) moved to the dead-letter list" }
+                task.setTaskCompleted(success: true, reason: reason)
+            } catch {
+                task.setTaskCompleted(success: false, reason: "\(error)")
+            }
+        }
+    }
+}

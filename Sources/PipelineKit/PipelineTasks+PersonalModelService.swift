@@ -1,0 +1,154 @@
+public import Domain
+import Foundation
+import Scheduling
+import Storage
+
+/// The personal model, as the `ml-retrain` and `weekly-insight` tasks use it. Implemented on top of
+/// `Learning` (DESIGN §5) and passed to `Pipeline.launch` in `LaunchOptions.personalModel`.
+///
+/// Both methods run inside a background task with a budget: when it runs out, the Swift task is
+/// cancelled; check `Task.isCancelled` between fits and return (or throw) promptly.
+public protocol PersonalModelService: Sendable {
+    /// Retrains the user's model on their data up to yesterday and promotes it only if it beats the
+    /// baselines on the hold-out. Throws when training could not run; a model that was trained but
+    /// not promoted is a normal outcome.
+    func retrain(user: UserID) async throws(PipelineError) -> RetrainOutcome
+
+    /// One short insight from the user's current model, e.g. their strongest personal association,
+    /// or `nil` when there is nothing to say yet (no model, too little data). The text goes to the
+    /// user; it is never logged.
+    func insight(user: UserID) async throws(PipelineError) -> String?
+}
+
+/// What a retrain decided.
+public struct RetrainOutcome: Sendable, Hashable {
+    /// Whether the new model replaced the current one.
+    public var promoted: Bool
+    /// Why, in words recorded in the run history: metrics names and comparisons, never a health value.
+    public var reason: String
+
+    public init(promoted: Bool, reason: String) {
+        self.promoted = promoted
+        self.reason = reason
+    }
+}
+
+extension TaskContext {
+    static let noModelService =
+        "no personal model service is configured in this build (LaunchOptions.personalModel)"
+
+    /// The chain starts due at once, whenever the machine is on external power.
+    var firstRetrain: ChainStart {
+        { scope, _ in
+            ProcessingTaskRequest(identifier: PipelineTasks.mlRetrain, scope: scope, requiresExternalPower: true)
+        }
+    }
+
+    /// `ml-retrain`: a processing task that needs external power, every `retrainIntervalDays`.
+    var runRetrain: TaskHandler {
+        { [self] task in
+            let next = TaskDates.fixedRate(
+                from: task.earliestBeginDate ?? task.startedAt, every: Double(schedule.retrainIntervalDays) * 86_400,
+                after: task.startedAt)
+            guard
+                await submitSuccessor(
+                    ProcessingTaskRequest(
+                        identifier: PipelineTasks.mlRetrain, scope: task.scope, earliestBeginDate: next,
+                        requiresExternalPower: true),
+                    of: task)
+            else { return }
+            // Training stops at the next cancellation check; the current model stays until a new one
+            // is promoted, atomically, so an interrupted retrain changes nothing.
+            task.expirationHandler = {}
+            guard let user = task.scope.user else {
+                task.setTaskCompleted(success: false, reason: "ml-retrain runs for a user, not globally")
+                return
+            }
+            guard let personalModel else {
+                task.setTaskCompleted(success: false, reason: Self.noModelService)
+                return
+            }
+            do {
+                let outcome = try await personalModel.retrain(user: user)
+                task.setTaskCompleted(
+                    success: true,
+                    reason: (outcome.promoted ? "promoted: " : "kept the current model: ") + outcome.reason)
+            } catch {
+                task.setTaskCompleted(success: false, reason: "\(error)")
+            }
+        }
+    }
+
+    /// The chain starts at the user's next weekly insight time.
+    var firstWeeklyInsight: ChainStart {
+        { [self] scope, user in
+            guard let id = user?.id else {
+                return AppRefreshTaskRequest(identifier: PipelineTasks.weeklyInsight, scope: scope)
+            }
+            let (timeZone, settings) = try await profile(of: id)
+            return AppRefreshTaskRequest(
+                identifier: PipelineTasks.weeklyInsight, scope: scope,
+                earliestBeginDate: TaskDates.nextWeekly(
+                    weekday: schedule.weeklyInsightWeekday, hour: settings.reminderHour, in: timeZone, after: clock.now)
+            )
+        }
+    }
+
+    /// `weekly-insight`: one insight a week from the user's model into the outbox, if the user has
+    /// weekly insights on (the registered default).
+    var runWeeklyInsight: TaskHandler {
+        { [self] task in
+            guard let user = task.scope.user else {
+                task.setTaskCompleted(success: false, reason: "weekly-insight runs for a user, not globally")
+                return
+            }
+            let profile: (timeZone: TimeZone, settings: UserSettings)
+            do {
+                profile = try await self.profile(of: user)
+            } catch {
+                task.setTaskCompleted(success: false, reason: "\(error)")
+                return
+            }
+            let now = clock.now
+            let next = TaskDates.nextWeekly(
+                weekday: schedule.weeklyInsightWeekday, hour: profile.settings.reminderHour, in: profile.timeZone,
+                after: now)
+            guard
+                await submitSuccessor(
+                    AppRefreshTaskRequest(
+                        identifier: PipelineTasks.weeklyInsight, scope: task.scope, earliestBeginDate: next),
+                    of: task)
+            else { return }
+            task.expirationHandler = {}
+            guard profile.settings.weeklyInsight else {
+                task.setTaskCompleted(success: true, reason: "weekly insights are off")
+                return
+            }
+            let today = Day(containing: now, in: profile.timeZone)
+            let week = today.adding(days: -today.weekday)
+            do {
+                if try await store.hasOutboxMessage(user: user, kind: OutboxKind.weeklyInsight, day: week) {
+                    task.setTaskCompleted(success: true, reason: "this week's insight was already queued")
+                    return
+                }
+                guard let personalModel else {
+                    task.setTaskCompleted(success: false, reason: Self.noModelService)
+                    return
+                }
+                guard let insight = try await personalModel.insight(user: user) else {
+                    task.setTaskCompleted(success: true, reason: "no insight yet")
+                    return
+                }
+                try await store.post(
+                    NewOutboxMessage(user: user, kind: OutboxKind.weeklyInsight, day: week, body: insight))
+                task.setTaskCompleted(success: true, reason: "insight queued")
+            } catch let error as StorageError {
+                task.setTaskCompleted(success: false, reason: "\(error)")
+            } catch let error as PipelineError {
+                task.setTaskCompleted(success: false, reason: "\(error)")
+            } catch {
+                task.setTaskCompleted(success: false, reason: "\(error)")
+            }
+        }
+    }
+}

@@ -1,0 +1,146 @@
+import Domain
+public import Foundation
+public import Scheduling
+import Storage
+
+/// The pipeline's four periodic tasks (DESIGN §6), ported from the app's `BGTaskScheduler` chain.
+///
+/// | identifier | kind | cadence |
+/// |---|---|---|
+/// | `health-refresh` | refresh | every 4 h: drains the watch queue by kind |
+/// | `ml-retrain` | processing, external power | every `retrainIntervalDays`: retrains the user's model |
+/// | `engagement-daily` | refresh | daily at the user's reminder hour: a "log today" reminder |
+/// | `weekly-insight` | refresh | weekly, Sunday at the reminder hour: one insight from the model |
+///
+/// Every chain is per user. Every handler's first statement submits its successor with `.replace`;
+/// the launch starts each chain with `.keep`.
+public enum PipelineTasks {
+    public static let healthRefresh: TaskIdentifier = "health-refresh"
+    public static let mlRetrain: TaskIdentifier = "ml-retrain"
+    public static let engagementDaily: TaskIdentifier = "engagement-daily"
+    public static let weeklyInsight: TaskIdentifier = "weekly-insight"
+
+    /// The permitted identifiers, in the order they are registered.
+    public static let identifiers: [TaskIdentifier] = [healthRefresh, mlRetrain, engagementDaily, weeklyInsight]
+
+    /// What each task is, for `pipeline status`.
+    public static func definitions(_ schedule: PipelineTaskSchedule = PipelineTaskSchedule())
+        -> [PipelineTaskDefinition]
+    {
+        let hours = schedule.healthRefreshInterval / 3600
+        let days = schedule.retrainIntervalDays
+        return [
+            PipelineTaskDefinition(
+                identifier: healthRefresh, kind: .appRefresh,
+                cadence: "every \(hours.rounded() == hours ? String(Int(hours)) : String(hours)) h"),
+            PipelineTaskDefinition(
+                identifier: mlRetrain, kind: .processing, cadence: "every \(days) day\(days == 1 ? "" : "s")",
+                requiresExternalPower: true),
+            PipelineTaskDefinition(
+                identifier: engagementDaily, kind: .appRefresh, cadence: "daily at the reminder hour"),
+            PipelineTaskDefinition(
+                identifier: weeklyInsight, kind: .appRefresh,
+                cadence: "weekly, \(Self.weekdayNames[schedule.weeklyInsightWeekday]) at the reminder hour"),
+        ]
+    }
+
+    static let weekdayNames = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
+
+    /// Registers the four handlers. Each registration carries the chain's first request, which the
+    /// launch submits with `.keep` for every user.
+    static func register(on registrar: TaskRegistrar, context: TaskContext) throws(SchedulingError) {
+        try registrar.register(
+            healthRefresh, for: .everyUser, startingWith: context.firstHealthRefresh, using: context.runHealthRefresh)
+        try registrar.register(
+            mlRetrain, for: .everyUser, startingWith: context.firstRetrain, using: context.runRetrain)
+        try registrar.register(
+            engagementDaily, for: .everyUser, startingWith: context.firstEngagement, using: context.runEngagement)
+        try registrar.register(
+            weeklyInsight, for: .everyUser, startingWith: context.firstWeeklyInsight, using: context.runWeeklyInsight)
+    }
+}
+
+/// When the pipeline's tasks run.
+public struct PipelineTaskSchedule: Sendable, Hashable {
+    /// Seconds between `health-refresh` runs.
+    public var healthRefreshInterval: TimeInterval = 4 * 3600
+    /// Days between `ml-retrain` runs (`retrainIntervalDays`).
+    public var retrainIntervalDays = 1
+    /// The day of the week `weekly-insight` runs, 0 = Monday … 6 = Sunday (as `Day.weekday`).
+    public var weeklyInsightWeekday = 6
+
+    public init() {}
+}
+
+/// One of the pipeline's tasks, described.
+public struct PipelineTaskDefinition: Sendable, Hashable {
+    public var identifier: TaskIdentifier
+    public var kind: TaskKind
+    /// In words: "every 4 h", "daily at the reminder hour".
+    public var cadence: String
+    public var requiresExternalPower = false
+}
+
+/// What the handlers work with.
+struct TaskContext: Sendable {
+    let pipeline: Pipeline
+    let schedule: PipelineTaskSchedule
+    let personalModel: (any PersonalModelService)?
+
+    var store: Store { pipeline.store }
+    var clock: any Clock { pipeline.clock }
+    var log: any LogSink { pipeline.log }
+
+    /// The user's time zone and settings (registered defaults for what they never set).
+    func profile(of user: UserID) async throws(StorageError) -> (timeZone: TimeZone, settings: UserSettings) {
+        let timeZone = try await store.timeZone(of: user) ?? .utc
+        return (timeZone, try await store.settings(for: user))
+    }
+
+    /// Submits a handler's successor as its first statement; on failure completes the task as
+    /// unsuccessful (the request is then retried, so the chain goes on) and returns `false`.
+    func submitSuccessor(_ request: some TaskRequest, of task: BackgroundTask) async -> Bool {
+        do {
+            try await task.scheduler.submit(request, policy: .replace)
+            return true
+        } catch {
+            task.setTaskCompleted(success: false, reason: "could not submit its successor: \(error)")
+            return false
+        }
+    }
+}
+
+// MARK: - Dates
+
+enum TaskDates {
+    /// The first instant `start + k × interval` (k ≥ 1) after `now`: a fixed rate that does not
+    /// drift by the lateness of each launch.
+    static func fixedRate(from start: Date, every interval: TimeInterval, after now: Date) -> Date {
+        let elapsed = now.timeIntervalSince(start)
+        let steps = max(1, (elapsed / interval).rounded(.down) + 1)
+        return start.addingTimeInterval(steps * interval)
+    }
+
+    /// The next instant after `now` at local `hour` in `timeZone`, computed on the calendar (so it
+    /// stays at the same local hour across daylight-saving changes).
+    static func nextLocalTime(hour: Int, in timeZone: TimeZone, after now: Date) -> Date {
+        let today = Day(containing: now, in: timeZone)
+        for offset in 0...2 {
+            let candidate = today.adding(days: offset).localTime(hour: hour, in: timeZone)
+            if candidate > now { return candidate }
+        }
+        return today.adding(days: 3).localTime(hour: hour, in: timeZone)
+    }
+
+    /// The next instant after `now` at local `hour` on `weekday` (0 = Monday) in `timeZone`.
+    static func nextWeekly(weekday: Int, hour: Int, in timeZone: TimeZone, after now: Date) -> Date {
+        let today = Day(containing: now, in: timeZone)
+        for offset in 0...14 {
+            let day = today.adding(days: offset)
+            guard day.weekday == weekday else { continue }
+            let candidate = day.localTime(hour: hour, in: timeZone)
+            if candidate > now { return candidate }
+        }
+        preconditionFailure("every weekday occurs within two weeks")
+    }
+}

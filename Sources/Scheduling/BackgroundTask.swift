@@ -1,0 +1,149 @@
+import Domain
+public import Foundation
+import Synchronization
+
+/// One run of a registered task, handed to its handler: iOS's `BGTask`.
+///
+/// The handler does its work, sets `expirationHandler`, and calls `setTaskCompleted(success:)` once.
+/// The run ends when the task is completed (and the handler has returned), or when its budget runs
+/// out: then the expiration handler is called and the handler's Swift task is cancelled, so work
+/// that checks `Task.isCancelled` (or awaits anything cancellable) stops. A task with no expiration
+/// handler at that moment is marked unsuccessful, as on iOS.
+///
+/// Safe to use from any task or thread.
+public final class BackgroundTask: Sendable {
+    public let identifier: TaskIdentifier
+    public let scope: TaskScope
+    public let kind: TaskKind
+    /// 1 for the first run of a request, higher for retries.
+    public let attempt: Int
+    /// Seconds the run may take before it expires.
+    public let budget: TimeInterval
+    /// When the run started, by the scheduler's clock.
+    public let startedAt: Date
+    /// The `earliestBeginDate` of the request being run, for handlers that reschedule at a fixed rate.
+    public let earliestBeginDate: Date?
+    /// The scheduler running this task: a handler submits its successor here, first thing.
+    public let scheduler: TaskScheduler
+
+    private let log: any LogSink
+    private let state = Mutex(State())
+
+    enum Event: Sendable {
+        case completed
+        case returned
+        case expired
+        case graceOver
+    }
+
+    struct Completion: Sendable {
+        var success: Bool
+        var reason: String?
+        var afterExpiry: Bool
+    }
+
+    private struct State {
+        var expirationHandler: (@Sendable () -> Void)?
+        var completion: Completion?
+        var isExpired = false
+        var hadExpirationHandler = false
+        var isClosed = false
+        var ignoredCompletions = 0
+        var events: AsyncStream<Event>.Continuation?
+    }
+
+    init(
+        identifier: TaskIdentifier, scope: TaskScope, kind: TaskKind, attempt: Int, budget: TimeInterval,
+        startedAt: Date, earliestBeginDate: Date?, scheduler: TaskScheduler, log: any LogSink
+    ) {
+        self.identifier = identifier
+        self.scope = scope
+        self.kind = kind
+        self.attempt = attempt
+        self.budget = budget
+        self.startedAt = startedAt
+        self.earliestBeginDate = earliestBeginDate
+        self.scheduler = scheduler
+        self.log = log
+    }
+
+    /// Called once when the budget runs out, before the handler's task is cancelled. Keep it short:
+    /// cancel the work, and call `setTaskCompleted(success:)` if the task can still say how it went.
+    /// Without one, the run is marked unsuccessful at expiry.
+    public var expirationHandler: (@Sendable () -> Void)? {
+        get { state.withLock { $0.expirationHandler } }
+        set { state.withLock { $0.expirationHandler = newValue } }
+    }
+
+    /// Whether the budget ran out.
+    public var isExpired: Bool {
+        state.withLock { $0.isExpired }
+    }
+
+    /// Says the work is done. Counts once: later calls are ignored and logged.
+    public func setTaskCompleted(success: Bool) {
+        setTaskCompleted(success: success, reason: nil)
+    }
+
+    /// Says the work is done, with a reason recorded in the run history (`pipeline history`). The
+    /// reason is read by operators: counts and causes, never a health value. Counts once: later calls
+    /// are ignored and logged.
+    public func setTaskCompleted(success: Bool, reason: String?) {
+        let accepted = state.withLock { state in
+            guard state.completion == nil, !state.isClosed else {
+                state.ignoredCompletions += 1
+                return false
+            }
+            state.completion = Completion(success: success, reason: reason, afterExpiry: state.isExpired)
+            state.events?.yield(.completed)
+            return true
+        }
+        if !accepted {
+            log.log(
+                .warning,
+                "\(identifier) [\(scope)]: setTaskCompleted(success: \(success)) called again; ignored, "
+                    + "the first call counts")
+        }
+    }
+
+    // MARK: For the scheduler
+
+    /// Connects the run's event stream.
+    func attach(_ events: AsyncStream<Event>.Continuation) {
+        state.withLock { $0.events = events }
+    }
+
+    /// Sends an event to the run's supervisor.
+    func send(_ event: Event) {
+        _ = state.withLock { $0.events?.yield(event) }
+    }
+
+    var isCompleted: Bool {
+        state.withLock { $0.completion != nil }
+    }
+
+    /// Marks the task expired and calls its expiration handler, if any, outside the lock (it may
+    /// call `setTaskCompleted`).
+    func expire() {
+        let handler = state.withLock { state in
+            state.isExpired = true
+            state.hadExpirationHandler = state.expirationHandler != nil
+            return state.expirationHandler
+        }
+        handler?()
+    }
+
+    /// What the run amounted to; afterwards every `setTaskCompleted` is ignored and logged.
+    func close() -> (completion: Completion?, isExpired: Bool, hadExpirationHandler: Bool, ignoredCompletions: Int) {
+        state.withLock { state in
+            state.isClosed = true
+            state.events = nil
+            // Handlers usually capture the task: dropping the closure breaks that cycle.
+            state.expirationHandler = nil
+            return (state.completion, state.isExpired, state.hadExpirationHandler, state.ignoredCompletions)
+        }
+    }
+}
+
+/// Does a task's work. Runs in its own Swift task, which is cancelled when the budget runs out.
+public typealias TaskHandler = @Sendable (BackgroundTask) async -> Void

@@ -1,0 +1,79 @@
+public import Foundation
+import Storage
+
+/// How a run ended.
+public enum TaskOutcome: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+    /// `setTaskCompleted(success: true)`.
+    case success
+    /// `setTaskCompleted(success: false)`, or the worker died (its lease expired).
+    case failure
+    /// The budget ran out before the task completed successfully.
+    case expired
+
+    public var description: String { rawValue }
+}
+
+/// One run of a task, from the run history.
+public struct TaskRun: Sendable, Hashable {
+    public var identifier: TaskIdentifier
+    public var scope: TaskScope
+    public var kind: TaskKind
+    /// 1 for the first run of a request, higher for retries.
+    public var attempt: Int
+    /// The worker (`host:pid:tag`) that ran it.
+    public var worker: String
+    public var startedAt: Date
+    /// `nil` while it runs.
+    public var finishedAt: Date?
+    /// `nil` while it runs.
+    public var outcome: TaskOutcome?
+    /// Why it ended as it did, in words; never a health value.
+    public var reason: String?
+
+    init(
+        identifier: TaskIdentifier, scope: TaskScope, kind: TaskKind, attempt: Int, worker: String, startedAt: Date,
+        finishedAt: Date? = nil, outcome: TaskOutcome? = nil, reason: String? = nil
+    ) {
+        self.identifier = identifier
+        self.scope = scope
+        self.kind = kind
+        self.attempt = attempt
+        self.worker = worker
+        self.startedAt = startedAt
+        self.finishedAt = finishedAt
+        self.outcome = outcome
+        self.reason = reason
+    }
+
+    init?(_ record: TaskRunRecord) {
+        guard let identifier = TaskIdentifier(record.identifier), let scope = TaskScope(storageKey: record.scope)
+        else { return nil }
+        self.identifier = identifier
+        self.scope = scope
+        kind = TaskKind(record.kind)
+        attempt = record.attempt
+        worker = record.worker
+        startedAt = record.startedAt
+        finishedAt = record.finishedAt
+        outcome = record.outcome.map(TaskOutcome.init)
+        reason = record.reason
+    }
+}
+
+extension TaskOutcome {
+    init(_ stored: TaskRunOutcome) {
+        switch stored {
+        case .success: self = .success
+        case .failure: self = .failure
+        case .expired: self = .expired
+        }
+    }
+
+    var stored: TaskRunOutcome {
+        switch self {
+        case .success: .success
+        case .failure: .failure
+        case .expired: .expired
+        }
+    }
+}

@@ -1,0 +1,278 @@
+import Domain
+import Foundation
+import TestSupport
+import Testing
+
+@testable import Learning
+
+@Suite("Training, promotion and artifacts")
+struct ModelTrainerTests {
+    static let start = Day("2025-06-01")!
+    static let trainedAt = Date(iso: "2026-03-01T03:00:00Z")
+
+    static func cohort(count: Int = 12, days: @escaping (Int) -> Int = { 200 + 15 * $0 }) -> [SyntheticUser] {
+        SyntheticUser.cohort(count: count, days: days, start: start, seed: 5)
+    }
+
+    static func population(_ users: [SyntheticUser], today: Day) throws -> PopulationModel {
+        var accumulator = PopulationAccumulator(today: today)
+        for user in users { accumulator.add(user: user.id, logs: user.logs) }
+        return try accumulator.model(trainedAt: trainedAt)
+    }
+
+    @Test("a user with fewer than 14 usable days before the hold-out is served the population model")
+    func fewDays() throws {
+        let users = Self.cohort()
+        let today = Self.start.adding(days: 200)
+        let population = try Self.population(users, today: today)
+        // 25 days of logs end the day before today: about 11 before the hold-out, 14 inside it.
+        let logs = users[0].logs.filter { $0.day >= today.adding(days: -25) && $0.day < today }
+        var trainer = ModelTrainer()
+        let outcome = try trainer.train(
+            user: users[0].id, logs: logs, today: today, population: population, trainedAt: Self.trainedAt)
+        #expect(outcome.artifact.source == .population)
+        #expect(outcome.promoted)
+        #expect(outcome.reason.contains("needs 14 usable days"))
+        #expect(outcome.artifact.severity == population.artifact.severity)
+        #expect(outcome.artifact.user == users[0].id.rawValue)
+        #expect(trainer.trainingDesign(logs: logs, today: today) == nil)
+    }
+
+    @Test("promotion needs a strictly lower hold-out error than both persistence and the population")
+    func promotionRule() {
+        func metrics(_ model: Double, _ persistence: Double, _ population: Double) -> HoldoutMetrics {
+            HoldoutMetrics(
+                first: Self.start, last: Self.start.adding(days: 13), days: 14, modelMAE: model,
+                persistenceMAE: persistence, populationMAE: population, flareLogLoss: 0.3,
+                populationFlareLogLoss: 0.3, flareDays: 2)
+        }
+        #expect(PromotionPolicy.decide(metrics(0.8, 1.0, 0.9)).promoted)
+        #expect(!PromotionPolicy.decide(metrics(1.0, 1.0, 1.2)).promoted)  // a tie does not beat
+        #expect(!PromotionPolicy.decide(metrics(0.95, 1.0, 0.9)).promoted)
+        #expect(!PromotionPolicy.decide(metrics(1.1, 1.0, 0.9)).promoted)
+        #expect(!PromotionPolicy.decide(nil).promoted)
+        #expect(PromotionPolicy.decide(metrics(0.95, 1.0, 0.9)).reason.contains("does not beat the population model"))
+        #expect(PromotionPolicy.decide(nil).reason.contains("no usable day in the hold-out"))
+    }
+
+    @Test("an outcome's decision is the policy's on its own metrics, and it evaluates the last 14 days")
+    func outcomeFollowsPolicy() throws {
+        let users = Self.cohort()
+        let today = Self.start.adding(days: 200)
+        let population = try Self.population(users, today: today)
+        var trainer = ModelTrainer()
+        var promoted = 0
+        for user in users {
+            let outcome = try trainer.train(
+                user: user.id, logs: user.logs, today: today, population: population, trainedAt: Self.trainedAt)
+            let metrics = try #require(outcome.metrics)
+            #expect(metrics.first >= today.adding(days: -14) && metrics.last < today)
+            let window = try #require(outcome.artifact.trainingWindow)
+            #expect(window.last < metrics.first)
+            #expect(outcome.promoted == PromotionPolicy.decide(metrics).promoted)
+            #expect(outcome.reason == PromotionPolicy.decide(metrics).reason)
+            if outcome.promoted { promoted += 1 }
+        }
+        #expect(promoted > 0)
+    }
+
+    @Test("the served artifact predicts exactly the population model plus the personal fit of its residual")
+    func partialPoolingFoldsIn() throws {
+        let users = Self.cohort()
+        let today = Self.start.adding(days: 200)
+        let population = try Self.population(users, today: today)
+        var trainer = ModelTrainer()
+        let outcome = try trainer.train(
+            user: users[3].id, logs: users[3].logs, today: today, population: population, trainedAt: Self.trainedAt)
+        let design = try #require(trainer.trainingDesign(logs: users[3].logs, today: today))
+        // Refit the residual by hand: the same ridge on the same standardized rows.
+        let standardization = Standardization(fitting: design.values)
+        var z = Matrix(rows: 0, columns: 0)
+        standardization.apply(design.values, into: &z)
+        var offsets: [Double] = []
+        var flareOffsets: [Double] = []
+        population.linearPredictors(design.values, severity: &offsets, flare: &flareOffsets)
+        var ridge = RidgeWorkspace()
+        let residualFit = try ridge.fitLeaveOneOut(
+            x: z, y: zip(design.targets, offsets).map { $0 - $1 }, alphas: ModelSpec.symptomForecast.ridge.alphas)
+        #expect(residualFit.alpha == outcome.artifact.severity.alpha)
+        for i in 0..<design.rowCount {
+            var personal = residualFit.intercept
+            for j in 0..<design.columnCount { personal += residualFit.coefficients[j] * z[i, j] }
+            let unclamped = offsets[i] + personal
+            let served = outcome.artifact.predict(row: design.row(i), targetRange: -100...100).severity
+            #expect(abs(served - unclamped) < 1e-9 * max(1, abs(unclamped)))
+        }
+    }
+
+    @Test("a user with no flare day borrows the population's flare head; one never varying still trains")
+    func degenerateUsers() throws {
+        let users = Self.cohort()
+        let today = Self.start.adding(days: 200)
+        let population = try Self.population(users, today: today)
+        var trainer = ModelTrainer()
+        // Severity 3 every day: one flare class, and all-equal targets for the ridge.
+        let flat = users[1].logs.map { log -> DailyLog in
+            var copy = log
+            copy.symptomSeverity = 3
+            return copy
+        }
+        let outcome = try trainer.train(
+            user: users[1].id, logs: flat, today: today, population: population, trainedAt: Self.trainedAt)
+        #expect(outcome.artifact.flare.fitted == "population")
+        #expect(outcome.artifact.source == .personal)
+        let metrics = try #require(outcome.metrics)
+        #expect(metrics.persistenceMAE == 0)
+        #expect(!outcome.promoted)  // nothing beats a perfect "tomorrow = today"
+        let prediction = try trainer.predict(outcome.artifact, logs: flat, for: today)
+        #expect((0...10).contains(prediction.severity))
+        #expect(prediction.flareProbability > 0 && prediction.flareProbability < 1)
+    }
+
+    @Test("a corrupt value makes the fit fail with an error instead of producing a model")
+    func corruptValue() throws {
+        let users = Self.cohort()
+        let today = Self.start.adding(days: 200)
+        let population = try Self.population(users, today: today)
+        var logs = users[6].logs
+        let index = try #require(logs.firstIndex { $0.day == Self.start.adding(days: 50) })
+        logs[index].hrv = Sourced(.infinity, .health)
+        var trainer = ModelTrainer()
+        #expect(throws: LearningError.nonFiniteValues(stage: "the design matrix")) {
+            try trainer.train(
+                user: users[6].id, logs: logs, today: today, population: population, trainedAt: Self.trainedAt)
+        }
+        // The same trainer keeps working for the next user.
+        let next = try trainer.train(
+            user: users[7].id, logs: users[7].logs, today: today, population: population, trainedAt: Self.trainedAt)
+        #expect(next.artifact.source == .personal)
+    }
+
+    @Test("an artifact encodes to stable JSON and reads back equal")
+    func artifactJSON() throws {
+        let users = Self.cohort()
+        let today = Self.start.adding(days: 200)
+        let population = try Self.population(users, today: today)
+        var trainer = ModelTrainer()
+        let artifact = try trainer.train(
+            user: users[2].id, logs: users[2].logs, today: today, population: population,
+            trainedAt: Date(iso: "2026-03-01T03:00:00Z").addingTimeInterval(0.75)
+        ).artifact
+        let json = artifact.jsonData()
+        #expect(json == artifact.jsonData())
+        let read = try ModelArtifact(json: json)
+        #expect(read == artifact)
+        #expect(read.jsonData() == json)
+        let text = String(decoding: json, as: UTF8.self)
+        for key in [
+            "\"specVersion\":1", "\"featureNames\":[", "\"standardization\":{", "\"alpha\":",
+            "\"trainedAt\":\"2026-03-01T03:00:00Z\"",
+            "\"trainingWindow\":{", "\"metrics\":{", "\"promoted\":", "\"reason\":", "\"source\":\"personal\"",
+            "\"flare\":{",
+        ] {
+            #expect(text.contains(key), "missing \(key)")
+        }
+    }
+
+    @Test("predictions come from the artifact's model, and a model of another spec is refused")
+    func predictions() throws {
+        let users = Self.cohort()
+        let today = Self.start.adding(days: 200)
+        let population = try Self.population(users, today: today)
+        let trainer = ModelTrainer()
+        let prediction = try trainer.predict(population.artifact, logs: users[4].logs, for: today)
+        #expect(prediction.source == .population)
+        #expect(prediction.day == today)
+        #expect((0...10).contains(prediction.severity))
+        var other = population.artifact
+        other.specVersion = 2
+        #expect(throws: LearningError.specMismatch(artifact: "symptom-forecast v2", spec: "symptom-forecast v1")) {
+            try trainer.predict(other, logs: users[4].logs, for: today)
+        }
+    }
+
+    @Test("the population model is the same however users are split between workers and merged")
+    func populationMergeOrder() throws {
+        let users = Self.cohort()
+        let today = Self.start.adding(days: 200)
+        let sequential = try Self.population(users, today: today)
+        var left = PopulationAccumulator(today: today)
+        var right = PopulationAccumulator(today: today)
+        for (index, user) in users.enumerated().reversed() {
+            if index % 3 == 0 {
+                left.add(user: user.id, logs: user.logs)
+            } else {
+                right.add(user: user.id, logs: user.logs)
+            }
+        }
+        right.merge(left)
+        let merged = try right.model(trainedAt: Self.trainedAt)
+        #expect(merged.artifact.severity.alpha == sequential.artifact.severity.alpha)
+        #expect(relativeError(merged.artifact.severity.coefficients, sequential.artifact.severity.coefficients) < 1e-9)
+        #expect(relativeError(merged.artifact.flare.coefficients, sequential.artifact.flare.coefficients) < 1e-9)
+        #expect(
+            relativeError(merged.artifact.standardization.scales, sequential.artifact.standardization.scales) < 1e-12)
+        #expect(merged.artifact.trainingWindow == sequential.artifact.trainingWindow)
+    }
+
+    @Test("a single pass that builds each user's features once trains the same models as two passes")
+    func singlePass() throws {
+        let users = Self.cohort()
+        let today = Self.start.adding(days: 200)
+        let builder = FeatureBuilder(spec: .symptomForecast)
+        var fromDesigns = PopulationAccumulator(today: today)
+        for user in users {
+            fromDesigns.add(user: user.id, design: builder.designMatrix(logs: user.logs, today: today))
+        }
+        let population = try Self.population(users, today: today)
+        let single = try fromDesigns.model(trainedAt: Self.trainedAt)
+        #expect(single.artifact == population.artifact)
+        var trainer = ModelTrainer()
+        let design = builder.designMatrix(logs: users[8].logs, today: today)
+        let once = try trainer.train(
+            user: users[8].id, design: design, today: today, population: population, trainedAt: Self.trainedAt)
+        let twice = try trainer.train(
+            user: users[8].id, logs: users[8].logs, today: today, population: population, trainedAt: Self.trainedAt)
+        #expect(once == twice)
+    }
+
+    @Test("the population's flare sample keeps at most its capacity of rows")
+    func boundedSample() {
+        var sample = BottomKSample(capacity: 3, width: 1, seed: 1)
+        let user = UserID("u")!
+        for day in 0..<100 {
+            let key = BottomKSample.key(seed: 1, userHash: BottomKSample.hash(user), day: Day(ordinal: day))
+            sample.insert(key: key, row: [Double(day)])
+        }
+        let kept = sample.entries()
+        #expect(kept.count == 3)
+        let smallest = (0..<100).map {
+            BottomKSample.key(seed: 1, userHash: BottomKSample.hash(user), day: Day(ordinal: $0))
+        }.sorted().prefix(
+            3)
+        #expect(kept.map(\.key) == Array(smallest))
+    }
+
+    @Test("the plain fit of an exported matrix matches the personal pipeline's ridge on the same rows")
+    func plainFit() throws {
+        let users = Self.cohort()
+        let today = Self.start.adding(days: 200)
+        var trainer = ModelTrainer()
+        // A user with flare days, so both heads are fitted.
+        let flaring = try #require(
+            users.first { user in
+                let targets = trainer.trainingDesign(logs: user.logs, today: today)?.targets ?? []
+                return targets.contains { $0 >= 7 } && targets.contains { $0 < 7 }
+            })
+        let design = try #require(trainer.trainingDesign(logs: flaring.logs, today: today))
+        let summary = try trainer.fit(try DesignMatrix(csv: design.csv()))
+        let standardization = Standardization(fitting: design.values)
+        var z = Matrix(rows: 0, columns: 0)
+        standardization.apply(design.values, into: &z)
+        var ridge = RidgeWorkspace()
+        let direct = try ridge.fitLeaveOneOut(x: z, y: design.targets, alphas: ModelSpec.symptomForecast.ridge.alphas)
+        #expect(summary.alpha == direct.alpha)
+        #expect(relativeError(summary.severityCoefficients, direct.coefficients) < 1e-12)
+        #expect(summary.flareCoefficients != nil)
+    }
+}

@@ -1,0 +1,116 @@
+import Domain
+import Foundation
+import PipelineKit
+import Scheduling
+import Storage
+import TestSupport
+import Testing
+
+/// `engagement-daily`: a "log today" reminder at the user's local reminder hour, if notifications
+/// are on (the registered default: DESIGN §8, bug 8) and the user has not entered anything today.
+@Suite("The daily engagement reminder")
+struct LaunchEngagementTests {
+    static let engagement: Set<TaskIdentifier> = [PipelineTasks.engagementDaily]
+
+    /// Launches once to start the chains, then at `instant`.
+    static func launch(_ harness: LaunchHarness, at instant: String) async throws -> LaunchReport {
+        harness.clock.set(Date(iso: instant))
+        return try await harness.launch { $0.tasks = engagement }
+    }
+
+    @Test("a user who never set notifications gets a reminder at 20:00 local when nothing was entered today")
+    func defaultOn() async throws {
+        let harness = try await LaunchHarness(now: Date(iso: "2026-03-15T12:00:00Z"))
+        try await harness.addUser("ada")
+        try await harness.launch()
+        #expect(try await Self.launch(harness, at: "2026-03-15T19:59:00Z").runs.isEmpty)
+        let report = try await Self.launch(harness, at: "2026-03-15T20:00:00Z")
+        #expect(report.runs.map(\.reason) == ["reminder queued"])
+        let message = try #require(try await harness.pipeline.outbox().first)
+        #expect(message.user == .literal("ada"))
+        #expect(message.kind == OutboxKind.logReminder)
+        #expect(message.day == .literal("2026-03-15"))
+        let next = try #require(try await harness.pipeline.pendingTasks(task: PipelineTasks.engagementDaily).first)
+        #expect(next.earliestBeginDate == Date(iso: "2026-03-16T20:00:00Z"))
+    }
+
+    @Test("no reminder when notifications are off, or when the user entered something today")
+    func suppressed() async throws {
+        let harness = try await LaunchHarness(now: Date(iso: "2026-03-15T12:00:00Z"))
+        try await harness.addUser("off", settings: [.engagementNotifications: .bool(false)])
+        try await harness.addUser("logged")
+        try await harness.addUser("synced")
+        var entry = UserEntry(user: .literal("logged"), day: .literal("2026-03-15"))
+        entry.mood = .set(4)
+        try await harness.pipeline.ingest(.entry(entry))
+        // Health data alone is not an entry from the user: they still get the reminder.
+        try await harness.pipeline.ingest(
+            .health(HealthMetrics(user: .literal("synced"), day: .literal("2026-03-15"), stepCount: 5000)))
+        try await harness.launch()
+        let report = try await Self.launch(harness, at: "2026-03-15T20:05:00Z")
+        let reasons = Dictionary(uniqueKeysWithValues: report.runs.map { ($0.scope.description, $0.reason ?? "") })
+        #expect(
+            reasons == [
+                "off": "engagement notifications are off", "logged": "today already has an entry",
+                "synced": "reminder queued",
+            ])
+        #expect(try await harness.pipeline.outbox().map(\.user) == [.literal("synced")])
+    }
+
+    @Test("the reminder follows the user's time zone and reminder hour, and its day is the user's local day")
+    func timeZoneAndHour() async throws {
+        let harness = try await LaunchHarness(now: Date(iso: "2026-03-15T12:00:00Z"))
+        try await harness.addUser("ny", timeZone: "America/New_York")
+        try await harness.addUser("early", timeZone: "Asia/Tokyo", settings: [.reminderHour: .integer(7)])
+        try await harness.launch()
+        let pending = try await harness.pipeline.pendingTasks(task: PipelineTasks.engagementDaily)
+        let dates = Dictionary(uniqueKeysWithValues: pending.map { ($0.scope.description, $0.earliestBeginDate) })
+        // 20:00 EDT on March 15 is 00:00Z on March 16; 07:00 JST on March 16 is 22:00Z on March 15.
+        #expect(dates["ny"] == Date(iso: "2026-03-16T00:00:00Z"))
+        #expect(dates["early"] == Date(iso: "2026-03-15T22:00:00Z"))
+
+        let tokyo = try await Self.launch(harness, at: "2026-03-15T22:00:00Z")
+        #expect(tokyo.runs.map(\.scope) == [.user(.literal("early"))])
+        let newYork = try await Self.launch(harness, at: "2026-03-16T00:00:00Z")
+        #expect(newYork.runs.map(\.scope) == [.user(.literal("ny"))])
+        let days = try await harness.pipeline.outbox().map { "\($0.user) \($0.day)" }
+        #expect(days == ["early 2026-03-16", "ny 2026-03-15"])
+    }
+
+    @Test("across the daylight-saving change the reminder stays at 20:00 local time")
+    func daylightSaving() async throws {
+        // Europe/Berlin moves from UTC+1 to UTC+2 on 2026-03-29.
+        let harness = try await LaunchHarness(now: Date(iso: "2026-03-27T12:00:00Z"))
+        try await harness.addUser("ada", timeZone: "Europe/Berlin")
+        try await harness.launch()
+        var times: [Date] = []
+        for _ in 0..<4 {
+            let next = try #require(
+                try await harness.pipeline.pendingTasks(task: PipelineTasks.engagementDaily).first?.earliestBeginDate)
+            times.append(next)
+            harness.clock.set(next)
+            #expect(try await harness.launch { $0.tasks = Self.engagement }.runs.count == 1)
+        }
+        #expect(
+            times == [
+                Date(iso: "2026-03-27T19:00:00Z"), Date(iso: "2026-03-28T19:00:00Z"),
+                Date(iso: "2026-03-29T18:00:00Z"), Date(iso: "2026-03-30T18:00:00Z"),
+            ])
+        #expect(try await harness.pipeline.outbox().count == 4)
+    }
+
+    @Test("running the task again on the same day queues no second reminder")
+    func rerunSendsOnce() async throws {
+        let harness = try await LaunchHarness(now: Date(iso: "2026-03-15T12:00:00Z"))
+        try await harness.addUser("ada")
+        try await harness.launch()
+        _ = try await Self.launch(harness, at: "2026-03-15T20:00:00Z")
+        harness.clock.set(Date(iso: "2026-03-15T21:00:00Z"))
+        let again = try await harness.launch {
+            $0.tasks = Self.engagement
+            $0.force = true
+        }
+        #expect(again.runs.map(\.reason) == ["today's reminder was already queued"])
+        #expect(try await harness.pipeline.outbox().count == 1)
+    }
+}

@@ -1,0 +1,165 @@
+import Domain
+import Foundation
+import Scheduling
+import Storage
+import Synchronization
+import TestSupport
+
+/// A database, a manual clock with a manual expiry timer, switchable conditions and a log that
+/// keeps what it is told: everything a scheduler test needs, with time that moves only when the test
+/// says so.
+final class SchedulerHarness: Sendable {
+    let database: TestDatabase
+    let store: Store
+    let timer: ManualExpiryTimer
+    let conditions = ManualConditions()
+    let log = RecordingLog()
+    let configuration: SchedulerConfiguration
+
+    static let permitted: [TaskIdentifier] = ["daily", "hourly", "refresh", "processing", "global-sweep"]
+
+    init(
+        now: Date = Date(iso: "2026-03-15T12:00:00Z"), configuration: SchedulerConfiguration = SchedulerConfiguration()
+    )
+        throws
+    {
+        database = TestDatabase(now: now)
+        store = try Store(path: database.path, clock: database.clock)
+        timer = ManualExpiryTimer(clock: database.clock)
+        self.configuration = configuration
+    }
+
+    var clock: ManualClock { database.clock }
+    var now: Date { database.clock.now }
+
+    /// A fresh scheduler on the same database, as a new process would make at its launch.
+    func scheduler(store: Store? = nil) -> TaskScheduler {
+        TaskScheduler(
+            store: store ?? self.store, permittedIdentifiers: Self.permitted, configuration: configuration,
+            clock: clock, conditions: conditions, timer: timer, log: log)
+    }
+
+    /// Runs one launch with `tasks` registered.
+    @discardableResult
+    func launch(_ tasks: [TestTask], plan: LaunchPlan = LaunchPlan(jobs: 1), store: Store? = nil) async throws
+        -> LaunchReport
+    {
+        try await scheduler(store: store).launch(plan) { registrar throws(SchedulingError) in
+            for task in tasks {
+                try registrar.register(
+                    task.identifier, for: task.scope, startingWith: task.chainStart, using: task.handler)
+            }
+        }
+    }
+
+    /// Adds users to the database.
+    func addUsers(_ ids: [String], timeZone: TimeZone = .utc) async throws {
+        for id in ids {
+            try await store.save(User(id: .literal(id), timeZone: timeZone))
+        }
+    }
+
+    /// Finished runs from the history.
+    func history(_ identifier: TaskIdentifier? = nil, scope: TaskScope? = nil) async throws -> [TaskRun] {
+        try await scheduler().history(identifier: identifier, scope: scope)
+    }
+}
+
+/// A task registration for tests: identifier, which scopes its chain covers, how it starts, and the
+/// handler.
+struct TestTask: Sendable {
+    var identifier: TaskIdentifier
+    var scope: ChainScope = .everyUser
+    var chainStart: ChainStart
+    var handler: TaskHandler
+
+    /// A refresh task whose chain starts due at `firstAt` (as soon as possible when `nil`), or
+    /// `interval` after the launch that starts it when `firstAfterInterval` (as the app did), and
+    /// whose handler, as its first statement, submits its successor `interval` seconds after the date
+    /// it was due (a fixed rate), then completes.
+    static func periodic(
+        _ identifier: TaskIdentifier, every interval: TimeInterval, scope: ChainScope = .everyUser,
+        firstAt: Date? = nil, firstAfterInterval clock: (any Clock)? = nil, success: Bool = true
+    ) -> TestTask {
+        TestTask(
+            identifier: identifier, scope: scope,
+            chainStart: { scope, _ in
+                let first = clock.map { $0.now.addingTimeInterval(interval) } ?? firstAt
+                return AppRefreshTaskRequest(identifier: identifier, scope: scope, earliestBeginDate: first)
+            },
+            handler: { task in
+                let next = nextFixedRate(
+                    after: task.earliestBeginDate ?? task.startedAt, every: interval, now: task.startedAt)
+                do {
+                    try await task.scheduler.submit(
+                        AppRefreshTaskRequest(identifier: identifier, scope: task.scope, earliestBeginDate: next),
+                        policy: .replace)
+                } catch {
+                    task.setTaskCompleted(success: false, reason: "\(error)")
+                    return
+                }
+                task.expirationHandler = {}
+                task.setTaskCompleted(success: success)
+            })
+    }
+}
+
+/// The first instant `start + k × interval` (k ≥ 1) after `now`.
+func nextFixedRate(after start: Date, every interval: TimeInterval, now: Date) -> Date {
+    var next = start.addingTimeInterval(interval)
+    while next <= now { next = next.addingTimeInterval(interval) }
+    return next
+}
+
+/// Keeps every message, for tests that check what was logged.
+final class RecordingLog: LogSink {
+    private let messages = Mutex<[(LogLevel, String)]>([])
+
+    func log(_ level: LogLevel, _ message: String) {
+        messages.withLock { $0.append((level, message)) }
+    }
+
+    func lines(atLeast level: LogLevel = .debug) -> [String] {
+        messages.withLock { $0.filter { $0.0 >= level }.map(\.1) }
+    }
+}
+
+/// A one-shot signal: `wait()` suspends until `open()` (or returns at once after it).
+final class Gate: Sendable {
+    private let state = Mutex<(isOpen: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
+
+    func open() {
+        let waiters = state.withLock { state in
+            state.isOpen = true
+            defer { state.waiters = [] }
+            return state.waiters
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    func wait() async {
+        await withCheckedContinuation { continuation in
+            let isOpen = state.withLock { state in
+                if !state.isOpen { state.waiters.append(continuation) }
+                return state.isOpen
+            }
+            if isOpen { continuation.resume() }
+        }
+    }
+
+    /// Waits until the gate opens or the calling task is cancelled.
+    func waitOrCancellation() async {
+        await withTaskCancellationHandler {
+            await wait()
+        } onCancel: {
+            open()
+        }
+    }
+
+    var isOpen: Bool { state.withLock { $0.isOpen } }
+}
+
+extension UserID {
+    static let ada = UserID.literal("ada")
+    static let bob = UserID.literal("bob")
+}
