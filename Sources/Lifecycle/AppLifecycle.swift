@@ -57,9 +57,16 @@ public final class AppLifecycle {
     private var lastWorkID = 0
 
     /// A terminated app at virtual time zero; `clock` reads `start` then.
-    public init(start: Date = Date(timeIntervalSince1970: 0)) {
-        self.start = start
-        virtualClock = ManualClock(start)
+    public convenience init(start: Date = Date(timeIntervalSince1970: 0)) {
+        self.init(clock: ManualClock(start))
+    }
+
+    /// A terminated app at virtual time zero, which is what `clock` reads now. The lifecycle sets
+    /// `clock` as virtual time advances, so code that needs a `ManualClock` (an expiry timer) can
+    /// share it; nothing else may move it.
+    public init(clock: ManualClock) {
+        start = clock.now
+        virtualClock = clock
     }
 
     /// The virtual clock, for code that runs inside the simulated app and asks the time. It moves

@@ -41,7 +41,7 @@ struct SimulateCommandTests {
     func usage() async {
         let missing = await runCLI(["simulate"])
         #expect(missing.status == 64)
-        #expect(missing.stderr.contains("--scenario"))
+        #expect(missing.stderr.contains("give either --scenario <name> or --device"))
         let unknown = await runCLI(["simulate", "--scenario", "crash"])
         #expect(unknown.status == 64)
         #expect(unknown.stderr.contains("expected one of finishes-in-window, overruns-window, memory-pressure"))
