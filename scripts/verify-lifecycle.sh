@@ -2,11 +2,12 @@
 # Checks the app-lifecycle simulator from the outside: builds `pipeline`, replays the three
 # scenarios of `pipeline simulate` and checks that each state log holds the expected events in
 # order, that nothing it must not hold appears, that the log is the same on a second run, and that
-# --json prints one object per event.
+# --json prints one object per event; then runs a month of `pipeline simulate --device` and checks
+# that the app with the launch chain retrains on most days and the register-only app never does.
 #
 #   scripts/verify-lifecycle.sh        set PIPELINE_BINARY to check a binary without building
 #
-# Prints one line per scenario and exits 0 when all pass; on a mismatch it names the expected line
+# Prints one line per check and exits 0 when all pass; on a mismatch it names the expected line
 # that was not found, prints the log, and exits 1.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -134,8 +135,36 @@ verify memory-pressure \
     -- \
     "work 'index' finished" "expired"
 
+# verify_device: a month on the simulated phone. The app with the launch chain retrains on most
+# days (at least 20 of 30); the register-only app never runs it; Low Power Mode stops both.
+verify_device() {
+    local report low_power chain days
+    if ! report="$("$PIPELINE" simulate --device --days 30 --seed 1)"; then
+        fail device "pipeline simulate --device exited with an error" "$report"
+        return
+    fi
+    chain="$(printf '%s\n' "$report" | grep '^with launch chain: ml-retrain ran ' || true)"
+    days="$(printf '%s\n' "$chain" | sed -n 's/^with launch chain: ml-retrain ran \([0-9]*\) of 30 days.*/\1/p')"
+    if [ -z "$days" ] || [ "$days" -lt 20 ]; then
+        fail device "expected 'with launch chain: ml-retrain ran N of 30 days' with N >= 20; the report was:" "$report"
+        return
+    fi
+    if ! printf '%s\n' "$report" | grep -q '^register only: ml-retrain ran 0 times;'; then
+        fail device "expected 'register only: ml-retrain ran 0 times'; the report was:" "$report"
+        return
+    fi
+    low_power="$("$PIPELINE" simulate --device --days 30 --seed 1 --low-power)"
+    if ! printf '%s\n' "$low_power" | grep -q '^with launch chain: ml-retrain ran 0 times;'; then
+        fail device "expected no retrain in Low Power Mode; the report was:" "$low_power"
+        return
+    fi
+    echo "ok   device (with launch chain: ml-retrain on $days of 30 days; register only: never; Low Power Mode: never)"
+}
+
+verify_device
+
 if [ "$failures" -gt 0 ]; then
-    echo "$failures of 3 lifecycle scenarios failed" >&2
+    echo "$failures lifecycle check(s) failed" >&2
     exit 1
 fi
-echo "all 3 lifecycle scenarios behave as expected"
+echo "all lifecycle checks pass: 3 scenarios and the device simulation"
