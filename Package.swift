@@ -22,6 +22,7 @@ let package = Package(
                 .embedInCode("0002_watch_queue.sql"),
                 .embedInCode("0003_scheduler.sql"),
                 .embedInCode("0004_outbox.sql"),
+                .embedInCode("0005_models.sql"),
             ]),
         .target(name: "ModelSpecs", path: "Models", resources: [.embedInCode("symptom-forecast.json")]),
 
@@ -47,7 +48,8 @@ let package = Package(
         .testTarget(name: "IngestionTests", dependencies: ["Ingestion", "TestSupport"]),
         .testTarget(name: "PipelineKitTests", dependencies: ["PipelineKit", "TestSupport"]),
         .testTarget(name: "LifecycleTests", dependencies: ["Lifecycle", "TestSupport"]),
-        .testTarget(name: "AuditTests", dependencies: ["Audit", "TestSupport"]),
+        // The audit's fixtures are Swift sources of iOS apps: read by the tests, never compiled.
+        .testTarget(name: "AuditTests", dependencies: ["Audit", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "CLITests", dependencies: ["PipelineCLI", "TestSupport"]),
         .testTarget(name: "RegressionTests", dependencies: ["PipelineKit", "Scheduling", "Storage", "TestSupport"]),
     ]
@@ -64,7 +66,7 @@ for target in package.targets where target.type != .system && target.resources =
         var isDirectory: ObjCBool = false
         let path = root.appendingPathComponent("\(folder)/\(file)").path
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue,
-            !file.hasSuffix(".swift")
+            !file.hasSuffix(".swift"), !target.exclude.contains(where: { file.hasPrefix($0 + "/") })
         {
             target.exclude.append(file)
         }

@@ -8,9 +8,13 @@ struct CommandRegistry: Sendable {
         GenerateCommand.self,
         RunCommand.self,
         RetrainCommand.self,
+        FeaturesCommand.self,
+        ModelCommand.self,
+        PredictCommand.self,
         HistoryCommand.self,
         OutboxCommand.self,
         SimulateCommand.self,
+        AuditCommand.self,
         HelpCommand.self,
     ])
 

@@ -1,4 +1,5 @@
 public import Ingestion
+public import Learning
 public import Storage
 
 /// What a pipeline call can fail with. `description` tells a user what to do.
@@ -16,6 +17,12 @@ public enum PipelineError: Error, Sendable, CustomStringConvertible {
     case unknownUser(String)
     /// An Apple Health export could not be read.
     case appleHealth(AppleHealthError)
+    /// A model could not be trained or used; the previous model stays.
+    case learning(LearningError)
+    /// There is no model to use yet; `detail` says what to run.
+    case noModel(String)
+    /// The work was cancelled (a task past its budget); nothing half-done was kept.
+    case cancelled
 
     public var description: String {
         switch self {
@@ -27,6 +34,9 @@ public enum PipelineError: Error, Sendable, CustomStringConvertible {
         case .input(let error): error.description
         case .unknownUser(let id): "no user '\(id)' in the database; ingest a record for them first"
         case .appleHealth(let error): error.description
+        case .learning(let error): error.description
+        case .noModel(let detail): detail
+        case .cancelled: "cancelled before it finished; nothing half-done was kept"
         }
     }
 
@@ -35,7 +45,7 @@ public enum PipelineError: Error, Sendable, CustomStringConvertible {
         switch self {
         case .invalid, .rejected: true
         case .appleHealth(let error): error.isBadData
-        case .storage, .input, .unknownUser: false
+        case .storage, .input, .unknownUser, .learning, .noModel, .cancelled: false
         }
     }
 

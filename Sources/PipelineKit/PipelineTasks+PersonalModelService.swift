@@ -72,7 +72,7 @@ extension TaskContext {
                 let outcome = try await personalModel.retrain(user: user)
                 task.setTaskCompleted(
                     success: true,
-                    reason: (outcome.promoted ? "promoted: " : "kept the current model: ") + outcome.reason)
+                    reason: outcome.promoted ? outcome.reason : outcome.reason + "; the current model keeps serving")
             } catch {
                 task.setTaskCompleted(success: false, reason: "\(error)")
             }

@@ -21,17 +21,17 @@ enum LaunchSupport {
         try await Pipeline.open(path: context.databasePath, clock: context.clock, log: context.log)
     }
 
-    /// The personal model behind `ml-retrain` and `weekly-insight`. The Learning module provides
-    /// it; until it is wired in here, those runs fail with a reason saying so and are retried.
-    static func personalModel(for pipeline: Pipeline) -> (any PersonalModelService)? {
-        nil
+    /// The personal models behind `ml-retrain` and `weekly-insight`: one value per launch, so the
+    /// population model is pooled once and shared by every user's retrain.
+    static func personalModel(for pipeline: Pipeline, jobs: Int) -> (any PersonalModelService)? {
+        PersonalModels(pipeline: pipeline, jobs: jobs)
     }
 
     /// The options every launch from the command line starts with.
     static func launchOptions(_ context: CommandContext, pipeline: Pipeline) -> LaunchOptions {
         var options = LaunchOptions()
         if let jobs = context.arguments.int("jobs") { options.jobs = jobs }
-        options.personalModel = personalModel(for: pipeline)
+        options.personalModel = personalModel(for: pipeline, jobs: options.jobs)
         return options
     }
 

@@ -1,0 +1,258 @@
+/// The result of one audit: every finding, ordered by file, line and column, and what was read.
+public struct AuditReport: Sendable {
+    public let findings: [Finding]
+    /// Swift files audited.
+    public let filesScanned: Int
+    /// `Info.plist` files read for `BGTaskSchedulerPermittedIdentifiers`.
+    public let propertyListsRead: Int
+    /// Files found but not audited (not UTF-8, unreadable), in path order.
+    public let skipped: [SkippedFile]
+
+    public init(findings: [Finding], filesScanned: Int, propertyListsRead: Int, skipped: [SkippedFile]) {
+        self.findings = findings.sorted(by: Finding.precedes)
+        self.filesScanned = filesScanned
+        self.propertyListsRead = propertyListsRead
+        self.skipped = skipped
+    }
+
+    /// Whether any finding is at least as severe as `threshold`; a CLI exits 1 when this holds for `--fail-on`.
+    public func hasFindings(atOrAbove threshold: Severity) -> Bool {
+        findings.contains { $0.severity >= threshold }
+    }
+
+    /// Number of findings of each severity.
+    public var countsBySeverity: [Severity: Int] {
+        var counts: [Severity: Int] = [:]
+        for severity in Severity.allCases { counts[severity] = 0 }
+        for finding in findings { counts[finding.severity, default: 0] += 1 }
+        return counts
+    }
+
+    // MARK: Text
+
+    /// The human report: for each file with findings, each finding with its line, rule, message, why and a
+    /// before/after (why and before/after once per rule and file); then the rules broken, most urgent first.
+    public func renderText() -> String {
+        var output = ""
+        var currentFile: String?
+        var explained: Set<String> = []
+        for finding in findings {
+            if finding.file != currentFile {
+                if currentFile != nil { output += "\n" }
+                output += "\(finding.file)\n"
+                currentFile = finding.file
+                explained = []
+            }
+            output += "  \(finding.line):\(finding.column)  \(finding.severity)  \(finding.ruleID)\n"
+            output += Self.wrap(finding.message, indent: 6)
+            if explained.insert(finding.ruleID).inserted {
+                output += Self.wrap("why: " + finding.why, indent: 6)
+                output += "      before:\n" + Self.indent(finding.before, by: 10)
+                output += "      after:\n" + Self.indent(finding.after, by: 10)
+            } else {
+                output += "      (why and fix: see \(finding.ruleID) above)\n"
+            }
+        }
+        if !findings.isEmpty { output += "\n" }
+        output += summaryText()
+        if !skipped.isEmpty {
+            output += "Skipped:\n"
+            for file in skipped { output += "  \(file.file): \(file.reason)\n" }
+        }
+        return output
+    }
+
+    private func summaryText() -> String {
+        let plists = propertyListsRead == 1 ? "1 Info.plist" : "\(propertyListsRead) Info.plist files"
+        let swiftFiles = filesScanned == 1 ? "1 Swift file" : "\(filesScanned) Swift files"
+        guard !findings.isEmpty else {
+            return "No background-execution findings in \(swiftFiles) (\(plists) read).\n"
+        }
+        var counts: [String: Int] = [:]
+        for finding in findings { counts[finding.ruleID, default: 0] += 1 }
+        let rules = Rule.all.filter { counts[$0.id] != nil }.sorted {
+            ($0.severity.rank, counts[$0.id]!, $1.id) > ($1.severity.rank, counts[$1.id]!, $0.id)
+        }
+        let idWidth = rules.map(\.id.count).max() ?? 0
+        var output = "Summary, most urgent first:\n"
+        for rule in rules {
+            let severity = rule.severity.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)
+            let id = rule.id.padding(toLength: idWidth, withPad: " ", startingAt: 0)
+            output += "  \(severity)  \(id)  \(counts[rule.id]!)  \(rule.title)\n"
+        }
+        let bySeverity = countsBySeverity
+        let breakdown = Severity.allCases.map { "\(bySeverity[$0] ?? 0) \($0)" }.joined(separator: ", ")
+        let filesWithFindings = Set(findings.map(\.file)).count
+        let noun = findings.count == 1 ? "finding" : "findings"
+        output +=
+            "\(findings.count) \(noun) (\(breakdown)) in \(filesWithFindings) of \(swiftFiles) and "
+            + "\(plists).\n"
+        return output
+    }
+
+    /// Words of `text` in lines of at most 110 columns (a longer word, such as a URL, gets a line of its own).
+    private static func wrap(_ text: String, indent: Int) -> String {
+        let pad = String(repeating: " ", count: indent)
+        var output = ""
+        var line = ""
+        for word in text.split(separator: " ", omittingEmptySubsequences: true) {
+            if !line.isEmpty, pad.count + line.count + 1 + word.count > 110 {
+                output += pad + line + "\n"
+                line = ""
+            }
+            line += line.isEmpty ? String(word) : " " + word
+        }
+        if !line.isEmpty { output += pad + line + "\n" }
+        return output
+    }
+
+    private static func indent(_ text: String, by width: Int) -> String {
+        let pad = String(repeating: " ", count: width)
+        return text.split(separator: "\n", omittingEmptySubsequences: false).map { pad + $0 }.joined(separator: "\n")
+            + "\n"
+    }
+
+    // MARK: JSON
+
+    /// One compact JSON document (UTF-8, keys always in this order):
+    /// `{"files", "propertyLists", "summary": {"critical", "high", "medium", "low", "total"},
+    /// "rules": {"<id>": {"severity", "title", "why", "before", "after"}}, "findings": [{"file", "line", "column",
+    /// "rule", "severity", "message"}], "skipped": [{"file", "reason"}]}`. A rule's why and before/after appear once,
+    /// under `rules`, for the rules that have findings, most severe first.
+    public func renderJSON() -> String {
+        var json = JSONWriter()
+        let counts = countsBySeverity
+        json.open("{")
+        json.key("files")
+        json.number(filesScanned)
+        json.key("propertyLists")
+        json.number(propertyListsRead)
+        json.key("summary")
+        json.open("{")
+        for severity in Severity.allCases {
+            json.key(severity.rawValue)
+            json.number(counts[severity] ?? 0)
+        }
+        json.key("total")
+        json.number(findings.count)
+        json.close("}")
+        json.key("rules")
+        json.open("{")
+        let broken = Set(findings.map(\.ruleID))
+        for rule in Rule.all where broken.contains(rule.id) {
+            json.key(rule.id)
+            json.open("{")
+            json.key("severity")
+            json.string(rule.severity.rawValue)
+            json.key("title")
+            json.string(rule.title)
+            json.key("why")
+            json.string(rule.why)
+            json.key("before")
+            json.string(rule.before)
+            json.key("after")
+            json.string(rule.after)
+            json.close("}")
+        }
+        json.close("}")
+        json.key("findings")
+        json.open("[")
+        for finding in findings {
+            json.open("{")
+            json.key("file")
+            json.string(finding.file)
+            json.key("line")
+            json.number(finding.line)
+            json.key("column")
+            json.number(finding.column)
+            json.key("rule")
+            json.string(finding.ruleID)
+            json.key("severity")
+            json.string(finding.severity.rawValue)
+            json.key("message")
+            json.string(finding.message)
+            json.close("}")
+        }
+        json.close("]")
+        json.key("skipped")
+        json.open("[")
+        for file in skipped {
+            json.open("{")
+            json.key("file")
+            json.string(file.file)
+            json.key("reason")
+            json.string(file.reason)
+            json.close("}")
+        }
+        json.close("]")
+        json.close("}")
+        json.bytes.append(ASCII.newline)
+        return String(decoding: json.bytes, as: UTF8.self)
+    }
+}
+
+/// Writes compact JSON straight into UTF-8 bytes, escaping per RFC 8259 (a report of thousands of findings is
+/// several megabytes; appending to a `String` one scalar at a time was most of the audit's time).
+struct JSONWriter {
+    var bytes: [UInt8] = []
+    /// Whether the next member or element is the first in its object or array.
+    private var first = true
+
+    mutating func open(_ bracket: StaticString) {
+        separate()
+        bytes.append(bracket.utf8Start.pointee)
+        first = true
+    }
+
+    mutating func close(_ bracket: StaticString) {
+        bytes.append(bracket.utf8Start.pointee)
+        first = false
+    }
+
+    mutating func key(_ name: String) {
+        separate()
+        write(name)
+        bytes.append(ASCII.colon)
+        first = true
+    }
+
+    mutating func string(_ value: String) {
+        separate()
+        write(value)
+    }
+
+    mutating func number(_ value: Int) {
+        separate()
+        bytes.append(contentsOf: String(value).utf8)
+    }
+
+    private mutating func separate() {
+        if !first { bytes.append(ASCII.comma) }
+        first = false
+    }
+
+    private mutating func write(_ text: String) {
+        bytes.append(ASCII.quote)
+        for byte in text.utf8 {
+            switch byte {
+            case ASCII.quote, ASCII.backslash:
+                bytes.append(ASCII.backslash)
+                bytes.append(byte)
+            case ASCII.newline:
+                bytes.append(contentsOf: [ASCII.backslash, UInt8(ascii: "n")])
+            case ASCII.carriageReturn:
+                bytes.append(contentsOf: [ASCII.backslash, UInt8(ascii: "r")])
+            case ASCII.tab:
+                bytes.append(contentsOf: [ASCII.backslash, UInt8(ascii: "t")])
+            case 0..<0x20:
+                let hex = Array("0123456789abcdef".utf8)
+                bytes.append(contentsOf: [ASCII.backslash, UInt8(ascii: "u"), ASCII.zero, ASCII.zero])
+                bytes.append(hex[Int(byte >> 4)])
+                bytes.append(hex[Int(byte & 0x0F)])
+            default:
+                bytes.append(byte)
+            }
+        }
+        bytes.append(ASCII.quote)
+    }
+}

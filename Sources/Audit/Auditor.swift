@@ -1,0 +1,134 @@
+/// Audits iOS and macOS Swift sources for background-execution mistakes (DESIGN §10).
+///
+/// Two passes: every file is tokenized and summarised (declarations, calls, string constants, registrations,
+/// requests, sessions), the summaries are joined, then the rules run over the joined facts, reading a file's
+/// tokens again where a rule follows paths through a body. Sources are never compiled or executed.
+public struct Auditor: Sendable {
+    public init() {}
+
+    /// Audits the Swift files and `Info.plist` files at `paths` (files, or directories walked recursively).
+    ///
+    /// - Throws: `AuditError` naming a path that does not exist or cannot be read. Files found inside a directory
+    ///   that cannot be read or are not UTF-8 are listed in `AuditReport.skipped` instead.
+    public func audit(paths: [String]) throws(AuditError) -> AuditReport {
+        let tree = try SourceTree.find(paths)
+        var skipped = tree.skipped
+        var named: [(path: String, bytes: [UInt8])] = []
+        named.reserveCapacity(tree.swiftFiles.count)
+        for path in tree.swiftFiles {
+            switch SourceTree.read(path) {
+            case .success(let bytes):
+                named.append((path, bytes))
+            case .failure(let failure):
+                if tree.named.contains(path) { throw .unreadable(path: path, reason: failure.reason) }
+                skipped.append(SkippedFile(file: path, reason: failure.reason))
+            }
+        }
+        var lists: [PermittedIdentifiers] = []
+        for path in tree.propertyLists {
+            switch SourceTree.read(path) {
+            case .success(let bytes):
+                switch PermittedIdentifiers.read(path: path, bytes: bytes) {
+                case .success(let list): lists.append(list)
+                case .failure(let failure): skipped.append(SkippedFile(file: path, reason: failure.reason))
+                }
+            case .failure(let failure):
+                if tree.named.contains(path) { throw .unreadable(path: path, reason: failure.reason) }
+                skipped.append(SkippedFile(file: path, reason: failure.reason))
+            }
+        }
+        return audit(sources: named, propertyLists: lists, skipped: skipped)
+    }
+
+    /// Audits sources given as text, for callers that already hold them; `propertyLists` are `(path, XML)` pairs.
+    public func audit(sources: [(path: String, text: String)], propertyLists: [(path: String, text: String)] = [])
+        -> AuditReport
+    {
+        var skipped: [SkippedFile] = []
+        var lists: [PermittedIdentifiers] = []
+        for list in propertyLists {
+            switch PermittedIdentifiers.read(path: list.path, bytes: Array(list.text.utf8)) {
+            case .success(let permitted): lists.append(permitted)
+            case .failure(let failure): skipped.append(SkippedFile(file: list.path, reason: failure.reason))
+            }
+        }
+        return audit(sources: sources.map { ($0.path, Array($0.text.utf8)) }, propertyLists: lists, skipped: skipped)
+    }
+
+    private func audit(
+        sources: [(path: String, bytes: [UInt8])], propertyLists: [PermittedIdentifiers],
+        skipped: [SkippedFile]
+    ) -> AuditReport {
+        var skipped = skipped
+        var summaries: [FileSummary] = []
+        var kept: [[UInt8]] = []
+        summaries.reserveCapacity(sources.count)
+        kept.reserveCapacity(sources.count)
+        for source in sources {
+            guard UTF8Validation.isValid(source.bytes) else {
+                skipped.append(SkippedFile(file: source.path, reason: "not valid UTF-8"))
+                continue
+            }
+            let file = SourceFile(path: source.path, bytes: source.bytes)
+            summaries.append(FactCollector.collect(file))
+            kept.append(source.bytes)
+        }
+        let project = Project(summaries: summaries, sources: kept, propertyLists: propertyLists)
+        var findings: [Finding] = []
+        RegistrationCheck(project: project).run(into: &findings)
+        HandlerCheck(project: project).run(into: &findings)
+        PushCheck(project: project).run(into: &findings)
+        BackgroundTaskCheck(project: project).run(into: &findings)
+        RefreshRequestCheck(project: project).run(into: &findings)
+        SessionCheck(project: project).run(into: &findings)
+        skipped.sort { $0.file < $1.file }
+        return AuditReport(
+            findings: Array(Set(findings)), filesScanned: summaries.count,
+            propertyListsRead: propertyLists.count, skipped: skipped)
+    }
+}
+
+/// A UTF-8 check without building a `String` (the tokenizer reads bytes; only validity matters here).
+enum UTF8Validation {
+    static func isValid(_ bytes: [UInt8]) -> Bool {
+        bytes.withUnsafeBufferPointer { buffer in
+            var index = 0
+            let count = buffer.count
+            while index < count {
+                let lead = buffer[index]
+                if lead < 0x80 {
+                    index += 1
+                    continue
+                }
+                let length: Int
+                var minimum: UInt32
+                var scalar: UInt32
+                switch lead {
+                case 0xC2...0xDF:
+                    length = 2
+                    minimum = 0x80
+                    scalar = UInt32(lead & 0x1F)
+                case 0xE0...0xEF:
+                    length = 3
+                    minimum = 0x800
+                    scalar = UInt32(lead & 0x0F)
+                case 0xF0...0xF4:
+                    length = 4
+                    minimum = 0x10000
+                    scalar = UInt32(lead & 0x07)
+                default:
+                    return false
+                }
+                guard index + length <= count else { return false }
+                for offset in 1..<length {
+                    let continuation = buffer[index + offset]
+                    guard continuation & 0xC0 == 0x80 else { return false }
+                    scalar = scalar << 6 | UInt32(continuation & 0x3F)
+                }
+                guard scalar >= minimum, scalar <= 0x10FFFF, !(0xD800...0xDFFF).contains(scalar) else { return false }
+                index += length
+            }
+            return true
+        }
+    }
+}

@@ -1,0 +1,180 @@
+/// `UIApplication.beginBackgroundTask`: the identifier is kept, ended on every path after the call, and ended
+/// by the expiration handler.
+struct BackgroundTaskCheck {
+    let project: Project
+
+    func run(into findings: inout [Finding]) {
+        let paths = CompletionPaths(project: project, obligation: .backgroundTaskEnded)
+        var ended: Set<String> = []
+        for fileIndex in 0..<project.fileCount { ended.formUnion(project.summary(fileIndex).endedTaskNames) }
+        for fileIndex in 0..<project.fileCount where project.summary(fileIndex).needsDetailedPass {
+            let file = project.file(fileIndex)
+            for token in 0..<file.count
+            where file.is(token, "beginBackgroundTask") && file.isPunct(token - 1, ASCII.dot) {
+                check(token, in: file, fileIndex: fileIndex, ended: ended, paths: paths, into: &findings)
+            }
+        }
+    }
+
+    private func check(
+        _ token: Int, in file: SourceFile, fileIndex: Int, ended: Set<String>, paths: CompletionPaths,
+        into findings: inout [Finding]
+    ) {
+        let location = file.location(token)
+        var end = token + 1
+        var arguments: [Argument] = []
+        if file.isPunct(end, ASCII.openParen) {
+            arguments = file.arguments(ofCallAt: end)
+            let close = Int(file.matching[end])
+            guard close > end else { return }
+            end = close + 1
+        }
+        var expiration: Int?
+        if file.isPunct(end, ASCII.openBrace) {
+            expiration = end
+            end = Int(file.matching[end]) + 1
+            guard end > 0 else { return }
+        }
+        if let argument = arguments.first(where: { $0.label >= 0 && file.is($0.label, "expirationHandler") }) {
+            if file.isPunct(argument.start, ASCII.openBrace) {
+                expiration = argument.start
+            } else if file.word(argument.start) == .nil {
+                expiration = nil
+                findings.append(
+                    Finding(
+                        rule: .unpairedBeginBackgroundTask, at: location,
+                        message: "beginBackgroundTask has no expiration handler (`nil`): when time runs out nothing "
+                            + "ends the task and iOS terminates the app."))
+            } else if !referenceEndsTask(file, argument, fileIndex: fileIndex) {
+                findings.append(
+                    Finding(
+                        rule: .unpairedBeginBackgroundTask, at: location,
+                        message: "The expiration handler passed to beginBackgroundTask does not call "
+                            + "endBackgroundTask(_:); when time runs out, iOS terminates the app."))
+            }
+        } else if expiration == nil {
+            findings.append(
+                Finding(
+                    rule: .unpairedBeginBackgroundTask, at: location,
+                    message: "beginBackgroundTask has no expiration handler: when time runs out nothing ends the "
+                        + "task and iOS terminates the app."))
+        }
+        if let open = expiration, !closureEndsTask(file, open: open, fileIndex: fileIndex) {
+            findings.append(
+                Finding(
+                    rule: .unpairedBeginBackgroundTask, at: location,
+                    message: "The expiration handler of this background task does not call endBackgroundTask(_:); "
+                        + "when time runs out, iOS terminates the app."))
+        }
+        checkIdentifier(token, end: end, in: file, fileIndex: fileIndex, ended: ended, paths: paths, into: &findings)
+    }
+
+    private func checkIdentifier(
+        _ token: Int, end: Int, in file: SourceFile, fileIndex: Int, ended: Set<String>, paths: CompletionPaths,
+        into findings: inout [Finding]
+    ) {
+        let location = file.location(token)
+        var start = token
+        while file.isPunct(start - 1, ASCII.dot), file.isIdentifier(start - 2) { start -= 2 }
+        let previous = start - 1
+        if file.word(previous) == .return || file.isPunct(previous, ASCII.openParen)
+            || file.isPunct(previous, ASCII.comma) || file.isPunct(previous, ASCII.colon)
+        {
+            // Handed to a caller or another function, which owns ending it.
+            return
+        }
+        guard file.isPunct(previous, ASCII.equals), file.isIdentifier(previous - 1), !file.is(previous - 1, "_") else {
+            findings.append(
+                Finding(
+                    rule: .unpairedBeginBackgroundTask, at: location,
+                    message: "The identifier beginBackgroundTask returns is dropped, so endBackgroundTask(_:) "
+                        + "can never be called for it."))
+            return
+        }
+        let name = file.text(previous - 1)
+        guard let body = enclosingBody(of: token, in: file) else { return }
+        if !isLocal(name, declaredIn: body, file: file) {
+            if !ended.contains(name) {
+                findings.append(
+                    Finding(
+                        rule: .unpairedBeginBackgroundTask, at: location,
+                        message: "Nothing calls endBackgroundTask(_:) with `\(name)` outside its expiration "
+                            + "handler, so the background task is never ended on the normal path."))
+            }
+            return
+        }
+        let outcome = paths.analyzeRange(file: fileIndex, from: end, to: body.close, origin: token, aliases: [name])
+        guard outcome.mentions else {
+            findings.append(
+                Finding(
+                    rule: .unpairedBeginBackgroundTask, at: location,
+                    message: "`\(name)` is never passed to endBackgroundTask(_:) after the task begins, so it "
+                        + "runs until iOS terminates the app."))
+            return
+        }
+        for leak in Set(outcome.leaks).sorted(by: { ($0.file, $0.token) < ($1.file, $1.token) }) {
+            let leakFile = project.file(Int(leak.file))
+            let token = Int(leak.token)
+            let message = HandlerCheck.leakMessage(
+                leakFile, token, owed: "endBackgroundTask(_:)", what: "the background task `\(name)`")
+            findings.append(Finding(rule: .unpairedBeginBackgroundTask, at: leakFile.location(token), message: message))
+        }
+    }
+
+    /// The body (function or closure) the call is in: where a local identifier lives and dies.
+    private func enclosingBody(of token: Int, in file: SourceFile) -> (open: Int, close: Int)? {
+        var scope = Int(file.scopeOf[token])
+        while scope > 0 {
+            let current = file.scopes[scope]
+            if current.isCallable || current.kind == .closure { return (Int(current.open), Int(current.close)) }
+            scope = Int(current.parent)
+        }
+        return nil
+    }
+
+    private func isLocal(_ name: String, declaredIn body: (open: Int, close: Int), file: SourceFile) -> Bool {
+        for token in body.open..<body.close where file.word(token) == .let || file.word(token) == .var {
+            if file.isIdentifier(token + 1), file.text(token + 1) == name { return true }
+        }
+        return false
+    }
+
+    private func closureEndsTask(_ file: SourceFile, open: Int, fileIndex: Int) -> Bool {
+        let close = Int(file.matching[open])
+        guard close > open else { return true }
+        for token in open..<close where file.isIdentifier(token) {
+            if file.is(token, "endBackgroundTask") { return true }
+            if file.isPunct(token + 1, ASCII.openParen),
+                let callee = project.callee(
+                    file: fileIndex, token: token, name: file.text(token),
+                    labels: file.labels(ofCallAt: token + 1)),
+                mayEndTask(callee)
+            {
+                return true
+            }
+        }
+        return false
+    }
+
+    private func referenceEndsTask(_ file: SourceFile, _ argument: Argument, fileIndex: Int) -> Bool {
+        var nameToken: Int?
+        for token in argument.start..<argument.end where file.isIdentifier(token) && file.word(token) != .`self` {
+            nameToken = token
+        }
+        guard let nameToken,
+            let callee = project.callee(file: fileIndex, token: nameToken, name: file.text(nameToken), labels: [])
+        else { return true }
+        return mayEndTask(callee)
+    }
+
+    private func mayEndTask(_ callee: CallableID) -> Bool {
+        let info = project.index.callable(callee)
+        let file = project.file(Int(callee.file))
+        let scope = file.scopes[Int(info.scope)]
+        for token in max(Int(scope.open), 0)..<min(Int(scope.close), file.count)
+        where file.is(token, "endBackgroundTask") {
+            return true
+        }
+        return false
+    }
+}

@@ -1,0 +1,197 @@
+/// The rules about what a launch handler does with its `BGTask`: complete it on every path, set an expiration
+/// handler, and submit its successor.
+struct HandlerCheck {
+    let project: Project
+
+    func run(into findings: inout [Finding]) {
+        let paths = CompletionPaths(project: project, obligation: .taskCompleted)
+        let requests = Self.requestKinds(project.index)
+        for fileIndex in 0..<project.fileCount {
+            let summary = project.summary(fileIndex)
+            guard summary.needsDetailedPass, !summary.registrations.isEmpty else { continue }
+            for registration in summary.registrations {
+                check(registration, file: fileIndex, paths: paths, requests: requests, into: &findings)
+            }
+        }
+    }
+
+    /// Where a handler's body is: the `{` of a closure or of the function passed as `launchHandler`, the file it is
+    /// in, and the name the task has inside it.
+    private struct Handler {
+        var file: Int
+        var open: Int
+        var taskName: String
+    }
+
+    private func check(
+        _ registration: RegistrationInfo, file fileIndex: Int, paths: CompletionPaths, requests: RequestKinds,
+        into findings: inout [Finding]
+    ) {
+        let file = project.file(fileIndex)
+        let call = project.summary(fileIndex).calls[Int(registration.call)]
+        let token = Int(call.token)
+        let location = file.location(token)
+        guard let handler = handler(of: token, in: file, fileIndex: fileIndex) else { return }
+        let outcome = paths.analyzeRoot(file: handler.file, open: handler.open, aliases: [handler.taskName])
+        let identifier = describe(registration, file: fileIndex)
+        if registration.kind == .sceneModifier {
+            if !outcome.submits {
+                findings.append(
+                    Finding(
+                        rule: .handlerNotRescheduling, at: location,
+                        message: "The `.backgroundTask(.appRefresh(\(identifier)))` action submits no new "
+                            + "BGAppRefreshTaskRequest, so it runs once."))
+            }
+            return
+        }
+        if !outcome.mentions {
+            findings.append(
+                Finding(
+                    rule: .handlerNotCompleted, at: location,
+                    message: "The launch handler for \(identifier) never calls setTaskCompleted(success:) "
+                        + "outside its expiration handler."))
+        } else {
+            for leak in Set(outcome.leaks).sorted(by: { ($0.file, $0.token) < ($1.file, $1.token) }) {
+                let leakFile = project.file(Int(leak.file))
+                findings.append(
+                    Finding(
+                        rule: .handlerNotCompleted, at: leakFile.location(Int(leak.token)),
+                        message: Self.leakMessage(
+                            leakFile, Int(leak.token), owed: "setTaskCompleted(success:)",
+                            what: "the task for \(identifier)")))
+            }
+        }
+        if !outcome.setsExpirationHandler, !outcome.escaped {
+            findings.append(
+                Finding(
+                    rule: .handlerMissingExpirationHandler, at: location,
+                    message: "The launch handler for \(identifier) never sets task.expirationHandler, so the "
+                        + "work is not cancelled when time runs out and the run counts as failed."))
+        }
+        if !outcome.submits, !outcome.escaped, !registration.continued,
+            !isMaintenance(registration, file: fileIndex, requests: requests)
+        {
+            findings.append(
+                Finding(
+                    rule: .handlerNotRescheduling, at: location,
+                    message: "The launch handler for \(identifier) never submits a new request, so the task "
+                        + "runs once and its chain stops."))
+        }
+    }
+
+    /// A processing task submitted again each time the app changes state (Apple's sample schedules its database
+    /// cleaning from `applicationDidEnterBackground`) keeps its chain without the handler's help; an app refresh
+    /// task does not, and is expected to submit its successor.
+    private func isMaintenance(_ registration: RegistrationInfo, file: Int, requests: RequestKinds) -> Bool {
+        let index = project.index
+        let callID = CallID(file: Int32(file), index: registration.call)
+        let values = Set(
+            index.resolveIdentifier(registration.identifier, in: index.caller(of: callID), origin: callID).map(\.value))
+        guard !values.isEmpty else { return false }
+        return values.allSatisfy { value in
+            guard case .known = value, let facts = requests[value] else { return false }
+            return facts.kinds == [.processing] && facts.recurring
+        }
+    }
+
+    /// For each identifier, the kinds of request built for it and whether one is submitted on every state change.
+    private typealias RequestKinds = [IdentifierValue: (kinds: Set<RequestInfo.Kind>, recurring: Bool)]
+
+    private static func requestKinds(_ index: ProjectIndex) -> RequestKinds {
+        var result: RequestKinds = [:]
+        for (fileIndex, summary) in index.files.enumerated() {
+            for request in summary.requests {
+                let call = CallID(file: Int32(fileIndex), index: request.call)
+                let recurring = index.isRecurring(call)
+                for identifier in index.resolveIdentifier(request.identifier, in: index.caller(of: call), origin: call)
+                {
+                    var facts = result[identifier.value] ?? ([], false)
+                    facts.kinds.insert(request.kind)
+                    facts.recurring = facts.recurring || recurring
+                    result[identifier.value] = facts
+                }
+            }
+        }
+        return result
+    }
+
+    /// The registered identifier as a reader knows it: its value when the sources tell it, else the expression.
+    private func describe(_ registration: RegistrationInfo, file: Int) -> String {
+        let index = project.index
+        let callID = CallID(file: Int32(file), index: registration.call)
+        let values = index.resolveIdentifier(registration.identifier, in: index.caller(of: callID), origin: callID)
+        if values.count == 1, case .known(let value) = values[0].value { return "\"\(value)\"" }
+        return "`\(registration.identifier.display)`"
+    }
+
+    /// How a leak site leaves without finishing, worded for a message.
+    static func leakMessage(_ file: SourceFile, _ token: Int, owed: String, what: String) -> String {
+        switch file.word(token) {
+        case .return:
+            return "This return leaves \(what) without calling \(owed)."
+        case .throw, .try:
+            return "An error thrown here ends \(what) without calling \(owed)."
+        case .catch:
+            return "This catch ends without calling \(owed) for \(what)."
+        case .if:
+            return "When this condition is false, \(what) reaches its end without calling \(owed)."
+        case .case, .default:
+            return "This case reaches the end of \(what) without calling \(owed)."
+        default:
+            return "A path through here reaches the end of \(what) without calling \(owed)."
+        }
+    }
+
+    private func handler(of token: Int, in file: SourceFile, fileIndex: Int) -> Handler? {
+        guard file.isPunct(token + 1, ASCII.openParen) else { return nil }
+        let close = Int(file.matching[token + 1])
+        guard close > token else { return nil }
+        let arguments = file.arguments(ofCallAt: token + 1)
+        if file.is(token, "backgroundTask") {
+            guard file.isPunct(close + 1, ASCII.openBrace) else { return nil }
+            return Handler(file: fileIndex, open: close + 1, taskName: "")
+        }
+        if let argument = arguments.first(where: { $0.label >= 0 && file.is($0.label, "launchHandler") }) {
+            if file.isPunct(argument.start, ASCII.openBrace) {
+                return closureHandler(file, open: argument.start, fileIndex: fileIndex)
+            }
+            return functionHandler(file, argument: argument, fileIndex: fileIndex)
+        }
+        if file.isPunct(close + 1, ASCII.openBrace) {
+            return closureHandler(file, open: close + 1, fileIndex: fileIndex)
+        }
+        return nil
+    }
+
+    private func closureHandler(_ file: SourceFile, open: Int, fileIndex: Int) -> Handler {
+        let names = CompletionPaths.closureParameters(file, open: open).names
+        return Handler(file: fileIndex, open: open, taskName: names.first ?? "$0")
+    }
+
+    /// `launchHandler: handleRefresh`, `launchHandler: self.handleRefresh(task:)`.
+    private func functionHandler(_ file: SourceFile, argument: Argument, fileIndex: Int) -> Handler? {
+        var nameToken = -1
+        var labels: [String] = []
+        var cursor = argument.start
+        while cursor < argument.end {
+            if file.isIdentifier(cursor), file.word(cursor) != .`self` { nameToken = cursor }
+            if file.isPunct(cursor, ASCII.openParen) {
+                var label = cursor + 1
+                while label < argument.end, file.isIdentifier(label), file.isPunct(label + 1, ASCII.colon) {
+                    labels.append(file.text(label))
+                    label += 2
+                }
+                break
+            }
+            cursor += 1
+        }
+        guard nameToken >= 0,
+            let callee = project.callee(file: fileIndex, token: nameToken, name: file.text(nameToken), labels: labels)
+        else { return nil }
+        let info = project.index.callable(callee)
+        let calleeFile = project.file(Int(callee.file))
+        let open = Int(calleeFile.scopes[Int(info.scope)].open)
+        guard open >= 0 else { return nil }
+        return Handler(file: Int(callee.file), open: open, taskName: info.parameters.first ?? "task")
+    }
+}

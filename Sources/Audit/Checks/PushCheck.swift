@@ -1,0 +1,81 @@
+/// A delegate callback that must finish something before it returns.
+enum PushCallback: Sendable {
+    /// `application(_:didReceiveRemoteNotification:fetchCompletionHandler:)`, completion-handler form; `completion`
+    /// is the parameter's internal name.
+    case silentPush(completion: String)
+    /// `pushRegistry(_:didReceiveIncomingPushWith:for:completion:)` and its older and newer forms.
+    case voip(payload: String)
+
+    init?(_ callable: CallableInfo) {
+        guard callable.kind == .function else { return nil }
+        let labels = callable.labels
+        if callable.name == "application", labels.count == 3, labels[1] == "didReceiveRemoteNotification",
+            labels[2] == "fetchCompletionHandler"
+        {
+            // The `async` form returns its result; it has no completion handler to forget.
+            guard !callable.isAsync else { return nil }
+            self = .silentPush(completion: callable.parameters[2])
+            return
+        }
+        if callable.name == "pushRegistry", labels.count >= 3,
+            labels[1] == "didReceiveIncomingPushWith" || labels[1] == "didReceiveIncomingVoIPPushWith"
+        {
+            self = .voip(payload: callable.parameters[1])
+            return
+        }
+        return nil
+    }
+}
+
+/// The rules about push callbacks: a silent push calls its completion handler on every path, a VoIP push reports
+/// a call to CallKit on every path.
+struct PushCheck {
+    let project: Project
+
+    func run(into findings: inout [Finding]) {
+        let silent = CompletionPaths(project: project, obligation: .completionHandlerCalled)
+        let voip = CompletionPaths(project: project, obligation: .incomingCallReported)
+        for fileIndex in 0..<project.fileCount {
+            let summary = project.summary(fileIndex)
+            guard summary.needsDetailedPass else { continue }
+            for callable in summary.callables {
+                guard let callback = PushCallback(callable) else { continue }
+                let file = project.file(fileIndex)
+                let scope = file.scopes[Int(callable.scope)]
+                let open = Int(scope.open)
+                guard open >= 0 else { continue }
+                let location = file.location(Int(scope.head))
+                switch callback {
+                case .silentPush(let completion):
+                    let outcome = silent.analyzeRoot(file: fileIndex, open: open, aliases: [completion])
+                    report(
+                        outcome, rule: .silentPushCompletionNotCalled, at: location, owed: "`\(completion)`",
+                        what: "the silent push", callable: callable, into: &findings)
+                case .voip(let payload):
+                    let outcome = voip.analyzeRoot(file: fileIndex, open: open, aliases: [payload])
+                    report(
+                        outcome, rule: .voipPushNotReported, at: location, owed: "reportNewIncomingCall",
+                        what: "the VoIP push", callable: callable, into: &findings)
+                }
+            }
+        }
+    }
+
+    private func report(
+        _ outcome: PathOutcome, rule: Rule, at location: SourceLocation, owed: String, what: String,
+        callable: CallableInfo, into findings: inout [Finding]
+    ) {
+        guard outcome.mentions else {
+            findings.append(
+                Finding(rule: rule, at: location, message: "`\(callable.signature)` never calls \(owed)."))
+            return
+        }
+        for leak in Set(outcome.leaks).sorted(by: { ($0.file, $0.token) < ($1.file, $1.token) }) {
+            let file = project.file(Int(leak.file))
+            findings.append(
+                Finding(
+                    rule: rule, at: file.location(Int(leak.token)),
+                    message: HandlerCheck.leakMessage(file, Int(leak.token), owed: owed, what: what)))
+        }
+    }
+}

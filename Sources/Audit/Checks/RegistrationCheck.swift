@@ -1,0 +1,227 @@
+/// The cross-file rules about task identifiers: where handlers are registered, whether each registered identifier
+/// is submitted and each submitted one registered, duplicates, and the Info.plist's permitted list.
+struct RegistrationCheck {
+    let project: Project
+
+    private struct Occurrence {
+        var file: Int
+        var registration: RegistrationInfo
+        var identifiers: [ResolvedIdentifier]
+    }
+
+    private struct RequestOccurrence {
+        var file: Int
+        var request: RequestInfo
+        var identifiers: [ResolvedIdentifier]
+        var submitted: Bool
+    }
+
+    func run(into findings: inout [Finding]) {
+        let index = project.index
+        var registrations: [Occurrence] = []
+        var requests: [RequestOccurrence] = []
+        for (fileIndex, summary) in index.files.enumerated() {
+            for registration in summary.registrations {
+                let callID = CallID(file: Int32(fileIndex), index: registration.call)
+                let identifiers = index.resolveIdentifier(
+                    registration.identifier, in: index.caller(of: callID), origin: callID)
+                registrations.append(Occurrence(file: fileIndex, registration: registration, identifiers: identifiers))
+            }
+            for request in summary.requests {
+                let callID = CallID(file: Int32(fileIndex), index: request.call)
+                let identifiers = index.resolveIdentifier(
+                    request.identifier, in: index.caller(of: callID), origin: callID)
+                requests.append(
+                    RequestOccurrence(
+                        file: fileIndex, request: request, identifiers: identifiers,
+                        submitted: index.isSubmitted(fromCallable: index.caller(of: callID))))
+            }
+        }
+        checkLaunch(registrations, into: &findings)
+        checkSubmitted(registrations, requests, into: &findings)
+        checkRegistered(registrations, requests, into: &findings)
+        checkDuplicates(registrations, into: &findings)
+        checkPermitted(registrations, into: &findings)
+    }
+
+    private static func display(_ value: IdentifierValue) -> String {
+        switch value {
+        case .known(let text): "\"\(text)\""
+        case .unknown(let expression): "`\(expression)`"
+        }
+    }
+
+    // MARK: register-outside-launch
+
+    private func checkLaunch(_ registrations: [Occurrence], into findings: inout [Finding]) {
+        let index = project.index
+        for occurrence in registrations
+        where occurrence.registration.kind == .scheduler && !occurrence.registration.continued {
+            let callID = CallID(file: Int32(occurrence.file), index: occurrence.registration.call)
+            let call = index.call(callID)
+            let context: LaunchContext =
+                call.deferredBy.map { .afterLaunch(reason: "inside \($0), which runs after launch has finished") }
+                ?? index.launchContext(of: index.caller(of: callID))
+            guard case .afterLaunch(let reason) = context else { continue }
+            let identifier =
+                occurrence.identifiers.first.map { Self.display($0.value) }
+                ?? occurrence.registration.identifier.display
+            findings.append(
+                Finding(
+                    rule: .registerOutsideLaunch, at: index.location(of: callID),
+                    message: "The launch handler for \(identifier) is registered \(reason)."))
+        }
+    }
+
+    // MARK: registered-never-submitted / submitted-never-registered
+
+    private func checkSubmitted(
+        _ registrations: [Occurrence], _ requests: [RequestOccurrence], into findings: inout [Finding]
+    ) {
+        var submitted: Set<IdentifierValue> = []
+        for request in requests where request.submitted {
+            for identifier in request.identifiers {
+                // One request built from a value the sources cannot tell could be for any identifier.
+                if case .unknown = identifier.value { return }
+                submitted.insert(identifier.value)
+            }
+        }
+        var reported: Set<ResolvedIdentifier> = []
+        for occurrence in registrations {
+            for identifier in occurrence.identifiers {
+                guard case .known = identifier.value, !submitted.contains(identifier.value),
+                    reported.insert(identifier).inserted
+                else { continue }
+                findings.append(
+                    Finding(
+                        rule: .registeredNeverSubmitted, at: project.index.location(of: identifier.origin),
+                        message: "\(Self.display(identifier.value)) has a launch handler, but no code submits a "
+                            + "BGTaskRequest with this identifier, so the task never runs."))
+            }
+        }
+    }
+
+    private func checkRegistered(
+        _ registrations: [Occurrence], _ requests: [RequestOccurrence], into findings: inout [Finding]
+    ) {
+        var registered: Set<String> = []
+        for occurrence in registrations {
+            for identifier in occurrence.identifiers {
+                switch identifier.value {
+                case .known(let value): registered.insert(value)
+                case .unknown: return
+                }
+            }
+        }
+        var reported: Set<ResolvedIdentifier> = []
+        for request in requests where request.submitted {
+            for identifier in request.identifiers {
+                guard case .known(let value) = identifier.value, !registered.contains(value),
+                    reported.insert(identifier).inserted
+                else { continue }
+                findings.append(
+                    Finding(
+                        rule: .submittedNeverRegistered, at: project.index.location(of: identifier.origin),
+                        message: "A request for \"\(value)\" is submitted, but no launch handler is registered "
+                            + "for it; the submit raises \"No launch handler registered\"."))
+            }
+        }
+    }
+
+    // MARK: duplicate-registration
+
+    private func checkDuplicates(_ registrations: [Occurrence], into findings: inout [Finding]) {
+        struct Site {
+            var value: String
+            var origin: CallID
+            var location: SourceLocation
+            var conditions: [UInt32]
+        }
+        let index = project.index
+        var byValue: [String: [Site]] = [:]
+        for occurrence in registrations {
+            for identifier in occurrence.identifiers {
+                guard case .known(let value) = identifier.value else { continue }
+                let direct =
+                    identifier.origin.index == occurrence.registration.call
+                    && Int(identifier.origin.file) == occurrence.file
+                byValue[value, default: []].append(
+                    Site(
+                        value: value, origin: identifier.origin, location: index.location(of: identifier.origin),
+                        conditions: direct ? occurrence.registration.conditions : []))
+            }
+        }
+        for value in byValue.keys.sorted() {
+            var seen: [Site] = []
+            for site in byValue[value]!.sorted(by: { $0.location < $1.location }) {
+                defer { seen.append(site) }
+                guard
+                    let first = seen.first(where: {
+                        $0.origin != site.origin && !Self.exclusive($0, site, conditions: \.conditions)
+                    })
+                else { continue }
+                findings.append(
+                    Finding(
+                        rule: .duplicateRegistration, at: site.location,
+                        message: "\"\(value)\" is registered again; it was first registered at "
+                            + "\(ProjectIndex.short(first.location)). The system kills the app on the second "
+                            + "registration."))
+            }
+        }
+    }
+
+    /// Two registrations in different branches of the same `#if` never both compile.
+    private static func exclusive<Value>(_ lhs: Value, _ rhs: Value, conditions: KeyPath<Value, [UInt32]>) -> Bool {
+        for left in lhs[keyPath: conditions] {
+            for right in rhs[keyPath: conditions] where left >> 16 == right >> 16 && left != right { return true }
+        }
+        return false
+    }
+
+    // MARK: identifier-not-permitted / permitted-never-registered
+
+    private func checkPermitted(_ registrations: [Occurrence], into findings: inout [Finding]) {
+        let lists = project.propertyLists
+        guard !lists.isEmpty else { return }
+        let declaring = lists.filter(\.declaresKey)
+        let patterns = declaring.flatMap(\.entries).map(\.value)
+        var reported: Set<ResolvedIdentifier> = []
+        var registered: [String] = []
+        var allKnown = true
+        for occurrence in registrations {
+            for identifier in occurrence.identifiers {
+                guard case .known(let value) = identifier.value else {
+                    allKnown = false
+                    continue
+                }
+                registered.append(value)
+                guard !patterns.contains(where: { PermittedIdentifiers.matches(value, pattern: $0) }),
+                    reported.insert(identifier).inserted
+                else { continue }
+                let message =
+                    declaring.isEmpty
+                    ? "\"\(value)\" is registered, but no Info.plist in the tree has BGTaskSchedulerPermittedIdentifiers."
+                    : "\"\(value)\" is registered, but BGTaskSchedulerPermittedIdentifiers in "
+                        + declaring.map(\.path).joined(separator: ", ") + " does not list it."
+                findings.append(
+                    Finding(
+                        rule: .identifierNotPermitted, at: project.index.location(of: identifier.origin),
+                        message: message))
+            }
+        }
+        // An identifier registered from a value the sources cannot tell could be any permitted one.
+        guard allKnown else { return }
+        for list in declaring {
+            for entry in list.entries where !entry.value.contains("*") {
+                guard !registered.contains(where: { PermittedIdentifiers.matches($0, pattern: entry.value) }) else {
+                    continue
+                }
+                findings.append(
+                    Finding(
+                        rule: .permittedNeverRegistered, file: list.path, line: entry.line, column: 1,
+                        message: "\"\(entry.value)\" is permitted in BGTaskSchedulerPermittedIdentifiers, but no "
+                            + "code registers a launch handler for it."))
+            }
+        }
+    }
+}

@@ -1,0 +1,746 @@
+/// A token in one of the project's files.
+struct Site: Hashable, Sendable {
+    var file: Int32
+    var token: Int32
+
+    init(_ file: Int, _ token: Int) {
+        self.file = Int32(file)
+        self.token = Int32(token)
+    }
+}
+
+/// How the paths that reach the end of a block left it.
+enum Fall: Sendable {
+    /// Some path reaches the end without the work being finished; the site says where that path comes from
+    /// (the start of the body, an `if` without `else`, a `catch` …).
+    case open(Site)
+    /// Every path that reaches the end has finished the work.
+    case completed
+    /// No path reaches the end (all return, throw or break).
+    case none
+}
+
+/// What a body does with the obligation it was given, path by path.
+struct PathOutcome: Sendable {
+    /// `return`s (and, at the root, uncaught `throw`s and `try`s) taken while the work is unfinished.
+    var leaks: [Site] = []
+    /// `throw`s and `try`s taken while the work is unfinished that nothing here catches.
+    var thrown: [Site] = []
+    var fall: Fall = .none
+    /// The body finishes the work or hands it to other code somewhere.
+    var mentions = false
+    /// A `task.expirationHandler = …` assignment was seen.
+    var setsExpirationHandler = false
+    /// The obligation was handed to code the audit cannot see (an unknown function, a stored property).
+    var escaped = false
+    /// A `BGTaskScheduler.submit(_:)` is reachable.
+    var submits = false
+}
+
+/// Follows every path through a handler body to see whether it finishes its obligation: calls
+/// `setTaskCompleted(success:)`, calls the push completion handler, reports the call to CallKit, or ends the
+/// background task.
+///
+/// Control flow is read from the token stream: `if`/`else`, `guard … else`, `switch` cases, `do`/`catch`,
+/// loops (which may run zero times), `repeat`, `defer`, `return`, `throw`, and `try` outside a `do` that catches.
+/// A closure that finishes the work counts as finishing it (it is the asynchronous continuation); a closure
+/// assigned to `expirationHandler` does not. A call that passes the obligation to a project function is followed
+/// into that function (four calls deep); passing it to code outside the project counts as handing it over.
+final class CompletionPaths {
+    enum Obligation: Sendable {
+        /// `setTaskCompleted(success:)` on a `BGTask`.
+        case taskCompleted
+        /// Calling the completion handler parameter (`aliases` name it).
+        case completionHandlerCalled
+        /// `reportNewIncomingCall` (or `reportNewIncomingVoIPPushPayload`) on a `CXProvider`.
+        case incomingCallReported
+        /// `endBackgroundTask(_:)` with the identifier `aliases` name.
+        case backgroundTaskEnded
+    }
+
+    let project: Project
+    let obligation: Obligation
+    private var visiting: Set<CallableID> = []
+    private var helperCache: [HelperKey: PathOutcome] = [:]
+    private var mayFinishCache: [CallableID: Bool] = [:]
+
+    private struct HelperKey: Hashable {
+        var callee: CallableID
+        var parameters: [Int]
+    }
+
+    static let maximumDepth = 4
+    private static let loggingCalls: Set<String> = [
+        "print", "debugPrint", "NSLog", "dump", "log", "info", "debug", "error", "warning", "notice", "fault",
+        "trace", "critical", "os_log",
+    ]
+
+    init(project: Project, obligation: Obligation) {
+        self.project = project
+        self.obligation = obligation
+    }
+
+    /// Paths through the body whose `{` is at `open` (a closure's parameters are skipped). Uncaught throws are
+    /// leaks here: nothing above the root can finish the work for them.
+    func analyzeRoot(file fileIndex: Int, open: Int, aliases: Set<String>) -> PathOutcome {
+        let file = project.file(fileIndex)
+        let close = Int(file.matching[open])
+        guard close > open else { return PathOutcome() }
+        let isClosure = file.scopes[Int(file.scopeOf[open])].kind == .closure
+        let start = isClosure ? Self.closureParameters(file, open: open).bodyStart : open + 1
+        var walker = Walker(paths: self, file: file, fileIndex: fileIndex, aliases: aliases, depth: 0)
+        let fall = walker.block(start, close, entry: .open(Site(fileIndex, open)), inDo: false)
+        return Self.closed(walker.outcome(fall))
+    }
+
+    /// Paths from token `start` to `end` (which may cross out of the block `start` is in), for an obligation that
+    /// begins at `origin`.
+    func analyzeRange(file fileIndex: Int, from start: Int, to end: Int, origin: Int, aliases: Set<String>)
+        -> PathOutcome
+    {
+        let file = project.file(fileIndex)
+        var walker = Walker(paths: self, file: file, fileIndex: fileIndex, aliases: aliases, depth: 0)
+        let fall = walker.block(start, end, entry: .open(Site(fileIndex, origin)), inDo: false)
+        return Self.closed(walker.outcome(fall))
+    }
+
+    /// At a root nothing above can finish the work: uncaught errors and a path reaching the end unfinished are
+    /// leaks.
+    private static func closed(_ outcome: PathOutcome) -> PathOutcome {
+        var closed = outcome
+        closed.leaks += closed.thrown
+        closed.thrown = []
+        if case .open(let origin) = closed.fall, closed.mentions { closed.leaks.append(origin) }
+        return closed
+    }
+
+    /// A closure's first body token after `{ [captures] (params) in`, and its parameter names; without an `in`
+    /// the closure has no named parameters (`$0` is its first).
+    static func closureParameters(_ file: SourceFile, open: Int) -> (bodyStart: Int, names: [String]) {
+        var cursor = open + 1
+        var names: [String] = []
+        let close = Int(file.matching[open])
+        let limit = min(close > open ? close : file.count, open + 48)
+        while cursor < limit {
+            if file.word(cursor) == .in { return (cursor + 1, names.isEmpty ? ["$0"] : names) }
+            if file.isPunct(cursor, ASCII.openBracket), cursor == open + 1 {
+                cursor = Int(file.matching[cursor]) + 1
+                continue
+            }
+            if file.isPunct(cursor, ASCII.openParen) {
+                for argument in file.arguments(ofCallAt: cursor) {
+                    if argument.label >= 0 {
+                        names.append(file.text(argument.label))
+                    } else if file.isIdentifier(argument.start) {
+                        names.append(file.text(argument.start))
+                    }
+                }
+                let closeParen = Int(file.matching[cursor])
+                guard closeParen > cursor else { break }
+                cursor = closeParen + 1
+                continue
+            }
+            if file.isIdentifier(cursor) {
+                let word = file.word(cursor)
+                if word != .none && word != .async && word != .throws && word != .some && word != .any {
+                    break
+                }
+                if !file.isPunct(cursor - 1, ASCII.colon), !file.isPunct(cursor - 1, ASCII.dot),
+                    !file.isPunct(cursor - 1, ASCII.at), word == .none
+                {
+                    names.append(file.text(cursor))
+                }
+                cursor += 1
+                continue
+            }
+            if file.isPunct(cursor, ASCII.comma) || file.isPunct(cursor, ASCII.colon) || file.isPunct(cursor, ASCII.dot)
+                || file.isPunct(cursor, ASCII.minus) || file.isPunct(cursor, ASCII.greater)
+                || file.isPunct(cursor, ASCII.question) || file.isPunct(cursor, ASCII.bang)
+                || file.isPunct(cursor, ASCII.at) || file.isPunct(cursor, ASCII.less)
+            {
+                cursor += 1
+                continue
+            }
+            break
+        }
+        return (open + 1, ["$0"])
+    }
+
+    // MARK: For the walker
+
+    func isFinishingCall(name: String, arguments: [Argument], in file: SourceFile, aliases: Set<String>) -> Bool {
+        switch obligation {
+        case .taskCompleted:
+            return name == "setTaskCompleted"
+        case .completionHandlerCalled:
+            return aliases.contains(name)
+        case .incomingCallReported:
+            return name == "reportNewIncomingCall" || name == "reportNewIncomingVoIPPushPayload"
+        case .backgroundTaskEnded:
+            guard name == "endBackgroundTask" else { return false }
+            for argument in arguments {
+                for token in argument.start..<argument.end where file.isIdentifier(token) {
+                    if aliases.contains(file.text(token)) { return true }
+                }
+            }
+            return false
+        }
+    }
+
+    func isLogging(_ name: String) -> Bool { Self.loggingCalls.contains(name) }
+
+    /// Whether the body of `callee` mentions the finishing call at all, so that following it can matter.
+    func mayFinish(_ callee: CallableID) -> Bool {
+        if let known = mayFinishCache[callee] { return known }
+        let names: [StaticString]
+        switch obligation {
+        case .taskCompleted: names = ["setTaskCompleted"]
+        case .incomingCallReported: names = ["reportNewIncomingCall", "reportNewIncomingVoIPPushPayload"]
+        case .backgroundTaskEnded: names = ["endBackgroundTask"]
+        case .completionHandlerCalled: names = []
+        }
+        var found = false
+        if !names.isEmpty {
+            let file = project.file(Int(callee.file))
+            let scope = file.scopes[Int(project.index.callable(callee).scope)]
+            let end = min(Int(scope.close), file.count)
+            search: for token in max(Int(scope.open), 0)..<end {
+                for name in names where file.is(token, name) {
+                    found = true
+                    break search
+                }
+            }
+        }
+        mayFinishCache[callee] = found
+        return found
+    }
+
+    /// The outcome of a project function that is given the obligation through the parameters at `parameters`
+    /// (or, with none, reaches it some other way); `nil` when it is already being analysed further up.
+    func helper(_ callee: CallableID, parameters: [Int], depth: Int) -> PathOutcome? {
+        let key = HelperKey(callee: callee, parameters: parameters)
+        if let cached = helperCache[key] { return cached }
+        guard depth <= Self.maximumDepth, !visiting.contains(callee) else { return nil }
+        let info = project.index.callable(callee)
+        guard info.kind == .function || info.kind == .initializer else { return nil }
+        visiting.insert(callee)
+        defer { visiting.remove(callee) }
+        let fileIndex = Int(callee.file)
+        let file = project.file(fileIndex)
+        let scope = file.scopes[Int(info.scope)]
+        let open = Int(scope.open)
+        let close = Int(scope.close)
+        guard open >= 0, close > open, close <= file.count else { return nil }
+        let aliases = Set(parameters.compactMap { $0 < info.parameters.count ? info.parameters[$0] : nil })
+        var walker = Walker(paths: self, file: file, fileIndex: fileIndex, aliases: aliases, depth: depth)
+        let fall = walker.block(open + 1, close, entry: .open(Site(fileIndex, open)), inDo: false)
+        let outcome = walker.outcome(fall)
+        helperCache[key] = outcome
+        return outcome
+    }
+}
+
+/// Walks the tokens of one body, tracking whether the current path has finished its obligation.
+private struct Walker {
+    let paths: CompletionPaths
+    let file: SourceFile
+    let fileIndex: Int
+    var aliases: Set<String>
+    let depth: Int
+    var leaks: [Site] = []
+    var thrown: [Site] = []
+    var mentions = false
+    var setsExpirationHandler = false
+    var escaped = false
+    var submits = false
+
+    init(paths: CompletionPaths, file: SourceFile, fileIndex: Int, aliases: Set<String>, depth: Int) {
+        self.paths = paths
+        self.file = file
+        self.fileIndex = fileIndex
+        self.aliases = aliases
+        self.depth = depth
+    }
+
+    func outcome(_ fall: Fall) -> PathOutcome {
+        PathOutcome(
+            leaks: leaks, thrown: thrown, fall: fall, mentions: mentions,
+            setsExpirationHandler: setsExpirationHandler, escaped: escaped, submits: submits)
+    }
+
+    private func site(_ token: Int) -> Site { Site(fileIndex, token) }
+
+    private mutating func finish(_ state: inout Fall) {
+        mentions = true
+        if case .open = state { state = .completed }
+    }
+
+    private func isOpen(_ state: Fall) -> Bool {
+        if case .open = state { return true }
+        return false
+    }
+
+    // MARK: Blocks
+
+    /// Walks tokens `lo..<hi`, entering with `entry`; returns how the paths reaching `hi` leave.
+    mutating func block(_ lo: Int, _ hi: Int, entry: Fall, inDo: Bool) -> Fall {
+        if case .none = entry { return .none }
+        var state = entry
+        var index = lo
+        while index < hi {
+            let token = file.tokens[index]
+            if token.kind == .punctuation {
+                let byte = file.bytes[Int(token.start)]
+                if byte == ASCII.openBrace {
+                    index = brace(at: index, &state, inDo: inDo)
+                    continue
+                }
+                if byte == ASCII.closeBrace {
+                    // Closing a block the range started inside: the path goes on after it, but not into the
+                    // `else` or `catch` that follows.
+                    index = skipAlternatives(after: index + 1, limit: hi)
+                    continue
+                }
+                index += 1
+                continue
+            }
+            guard token.kind == .identifier else {
+                index += 1
+                continue
+            }
+            switch token.word {
+            case .if:
+                index = ifStatement(at: index, hi, &state, inDo: inDo)
+                continue
+            case .guard:
+                index = guardStatement(at: index, hi, &state, inDo: inDo)
+                continue
+            case .switch:
+                index = switchStatement(at: index, hi, &state, inDo: inDo)
+                continue
+            case .do:
+                index = doStatement(at: index, hi, &state, inDo: inDo)
+                continue
+            case .for, .while:
+                index = loop(at: index, hi, &state, inDo: inDo)
+                continue
+            case .repeat:
+                index = repeatStatement(at: index, hi, &state, inDo: inDo)
+                continue
+            case .defer:
+                index = deferStatement(at: index, hi, &state, inDo: inDo)
+                continue
+            case .else, .catch:
+                index = skipAlternatives(after: index, limit: hi)
+                continue
+            case .return, .throw:
+                let end = file.expressionEnd(from: index + 1, limit: hi)
+                if token.word == .return, end > index + 1, file.isIdentifier(index + 1),
+                    aliases.contains(file.text(index + 1)), end == index + 2 || file.word(index + 2) == .as
+                {
+                    // Returning the obligation hands it to the caller.
+                    escaped = true
+                    finish(&state)
+                }
+                // The returned or thrown expression may finish the work itself (`return completion(.noData)`).
+                state = block(index + 1, end, entry: state, inDo: inDo)
+                if isOpen(state) {
+                    if token.word == .return {
+                        leaks.append(site(index))
+                    } else if !inDo {
+                        thrown.append(site(index))
+                    }
+                }
+                return .none
+            case .break, .continue, .fallthrough:
+                return state
+            case .try:
+                if !file.isPunct(index + 1, ASCII.question), !file.isPunct(index + 1, ASCII.bang), !inDo,
+                    isOpen(state)
+                {
+                    thrown.append(site(index))
+                }
+            case .let, .var:
+                noteAlias(at: index)
+            default:
+                break
+            }
+            if token.word == .none || !token.word.isReserved {
+                index = identifier(at: index, &state, inDo: inDo)
+                continue
+            }
+            index += 1
+        }
+        return state
+    }
+
+    /// Steps over `else { … }`, `else if … { … } else { … }` and `catch … { … }` chains starting at `index`.
+    private func skipAlternatives(after start: Int, limit: Int) -> Int {
+        var index = start
+        while index < limit, file.word(index) == .else || file.word(index) == .catch {
+            guard let open = bodyOpen(from: index + 1, limit: limit) else { return limit }
+            index = Int(file.matching[open]) + 1
+        }
+        return index
+    }
+
+    /// The `{` that opens the body of the statement whose head starts at `start`: the first brace outside
+    /// parentheses and brackets.
+    private func bodyOpen(from start: Int, limit: Int) -> Int? {
+        var index = start
+        while index < limit {
+            if file.isPunct(index, ASCII.openBrace) { return Int(file.matching[index]) > index ? index : nil }
+            if file.isPunct(index, ASCII.openParen) || file.isPunct(index, ASCII.openBracket) {
+                let close = Int(file.matching[index])
+                guard close > index else { return nil }
+                index = close + 1
+                continue
+            }
+            index += 1
+        }
+        return nil
+    }
+
+    private mutating func brace(at open: Int, _ state: inout Fall, inDo: Bool) -> Int {
+        let close = Int(file.matching[open])
+        guard close > open else { return open + 1 }
+        let scope = file.scopes[Int(file.scopeOf[open])]
+        switch scope.kind {
+        case .closure:
+            closure(scope, open: open, close: close, &state)
+        case .control:
+            state = block(open + 1, close, entry: state, inDo: inDo)
+        default:
+            // A local function or type: declared here, not run here.
+            break
+        }
+        return close + 1
+    }
+
+    private func isExpirationHandler(_ scope: Scope) -> Bool {
+        (scope.assignee >= 0 && file.is(Int(scope.assignee), "expirationHandler"))
+            || (scope.label >= 0 && file.is(Int(scope.label), "expirationHandler"))
+            || (scope.name >= 0 && file.is(Int(scope.name), "beginBackgroundTask"))
+    }
+
+    private mutating func closure(_ scope: Scope, open: Int, close: Int, _ state: inout Fall) {
+        if isExpirationHandler(scope) {
+            if scope.assignee >= 0 { setsExpirationHandler = true }
+            return
+        }
+        let body = CompletionPaths.closureParameters(file, open: open).bodyStart
+        var inner = Walker(paths: paths, file: file, fileIndex: fileIndex, aliases: aliases, depth: depth)
+        let fall = inner.block(body, close, entry: .open(site(open)), inDo: false)
+        setsExpirationHandler = setsExpirationHandler || inner.setsExpirationHandler
+        escaped = escaped || inner.escaped
+        submits = submits || inner.submits
+        guard inner.mentions else { return }
+        // The closure finishes the work: its unfinished paths, and errors that end it, are the leaks.
+        leaks += inner.leaks + inner.thrown
+        if case .open(let origin) = fall { leaks.append(origin) }
+        finish(&state)
+    }
+
+    // MARK: Statements
+
+    private struct Exemption {
+        var then = false
+        var otherwise = false
+    }
+
+    /// For a CallKit report, a branch taken only for a push that is not VoIP (`type == .voIP` false) owes nothing.
+    private func exemption(conditionFrom start: Int, to end: Int) -> Exemption {
+        guard paths.obligation == .incomingCallReported else { return Exemption() }
+        var mentionsVoIP = false
+        var negated = false
+        for index in start..<end {
+            if file.is(index, "voIP") { mentionsVoIP = true }
+            if file.isPunct(index, ASCII.bang), file.isPunct(index + 1, ASCII.equals) { negated = true }
+        }
+        guard mentionsVoIP else { return Exemption() }
+        return negated ? Exemption(then: true, otherwise: false) : Exemption(then: false, otherwise: true)
+    }
+
+    private mutating func ifStatement(at start: Int, _ limit: Int, _ state: inout Fall, inDo: Bool) -> Int {
+        let entry = state
+        var results: [Fall] = []
+        var cursor = start
+        var branchEntry = entry
+        var exhaustive = false
+        var lastExemption = Exemption()
+        var lastHead = start
+        while true {
+            guard let open = bodyOpen(from: cursor + 1, limit: limit) else { return limit }
+            let afterCondition = block(cursor + 1, open, entry: branchEntry, inDo: inDo)
+            let exemption = exemption(conditionFrom: cursor + 1, to: open)
+            lastExemption = exemption
+            lastHead = cursor
+            let close = Int(file.matching[open])
+            results.append(block(open + 1, close, entry: exemption.then ? .completed : afterCondition, inDo: inDo))
+            cursor = close + 1
+            branchEntry = exemption.otherwise ? .completed : afterCondition
+            guard file.word(cursor) == .else else { break }
+            if file.word(cursor + 1) == .if {
+                cursor += 1
+                continue
+            }
+            guard file.isPunct(cursor + 1, ASCII.openBrace) else { break }
+            let elseClose = Int(file.matching[cursor + 1])
+            guard elseClose > cursor + 1 else { return limit }
+            results.append(block(cursor + 2, elseClose, entry: branchEntry, inDo: inDo))
+            cursor = elseClose + 1
+            exhaustive = true
+            break
+        }
+        if !exhaustive {
+            if lastExemption.otherwise {
+                results.append(.completed)
+            } else if isOpen(branchEntry) {
+                results.append(.open(site(lastHead)))
+            } else {
+                results.append(branchEntry)
+            }
+        }
+        state = merge(entry, results)
+        return cursor
+    }
+
+    private func merge(_ entry: Fall, _ results: [Fall]) -> Fall {
+        if case .none = entry { return .none }
+        if case .completed = entry { return .completed }
+        var sawCompleted = false
+        for result in results {
+            switch result {
+            case .open: return result
+            case .completed: sawCompleted = true
+            case .none: break
+            }
+        }
+        return sawCompleted ? .completed : .none
+    }
+
+    private mutating func guardStatement(at start: Int, _ limit: Int, _ state: inout Fall, inDo: Bool) -> Int {
+        var elseIndex = start + 1
+        while elseIndex < limit, file.word(elseIndex) != .else {
+            if file.isPunct(elseIndex, ASCII.openParen) || file.isPunct(elseIndex, ASCII.openBracket)
+                || file.isPunct(elseIndex, ASCII.openBrace)
+            {
+                let close = Int(file.matching[elseIndex])
+                guard close > elseIndex else { return limit }
+                elseIndex = close
+            }
+            elseIndex += 1
+        }
+        guard elseIndex < limit, file.isPunct(elseIndex + 1, ASCII.openBrace) else { return limit }
+        state = block(start + 1, elseIndex, entry: state, inDo: inDo)
+        let exemption = exemption(conditionFrom: start + 1, to: elseIndex)
+        let open = elseIndex + 1
+        let close = Int(file.matching[open])
+        guard close > open else { return limit }
+        _ = block(open + 1, close, entry: exemption.otherwise ? .completed : state, inDo: inDo)
+        return close + 1
+    }
+
+    private mutating func switchStatement(at start: Int, _ limit: Int, _ state: inout Fall, inDo: Bool) -> Int {
+        guard let open = bodyOpen(from: start + 1, limit: limit) else { return limit }
+        let close = Int(file.matching[open])
+        state = block(start + 1, open, entry: state, inDo: inDo)
+        let entry = state
+        var labels: [(head: Int, bodyStart: Int)] = []
+        var index = open + 1
+        while index < close {
+            if file.matching[index] > index, !file.isPunct(index, ASCII.closeParen) {
+                index = Int(file.matching[index]) + 1
+                continue
+            }
+            let word = file.word(index)
+            if word == .case || word == .default, isCaseLabel(index) {
+                var colon = index + 1
+                while colon < close, !file.isPunct(colon, ASCII.colon) {
+                    if file.matching[colon] > colon { colon = Int(file.matching[colon]) }
+                    colon += 1
+                }
+                labels.append((index, colon + 1))
+                index = colon + 1
+                continue
+            }
+            index += 1
+        }
+        var results: [Fall] = []
+        for (offset, label) in labels.enumerated() {
+            let end = offset + 1 < labels.count ? labels[offset + 1].head : close
+            let caseEntry: Fall = isOpen(entry) ? .open(site(label.head)) : entry
+            results.append(block(label.bodyStart, end, entry: caseEntry, inDo: inDo))
+        }
+        state = labels.isEmpty ? entry : merge(entry, results)
+        return close + 1
+    }
+
+    private func isCaseLabel(_ index: Int) -> Bool {
+        let previous = file.word(index - 1)
+        if previous == .if || previous == .guard || previous == .while || previous == .for { return false }
+        return !file.isPunct(index - 1, ASCII.comma)
+    }
+
+    private mutating func doStatement(at start: Int, _ limit: Int, _ state: inout Fall, inDo: Bool) -> Int {
+        guard file.isPunct(start + 1, ASCII.openBrace) else { return start + 1 }
+        let close = Int(file.matching[start + 1])
+        guard close > start + 1 else { return limit }
+        let catches = file.word(close + 1) == .catch
+        let entry = state
+        var results = [block(start + 2, close, entry: entry, inDo: inDo || catches)]
+        var cursor = close + 1
+        while file.word(cursor) == .catch {
+            guard let open = bodyOpen(from: cursor + 1, limit: limit) else { return limit }
+            let catchClose = Int(file.matching[open])
+            let catchEntry: Fall = isOpen(entry) ? .open(site(cursor)) : entry
+            results.append(block(open + 1, catchClose, entry: catchEntry, inDo: inDo))
+            cursor = catchClose + 1
+        }
+        state = merge(entry, results)
+        return cursor
+    }
+
+    private mutating func loop(at start: Int, _ limit: Int, _ state: inout Fall, inDo: Bool) -> Int {
+        guard let open = bodyOpen(from: start + 1, limit: limit) else { return limit }
+        let close = Int(file.matching[open])
+        state = block(start + 1, open, entry: state, inDo: inDo)
+        // The body may run zero times: what it finishes does not count after the loop, its leaks do.
+        _ = block(open + 1, close, entry: state, inDo: inDo)
+        return close + 1
+    }
+
+    private mutating func repeatStatement(at start: Int, _ limit: Int, _ state: inout Fall, inDo: Bool) -> Int {
+        guard file.isPunct(start + 1, ASCII.openBrace) else { return start + 1 }
+        let close = Int(file.matching[start + 1])
+        guard close > start + 1 else { return limit }
+        state = block(start + 2, close, entry: state, inDo: inDo)
+        var cursor = close + 1
+        if file.word(cursor) == .while { cursor = file.expressionEnd(from: cursor + 1, limit: limit) }
+        return cursor
+    }
+
+    private mutating func deferStatement(at start: Int, _ limit: Int, _ state: inout Fall, inDo: Bool) -> Int {
+        guard file.isPunct(start + 1, ASCII.openBrace) else { return start + 1 }
+        let close = Int(file.matching[start + 1])
+        guard close > start + 1 else { return limit }
+        // Runs at every exit after this point: finishing inside covers all of them.
+        if case .completed = block(start + 2, close, entry: .open(site(start)), inDo: inDo) { finish(&state) }
+        return close + 1
+    }
+
+    // MARK: Names and calls
+
+    /// `let name = alias` (optionally `as? Type`) makes `name` another name for the obligation; a value
+    /// derived from it (`let caller = payload.dictionaryPayload["caller"]`) does not.
+    private mutating func noteAlias(at index: Int) {
+        guard file.isIdentifier(index + 1) else { return }
+        var equals = index + 2
+        if file.isPunct(equals, ASCII.colon) {
+            while equals < index + 8, !file.isPunct(equals, ASCII.equals) { equals += 1 }
+        }
+        let value = equals + 1
+        guard file.isPunct(equals, ASCII.equals), file.isIdentifier(value), aliases.contains(file.text(value)) else {
+            return
+        }
+        if file.word(value + 1) == .as || value + 1 >= file.count || file.startsStatement(value + 1)
+            || file.isPunct(value + 1, ASCII.comma) || file.isPunct(value + 1, ASCII.openBrace)
+            || file.word(value + 1) == .else || file.isPunct(value + 1, ASCII.semicolon)
+        {
+            aliases.insert(file.text(index + 1))
+        }
+    }
+
+    /// An argument that is the obligation itself: `task`, `task as! BGAppRefreshTask`, `completionHandler`, or
+    /// for a VoIP push the whole payload (`payload`, `payload.dictionaryPayload`), not a value read out of it.
+    private func isAliasArgument(_ argument: Argument) -> Bool {
+        guard file.isIdentifier(argument.start), aliases.contains(file.text(argument.start)) else { return false }
+        if argument.end - argument.start == 1 || file.word(argument.start + 1) == .as { return true }
+        return paths.obligation == .incomingCallReported && argument.end - argument.start == 3
+            && file.isPunct(argument.start + 1, ASCII.dot) && file.is(argument.start + 2, "dictionaryPayload")
+    }
+
+    private mutating func identifier(at index: Int, _ state: inout Fall, inDo: Bool) -> Int {
+        let name = file.text(index)
+        if file.isPunct(index + 1, ASCII.equals), !file.isPunct(index + 2, ASCII.equals), name == "expirationHandler" {
+            setsExpirationHandler = true
+            if file.isPunct(index + 2, ASCII.openBrace) {
+                let close = Int(file.matching[index + 2])
+                return close > index ? close + 1 : index + 3
+            }
+            return index + 2
+        }
+        var open = -1
+        if file.isPunct(index + 1, ASCII.openParen), file.line(index + 1) == file.line(index) {
+            open = index + 1
+        } else if file.isPunct(index + 1, ASCII.question), file.isPunct(index + 2, ASCII.openParen) {
+            open = index + 2
+        } else if file.isPunct(index + 1, ASCII.openBrace), file.scopes[Int(file.scopeOf[index + 1])].kind == .closure {
+            open = -2
+        }
+        if open == -1 {
+            if aliases.contains(name), isStoredValue(index) {
+                // Kept for later (`self.pending = completionHandler`): whoever reads it finishes the work.
+                escaped = true
+                finish(&state)
+            }
+            return index + 1
+        }
+        let arguments = open >= 0 ? file.arguments(ofCallAt: open) : []
+        call(name, at: index, arguments: arguments, &state, inDo: inDo)
+        return index + 1
+    }
+
+    private func isStoredValue(_ index: Int) -> Bool {
+        guard file.isPunct(index - 1, ASCII.equals), !file.isPunct(index - 2, ASCII.equals),
+            !file.isPunct(index - 2, ASCII.bang), !file.isPunct(index - 2, ASCII.less),
+            !file.isPunct(index - 2, ASCII.greater)
+        else { return false }
+        let declared = file.word(index - 3)
+        return declared != .let && declared != .var
+    }
+
+    private mutating func call(_ name: String, at index: Int, arguments: [Argument], _ state: inout Fall, inDo: Bool) {
+        if paths.isFinishingCall(name: name, arguments: arguments, in: file, aliases: aliases) {
+            finish(&state)
+            return
+        }
+        let isMember = file.isPunct(index - 1, ASCII.dot)
+        if name == "submit", isMember, arguments.count == 1, arguments[0].label < 0 { submits = true }
+        let labels = arguments.map { $0.label >= 0 ? file.text($0.label) : "_" }
+        let project = paths.project
+        let resolved = project.resolved(file: fileIndex, token: index, name: name, labels: labels)
+        let callee = ProjectIndex.unique(resolved, in: project.index, from: Int32(fileIndex))
+        if resolved.contains(where: project.index.submitting.contains) { submits = true }
+        let handedOver = arguments.indices.filter { isAliasArgument(arguments[$0]) }
+        if !handedOver.isEmpty {
+            if let callee, let outcome = paths.helper(callee, parameters: handedOver, depth: depth + 1) {
+                absorb(outcome, &state, inDo: inDo)
+            } else if callee == nil, !paths.isLogging(name), !isConstructorOfData(name) {
+                escaped = true
+                finish(&state)
+            }
+            return
+        }
+        if let callee, paths.mayFinish(callee), let outcome = paths.helper(callee, parameters: [], depth: depth + 1) {
+            absorb(outcome, &state, inDo: inDo)
+        }
+    }
+
+    /// Building a value from a push payload (`IncomingCall(payload.dictionaryPayload)`) does not hand the push
+    /// over; passing a task or a completion handler to a new object does.
+    private func isConstructorOfData(_ name: String) -> Bool {
+        paths.obligation == .incomingCallReported && name.first?.isUppercase == true
+    }
+
+    private mutating func absorb(_ outcome: PathOutcome, _ state: inout Fall, inDo: Bool) {
+        setsExpirationHandler = setsExpirationHandler || outcome.setsExpirationHandler
+        escaped = escaped || outcome.escaped
+        submits = submits || outcome.submits
+        guard outcome.mentions else { return }
+        leaks += outcome.leaks
+        if !inDo { thrown += outcome.thrown }
+        if case .open(let origin) = outcome.fall { leaks.append(origin) }
+        finish(&state)
+    }
+}

@@ -1,0 +1,573 @@
+/// Reads one `SourceFile` into its `FileSummary` in one walk over the scopes and one over the tokens.
+struct FactCollector {
+    private let file: SourceFile
+    private var summary: FileSummary
+    /// For each scope, the local callable its code belongs to.
+    private var owner: [Int32]
+    /// For each scope, the closure that runs later which it sits in, named for a message.
+    private var deferral: [String?]
+    /// For each type scope, its index in `summary.types`.
+    private var typeOfScope: [Int32]
+    private let mentionsScheduler: Bool
+
+    static func collect(_ file: SourceFile) -> FileSummary {
+        var collector = FactCollector(file: file)
+        collector.collectScopes()
+        collector.collectTokens()
+        return collector.summary
+    }
+
+    private init(file: SourceFile) {
+        self.file = file
+        summary = FileSummary(path: file.path)
+        owner = Array(repeating: 0, count: file.scopes.count)
+        deferral = Array(repeating: nil, count: file.scopes.count)
+        typeOfScope = Array(repeating: -1, count: file.scopes.count)
+        var mentions = false
+        for index in file.tokens.indices where file.is(index, "BGTaskScheduler") {
+            mentions = true
+            break
+        }
+        mentionsScheduler = mentions
+    }
+
+    // MARK: Scopes: types and callables
+
+    private mutating func collectScopes() {
+        summary.callables.append(CallableInfo(kind: .topLevel, name: "top-level code", scope: 0, line: 1))
+        for index in 1..<file.scopes.count {
+            let scope = file.scopes[index]
+            let parent = Int(scope.parent)
+            switch scope.kind {
+            case .type:
+                let info = typeInfo(scope)
+                typeOfScope[index] = Int32(summary.types.count)
+                summary.types.append(info)
+                owner[index] = Int32(summary.callables.count)
+                summary.callables.append(
+                    CallableInfo(
+                        kind: .storedValues, name: "stored properties of \(info.name)", typeName: info.name,
+                        scope: Int32(index), line: Int32(file.line(Int(scope.open)))))
+            case .function, .property:
+                owner[index] = Int32(summary.callables.count)
+                let info = callableInfo(scope, index: index)
+                if PushCallback(info) != nil { summary.needsDetailedPass = true }
+                summary.callables.append(info)
+            default:
+                owner[index] = owner[parent]
+                if scope.kind == .closure, let described = deferringCall(scope) {
+                    deferral[index] = described
+                } else {
+                    deferral[index] = deferral[parent]
+                }
+            }
+        }
+    }
+
+    private func typeInfo(_ scope: Scope) -> TypeInfo {
+        var index = Int(scope.name)
+        // `extension Outer.Inner` names the last component.
+        while file.isPunct(index + 1, ASCII.dot), file.isIdentifier(index + 2) { index += 2 }
+        let name = file.isIdentifier(index) ? file.text(index) : ""
+        var inherits: [String] = []
+        var cursor = index + 1
+        let open = Int(scope.open)
+        if file.isPunct(cursor, ASCII.less) {
+            var depth = 0
+            while cursor < open {
+                if file.isPunct(cursor, ASCII.less) { depth += 1 }
+                if file.isPunct(cursor, ASCII.greater) {
+                    depth -= 1
+                    if depth == 0 { break }
+                }
+                cursor += 1
+            }
+            cursor += 1
+        }
+        if file.isPunct(cursor, ASCII.colon) {
+            cursor += 1
+            var last: String?
+            while cursor < open, file.word(cursor) != .where {
+                if file.isIdentifier(cursor) {
+                    last = file.text(cursor)
+                } else if file.isPunct(cursor, ASCII.comma) || file.isPunct(cursor, ASCII.ampersand) {
+                    if let name = last { inherits.append(name) }
+                    last = nil
+                }
+                cursor += 1
+            }
+            if let name = last { inherits.append(name) }
+        }
+        return TypeInfo(name: name, inherits: inherits)
+    }
+
+    private func callableInfo(_ scope: Scope, index: Int) -> CallableInfo {
+        let head = Int(scope.head)
+        let typeName = file.enclosingType(ofScope: index).flatMap { typeOfScope[$0] >= 0 ? $0 : nil }.map {
+            summary.types[Int(typeOfScope[$0])].name
+        }
+        let line = Int32(file.line(head))
+        if scope.kind == .property {
+            return CallableInfo(
+                kind: .property, name: file.text(Int(scope.name)), typeName: typeName,
+                scope: Int32(index), line: line)
+        }
+        let word = file.word(head)
+        let name = word == .func ? file.text(head + 1) : file.text(head)
+        var info = CallableInfo(
+            kind: word == .`init` ? .initializer : .function, name: name, typeName: typeName,
+            scope: Int32(index), line: line)
+        var cursor = head + 1
+        let open = Int(scope.open)
+        while cursor < open, !file.isPunct(cursor, ASCII.openParen) { cursor += 1 }
+        guard cursor < open else { return info }
+        let close = Int(file.matching[cursor])
+        guard close > cursor else { return info }
+        var start = cursor + 1
+        while start < close {
+            var end = start
+            while end < close, !file.isPunct(end, ASCII.comma) {
+                if file.matching[end] > end { end = Int(file.matching[end]) }
+                end += 1
+            }
+            if file.isIdentifier(start) {
+                let external = file.text(start)
+                let internalName =
+                    file.isIdentifier(start + 1) && file.isPunct(start + 2, ASCII.colon)
+                    ? file.text(start + 1) : external
+                info.labels.append(external)
+                info.parameters.append(internalName)
+            }
+            start = end + 1
+        }
+        for token in (close + 1)..<open where file.word(token) == .async {
+            info.isAsync = true
+            break
+        }
+        return info
+    }
+
+    /// Names of functions whose closure argument runs after the call returns, so that code in it runs after
+    /// whatever the enclosing function was doing (for a registration: after launch).
+    private static let deferringMembers: Set<String> = [
+        "async", "asyncAfter", "task", "onAppear", "onChange", "onReceive", "onTapGesture", "onOpenURL",
+        "refreshable", "sink", "onSubmit", "onDisappear", "onContinueUserActivity", "addOperation", "perform",
+        "notify", "detached", "scheduledTimer", "addObserver",
+    ]
+    private static let deferringTypes: Set<String> = ["Task", "Button", "Timer"]
+
+    private func deferringCall(_ scope: Scope) -> String? {
+        let callee = Int(scope.name)
+        guard file.isIdentifier(callee) else { return nil }
+        let name = file.text(callee)
+        let isMember = file.isPunct(callee - 1, ASCII.dot)
+        guard (isMember && Self.deferringMembers.contains(name)) || Self.deferringTypes.contains(name) else {
+            return nil
+        }
+        return "`\(chainText(endingAt: callee))`"
+    }
+
+    /// `DispatchQueue.main.async`, `.onAppear`, `Task.detached`: the dotted name a reader knows the call by.
+    private func chainText(endingAt index: Int) -> String {
+        var parts = [file.text(index)]
+        var cursor = index
+        while file.isPunct(cursor - 1, ASCII.dot) {
+            if file.isIdentifier(cursor - 2), file.word(cursor - 2) != .`self` {
+                parts.append(file.text(cursor - 2))
+                cursor -= 2
+            } else {
+                parts.append("")
+                break
+            }
+        }
+        return parts.reversed().joined(separator: ".")
+    }
+
+    // MARK: Tokens: calls, constants and background facts
+
+    private mutating func collectTokens() {
+        var conditions: [UInt32] = []
+        var nextGroup: UInt32 = 0
+        var index = 0
+        let count = file.count
+        while index < count {
+            let token = file.tokens[index]
+            switch token.kind {
+            case .directive:
+                switch token.word {
+                case .if:
+                    conditions.append(nextGroup << 16)
+                    nextGroup += 1
+                case .else:
+                    if !conditions.isEmpty { conditions[conditions.count - 1] += 1 }
+                default:
+                    if !conditions.isEmpty { conditions.removeLast() }
+                }
+            case .identifier:
+                switch token.word {
+                case .let, .var:
+                    collectConstant(at: index)
+                case .case:
+                    collectEnumCases(at: index)
+                default:
+                    collectCall(at: index, conditions: conditions)
+                    if file.is(index, "URLSession"), file.isPunct(index + 1, ASCII.dot), file.is(index + 2, "shared"),
+                        let name = assignedName(before: index)
+                    {
+                        summary.sessions.append(
+                            SessionInfo(name: name, isSession: true, configuration: .other))
+                    }
+                }
+            default:
+                break
+            }
+            index += 1
+        }
+    }
+
+    private mutating func collectCall(at index: Int, conditions: [UInt32]) {
+        let token = file.tokens[index]
+        if token.word.isReserved { return }
+        if token.word == .`init`, !file.isPunct(index - 1, ASCII.dot) { return }
+        if token.word == .`self` || token.word == .selfType || token.word == .super { return }
+        let previousWord = file.word(index - 1)
+        if previousWord == .func || previousWord == .case { return }
+        var arguments: [Argument] = []
+        var trailingClosure = false
+        if file.isPunct(index + 1, ASCII.openParen), file.line(index + 1) == Int(token.line) {
+            arguments = file.arguments(ofCallAt: index + 1)
+            let close = Int(file.matching[index + 1])
+            trailingClosure = close > 0 && opensClosure(of: index, at: close + 1)
+        } else if opensClosure(of: index, at: index + 1) {
+            trailingClosure = true
+        } else {
+            return
+        }
+        let name = file.text(index)
+        let scope = Int(file.scopeOf[index])
+        let callIndex = Int32(summary.calls.count)
+        let values = arguments.map(value(of:))
+        summary.calls.append(
+            CallInfo(
+                name: name, receiver: receiver(ofCallAt: index),
+                labels: arguments.map { $0.label >= 0 ? file.text($0.label) : "_" },
+                arguments: values, caller: owner[scope], deferredBy: deferral[scope], token: Int32(index),
+                line: Int32(token.line), column: Int32(file.column(index))))
+        noteBackgroundFacts(
+            name: name, at: index, call: callIndex, arguments: arguments, values: values,
+            trailingClosure: trailingClosure, conditions: conditions)
+    }
+
+    /// What the call at `index` is made on: the first component of its member chain decides.
+    private func receiver(ofCallAt index: Int) -> Receiver {
+        var cursor = index
+        while file.isPunct(cursor - 1, ASCII.dot) {
+            var previous = cursor - 2
+            if file.isPunct(previous, ASCII.question) || file.isPunct(previous, ASCII.bang) { previous -= 1 }
+            if file.isPunct(previous, ASCII.closeParen) || file.isPunct(previous, ASCII.closeBracket) {
+                let open = Int(file.matching[previous])
+                guard open > 0, file.isIdentifier(open - 1) else { return .instance }
+                previous = open - 1
+            }
+            guard file.isIdentifier(previous) else { return .instance }
+            cursor = previous
+        }
+        if cursor == index { return .implicit }
+        let word = file.word(cursor)
+        if word == .`self` || word == .selfType { return .implicit }
+        let first = file.text(cursor)
+        return first.first?.isUppercase == true ? .type(first) : .instance
+    }
+
+    private func opensClosure(of callee: Int, at brace: Int) -> Bool {
+        guard file.isPunct(brace, ASCII.openBrace) else { return false }
+        let scope = file.scopes[Int(file.scopeOf[brace])]
+        return scope.kind == .closure && Int(scope.open) == brace
+    }
+
+    private func value(of argument: Argument) -> ArgumentValue {
+        let start = argument.start
+        let end = argument.end
+        guard end > start else { return .other("") }
+        if end - start == 1 {
+            switch file.tokens[start].kind {
+            case .string: return file.stringValue(start).map(ArgumentValue.string) ?? .other(file.text(start))
+            case .interpolatedString: return .interpolated(file.text(start))
+            default: break
+            }
+        }
+        var components: [String] = []
+        var cursor = start
+        if file.isPunct(cursor, ASCII.dot) {
+            components.append("")
+            cursor += 1
+        }
+        while cursor < end, file.isIdentifier(cursor) {
+            components.append(file.text(cursor))
+            cursor += 1
+            if cursor < end, file.isPunct(cursor, ASCII.dot) { cursor += 1 } else { break }
+        }
+        if cursor == end, !components.isEmpty, components.last != "" { return .path(components) }
+        return .other(file.text(from: start, through: end - 1))
+    }
+
+    private mutating func noteBackgroundFacts(
+        name: String, at index: Int, call: Int32, arguments: [Argument], values: [ArgumentValue],
+        trailingClosure: Bool, conditions: [UInt32]
+    ) {
+        let isMember = file.isPunct(index - 1, ASCII.dot)
+        switch name {
+        case "register":
+            guard isMember, let first = arguments.first, first.label >= 0,
+                file.is(first.label, "forTaskWithIdentifier")
+            else { return }
+            summary.registrations.append(
+                RegistrationInfo(
+                    kind: .scheduler, identifier: values[0], call: call, conditions: conditions,
+                    continued: isContinuedProcessing(registrationAt: index)))
+            summary.needsDetailedPass = true
+        case "backgroundTask":
+            guard isMember, let first = arguments.first, let identifier = appRefreshIdentifier(in: first) else {
+                return
+            }
+            summary.registrations.append(
+                RegistrationInfo(
+                    kind: .sceneModifier, identifier: identifier, call: call, conditions: conditions,
+                    continued: false))
+            summary.needsDetailedPass = true
+        case "BGAppRefreshTaskRequest", "BGProcessingTaskRequest", "BGContinuedProcessingTaskRequest":
+            guard let first = arguments.first, first.label >= 0, file.is(first.label, "identifier") else { return }
+            let kind: RequestInfo.Kind =
+                name == "BGAppRefreshTaskRequest"
+                ? .refresh : name == "BGProcessingTaskRequest" ? .processing : .continued
+            summary.requests.append(RequestInfo(kind: kind, identifier: values[0], call: call))
+            if kind == .refresh { summary.needsDetailedPass = true }
+        case "submit":
+            if isMember, mentionsScheduler, arguments.count == 1, arguments[0].label < 0 {
+                let caller = Int(owner[Int(file.scopeOf[index])])
+                summary.callables[caller].containsSubmit = true
+            }
+        case "beginBackgroundTask":
+            summary.needsDetailedPass = true
+        case "endBackgroundTask":
+            if !values.isEmpty, !isInsideExpirationHandler(index), case .path(let components) = values[0],
+                let last = components.last
+            {
+                summary.endedTaskNames.insert(last)
+            }
+        case "dataTask", "downloadTask", "uploadTask", "data", "download", "upload", "bytes":
+            guard isMember, let receiver = receiverName(ofMemberAt: index) else { return }
+            summary.sessionUses.append(
+                SessionUse(
+                    receiver: receiver, method: name,
+                    labels: arguments.map {
+                        $0.label >= 0 ? file.text($0.label) : "_"
+                    }, hasTrailingClosure: trailingClosure, token: Int32(index), line: Int32(file.line(index)),
+                    column: Int32(file.column(index))))
+        case "URLSession":
+            guard let first = arguments.first, first.label >= 0, file.is(first.label, "configuration"),
+                let sessionName = assignedName(before: index)
+            else { return }
+            let configuration: SessionInfo.Configuration
+            if containsBackgroundConfiguration(first.start, first.end) {
+                configuration = .background
+            } else if case .path(let components) = values[0], let last = components.last, components.first != "" {
+                configuration = .named(last)
+            } else {
+                configuration = .other
+            }
+            summary.sessions.append(
+                SessionInfo(
+                    name: sessionName, isSession: true, configuration: configuration))
+        case "background", "backgroundSessionConfiguration", "backgroundSessionConfigurationWithIdentifier":
+            guard
+                name != "background"
+                    || arguments.first.map({ $0.label >= 0 && file.is($0.label, "withIdentifier") })
+                        == true
+            else { return }
+            if let configName = assignedName(before: chainStart(endingAt: index)) {
+                summary.sessions.append(
+                    SessionInfo(
+                        name: configName, isSession: false, configuration: .background))
+            }
+        default:
+            break
+        }
+    }
+
+    /// `.appRefresh(identifier)` inside the first argument of `.backgroundTask(…)`.
+    private func appRefreshIdentifier(in argument: Argument) -> ArgumentValue? {
+        var cursor = argument.start
+        while cursor < argument.end {
+            if file.is(cursor, "appRefresh"), file.isPunct(cursor + 1, ASCII.openParen) {
+                guard let inner = file.arguments(ofCallAt: cursor + 1).first else { return nil }
+                return value(of: inner)
+            }
+            cursor += 1
+        }
+        return nil
+    }
+
+    private func containsBackgroundConfiguration(_ start: Int, _ end: Int) -> Bool {
+        var cursor = start
+        while cursor < end {
+            if file.is(cursor, "background") || file.is(cursor, "backgroundSessionConfiguration") {
+                return true
+            }
+            cursor += 1
+        }
+        return false
+    }
+
+    /// Whether the registration at `index` is for a `BGContinuedProcessingTask`: its handler casts to that type, or
+    /// the function registering it also builds a `BGContinuedProcessingTaskRequest` (Apple registers these per
+    /// request, just before submitting).
+    private func isContinuedProcessing(registrationAt index: Int) -> Bool {
+        guard file.isPunct(index + 1, ASCII.openParen) else { return false }
+        var end = Int(file.matching[index + 1])
+        if end > 0, file.isPunct(end + 1, ASCII.openBrace) { end = Int(file.matching[end + 1]) }
+        var cursor = index
+        while cursor < end, cursor < file.count {
+            if file.is(cursor, "BGContinuedProcessingTask") { return true }
+            cursor += 1
+        }
+        guard let callable = file.callable(containing: index) else { return false }
+        let scope = file.scopes[callable]
+        for token in Int(scope.open)..<min(Int(scope.close), file.count)
+        where file.is(token, "BGContinuedProcessingTaskRequest") {
+            return true
+        }
+        return false
+    }
+
+    private func isInsideExpirationHandler(_ index: Int) -> Bool {
+        var scope = Int(file.scopeOf[index])
+        while scope > 0 {
+            let current = file.scopes[scope]
+            if current.isCallable { return false }
+            if current.kind == .closure {
+                if current.name >= 0, file.is(Int(current.name), "beginBackgroundTask") { return true }
+                if current.label >= 0, file.is(Int(current.label), "expirationHandler") { return true }
+            }
+            scope = Int(current.parent)
+        }
+        return false
+    }
+
+    /// `session` in `session.dataTask`, `self.session.dataTask`, `backgroundSession?.dataTask`.
+    private func receiverName(ofMemberAt index: Int) -> String? {
+        guard file.isPunct(index - 1, ASCII.dot) else { return nil }
+        var cursor = index - 2
+        if file.isPunct(cursor, ASCII.question) || file.isPunct(cursor, ASCII.bang) { cursor -= 1 }
+        guard file.isIdentifier(cursor) else { return nil }
+        return file.text(cursor)
+    }
+
+    /// The first token of the member chain that ends at `index` (`URLSessionConfiguration` for
+    /// `URLSessionConfiguration.background`, the `.` of an implicit member `.background`).
+    private func chainStart(endingAt index: Int) -> Int {
+        var cursor = index
+        while cursor >= 1, file.isPunct(cursor - 1, ASCII.dot) {
+            if file.isIdentifier(cursor - 2) {
+                cursor -= 2
+            } else {
+                return cursor - 1
+            }
+        }
+        return cursor
+    }
+
+    /// The name an expression starting at `start` is stored into: `let name = …`, `var name: T = …`,
+    /// `self.name = …`, `name = …`, or the property a `lazy var name: T = { … return <expr> }()` initialises.
+    private func assignedName(before start: Int) -> String? {
+        var equals = start - 1
+        if file.word(equals) == .return || file.isPunct(equals, ASCII.openBrace) {
+            var scope = Int(file.scopeOf[start])
+            while scope > 0, file.scopes[scope].kind != .closure { scope = Int(file.scopes[scope].parent) }
+            guard scope > 0 else { return nil }
+            equals = Int(file.scopes[scope].open) - 1
+        }
+        guard file.isPunct(equals, ASCII.equals), !file.isPunct(equals - 1, ASCII.equals),
+            !file.isPunct(equals - 1, ASCII.bang), !file.isPunct(equals - 1, ASCII.less),
+            !file.isPunct(equals - 1, ASCII.greater)
+        else { return nil }
+        var cursor = equals - 1
+        let line = file.line(equals)
+        while cursor >= 0, file.line(cursor) == line, cursor > equals - 12 {
+            let word = file.word(cursor)
+            if word == .var || word == .let { return file.isIdentifier(cursor + 1) ? file.text(cursor + 1) : nil }
+            cursor -= 1
+        }
+        return file.isIdentifier(equals - 1) ? file.text(equals - 1) : nil
+    }
+
+    /// `let name = "literal"`, `let name: String = "literal"`, `var name: String { "literal" }` and
+    /// `var name: String { return "literal" }`.
+    private mutating func collectConstant(at index: Int) {
+        let nameToken = index + 1
+        guard file.isIdentifier(nameToken), file.word(nameToken) == .none else { return }
+        var cursor = nameToken + 1
+        if file.isPunct(cursor, ASCII.colon) {
+            guard file.is(cursor + 1, "String") else { return }
+            cursor += 2
+        }
+        var valueToken: Int
+        if file.isPunct(cursor, ASCII.equals) {
+            valueToken = cursor + 1
+            guard valueToken < file.count, file.tokens[valueToken].kind == .string else { return }
+            let next = valueToken + 1
+            guard
+                next >= file.count || file.startsStatement(next) || file.isPunct(next, ASCII.semicolon)
+                    || file.isPunct(next, ASCII.closeBrace)
+            else { return }
+        } else if file.isPunct(cursor, ASCII.openBrace) {
+            valueToken = cursor + 1
+            if file.word(valueToken) == .return { valueToken += 1 }
+            guard valueToken < file.count, file.tokens[valueToken].kind == .string,
+                file.isPunct(valueToken + 1, ASCII.closeBrace)
+            else { return }
+        } else {
+            return
+        }
+        guard let value = file.stringValue(valueToken) else { return }
+        addConstant(name: file.text(nameToken), value: value, at: index)
+    }
+
+    private mutating func addConstant(name: String, value: String, at index: Int) {
+        let scope = Int(file.scopeOf[index])
+        let kind = file.scopes[scope].kind
+        var typeName: String?
+        var callable: Int32 = -1
+        if kind == .type {
+            typeName = typeOfScope[scope] >= 0 ? summary.types[Int(typeOfScope[scope])].name : nil
+        } else if scope != 0 {
+            callable = owner[scope]
+            typeName = summary.callables[Int(callable)].typeName
+        }
+        summary.constants.append(ConstantInfo(typeName: typeName, name: name, value: value, callable: callable))
+    }
+
+    /// `case name = "raw"` in any enum, and `case name` in an enum whose raw type is `String`.
+    private mutating func collectEnumCases(at index: Int) {
+        let scope = Int(file.scopeOf[index])
+        guard file.scopes[scope].kind == .type, file.word(Int(file.scopes[scope].head)) == .enum,
+            typeOfScope[scope] >= 0
+        else { return }
+        let isStringEnum = summary.types[Int(typeOfScope[scope])].inherits.contains("String")
+        var cursor = index + 1
+        while file.isIdentifier(cursor), file.word(cursor) == .none {
+            let name = file.text(cursor)
+            if file.isPunct(cursor + 1, ASCII.equals), let value = file.stringValue(cursor + 2) {
+                addConstant(name: name, value: value, at: index)
+                cursor += 3
+            } else if file.isPunct(cursor + 1, ASCII.openParen) {
+                return
+            } else {
+                if isStringEnum { addConstant(name: name, value: name, at: index) }
+                cursor += 1
+            }
+            guard file.isPunct(cursor, ASCII.comma) else { return }
+            cursor += 1
+        }
+    }
+}

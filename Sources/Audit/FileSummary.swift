@@ -1,0 +1,155 @@
+/// What one file contributes to the cross-file analysis: its declarations, calls, string constants and the
+/// background-execution facts found in it. Token positions refer to the file's `SourceFile`, which is rebuilt
+/// from the same bytes when a rule needs to look closer.
+struct FileSummary: Sendable {
+    var path: String
+    var types: [TypeInfo] = []
+    /// `callables[0]` is the file's top-level code.
+    var callables: [CallableInfo] = []
+    var calls: [CallInfo] = []
+    var constants: [ConstantInfo] = []
+    var registrations: [RegistrationInfo] = []
+    var requests: [RequestInfo] = []
+    var sessions: [SessionInfo] = []
+    var sessionUses: [SessionUse] = []
+    /// Names passed to `endBackgroundTask(_:)` outside an expiration handler.
+    var endedTaskNames: Set<String> = []
+    /// Whether a rule must read this file's tokens again (handlers, push callbacks, background tasks).
+    var needsDetailedPass = false
+}
+
+struct TypeInfo: Sendable {
+    var name: String
+    var inherits: [String]
+}
+
+/// Code that runs as a unit when something calls it.
+struct CallableInfo: Sendable {
+    enum Kind: UInt8, Sendable {
+        case function, initializer, property, topLevel
+        /// The initial values of a type's stored properties, which run when an instance is made.
+        case storedValues
+    }
+
+    var kind: Kind
+    var name: String
+    /// External argument labels, `_` for unlabelled parameters.
+    var labels: [String] = []
+    /// Internal parameter names, in order.
+    var parameters: [String] = []
+    var isAsync = false
+    var typeName: String?
+    /// The scope holding the body (for `.storedValues`, the type's scope; for `.topLevel`, 0).
+    var scope: Int32
+    var line: Int32
+    /// Calls `BGTaskScheduler.submit(_:)` itself.
+    var containsSubmit = false
+
+    /// `name(label:label:)`, as Swift documentation spells a function.
+    var signature: String {
+        switch kind {
+        case .property, .topLevel, .storedValues: name
+        case .function, .initializer: "\(name)(\(labels.map { "\($0):" }.joined()))"
+        }
+    }
+}
+
+/// How an argument was written, as far as identifier resolution cares.
+enum ArgumentValue: Sendable, Hashable {
+    case string(String)
+    case interpolated(String)
+    /// `name`, `Type.name`, `.name`, `Type.name.rawValue`: the dotted components (`""` first for `.name`).
+    case path([String])
+    case other(String)
+
+    /// The text a reader would recognise in a message.
+    var display: String {
+        switch self {
+        case .string(let value): "\"\(value)\""
+        case .interpolated(let text), .other(let text): text
+        case .path(let components): components.joined(separator: ".")
+        }
+    }
+}
+
+/// What a call is made on, as far as resolving it to a declaration needs.
+enum Receiver: Sendable, Hashable {
+    /// `foo()`, `self.foo()`, `Self.foo()`: the caller's own type, or a global function.
+    case implicit
+    /// `Type.foo()`, `Type.shared.foo()`, `Type(…)`: a method of (or reached through) a named type.
+    case type(String)
+    /// `value.foo()`: a method of some instance whose type the audit does not know.
+    case instance
+}
+
+struct CallInfo: Sendable {
+    var name: String
+    var receiver: Receiver = .implicit
+    var labels: [String]
+    var arguments: [ArgumentValue]
+    /// The local callable the call is made from.
+    var caller: Int32
+    /// When the call sits in a closure that runs later (`.onAppear`, `Task`, `DispatchQueue.main.async` …),
+    /// how to name that closure in a message.
+    var deferredBy: String?
+    var token: Int32
+    var line: Int32
+    var column: Int32
+}
+
+struct ConstantInfo: Sendable {
+    var typeName: String?
+    var name: String
+    var value: String
+    /// The local callable for a local constant, `-1` for a member or global.
+    var callable: Int32
+}
+
+struct RegistrationInfo: Sendable {
+    enum Kind: UInt8, Sendable {
+        /// `BGTaskScheduler.shared.register(forTaskWithIdentifier:using:launchHandler:)`.
+        case scheduler
+        /// SwiftUI's `.backgroundTask(.appRefresh(identifier))` scene modifier.
+        case sceneModifier
+    }
+
+    var kind: Kind
+    var identifier: ArgumentValue
+    var call: Int32
+    /// `#if` branches the registration sits in, as `group << 16 | branch`.
+    var conditions: [UInt32]
+    /// The handler belongs to a `BGContinuedProcessingTask`, which may be registered after launch.
+    var continued: Bool
+}
+
+struct RequestInfo: Sendable {
+    enum Kind: UInt8, Sendable { case refresh, processing, continued }
+    var kind: Kind
+    var identifier: ArgumentValue
+    var call: Int32
+}
+
+/// A `URLSession` or `URLSessionConfiguration` bound to a name.
+struct SessionInfo: Sendable {
+    enum Configuration: Sendable, Hashable {
+        case background
+        case named(String)
+        case other
+    }
+
+    var name: String
+    /// `true` for a session, `false` for a configuration.
+    var isSession: Bool
+    var configuration: Configuration
+}
+
+/// A task-creating call on something that may be a background session.
+struct SessionUse: Sendable {
+    var receiver: String
+    var method: String
+    var labels: [String]
+    var hasTrailingClosure: Bool
+    var token: Int32
+    var line: Int32
+    var column: Int32
+}

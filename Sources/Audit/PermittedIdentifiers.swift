@@ -1,0 +1,146 @@
+import Foundation
+
+#if canImport(FoundationXML)
+    import FoundationXML
+#endif
+
+/// The `BGTaskSchedulerPermittedIdentifiers` of one `Info.plist`, with the line of each entry.
+struct PermittedIdentifiers: Sendable {
+    struct Entry: Sendable {
+        var value: String
+        var line: Int
+    }
+
+    var path: String
+    /// Whether the plist has the key at all.
+    var declaresKey: Bool
+    var entries: [Entry]
+
+    /// Reads an XML property list (or, without line numbers, a binary one).
+    /// Returns `nil` with a reason when the file is not a property list.
+    static func read(path: String, bytes: [UInt8]) -> Result<PermittedIdentifiers, ReadFailure> {
+        let data = Data(bytes)
+        if bytes.starts(with: Array("bplist".utf8)) {
+            return readBinary(path: path, data: data)
+        }
+        let reader = PlistXMLReader()
+        let parser = XMLParser(data: data)
+        parser.delegate = reader
+        guard parser.parse() else {
+            let reason = parser.parserError.map { "not a property list: \($0.localizedDescription)" }
+            return .failure(ReadFailure(reason: reason ?? "not a property list"))
+        }
+        return .success(PermittedIdentifiers(path: path, declaresKey: reader.declaresKey, entries: reader.entries))
+    }
+
+    private static func readBinary(path: String, data: Data) -> Result<PermittedIdentifiers, ReadFailure> {
+        guard let plist = try? PropertyListSerialization.propertyList(from: data, options: [], format: nil),
+            let dictionary = plist as? [String: Any]
+        else { return .failure(ReadFailure(reason: "not a readable property list")) }
+        guard let values = dictionary["BGTaskSchedulerPermittedIdentifiers"] else {
+            return .success(PermittedIdentifiers(path: path, declaresKey: false, entries: []))
+        }
+        let strings = (values as? [Any] ?? []).compactMap { $0 as? String }
+        return .success(
+            PermittedIdentifiers(path: path, declaresKey: true, entries: strings.map { Entry(value: $0, line: 1) }))
+    }
+
+    /// Whether `identifier` is allowed by `pattern`: equal, or matching where the pattern has a build-setting
+    /// reference `$(…)`/`${…}` (expanded by Xcode, so any text) or a `*` (iOS 26 wildcard identifiers).
+    static func matches(_ identifier: String, pattern: String) -> Bool {
+        if identifier == pattern { return true }
+        guard pattern.contains("$(") || pattern.contains("${") || pattern.contains("*") else { return false }
+        var pieces: [String] = []
+        var literal = ""
+        var index = pattern.startIndex
+        while index < pattern.endIndex {
+            let character = pattern[index]
+            if character == "*" {
+                pieces.append(literal)
+                literal = ""
+                index = pattern.index(after: index)
+            } else if character == "$", pattern.index(after: index) < pattern.endIndex,
+                pattern[pattern.index(after: index)] == "(" || pattern[pattern.index(after: index)] == "{"
+            {
+                let closer: Character = pattern[pattern.index(after: index)] == "(" ? ")" : "}"
+                pieces.append(literal)
+                literal = ""
+                index = pattern[index...].firstIndex(of: closer).map { pattern.index(after: $0) } ?? pattern.endIndex
+            } else {
+                literal.append(character)
+                index = pattern.index(after: index)
+            }
+        }
+        pieces.append(literal)
+        return glob(identifier[...], pieces[...])
+    }
+
+    /// `pieces` are literal texts separated by wildcards that each match one or more characters.
+    private static func glob(_ text: Substring, _ pieces: ArraySlice<String>) -> Bool {
+        guard let first = pieces.first else { return text.isEmpty }
+        guard text.hasPrefix(first) else { return false }
+        let rest = text.dropFirst(first.count)
+        let remaining = pieces.dropFirst()
+        if remaining.isEmpty { return rest.isEmpty }
+        var start = rest.startIndex
+        while start < rest.endIndex {
+            start = rest.index(after: start)
+            if glob(rest[start...], remaining) { return true }
+        }
+        return false
+    }
+}
+
+struct ReadFailure: Error, Sendable {
+    var reason: String
+}
+
+/// Streams a plist's XML and keeps the `<string>` entries of the array after `<key>BGTaskSchedulerPermittedIdentifiers`.
+private final class PlistXMLReader: NSObject, XMLParserDelegate {
+    var declaresKey = false
+    var entries: [PermittedIdentifiers.Entry] = []
+    private var depth = 0
+    private var text = ""
+    private var keyDepth = -1
+    private var arrayDepth = -1
+    private var expectArray = false
+    private var stringLine = 0
+
+    func parser(
+        _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?, qualifiedName: String?,
+        attributes: [String: String] = [:]
+    ) {
+        depth += 1
+        text = ""
+        if elementName == "array", expectArray {
+            arrayDepth = depth
+        } else if elementName == "string" {
+            stringLine = parser.lineNumber
+        }
+        if elementName != "key" { expectArray = false }
+    }
+
+    func parser(_ parser: XMLParser, foundCharacters string: String) {
+        text += string
+    }
+
+    func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName: String?) {
+        if elementName == "key" {
+            // Only top-level keys of the root dictionary (plist > dict > key) name Info.plist settings.
+            if depth == 3, text.trimmingCharacters(in: .whitespacesAndNewlines) == "BGTaskSchedulerPermittedIdentifiers"
+            {
+                declaresKey = true
+                expectArray = true
+                keyDepth = depth
+            }
+        } else if elementName == "string", arrayDepth >= 0, depth == arrayDepth + 1 {
+            entries.append(
+                PermittedIdentifiers.Entry(
+                    value: text.trimmingCharacters(in: .whitespacesAndNewlines), line: stringLine))
+        } else if elementName == "array", depth == arrayDepth {
+            arrayDepth = -1
+        }
+        depth -= 1
+        text = ""
+    }
+}

@@ -1,0 +1,76 @@
+/// Everything an audit read: the joined index, each file's bytes (to rebuild its tokens when a rule looks
+/// closer), and the permitted identifiers of every `Info.plist`.
+final class Project {
+    let index: ProjectIndex
+    let sources: [[UInt8]]
+    let propertyLists: [PermittedIdentifiers]
+    private var cache: [Int: SourceFile] = [:]
+    private var callsByToken: [Int: [Int32: Int32]] = [:]
+    private var resolvedCalls: [Site: [CallableID]] = [:]
+    /// Rebuilt files kept at once; tokens take several times the bytes of the source, so big trees are not kept.
+    private static let cacheLimit = 64
+
+    init(summaries: [FileSummary], sources: [[UInt8]], propertyLists: [PermittedIdentifiers]) {
+        precondition(summaries.count == sources.count, "one summary per source")
+        index = ProjectIndex(files: summaries)
+        self.sources = sources
+        self.propertyLists = propertyLists
+    }
+
+    var fileCount: Int { sources.count }
+
+    func summary(_ file: Int) -> FileSummary { index.files[file] }
+
+    /// The tokens and scopes of file `file`, rebuilt from its bytes.
+    func file(_ file: Int) -> SourceFile {
+        if let cached = cache[file] { return cached }
+        if cache.count >= Self.cacheLimit { cache.removeAll(keepingCapacity: true) }
+        let built = SourceFile(path: index.files[file].path, bytes: sources[file])
+        cache[file] = built
+        return built
+    }
+
+    /// The call recorded for token `token` of file `file` (the called name's token), if the summary has one.
+    func call(file: Int, token: Int) -> CallInfo? {
+        if callsByToken[file] == nil {
+            var byToken: [Int32: Int32] = [:]
+            for (index, call) in index.files[file].calls.enumerated() { byToken[call.token] = Int32(index) }
+            callsByToken[file] = byToken
+        }
+        guard let call = callsByToken[file]?[Int32(token)] else { return nil }
+        return index.files[file].calls[Int(call)]
+    }
+
+    /// The project callables a call (or function reference) at token `token` of file `file` may reach.
+    func resolved(file: Int, token: Int, name: String, labels: [String]) -> [CallableID] {
+        let site = Site(file, token)
+        if let known = resolvedCalls[site] { return known }
+        let call =
+            call(file: file, token: token)
+            ?? CallInfo(
+                name: name, labels: labels, arguments: [], caller: caller(file: file, token: token),
+                token: Int32(token), line: 0, column: 0)
+        let result = index.resolve(call: call, from: Int32(file))
+        resolvedCalls[site] = result
+        return result
+    }
+
+    /// The project callable a call at token `token` of file `file` reaches, when there is exactly one.
+    func callee(file: Int, token: Int, name: String, labels: [String]) -> CallableID? {
+        ProjectIndex.unique(
+            resolved(file: file, token: token, name: name, labels: labels), in: index, from: Int32(file))
+    }
+
+    /// The local callable whose code holds token `token`: the innermost function or computed property, the stored
+    /// values of the innermost type, or the top-level code.
+    private func caller(file fileIndex: Int, token: Int) -> Int32 {
+        let file = self.file(fileIndex)
+        var scope = Int(file.scopeOf[token])
+        while scope > 0, !file.scopes[scope].isCallable, file.scopes[scope].kind != .type {
+            scope = Int(file.scopes[scope].parent)
+        }
+        let callables = index.files[fileIndex].callables
+        return Int32(callables.firstIndex { Int($0.scope) == scope } ?? 0)
+    }
+
+}

@@ -1,0 +1,426 @@
+/// A callable in the project: file index and index in that file's `callables`.
+struct CallableID: Hashable, Sendable {
+    var file: Int32
+    var index: Int32
+}
+
+/// A call in the project: file index and index in that file's `calls`.
+struct CallID: Hashable, Sendable {
+    var file: Int32
+    var index: Int32
+}
+
+/// A task identifier as far as the sources tell it.
+enum IdentifierValue: Hashable, Sendable {
+    case known(String)
+    /// Built at run time or ambiguous; carries the expression so that two uses of the same expression match.
+    case unknown(String)
+}
+
+/// An identifier and the call that supplied it: the registration or request itself, or, when the identifier
+/// came in through a parameter, the outermost call that passed it.
+struct ResolvedIdentifier: Hashable, Sendable {
+    var value: IdentifierValue
+    var origin: CallID
+}
+
+/// Whether code runs while the app is launching.
+enum LaunchContext: Sendable {
+    case launch
+    /// Runs after launch; `reason` completes "… runs …" in a message.
+    case afterLaunch(reason: String)
+    case unknown
+}
+
+/// Facts from every file, joined: who calls whom, which functions submit requests, which names hold which
+/// string constants, and which types conform to what.
+final class ProjectIndex {
+    let files: [FileSummary]
+    /// Every file's callables and calls in one array each, so a lookup does not go through a `FileSummary`.
+    private var callables: [CallableInfo] = []
+    private var callableStart: [Int] = []
+    private var calls: [CallInfo] = []
+    private var callStart: [Int] = []
+    /// Functions by name; initialisers and stored values by their type's name (what a constructor call spells).
+    private var byName: [String: [CallableID]] = [:]
+    /// The same, keyed by name and declaring type (`nil` for global functions).
+    private var byNameAndType: [NameKey: [CallableID]] = [:]
+    private var byNameAndFile: [NameKey: [CallableID]] = [:]
+    private var callersOf: [CallableID: [CallID]] = [:]
+    private(set) var submitting: Set<CallableID> = []
+    private var inherits: [String: Set<String>] = [:]
+    private var constantsByName: [String: [(file: Int32, constant: ConstantInfo)]] = [:]
+    private var launchMemo: [CallableID: LaunchContext] = [:]
+    private var stateChangeMemo: [CallableID: Bool] = [:]
+
+    private struct NameKey: Hashable {
+        var name: String
+        var scope: String?
+    }
+
+    init(files: [FileSummary]) {
+        self.files = files
+        for (fileIndex, file) in files.enumerated() {
+            callableStart.append(callables.count)
+            callables += file.callables
+            callStart.append(calls.count)
+            calls += file.calls
+            for type in file.types where !type.name.isEmpty {
+                inherits[type.name, default: []].formUnion(type.inherits)
+            }
+            for (index, callable) in file.callables.enumerated() {
+                let id = CallableID(file: Int32(fileIndex), index: Int32(index))
+                let name: String
+                switch callable.kind {
+                case .function:
+                    name = callable.name
+                case .initializer, .storedValues:
+                    guard let typeName = callable.typeName else { continue }
+                    name = typeName
+                case .property, .topLevel:
+                    continue
+                }
+                byName[name, default: []].append(id)
+                byNameAndType[NameKey(name: name, scope: callable.typeName), default: []].append(id)
+                byNameAndFile[NameKey(name: name, scope: file.path), default: []].append(id)
+            }
+            for constant in file.constants {
+                constantsByName[constant.name, default: []].append((Int32(fileIndex), constant))
+            }
+        }
+        for (fileIndex, file) in files.enumerated() {
+            for (index, call) in file.calls.enumerated() where byName[call.name] != nil {
+                let id = CallID(file: Int32(fileIndex), index: Int32(index))
+                for callee in resolve(call: call, from: Int32(fileIndex)) { callersOf[callee, default: []].append(id) }
+            }
+        }
+        computeSubmitting()
+    }
+
+    func callable(_ id: CallableID) -> CallableInfo { callables[callableStart[Int(id.file)] + Int(id.index)] }
+    func call(_ id: CallID) -> CallInfo { calls[callStart[Int(id.file)] + Int(id.index)] }
+    func caller(of id: CallID) -> CallableID { CallableID(file: id.file, index: call(id).caller) }
+    func callers(of id: CallableID) -> [CallID] { callersOf[id] ?? [] }
+
+    func location(of id: CallID) -> SourceLocation {
+        let call = call(id)
+        return SourceLocation(file: files[Int(id.file)].path, line: Int(call.line), column: Int(call.column))
+    }
+
+    /// More candidates than this for one call means the name is too common to tell which one is meant (`setup()`
+    /// in every view controller); such a call is left unresolved rather than joined to all of them.
+    static let candidateLimit = 4
+
+    /// Project callables a call may reach: same base name, the call's argument labels a prefix of the
+    /// declaration's (defaulted and trailing-closure parameters may be left out), narrowed by what the call is made
+    /// on: the named type for `Type.foo()`, the caller's own type and then global functions for `foo()`. A
+    /// constructor call `Type(…)` reaches the type's initialisers and the initial values of its stored properties.
+    func resolve(call: CallInfo, from file: Int32) -> [CallableID] {
+        guard let all = byName[call.name] else { return [] }
+        if all.count == 1 { return accepting(all, call) }
+        if call.name.first?.isUppercase == true {
+            return narrowed(accepting(byNameAndType[NameKey(name: call.name, scope: call.name)] ?? [], call), file)
+        }
+        switch call.receiver {
+        case .type(let typeName):
+            let inType = accepting(byNameAndType[NameKey(name: call.name, scope: typeName)] ?? [], call)
+            if !inType.isEmpty { return narrowed(inType, file) }
+        case .implicit:
+            if let callerType = callable(CallableID(file: file, index: call.caller)).typeName {
+                let own = accepting(byNameAndType[NameKey(name: call.name, scope: callerType)] ?? [], call)
+                if !own.isEmpty { return narrowed(own, file) }
+            }
+            let globals = accepting(byNameAndType[NameKey(name: call.name, scope: nil)] ?? [], call)
+            if !globals.isEmpty { return narrowed(globals, file) }
+        case .instance:
+            break
+        }
+        if all.count <= Self.candidateLimit { return accepting(all, call) }
+        let local = accepting(byNameAndFile[NameKey(name: call.name, scope: files[Int(file)].path)] ?? [], call)
+        return local.count <= Self.candidateLimit ? local : []
+    }
+
+    /// The candidates whose argument labels the call's labels can be a prefix of.
+    private func accepting(_ candidates: [CallableID], _ call: CallInfo) -> [CallableID] {
+        candidates.filter { id in
+            let callee = callable(id)
+            switch callee.kind {
+            case .storedValues:
+                return true
+            case .initializer, .function:
+                guard call.labels.count <= callee.labels.count else { return false }
+                for (offset, label) in call.labels.enumerated() where callee.labels[offset] != label { return false }
+                return true
+            case .property, .topLevel:
+                return false
+            }
+        }
+    }
+
+    private func narrowed(_ candidates: [CallableID], _ file: Int32) -> [CallableID] {
+        if candidates.count <= Self.candidateLimit { return candidates }
+        let local = candidates.filter { $0.file == file }
+        return !local.isEmpty && local.count <= Self.candidateLimit ? local : []
+    }
+
+    static func unique(_ resolved: [CallableID], in index: ProjectIndex, from file: Int32) -> CallableID? {
+        let candidates = resolved.filter {
+            index.callable($0).kind == .function || index.callable($0).kind == .initializer
+        }
+        if candidates.count == 1 { return candidates[0] }
+        let local = candidates.filter { $0.file == file }
+        return local.count == 1 ? local[0] : nil
+    }
+
+    /// A request built in `callable` counts as submitted when that function submits (itself or through a call),
+    /// or when it is a factory whose caller submits what it returns.
+    func isSubmitted(fromCallable callable: CallableID) -> Bool {
+        if submitting.contains(callable) { return true }
+        return callers(of: callable).contains { submitting.contains(caller(of: $0)) }
+    }
+
+    /// Callbacks that run every time the app moves between foreground and background.
+    private static let recurringCallbacks: Set<String> = [
+        "applicationDidEnterBackground", "sceneDidEnterBackground", "applicationWillResignActive",
+        "sceneWillResignActive", "applicationDidBecomeActive", "sceneDidBecomeActive",
+        "applicationWillEnterForeground", "sceneWillEnterForeground",
+    ]
+
+    /// Whether the call is made each time the app changes state — from one of `recurringCallbacks`, or in a SwiftUI
+    /// `.onChange`/`.onReceive` closure — directly or through up to three calls.
+    func isRecurring(_ id: CallID) -> Bool {
+        let call = call(id)
+        if let deferredBy = call.deferredBy, deferredBy.contains(".onChange") || deferredBy.contains(".onReceive") {
+            return true
+        }
+        return runsOnStateChange(caller(of: id), depth: 0)
+    }
+
+    private func runsOnStateChange(_ callable: CallableID, depth: Int) -> Bool {
+        if let known = stateChangeMemo[callable] { return known }
+        // Cycles and deep chains end as "no"; the answer is kept so each function is looked at once.
+        stateChangeMemo[callable] = false
+        var result = Self.recurringCallbacks.contains(self.callable(callable).name)
+        if !result, depth < 3 {
+            result = callers(of: callable).contains { id in
+                let call = call(id)
+                if let deferredBy = call.deferredBy,
+                    deferredBy.contains(".onChange") || deferredBy.contains(".onReceive")
+                {
+                    return true
+                }
+                return runsOnStateChange(caller(of: id), depth: depth + 1)
+            }
+        }
+        stateChangeMemo[callable] = result
+        return result
+    }
+
+    private func computeSubmitting() {
+        var work: [CallableID] = []
+        for (fileIndex, file) in files.enumerated() {
+            for (index, callable) in file.callables.enumerated() where callable.containsSubmit {
+                work.append(CallableID(file: Int32(fileIndex), index: Int32(index)))
+            }
+        }
+        submitting = Set(work)
+        while let next = work.popLast() {
+            for callID in callers(of: next) {
+                let caller = caller(of: callID)
+                if submitting.insert(caller).inserted { work.append(caller) }
+            }
+        }
+    }
+
+    // MARK: Types
+
+    func conformances(of typeName: String?) -> Set<String> {
+        guard let typeName else { return [] }
+        return inherits[typeName] ?? []
+    }
+
+    func isAppType(_ typeName: String?) -> Bool {
+        conformances(of: typeName).contains { $0 == "App" || $0.hasSuffix("ApplicationDelegate") }
+    }
+
+    /// SwiftUI views and scenes, UIKit view controllers and scene delegates: code that exists only after launch.
+    func isUserInterfaceType(_ typeName: String?) -> Bool {
+        conformances(of: typeName).contains {
+            $0 == "View" || $0 == "Scene" || $0.hasSuffix("ViewController") || $0 == "UIHostingController"
+                || $0.hasSuffix("SceneDelegate") || $0 == "UIView"
+        }
+    }
+
+    // MARK: Identifiers
+
+    /// What `value`, written in `callable`, evaluates to. A parameter is followed to every call that passes it
+    /// (up to four calls deep); a name is looked up among string constants, preferring a `Type.` qualifier, then
+    /// the same function, type and file.
+    func resolveIdentifier(_ value: ArgumentValue, in callable: CallableID, origin: CallID, depth: Int = 0)
+        -> [ResolvedIdentifier]
+    {
+        switch value {
+        case .string(let text):
+            return [ResolvedIdentifier(value: .known(text), origin: origin)]
+        case .interpolated(let text), .other(let text):
+            return [ResolvedIdentifier(value: .unknown(text), origin: origin)]
+        case .path(var components):
+            if components.last == "rawValue", components.count > 1 { components.removeLast() }
+            guard let name = components.last else { return [] }
+            let info = self.callable(callable)
+            let isBare = components.count == 1 || (components.count == 2 && components[0] == "self")
+            if isBare, let parameter = info.parameters.firstIndex(of: name) {
+                return resolveParameter(parameter, of: callable, depth: depth, fallback: value, origin: origin)
+            }
+            let qualifier = components.count >= 2 ? components[components.count - 2] : nil
+            return [
+                ResolvedIdentifier(
+                    value: constant(named: name, qualifier: qualifier, in: callable, display: value),
+                    origin: origin)
+            ]
+        }
+    }
+
+    private func resolveParameter(
+        _ parameter: Int, of callable: CallableID, depth: Int, fallback: ArgumentValue, origin: CallID
+    ) -> [ResolvedIdentifier] {
+        let callers = callers(of: callable)
+        let info = self.callable(callable)
+        guard depth < 4, !callers.isEmpty else {
+            return [ResolvedIdentifier(value: .unknown(fallback.display), origin: origin)]
+        }
+        var result: [ResolvedIdentifier] = []
+        for callID in callers {
+            let call = call(callID)
+            let label = info.labels[parameter]
+            let argument: Int? =
+                label == "_"
+                ? (parameter < call.labels.count && call.labels[parameter] == "_" ? parameter : nil)
+                : call.labels.firstIndex(of: label)
+            guard let argument else {
+                result.append(ResolvedIdentifier(value: .unknown(fallback.display), origin: callID))
+                continue
+            }
+            result += resolveIdentifier(
+                call.arguments[argument], in: caller(of: callID), origin: callID,
+                depth: depth + 1)
+        }
+        return result
+    }
+
+    private func constant(named name: String, qualifier: String?, in callable: CallableID, display: ArgumentValue)
+        -> IdentifierValue
+    {
+        guard let candidates = constantsByName[name] else { return .unknown(display.display) }
+        let info = self.callable(callable)
+        let tiers: [[(file: Int32, constant: ConstantInfo)]]
+        if let qualifier, let first = qualifier.first, first.isUppercase, qualifier != "Self" {
+            tiers = [candidates.filter { $0.constant.typeName == qualifier }]
+        } else {
+            tiers = [
+                candidates.filter { $0.file == callable.file && $0.constant.callable == callable.index },
+                candidates.filter {
+                    $0.constant.callable < 0 && $0.constant.typeName != nil
+                        && $0.constant.typeName == info.typeName
+                },
+                candidates.filter { $0.file == callable.file && $0.constant.callable < 0 },
+                candidates.filter { $0.constant.callable < 0 },
+            ]
+        }
+        for tier in tiers where !tier.isEmpty {
+            let values = Set(tier.map(\.constant.value))
+            return values.count == 1 ? .known(values.first!) : .unknown(display.display)
+        }
+        return .unknown(display.display)
+    }
+
+    // MARK: Launch
+
+    /// Whether `callable` runs during launch: it is a launch callback (`application(_:didFinishLaunchingWithOptions:)`,
+    /// `application(_:willFinishLaunchingWithOptions:)`, an `App`'s or app delegate's initialiser, `main.swift`), runs
+    /// after it (a view, a scene or view-controller callback, another `UIApplicationDelegate` callback), or takes
+    /// the context of the calls that reach it.
+    func launchContext(of callable: CallableID) -> LaunchContext {
+        var visiting: Set<CallableID> = []
+        return launchContext(of: callable, visiting: &visiting)
+    }
+
+    private static let launchCallbacks: Set<String> = [
+        "application(_:didFinishLaunchingWithOptions:)", "application(_:willFinishLaunchingWithOptions:)",
+        "applicationDidFinishLaunching(_:)", "applicationWillFinishLaunching(_:)",
+    ]
+    private static let afterLaunchCallbacks: Set<String> = [
+        "viewDidLoad", "viewWillAppear", "viewDidAppear", "loadView", "awakeFromNib", "sceneDidBecomeActive",
+        "sceneWillEnterForeground", "sceneDidEnterBackground", "sceneWillResignActive", "scene",
+        "applicationDidBecomeActive", "applicationWillEnterForeground", "applicationDidEnterBackground",
+        "applicationWillResignActive", "application",
+    ]
+
+    private func launchContext(of id: CallableID, visiting: inout Set<CallableID>) -> LaunchContext {
+        if let known = launchMemo[id] { return known }
+        guard visiting.insert(id).inserted else { return .unknown }
+        defer { visiting.remove(id) }
+        let info = callable(id)
+        let context = intrinsicContext(info, file: Int(id.file)) ?? contextFromCallers(of: id, visiting: &visiting)
+        launchMemo[id] = context
+        return context
+    }
+
+    private func intrinsicContext(_ info: CallableInfo, file: Int) -> LaunchContext? {
+        let typeName = info.typeName.map { "`\($0)`" } ?? ""
+        switch info.kind {
+        case .topLevel:
+            return files[file].path.hasSuffix("/main.swift") || files[file].path == "main.swift" ? .launch : nil
+        case .initializer, .storedValues:
+            if isAppType(info.typeName) { return .launch }
+            if isUserInterfaceType(info.typeName) {
+                return .afterLaunch(reason: "when \(typeName) is created, which happens after launch")
+            }
+            return nil
+        case .property:
+            if info.name == "body", isUserInterfaceType(info.typeName) || isAppType(info.typeName) {
+                return .afterLaunch(reason: "in the `body` of \(typeName), which SwiftUI evaluates after launch")
+            }
+            return isUserInterfaceType(info.typeName)
+                ? .afterLaunch(reason: "in \(typeName), a view that exists only after launch") : nil
+        case .function:
+            if Self.launchCallbacks.contains(info.signature) { return .launch }
+            if Self.afterLaunchCallbacks.contains(info.name) {
+                return .afterLaunch(reason: "in `\(info.signature)`, which runs after launch has finished")
+            }
+            if isUserInterfaceType(info.typeName) {
+                return .afterLaunch(
+                    reason: "in `\(info.signature)` of \(typeName), a view that exists only after launch")
+            }
+            return nil
+        }
+    }
+
+    private func contextFromCallers(of id: CallableID, visiting: inout Set<CallableID>) -> LaunchContext {
+        var sawLaunch = false
+        let info = callable(id)
+        for callID in callers(of: id).sorted(by: { location(of: $0) < location(of: $1) }) {
+            let call = call(callID)
+            let place = location(of: callID)
+            let here = "`\(info.signature)`, called at \(Self.short(place))"
+            if let deferredBy = call.deferredBy {
+                return .afterLaunch(reason: "in \(here) inside \(deferredBy), which runs after launch has finished")
+            }
+            switch launchContext(of: caller(of: callID), visiting: &visiting) {
+            case .launch: sawLaunch = true
+            case .afterLaunch(let reason): return .afterLaunch(reason: "in \(here) \(reason)")
+            case .unknown: break
+            }
+        }
+        return sawLaunch ? .launch : .unknown
+    }
+
+    /// `AppDelegate.swift:12`: enough for a reader to find the place in a message.
+    static func short(_ location: SourceLocation) -> String {
+        "\(fileName(location.file)):\(location.line)"
+    }
+
+    static func fileName(_ path: String) -> String {
+        path.split(separator: "/").last.map(String.init) ?? path
+    }
+}

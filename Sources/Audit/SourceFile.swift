@@ -1,0 +1,301 @@
+/// One Swift file, tokenized, with its brackets matched and its scopes known.
+///
+/// Built from bytes in two linear passes (tokens, then structure); immutable afterwards.
+final class SourceFile: Sendable {
+    let path: String
+    let bytes: [UInt8]
+    let tokens: [Token]
+    /// For each `(`, `[`, `{` the index of its closer and vice versa; `-1` for other tokens and unmatched ones.
+    let matching: [Int32]
+    /// `scopes[0]` is the file.
+    let scopes: [Scope]
+    /// The innermost scope of each token; a `{` and its `}` belong to the scope they delimit.
+    let scopeOf: [Int32]
+
+    init(path: String, bytes: [UInt8]) {
+        self.path = path
+        self.bytes = bytes
+        let tokens = Tokenizer.tokenize(bytes)
+        self.tokens = tokens
+        let structure = bytes.withUnsafeBufferPointer { StructureBuilder.build(tokens: tokens, bytes: $0) }
+        matching = structure.matching
+        scopes = structure.scopes
+        scopeOf = structure.scopeOf
+    }
+
+    var count: Int { tokens.count }
+
+    // MARK: Reading tokens
+
+    @inline(__always)
+    func word(_ index: Int) -> Word {
+        index >= 0 && index < tokens.count ? tokens[index].word : .none
+    }
+
+    /// Whether token `index` is the punctuation byte `byte`.
+    @inline(__always)
+    func isPunct(_ index: Int, _ byte: UInt8) -> Bool {
+        guard index >= 0, index < tokens.count else { return false }
+        let token = tokens[index]
+        return token.kind == .punctuation && bytes[Int(token.start)] == byte
+    }
+
+    @inline(__always)
+    func isIdentifier(_ index: Int) -> Bool {
+        index >= 0 && index < tokens.count && tokens[index].kind == .identifier
+    }
+
+    /// Whether token `index` is an identifier spelled `name`.
+    func `is`(_ index: Int, _ name: StaticString) -> Bool {
+        guard index >= 0, index < tokens.count else { return false }
+        let token = tokens[index]
+        guard token.kind == .identifier, Int(token.end - token.start) == name.utf8CodeUnitCount else { return false }
+        let start = Int(token.start)
+        return name.withUTF8Buffer { expected in
+            for offset in 0..<expected.count where bytes[start + offset] != expected[offset] { return false }
+            return true
+        }
+    }
+
+    func text(_ index: Int) -> String {
+        let token = tokens[index]
+        return String(decoding: bytes[Int(token.start)..<Int(token.end)], as: UTF8.self)
+    }
+
+    /// The source text from the start of token `first` to the end of token `last`, whitespace collapsed.
+    func text(from first: Int, through last: Int) -> String {
+        guard first <= last, first >= 0, last < tokens.count else { return "" }
+        var output = ""
+        for index in first...last {
+            if index > first, tokens[index].start > tokens[index - 1].end, needsSpace(between: index - 1, index) {
+                output += " "
+            }
+            output += text(index)
+        }
+        return output
+    }
+
+    private func needsSpace(between left: Int, _ right: Int) -> Bool {
+        let leftIsWord = tokens[left].kind != .punctuation
+        let rightIsWord = tokens[right].kind != .punctuation
+        return leftIsWord && rightIsWord
+    }
+
+    func line(_ index: Int) -> Int {
+        guard index >= 0, index < tokens.count else { return tokens.last.map { Int($0.line) } ?? 1 }
+        return Int(tokens[index].line)
+    }
+
+    /// The 1-based column of token `index`, counted in Unicode scalars from the start of its line.
+    func column(_ index: Int) -> Int {
+        guard index >= 0, index < tokens.count else { return 1 }
+        let start = Int(tokens[index].start)
+        var lineStart = start
+        while lineStart > 0, bytes[lineStart - 1] != ASCII.newline { lineStart -= 1 }
+        var column = 1
+        for offset in lineStart..<start where bytes[offset] & 0xC0 != 0x80 { column += 1 }
+        return column
+    }
+
+    func location(_ index: Int) -> SourceLocation {
+        SourceLocation(file: path, line: line(index), column: column(index))
+    }
+
+    /// The value of a string literal token without interpolation; escapes `\n \t \" \\ \0 \u{…}` decoded.
+    func stringValue(_ index: Int) -> String? {
+        guard index >= 0, index < tokens.count else { return nil }
+        let token = tokens[index]
+        guard token.kind == .string else { return nil }
+        var start = Int(token.start)
+        var end = Int(token.end)
+        var hashes = 0
+        while start < end, bytes[start] == ASCII.hash {
+            hashes += 1
+            start += 1
+        }
+        end -= hashes
+        guard end - start >= 2, bytes[start] == ASCII.quote else { return nil }
+        let multiline = end - start >= 6 && bytes[start + 1] == ASCII.quote && bytes[start + 2] == ASCII.quote
+        let quoteLength = multiline ? 3 : 1
+        start += quoteLength
+        end -= quoteLength
+        guard start <= end else { return nil }
+        let body = bytes[start..<end]
+        if hashes > 0 || !body.contains(ASCII.backslash) {
+            return String(decoding: body, as: UTF8.self)
+        }
+        return Self.unescape(Array(body))
+    }
+
+    private static func unescape(_ body: [UInt8]) -> String {
+        var output: [UInt8] = []
+        output.reserveCapacity(body.count)
+        var index = 0
+        while index < body.count {
+            let byte = body[index]
+            guard byte == ASCII.backslash, index + 1 < body.count else {
+                output.append(byte)
+                index += 1
+                continue
+            }
+            let escaped = body[index + 1]
+            index += 2
+            switch escaped {
+            case UInt8(ascii: "n"): output.append(ASCII.newline)
+            case UInt8(ascii: "t"): output.append(ASCII.tab)
+            case UInt8(ascii: "r"): output.append(ASCII.carriageReturn)
+            case UInt8(ascii: "0"): output.append(0)
+            case UInt8(ascii: "u"):
+                var scalarEnd = index
+                while scalarEnd < body.count, body[scalarEnd] != ASCII.closeBrace { scalarEnd += 1 }
+                let digits = String(decoding: body[min(index + 1, scalarEnd)..<scalarEnd], as: UTF8.self)
+                if let value = UInt32(digits, radix: 16), let scalar = Unicode.Scalar(value) {
+                    output.append(contentsOf: Array(String(Character(scalar)).utf8))
+                }
+                index = scalarEnd + 1
+            default: output.append(escaped)
+            }
+        }
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    // MARK: Structure queries
+
+    /// The innermost function, initialiser or computed property that contains token `index`, if any.
+    func callable(containing index: Int) -> Int? {
+        var scope = Int(scopeOf[index])
+        while scope > 0 {
+            if scopes[scope].isCallable { return scope }
+            scope = Int(scopes[scope].parent)
+        }
+        return nil
+    }
+
+    /// The innermost type scope that contains scope `scope`.
+    func enclosingType(ofScope scope: Int) -> Int? {
+        var current = Int(scopes[scope].parent)
+        while current > 0 {
+            if scopes[current].kind == .type { return current }
+            current = Int(scopes[current].parent)
+        }
+        return nil
+    }
+
+    /// The index of the token after a complete expression that starts at `start`: the expression ends at the
+    /// first `,` `)` `]` `}` `;` at its own nesting level, or where a new line starts a new statement.
+    func expressionEnd(from start: Int, limit: Int) -> Int {
+        var index = start
+        while index < limit {
+            let token = tokens[index]
+            if token.kind == .punctuation {
+                let byte = bytes[Int(token.start)]
+                if byte == ASCII.comma || byte == ASCII.closeParen || byte == ASCII.closeBracket
+                    || byte == ASCII.closeBrace || byte == ASCII.semicolon
+                {
+                    return index
+                }
+                if byte == ASCII.openParen || byte == ASCII.openBracket || byte == ASCII.openBrace {
+                    let close = Int(matching[index])
+                    if close < 0 { return limit }
+                    index = close + 1
+                    continue
+                }
+            }
+            if index > start, startsStatement(index) { return index }
+            index += 1
+        }
+        return limit
+    }
+
+    /// Whether token `index`, on a later line than the token before it, begins a new statement rather than
+    /// continuing the previous line (`.modifier` chains and trailing binary operators continue it).
+    func startsStatement(_ index: Int) -> Bool {
+        guard index > 0 else { return true }
+        let previous = tokens[index - 1]
+        guard tokens[index].line > previous.line else { return false }
+        if isPunct(index, ASCII.dot) || isPunct(index, ASCII.question) && isPunct(index + 1, ASCII.dot) { return false }
+        if previous.kind == .punctuation {
+            let byte = bytes[Int(previous.start)]
+            switch byte {
+            case ASCII.equals, ASCII.comma, ASCII.dot, ASCII.openParen, ASCII.openBracket, ASCII.plus, ASCII.minus,
+                ASCII.star, ASCII.ampersand, ASCII.pipe, ASCII.colon, ASCII.less:
+                return false
+            case ASCII.greater:
+                // `->` ends a line only inside a signature.
+                return !isPunct(index - 2, ASCII.minus)
+            default:
+                break
+            }
+        }
+        let token = tokens[index]
+        if token.kind == .punctuation {
+            let byte = bytes[Int(token.start)]
+            if byte == ASCII.equals || byte == ASCII.ampersand || byte == ASCII.pipe || byte == ASCII.plus
+                || byte == ASCII.star || byte == ASCII.question
+            {
+                return false
+            }
+        }
+        if previous.word == .try || previous.word == .await || previous.word == .return || previous.word == .as
+            || previous.word == .is
+        {
+            return false
+        }
+        return true
+    }
+
+    /// Arguments of the call whose `(` is at `open`: each label token (or -1) and the token range of its value.
+    func arguments(ofCallAt open: Int) -> [Argument] {
+        guard isPunct(open, ASCII.openParen) || isPunct(open, ASCII.openBracket) else { return [] }
+        let close = Int(matching[open])
+        guard close > open else { return [] }
+        var result: [Argument] = []
+        var start = open + 1
+        while start < close {
+            var label = -1
+            var valueStart = start
+            if isIdentifier(start), isPunct(start + 1, ASCII.colon), !isPunct(start + 2, ASCII.colon) {
+                label = start
+                valueStart = start + 2
+            }
+            var end = valueStart
+            while end < close, !isPunct(end, ASCII.comma) {
+                let token = tokens[end]
+                if token.kind == .punctuation, matching[end] > end { end = Int(matching[end]) }
+                end += 1
+            }
+            if end > start { result.append(Argument(label: label, start: valueStart, end: min(end, close))) }
+            start = end + 1
+        }
+        return result
+    }
+
+    /// The argument labels of the call whose `(` is at `open`, `_` for unlabelled ones.
+    func labels(ofCallAt open: Int) -> [String] {
+        arguments(ofCallAt: open).map { $0.label >= 0 ? text($0.label) : "_" }
+    }
+}
+
+/// An argument of a call: its label token (`-1` when unlabelled) and the tokens `start..<end` of its value.
+struct Argument: Sendable {
+    var label: Int
+    var start: Int
+    var end: Int
+}
+
+/// A place in a source file, 1-based.
+public struct SourceLocation: Sendable, Hashable, Comparable {
+    public var file: String
+    public var line: Int
+    public var column: Int
+
+    public init(file: String, line: Int, column: Int) {
+        self.file = file
+        self.line = line
+        self.column = column
+    }
+
+    public static func < (lhs: SourceLocation, rhs: SourceLocation) -> Bool {
+        (lhs.file, lhs.line, lhs.column) < (rhs.file, rhs.line, rhs.column)
+    }
+}

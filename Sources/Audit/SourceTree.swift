@@ -1,0 +1,131 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The Swift files and `Info.plist` files under the paths given to an audit, found with POSIX directory calls
+/// (FileManager's enumerator costs a stat and several allocations per entry, which dominates on large trees).
+struct SourceTree {
+    var swiftFiles: [String] = []
+    var propertyLists: [String] = []
+    /// Files named explicitly that are neither Swift nor a property list, or unreadable directories met on the way.
+    var skipped: [SkippedFile] = []
+    /// Files named in the paths themselves (not found by walking): failing to read one is an error.
+    var named: Set<String> = []
+
+    /// Directories that hold build products or other projects' code, not the app's own sources.
+    static let ignoredDirectories: Set<String> = ["Pods", "Carthage", "DerivedData", "node_modules"]
+
+    /// Walks `paths` in the order given; entries of a directory in byte order. A directory named in `paths` is
+    /// always walked; below it, hidden directories and `ignoredDirectories` are not, nor are symbolic links to
+    /// directories (they can form cycles).
+    static func find(_ paths: [String]) throws(AuditError) -> SourceTree {
+        guard !paths.isEmpty else { throw .noPaths }
+        var tree = SourceTree()
+        for path in paths {
+            var status = stat()
+            guard stat(path, &status) == 0 else {
+                if errno == ENOENT || errno == ENOTDIR { throw .pathNotFound(path) }
+                throw .unreadable(path: path, reason: String(cString: strerror(errno)))
+            }
+            if status.st_mode & S_IFMT == S_IFDIR {
+                guard let directory = opendir(path) else {
+                    throw .unreadable(path: path, reason: String(cString: strerror(errno)))
+                }
+                closedir(directory)
+                tree.walk(directory: path)
+            } else if status.st_mode & S_IFMT != S_IFREG {
+                // Opening a FIFO or a device would block or read without end.
+                throw .unreadable(path: path, reason: "not a regular file")
+            } else if isSwift(path) {
+                tree.swiftFiles.append(path)
+                tree.named.insert(path)
+            } else if isPropertyList(path) {
+                tree.propertyLists.append(path)
+                tree.named.insert(path)
+            } else {
+                tree.skipped.append(SkippedFile(file: path, reason: "not a Swift file or Info.plist"))
+            }
+        }
+        return tree
+    }
+
+    static func isSwift(_ path: String) -> Bool { path.hasSuffix(".swift") }
+    static func isPropertyList(_ path: String) -> Bool { path.hasSuffix("Info.plist") }
+
+    private mutating func walk(directory: String) {
+        guard let handle = opendir(directory) else {
+            skipped.append(SkippedFile(file: directory, reason: String(cString: strerror(errno))))
+            return
+        }
+        var entries: [(name: String, type: UInt8)] = []
+        while let entry = readdir(handle) {
+            let name = withUnsafePointer(to: entry.pointee.d_name) {
+                $0.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { String(cString: $0) }
+            }
+            if name == "." || name == ".." { continue }
+            entries.append((name, entry.pointee.d_type))
+        }
+        closedir(handle)
+        entries.sort { Array($0.name.utf8).lexicographicallyPrecedes(Array($1.name.utf8)) }
+        let prefix = directory.hasSuffix("/") ? directory : directory + "/"
+        for entry in entries {
+            let path = prefix + entry.name
+            var type = entry.type
+            if type == UInt8(DT_UNKNOWN) || type == UInt8(DT_LNK) {
+                var status = stat()
+                if lstat(path, &status) != 0 { continue }
+                let isLink = status.st_mode & S_IFMT == S_IFLNK
+                if isLink, stat(path, &status) != 0 { continue }
+                let isDirectory = status.st_mode & S_IFMT == S_IFDIR
+                if isLink, isDirectory { continue }
+                let isRegular = status.st_mode & S_IFMT == S_IFREG
+                type = isDirectory ? UInt8(DT_DIR) : isRegular ? UInt8(DT_REG) : UInt8(DT_UNKNOWN)
+            }
+            if type == UInt8(DT_DIR) {
+                if entry.name.hasPrefix(".") || Self.ignoredDirectories.contains(entry.name) { continue }
+                walk(directory: path)
+            } else if type != UInt8(DT_REG) {
+                continue
+            } else if Self.isSwift(entry.name) {
+                swiftFiles.append(path)
+            } else if Self.isPropertyList(entry.name) {
+                propertyLists.append(path)
+            }
+        }
+    }
+
+    /// The bytes of the file at `path`.
+    static func read(_ path: String) -> Result<[UInt8], ReadFailure> {
+        let descriptor = open(path, O_RDONLY)
+        guard descriptor >= 0 else { return .failure(ReadFailure(reason: String(cString: strerror(errno)))) }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else {
+            return .failure(ReadFailure(reason: String(cString: strerror(errno))))
+        }
+        var bytes = [UInt8](repeating: 0, count: max(Int(status.st_size), 0))
+        var filled = 0
+        while true {
+            if filled == bytes.count { bytes.append(contentsOf: repeatElement(0, count: max(4096, bytes.count))) }
+            let count = bytes.withUnsafeMutableBytes { buffer in
+                systemRead(descriptor, buffer.baseAddress! + filled, buffer.count - filled)
+            }
+            if count < 0 {
+                if errno == EINTR { continue }
+                return .failure(ReadFailure(reason: String(cString: strerror(errno))))
+            }
+            if count == 0 { break }
+            filled += count
+        }
+        bytes.removeLast(bytes.count - filled)
+        return .success(bytes)
+    }
+}
+
+#if canImport(Glibc)
+    private let systemRead = Glibc.read
+#elseif canImport(Darwin)
+    private let systemRead = Darwin.read
+#endif

@@ -1,0 +1,55 @@
+import Domain
+import Foundation
+import Learning
+import PipelineKit
+
+/// `pipeline predict --user U [--for D]`: tomorrow's (or day D's) forecast.
+enum PredictCommand: Command {
+    static let spec = CommandSpec(
+        name: "predict",
+        abstract: "Forecast a day's symptom severity and flare probability from the data before it.",
+        discussion: """
+            Uses the model the user is served (see 'pipeline model') and their logs up to the day \
+            before D. D defaults to tomorrow in the user's time zone and can be at most tomorrow: \
+            later days have no data before them yet. Inputs not logged on the day before are imputed \
+            and listed.
+            """,
+        options: [
+            .option("user", .user, help: "The user to forecast.", required: true),
+            .option("for", .day, help: "The day to forecast (default: tomorrow in the user's time zone)."),
+        ],
+        examples: [Example("Tomorrow, as JSON", "pipeline predict --user alice --json")])
+
+    static func run(_ context: CommandContext) async throws -> ExitStatus {
+        let id = context.arguments.user("user")!
+        let pipeline = try await Pipeline.open(path: context.databasePath, clock: context.clock, log: context.log)
+        guard let user = try await pipeline.user(id) else { throw PipelineError.unknownUser(id.rawValue) }
+        let tomorrow = user.today(at: context.clock.now).adding(days: 1)
+        let day = context.arguments.day("for") ?? tomorrow
+        guard day <= tomorrow else {
+            throw CLIError.usage(
+                "--for can be at most tomorrow (\(tomorrow) in \(user.timeZone.ianaName)): later days have no data before them yet")
+        }
+        let forecast = try await PersonalModels(pipeline: pipeline).forecast(user: id, for: day)
+        if context.json {
+            var object = JSONObject()
+            object["user"] = .string(id.rawValue)
+            object["day"] = .string(day.description)
+            object["severity"] = .number(forecast.severity)
+            object["flareProbability"] = .number(forecast.flareProbability)
+            object["model"] = .string(forecast.source.rawValue)
+            object["trainedAt"] = .string(LaunchSupport.instant(forecast.trainedAt))
+            object["missingInputs"] = .array(forecast.missingInputs.map { .string($0) })
+            context.io.stdout.writeLine(object.jsonText)
+            return .ok
+        }
+        var line = "\(day): severity \(String(format: "%.1f", forecast.severity)) of 10, flare probability "
+            + "\(String(format: "%.0f", forecast.flareProbability * 100))% (\(forecast.source.rawValue) model trained "
+            + "\(LaunchSupport.instant(forecast.trainedAt)))"
+        if !forecast.missingInputs.isEmpty {
+            line += "; not logged the day before, imputed: \(forecast.missingInputs.joined(separator: ", "))"
+        }
+        context.io.stdout.writeLine(line)
+        return .ok
+    }
+}

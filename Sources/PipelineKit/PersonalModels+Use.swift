@@ -1,0 +1,114 @@
+public import Domain
+import Foundation
+public import Learning
+public import Storage
+
+/// A model as a user is served it: the artifact and its stored record.
+public struct ServedModel: Sendable {
+    public var artifact: ModelArtifact
+    public var stored: StoredModel
+}
+
+/// The exact training matrix of a user's last fit.
+public struct FitDesign: Sendable {
+    public var design: DesignMatrix
+    public var stored: StoredModel
+    /// `false` when the user's logs changed after the fit: the matrix is what the same fit would use
+    /// now, not byte for byte what it used then.
+    public var dataUnchanged: Bool
+}
+
+extension PersonalModels {
+    /// The model served to the user: their promoted personal model, else the stored population
+    /// model; `nil` when nothing was ever trained.
+    public func servedModel(for id: UserID) async throws(PipelineError) -> ServedModel? {
+        for scope in [id.rawValue, StoredModel.populationScope] {
+            guard let stored = try await pipeline.storage({ (store) throws(StorageError) in try await store.servingModel(scope: scope) })
+            else { continue }
+            return ServedModel(artifact: try decode(stored), stored: stored)
+        }
+        return nil
+    }
+
+    /// The severity and flare probability of `day` from the user's logs up to the day before, with
+    /// the model they are served.
+    public func forecast(user id: UserID, for day: Day) async throws(PipelineError) -> ForecastPrediction {
+        guard try await pipeline.user(id) != nil else { throw .unknownUser(id.rawValue) }
+        guard let served = try await servedModel(for: id) else {
+            throw .noModel("no model has been trained yet; run 'pipeline retrain' first")
+        }
+        let logs = try await pipeline.dailyLogs(user: id, from: day.adding(days: -60), through: day.adding(days: -1))
+        do {
+            return try served.artifact.forecast(logs: logs, for: day, spec: spec)
+        } catch {
+            throw .learning(error)
+        }
+    }
+
+    /// The design matrix and targets of the user's last fit (promoted or not), rebuilt from the logs
+    /// it saw.
+    public func lastFitDesign(user id: UserID) async throws(PipelineError) -> FitDesign {
+        guard try await pipeline.user(id) != nil else { throw .unknownUser(id.rawValue) }
+        let history = try await pipeline.storage { (store) throws(StorageError) in
+            try await store.modelHistory(scope: id.rawValue, limit: 1)
+        }
+        guard let last = history.first else {
+            throw .noModel("'\(id)' has not been trained yet; run 'pipeline retrain --user \(id) --force'")
+        }
+        let logs = try await pipeline.dailyLogs(user: id, through: last.asOfDay.adding(days: -1))
+        guard let design = ModelTrainer(spec: spec).trainingDesign(logs: logs, today: last.asOfDay) else {
+            throw .noModel(
+                "the last fit of '\(id)' served the population model: fewer than "
+                    + "\(spec.training.minimumUsableDays) usable days before the hold-out, so no personal matrix was fitted")
+        }
+        return FitDesign(design: design, stored: last, dataUnchanged: Self.fingerprint(logs) == last.designFingerprint)
+    }
+
+    /// One sentence about the user's strongest personal association, for the weekly insight; `nil`
+    /// while they are served the population model or no association is clear.
+    public func insight(user id: UserID) async throws(PipelineError) -> String? {
+        guard let served = try await servedModel(for: id), served.artifact.source == .personal else { return nil }
+        return Self.insight(from: served.artifact, spec: spec)
+    }
+
+    /// The association whose effect over a typical day-to-day change of its input is largest, in words.
+    /// Exposed for tests through `insight(user:)`.
+    static func insight(from artifact: ModelArtifact, spec: ModelSpec) -> String? {
+        let associations = artifact.associations(spec: spec)
+        var best: (phrase: String, effect: Double, strength: Double)?
+        // Severity following severity is how symptoms work, not a personal pattern worth a message.
+        for association in associations where association.field != .symptomSeverity {
+            guard let wording = wordings[association.field] else { continue }
+            // A typical change of the input: the spread, in the user's training rows, of its value
+            // feature (the feature named after the input).
+            let column = spec.featureNames.firstIndex(of: association.input)
+            let spread = column.map { artifact.standardization.scales[$0] } ?? 1
+            let effect = association.perUnit * wording.step
+            let strength = abs(association.perUnit * spread)
+            if strength > (best?.strength ?? 0) { best = (wording.phrase, effect, strength) }
+        }
+        guard let best, abs(best.effect) >= 0.05 else { return nil }
+        let amount = String(format: "%.1f", abs(best.effect))
+        let direction = best.effect > 0 ? "higher" : "lower"
+        return "Your strongest personal pattern: \(best.phrase), your symptom severity the next day "
+            + "tends to be about \(amount) points \(direction)."
+    }
+
+    /// How each input's step is said, and the step in the input's feature units.
+    private static let wordings: [Field: (phrase: String, step: Double)] = [
+        .sleepDuration: ("after a night with an hour more sleep", 1),
+        .hrv: ("after a day with 10 ms more heart-rate variability", 10),
+        .stepCount: ("after a day with 1,000 more steps", 1),
+        .restingHeartRate: ("after a day with a resting heart rate 5 beats higher", 5),
+        .mood: ("after a day with mood one point better", 1),
+        .energy: ("after a day with energy one point higher", 1),
+    ]
+
+    private func decode(_ stored: StoredModel) throws(PipelineError) -> ModelArtifact {
+        do {
+            return try ModelArtifact(json: Data(stored.json.utf8))
+        } catch {
+            throw .learning(error)
+        }
+    }
+}

@@ -1,0 +1,31 @@
+// swift-format-ignore-file
+import BackgroundTasks
+import UIKit
+
+@main
+final class AppDelegate: UIResponder, UIApplicationDelegate {
+    func application(
+        _ application: UIApplication,
+        didFinishLaunchingWithOptions launchOptions: [UIApplication.LaunchOptionsKey: Any]?
+    ) -> Bool {
+        BGTaskScheduler.shared.register(forTaskWithIdentifier: TaskNames.refresh, using: nil) { task in // expect: identifier-not-permitted
+            self.refresh(task)
+        }
+        schedule()
+        return true
+    }
+
+    func schedule() {
+        try? BGTaskScheduler.shared.submit(BGAppRefreshTaskRequest(identifier: TaskNames.refresh))
+    }
+
+    func refresh(_ task: BGTask) {
+        schedule()
+        task.expirationHandler = { Feed.cancel() }
+        Feed.reload { task.setTaskCompleted(success: $0) }
+    }
+}
+
+enum TaskNames {
+    static let refresh = "com.example.refresh"
+}

@@ -1,0 +1,4 @@
+// swift-format-ignore-file
+enum Identifiers {
+    static let refresh = "com.example.refresh"
+}

@@ -1,0 +1,27 @@
+// swift-format-ignore-file
+import BackgroundTasks
+import UIKit
+
+@main
+final class AppDelegate: UIResponder, UIApplicationDelegate {
+    func application(
+        _ application: UIApplication,
+        didFinishLaunchingWithOptions launchOptions: [UIApplication.LaunchOptionsKey: Any]?
+    ) -> Bool {
+        BGTaskScheduler.shared.register(forTaskWithIdentifier: "com.example.refresh", using: nil) { task in
+            self.refresh(task)
+        }
+        schedule()
+        return true
+    }
+
+    func schedule() {
+        try? BGTaskScheduler.shared.submit(BGAppRefreshTaskRequest(identifier: "com.example.refresh"))
+    }
+
+    func refresh(_ task: BGTask) {
+        schedule()
+        task.expirationHandler = { Feed.cancel() }
+        Feed.reload { task.setTaskCompleted(success: $0) }
+    }
+}

@@ -1,0 +1,10 @@
+// swift-format-ignore-file
+import UIKit
+
+final class SettingsViewController: UIViewController {
+    override func viewDidLoad() {
+        super.viewDidLoad()
+        BackgroundWork.registerHandlers()
+        BackgroundWork.scheduleRefresh()
+    }
+}

@@ -1,0 +1,4 @@
+// swift-format-ignore-file
+enum TaskIdentifier {
+    static let engagement = "com.example.engagement-daily"
+}

@@ -1,0 +1,5 @@
+// swift-format-ignore-file
+enum Identifiers {
+    static let refresh = "com.example.refresh"
+    static let upload = "com.example.upload"
+}
