@@ -1,0 +1,153 @@
+import Domain
+import Foundation
+import PipelineKit
+import Scheduling
+
+/// How a simulated app's launch code treats the pipeline's four tasks.
+public enum LaunchStyle: String, Sendable, Hashable, CaseIterable {
+    /// Every launch registers the handlers and submits each task's chain with `.keep`, through
+    /// `Pipeline.launch`, the one entry point (DESIGN §4).
+    case launchChain = "with launch chain"
+    /// The original iOS app: it registers the handlers and never submits a request (DESIGN §8,
+    /// bug 1). The scheduler cannot express that — registering happens only inside the launch, which
+    /// submits — so this app keeps the handlers and never calls the launch; the system, which
+    /// launches an app only for a submitted request, finds none.
+    case registerOnly = "register only"
+
+    /// The key in JSON output.
+    public var key: String {
+        switch self {
+        case .launchChain: "withLaunchChain"
+        case .registerOnly: "registerOnly"
+        }
+    }
+
+    /// What the app's launch code does, in a sentence.
+    public var summary: String {
+        switch self {
+        case .launchChain: "registers the four tasks and submits their chains with .keep at every launch"
+        case .registerOnly: "registers the handlers and never submits a request (the original iOS app)"
+        }
+    }
+}
+
+/// One app on the simulated phone: its lifecycle, its own database with the phone's owner in it, and
+/// its launch code. The phone's conditions and the system's decisions come from the timeline; the
+/// tasks, their requests and their history are the pipeline's real code on the virtual clock.
+///
+/// Not thread-safe: it is driven by one task, event after event.
+final class SimulatedApp {
+    static let owner = UserID("owner")!
+
+    let style: LaunchStyle
+    let lifecycle: AppLifecycle
+    let pipeline: Pipeline
+    private let clock: ManualClock
+    private let conditions = ManualConditions(isOnExternalPower: false, hasNetworkConnectivity: true)
+    private let timer: ManualExpiryTimer
+    private let device: DeviceSimulation
+
+    /// When the system launched the app in the background.
+    private(set) var launches: [Date] = []
+    /// When the system wanted to launch it for a due request and could not: the user had force-quit it.
+    private(set) var refusedLaunches: [Date] = []
+
+    init(style: LaunchStyle, databasePath: String, start: Date, device: DeviceSimulation) async throws(PipelineError) {
+        self.style = style
+        self.device = device
+        clock = ManualClock(start)
+        lifecycle = AppLifecycle(clock: clock)
+        timer = ManualExpiryTimer(clock: clock)
+        pipeline = try await Pipeline.open(path: databasePath, clock: clock)
+        try await pipeline.ingest(.user(UserUpdate(id: Self.owner, timeZone: .utc)))
+    }
+
+    /// Plays the timeline, then runs the virtual clock to its end.
+    func replay(_ timeline: DeviceTimeline, until end: Duration) async throws(PipelineError) {
+        for entry in timeline.entries {
+            lifecycle.advance(to: entry.offset)
+            try await handle(entry.event)
+        }
+        lifecycle.advance(to: end)
+    }
+
+    /// The launch options of every launch: the phone's conditions, budgets on the virtual clock, and a
+    /// stand-in for training.
+    func options(tasks: Set<TaskIdentifier>?) -> LaunchOptions {
+        var options = LaunchOptions()
+        options.tasks = tasks
+        options.jobs = 1
+        options.conditions = conditions
+        options.timer = timer
+        options.personalModel = SimulatedPersonalModel()
+        return options
+    }
+
+    private func handle(_ event: DeviceTimeline.Event) async throws(PipelineError) {
+        switch event {
+        case .open:
+            let isColdLaunch = lifecycle.state == .terminated
+            lifecycle.open()
+            if isColdLaunch {
+                try await didFinishLaunching()
+            }
+        case .leave:
+            lifecycle.enterBackground()
+        case .forceQuit:
+            lifecycle.forceQuit()
+        case .plugIn:
+            conditions.set(DeviceConditions(isOnExternalPower: true, hasNetworkConnectivity: true))
+        case .unplug:
+            conditions.set(DeviceConditions(isOnExternalPower: false, hasNetworkConnectivity: true))
+        case .memoryPressure:
+            lifecycle.memoryPressure()
+        case .refreshWindow:
+            try await offerBackgroundLaunch(for: .appRefresh)
+        case .processingWindow:
+            try await offerBackgroundLaunch(for: .processing)
+        }
+    }
+
+    /// The launch code that runs when the process starts in the foreground. Only the launch submits
+    /// anything; it runs no task here (`tasks: []`), because iOS runs background tasks only in
+    /// launches of their own.
+    private func didFinishLaunching() async throws(PipelineError) {
+        switch style {
+        case .launchChain:
+            try await pipeline.launch(options(tasks: []))
+        case .registerOnly:
+            break
+        }
+    }
+
+    /// The system considers launching the app in the background for its due requests of `kind`, as
+    /// iOS does: never while the user is in the app, in Low Power Mode or with Background App Refresh
+    /// off, nor after a force-quit until the user opens the app; and only for a submitted request that
+    /// is due and whose conditions hold now.
+    private func offerBackgroundLaunch(for kind: TaskKind) async throws(PipelineError) {
+        guard lifecycle.state != .active, !device.lowPowerMode, !device.backgroundRefreshDenied else { return }
+        let now = clock.now
+        let power = conditions.currentConditions().isOnExternalPower
+        let due = try await pipeline.pendingTasks().filter {
+            $0.isPending && $0.kind == kind && $0.isDue(at: now) && (!$0.requiresExternalPower || power)
+        }
+        guard !due.isEmpty else { return }
+
+        guard !lifecycle.isBackgroundLaunchSuppressed else {
+            refusedLaunches.append(now)
+            lifecycle.launchInBackground()  // logged as refused
+            return
+        }
+        var assertion = BackgroundTaskIdentifier.invalid
+        let launched = lifecycle.launchInBackground {
+            // The system keeps the app running for the task's run, as a background task would.
+            assertion = self.lifecycle.beginBackgroundTask(name: kind.rawValue)
+        }
+        precondition(launched, "a suspended or terminated app that was not force-quit can be launched")
+        launches.append(now)
+        // The launch registers, keeps every chain, and runs the due requests of this kind; the
+        // handlers take no virtual time, so the background window never runs out here.
+        try await pipeline.launch(options(tasks: Set(due.map(\.identifier))))
+        lifecycle.endBackgroundTask(assertion)
+    }
+}
