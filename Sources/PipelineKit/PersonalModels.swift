@@ -52,7 +52,7 @@ public final class PersonalModels: PersonalModelService {
         let model = StoredModel(
             scope: id.rawValue, specVersion: artifact.specVersion, source: artifact.source.rawValue, asOfDay: today,
             trainedAt: now, promoted: outcome.promoted, reason: outcome.reason,
-            designFingerprint: Self.fingerprint(logs), json: String(decoding: artifact.jsonData(), as: UTF8.self))
+            designFingerprint: Self.fingerprint(logs), json: artifact.jsonText)
         _ = try await pipeline.storage { (store) throws(StorageError) in try await store.save(model) }
         return RetrainOutcome(promoted: outcome.promoted, reason: outcome.reason)
     }
@@ -116,7 +116,7 @@ public final class PersonalModels: PersonalModelService {
         let stored = StoredModel(
             scope: scope, specVersion: artifact.specVersion, source: artifact.source.rawValue, asOfDay: day,
             trainedAt: now, promoted: true, reason: "pooled over \(accumulator.rowCount) training days of the cohort",
-            designFingerprint: nil, json: String(decoding: artifact.jsonData(), as: UTF8.self))
+            designFingerprint: nil, json: artifact.jsonText)
         _ = try await pipeline.storage { (store) throws(StorageError) in try await store.save(stored) }
         return model
     }

@@ -1,5 +1,6 @@
 import CSQLite
 import Foundation
+import Synchronization
 
 /// One SQLite connection, configured for pipeline's use, with a cache of prepared statements.
 ///
@@ -11,6 +12,10 @@ final class Connection {
     /// the SQL text on every call is not.
     private var statements: [UnsafeRawPointer: Statement] = [:]
     private(set) var isInTransaction = false
+    /// Set while a statement runs. The `Store` actor guarantees one user at a time; this checks it,
+    /// so a future path that reached the connection from another thread would stop at once rather
+    /// than corrupt memory inside SQLite (opened with SQLITE_OPEN_NOMUTEX, it does not lock).
+    private let inUse = Atomic<Bool>(false)
 
     /// How long a writer waits for another process's lock before giving up with SQLITE_BUSY.
     static let busyTimeoutMilliseconds: Int32 = 15_000
@@ -77,6 +82,8 @@ final class Connection {
 
     /// Runs SQL that binds nothing and returns no rows needed (pragmas, migrations, BEGIN/COMMIT).
     func execute(_ sql: String) throws(StorageError) {
+        enter()
+        defer { leave() }
         var message: UnsafeMutablePointer<CChar>?
         let code = sqlite3_exec(handle, sql, nil, nil, &message)
         guard code == SQLITE_OK else {
@@ -118,8 +125,21 @@ final class Connection {
             statement = try Statement(connection: handle, sql: sql.description)
             statements[key] = statement
         }
-        defer { statement.reset() }
+        enter()
+        defer {
+            statement.reset()
+            leave()
+        }
         return try body(statement)
+    }
+
+    private func enter() {
+        let (exchanged, _) = inUse.compareExchange(expected: false, desired: true, ordering: .acquiring)
+        precondition(exchanged, "the SQLite connection was used from two threads at once; it belongs to the Store actor")
+    }
+
+    private func leave() {
+        inUse.store(false, ordering: .releasing)
     }
 
     /// Runs `body` in a `BEGIN IMMEDIATE` transaction: the write lock is taken up front, so two

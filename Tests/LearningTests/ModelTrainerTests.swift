@@ -172,6 +172,14 @@ struct ModelTrainerTests {
         ] {
             #expect(text.contains(key), "missing \(key)")
         }
+        // The hand-built document is the one Foundation's encoder writes with sorted keys and ISO 8601
+        // dates: the same keys, the same strings, the same numbers.
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        encoder.dateEncodingStrategy = .iso8601
+        let foundation = try JSONSerialization.jsonObject(with: try encoder.encode(artifact)) as? NSDictionary
+        let ours = try JSONSerialization.jsonObject(with: json) as? NSDictionary
+        #expect(foundation != nil && foundation == ours)
     }
 
     @Test("predictions come from the artifact's model, and a model of another spec is refused")
