@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import Synchronization
 
 /// The conditions of the machine this runs on, read fresh at every call.
 ///
@@ -17,10 +18,28 @@ public struct MachineConditions: ConditionsProvider {
         self.powerSupplyDirectory = powerSupplyDirectory
     }
 
+    /// The last reading and when it was taken. A launch asks before every claim; power and network
+    /// change on a human time scale, so a reading is reused for `readingLifetime` instead of walking
+    /// /sys and opening a netlink socket a thousand times in a cohort retrain.
+    private let lastReading = Reading()
+
+    private final class Reading: Sendable {
+        let value = Mutex<(taken: ContinuousClock.Instant, conditions: DeviceConditions)?>(nil)
+    }
+
+    /// How long a reading of the machine is reused.
+    public static let readingLifetime: Duration = .seconds(2)
+
     public func currentConditions() -> DeviceConditions {
-        DeviceConditions(
+        let now = ContinuousClock.now
+        if let reading = lastReading.value.withLock({ $0 }), now - reading.taken < Self.readingLifetime {
+            return reading.conditions
+        }
+        let conditions = DeviceConditions(
             isOnExternalPower: PowerSupply.isOnExternalPower(PowerSupply.read(directory: powerSupplyDirectory)),
             hasNetworkConnectivity: NetworkInterface.hasConnectivity(NetworkInterface.current()))
+        lastReading.value.withLock { $0 = (now, conditions) }
+        return conditions
     }
 }
 
