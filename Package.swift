@@ -23,6 +23,7 @@ let package = Package(
                 .embedInCode("0003_scheduler.sql"),
                 .embedInCode("0004_outbox.sql"),
                 .embedInCode("0005_models.sql"),
+                .embedInCode("0006_claim_order.sql"),
             ]),
         .target(name: "ModelSpecs", path: "Models", resources: [.embedInCode("symptom-forecast.json")]),
 
@@ -37,6 +38,9 @@ let package = Package(
         .target(name: "Audit"),
         .target(name: "PipelineCLI", dependencies: ["PipelineKit", "Lifecycle", "Audit"]),
         .executableTarget(name: "pipeline", dependencies: ["PipelineCLI"]),
+
+        // The benchmark script's timing of Learning's fits alone (scripts/bench.sh retrain).
+        .executableTarget(name: "pipeline-bench", dependencies: ["Learning"], path: "Benchmarks/pipeline-bench"),
 
         // Tests: one target per module, a shared support target, the regression suite and end-to-end CLI tests.
         .target(

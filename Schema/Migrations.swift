@@ -14,6 +14,7 @@ public let embeddedMigrations: [EmbeddedMigration] = [
     EmbeddedMigration(version: 3, name: "scheduler", sql: text(PackageResources._003_scheduler_sql)),
     EmbeddedMigration(version: 4, name: "outbox", sql: text(PackageResources._004_outbox_sql)),
     EmbeddedMigration(version: 5, name: "models", sql: text(PackageResources._005_models_sql)),
+    EmbeddedMigration(version: 6, name: "claim_order", sql: text(PackageResources._006_claim_order_sql)),
 ]
 
 private func text(_ bytes: [UInt8]) -> String {

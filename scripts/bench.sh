@@ -3,7 +3,7 @@
 # figure beside its baseline and their ratio. Release build; takes a few minutes.
 #
 #   scripts/bench.sh            every benchmark
-#   scripts/bench.sh NAME       one of: ingest, apple-health
+#   scripts/bench.sh NAME       one of: ingest, retrain, memory, audit, apple-health
 #
 # Figures vary with the machine and its load; compare ratios, not absolute numbers.
 set -euo pipefail
@@ -12,7 +12,9 @@ source scripts/lib/dependencies.sh
 ensure_packages "${PIPELINE_PACKAGES[@]}"
 
 swift build -c release --product pipeline >&2
+swift build -c release --product pipeline-bench >&2
 PIPELINE="$PWD/.build/release/pipeline"
+FITS="$PWD/.build/release/pipeline-bench"
 WORK="$(mktemp -d /tmp/pipeline-bench.XXXXXX)"
 trap 'rm -rf "$WORK"' EXIT
 NOW="2026-11-29T12:00:00Z"
@@ -63,7 +65,104 @@ SQL
     printf "  time ratio (pipeline / sqlite3): %sx   (aim: at most 3x)\n" "$(ratio "$ours" "$baseline")"
 }
 
+# python VENV: scikit-learn, pinned, in scripts/reference/.venv (created on first use).
+reference_python() {
+    local venv="scripts/reference/.venv"
+    if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c "import sklearn, threadpoolctl" 2>/dev/null; then
+        ensure_packages python3-venv
+        python3 -m venv "$venv" >&2
+        "$venv/bin/pip" install --quiet -r scripts/reference/requirements.txt >&2
+    fi
+    echo "$PWD/$venv/bin/python"
+}
+
+# peak_kb COMMAND...: runs COMMAND and prints its peak resident memory in KB (GNU time).
+peak_kb() {
+    /usr/bin/time -f "%M" -o "$WORK/peak" "$@" >/dev/null 2>"$WORK/stderr" || { cat "$WORK/stderr" >&2; return 1; }
+    cat "$WORK/peak"
+}
+
+# A database holding `pipeline generate --users N --days D`, built once per size and copied per run.
+cohort_database() {
+    local users="$1" days="$2" path="$WORK/cohort-$1-$2.sqlite"
+    if [ ! -f "$path" ]; then
+        "$PIPELINE" generate --users "$users" --days "$days" --now "$NOW" |
+            "$PIPELINE" ingest - --db "$path" --now "$NOW" >&2
+    fi
+    echo "$path"
+}
+
+bench_retrain() {
+    echo "== retrain: $USERS users x $DAYS days, pipeline retrain on a freshly ingested database"
+    local source
+    source=$(cohort_database "$USERS" "$DAYS")
+    local cores
+    cores=$(nproc)
+    cp "$source" "$WORK/one.sqlite"
+    local one
+    one=$(seconds "$PIPELINE" retrain --db "$WORK/one.sqlite" --now "$NOW" --jobs 1)
+    cp "$source" "$WORK/all.sqlite"
+    local all
+    all=$(seconds "$PIPELINE" retrain --db "$WORK/all.sqlite" --now "$NOW" --jobs "$cores")
+    local read
+    read=$(seconds sqlite3 "$source" "SELECT * FROM daily_logs ORDER BY user_id, day")
+
+    # scikit-learn on the matrices of the same fits, exported by `pipeline features`.
+    mkdir -p "$WORK/features"
+    local user
+    for user in $(sqlite3 "$WORK/one.sqlite" "SELECT scope FROM model_artifacts WHERE source = 'personal'"); do
+        "$PIPELINE" features --user "$user" --db "$WORK/one.sqlite" >"$WORK/features/$user.csv"
+    done
+    local exported
+    exported=$(ls "$WORK/features" | wc -l)
+    local python
+    python=$(reference_python)
+    "$python" scripts/reference/bench_sklearn.py "$WORK/features" >"$WORK/sklearn.json"
+    local sklearn_rate
+    sklearn_rate=$("$python" -c "import json,sys; print(round(json.load(open(sys.argv[1]))['users_per_second'], 1))" \
+        "$WORK/sklearn.json")
+
+    local fits_one fits_all
+    fits_one=$("$FITS" "$WORK/features" --workers 1 | sed 's/.*"users_per_second":\([0-9.]*\).*/\1/')
+    fits_all=$("$FITS" "$WORK/features" --workers "$cores" | sed 's/.*"users_per_second":\([0-9.]*\).*/\1/')
+
+    echo "  the fits alone, on the $exported matrices 'pipeline features' exported (scaler, RidgeCV, logistic):"
+    printf "    scikit-learn, 1 core        %9.1f users/s\n" "$sklearn_rate"
+    printf "    pipeline, 1 core            %9.1f users/s   %sx scikit-learn   (aim: at least 10x)\n" \
+        "$fits_one" "$(ratio "$fits_one" "$sklearn_rate")"
+    printf "    pipeline, %d cores           %9.1f users/s   %sx scikit-learn\n" \
+        "$cores" "$fits_all" "$(ratio "$fits_all" "$sklearn_rate")"
+    echo "  the whole retrain (read, features, population, fits, hold-out, atomic save, run history):"
+    printf "    pipeline retrain, 1 core    %6.2f s  %7s users/s   %sx scikit-learn's fits alone\n" \
+        "$one" "$(rate "$USERS" "$one")" "$(ratio "$(rate "$USERS" "$one")" "$sklearn_rate")"
+    printf "    pipeline retrain, %d cores   %6.2f s  %7s users/s\n" "$cores" "$all" "$(rate "$USERS" "$all")"
+    printf "  sqlite3 bare read of the same %s rows: %.2f s\n" "$(sqlite3 "$source" "SELECT count(*) FROM daily_logs")" "$read"
+    printf "  whole retrain / bare read: %sx   (aim: at most 3x)\n" "$(ratio "$all" "$read")"
+}
+
+bench_memory() {
+    local small="${BENCH_MEMORY_SMALL:-1000}" large="${BENCH_MEMORY_USERS:-10000}"
+    echo "== memory: peak resident memory of pipeline retrain, $small and $large users x $DAYS days"
+    local size peaks=()
+    for size in "$small" "$large"; do
+        local source
+        source=$(cohort_database "$size" "$DAYS")
+        cp "$source" "$WORK/memory.sqlite"
+        peaks+=("$(peak_kb "$PIPELINE" retrain --db "$WORK/memory.sqlite" --now "$NOW")")
+        rm -f "$WORK/memory.sqlite"*
+    done
+    printf "  %6d users: %4d MB peak\n" "$small" "$((peaks[0] / 1024))"
+    printf "  %6d users: %4d MB peak   (aim: under 200 MB, not growing with users)\n" "$large" "$((peaks[1] / 1024))"
+    printf "  growth for %sx the users: %sx\n" "$(ratio "$large" "$small")" "$(ratio "${peaks[1]}" "${peaks[0]}")"
+}
+
 source scripts/bench/apple-health.sh
+source scripts/bench/audit.sh
+
+run_audit() {
+    echo "== audit: pipeline audit on a generated tree of Swift files, one core"
+    bench_audit "$PIPELINE"
+}
 
 run_apple_health() {
     echo "== apple-health: pipeline ingest --format apple-health on a generated ${APPLE_HEALTH_BENCH_MB:-1024} MB export"
@@ -73,10 +172,16 @@ run_apple_health() {
 what="${1:-all}"
 case "$what" in
     ingest) bench_ingest ;;
+    retrain) bench_retrain ;;
+    memory) bench_memory ;;
+    audit) run_audit ;;
     apple-health) run_apple_health ;;
     all)
         bench_ingest
+        bench_retrain
+        bench_memory
+        run_audit
         run_apple_health
         ;;
-    *) echo "unknown benchmark: $what (expected: ingest, apple-health)" >&2; exit 64 ;;
+    *) echo "unknown benchmark: $what (expected: ingest, retrain, memory, audit, apple-health)" >&2; exit 64 ;;
 esac

@@ -174,42 +174,89 @@ extension Store {
     public func claimTaskRequests(_ claim: TaskClaim) throws(StorageError) -> [ClaimedTaskRequest] {
         try write { () throws(StorageError) in
             let now = nowMilliseconds
-            let claimed = try connection.withStatement(
-                """
-                UPDATE task_requests SET
-                    lease_owner = ?1,
-                    lease_expires_at = ?2 + CASE kind WHEN 'processing' THEN ?3 ELSE ?4 END,
-                    claimed_at = ?2,
-                    attempts = attempts + 1
-                WHERE id IN (
-                    SELECT id FROM task_requests
-                    WHERE (lease_owner IS NULL OR lease_expires_at <= ?2)
-                        AND (earliest_begin_at IS NULL OR earliest_begin_at <= ?2)
-                        AND (requires_external_power = 0 OR ?5) AND (requires_network = 0 OR ?6)
-                        AND identifier IN (SELECT value FROM json_each(?7)) AND (?8 IS NULL OR scope = ?8)
-                        AND id <= ?10
-                    ORDER BY coalesce(earliest_begin_at, submitted_at), id
-                    LIMIT ?9)
-                RETURNING id, identifier, scope, kind, earliest_begin_at, requires_external_power, requires_network,
-                    submitted_at, attempts, lease_owner, lease_expires_at, claimed_at
-                """
-            ) { (statement) throws(StorageError) in
+            // Expired leases first (their workers died), then pending requests in the order they
+            // became due; both arms walk an index in that order (migration 0006) and stop at the limit.
+            // A claim for one task uses the per-task index, which needs `identifier = ?`, hence two
+            // forms of the statement.
+            let body = { (statement: Statement) throws(StorageError) -> [TaskRequestRecord] in
                 try statement.bind(1, claim.owner)
                 try statement.bind(2, now)
                 try statement.bind(3, Int64((claim.processingLease * 1000).rounded()))
                 try statement.bind(4, Int64((claim.refreshLease * 1000).rounded()))
                 try statement.bind(5, claim.isOnExternalPower)
                 try statement.bind(6, claim.hasNetworkConnectivity)
-                try statement.bind(7, Store.jsonArray(claim.identifiers))
+                if claim.identifiers.count == 1 {
+                    try statement.bind(7, claim.identifiers[0])
+                } else {
+                    try statement.bind(7, Store.jsonArray(claim.identifiers))
+                }
                 try statement.bind(8, claim.scope)
                 try statement.bind(9, claim.limit)
                 try statement.bind(10, claim.upToRequestID ?? Int64.max)
                 var requests: [TaskRequestRecord] = []
                 while try statement.step() {
-                    if let request = decodeRequest(statement, from: 0) { requests.append(request) }
+                    if let request = self.decodeRequest(statement, from: 0) { requests.append(request) }
                 }
                 return requests
             }
+            let claimed =
+                if claim.identifiers.count == 1 {
+                    try connection.withStatement(
+                        """
+                        UPDATE task_requests SET
+                            lease_owner = ?1,
+                            lease_expires_at = ?2 + CASE kind WHEN 'processing' THEN ?3 ELSE ?4 END,
+                            claimed_at = ?2,
+                            attempts = attempts + 1
+                        WHERE id IN (
+                            SELECT id FROM (
+                                SELECT id FROM task_requests
+                                WHERE lease_owner IS NOT NULL AND lease_expires_at <= ?2
+                                    AND (requires_external_power = 0 OR ?5) AND (requires_network = 0 OR ?6)
+                                    AND identifier = ?7 AND (?8 IS NULL OR scope = ?8) AND id <= ?10
+                                ORDER BY lease_expires_at, id LIMIT ?9)
+                            UNION ALL
+                            SELECT id FROM (
+                                SELECT id FROM task_requests
+                                WHERE lease_owner IS NULL AND coalesce(earliest_begin_at, submitted_at) <= ?2
+                                    AND (requires_external_power = 0 OR ?5) AND (requires_network = 0 OR ?6)
+                                    AND identifier = ?7 AND (?8 IS NULL OR scope = ?8) AND id <= ?10
+                                ORDER BY coalesce(earliest_begin_at, submitted_at), id LIMIT ?9)
+                            LIMIT ?9)
+                        RETURNING id, identifier, scope, kind, earliest_begin_at, requires_external_power,
+                            requires_network, submitted_at, attempts, lease_owner, lease_expires_at, claimed_at
+                        """,
+                        body)
+                } else {
+                    try connection.withStatement(
+                        """
+                        UPDATE task_requests SET
+                            lease_owner = ?1,
+                            lease_expires_at = ?2 + CASE kind WHEN 'processing' THEN ?3 ELSE ?4 END,
+                            claimed_at = ?2,
+                            attempts = attempts + 1
+                        WHERE id IN (
+                            SELECT id FROM (
+                                SELECT id FROM task_requests
+                                WHERE lease_owner IS NOT NULL AND lease_expires_at <= ?2
+                                    AND (requires_external_power = 0 OR ?5) AND (requires_network = 0 OR ?6)
+                                    AND identifier IN (SELECT value FROM json_each(?7))
+                            AND (?8 IS NULL OR scope = ?8) AND id <= ?10
+                                ORDER BY lease_expires_at, id LIMIT ?9)
+                            UNION ALL
+                            SELECT id FROM (
+                                SELECT id FROM task_requests
+                                WHERE lease_owner IS NULL AND coalesce(earliest_begin_at, submitted_at) <= ?2
+                                    AND (requires_external_power = 0 OR ?5) AND (requires_network = 0 OR ?6)
+                                    AND identifier IN (SELECT value FROM json_each(?7))
+                            AND (?8 IS NULL OR scope = ?8) AND id <= ?10
+                                ORDER BY coalesce(earliest_begin_at, submitted_at), id LIMIT ?9)
+                            LIMIT ?9)
+                        RETURNING id, identifier, scope, kind, earliest_begin_at, requires_external_power,
+                            requires_network, submitted_at, attempts, lease_owner, lease_expires_at, claimed_at
+                        """,
+                        body)
+                }
             var result: [ClaimedTaskRequest] = []
             for request in claimed.sorted(by: {
                 ($0.earliestBeginAt ?? $0.submittedAt, $0.id) < ($1.earliestBeginAt ?? $1.submittedAt, $1.id)

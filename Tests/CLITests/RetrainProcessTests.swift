@@ -3,7 +3,7 @@ import Foundation
 import Glibc
 import Learning
 import PipelineKit
-import Storage
+@testable import Storage
 import TestSupport
 import Testing
 
@@ -18,29 +18,33 @@ struct RetrainProcessTests {
     func killedRetrain() async throws {
         let database = TestDatabase(now: Date(iso: Self.now))
         let pipeline = try await database.open()
-        let generator = CohortGenerator(users: 150, days: 100, seed: 5, now: Date(iso: Self.now))
+        let generator = CohortGenerator(users: 300, days: 80, seed: 5, now: Date(iso: Self.now))
         var text = ""
         generator.generate { text += $0 }
         _ = try await pipeline.ingestJSONLines(from: .bytes(Array(text.utf8))) { _ in }
 
-        // One job, so the users are retrained one after another; the kill lands once the tenth has
-        // started, with earlier users' models saved and later ones not begun. The 140 users left
-        // take the debug build several seconds, against the milliseconds the kill takes to land.
+        // One job, so the users are retrained one after another. Once the fifth has started, this
+        // process takes the database's write lock: the retrain then blocks at its next write (it waits
+        // up to the busy timeout), so however fast it runs, the kill lands mid-cohort, with earlier
+        // users' models saved and later ones not begun.
         let child = try ChildProcess.start(
             ["retrain", "--db", database.path, "--now", Self.now, "--jobs", "1"], environment: ["PIPELINE_LOG": "info"])
-        let reached = await child.waitForOutput(containing: "ml-retrain [user-00010]: running")
-        try #require(reached, "the retrain ended before the tenth user: \(child.errorOutput)")
+        let reached = await child.waitForOutput(containing: "ml-retrain [user-00005]: running")
+        try #require(reached, "the retrain ended before the fifth user: \(child.errorOutput)")
+        let lock = try Store(path: database.path, clock: database.clock)
+        try await lock.executeForTesting("BEGIN IMMEDIATE")
         kill(child.identifier, SIGKILL)
         #expect(await child.waitForExit() == .signal(SIGKILL))
+        try await lock.executeForTesting("ROLLBACK")
 
         let store = try Store(path: database.path, clock: database.clock)
         let trained = try await Self.checkWhole(store, users: generator.truths().map(\.id))
-        #expect(trained > 0 && trained < 150, "the kill landed mid-cohort (\(trained) users trained)")
+        #expect(trained > 0 && trained < 300, "the kill landed mid-cohort (\(trained) users trained)")
 
         // After the dead launch's lease (10 minutes + grace), the next launch retrains the rest.
         let later = try await runBinary(["retrain", "--db", database.path, "--now", "2026-11-29T12:30:00Z"])
         #expect(later.status == 0, "\(later.stderr)")
-        #expect(try await Self.checkWhole(store, users: generator.truths().map(\.id)) == 150)
+        #expect(try await Self.checkWhole(store, users: generator.truths().map(\.id)) == 300)
         let integrity = try await store.integrityCheck()
         #expect(integrity == "ok")
     }

@@ -1,0 +1,44 @@
+// The fitting half of `scripts/bench.sh retrain`: Learning's fits on the design matrices that
+// `pipeline features` exported, the same work `scripts/reference/bench_sklearn.py` times for
+// scikit-learn (standardization, RidgeCV over the spec's alphas by exact leave-one-out, logistic
+// regression by Newton's method). Not part of the product; the benchmark script builds and runs it.
+//
+//   pipeline-bench DIRECTORY [--workers N] [--repeat R]
+//
+// Prints one line of JSON: users, workers, seconds (the fastest pass), users_per_second.
+
+import Foundation
+import Learning
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+guard let directory = arguments.first else {
+    FileHandle.standardError.write(Data("usage: pipeline-bench DIRECTORY [--workers N] [--repeat R]\n".utf8))
+    exit(64)
+}
+func option(_ name: String, default value: Int) -> Int {
+    guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count, let number = Int(arguments[index + 1])
+    else { return value }
+    return number
+}
+let workers = option("--workers", default: 1)
+let repeats = option("--repeat", default: 3)
+
+// Files are parsed before the clock starts; the timing covers the fits only, as the Python side's.
+let files = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".csv") }.sorted()
+var designs: [DesignMatrix] = []
+for file in files {
+    let text = try String(contentsOfFile: directory + "/" + file, encoding: .utf8)
+    designs.append(try DesignMatrix(csv: text))
+}
+
+var fastest = Double.infinity
+for _ in 0..<max(1, repeats) {
+    let start = ContinuousClock.now
+    _ = try await ModelTrainer.fitAll(designs, workers: workers)
+    let elapsed = ContinuousClock.now - start
+    let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    fastest = min(fastest, seconds)
+}
+print(
+    #"{"users":\#(designs.count),"workers":\#(workers),"seconds":\#(fastest),"users_per_second":\#(Double(designs.count) / fastest)}"#
+)
