@@ -16,7 +16,8 @@ guard let directory = arguments.first else {
     exit(64)
 }
 func option(_ name: String, default value: Int) -> Int {
-    guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count, let number = Int(arguments[index + 1])
+    guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count,
+        let number = Int(arguments[index + 1])
     else { return value }
     return number
 }

@@ -23,13 +23,21 @@ public struct Day: Hashable, Comparable, Sendable, CustomStringConvertible {
 
     /// Parses exactly `YYYY-MM-DD`; `nil` for any other shape or an impossible date.
     public init?(_ text: some StringProtocol) {
-        let bytes = Array(text.utf8)
+        var utf8 = String(text)
+        guard let day = utf8.withUTF8({ Day(utf8: $0) }) else { return nil }
+        self = day
+    }
+
+    /// Parses exactly `YYYY-MM-DD` from UTF-8 bytes, without making a string: a day is read for
+    /// every stored row.
+    public init?(utf8 bytes: UnsafeBufferPointer<UInt8>) {
         guard bytes.count == 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-") else { return nil }
         func number(_ range: Range<Int>) -> Int? {
             var value = 0
-            for byte in bytes[range] {
-                guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
-                value = value * 10 + Int(byte - UInt8(ascii: "0"))
+            for index in range {
+                let digit = bytes[index] &- UInt8(ascii: "0")
+                guard digit < 10 else { return nil }
+                value = value * 10 + Int(digit)
             }
             return value
         }

@@ -23,7 +23,10 @@ extension PersonalModels {
     /// model; `nil` when nothing was ever trained.
     public func servedModel(for id: UserID) async throws(PipelineError) -> ServedModel? {
         for scope in [id.rawValue, StoredModel.populationScope] {
-            guard let stored = try await pipeline.storage({ (store) throws(StorageError) in try await store.servingModel(scope: scope) })
+            guard
+                let stored = try await pipeline.storage({ (store) throws(StorageError) in
+                    try await store.servingModel(scope: scope)
+                })
             else { continue }
             return ServedModel(artifact: try decode(stored), stored: stored)
         }
@@ -59,7 +62,8 @@ extension PersonalModels {
         guard let design = ModelTrainer(spec: spec).trainingDesign(logs: logs, today: last.asOfDay) else {
             throw .noModel(
                 "the last fit of '\(id)' served the population model: fewer than "
-                    + "\(spec.training.minimumUsableDays) usable days before the hold-out, so no personal matrix was fitted")
+                    + "\(spec.training.minimumUsableDays) usable days before the hold-out, so no personal matrix was fitted"
+            )
         }
         return FitDesign(design: design, stored: last, dataUnchanged: Self.fingerprint(logs) == last.designFingerprint)
     }

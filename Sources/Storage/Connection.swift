@@ -93,6 +93,24 @@ final class Connection {
         }
     }
 
+    /// Transaction control through cached statements: `sqlite3_exec` would compile the SQL again at
+    /// every transaction, and a cohort retrain runs several thousand.
+    func begin(immediate: Bool) throws(StorageError) {
+        if immediate {
+            try withStatement("BEGIN IMMEDIATE") { (statement) throws(StorageError) in try statement.run() }
+        } else {
+            try withStatement("BEGIN DEFERRED") { (statement) throws(StorageError) in try statement.run() }
+        }
+    }
+
+    func commit() throws(StorageError) {
+        try withStatement("COMMIT") { (statement) throws(StorageError) in try statement.run() }
+    }
+
+    func rollback() throws(StorageError) {
+        try withStatement("ROLLBACK") { (statement) throws(StorageError) in try statement.run() }
+    }
+
     /// The first column of the first row, as text.
     func scalarText(_ sql: StaticString) throws(StorageError) -> String? {
         try withStatement(sql) { (statement) throws(StorageError) in
@@ -135,7 +153,8 @@ final class Connection {
 
     private func enter() {
         let (exchanged, _) = inUse.compareExchange(expected: false, desired: true, ordering: .acquiring)
-        precondition(exchanged, "the SQLite connection was used from two threads at once; it belongs to the Store actor")
+        precondition(
+            exchanged, "the SQLite connection was used from two threads at once; it belongs to the Store actor")
     }
 
     private func leave() {
@@ -148,17 +167,17 @@ final class Connection {
     /// it throws. Not reentrant.
     func writeTransaction<R>(_ body: () throws(StorageError) -> R) throws(StorageError) -> R {
         precondition(!isInTransaction, "transactions do not nest")
-        try execute("BEGIN IMMEDIATE")
+        try begin(immediate: true)
         isInTransaction = true
         defer { isInTransaction = false }
         do {
             let result = try body()
-            try execute("COMMIT")
+            try commit()
             return result
         } catch {
             // A failed COMMIT (SQLITE_BUSY) leaves the transaction open; roll it back too.
             if sqlite3_get_autocommit(handle) == 0 {
-                try? execute("ROLLBACK")
+                try? rollback()
             }
             throw error
         }
@@ -167,16 +186,16 @@ final class Connection {
     /// Runs `body` in a deferred (read) transaction, so several reads see one snapshot.
     func readTransaction<R>(_ body: () throws(StorageError) -> R) throws(StorageError) -> R {
         precondition(!isInTransaction, "transactions do not nest")
-        try execute("BEGIN DEFERRED")
+        try begin(immediate: false)
         isInTransaction = true
         defer { isInTransaction = false }
         do {
             let result = try body()
-            try execute("COMMIT")
+            try commit()
             return result
         } catch {
             if sqlite3_get_autocommit(handle) == 0 {
-                try? execute("ROLLBACK")
+                try? rollback()
             }
             throw error
         }

@@ -11,15 +11,15 @@ extension Store {
     /// transaction belongs to this call alone.
     public func batch<R: Sendable>(_ body: @Sendable (isolated Store) throws -> R) throws -> R {
         let before = knownUsers
-        try connection.execute("BEGIN IMMEDIATE")
+        try connection.begin(immediate: true)
         batchMilliseconds = Store.milliseconds(clock.now)
         defer { batchMilliseconds = nil }
         do {
             let result = try body(self)
-            try connection.execute("COMMIT")
+            try connection.commit()
             return result
         } catch {
-            try? connection.execute("ROLLBACK")
+            try? connection.rollback()
             knownUsers = before
             throw error
         }
@@ -51,8 +51,8 @@ extension Store {
     /// Commits what the open `batch` staged so far and begins the next transaction. Valid only
     /// inside `batch`.
     public func checkpoint() throws(StorageError) {
-        try connection.execute("COMMIT")
-        try connection.execute("BEGIN IMMEDIATE")
+        try connection.commit()
+        try connection.begin(immediate: true)
     }
 
     /// A user's time zone, `nil` for an unknown user. Usable inside and outside `batch`.

@@ -182,7 +182,7 @@ extension Store {
     }
 
     private func decodeDailyLog(_ statement: Statement, user: UserID) -> DailyLog? {
-        guard let day = statement.withBytes(1, { Day(String(decoding: $0, as: UTF8.self)) }) else { return nil }
+        guard let day = statement.withBytes(1, { Day(utf8: $0) }) else { return nil }
         func source(_ column: Int32) -> Source {
             statement.withBytes(column) { $0.first == UInt8(ascii: "u") } ? .user : .health
         }

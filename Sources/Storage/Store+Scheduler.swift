@@ -177,7 +177,8 @@ extension Store {
             // Expired leases first (their workers died), then pending requests in the order they
             // became due; both arms walk an index in that order (migration 0006) and stop at the limit.
             // A claim for one task uses the per-task index, which needs `identifier = ?`, hence two
-            // forms of the statement.
+            // forms of the statement. The indexes are named (`INDEXED BY`): without statistics the
+            // planner preferred the plain per-task index and sorted all of a task's requests again.
             let body = { (statement: Statement) throws(StorageError) -> [TaskRequestRecord] in
                 try statement.bind(1, claim.owner)
                 try statement.bind(2, now)
@@ -210,14 +211,14 @@ extension Store {
                             attempts = attempts + 1
                         WHERE id IN (
                             SELECT id FROM (
-                                SELECT id FROM task_requests
+                                SELECT id FROM task_requests INDEXED BY task_requests_leased
                                 WHERE lease_owner IS NOT NULL AND lease_expires_at <= ?2
                                     AND (requires_external_power = 0 OR ?5) AND (requires_network = 0 OR ?6)
                                     AND identifier = ?7 AND (?8 IS NULL OR scope = ?8) AND id <= ?10
                                 ORDER BY lease_expires_at, id LIMIT ?9)
                             UNION ALL
                             SELECT id FROM (
-                                SELECT id FROM task_requests
+                                SELECT id FROM task_requests INDEXED BY task_requests_claimable_by_task
                                 WHERE lease_owner IS NULL AND coalesce(earliest_begin_at, submitted_at) <= ?2
                                     AND (requires_external_power = 0 OR ?5) AND (requires_network = 0 OR ?6)
                                     AND identifier = ?7 AND (?8 IS NULL OR scope = ?8) AND id <= ?10
@@ -237,7 +238,7 @@ extension Store {
                             attempts = attempts + 1
                         WHERE id IN (
                             SELECT id FROM (
-                                SELECT id FROM task_requests
+                                SELECT id FROM task_requests INDEXED BY task_requests_leased
                                 WHERE lease_owner IS NOT NULL AND lease_expires_at <= ?2
                                     AND (requires_external_power = 0 OR ?5) AND (requires_network = 0 OR ?6)
                                     AND identifier IN (SELECT value FROM json_each(?7))
@@ -245,7 +246,7 @@ extension Store {
                                 ORDER BY lease_expires_at, id LIMIT ?9)
                             UNION ALL
                             SELECT id FROM (
-                                SELECT id FROM task_requests
+                                SELECT id FROM task_requests INDEXED BY task_requests_claimable
                                 WHERE lease_owner IS NULL AND coalesce(earliest_begin_at, submitted_at) <= ?2
                                     AND (requires_external_power = 0 OR ?5) AND (requires_network = 0 OR ?6)
                                     AND identifier IN (SELECT value FROM json_each(?7))

@@ -8,7 +8,8 @@ struct AuditCommandTests {
         let directory = TemporaryDirectory("audit")
         for (name, text) in files {
             let url = directory.url.appendingPathComponent(name)
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             try Data(text.utf8).write(to: url)
         }
         return directory

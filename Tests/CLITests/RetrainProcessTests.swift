@@ -3,9 +3,10 @@ import Foundation
 import Glibc
 import Learning
 import PipelineKit
-@testable import Storage
 import TestSupport
 import Testing
+
+@testable import Storage
 
 /// `pipeline retrain` killed with SIGKILL in the middle of a cohort: no half-written model, the
 /// models already promoted keep serving, and the next launch after the lease expires finishes the
@@ -18,20 +19,20 @@ struct RetrainProcessTests {
     func killedRetrain() async throws {
         let database = TestDatabase(now: Date(iso: Self.now))
         let pipeline = try await database.open()
-        let generator = CohortGenerator(users: 300, days: 80, seed: 5, now: Date(iso: Self.now))
+        let generator = CohortGenerator(users: 1000, days: 40, seed: 5, now: Date(iso: Self.now))
         var text = ""
         generator.generate { text += $0 }
         _ = try await pipeline.ingestJSONLines(from: .bytes(Array(text.utf8))) { _ in }
 
-        // One job, so the users are retrained one after another. Once the fifth has started, this
+        // One job, so the users are retrained one after another. Once the third has started, this
         // process takes the database's write lock: the retrain then blocks at its next write (it waits
-        // up to the busy timeout), so however fast it runs, the kill lands mid-cohort, with earlier
-        // users' models saved and later ones not begun.
+        // up to the busy timeout), so the kill lands mid-cohort, with earlier users' models saved and
+        // later ones not begun. The thousand users give the lock a wide margin to land in time.
+        let lock = try Store(path: database.path, clock: database.clock)
         let child = try ChildProcess.start(
             ["retrain", "--db", database.path, "--now", Self.now, "--jobs", "1"], environment: ["PIPELINE_LOG": "info"])
-        let reached = await child.waitForOutput(containing: "ml-retrain [user-00005]: running")
-        try #require(reached, "the retrain ended before the fifth user: \(child.errorOutput)")
-        let lock = try Store(path: database.path, clock: database.clock)
+        let reached = await child.waitForOutput(containing: "ml-retrain [user-00003]: running")
+        try #require(reached, "the retrain ended before the third user: \(child.errorOutput)")
         try await lock.executeForTesting("BEGIN IMMEDIATE")
         kill(child.identifier, SIGKILL)
         #expect(await child.waitForExit() == .signal(SIGKILL))
@@ -39,12 +40,12 @@ struct RetrainProcessTests {
 
         let store = try Store(path: database.path, clock: database.clock)
         let trained = try await Self.checkWhole(store, users: generator.truths().map(\.id))
-        #expect(trained > 0 && trained < 300, "the kill landed mid-cohort (\(trained) users trained)")
+        #expect(trained > 0 && trained < 1000, "the kill landed mid-cohort (\(trained) users trained)")
 
         // After the dead launch's lease (10 minutes + grace), the next launch retrains the rest.
         let later = try await runBinary(["retrain", "--db", database.path, "--now", "2026-11-29T12:30:00Z"])
         #expect(later.status == 0, "\(later.stderr)")
-        #expect(try await Self.checkWhole(store, users: generator.truths().map(\.id)) == 300)
+        #expect(try await Self.checkWhole(store, users: generator.truths().map(\.id)) == 1000)
         let integrity = try await store.integrityCheck()
         #expect(integrity == "ok")
     }

@@ -83,7 +83,9 @@ struct SchedulerCommandTests {
 
         let text = await runCLI(["history", "--db", database.path, "--identifier", "ml-retrain"])
         #expect(Self.lines(text.stdout).count == 2)
-        #expect(text.stdout.hasPrefix("2026-03-15T12:00:00Z  ml-retrain  ada  success  promoted: serving the population model"))
+        #expect(
+            text.stdout.hasPrefix(
+                "2026-03-15T12:00:00Z  ml-retrain  ada  success  promoted: serving the population model"))
     }
 
     @Test("pipeline status shows the chains never started, then none once a launch ran")

@@ -57,7 +57,8 @@ final class TestPersonalModel: PersonalModelService {
 
     func retrain(user: UserID) async throws(PipelineError) -> RetrainOutcome {
         calls.withLock { $0.retrains.append(user) }
-        return RetrainOutcome(promoted: true, reason: "promoted: beats persistence and the population model on the hold-out")
+        return RetrainOutcome(
+            promoted: true, reason: "promoted: beats persistence and the population model on the hold-out")
     }
 
     func insight(user: UserID) async throws(PipelineError) -> String? {

@@ -10,8 +10,11 @@ import Testing
 struct PersonalModelsTests {
     static let now = Date(iso: "2026-11-29T12:00:00Z")
 
-    /// A database holding a generated cohort.
-    static func cohort(users: Int, days: Int, seed: UInt64 = 11) async throws -> (TestDatabase, Pipeline, CohortGenerator) {
+    /// A database holding a generated cohort. Keep the returned `TestDatabase` alive for the whole
+    /// test: its folder, and the file in it, are removed when it is released.
+    static func cohort(users: Int, days: Int, seed: UInt64 = 11) async throws -> (
+        TestDatabase, Pipeline, CohortGenerator
+    ) {
         let database = TestDatabase(now: now)
         let pipeline = try await database.open()
         let generator = CohortGenerator(users: users, days: days, seed: seed, now: now)
@@ -40,7 +43,7 @@ struct PersonalModelsTests {
     /// varies by about ±0.2 from user to user, so a few users see a lucky baseline.
     @Test("users with 240 days recover their generating coefficients and beat tomorrow-equals-today")
     func recovery() async throws {
-        let (_, pipeline, generator) = try await Self.cohort(users: 40, days: 240)
+        let (database, pipeline, generator) = try await Self.cohort(users: 40, days: 240)
         let models = PersonalModels(pipeline: pipeline, jobs: 2)
         var modelErrors: [Double] = []
         var persistenceErrors: [Double] = []
@@ -59,7 +62,8 @@ struct PersonalModelsTests {
             ]
             for (input, expected) in truth {
                 let estimate = try #require(perUnit[input])
-                #expect(abs(estimate - expected) <= tolerance[input]!, "\(user.id) \(input): \(estimate) vs \(expected)")
+                #expect(
+                    abs(estimate - expected) <= tolerance[input]!, "\(user.id) \(input): \(estimate) vs \(expected)")
             }
             let metrics = try #require(artifact.metrics)
             modelErrors.append(metrics.modelMAE)
@@ -68,9 +72,11 @@ struct PersonalModelsTests {
         }
         let model = modelErrors.reduce(0, +) / Double(modelErrors.count)
         let persistence = persistenceErrors.reduce(0, +) / Double(persistenceErrors.count)
-        print("recovery: pooled hold-out MAE \(model) against persistence \(persistence); \(beaten) of 40 users beat it")
+        print(
+            "recovery: pooled hold-out MAE \(model) against persistence \(persistence); \(beaten) of 40 users beat it")
         #expect(model < persistence)
         #expect(beaten >= 32)
+        withExtendedLifetime(database) {}
     }
 
     @Test("a model that does not beat the baselines is kept in the history but the previous one keeps serving")
@@ -129,7 +135,7 @@ struct PersonalModelsTests {
 
     @Test("a user with fewer than 14 usable days is served the population model, and predict says so")
     func fewDays() async throws {
-        let (_, pipeline, _) = try await Self.cohort(users: 4, days: 20)
+        let (database, pipeline, _) = try await Self.cohort(users: 4, days: 20)
         let models = PersonalModels(pipeline: pipeline)
         let outcome = try await models.retrain(user: .literal("user-00001"))
         #expect(outcome.reason.contains("population"))
@@ -138,11 +144,12 @@ struct PersonalModelsTests {
         #expect((0...10).contains(forecast.severity))
         #expect((0...1).contains(forecast.flareProbability))
         await #expect(throws: PipelineError.self) { _ = try await models.lastFitDesign(user: .literal("user-00001")) }
+        withExtendedLifetime(database) {}
     }
 
     @Test("the last fit's design matrix is rebuilt exactly, and a change to its data is noticed")
     func lastFitDesign() async throws {
-        let (_, pipeline, _) = try await Self.cohort(users: 3, days: 120)
+        let (database, pipeline, _) = try await Self.cohort(users: 3, days: 120)
         let models = PersonalModels(pipeline: pipeline)
         let user = UserID.literal("user-00002")
         _ = try await models.retrain(user: user)
@@ -156,11 +163,12 @@ struct PersonalModelsTests {
         edit.mood = .set(1)
         try await pipeline.ingest(.entry(edit))
         #expect(try await models.lastFitDesign(user: user).dataUnchanged == false)
+        withExtendedLifetime(database) {}
     }
 
     @Test("the weekly insight names a personal pattern in plain words, never severity following severity")
     func insight() async throws {
-        let (_, pipeline, generator) = try await Self.cohort(users: 8, days: 240)
+        let (database, pipeline, generator) = try await Self.cohort(users: 8, days: 240)
         let models = PersonalModels(pipeline: pipeline)
         var said = 0
         for user in generator.truths() {
@@ -178,5 +186,6 @@ struct PersonalModelsTests {
             said += 1
         }
         #expect(said > 0)
+        withExtendedLifetime(database) {}
     }
 }

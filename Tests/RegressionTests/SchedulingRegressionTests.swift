@@ -46,7 +46,9 @@ struct SchedulingRegressionTests {
         let (database, pipeline) = try await Self.pipeline(users: ["ada", "bob"])
         let report = try await pipeline.launch(Self.options(database))
         let ran = Set(report.runs.map { "\($0.identifier) \($0.scope)" })
-        #expect(ran.isSuperset(of: ["health-refresh ada", "health-refresh bob", "ml-retrain ada", "ml-retrain bob"]), "\(ran)")
+        #expect(
+            ran.isSuperset(of: ["health-refresh ada", "health-refresh bob", "ml-retrain ada", "ml-retrain bob"]),
+            "\(ran)")
         let pending = try await pipeline.pendingTasks()
         #expect(pending.count == PipelineTasks.identifiers.count * 2)
         let status = try await pipeline.status(Self.options(database))

@@ -35,7 +35,8 @@ enum ModelCommand: Command {
             object["user"] = .string(user.rawValue)
             object["source"] = .string(isPersonal ? "personal" : "population")
             object["promoted"] = .bool(served.stored.scope == user.rawValue)
-            object["reason"] = .string(served.stored.scope == user.rawValue ? served.stored.reason : fallbackReason(latest))
+            object["reason"] = .string(
+                served.stored.scope == user.rawValue ? served.stored.reason : fallbackReason(latest))
             object["trainedAt"] = .string(LaunchSupport.instant(artifact.trainedAt))
             object["specVersion"] = .number(Double(artifact.specVersion))
             object["alpha"] = .number(artifact.severity.alpha)
@@ -66,8 +67,10 @@ enum ModelCommand: Command {
         out.writeLine(
             "model         \(isPersonal ? "personal" : "population")"
                 + (served.stored.scope == user.rawValue ? ", promoted" : ", served until a personal model is promoted"))
-        out.writeLine("reason        \(served.stored.scope == user.rawValue ? served.stored.reason : fallbackReason(latest))")
-        out.writeLine("trained at    \(LaunchSupport.instant(artifact.trainedAt)) (spec version \(artifact.specVersion))")
+        out.writeLine(
+            "reason        \(served.stored.scope == user.rawValue ? served.stored.reason : fallbackReason(latest))")
+        out.writeLine(
+            "trained at    \(LaunchSupport.instant(artifact.trainedAt)) (spec version \(artifact.specVersion))")
         if let window = artifact.trainingWindow {
             out.writeLine("training      \(window.first) to \(window.last), \(window.usableDays) usable days")
         }

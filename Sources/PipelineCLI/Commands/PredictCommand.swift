@@ -28,7 +28,8 @@ enum PredictCommand: Command {
         let day = context.arguments.day("for") ?? tomorrow
         guard day <= tomorrow else {
             throw CLIError.usage(
-                "--for can be at most tomorrow (\(tomorrow) in \(user.timeZone.ianaName)): later days have no data before them yet")
+                "--for can be at most tomorrow (\(tomorrow) in \(user.timeZone.ianaName)): later days have no data before them yet"
+            )
         }
         let forecast = try await PersonalModels(pipeline: pipeline).forecast(user: id, for: day)
         if context.json {
@@ -43,7 +44,8 @@ enum PredictCommand: Command {
             context.io.stdout.writeLine(object.jsonText)
             return .ok
         }
-        var line = "\(day): severity \(String(format: "%.1f", forecast.severity)) of 10, flare probability "
+        var line =
+            "\(day): severity \(String(format: "%.1f", forecast.severity)) of 10, flare probability "
             + "\(String(format: "%.0f", forecast.flareProbability * 100))% (\(forecast.source.rawValue) model trained "
             + "\(LaunchSupport.instant(forecast.trainedAt)))"
         if !forecast.missingInputs.isEmpty {
