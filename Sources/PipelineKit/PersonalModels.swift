@@ -152,7 +152,6 @@ public final class PersonalModels: PersonalModelService {
         let users = try await pipeline.users().map(\.id)
         let cursor = Cursor()
         let spec = self.spec
-        let pipeline = self.pipeline
         do {
             return try await withThrowingTaskGroup(of: PopulationAccumulator.self) { group in
                 for _ in 0..<min(jobs, max(1, users.count)) {
