@@ -1,4 +1,5 @@
 public import Foundation
+import Synchronization
 
 /// A user's identifier: 1–64 characters of `[A-Za-z0-9._-]`.
 ///
@@ -60,12 +61,27 @@ extension TimeZone {
     /// unknown names, which would make "today" ambiguous. `UTC`, `Etc/UTC` and `GMT` all name UTC.
     public static func iana(_ identifier: String) -> TimeZone? {
         if ["UTC", "Etc/UTC", "GMT", "Etc/GMT"].contains(identifier) { return .utc }
-        guard TimeZone.knownTimeZoneIdentifiers.contains(identifier) else { return nil }
-        return TimeZone(identifier: identifier)
+        return IANAZones.shared.zone(named: identifier)
     }
 
     /// The IANA name to show and store; Foundation calls UTC "GMT".
     public var ianaName: String {
         identifier == "GMT" ? "UTC" : identifier
+    }
+}
+
+/// The zones the machine's tzdata knows, looked up once: every stored user's zone is read by name,
+/// and Foundation builds its list of known identifiers anew on each call.
+private final class IANAZones: Sendable {
+    static let shared = IANAZones()
+
+    private let known: Set<String> = Set(TimeZone.knownTimeZoneIdentifiers)
+    private let zones = Mutex<[String: TimeZone]>([:])
+
+    func zone(named identifier: String) -> TimeZone? {
+        if let zone = zones.withLock({ $0[identifier] }) { return zone }
+        guard known.contains(identifier), let zone = TimeZone(identifier: identifier) else { return nil }
+        zones.withLock { $0[identifier] = zone }
+        return zone
     }
 }

@@ -58,8 +58,7 @@ extension Pipeline {
     /// Validates and stores one record. Entries and health metrics for a user the database has not
     /// seen create the user with time zone UTC.
     public func ingest(_ record: InputRecord) async throws(PipelineError) {
-        let report = try await ingest([record], strict: true)
-        _ = report
+        try await ingest([record], strict: true)
     }
 
     /// Validates and stores records in order, in one transaction, then applies queued watch items
@@ -68,16 +67,19 @@ extension Pipeline {
     /// otherwise the valid records are.
     @discardableResult
     public func ingest(_ records: [InputRecord], strict: Bool = false) async throws(PipelineError) -> IngestReport {
+        var planner = IngestPlanner(
+            decoder: nil, now: clock.now, zones: try await timeZones(of: Set(records.map(\.user))))
+        var planned: [PlannedWrite] = []
+        for (index, record) in records.enumerated() { planner.plan(record, line: index + 1, into: &planned) }
+        planner.finish(into: &planned)
+        let plan = planned
         let rejections = RejectionLog()
-        let now = clock.now
         let report: IngestReport
         do {
             report = try await store.batch { store in
-                var ingestor = RecordIngestor(strict: strict, now: now)
-                for (index, record) in records.enumerated() {
-                    try ingestor.ingest(record, line: index + 1, into: store, rejected: rejections.append)
-                }
-                return try ingestor.finish(into: store, rejected: rejections.append)
+                var writer = IngestWriter(strict: strict)
+                for item in plan { try writer.write(item, into: store, rejected: rejections.append) }
+                return try writer.finish()
             }
         } catch let error as StorageError {
             throw .storage(error)
@@ -96,30 +98,26 @@ extension Pipeline {
     /// with the input. Each rejected line is passed to `onRejected` as
     /// `line N: field: problem`, and the good lines around it are kept — unless `strict`, when any
     /// rejection rolls everything back. Then applies queued watch items of the known kinds.
+    ///
+    /// Two threads share the work: one reads, decodes, checks and groups the lines (an `IngestPlanner`),
+    /// the other writes what it planned.
     public func ingestJSONLines(
         from source: JSONLinesReader.Source, strict: Bool = false,
         onRejected: @escaping @Sendable (IngestionError) -> Void
     ) async throws(PipelineError) -> IngestReport {
         let now = clock.now
+        let planner = IngestPlanner(
+            decoder: RecordDecoder(defaultEnqueuedAt: now), now: now, zones: try await timeZones(of: nil))
         var report: IngestReport
         do {
-            let lines = ConcurrentLineDecoder(source: source, decoder: RecordDecoder(defaultEnqueuedAt: now))
-            defer { lines.cancel() }
+            let plans = ConcurrentLineReader(source: source, processor: planner)
+            defer { plans.cancel() }
             report = try await store.batch { store in
-                var ingestor = RecordIngestor(strict: strict, now: now)
-                ingestor.boundsChecked = true
-                while let chunk = try lines.next() {
-                    for line in chunk {
-                        switch line {
-                        case .record(let number, let record):
-                            try ingestor.ingest(record, line: number, into: store, rejected: onRejected)
-                        case .rejected(let number, let error):
-                            ingestor.report.records += 1
-                            ingestor.reject(error, line: number, rejected: onRejected)
-                        }
-                    }
+                var writer = IngestWriter(strict: strict)
+                while let chunk = try plans.next() {
+                    for item in chunk { try writer.write(item, into: store, rejected: onRejected) }
                 }
-                return try ingestor.finish(into: store, rejected: onRejected)
+                return try writer.finish()
             }
         } catch let error as StorageError {
             throw .storage(error)
@@ -132,6 +130,19 @@ extension Pipeline {
         }
         report.drained = try await drainWatchQueue()
         return report
+    }
+
+    /// The time zones of `users` the database knows (all of them when `nil`), for the future-day rule.
+    func timeZones(of users: Set<UserID>? = nil) async throws(PipelineError) -> [UserID: TimeZone] {
+        var zones: [UserID: TimeZone] = [:]
+        if let users {
+            for id in users {
+                if let user = try await user(id) { zones[id] = user.timeZone }
+            }
+        } else {
+            for user in try await self.users() { zones[user.id] = user.timeZone }
+        }
+        return zones
     }
 }
 
@@ -151,117 +162,115 @@ final class RejectionLog: Sendable {
     }
 }
 
-/// The per-record rules of an ingestion, run inside the store's transaction: the future-day rule
-/// (which needs the user's time zone, possibly set earlier in the same input), staging, and
-/// periodic commits of a long non-strict input.
-struct RecordIngestor {
-    let strict: Bool
+/// What the writer does with a piece of planned input.
+enum PlannedWrite: Sendable {
+    /// One user-day, from consecutive entry and health records (their lines and types).
+    case day(DayWrite, lines: [(number: Int, type: String)])
+    /// A user, settings or watch record.
+    case record(InputRecord, line: Int)
+    /// A line refused before it reached the database.
+    case rejected(line: Int, FieldError)
+}
+
+/// The rules of an ingestion that need no database, run on the reading thread: decoding, the
+/// bounds, the future-day rule (with the users' time zones read before the input starts, and those
+/// the input itself sets), and grouping a day's consecutive records into one `DayWrite` — most
+/// inputs carry a day's entry and its health sync side by side, and one upsert per day halves the
+/// writer's work.
+struct IngestPlanner: LineProcessor {
+    /// The JSON Lines decoder; `nil` when records arrive already decoded (the library's batch API).
+    let decoder: RecordDecoder?
     let now: Date
-    /// Whether records arrive already checked against the bounds (the JSON Lines decoder checks
-    /// them), so only the rules that need the database remain.
-    var boundsChecked = false
-    var report = IngestReport()
-    /// The last day each user may write (their tomorrow), computed once per user.
-    var lastAllowedDay: [UserID: Day] = [:]
-    var sinceCheckpoint = 0
 
-    /// Records per transaction in a non-strict ingestion: large enough that commits cost nothing
-    /// measurable, small enough that a crash loses at most this much unfinished work.
-    static let checkpointInterval = 50_000
-
-    init(strict: Bool, now: Date) {
-        self.strict = strict
+    init(decoder: RecordDecoder?, now: Date, zones: [UserID: TimeZone]) {
+        self.decoder = decoder
         self.now = now
+        for (user, zone) in zones { lastAllowedDay[user] = (Day(containing: now, in: zone).adding(days: 1), zone) }
     }
-
-    /// Consecutive entries and health syncs for one user-day, not yet staged: most inputs carry a
-    /// day's entry and its health sync next to each other, and one upsert per day halves the work.
+    /// Each known user's time zone, and the last day they may write in it (their tomorrow).
+    var lastAllowedDay: [UserID: (day: Day, zone: TimeZone)] = [:]
     var pending: (write: DayWrite, lines: [(number: Int, type: String)])?
 
-    mutating func ingest(
-        _ record: InputRecord, line: Int, into store: isolated Store, rejected: (IngestionError) -> Void
-    ) throws {
-        report.records += 1
+    mutating func process(_ number: Int, _ line: JSONLinesReader.Line, into output: inout [PlannedWrite]) {
+        guard let decoder else { preconditionFailure("a planner without a decoder plans records, not lines") }
+        switch line {
+        case .tooLong:
+            output.append(.rejected(line: number, JSONLinesReader.tooLongError))
+        case .text(let bytes):
+            let record: InputRecord
+            do throws(FieldError) {
+                record = try decoder.decode(line: bytes)
+            } catch {
+                output.append(.rejected(line: number, error))
+                return
+            }
+            plan(record, line: number, into: &output)
+        }
+    }
+
+    mutating func plan(_ record: InputRecord, line: Int, into output: inout [PlannedWrite]) {
         do throws(FieldError) {
-            try validate(record, store: store)
+            try validate(record)
         } catch {
-            reject(error, line: line, rejected: rejected)
+            output.append(.rejected(line: line, error))
             return
         }
         switch record {
         case .entry(let entry):
-            if pending?.write.user == entry.user && pending?.write.day == entry.day {
+            if let current = pending, current.write.user == entry.user, current.write.day == entry.day {
                 pending!.write.merge(entry)
                 pending!.lines.append((line, "entry"))
             } else {
-                try flush(into: store, rejected: rejected)
+                flush(into: &output)
                 pending = (DayWrite(entry), [(line, "entry")])
             }
         case .health(let metrics):
-            if pending?.write.user == metrics.user && pending?.write.day == metrics.day {
+            if let current = pending, current.write.user == metrics.user, current.write.day == metrics.day {
                 pending!.write.merge(metrics)
                 pending!.lines.append((line, "health"))
             } else {
-                try flush(into: store, rejected: rejected)
+                flush(into: &output)
                 pending = (DayWrite(metrics), [(line, "health")])
             }
-        case .user, .settings, .watch:
-            // Other tables: their order relative to the pending day does not matter.
-            if let refusal = try store.stage(record) {
-                reject(
-                    FieldError(record.typeName, "refused by the database (\(refusal))"), line: line, rejected: rejected)
-                return
+        case .user(let update):
+            // Other tables: their order relative to the held-back day does not matter.
+            if let zone = update.timeZone {
+                lastAllowedDay[update.id] = (Day(containing: now, in: zone).adding(days: 1), zone)
             }
-            if case .user(let update) = record, let zone = update.timeZone {
-                lastAllowedDay[update.id] = Day(containing: now, in: zone).adding(days: 1)
-            }
-        }
-        report.stored[record.typeName, default: 0] += 1
-        sinceCheckpoint += 1
-        if !strict, sinceCheckpoint >= RecordIngestor.checkpointInterval {
-            try flush(into: store, rejected: rejected)
-            try store.checkpoint()
-            sinceCheckpoint = 0
+            output.append(.record(record, line: line))
+        case .settings, .watch:
+            output.append(.record(record, line: line))
         }
     }
 
-    /// Stages the pending day. The decoder checks every bound the schema does, so a refusal here
-    /// means the two disagree; it is reported against each line that contributed to the day.
-    mutating func flush(into store: isolated Store, rejected: (IngestionError) -> Void) throws {
+    mutating func finish(into output: inout [PlannedWrite]) {
+        flush(into: &output)
+    }
+
+    private mutating func flush(into output: inout [PlannedWrite]) {
         guard let (write, lines) = pending else { return }
         pending = nil
-        if let refusal = try store.stage(write) {
-            for line in lines {
-                report.stored[line.type, default: 0] -= 1
-                reject(
-                    FieldError(line.type, "refused by the database (\(refusal))"), line: line.number, rejected: rejected
-                )
-            }
-        }
+        output.append(.day(write, lines: lines))
     }
 
-    mutating func reject(_ error: FieldError, line: Int, rejected: (IngestionError) -> Void) {
-        report.rejected += 1
-        rejected(.rejectedLine(line: line, error))
-    }
-
-    private mutating func validate(_ record: InputRecord, store: isolated Store) throws(FieldError) {
+    private func validate(_ record: InputRecord) throws(FieldError) {
         switch record {
         case .entry(let entry):
-            if !boundsChecked {
+            // Decoded lines were checked against the bounds by the decoder already.
+            if decoder == nil {
                 do { try entry.validate() } catch { throw FieldError(error) }
             }
-            try checkDay(entry.day, field: "day", user: entry.user, store: store)
+            try checkDay(entry.day, field: "day", user: entry.user)
         case .health(let metrics):
-            if !boundsChecked {
+            if decoder == nil {
                 do { try metrics.validate() } catch { throw FieldError(error) }
             }
-            try checkDay(metrics.day, field: "day", user: metrics.user, store: store)
+            try checkDay(metrics.day, field: "day", user: metrics.user)
         case .watch(let item):
             if let kind = WatchKind(rawValue: item.kind) {
                 let payload = try WatchPayload.entry(
                     for: WatchItem(id: 0, user: item.user, kind: kind.rawValue, payload: item.payload, enqueuedAt: now))
-                if let day = payload?.day { try checkDay(day, field: "payload.day", user: item.user, store: store) }
+                if let day = payload?.day { try checkDay(day, field: "payload.day", user: item.user) }
             }
         case .settings(let update):
             for case (let key, let value?) in update.changes {
@@ -272,16 +281,68 @@ struct RecordIngestor {
         }
     }
 
-    private mutating func checkDay(_ day: Day, field: String, user: UserID, store: isolated Store) throws(FieldError) {
-        if let last = lastAllowedDay[user], day <= last { return }
-        // A storage failure here surfaces when the record is staged; UTC is the new-user default.
-        let zone = ((try? store.timeZone(of: user)) ?? nil) ?? .utc
-        lastAllowedDay[user] = Day(containing: now, in: zone).adding(days: 1)
-        try checkNotTooFarAhead(day, field: field, timeZone: zone, now: now)
+    /// DESIGN §2: a row may be for tomorrow in the user's zone (UTC for a new user), not later.
+    private func checkDay(_ day: Day, field: String, user: UserID) throws(FieldError) {
+        guard let last = lastAllowedDay[user] else {
+            try checkNotTooFarAhead(day, field: field, timeZone: .utc, now: now)
+            return
+        }
+        if day > last.day { try checkNotTooFarAhead(day, field: field, timeZone: last.zone, now: now) }
+    }
+}
+
+/// Writes planned input inside the store's transaction, counting what was stored and rejected, and
+/// commits a long non-strict input in steps.
+struct IngestWriter {
+    let strict: Bool
+    var report = IngestReport()
+    var sinceCheckpoint = 0
+
+    /// Records per transaction in a non-strict ingestion: large enough that commits cost nothing
+    /// measurable, small enough that a crash loses at most this much unfinished work.
+    static let checkpointInterval = 50_000
+
+    init(strict: Bool) {
+        self.strict = strict
     }
 
-    mutating func finish(into store: isolated Store, rejected: (IngestionError) -> Void) throws -> IngestReport {
-        try flush(into: store, rejected: rejected)
+    mutating func write(_ item: PlannedWrite, into store: isolated Store, rejected: (IngestionError) -> Void) throws {
+        switch item {
+        case .rejected(let line, let error):
+            report.records += 1
+            reject(error, line: line, rejected: rejected)
+        case .record(let record, let line):
+            report.records += 1
+            if let refusal = try store.stage(record) {
+                // The decoder checks every bound the schema does, so this is a disagreement between the two.
+                reject(FieldError(record.typeName, "refused by the database (\(refusal))"), line: line, rejected: rejected)
+                return
+            }
+            report.stored[record.typeName, default: 0] += 1
+            sinceCheckpoint += 1
+        case .day(let write, let lines):
+            report.records += lines.count
+            if let refusal = try store.stage(write) {
+                for line in lines {
+                    reject(FieldError(line.type, "refused by the database (\(refusal))"), line: line.number, rejected: rejected)
+                }
+                return
+            }
+            for line in lines { report.stored[line.type, default: 0] += 1 }
+            sinceCheckpoint += lines.count
+        }
+        if !strict, sinceCheckpoint >= IngestWriter.checkpointInterval {
+            try store.checkpoint()
+            sinceCheckpoint = 0
+        }
+    }
+
+    mutating func reject(_ error: FieldError, line: Int, rejected: (IngestionError) -> Void) {
+        report.rejected += 1
+        rejected(.rejectedLine(line: line, error))
+    }
+
+    func finish() throws -> IngestReport {
         if strict, report.rejected > 0 {
             var rolledBack = report
             rolledBack.committed = false

@@ -72,8 +72,15 @@ extension Pipeline {
     {
         var report = DrainReport()
         var warnings: [String] = []
+        var zones: [UserID: TimeZone] = [:]
         for item in page {
-            let zone = try store.timeZone(of: item.user) ?? .utc
+            let zone: TimeZone
+            if let known = zones[item.user] {
+                zone = known
+            } else {
+                zone = try store.timeZone(of: item.user) ?? .utc
+                zones[item.user] = zone
+            }
             let decoded: Result<UserEntry?, FieldError>
             do throws(FieldError) {
                 let entry = try WatchPayload.entry(for: item)

@@ -1,0 +1,113 @@
+import Dispatch
+import Domain
+import Foundation
+import Synchronization
+
+/// What the reading thread does with each line of a JSON Lines input: everything that needs no
+/// database (decoding, checking, grouping), so the thread that writes does only the writing.
+public protocol LineProcessor: Sendable {
+    associatedtype Output: Sendable
+    /// Handles one line (1-based `number`), appending what the writer must do to `output`.
+    mutating func process(_ number: Int, _ line: JSONLinesReader.Line, into output: inout [Output])
+    /// Appends whatever is still held back once the input has ended.
+    mutating func finish(into output: inout [Output])
+}
+
+/// Reads JSON Lines and runs a `LineProcessor` over them on a thread of its own while the caller
+/// stores the previous lines, so a large ingestion uses two cores: parsing overlaps SQLite's work
+/// instead of adding to it.
+///
+/// Outputs arrive in input order, in chunks; at most `depth` chunks wait at a time, so memory stays
+/// flat however long the input. `next()` blocks: call it from a thread that may block (the store's
+/// batch runs synchronously for the whole ingestion anyway).
+public final class ConcurrentLineReader<Output: Sendable>: Sendable {
+    private enum Item: Sendable {
+        case outputs([Output])
+        case finished
+        case failed(IngestionError)
+    }
+
+    private let queue = Mutex<[Item]>([])
+    private let filled = DispatchSemaphore(value: 0)
+    private let free: DispatchSemaphore
+    private let cancelled = Atomic<Bool>(false)
+    private let done = Atomic<Bool>(false)
+
+    public init<Processor: LineProcessor>(
+        source: JSONLinesReader.Source, processor: Processor, chunkSize: Int = 4_096, depth: Int = 8
+    ) where Processor.Output == Output {
+        free = DispatchSemaphore(value: depth)
+        let thread = Thread { [self] in produce(source: source, processor: processor, chunkSize: chunkSize) }
+        thread.name = "pipeline-read"
+        thread.start()
+    }
+
+    deinit {
+        cancel()
+    }
+
+    /// The next chunk of outputs, in order; `nil` at the end of the input.
+    public func next() throws(IngestionError) -> [Output]? {
+        guard !done.load(ordering: .relaxed) else { return nil }
+        filled.wait()
+        let item = queue.withLock { $0.removeFirst() }
+        free.signal()
+        switch item {
+        case .outputs(let outputs): return outputs
+        case .finished:
+            done.store(true, ordering: .relaxed)
+            return nil
+        case .failed(let error):
+            done.store(true, ordering: .relaxed)
+            throw error
+        }
+    }
+
+    /// Stops the reading thread; outputs not yet taken are dropped. Safe to call more than once.
+    public func cancel() {
+        cancelled.store(true, ordering: .relaxed)
+        free.signal()
+    }
+
+    private func push(_ item: Item) -> Bool {
+        free.wait()
+        guard !cancelled.load(ordering: .relaxed) else { return false }
+        queue.withLock { $0.append(item) }
+        filled.signal()
+        return true
+    }
+
+    private func produce<Processor: LineProcessor>(
+        source: JSONLinesReader.Source, processor: Processor, chunkSize: Int
+    ) where Processor.Output == Output {
+        var processor = processor
+        var chunk: [Output] = []
+        chunk.reserveCapacity(chunkSize)
+        let outcome: Result<Void, IngestionError>
+        do {
+            outcome = try JSONLinesReader(source).forEachLine { (number, line) throws(ReadingStopped) in
+                processor.process(number, line, into: &chunk)
+                if chunk.count >= chunkSize {
+                    guard push(.outputs(chunk)) else { throw ReadingStopped() }
+                    chunk.removeAll(keepingCapacity: true)
+                }
+            }
+        } catch {
+            return  // cancelled
+        }
+        processor.finish(into: &chunk)
+        if !chunk.isEmpty, !push(.outputs(chunk)) { return }
+        switch outcome {
+        case .success: _ = push(.finished)
+        case .failure(let error): _ = push(.failed(error))
+        }
+    }
+}
+
+/// Ends the reading loop when the reader is cancelled.
+private struct ReadingStopped: Error {}
+
+extension JSONLinesReader {
+    /// The rejection of a line over `maximumLineLength`.
+    public static let tooLongError = FieldError("line", "longer than the \(maximumLineLength >> 20) MiB limit")
+}
