@@ -166,8 +166,17 @@ final class Connection {
     /// (https://www.sqlite.org/lang_transaction.html). Commits when `body` returns, rolls back when
     /// it throws. Not reentrant.
     func writeTransaction<R>(_ body: () throws(StorageError) -> R) throws(StorageError) -> R {
+        try transaction(immediate: true, body)
+    }
+
+    /// Runs `body` in a deferred (read) transaction, so several reads see one snapshot.
+    func readTransaction<R>(_ body: () throws(StorageError) -> R) throws(StorageError) -> R {
+        try transaction(immediate: false, body)
+    }
+
+    private func transaction<R>(immediate: Bool, _ body: () throws(StorageError) -> R) throws(StorageError) -> R {
         precondition(!isInTransaction, "transactions do not nest")
-        try begin(immediate: true)
+        try begin(immediate: immediate)
         isInTransaction = true
         defer { isInTransaction = false }
         do {
@@ -176,24 +185,6 @@ final class Connection {
             return result
         } catch {
             // A failed COMMIT (SQLITE_BUSY) leaves the transaction open; roll it back too.
-            if sqlite3_get_autocommit(handle) == 0 {
-                try? rollback()
-            }
-            throw error
-        }
-    }
-
-    /// Runs `body` in a deferred (read) transaction, so several reads see one snapshot.
-    func readTransaction<R>(_ body: () throws(StorageError) -> R) throws(StorageError) -> R {
-        precondition(!isInTransaction, "transactions do not nest")
-        try begin(immediate: false)
-        isInTransaction = true
-        defer { isInTransaction = false }
-        do {
-            let result = try body()
-            try commit()
-            return result
-        } catch {
             if sqlite3_get_autocommit(handle) == 0 {
                 try? rollback()
             }
