@@ -1,5 +1,4 @@
 public import Foundation
-import Synchronization
 
 /// Where the current time comes from. Everything that asks "what time is it" takes one, so tests
 /// and `--now` can replay any moment.
@@ -24,10 +23,10 @@ public struct FixedClock: Clock {
 
 /// A clock that moves only when told to: tests and simulations advance it explicitly.
 public final class ManualClock: Clock {
-    private let instant: Mutex<Date>
+    private let instant: Locked<Date>
 
     public init(_ start: Date) {
-        instant = Mutex(start)
+        instant = Locked(start)
     }
 
     public var now: Date {

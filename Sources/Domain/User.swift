@@ -1,5 +1,4 @@
 public import Foundation
-import Synchronization
 
 /// A user's identifier: 1–64 characters of `[A-Za-z0-9._-]`.
 ///
@@ -76,7 +75,7 @@ private final class IANAZones: Sendable {
     static let shared = IANAZones()
 
     private let known: Set<String> = Set(TimeZone.knownTimeZoneIdentifiers)
-    private let zones = Mutex<[String: TimeZone]>([:])
+    private let zones = Locked<[String: TimeZone]>([:])
 
     func zone(named identifier: String) -> TimeZone? {
         if let zone = zones.withLock({ $0[identifier] }) { return zone }

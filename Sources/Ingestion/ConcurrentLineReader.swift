@@ -27,7 +27,7 @@ public final class ConcurrentLineReader<Output: Sendable>: Sendable {
         case failed(IngestionError)
     }
 
-    private let queue = Mutex<[Item]>([])
+    private let queue = Locked<[Item]>([])
     private let filled = DispatchSemaphore(value: 0)
     private let free: DispatchSemaphore
     private let cancelled = Atomic<Bool>(false)

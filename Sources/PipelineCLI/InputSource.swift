@@ -1,5 +1,5 @@
+import Domain
 import Glibc
-import Synchronization
 
 /// Bytes a command reads: standard input, a file named on the command line, or, in tests, text in
 /// memory. Reads by chunk, all at once, or by line; the three share one buffer, so they can be mixed.
@@ -16,7 +16,7 @@ public final class InputSource: Sendable {
     let fileDescriptor: Int32?
     private let ownsDescriptor: Bool
     private let chunkSize: Int
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     /// Reads `fileDescriptor`, which the source does not close.
     public convenience init(fileDescriptor: Int32) {
@@ -33,14 +33,14 @@ public final class InputSource: Sendable {
         fileDescriptor = nil
         ownsDescriptor = false
         chunkSize = 0
-        state = Mutex(State(buffer: bytes, atEnd: true))
+        state = Locked(State(buffer: bytes, atEnd: true))
     }
 
     init(fileDescriptor: Int32, owned: Bool, chunkSize: Int = 64 * 1024) {
         self.fileDescriptor = fileDescriptor
         ownsDescriptor = owned
         self.chunkSize = chunkSize
-        state = Mutex(State(buffer: [], atEnd: false))
+        state = Locked(State(buffer: [], atEnd: false))
     }
 
     /// Opens the file at `path` for reading; it is closed when the source is released.

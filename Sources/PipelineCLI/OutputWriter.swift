@@ -1,5 +1,5 @@
+import Domain
 import Glibc
-import Synchronization
 
 /// Standard output or standard error of a run: buffered, safe to share between tasks, and quiet
 /// when the reader goes away.
@@ -28,7 +28,7 @@ public final class OutputWriter: Sendable {
     private let destination: Destination
     /// The buffer is written out once it holds this many bytes.
     private let flushThreshold: Int
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     /// Whether the destination is a terminal: progress bars and colours only then.
     public let isTerminal: Bool
@@ -39,14 +39,14 @@ public final class OutputWriter: Sendable {
         destination = .descriptor(fileDescriptor)
         flushThreshold = buffered ? Self.bufferSize : 1
         isTerminal = isatty(fileDescriptor) == 1
-        state = Mutex(State())
+        state = Locked(State())
     }
 
     private init(memoryWithTerminal isTerminal: Bool) {
         destination = .memory
         flushThreshold = .max
         self.isTerminal = isTerminal
-        state = Mutex(State())
+        state = Locked(State())
     }
 
     /// A writer that keeps everything in memory, readable with `text`: for running commands in tests.

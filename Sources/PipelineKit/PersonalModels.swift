@@ -15,11 +15,11 @@ public final class PersonalModels: PersonalModelService {
     public let spec: ModelSpec
     /// Users read and featurized at once while pooling the population.
     let jobs: Int
-    private let population = Mutex<Task<PopulationModel, any Error>?>(nil)
-    private let trainers = Mutex<[ModelTrainer]>([])
+    private let population = Locked<Task<PopulationModel, any Error>?>(nil)
+    private let trainers = Locked<[ModelTrainer]>([])
     /// Connections for reading logs, one per concurrent fit: reads then decode on every core instead
     /// of queueing behind the store's writes (in WAL mode readers never block the writer).
-    private let readers = Mutex<[Store]>([])
+    private let readers = Locked<[Store]>([])
 
     public init(pipeline: Pipeline, spec: ModelSpec = .symptomForecast, jobs: Int = 1) {
         self.pipeline = pipeline

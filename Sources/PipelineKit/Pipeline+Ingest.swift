@@ -2,7 +2,6 @@ public import Domain
 import Foundation
 public import Ingestion
 import Storage
-import Synchronization
 
 /// What an ingestion stored and rejected.
 public struct IngestReport: Sendable, Hashable {
@@ -153,7 +152,7 @@ struct StrictRollback: Error {
 
 /// Collects rejections from inside a batch for the batch API.
 final class RejectionLog: Sendable {
-    private let storage = Mutex<[IngestionError]>([])
+    private let storage = Locked<[IngestionError]>([])
 
     var errors: [IngestionError] { storage.withLock { $0 } }
 
@@ -315,7 +314,8 @@ struct IngestWriter {
             report.records += 1
             if let refusal = try store.stage(record) {
                 // The decoder checks every bound the schema does, so this is a disagreement between the two.
-                reject(FieldError(record.typeName, "refused by the database (\(refusal))"), line: line, rejected: rejected)
+                reject(
+                    FieldError(record.typeName, "refused by the database (\(refusal))"), line: line, rejected: rejected)
                 return
             }
             report.stored[record.typeName, default: 0] += 1
@@ -324,7 +324,9 @@ struct IngestWriter {
             report.records += lines.count
             if let refusal = try store.stage(write) {
                 for line in lines {
-                    reject(FieldError(line.type, "refused by the database (\(refusal))"), line: line.number, rejected: rejected)
+                    reject(
+                        FieldError(line.type, "refused by the database (\(refusal))"), line: line.number,
+                        rejected: rejected)
                 }
                 return
             }

@@ -1,6 +1,5 @@
 import Domain
 public import Foundation
-import Synchronization
 
 /// One run of a registered task, handed to its handler: iOS's `BGTask`.
 ///
@@ -27,7 +26,7 @@ public final class BackgroundTask: Sendable {
     public let scheduler: TaskScheduler
 
     private let log: any LogSink
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     enum Event: Sendable {
         case completed

@@ -1,4 +1,4 @@
-import Synchronization
+import Domain
 
 /// What a processing request's conditions are checked against.
 public struct DeviceConditions: Sendable, Hashable {
@@ -39,10 +39,10 @@ public struct FixedConditions: ConditionsProvider {
 
 /// Conditions a test or a simulation changes as it goes (plugging in, losing the network).
 public final class ManualConditions: ConditionsProvider {
-    private let state: Mutex<DeviceConditions>
+    private let state: Locked<DeviceConditions>
 
     public init(isOnExternalPower: Bool = true, hasNetworkConnectivity: Bool = true) {
-        state = Mutex(
+        state = Locked(
             DeviceConditions(isOnExternalPower: isOnExternalPower, hasNetworkConnectivity: hasNetworkConnectivity))
     }
 

@@ -1,6 +1,6 @@
+import Domain
 import Foundation
 import Glibc
-import Synchronization
 
 /// The conditions of the machine this runs on, read fresh at every call.
 ///
@@ -24,7 +24,7 @@ public struct MachineConditions: ConditionsProvider {
     private let lastReading = Reading()
 
     private final class Reading: Sendable {
-        let value = Mutex<(taken: ContinuousClock.Instant, conditions: DeviceConditions)?>(nil)
+        let value = Locked<(taken: ContinuousClock.Instant, conditions: DeviceConditions)?>(nil)
     }
 
     /// How long a reading of the machine is reused.

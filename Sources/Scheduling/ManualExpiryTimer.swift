@@ -1,6 +1,5 @@
 public import Domain
 public import Foundation
-import Synchronization
 
 /// Time for budgets that passes only when a test or simulation advances its `ManualClock`.
 ///
@@ -22,7 +21,7 @@ public final class ManualExpiryTimer: ExpiryTimer {
         var nextID: UInt64 = 0
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     public init(clock: ManualClock) {
         self.clock = clock

@@ -1,7 +1,6 @@
 public import Domain
 import Foundation
 public import Storage
-import Synchronization
 
 /// The BGTaskScheduler port, made durable: requests, leases and run history live in the database,
 /// so overlapping launches on one machine (or, later, many) share them.
@@ -36,7 +35,7 @@ public final class TaskScheduler: Sendable {
     /// This scheduler's name as a lease owner: `host:pid:tag`, unique across processes.
     public let worker: String
     let log: any LogSink
-    let registry = Mutex(Registry())
+    let registry = Locked(Registry())
 
     struct Registration: Sendable {
         var identifier: TaskIdentifier

@@ -4,7 +4,6 @@ import Glibc
 import PipelineKit
 import Scheduling
 import Storage
-import Synchronization
 import TestSupport
 import Testing
 
@@ -166,7 +165,7 @@ final class ChildProcess: Sendable {
         var exitWaiters: [CheckedContinuation<Ending, Never>] = []
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let process: Process
     private let pipe = Pipe()
 

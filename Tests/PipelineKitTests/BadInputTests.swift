@@ -1,7 +1,7 @@
+import Domain
 import Foundation
 import Ingestion
 import PipelineKit
-import Synchronization
 import TestSupport
 import Testing
 
@@ -167,7 +167,7 @@ struct BadInputTests {
         }
         let database = TestDatabase()
         let pipeline = try await database.open()
-        let messages = Mutex<[String]>([])
+        let messages = Locked<[String]>([])
         let report = try await pipeline.ingestJSONLines(bytes: input) { error in
             messages.withLock { $0.append(error.description) }
         }
@@ -193,7 +193,7 @@ struct BadInputTests {
             {"type":"entry","user":"ada","day":"2026-03-02","symptomSeverity":33}
             {"type":"entry","user":"ada","day":"2026-03-03","symptomSeverity":5}
             """
-        let messages = Mutex<[String]>([])
+        let messages = Locked<[String]>([])
         let report = try await pipeline.ingestJSONLines(bytes: Array(input.utf8), strict: true) { error in
             messages.withLock { $0.append(error.description) }
         }

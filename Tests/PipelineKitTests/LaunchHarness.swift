@@ -3,7 +3,6 @@ import Foundation
 import PipelineKit
 import Scheduling
 import Storage
-import Synchronization
 import TestSupport
 
 /// A pipeline on a fresh database with a manual clock, expiry timer and conditions, and a personal
@@ -52,8 +51,8 @@ final class LaunchHarness: Sendable {
 
 /// A personal model that counts its calls and always has an answer.
 final class TestPersonalModel: PersonalModelService {
-    private let calls = Mutex<(retrains: [UserID], insights: [UserID])>(([], []))
-    let insightText = Mutex<String?>("On days after you slept longer, your symptoms were milder.")
+    private let calls = Locked<(retrains: [UserID], insights: [UserID])>(([], []))
+    let insightText = Locked<String?>("On days after you slept longer, your symptoms were milder.")
 
     func retrain(user: UserID) async throws(PipelineError) -> RetrainOutcome {
         calls.withLock { $0.retrains.append(user) }

@@ -1,8 +1,8 @@
+import Domain
 import Foundation
 import PipelineKit
 import Scheduling
 import Storage
-import Synchronization
 import TestSupport
 import Testing
 
@@ -211,7 +211,7 @@ struct SchedulingRegressionTests {
 
 /// A log that keeps its lines, for checking what was logged.
 final class Lines: LogSink {
-    private let storage = Mutex<[String]>([])
+    private let storage = Locked<[String]>([])
 
     var lines: [String] { storage.withLock { $0 } }
 

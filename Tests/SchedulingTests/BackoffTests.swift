@@ -1,7 +1,6 @@
 import Domain
 import Foundation
 import Scheduling
-import Synchronization
 import TestSupport
 import Testing
 
@@ -11,7 +10,7 @@ struct BackoffTests {
     func exponentialBackoff() async throws {
         let harness = try SchedulerHarness()
         try await harness.addUsers(["ada"])
-        let failing = Mutex(true)
+        let failing = Locked(true)
         let task = TestTask(
             identifier: "daily",
             chainStart: { scope, _ in AppRefreshTaskRequest(identifier: "daily", scope: scope) },

@@ -1,7 +1,6 @@
 import Domain
 import Foundation
 import Scheduling
-import Synchronization
 import TestSupport
 import Testing
 
@@ -98,7 +97,7 @@ struct ExpiryTests {
             let harness = try SchedulerHarness()
             try await harness.addUsers(["ada"])
             let started = Gate()
-            let budget = Mutex<TimeInterval>(0)
+            let budget = Locked<TimeInterval>(0)
             let task = TestTask(
                 identifier: "processing",
                 chainStart: { scope, _ in ProcessingTaskRequest(identifier: "processing", scope: scope) },
@@ -146,7 +145,7 @@ struct ExpiryTests {
     func doubleCompletion() async throws {
         let harness = try SchedulerHarness()
         try await harness.addUsers(["ada"])
-        let kept = Mutex<BackgroundTask?>(nil)
+        let kept = Locked<BackgroundTask?>(nil)
         let task = TestTask(
             identifier: "refresh",
             chainStart: { scope, _ in AppRefreshTaskRequest(identifier: "refresh", scope: scope) },

@@ -2,7 +2,6 @@ import Domain
 import Foundation
 import Scheduling
 import Storage
-import Synchronization
 import TestSupport
 import Testing
 
@@ -50,7 +49,7 @@ struct LeaseTests {
         let harness = try SchedulerHarness()
         try await harness.addUsers(["ada"])
         let (started, release) = (Gate(), Gate())
-        let runs = Mutex(0)
+        let runs = Locked(0)
         let slow = TestTask(
             identifier: "daily",
             chainStart: { scope, _ in AppRefreshTaskRequest(identifier: "daily", scope: scope) },

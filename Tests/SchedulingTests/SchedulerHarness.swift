@@ -2,7 +2,6 @@ import Domain
 import Foundation
 import Scheduling
 import Storage
-import Synchronization
 import TestSupport
 
 /// A database, a manual clock with a manual expiry timer, switchable conditions and a log that
@@ -113,7 +112,7 @@ func nextFixedRate(after start: Date, every interval: TimeInterval, now: Date) -
 
 /// Keeps every message, for tests that check what was logged.
 final class RecordingLog: LogSink {
-    private let messages = Mutex<[(LogLevel, String)]>([])
+    private let messages = Locked<[(LogLevel, String)]>([])
 
     func log(_ level: LogLevel, _ message: String) {
         messages.withLock { $0.append((level, message)) }

@@ -2,7 +2,6 @@ import Domain
 import Foundation
 import Scheduling
 import Storage
-import Synchronization
 import TestSupport
 import Testing
 
@@ -128,7 +127,7 @@ struct SubmitPolicyTests {
 
 /// Values collected from handlers.
 final class Results: Sendable {
-    private let storage = Mutex<[Bool]>([])
+    private let storage = Locked<[Bool]>([])
     func append(_ value: Bool) { storage.withLock { $0.append(value) } }
     var values: [Bool] { storage.withLock { $0 } }
 }

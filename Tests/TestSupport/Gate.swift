@@ -1,10 +1,10 @@
-import Synchronization
+import Domain
 
 /// A one-shot signal: `wait()` suspends until `open()` (or returns at once after it).
 public final class Gate: Sendable {
     public init() {}
 
-    private let state = Mutex<(isOpen: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
+    private let state = Locked<(isOpen: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
 
     public func open() {
         let waiters = state.withLock { state in
