@@ -34,5 +34,6 @@ ensure_packages() {
 
 # What building, testing and the demo need: OpenBLAS and SQLite with their headers, pkg-config to
 # find them, time zone data for users' zones, the sqlite3 shell (tests build a foreign database
-# with it), zip/unzip for Apple Health export archives, and GNU time for the benchmarks.
-PIPELINE_PACKAGES=(libopenblas-dev libsqlite3-dev sqlite3 pkg-config tzdata zip unzip time)
+# with it), zip/unzip for Apple Health export archives, GNU time for the benchmarks, and python3 for
+# the Apple Health export generator (its test and the benchmark).
+PIPELINE_PACKAGES=(libopenblas-dev libsqlite3-dev sqlite3 pkg-config tzdata zip unzip time python3)
