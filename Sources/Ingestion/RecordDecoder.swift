@@ -142,7 +142,7 @@ public struct RecordDecoder: Sendable {
         switch object["enqueuedAt"] {
         case nil, .null?: break
         case .string(let text)?:
-            guard let date = Timestamp.parse(text) else {
+            guard let date = ISO8601Instant.date(from: text) else {
                 throw FieldError("enqueuedAt", "expected an ISO 8601 time such as 2026-03-01T08:00:00Z")
             }
             enqueuedAt = date

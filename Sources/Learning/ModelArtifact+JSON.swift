@@ -39,7 +39,7 @@ extension ModelArtifact {
         object["standardization"] = .object([
             "means": Self.numbers(standardization.means), "scales": Self.numbers(standardization.scales),
         ])
-        object["trainedAt"] = .string(Self.iso8601(trainedAt))
+        object["trainedAt"] = .string(ISO8601Instant.string(from: trainedAt))
         if let trainingWindow {
             object["trainingWindow"] = .object([
                 "first": .string(trainingWindow.first.description), "last": .string(trainingWindow.last.description),
@@ -52,14 +52,5 @@ extension ModelArtifact {
 
     private static func numbers(_ values: [Double]) -> JSONValue {
         .array(values.map { .number($0) })
-    }
-
-    /// `2026-11-29T12:00:00Z`: whole seconds in UTC, as `.iso8601` writes them.
-    static func iso8601(_ date: Date) -> String {
-        let seconds = Int(date.timeIntervalSince1970.rounded(.down))
-        let day = Day(ordinal: seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400)
-        let second = seconds - day.ordinal * 86_400
-        func pad(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        return "\(day)T\(pad(second / 3600)):\(pad(second / 60 % 60)):\(pad(second % 60))Z"
     }
 }

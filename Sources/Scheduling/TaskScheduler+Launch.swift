@@ -272,7 +272,7 @@ extension TaskScheduler {
                 log.log(
                     .warning,
                     "\(label): \(outcome)" + (reason.map { ": \($0)" } ?? "")
-                        + "; retrying not before \(retryAt.formatted(.iso8601))")
+                        + "; retrying not before \(ISO8601Instant.string(from: retryAt))")
             }
         }
         guard let request else { return nil }

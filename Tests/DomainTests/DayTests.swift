@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import TestSupport
 import Testing
 
 @Suite("Calendar days")
@@ -56,12 +57,5 @@ struct DayTests {
         #expect(Day("2026-03-29")!.localTime(hour: 2, minute: 30, in: berlin) == Date(iso: "2026-03-29T01:30:00Z"))
         #expect(Day("2026-03-29")!.localTime(hour: 20, in: berlin) == Date(iso: "2026-03-29T18:00:00Z"))
         #expect(Day("2026-10-25")!.localTime(hour: 20, in: berlin) == Date(iso: "2026-10-25T19:00:00Z"))
-    }
-}
-
-extension Date {
-    init(iso text: String) {
-        let formatter = ISO8601DateFormatter()
-        self = formatter.date(from: text)!
     }
 }

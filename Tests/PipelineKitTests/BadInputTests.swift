@@ -125,6 +125,9 @@ struct BadInputTests {
                 #"{"type":"watch","user":"bob","kind":"healthCheckIn","payload":{"day":"2026-03-02","symptomSeverity":2}}"#,
                 "payload.symptomSeverity: not a field of a healthCheckIn item"),
             text(#"{"type":"watch","user":"bob","payload":{}}"#, "kind: missing"),
+            text(
+                #"{"type":"watch","user":"bob","kind":"x","payload":{},"enqueuedAt":"2026-02-30T08:00:00Z"}"#,
+                "enqueuedAt: expected an ISO 8601 time such as 2026-03-01T08:00:00Z"),
             // Bytes that are not text
             (
                 [UInt8](#"{"type":"entry","user":"bob","day":"2026-03-02","notes":""#.utf8) + [0xC3, 0x28]

@@ -85,18 +85,7 @@ enum LaunchSupport {
 
     /// `2026-03-15T12:00:00Z`, with milliseconds only when the instant has them.
     static func instant(_ date: Date) -> String {
-        func floorDivide(_ value: Int64, _ divisor: Int64) -> (quotient: Int64, remainder: Int64) {
-            let remainder = (value % divisor + divisor) % divisor
-            return ((value - remainder) / divisor, remainder)
-        }
-        let (seconds, milliseconds) = floorDivide(Int64((date.timeIntervalSince1970 * 1000).rounded()), 1000)
-        let (days, secondOfDay) = floorDivide(seconds, 86_400)
-        func pad(_ value: Int64, _ width: Int = 2) -> String {
-            let digits = String(value)
-            return String(repeating: "0", count: max(0, width - digits.count)) + digits
-        }
-        let time = "\(pad(secondOfDay / 3600)):\(pad(secondOfDay / 60 % 60)):\(pad(secondOfDay % 60))"
-        return "\(Day(ordinal: Int(days)))T\(time)" + (milliseconds == 0 ? "" : "." + pad(milliseconds, 3)) + "Z"
+        ISO8601Instant.string(from: date)
     }
 
     /// A run as `pipeline history --json` prints it.

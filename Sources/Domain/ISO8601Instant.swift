@@ -1,20 +1,20 @@
-import Domain
-import Foundation
+public import Foundation
 
-/// Strict parsing of an instant in RFC 3339 form, the profile of ISO 8601 that `--now` accepts:
+/// Instants in RFC 3339 form, the profile of ISO 8601 that `--now` and `enqueuedAt` accept and every
+/// command prints: strict parsing of
 /// `2026-03-01T08:00:00Z`, `2026-03-01T09:00:00+01:00`, `2026-03-01T08:00:00.250Z`.
 ///
 /// `ISO8601DateFormatter` is not used because it accepts `2026-02-30`, `2026-3-1`, surrounding
 /// junk, and drops fractional digits past milliseconds; a clock that replays a month of launches
 /// must get exactly the instant that was typed. https://www.rfc-editor.org/rfc/rfc3339#section-5.6
-enum ISO8601Instant {
+public enum ISO8601Instant {
     /// How the expected form is described in usage errors.
-    static let expectedForm =
+    public static let expectedForm =
         "an ISO 8601 instant such as 2026-03-01T08:00:00Z, 2026-03-01T09:00:00+01:00 or 2026-03-01T08:00:00.5Z"
 
     /// The instant `text` names, or `nil` unless it is exactly `YYYY-MM-DDThh:mm:ss[.fraction]`
     /// followed by `Z` or `±hh:mm`, and names a real date and time (no leap second).
-    static func date(from text: String) -> Date? {
+    public static func date(from text: String) -> Date? {
         let bytes = Array(text.utf8)
         var index = 0
 
@@ -67,5 +67,21 @@ enum ISO8601Instant {
 
         let localSeconds = day.ordinal * 86_400 + hour * 3600 + minute * 60 + second
         return Date(timeIntervalSince1970: Double(localSeconds - offsetSeconds) + fraction)
+    }
+
+    /// `2026-03-15T12:00:00Z` in UTC, with milliseconds only when the instant has them.
+    public static func string(from date: Date) -> String {
+        func floorDivide(_ value: Int64, _ divisor: Int64) -> (quotient: Int64, remainder: Int64) {
+            let remainder = (value % divisor + divisor) % divisor
+            return ((value - remainder) / divisor, remainder)
+        }
+        let (seconds, milliseconds) = floorDivide(Int64((date.timeIntervalSince1970 * 1000).rounded()), 1000)
+        let (days, secondOfDay) = floorDivide(seconds, 86_400)
+        func pad(_ value: Int64, _ width: Int = 2) -> String {
+            let digits = String(value)
+            return String(repeating: "0", count: max(0, width - digits.count)) + digits
+        }
+        let time = "\(pad(secondOfDay / 3600)):\(pad(secondOfDay / 60 % 60)):\(pad(secondOfDay % 60))"
+        return "\(Day(ordinal: Int(days)))T\(time)" + (milliseconds == 0 ? "" : "." + pad(milliseconds, 3)) + "Z"
     }
 }

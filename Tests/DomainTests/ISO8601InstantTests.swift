@@ -1,8 +1,7 @@
+import Domain
 import Foundation
 import TestSupport
 import Testing
-
-@testable import PipelineCLI
 
 @Suite("Parsing --now")
 struct ISO8601InstantTests {
