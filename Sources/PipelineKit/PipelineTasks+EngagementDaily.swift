@@ -31,17 +31,8 @@ extension TaskContext {
     /// from the user. The outbox holds one reminder per user and day, so a re-run sends none.
     var runEngagement: TaskHandler {
         { [self] task in
-            guard let user = task.scope.user else {
-                task.setTaskCompleted(success: false, reason: "engagement-daily runs for a user, not globally")
-                return
-            }
-            let profile: (timeZone: TimeZone, settings: UserSettings)
-            do {
-                profile = try await self.profile(of: user)
-            } catch {
-                task.setTaskCompleted(success: false, reason: "\(error)")
-                return
-            }
+            guard let profile = await userProfile(of: task) else { return }
+            let user = profile.user
             let now = clock.now
             let next = TaskDates.nextLocalTime(hour: profile.settings.reminderHour, in: profile.timeZone, after: now)
             guard

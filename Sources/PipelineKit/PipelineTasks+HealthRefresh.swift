@@ -26,10 +26,7 @@ extension TaskContext {
             // Each item's effect and its removal are one transaction, so stopping between items loses
             // nothing; what is left stays queued for the next run.
             task.expirationHandler = {}
-            guard let user = task.scope.user else {
-                task.setTaskCompleted(success: false, reason: "health-refresh runs for a user, not globally")
-                return
-            }
+            guard let user = user(of: task) else { return }
             do {
                 let report = try await pipeline.drainWatchQueue(kinds: WatchKind.allCases, user: user)
                 var reason = "applied \(report.appliedCount) watch item\(report.appliedCount == 1 ? "" : "s")"

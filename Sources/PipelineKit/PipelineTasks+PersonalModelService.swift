@@ -60,10 +60,7 @@ extension TaskContext {
             // Training stops at the next cancellation check; the current model stays until a new one
             // is promoted, atomically, so an interrupted retrain changes nothing.
             task.expirationHandler = {}
-            guard let user = task.scope.user else {
-                task.setTaskCompleted(success: false, reason: "ml-retrain runs for a user, not globally")
-                return
-            }
+            guard let user = user(of: task) else { return }
             guard let personalModel else {
                 task.setTaskCompleted(success: false, reason: Self.noModelService)
                 return
@@ -98,17 +95,8 @@ extension TaskContext {
     /// weekly insights on (the registered default).
     var runWeeklyInsight: TaskHandler {
         { [self] task in
-            guard let user = task.scope.user else {
-                task.setTaskCompleted(success: false, reason: "weekly-insight runs for a user, not globally")
-                return
-            }
-            let profile: (timeZone: TimeZone, settings: UserSettings)
-            do {
-                profile = try await self.profile(of: user)
-            } catch {
-                task.setTaskCompleted(success: false, reason: "\(error)")
-                return
-            }
+            guard let profile = await userProfile(of: task) else { return }
+            let user = profile.user
             let now = clock.now
             let next = TaskDates.nextWeekly(
                 weekday: schedule.weeklyInsightWeekday, hour: profile.settings.reminderHour, in: profile.timeZone,

@@ -97,6 +97,29 @@ struct TaskContext: Sendable {
         return (timeZone, try await store.settings(for: user))
     }
 
+    /// The user a per-user task runs for; `nil` after completing the task unsuccessfully when it
+    /// has none (a global request of a per-user task).
+    func user(of task: BackgroundTask) -> UserID? {
+        guard let user = task.scope.user else {
+            task.setTaskCompleted(success: false, reason: "\(task.identifier) runs for a user, not globally")
+            return nil
+        }
+        return user
+    }
+
+    /// The task's user with their time zone and settings; `nil` after completing the task
+    /// unsuccessfully when it has no user or they cannot be read.
+    func userProfile(of task: BackgroundTask) async -> (user: UserID, timeZone: TimeZone, settings: UserSettings)? {
+        guard let user = user(of: task) else { return nil }
+        do {
+            let (timeZone, settings) = try await profile(of: user)
+            return (user, timeZone, settings)
+        } catch {
+            task.setTaskCompleted(success: false, reason: "\(error)")
+            return nil
+        }
+    }
+
     /// Submits a handler's successor as its first statement; on failure completes the task as
     /// unsuccessful (the request is then retried, so the chain goes on) and returns `false`.
     func submitSuccessor(_ request: some TaskRequest, of task: BackgroundTask) async -> Bool {
