@@ -33,11 +33,6 @@ public struct JSONLinesReader {
         self.chunkSize = chunkSize
     }
 
-    /// Reads from `descriptor`, which the caller keeps open until `forEachLine` returns and closes.
-    public init(descriptor: Int32, chunkSize: Int = 1 << 20) {
-        self.init(.descriptor(descriptor), chunkSize: chunkSize)
-    }
-
     /// Calls `body` with each line and its 1-based number. Blank lines are counted but not passed.
     /// Returns a failure when the descriptor cannot be read; lines before it were already passed.
     public func forEachLine<E: Error>(_ body: (Int, Line) throws(E) -> Void) throws(E) -> Result<Void, IngestionError> {

@@ -17,9 +17,6 @@ public final class PersonalModels: PersonalModelService {
     let jobs: Int
     private let population = Locked<Task<PopulationModel, any Error>?>(nil)
     private let trainers = Locked<[ModelTrainer]>([])
-    /// Connections for reading logs, one per concurrent fit: reads then decode on every core instead
-    /// of queueing behind the store's writes (in WAL mode readers never block the writer).
-    private let readers = Locked<[Store]>([])
 
     public init(pipeline: Pipeline, spec: ModelSpec = .symptomForecast, jobs: Int = 1) {
         self.pipeline = pipeline
@@ -41,7 +38,7 @@ public final class PersonalModels: PersonalModelService {
         let today = user.today(at: now)
         let population = try await populationModel()
         if Task.isCancelled { throw .cancelled }
-        let logs = try await readLogs(user: id, through: today.adding(days: -1))
+        let logs = try await pipeline.dailyLogs(user: id, through: today.adding(days: -1))
         var trainer = takeTrainer()
         defer { returnTrainer(trainer) }
         let outcome: TrainingOutcome
@@ -58,26 +55,6 @@ public final class PersonalModels: PersonalModelService {
             designFingerprint: Self.fingerprint(logs), json: artifact.jsonText)
         _ = try await pipeline.storage { (store) throws(StorageError) in try await store.save(model) }
         return RetrainOutcome(promoted: outcome.promoted, reason: outcome.reason)
-    }
-
-    /// A user's logs through `last`, read on a connection of the reader pool.
-    func readLogs(user: UserID, through last: Day) async throws(PipelineError) -> [DailyLog] {
-        let reader: Store
-        if let pooled = readers.withLock({ $0.popLast() }) {
-            reader = pooled
-        } else {
-            do {
-                reader = try Store(path: store.path, clock: pipeline.clock)
-            } catch {
-                throw .storage(error)
-            }
-        }
-        defer { readers.withLock { $0.append(reader) } }
-        do {
-            return try await reader.dailyLogs(user: user, through: last)
-        } catch {
-            throw .storage(error)
-        }
     }
 
     private func takeTrainer() -> ModelTrainer {
@@ -159,7 +136,8 @@ public final class PersonalModels: PersonalModelService {
                         var accumulator = PopulationAccumulator(spec: spec, today: day)
                         while let index = cursor.next(below: users.count) {
                             try Task.checkCancellation()
-                            let logs = try await self.readLogs(user: users[index], through: day.adding(days: -1))
+                            let logs = try await self.pipeline.dailyLogs(
+                                user: users[index], through: day.adding(days: -1))
                             accumulator.add(user: users[index], logs: logs)
                         }
                         return accumulator

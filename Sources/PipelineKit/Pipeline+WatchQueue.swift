@@ -81,39 +81,34 @@ extension Pipeline {
                 zone = try store.timeZone(of: item.user) ?? .utc
                 zones[item.user] = zone
             }
-            let decoded: Result<UserEntry?, FieldError>
-            do throws(FieldError) {
-                let entry = try WatchPayload.entry(for: item)
-                if let entry {
-                    try entry.validate(asField: "payload")
-                    try checkNotTooFarAhead(entry.day, field: "payload.day", timeZone: zone, now: now)
-                }
-                decoded = .success(entry)
-            } catch {
-                decoded = .failure(error)
-            }
-            let failure: FieldError
-            switch decoded {
+            switch Result(catching: { () throws(FieldError) in try Self.entry(of: item, zone: zone, now: now) }) {
             case .success(nil):
-                continue
+                continue  // a kind this version does not apply: it stays queued
             case .success(let entry?):
                 if try store.stageCompletion(watchItem: item.id, applying: entry) {
                     report.applied[item.kind, default: 0] += 1
                 }
-                continue
-            case .failure(let error):
-                failure = error
-            }
-            if try store.stageFailure(watchItem: item.id, error: failure.description) {
-                report.deadLettered += 1
-                warnings.append(
-                    "watch item \(item.id) (\(item.kind)) moved to the dead-letter list after "
-                        + "\(WatchItem.maxAttempts) failed attempts; last problem in \(failure.field)")
-            } else {
-                report.failed += 1
+            case .failure(let failure):
+                if try store.stageFailure(watchItem: item.id, error: failure.description) {
+                    report.deadLettered += 1
+                    warnings.append(
+                        "watch item \(item.id) (\(item.kind)) moved to the dead-letter list after "
+                            + "\(WatchItem.maxAttempts) failed attempts; last problem in \(failure.field)")
+                } else {
+                    report.failed += 1
+                }
             }
         }
         return (report, warnings)
+    }
+
+    /// The user entry a queued item stands for, checked as ingestion checks it; `nil` for a kind
+    /// this version does not apply.
+    private static func entry(of item: WatchItem, zone: TimeZone, now: Date) throws(FieldError) -> UserEntry? {
+        guard let entry = try WatchPayload.entry(for: item) else { return nil }
+        try entry.validate(asField: "payload")
+        try checkNotTooFarAhead(entry.day, field: "payload.day", timeZone: zone, now: now)
+        return entry
     }
 }
 

@@ -29,19 +29,20 @@ extension Store {
     /// rejects the record (a constraint), which is then undone on its own; throws for anything that
     /// makes the whole batch fail (I/O, a lock held too long). Valid only inside `batch`.
     public func stage(_ record: InputRecord) throws(StorageError) -> StorageError? {
-        do throws(StorageError) {
-            try apply(record)
-            return nil
-        } catch  where error.isConstraint {
-            return error
-        }
+        try constraintRefusal { () throws(StorageError) in try apply(record) }
     }
 
     /// Stages the coalesced writes of one user-day in the open `batch` (see `DayWrite`), with the
     /// same rejection rules as `stage(_:)`. Valid only inside `batch`.
     public func stage(_ write: DayWrite) throws(StorageError) -> StorageError? {
+        try constraintRefusal { () throws(StorageError) in try apply(write) }
+    }
+
+    /// Runs `write`, returning a constraint's refusal instead of throwing it: SQLite has already
+    /// undone the failing statement alone, and the rest of the transaction goes on.
+    private func constraintRefusal(_ write: () throws(StorageError) -> Void) throws(StorageError) -> StorageError? {
         do throws(StorageError) {
-            try apply(write)
+            try write()
             return nil
         } catch  where error.isConstraint {
             return error

@@ -21,11 +21,6 @@ extension Store {
         return UserSettings(stored: stored)
     }
 
-    /// Applies a settings change in its own transaction.
-    public func write(_ update: SettingsUpdate) throws(StorageError) {
-        try write { () throws(StorageError) in try apply(update) }
-    }
-
     func apply(_ update: SettingsUpdate) throws(StorageError) {
         try ensureUser(update.user)
         for (key, change) in update.changes.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {

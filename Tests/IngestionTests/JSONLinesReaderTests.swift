@@ -13,7 +13,7 @@ struct JSONLinesReaderTests {
         let descriptor = open(path, O_RDONLY)
         defer { close(descriptor) }
         var seen: [(Int, String?)] = []
-        let result = JSONLinesReader(descriptor: descriptor, chunkSize: chunkSize).forEachLine { number, line in
+        let result = JSONLinesReader(.descriptor(descriptor), chunkSize: chunkSize).forEachLine { number, line in
             switch line {
             case .text(let bytes): seen.append((number, String(decoding: bytes, as: UTF8.self)))
             case .tooLong: seen.append((number, nil))

@@ -28,15 +28,16 @@ enum ModelCommand: Command {
         }
         let history = try await pipeline.store.modelHistory(scope: user.rawValue, limit: 1)
         let latest = history.first.flatMap { $0.id == served.stored.id ? nil : $0 }
-        let isPersonal = served.stored.scope == user.rawValue && served.artifact.source == .personal
+        let promotedForUser = served.stored.scope == user.rawValue
+        let isPersonal = promotedForUser && served.artifact.source == .personal
+        let reason = promotedForUser ? served.stored.reason : fallbackReason(latest)
         let artifact = served.artifact
         if context.json {
             var object = JSONObject()
             object["user"] = .string(user.rawValue)
             object["source"] = .string(isPersonal ? "personal" : "population")
-            object["promoted"] = .bool(served.stored.scope == user.rawValue)
-            object["reason"] = .string(
-                served.stored.scope == user.rawValue ? served.stored.reason : fallbackReason(latest))
+            object["promoted"] = .bool(promotedForUser)
+            object["reason"] = .string(reason)
             object["trainedAt"] = .string(LaunchSupport.instant(artifact.trainedAt))
             object["specVersion"] = .number(Double(artifact.specVersion))
             object["alpha"] = .number(artifact.severity.alpha)
@@ -66,9 +67,8 @@ enum ModelCommand: Command {
         out.writeLine("user          \(user)")
         out.writeLine(
             "model         \(isPersonal ? "personal" : "population")"
-                + (served.stored.scope == user.rawValue ? ", promoted" : ", served until a personal model is promoted"))
-        out.writeLine(
-            "reason        \(served.stored.scope == user.rawValue ? served.stored.reason : fallbackReason(latest))")
+                + (promotedForUser ? ", promoted" : ", served until a personal model is promoted"))
+        out.writeLine("reason        \(reason)")
         out.writeLine(
             "trained at    \(LaunchSupport.instant(artifact.trainedAt)) (spec version \(artifact.specVersion))")
         if let window = artifact.trainingWindow {
