@@ -268,12 +268,7 @@ struct BottomKSample: Sendable {
 
     /// FNV-1a of the user id, the user's part of every key.
     static func hash(_ user: UserID) -> UInt64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in user.rawValue.utf8 {
-            hash ^= UInt64(byte)
-            hash &*= 0x100_0000_01b3
-        }
-        return hash
+        FNV1a.hash(user.rawValue)
     }
 
     /// A row's key: SplitMix64's finalizer (Steele, Lea & Flood 2014) of the seed, the user's hash and the

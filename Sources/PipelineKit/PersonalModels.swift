@@ -169,20 +169,14 @@ public final class PersonalModels: PersonalModelService {
     /// Identifies the logs a fit saw (days, values and sources), so the exact training matrix can be
     /// rebuilt later and a change in the data since the fit noticed. FNV-1a over the values' bits.
     static func fingerprint(_ logs: [DailyLog]) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        func mix(_ value: UInt64) {
-            for shift in stride(from: 0, to: 64, by: 8) {
-                hash ^= (value >> UInt64(shift)) & 0xFF
-                hash = hash &* 0x100_0000_01b3
-            }
-        }
+        var hash = FNV1a()
         for log in logs {
-            mix(UInt64(bitPattern: Int64(log.day.ordinal)))
+            hash.add(UInt64(bitPattern: Int64(log.day.ordinal)))
             for field in Field.allCases {
-                mix(log.value(of: field).map { $0.bitPattern } ?? 0x7FF8_DEAD_0000_0001)
-                mix(log.source(of: field) == .user ? 1 : 0)
+                hash.add(log.value(of: field).map { $0.bitPattern } ?? 0x7FF8_DEAD_0000_0001)
+                hash.add(log.source(of: field) == .user ? 1 as UInt64 : 0)
             }
         }
-        return String(hash, radix: 16)
+        return String(hash.value, radix: 16)
     }
 }

@@ -133,19 +133,10 @@ struct MigrationTests {
             6: 11_341_997_414_416_602_924,
         ]
         for migration in migrations {
-            let checksum = fnv1a(migration.sql)
+            let checksum = FNV1a.hash(migration.sql)
             if let pinned = shipped[migration.version] {
                 #expect(pinned == checksum, "migration \(migration.version) changed after it shipped (\(checksum))")
             }
         }
-    }
-
-    private func fnv1a(_ text: String) -> UInt64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in text.utf8 {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x100_0000_01b3
-        }
-        return hash
     }
 }

@@ -40,7 +40,7 @@ enum HistoryCommand: Command {
                 context.io.stdout.writeLine(LaunchSupport.json(run).jsonText)
             } else {
                 let fields = [
-                    LaunchSupport.instant(run.startedAt), run.identifier.rawValue, run.scope.description,
+                    ISO8601Instant.string(from: run.startedAt), run.identifier.rawValue, run.scope.description,
                     run.outcome?.rawValue ?? "running",
                 ]
                 context.io.stdout.writeLine(fields.joined(separator: "  ") + (run.reason.map { "  " + $0 } ?? ""))

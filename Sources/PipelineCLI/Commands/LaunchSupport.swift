@@ -83,18 +83,13 @@ enum LaunchSupport {
 
     // MARK: Printing
 
-    /// `2026-03-15T12:00:00Z`, with milliseconds only when the instant has them.
-    static func instant(_ date: Date) -> String {
-        ISO8601Instant.string(from: date)
-    }
-
     /// A run as `pipeline history --json` prints it.
     static func json(_ run: TaskRun) -> JSONValue {
         .object([
             "identifier": .string(run.identifier.rawValue),
             "user": run.scope.user.map { .string($0.rawValue) } ?? .null,
-            "startedAt": .string(instant(run.startedAt)),
-            "finishedAt": run.finishedAt.map { .string(instant($0)) } ?? .null,
+            "startedAt": .string(ISO8601Instant.string(from: run.startedAt)),
+            "finishedAt": run.finishedAt.map { .string(ISO8601Instant.string(from: $0)) } ?? .null,
             "outcome": run.outcome.map { .string($0.rawValue) } ?? .null,
             "reason": run.reason.map(JSONValue.string) ?? .null,
         ])
@@ -104,7 +99,7 @@ enum LaunchSupport {
         .object([
             "identifier": .string(request.identifier.rawValue),
             "user": request.scope.user.map { .string($0.rawValue) } ?? .null,
-            "earliestBeginDate": request.earliestBeginDate.map { .string(instant($0)) } ?? .null,
+            "earliestBeginDate": request.earliestBeginDate.map { .string(ISO8601Instant.string(from: $0)) } ?? .null,
             "attempts": .number(Double(request.attempts)),
         ])
     }

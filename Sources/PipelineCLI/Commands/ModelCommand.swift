@@ -38,7 +38,7 @@ enum ModelCommand: Command {
             object["source"] = .string(isPersonal ? "personal" : "population")
             object["promoted"] = .bool(promotedForUser)
             object["reason"] = .string(reason)
-            object["trainedAt"] = .string(LaunchSupport.instant(artifact.trainedAt))
+            object["trainedAt"] = .string(ISO8601Instant.string(from: artifact.trainedAt))
             object["specVersion"] = .number(Double(artifact.specVersion))
             object["alpha"] = .number(artifact.severity.alpha)
             object["intercept"] = .number(artifact.severity.intercept)
@@ -56,7 +56,8 @@ enum ModelCommand: Command {
             }
             if let latest {
                 object["lastRetrain"] = .object([
-                    "trainedAt": .string(LaunchSupport.instant(latest.trainedAt)), "promoted": .bool(latest.promoted),
+                    "trainedAt": .string(ISO8601Instant.string(from: latest.trainedAt)),
+                    "promoted": .bool(latest.promoted),
                     "reason": .string(latest.reason),
                 ])
             }
@@ -70,7 +71,7 @@ enum ModelCommand: Command {
                 + (promotedForUser ? ", promoted" : ", served until a personal model is promoted"))
         out.writeLine("reason        \(reason)")
         out.writeLine(
-            "trained at    \(LaunchSupport.instant(artifact.trainedAt)) (spec version \(artifact.specVersion))")
+            "trained at    \(ISO8601Instant.string(from: artifact.trainedAt)) (spec version \(artifact.specVersion))")
         if let window = artifact.trainingWindow {
             out.writeLine("training      \(window.first) to \(window.last), \(window.usableDays) usable days")
         }
@@ -83,7 +84,7 @@ enum ModelCommand: Command {
                     + "population \(format(metrics.populationMAE)))")
         }
         if let latest {
-            out.writeLine("last retrain  \(LaunchSupport.instant(latest.trainedAt)): \(latest.reason)")
+            out.writeLine("last retrain  \(ISO8601Instant.string(from: latest.trainedAt)): \(latest.reason)")
         }
         out.writeLine("coefficients  (per standard deviation of the feature)")
         let width = artifact.featureNames.map(\.count).max() ?? 0

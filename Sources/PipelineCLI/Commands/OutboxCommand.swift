@@ -48,7 +48,7 @@ enum OutboxCommand: Command {
                     "kind": .string(message.kind),
                     "day": .string(message.day.description),
                     "body": .string(message.body),
-                    "createdAt": .string(LaunchSupport.instant(message.createdAt)),
+                    "createdAt": .string(ISO8601Instant.string(from: message.createdAt)),
                 ]
                 context.io.stdout.writeLine(object.jsonText)
             } else {

@@ -39,7 +39,7 @@ enum PredictCommand: Command {
             object["severity"] = .number(forecast.severity)
             object["flareProbability"] = .number(forecast.flareProbability)
             object["model"] = .string(forecast.source.rawValue)
-            object["trainedAt"] = .string(LaunchSupport.instant(forecast.trainedAt))
+            object["trainedAt"] = .string(ISO8601Instant.string(from: forecast.trainedAt))
             object["missingInputs"] = .array(forecast.missingInputs.map { .string($0) })
             context.io.stdout.writeLine(object.jsonText)
             return .ok
@@ -47,7 +47,7 @@ enum PredictCommand: Command {
         var line =
             "\(day): severity \(String(format: "%.1f", forecast.severity)) of 10, flare probability "
             + "\(String(format: "%.0f", forecast.flareProbability * 100))% (\(forecast.source.rawValue) model trained "
-            + "\(LaunchSupport.instant(forecast.trainedAt)))"
+            + "\(ISO8601Instant.string(from: forecast.trainedAt)))"
         if !forecast.missingInputs.isEmpty {
             line += "; not logged the day before, imputed: \(forecast.missingInputs.joined(separator: ", "))"
         }

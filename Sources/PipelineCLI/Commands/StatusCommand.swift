@@ -79,7 +79,7 @@ enum StatusCommand: Command {
             let outcomes = TaskOutcome.allCases.compactMap { outcome in runs[outcome].map { "\($0) \(outcome)" } }
             lines.append(
                 "    pending \(task?.pending ?? 0) (due \(task?.due ?? 0)), running \(task?.running ?? 0); last success "
-                    + (task?.lastSuccess.map(LaunchSupport.instant) ?? "never")
+                    + (task?.lastSuccess.map { ISO8601Instant.string(from: $0) } ?? "never")
                     + (outcomes.isEmpty ? "" : "; runs: " + outcomes.joined(separator: ", ")))
         }
 
@@ -101,14 +101,15 @@ enum StatusCommand: Command {
             "chain broken",
             scheduler.brokenChains.map { run in
                 LaunchSupport.label(run.identifier, run.scope) + ": succeeded at "
-                    + (run.finishedAt.map(LaunchSupport.instant) ?? "?") + " without submitting its successor"
+                    + (run.finishedAt.map { ISO8601Instant.string(from: $0) } ?? "?")
+                    + " without submitting its successor"
             })
         list(
             "stuck",
             scheduler.stuck.map { request in
                 LaunchSupport.label(request.identifier, request.scope) + ": worker "
                     + (request.lease?.owner ?? "?") + "'s lease expired at "
-                    + (request.lease.map { LaunchSupport.instant($0.expiresAt) } ?? "?")
+                    + (request.lease.map { ISO8601Instant.string(from: $0.expiresAt) } ?? "?")
                     + "; the next launch runs it again"
             })
         list(
@@ -144,7 +145,7 @@ enum StatusCommand: Command {
         object["deadLetters"] = .number(Double(summary.deadLetters))
 
         let scheduler = status.scheduler
-        object["now"] = .string(LaunchSupport.instant(scheduler.now))
+        object["now"] = .string(ISO8601Instant.string(from: scheduler.now))
         object["conditions"] = .object([
             "externalPower": .bool(scheduler.conditions.isOnExternalPower),
             "network": .bool(scheduler.conditions.hasNetworkConnectivity),
@@ -165,7 +166,7 @@ enum StatusCommand: Command {
                     "pending": .number(Double(task?.pending ?? 0)),
                     "due": .number(Double(task?.due ?? 0)),
                     "running": .number(Double(task?.running ?? 0)),
-                    "lastSuccess": task?.lastSuccess.map { .string(LaunchSupport.instant($0)) } ?? .null,
+                    "lastSuccess": task?.lastSuccess.map { .string(ISO8601Instant.string(from: $0)) } ?? .null,
                     "runs": .object(runs),
                 ])
             })
@@ -186,7 +187,7 @@ enum StatusCommand: Command {
             "chainBroken": .array(
                 scheduler.brokenChains.map { run in
                     var entry = chain(run.identifier, run.scope)
-                    entry["finishedAt"] = run.finishedAt.map { .string(LaunchSupport.instant($0)) } ?? .null
+                    entry["finishedAt"] = run.finishedAt.map { .string(ISO8601Instant.string(from: $0)) } ?? .null
                     return .object(entry)
                 }),
             "stuck": .array(
@@ -194,7 +195,7 @@ enum StatusCommand: Command {
                     var entry = chain(request.identifier, request.scope)
                     entry["worker"] = request.lease.map { .string($0.owner) } ?? .null
                     entry["leaseExpiredAt"] =
-                        request.lease.map { .string(LaunchSupport.instant($0.expiresAt)) } ?? .null
+                        request.lease.map { .string(ISO8601Instant.string(from: $0.expiresAt)) } ?? .null
                     return .object(entry)
                 }),
             "unregisteredRequests": .object(unregistered),
