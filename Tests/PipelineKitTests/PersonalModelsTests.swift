@@ -175,7 +175,8 @@ struct PersonalModelsTests {
             let outcome = try await models.retrain(user: user.id)
             let text = try await models.insight(user: user.id)
             if !outcome.promoted {
-                #expect(text == nil || text!.hasPrefix("Your strongest personal pattern"))
+                // Never promoted, so served the population model: nothing personal to say.
+                #expect(text == nil)
                 continue
             }
             let insight = try #require(text)
