@@ -13,10 +13,22 @@ let package = Package(
         // C libraries, reached through two-file system-library shims.
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "COpenBLAS", pkgConfig: "openblas", providers: [.apt(["libopenblas-dev"])]),
+        .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
 
         // Embedded data: migrations and model specs, compiled into the binary (no Bundle.module at run time).
+        // Each backend's migrations in its own dialect, numbered the same way (Schema/<backend>/NNNN_name.sql).
         .target(
-            name: "SchemaResources", path: "Schema",
+            name: "SQLiteSchema", path: "Schema/SQLite",
+            resources: [
+                .embedInCode("0001_daily_log.sql"),
+                .embedInCode("0002_watch_queue.sql"),
+                .embedInCode("0003_scheduler.sql"),
+                .embedInCode("0004_outbox.sql"),
+                .embedInCode("0005_models.sql"),
+                .embedInCode("0006_claim_order.sql"),
+            ]),
+        .target(
+            name: "PostgreSQLSchema", path: "Schema/PostgreSQL",
             resources: [
                 .embedInCode("0001_daily_log.sql"),
                 .embedInCode("0002_watch_queue.sql"),
@@ -29,7 +41,7 @@ let package = Package(
 
         // The layers, dependencies pointing one way: CLI → PipelineKit → {Scheduling, Learning, Ingestion, Storage}.
         .target(name: "Domain"),
-        .target(name: "Storage", dependencies: ["CSQLite", "Domain", "SchemaResources"]),
+        .target(name: "Storage", dependencies: ["CSQLite", "CLibPQ", "Domain", "SQLiteSchema", "PostgreSQLSchema"]),
         .target(name: "Scheduling", dependencies: ["Storage", "Domain"]),
         .target(name: "Learning", dependencies: ["COpenBLAS", "Domain", "ModelSpecs"]),
         .target(name: "Ingestion", dependencies: ["Domain"]),

@@ -9,7 +9,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib/dependencies.sh
-ensure_packages "${PIPELINE_PACKAGES[@]}"
+ensure_packages "${PIPELINE_PACKAGES[@]}" "${PIPELINE_SERVER_PACKAGES[@]}"
 
 swift build -c release --product pipeline >&2
 swift build -c release --product pipeline-bench >&2

@@ -1,10 +1,15 @@
-/// Everything that can go wrong in storage. Messages carry the SQLite code, its message and the
-/// SQL text, never the bound values: those may be health data.
+/// Everything that can go wrong in storage. Messages carry the database's code, its message and the
+/// SQL text, never the bound values (those may be health data), and never a password.
 public enum StorageError: Error, Sendable, CustomStringConvertible {
     /// The database file could not be opened or created.
     case cannotOpen(path: String, reason: String)
     /// SQLite returned an error for a statement. `code` is the extended result code.
     case sqlite(code: Int32, message: String, sql: String?)
+    /// The PostgreSQL server could not be reached or refused the connection (`location` has no
+    /// password). Worth retrying later: the server may be restarting.
+    case cannotConnect(location: String, reason: String)
+    /// PostgreSQL returned an error for a statement. `sqlState` is its five-character SQLSTATE.
+    case postgresql(sqlState: String, message: String, sql: String?)
     /// The database was written by a newer version of pipeline; nothing was changed.
     case newerSchema(path: String, found: Int, supported: Int)
     /// The file is an SQLite database that pipeline did not create; nothing was changed.
@@ -28,6 +33,17 @@ public enum StorageError: Error, Sendable, CustomStringConvertible {
             } else {
                 "SQLite error \(code): \(message)"
             }
+        case .cannotConnect(let location, let reason):
+            "cannot connect to the PostgreSQL database at \(location): \(reason). Check that the server is up and "
+                + "the URL (--db or PIPELINE_DB), PGHOST, PGUSER and the password file are right; try again later"
+        case .postgresql(let sqlState, let message, let sql):
+            if isBusy {
+                "the PostgreSQL database is busy or unavailable (SQLSTATE \(sqlState): \(message)); try again later"
+            } else if let sql {
+                "PostgreSQL error \(sqlState): \(message) (in: \(sql.prefix(200)))"
+            } else {
+                "PostgreSQL error \(sqlState): \(message)"
+            }
         case .newerSchema(let path, let found, let supported):
             "the database at \(path) has schema version \(found), but this pipeline supports up to \(supported); "
                 + "upgrade pipeline to open it (the database was not changed)"
@@ -44,18 +60,33 @@ public enum StorageError: Error, Sendable, CustomStringConvertible {
         }
     }
 
-    /// Another connection holds a lock longer than the busy timeout: worth retrying later.
+    /// The database could not serve the call now, through no fault of the call: another connection
+    /// held a lock past the timeout, the server is down or restarting, or a transaction lost a
+    /// deadlock or serialization race. Worth retrying later (exit 75).
     public var isBusy: Bool {
-        if case .sqlite(let code, _, _) = self {
+        switch self {
+        case .sqlite(let code, _, _):
             // SQLITE_BUSY (5) and SQLITE_LOCKED (6), including their extended codes.
             return code & 0xFF == 5 || code & 0xFF == 6
+        case .cannotConnect:
+            return true
+        case .postgresql(let sqlState, _, _):
+            // https://www.postgresql.org/docs/15/errcodes-appendix.html: connection exceptions (08),
+            // insufficient resources (53), operator intervention such as a shutdown (57), a lock not
+            // available in time (55P03), a statement timeout (57014), and the transaction-rollback
+            // class (40: serialization failure, deadlock).
+            return ["08", "53", "57", "40"].contains(String(sqlState.prefix(2))) || sqlState == "55P03"
+        default:
+            return false
         }
-        return false
     }
 
     /// A CHECK, UNIQUE, NOT NULL or foreign-key constraint rejected the row.
     public var isConstraint: Bool {
-        if case .sqlite(let code, _, _) = self { return code & 0xFF == 19 }
-        return false
+        switch self {
+        case .sqlite(let code, _, _): code & 0xFF == 19
+        case .postgresql(let sqlState, _, _): sqlState.hasPrefix("23")
+        default: false
+        }
     }
 }

@@ -10,17 +10,13 @@ extension Store {
     /// rollback should keep what came before. Not reentrant, and `body` must not suspend: the
     /// transaction belongs to this call alone.
     public func batch<R: Sendable>(_ body: @Sendable (isolated Store) throws -> R) throws -> R {
-        let before = knownUsers
-        try connection.begin(immediate: true)
-        batchMilliseconds = Store.milliseconds(clock.now)
-        defer { batchMilliseconds = nil }
+        try driver.beginBatch()
         do {
             let result = try body(self)
-            try connection.commit()
+            try driver.commitBatch()
             return result
         } catch {
-            try? connection.rollback()
-            knownUsers = before
+            driver.rollbackBatch()
             throw error
         }
     }
@@ -29,35 +25,23 @@ extension Store {
     /// rejects the record (a constraint), which is then undone on its own; throws for anything that
     /// makes the whole batch fail (I/O, a lock held too long). Valid only inside `batch`.
     public func stage(_ record: InputRecord) throws(StorageError) -> StorageError? {
-        try constraintRefusal { () throws(StorageError) in try apply(record) }
+        try driver.stage(record)
     }
 
     /// Stages the coalesced writes of one user-day in the open `batch` (see `DayWrite`), with the
     /// same rejection rules as `stage(_:)`. Valid only inside `batch`.
     public func stage(_ write: DayWrite) throws(StorageError) -> StorageError? {
-        try constraintRefusal { () throws(StorageError) in try apply(write) }
-    }
-
-    /// Runs `write`, returning a constraint's refusal instead of throwing it: SQLite has already
-    /// undone the failing statement alone, and the rest of the transaction goes on.
-    private func constraintRefusal(_ write: () throws(StorageError) -> Void) throws(StorageError) -> StorageError? {
-        do throws(StorageError) {
-            try write()
-            return nil
-        } catch  where error.isConstraint {
-            return error
-        }
+        try driver.stage(write)
     }
 
     /// Commits what the open `batch` staged so far and begins the next transaction. Valid only
     /// inside `batch`.
     public func checkpoint() throws(StorageError) {
-        try connection.commit()
-        try connection.begin(immediate: true)
+        try driver.checkpoint()
     }
 
     /// A user's time zone, `nil` for an unknown user. Usable inside and outside `batch`.
     public func timeZone(of id: UserID) throws(StorageError) -> TimeZone? {
-        try user(id)?.timeZone
+        try driver.user(id)?.timeZone
     }
 }

@@ -6,8 +6,9 @@ public import Foundation
 /// Requests and runs are rows, not Swift types: `Scheduling` gives them meaning. Identifiers and
 /// scopes are plain text here (a scope is a user id, or `""` for a request that belongs to no user).
 /// Every change that must be atomic — a claim with the runs it opens and closes, a completion with
-/// its run record — happens in one write transaction. The claim itself is a single `UPDATE …
-/// RETURNING` so that a PostgreSQL backend can run it as is with `FOR UPDATE SKIP LOCKED`.
+/// its run record — happens in one write transaction, and the claim itself is a single statement
+/// (`UPDATE … RETURNING`; on PostgreSQL over rows taken `FOR UPDATE SKIP LOCKED`), so workers on
+/// any number of hosts never run one request twice.
 extension Store {
     // MARK: Submitting
 
@@ -19,55 +20,14 @@ extension Store {
     /// - Returns: whether the request was stored (always `true` when `replacing`).
     @discardableResult
     public func submit(_ request: NewTaskRequest, replacing: Bool) throws(StorageError) -> Bool {
-        try write { () throws(StorageError) in try insert(request, replacing: replacing) }
+        try driver.submit([request], replacing: replacing) == 1
     }
 
     /// Submits several requests in one transaction; returns how many were stored.
     @discardableResult
     public func submit(_ requests: [NewTaskRequest], replacing: Bool) throws(StorageError) -> Int {
         guard !requests.isEmpty else { return 0 }
-        return try write { () throws(StorageError) in
-            var stored = 0
-            for request in requests where try insert(request, replacing: replacing) {
-                stored += 1
-            }
-            return stored
-        }
-    }
-
-    private func insert(_ request: NewTaskRequest, replacing: Bool) throws(StorageError) -> Bool {
-        // Both statements are single upserts against the partial unique index on pending requests,
-        // so two processes submitting at once cannot leave two pending rows
-        // (https://www.sqlite.org/lang_upsert.html; a partial index needs its WHERE in the target).
-        let sql: StaticString =
-            replacing
-            ? """
-            INSERT INTO task_requests (
-                identifier, scope, kind, earliest_begin_at, requires_external_power, requires_network, submitted_at)
-            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
-            ON CONFLICT (identifier, scope) WHERE lease_owner IS NULL DO UPDATE SET
-                kind = excluded.kind, earliest_begin_at = excluded.earliest_begin_at,
-                requires_external_power = excluded.requires_external_power,
-                requires_network = excluded.requires_network, submitted_at = excluded.submitted_at, attempts = 0
-            """
-            : """
-            INSERT INTO task_requests (
-                identifier, scope, kind, earliest_begin_at, requires_external_power, requires_network, submitted_at)
-            SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7
-            WHERE NOT EXISTS (SELECT 1 FROM task_requests WHERE identifier = ?1 AND scope = ?2)
-            ON CONFLICT (identifier, scope) WHERE lease_owner IS NULL DO NOTHING
-            """
-        return try connection.withStatement(sql) { (statement) throws(StorageError) in
-            try statement.bind(1, request.identifier)
-            try statement.bind(2, request.scope)
-            try statement.bind(3, request.kind.rawValue)
-            try statement.bind(4, request.earliestBeginAt.map(Store.milliseconds))
-            try statement.bind(5, request.requiresExternalPower)
-            try statement.bind(6, request.requiresNetwork)
-            try statement.bind(7, nowMilliseconds)
-            try statement.run()
-            return connection.changes == 1
-        }
+        return try driver.submit(requests, replacing: replacing)
     }
 
     /// Makes the pending requests that match due now (`pipeline retrain --force`): an
@@ -75,40 +35,14 @@ extension Store {
     /// requests are not touched. Returns how many changed.
     @discardableResult
     public func makeTaskRequestsDue(identifiers: [String], scope: String?) throws(StorageError) -> Int {
-        try write { () throws(StorageError) in
-            try connection.withStatement(
-                """
-                UPDATE task_requests SET earliest_begin_at = ?1
-                WHERE lease_owner IS NULL AND earliest_begin_at > ?1
-                    AND identifier IN (SELECT value FROM json_each(?2)) AND (?3 IS NULL OR scope = ?3)
-                """
-            ) { (statement) throws(StorageError) in
-                try statement.bind(1, nowMilliseconds)
-                try statement.bind(2, Store.jsonArray(identifiers))
-                try statement.bind(3, scope)
-                try statement.run()
-                return connection.changes
-            }
-        }
+        try driver.makeTaskRequestsDue(identifiers: identifiers, scope: scope)
     }
 
     /// Deletes pending requests (a running request finishes its run). `nil` matches every identifier
     /// or scope. Returns how many were deleted.
     @discardableResult
     public func cancelTaskRequests(identifier: String?, scope: String?) throws(StorageError) -> Int {
-        try write { () throws(StorageError) in
-            try connection.withStatement(
-                """
-                DELETE FROM task_requests
-                WHERE lease_owner IS NULL AND (?1 IS NULL OR identifier = ?1) AND (?2 IS NULL OR scope = ?2)
-                """
-            ) { (statement) throws(StorageError) in
-                try statement.bind(1, identifier)
-                try statement.bind(2, scope)
-                try statement.run()
-                return connection.changes
-            }
-        }
+        try driver.cancelTaskRequests(identifier: identifier, scope: scope)
     }
 
     // MARK: Reading requests
@@ -117,48 +51,18 @@ extension Store {
     public func taskRequests(identifier: String? = nil, scope: String? = nil) throws(StorageError)
         -> [TaskRequestRecord]
     {
-        try connection.withStatement(
-            """
-            SELECT id, identifier, scope, kind, earliest_begin_at, requires_external_power, requires_network,
-                submitted_at, attempts, lease_owner, lease_expires_at, claimed_at
-            FROM task_requests
-            WHERE (?1 IS NULL OR identifier = ?1) AND (?2 IS NULL OR scope = ?2)
-            ORDER BY coalesce(earliest_begin_at, submitted_at), id
-            """
-        ) { (statement) throws(StorageError) in
-            try statement.bind(1, identifier)
-            try statement.bind(2, scope)
-            var requests: [TaskRequestRecord] = []
-            while try statement.step() {
-                if let request = decodeRequest(statement, from: 0) { requests.append(request) }
-            }
-            return requests
-        }
+        try driver.taskRequests(identifier: identifier, scope: scope)
     }
 
     /// The highest request id so far (0 for none).
     public func latestTaskRequestID() throws(StorageError) -> Int64 {
-        Int64(try connection.scalarInt("SELECT coalesce(max(id), 0) FROM task_requests"))
+        try driver.latestTaskRequestID()
     }
 
     /// Users with no request of `identifier` at all, pending or running: the scopes a launch must
     /// start the chain for.
     public func usersWithoutTaskRequest(identifier: String) throws(StorageError) -> [User] {
-        try connection.withStatement(
-            """
-            SELECT id, time_zone FROM users AS user
-            WHERE NOT EXISTS (SELECT 1 FROM task_requests WHERE identifier = ?1 AND scope = user.id)
-            ORDER BY id
-            """
-        ) { (statement) throws(StorageError) in
-            try statement.bind(1, identifier)
-            var users: [User] = []
-            while try statement.step() {
-                guard let id = UserID(statement.string(0)) else { continue }
-                users.append(User(id: id, timeZone: TimeZone.iana(statement.string(1)) ?? .utc))
-            }
-            return users
-        }
+        try driver.usersWithoutTaskRequest(identifier: identifier)
     }
 
     // MARK: Claiming and finishing
@@ -168,147 +72,11 @@ extension Store {
     ///
     /// Due means: not before `earliest_begin_at`, not leased (or leased by a worker whose lease
     /// expired — it died), its conditions met, its identifier among `claim.identifiers`. The claim
-    /// is one `UPDATE … WHERE id IN (SELECT … LIMIT ?) RETURNING` statement that counts the
-    /// attempt. A reclaimed request's open run is closed as a failure ("lease expired: worker died")
-    /// at the moment its lease expired.
+    /// is one statement that counts the attempt. A reclaimed request's open run is closed as a
+    /// failure ("lease expired: worker died") at the moment its lease expired. Returned in the order
+    /// the requests became due.
     public func claimTaskRequests(_ claim: TaskClaim) throws(StorageError) -> [ClaimedTaskRequest] {
-        try write { () throws(StorageError) in
-            let now = nowMilliseconds
-            // Expired leases first (their workers died), then pending requests in the order they
-            // became due; both arms walk an index in that order (migration 0006) and stop at the limit.
-            // A claim for one task uses the per-task index, which needs `identifier = ?`, hence two
-            // forms of the statement. The indexes are named (`INDEXED BY`): without statistics the
-            // planner preferred the plain per-task index and sorted all of a task's requests again.
-            let body = { (statement: Statement) throws(StorageError) -> [TaskRequestRecord] in
-                try statement.bind(1, claim.owner)
-                try statement.bind(2, now)
-                try statement.bind(3, Int64((claim.processingLease * 1000).rounded()))
-                try statement.bind(4, Int64((claim.refreshLease * 1000).rounded()))
-                try statement.bind(5, claim.isOnExternalPower)
-                try statement.bind(6, claim.hasNetworkConnectivity)
-                if claim.identifiers.count == 1 {
-                    try statement.bind(7, claim.identifiers[0])
-                } else {
-                    try statement.bind(7, Store.jsonArray(claim.identifiers))
-                }
-                try statement.bind(8, claim.scope)
-                try statement.bind(9, claim.limit)
-                try statement.bind(10, claim.upToRequestID ?? Int64.max)
-                var requests: [TaskRequestRecord] = []
-                while try statement.step() {
-                    if let request = self.decodeRequest(statement, from: 0) { requests.append(request) }
-                }
-                return requests
-            }
-            let claimed =
-                if claim.identifiers.count == 1 {
-                    try connection.withStatement(
-                        """
-                        UPDATE task_requests SET
-                            lease_owner = ?1,
-                            lease_expires_at = ?2 + CASE kind WHEN 'processing' THEN ?3 ELSE ?4 END,
-                            claimed_at = ?2,
-                            attempts = attempts + 1
-                        WHERE id IN (
-                            SELECT id FROM (
-                                SELECT id FROM task_requests INDEXED BY task_requests_leased
-                                WHERE lease_owner IS NOT NULL AND lease_expires_at <= ?2
-                                    AND (requires_external_power = 0 OR ?5) AND (requires_network = 0 OR ?6)
-                                    AND identifier = ?7 AND (?8 IS NULL OR scope = ?8) AND id <= ?10
-                                ORDER BY lease_expires_at, id LIMIT ?9)
-                            UNION ALL
-                            SELECT id FROM (
-                                SELECT id FROM task_requests INDEXED BY task_requests_claimable_by_task
-                                WHERE lease_owner IS NULL AND coalesce(earliest_begin_at, submitted_at) <= ?2
-                                    AND (requires_external_power = 0 OR ?5) AND (requires_network = 0 OR ?6)
-                                    AND identifier = ?7 AND (?8 IS NULL OR scope = ?8) AND id <= ?10
-                                ORDER BY coalesce(earliest_begin_at, submitted_at), id LIMIT ?9)
-                            LIMIT ?9)
-                        RETURNING id, identifier, scope, kind, earliest_begin_at, requires_external_power,
-                            requires_network, submitted_at, attempts, lease_owner, lease_expires_at, claimed_at
-                        """,
-                        body)
-                } else {
-                    try connection.withStatement(
-                        """
-                        UPDATE task_requests SET
-                            lease_owner = ?1,
-                            lease_expires_at = ?2 + CASE kind WHEN 'processing' THEN ?3 ELSE ?4 END,
-                            claimed_at = ?2,
-                            attempts = attempts + 1
-                        WHERE id IN (
-                            SELECT id FROM (
-                                SELECT id FROM task_requests INDEXED BY task_requests_leased
-                                WHERE lease_owner IS NOT NULL AND lease_expires_at <= ?2
-                                    AND (requires_external_power = 0 OR ?5) AND (requires_network = 0 OR ?6)
-                                    AND identifier IN (SELECT value FROM json_each(?7))
-                            AND (?8 IS NULL OR scope = ?8) AND id <= ?10
-                                ORDER BY lease_expires_at, id LIMIT ?9)
-                            UNION ALL
-                            SELECT id FROM (
-                                SELECT id FROM task_requests INDEXED BY task_requests_claimable
-                                WHERE lease_owner IS NULL AND coalesce(earliest_begin_at, submitted_at) <= ?2
-                                    AND (requires_external_power = 0 OR ?5) AND (requires_network = 0 OR ?6)
-                                    AND identifier IN (SELECT value FROM json_each(?7))
-                            AND (?8 IS NULL OR scope = ?8) AND id <= ?10
-                                ORDER BY coalesce(earliest_begin_at, submitted_at), id LIMIT ?9)
-                            LIMIT ?9)
-                        RETURNING id, identifier, scope, kind, earliest_begin_at, requires_external_power,
-                            requires_network, submitted_at, attempts, lease_owner, lease_expires_at, claimed_at
-                        """,
-                        body)
-                }
-            var result: [ClaimedTaskRequest] = []
-            for request in claimed.sorted(by: {
-                ($0.earliestBeginAt ?? $0.submittedAt, $0.id) < ($1.earliestBeginAt ?? $1.submittedAt, $1.id)
-            }) {
-                let deadWorker = try closeAbandonedRun(of: request)
-                let runID = try openRun(for: request)
-                result.append(ClaimedTaskRequest(request: request, runID: runID, abandonedBy: deadWorker))
-            }
-            return result
-        }
-    }
-
-    /// Closes the run a dead worker left open for `request`, if any; returns that worker.
-    private func closeAbandonedRun(of request: TaskRequestRecord) throws(StorageError) -> String? {
-        try connection.withStatement(
-            """
-            UPDATE task_runs SET finished_at = lease_expires_at, outcome = 'failure',
-                reason = 'lease expired: worker died',
-                successor_pending = EXISTS (
-                    SELECT 1 FROM task_requests WHERE identifier = ?2 AND scope = ?3 AND lease_owner IS NULL)
-            WHERE request_id = ?1 AND finished_at IS NULL
-            RETURNING worker
-            """
-        ) { (statement) throws(StorageError) in
-            try statement.bind(1, request.id)
-            try statement.bind(2, request.identifier)
-            try statement.bind(3, request.scope)
-            var worker: String?
-            while try statement.step() { worker = statement.string(0) }
-            return worker
-        }
-    }
-
-    private func openRun(for request: TaskRequestRecord) throws(StorageError) -> Int64 {
-        try connection.withStatement(
-            """
-            INSERT INTO task_runs (request_id, identifier, scope, kind, attempt, worker, started_at, lease_expires_at)
-            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
-            """
-        ) { (statement) throws(StorageError) in
-            try statement.bind(1, request.id)
-            try statement.bind(2, request.identifier)
-            try statement.bind(3, request.scope)
-            try statement.bind(4, request.kind.rawValue)
-            try statement.bind(5, request.attempts)
-            try statement.bind(6, request.leaseOwner)
-            try statement.bind(7, request.claimedAt.map(Store.milliseconds))
-            try statement.bind(8, request.leaseExpiresAt.map(Store.milliseconds))
-            try statement.run()
-            return connection.lastInsertedRowID
-        }
+        try driver.claimTaskRequests(claim)
     }
 
     /// Records how a run ended and settles its request, in one transaction — but only while the
@@ -320,78 +88,7 @@ extension Store {
     /// up to `retryAt` if it is due later and inherits the attempt count, so there is still one
     /// pending request per identifier and scope; otherwise the request itself becomes pending again.
     public func finishTaskRun(_ completion: TaskRunCompletion) throws(StorageError) -> TaskRunFinish {
-        try write { () throws(StorageError) in
-            let held = try connection.withStatement(
-                "SELECT identifier, scope, attempts FROM task_requests WHERE id = ?1 AND lease_owner = ?2"
-            ) { (statement) throws(StorageError) -> (identifier: String, scope: String, attempts: Int)? in
-                try statement.bind(1, completion.requestID)
-                try statement.bind(2, completion.owner)
-                return try statement.step() ? (statement.string(0), statement.string(1), statement.int(2)) : nil
-            }
-            guard let held else { return .leaseLost }
-            let successorPending = try connection.withStatement(
-                "SELECT EXISTS (SELECT 1 FROM task_requests WHERE identifier = ?1 AND scope = ?2 AND lease_owner IS NULL)"
-            ) { (statement) throws(StorageError) in
-                try statement.bind(1, held.identifier)
-                try statement.bind(2, held.scope)
-                return try statement.step() && statement.int(0) == 1
-            }
-            if let retryAt = completion.retryAt.map(Store.milliseconds) {
-                if successorPending {
-                    try connection.withStatement(
-                        """
-                        UPDATE task_requests SET
-                            earliest_begin_at = CASE WHEN earliest_begin_at IS NULL OR earliest_begin_at <= ?3
-                                THEN earliest_begin_at ELSE ?3 END,
-                            attempts = max(attempts, ?4)
-                        WHERE identifier = ?1 AND scope = ?2 AND lease_owner IS NULL
-                        """
-                    ) { (statement) throws(StorageError) in
-                        try statement.bind(1, held.identifier)
-                        try statement.bind(2, held.scope)
-                        try statement.bind(3, retryAt)
-                        try statement.bind(4, held.attempts)
-                        try statement.run()
-                    }
-                    try deleteRequest(completion.requestID)
-                } else {
-                    try connection.withStatement(
-                        """
-                        UPDATE task_requests SET lease_owner = NULL, lease_expires_at = NULL, claimed_at = NULL,
-                            earliest_begin_at = ?2
-                        WHERE id = ?1
-                        """
-                    ) { (statement) throws(StorageError) in
-                        try statement.bind(1, completion.requestID)
-                        try statement.bind(2, retryAt)
-                        try statement.run()
-                    }
-                }
-            } else {
-                try deleteRequest(completion.requestID)
-            }
-            try connection.withStatement(
-                """
-                UPDATE task_runs SET finished_at = ?2, outcome = ?3, reason = ?4, successor_pending = ?5
-                WHERE id = ?1 AND finished_at IS NULL
-                """
-            ) { (statement) throws(StorageError) in
-                try statement.bind(1, completion.runID)
-                try statement.bind(2, nowMilliseconds)
-                try statement.bind(3, completion.outcome.rawValue)
-                try statement.bind(4, completion.reason)
-                try statement.bind(5, successorPending)
-                try statement.run()
-            }
-            return .recorded(successorPending: successorPending)
-        }
-    }
-
-    private func deleteRequest(_ id: Int64) throws(StorageError) {
-        try connection.withStatement("DELETE FROM task_requests WHERE id = ?1") { (statement) throws(StorageError) in
-            try statement.bind(1, id)
-            try statement.run()
-        }
+        try driver.finishTaskRun(completion)
     }
 
     // MARK: History and status
@@ -401,73 +98,20 @@ extension Store {
     public func taskRuns(
         identifier: String? = nil, scope: String? = nil, limit: Int? = nil, includeUnfinished: Bool = false
     ) throws(StorageError) -> [TaskRunRecord] {
-        try connection.withStatement(
-            """
-            SELECT * FROM (
-                SELECT id, request_id, identifier, scope, kind, attempt, worker, started_at, lease_expires_at,
-                    finished_at, outcome, reason, successor_pending
-                FROM task_runs
-                WHERE (?1 IS NULL OR identifier = ?1) AND (?2 IS NULL OR scope = ?2) AND (?3 OR finished_at IS NOT NULL)
-                ORDER BY id DESC LIMIT ?4)
-            ORDER BY id
-            """
-        ) { (statement) throws(StorageError) in
-            try statement.bind(1, identifier)
-            try statement.bind(2, scope)
-            try statement.bind(3, includeUnfinished)
-            try statement.bind(4, limit ?? -1)
-            var runs: [TaskRunRecord] = []
-            while try statement.step() {
-                if let run = decodeRun(statement) { runs.append(run) }
-            }
-            return runs
-        }
+        try driver.taskRuns(identifier: identifier, scope: scope, limit: limit, includeUnfinished: includeUnfinished)
     }
 
     /// The latest finished run of each identifier and scope that succeeded without leaving a
     /// successor pending: a handler that did not reschedule itself (DESIGN §8, bug 10).
     public func brokenTaskChains() throws(StorageError) -> [TaskRunRecord] {
-        try connection.withStatement(
-            """
-            SELECT run.id, run.request_id, run.identifier, run.scope, run.kind, run.attempt, run.worker,
-                run.started_at, run.lease_expires_at, run.finished_at, run.outcome, run.reason, run.successor_pending
-            FROM task_runs AS run
-            JOIN (SELECT max(id) AS id FROM task_runs WHERE finished_at IS NOT NULL GROUP BY identifier, scope) AS last
-                ON last.id = run.id
-            WHERE run.outcome = 'success' AND run.successor_pending = 0
-            ORDER BY run.identifier, run.scope
-            """
-        ) { (statement) throws(StorageError) in
-            var runs: [TaskRunRecord] = []
-            while try statement.step() {
-                if let run = decodeRun(statement) { runs.append(run) }
-            }
-            return runs
-        }
+        try driver.brokenTaskChains()
     }
 
     /// Scopes that never had a request of `identifier` and never ran it: every user for a per-user
     /// task, or `""` for a global one. A launch starts these chains; a database that only ever saw
     /// ingestion has them all (DESIGN §8, bug 1).
     public func scopesNeverSubmitted(identifier: String, perUser: Bool) throws(StorageError) -> [String] {
-        let sql: StaticString =
-            perUser
-            ? """
-            SELECT id FROM users AS user
-            WHERE NOT EXISTS (SELECT 1 FROM task_requests WHERE identifier = ?1 AND scope = user.id)
-                AND NOT EXISTS (SELECT 1 FROM task_runs WHERE identifier = ?1 AND scope = user.id)
-            ORDER BY id
-            """
-            : """
-            SELECT '' WHERE NOT EXISTS (SELECT 1 FROM task_requests WHERE identifier = ?1 AND scope = '')
-                AND NOT EXISTS (SELECT 1 FROM task_runs WHERE identifier = ?1 AND scope = '')
-            """
-        return try connection.withStatement(sql) { (statement) throws(StorageError) in
-            try statement.bind(1, identifier)
-            var scopes: [String] = []
-            while try statement.step() { scopes.append(statement.string(0)) }
-            return scopes
-        }
+        try driver.scopesNeverSubmitted(identifier: identifier, perUser: perUser)
     }
 
     /// Requests whose lease expired at least `refreshAge` (refresh) or `processingAge` (processing)
@@ -475,105 +119,17 @@ extension Store {
     public func staleTaskLeases(refreshAge: TimeInterval, processingAge: TimeInterval) throws(StorageError)
         -> [TaskRequestRecord]
     {
-        try connection.withStatement(
-            """
-            SELECT id, identifier, scope, kind, earliest_begin_at, requires_external_power, requires_network,
-                submitted_at, attempts, lease_owner, lease_expires_at, claimed_at
-            FROM task_requests
-            WHERE lease_owner IS NOT NULL AND lease_expires_at <= ?1 - CASE kind WHEN 'processing' THEN ?2 ELSE ?3 END
-            ORDER BY lease_expires_at, id
-            """
-        ) { (statement) throws(StorageError) in
-            try statement.bind(1, nowMilliseconds)
-            try statement.bind(2, Int64((processingAge * 1000).rounded()))
-            try statement.bind(3, Int64((refreshAge * 1000).rounded()))
-            var requests: [TaskRequestRecord] = []
-            while try statement.step() {
-                if let request = decodeRequest(statement, from: 0) { requests.append(request) }
-            }
-            return requests
-        }
+        try driver.staleTaskLeases(refreshAge: refreshAge, processingAge: processingAge)
     }
 
     /// Counts of requests by identifier, as of the store's clock.
     public func taskRequestCounts() throws(StorageError) -> [String: TaskRequestCounts] {
-        try connection.withStatement(
-            """
-            SELECT identifier,
-                sum(lease_owner IS NULL),
-                sum(lease_owner IS NULL AND (earliest_begin_at IS NULL OR earliest_begin_at <= ?1)),
-                sum(lease_owner IS NOT NULL AND lease_expires_at > ?1),
-                sum(lease_owner IS NOT NULL AND lease_expires_at <= ?1)
-            FROM task_requests GROUP BY identifier
-            """
-        ) { (statement) throws(StorageError) in
-            try statement.bind(1, nowMilliseconds)
-            var counts: [String: TaskRequestCounts] = [:]
-            while try statement.step() {
-                counts[statement.string(0)] = TaskRequestCounts(
-                    pending: statement.int(1), due: statement.int(2), running: statement.int(3),
-                    abandoned: statement.int(4))
-            }
-            return counts
-        }
+        try driver.taskRequestCounts()
     }
 
     /// Totals over the whole run history by identifier and outcome, for metrics and status.
     public func taskRunTotals() throws(StorageError) -> [TaskRunTotal] {
-        try connection.withStatement(
-            """
-            SELECT identifier, outcome, count(*), sum(finished_at - started_at), max(finished_at)
-            FROM task_runs WHERE finished_at IS NOT NULL
-            GROUP BY identifier, outcome ORDER BY identifier, outcome
-            """
-        ) { (statement) throws(StorageError) in
-            var totals: [TaskRunTotal] = []
-            while try statement.step() {
-                guard let outcome = TaskRunOutcome(rawValue: statement.string(1)) else { continue }
-                totals.append(
-                    TaskRunTotal(
-                        identifier: statement.string(0), outcome: outcome, runs: statement.int(2),
-                        totalDuration: Double(statement.int64(3)) / 1000,
-                        lastFinishedAt: Store.date(milliseconds: statement.int64(4))))
-            }
-            return totals
-        }
-    }
-
-    // MARK: Decoding
-
-    /// Reads a row whose columns start at `column` in this order: id, identifier, scope, kind,
-    /// earliest_begin_at, requires_external_power, requires_network, submitted_at, attempts,
-    /// lease_owner, lease_expires_at, claimed_at.
-    private func decodeRequest(_ statement: Statement, from column: Int32) -> TaskRequestRecord? {
-        guard let kind = TaskRequestKind(rawValue: statement.string(column + 3)) else { return nil }
-        func date(_ offset: Int32) -> Date? {
-            statement.isNull(column + offset) ? nil : Store.date(milliseconds: statement.int64(column + offset))
-        }
-        return TaskRequestRecord(
-            id: statement.int64(column), identifier: statement.string(column + 1), scope: statement.string(column + 2),
-            kind: kind, earliestBeginAt: date(4), requiresExternalPower: statement.int(column + 5) == 1,
-            requiresNetwork: statement.int(column + 6) == 1,
-            submittedAt: Store.date(milliseconds: statement.int64(column + 7)), attempts: statement.int(column + 8),
-            leaseOwner: statement.optionalString(column + 9), leaseExpiresAt: date(10), claimedAt: date(11))
-    }
-
-    private func decodeRun(_ statement: Statement) -> TaskRunRecord? {
-        guard let kind = TaskRequestKind(rawValue: statement.string(4)) else { return nil }
-        return TaskRunRecord(
-            id: statement.int64(0), requestID: statement.int64(1), identifier: statement.string(2),
-            scope: statement.string(3), kind: kind, attempt: statement.int(5), worker: statement.string(6),
-            startedAt: Store.date(milliseconds: statement.int64(7)),
-            leaseExpiresAt: Store.date(milliseconds: statement.int64(8)),
-            finishedAt: statement.isNull(9) ? nil : Store.date(milliseconds: statement.int64(9)),
-            outcome: statement.optionalString(10).flatMap(TaskRunOutcome.init(rawValue:)),
-            reason: statement.optionalString(11), successorPending: statement.optionalInt(12).map { $0 == 1 })
-    }
-
-    /// A JSON array of strings, for `IN (SELECT value FROM json_each(?))`: a list bound as one
-    /// parameter, so the statement text stays constant and cached.
-    static func jsonArray(_ values: [String]) -> String {
-        JSONValue.array(values.map(JSONValue.string)).jsonText
+        try driver.taskRunTotals()
     }
 }
 

@@ -8,22 +8,7 @@ extension Store {
     /// Queues an item in its own transaction and returns its id.
     @discardableResult
     public func enqueue(_ item: WatchSubmission) throws(StorageError) -> Int64 {
-        try write { () throws(StorageError) in try apply(item) }
-    }
-
-    @discardableResult
-    func apply(_ item: WatchSubmission) throws(StorageError) -> Int64 {
-        try ensureUser(item.user)
-        try connection.withStatement(
-            "INSERT INTO watch_items (user_id, kind, payload, enqueued_at) VALUES (?1, ?2, ?3, ?4)"
-        ) { (statement) throws(StorageError) in
-            try statement.bind(1, item.user.rawValue)
-            try statement.bind(2, item.kind)
-            try statement.bind(3, item.payload)
-            try statement.bind(4, Store.milliseconds(item.enqueuedAt))
-            try statement.run()
-        }
-        return connection.lastInsertedRowID
+        try driver.enqueue(item)
     }
 
     /// Queued items of `kind` (for one user, or all when `nil`), oldest first: at most `limit` of
@@ -31,119 +16,42 @@ extension Store {
     public func watchItems(kind: String, user: UserID? = nil, after: Int64 = 0, limit: Int = Int(Int32.max))
         throws(StorageError) -> [WatchItem]
     {
-        try connection.withStatement(
-            """
-            SELECT id, user_id, kind, payload, enqueued_at, attempts, last_error FROM watch_items
-            WHERE kind = ?1 AND (?2 IS NULL OR user_id = ?2) AND id > ?3 ORDER BY id LIMIT ?4
-            """
-        ) { (statement) throws(StorageError) in
-            try statement.bind(1, kind)
-            try statement.bind(2, user?.rawValue)
-            try statement.bind(3, after)
-            try statement.bind(4, limit)
-            return try decodeWatchItems(statement)
-        }
+        try driver.watchItems(kind: kind, user: user, after: after, limit: limit)
     }
 
     /// Every queued item, oldest first.
     public func allWatchItems(user: UserID? = nil) throws(StorageError) -> [WatchItem] {
-        try connection.withStatement(
-            """
-            SELECT id, user_id, kind, payload, enqueued_at, attempts, last_error FROM watch_items
-            WHERE ?1 IS NULL OR user_id = ?1 ORDER BY id
-            """
-        ) { (statement) throws(StorageError) in
-            try statement.bind(1, user?.rawValue)
-            return try decodeWatchItems(statement)
-        }
+        try driver.allWatchItems(user: user)
     }
 
     /// Applies a watch item's effect and deletes the item, in one transaction. Returns `false`, and
     /// changes nothing, when the item is no longer queued (another worker applied it first).
     public func complete(watchItem id: Int64, applying entry: UserEntry) throws(StorageError) -> Bool {
-        try write { () throws(StorageError) in try stageCompletion(watchItem: id, applying: entry) }
+        try driver.complete(watchItem: id, applying: entry)
     }
 
     /// `complete(watchItem:applying:)` inside an open `batch`, whose transaction then holds the
     /// item's effect and its removal together.
     public func stageCompletion(watchItem id: Int64, applying entry: UserEntry) throws(StorageError) -> Bool {
-        guard try deleteWatchItem(id) else { return false }
-        try apply(entry)
-        return true
+        try driver.stageCompletion(watchItem: id, applying: entry)
     }
 
     /// Records a failed attempt at applying an item. After `WatchItem.maxAttempts` failures the item
     /// moves to the dead-letter list, in the same transaction. Returns `true` when it moved.
     @discardableResult
     public func recordFailure(watchItem id: Int64, error message: String) throws(StorageError) -> Bool {
-        try write { () throws(StorageError) in try stageFailure(watchItem: id, error: message) }
+        try driver.recordFailure(watchItem: id, error: message)
     }
 
     /// `recordFailure(watchItem:error:)` inside an open `batch`.
     @discardableResult
     public func stageFailure(watchItem id: Int64, error message: String) throws(StorageError) -> Bool {
-        let attempts = try connection.withStatement(
-            "UPDATE watch_items SET attempts = attempts + 1, last_error = ?2 WHERE id = ?1 RETURNING attempts"
-        ) { (update) throws(StorageError) -> Int? in
-            try update.bind(1, id)
-            try update.bind(2, message)
-            return try update.step() ? update.int(0) : nil
-        }
-        guard let attempts, attempts >= WatchItem.maxAttempts else { return false }
-        try connection.withStatement(
-            """
-            INSERT INTO watch_dead_letters (id, user_id, kind, payload, enqueued_at, attempts, last_error, failed_at)
-            SELECT id, user_id, kind, payload, enqueued_at, attempts, last_error, ?2 FROM watch_items WHERE id = ?1
-            """
-        ) { (move) throws(StorageError) in
-            try move.bind(1, id)
-            try move.bind(2, nowMilliseconds)
-            try move.run()
-        }
-        return try deleteWatchItem(id)
+        try driver.stageFailure(watchItem: id, error: message)
     }
 
     /// Items that failed `WatchItem.maxAttempts` times, oldest first.
     public func deadLetters(user: UserID? = nil) throws(StorageError) -> [DeadLetter] {
-        try connection.withStatement(
-            """
-            SELECT id, user_id, kind, payload, enqueued_at, attempts, last_error, failed_at FROM watch_dead_letters
-            WHERE ?1 IS NULL OR user_id = ?1 ORDER BY id
-            """
-        ) { (statement) throws(StorageError) in
-            try statement.bind(1, user?.rawValue)
-            var letters: [DeadLetter] = []
-            while try statement.step() {
-                guard let item = decodeWatchItem(statement) else { continue }
-                letters.append(DeadLetter(item: item, failedAt: Store.date(milliseconds: statement.int64(7))))
-            }
-            return letters
-        }
-    }
-
-    /// Deletes a queued item; `false` when it was already gone.
-    private func deleteWatchItem(_ id: Int64) throws(StorageError) -> Bool {
-        try connection.withStatement("DELETE FROM watch_items WHERE id = ?1") { (delete) throws(StorageError) in
-            try delete.bind(1, id)
-            try delete.run()
-            return connection.changes == 1
-        }
-    }
-
-    private func decodeWatchItems(_ statement: Statement) throws(StorageError) -> [WatchItem] {
-        var items: [WatchItem] = []
-        while try statement.step() {
-            if let item = decodeWatchItem(statement) { items.append(item) }
-        }
-        return items
-    }
-
-    private func decodeWatchItem(_ statement: Statement) -> WatchItem? {
-        guard let user = UserID(statement.string(1)) else { return nil }
-        return WatchItem(
-            id: statement.int64(0), user: user, kind: statement.string(2), payload: statement.string(3),
-            enqueuedAt: Store.date(milliseconds: statement.int64(4)), attempts: statement.int(5),
-            lastError: statement.optionalString(6))
+        try driver.deadLetters(user: user)
     }
 }
 

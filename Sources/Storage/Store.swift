@@ -1,54 +1,48 @@
 public import Domain
 import Foundation
 
-/// The database: one SQLite file, owned by this actor.
+/// The database, owned by this actor: an SQLite file (the embedded default) or a PostgreSQL
+/// server shared by workers on many hosts, chosen by the address it is opened at.
 ///
 /// Every read and write goes through the actor, so handlers, ingestion and the scheduler never
-/// share a connection across threads (DESIGN §8, bug 3). Other processes may use the same file at
-/// the same time: writes take SQLite's write lock up front (`BEGIN IMMEDIATE`) and wait for each
-/// other up to the busy timeout, and the merge rules live inside the upsert statements, so the
-/// result does not depend on who commits first.
+/// share a connection across threads (DESIGN §8, bug 3). Other processes may use the same database
+/// at the same time: the merge rules live inside the upsert statements, so the result does not
+/// depend on who commits first, and a claim hands each due request to exactly one worker. The SQL
+/// lives in the backend's `StorageDriver`; this type is the contract, and forwards to it.
 public actor Store {
-    /// The path the store was opened at.
-    public nonisolated let path: String
-    let connection: Connection
-    let clock: any Clock
-    /// Users known to exist, so a batch does not re-insert its user for every row. A user is
-    /// never deleted by pipeline, so a cached id stays true; ids added by a transaction that rolls
-    /// back are forgotten.
-    var knownUsers: Set<UserID> = []
-    /// The timestamp of the open `batch`: every row it writes is stamped with the same instant.
-    var batchMilliseconds: Int64?
+    /// Where the store is, fit to print: a file path, or a PostgreSQL URL without its password.
+    public nonisolated let location: String
+    /// Which kind of database the store is.
+    public nonisolated let backend: StorageBackend
+    let driver: any StorageDriver
 
-    /// Opens the database at `path`, creating it (mode 0600) if absent, and migrates it to the
-    /// latest schema. A database from a newer version, or one pipeline did not create, is refused
-    /// before anything in it changes.
-    public init(path: String, clock: any Clock = SystemClock()) throws(StorageError) {
-        try self.init(path: path, clock: clock, schemaVersion: nil)
+    /// Opens the database at `address` — a file path (SQLite, created with mode 0600 if absent) or a
+    /// `postgresql://` / `postgres://` URL — and migrates it to the latest schema. A database from
+    /// a newer version, or one pipeline did not create, is refused before anything in it changes.
+    public init(path address: String, clock: any Clock = SystemClock()) throws(StorageError) {
+        try self.init(path: address, clock: clock, schemaVersion: nil)
     }
 
     /// Opens and migrates up to `schemaVersion` (all when `nil`): tests use it to build databases
     /// as earlier versions left them.
-    init(path: String, clock: any Clock, schemaVersion: Int?) throws(StorageError) {
-        self.path = path
-        self.clock = clock
-        connection = try Connection(path: path)
-        let migrator = Migrator()
-        try migrator.checkCompatible(connection)
-        try connection.enableWriteAheadLog()
-        try migrator.migrate(connection, to: schemaVersion, now: Store.milliseconds(clock.now))
+    init(path address: String, clock: any Clock, schemaVersion: Int?) throws(StorageError) {
+        let parsed = StorageAddress(address)
+        location = parsed.displayText
+        backend = parsed.backend
+        switch parsed {
+        case .sqlite(let path):
+            driver = try SQLiteDriver(path: path, clock: clock, schemaVersion: schemaVersion)
+        case .postgresql(let url):
+            driver = try PostgreSQLDriver(url: url, clock: clock, schemaVersion: schemaVersion)
+        }
     }
 
-    /// The schema version this build migrates to.
+    /// The schema version this build migrates to (the same on every backend).
     public static var latestSchemaVersion: Int { Migrator().latestVersion }
 
     /// The schema version of the open database.
     public func schemaVersion() throws(StorageError) -> Int {
-        try Migrator().currentVersion(connection)
-    }
-
-    var nowMilliseconds: Int64 {
-        batchMilliseconds ?? Store.milliseconds(clock.now)
+        try driver.schemaVersion()
     }
 
     static func milliseconds(_ date: Date) -> Int64 {
@@ -59,33 +53,22 @@ public actor Store {
         Date(timeIntervalSince1970: Double(milliseconds) / 1000)
     }
 
-    /// Runs `body` in one write transaction; users it inserts are forgotten again if it rolls back.
-    func write<R>(_ body: () throws(StorageError) -> R) throws(StorageError) -> R {
-        let before = knownUsers
-        do {
-            return try connection.writeTransaction(body)
-        } catch {
-            knownUsers = before
-            throw error
-        }
+    /// Counts of what the database holds, for `pipeline status`. One consistent snapshot.
+    public func summary() throws(StorageError) -> StoreSummary {
+        try driver.summary()
     }
 
-    /// Counts of what the database holds, for `pipeline status`.
-    public func summary() throws(StorageError) -> StoreSummary {
-        try connection.readTransaction { () throws(StorageError) in
-            var summary = StoreSummary()
-            summary.users = try connection.scalarInt("SELECT count(*) FROM users")
-            summary.dailyLogs = try connection.scalarInt("SELECT count(*) FROM daily_logs")
-            summary.deadLetters = try connection.scalarInt("SELECT count(*) FROM watch_dead_letters")
-            try connection.withStatement("SELECT kind, count(*) FROM watch_items GROUP BY kind ORDER BY kind") {
-                (kinds) throws(StorageError) in
-                while try kinds.step() {
-                    summary.watchItemsByKind[kinds.string(0)] = kinds.int(1)
-                }
-            }
-            return summary
-        }
+    /// The database's own check of its structure: `"ok"` when sound (SQLite's `integrity_check`;
+    /// on PostgreSQL, the server guarantees it and this checks the connection answers).
+    public func integrityCheck() throws(StorageError) -> String {
+        try driver.integrityCheck()
     }
+}
+
+/// The kinds of database a `Store` runs on.
+public enum StorageBackend: String, Sendable, Hashable, CaseIterable {
+    case sqlite
+    case postgresql
 }
 
 /// What a database holds, in counts.
@@ -102,18 +85,10 @@ public struct StoreSummary: Sendable, Hashable {
 // Test hooks: reachable only through `@testable import`.
 extension Store {
     func executeForTesting(_ sql: String) throws(StorageError) {
-        try connection.execute(sql)
+        try driver.executeForTesting(sql)
     }
 
     func migrationCountForTesting() throws(StorageError) -> Int {
-        try connection.scalarInt("SELECT count(*) FROM schema_migrations")
-    }
-}
-
-extension Store {
-    /// SQLite's own check of the file's structure: `"ok"` when sound.
-    /// https://www.sqlite.org/pragma.html#pragma_integrity_check
-    public func integrityCheck() throws(StorageError) -> String {
-        try connection.scalarText("PRAGMA integrity_check") ?? ""
+        try driver.migrationCountForTesting()
     }
 }

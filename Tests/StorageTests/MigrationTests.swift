@@ -110,13 +110,19 @@ struct MigrationTests {
         #expect(try await store.migrationCountForTesting() == Store.latestSchemaVersion)
     }
 
-    @Test("every migration file in Schema/ is embedded, in order, and none was edited after shipping")
-    func migrationsAreEmbeddedAndUnchanged() throws {
-        let folder = repositoryRoot.appendingPathComponent("Schema")
+    @Test(
+        "every migration file in Schema/<backend>/ is embedded, in order, and none was edited after shipping",
+        arguments: StorageBackend.allCases)
+    func migrationsAreEmbeddedAndUnchanged(backend: StorageBackend) throws {
+        let (folderName, migrations) =
+            switch backend {
+            case .sqlite: ("SQLite", Migrator().migrations)
+            case .postgresql: ("PostgreSQL", PostgreSQLMigrator().migrations)
+            }
+        let folder = repositoryRoot.appendingPathComponent("Schema/\(folderName)")
         let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".sql") }
             .sorted()
-        let migrations = Migrator().migrations
-        #expect(files.count == migrations.count, "each Schema/*.sql needs an .embedInCode line and an entry")
+        #expect(files.count == migrations.count, "each Schema/\(folderName)/*.sql needs an .embedInCode line and an entry")
         for (file, migration) in zip(files, migrations) {
             #expect(file == String(format: "%04d_%@.sql", migration.version, migration.name))
             let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
@@ -124,19 +130,40 @@ struct MigrationTests {
         }
         // Checksums of shipped migrations: a shipped file must never change. Add a line when a
         // migration ships; never edit one.
-        let shipped: [Int: UInt64] = [
-            1: 3_401_617_620_565_655_190,
-            2: 5_546_017_050_548_263_699,
-            3: 5_706_743_190_856_570_428,
-            4: 1_030_958_927_849_199_279,
-            5: 10_844_940_879_613_085_066,
-            6: 11_341_997_414_416_602_924,
-        ]
+        let shipped: [Int: UInt64] =
+            switch backend {
+            case .sqlite:
+                [
+                    1: 3_401_617_620_565_655_190,
+                    2: 5_546_017_050_548_263_699,
+                    3: 5_706_743_190_856_570_428,
+                    4: 1_030_958_927_849_199_279,
+                    5: 10_844_940_879_613_085_066,
+                    6: 11_341_997_414_416_602_924,
+                ]
+            case .postgresql:
+                [
+                    1: 8_741_412_160_188_783_404,
+                    2: 8_410_075_885_913_232_079,
+                    3: 9_545_764_472_363_418_410,
+                    4: 12_005_551_719_877_626_749,
+                    5: 879_446_856_681_425_402,
+                    6: 17_413_785_634_787_939_127,
+                ]
+            }
         for migration in migrations {
             let checksum = FNV1a.hash(migration.sql)
             if let pinned = shipped[migration.version] {
                 #expect(pinned == checksum, "migration \(migration.version) changed after it shipped (\(checksum))")
             }
         }
+    }
+
+    @Test("both backends ship the same migrations, numbered and named alike, so a schema version means one thing")
+    func backendsShipTheSameMigrations() {
+        let sqlite = Migrator().migrations.map { "\($0.version) \($0.name)" }
+        let postgresql = PostgreSQLMigrator().migrations.map { "\($0.version) \($0.name)" }
+        #expect(sqlite == postgresql)
+        #expect(Store.latestSchemaVersion == PostgreSQLMigrator().latestVersion)
     }
 }

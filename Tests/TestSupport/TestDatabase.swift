@@ -2,17 +2,63 @@ public import Domain
 public import Foundation
 public import PipelineKit
 
-/// A database file in a fresh temporary directory, with a manual clock, for one test.
+/// The databases the shared suites run on: every test body that takes a `TestBackend` runs once on
+/// each (River's driver test suite, in Swift Testing's parameterized form).
+public enum TestBackend: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+    case sqlite
+    case postgresql
+
+    public var description: String { rawValue }
+
+    /// Both backends, unless `PIPELINE_TEST_POSTGRES=off` turns PostgreSQL off — which is said on
+    /// stderr, so a run without it never passes for a run with it.
+    public static let all: [TestBackend] = {
+        guard ProcessInfo.processInfo.environment["PIPELINE_TEST_POSTGRES"] == "off" else { return allCases }
+        FileHandle.standardError.write(Data("note: PIPELINE_TEST_POSTGRES=off: PostgreSQL tests are skipped\n".utf8))
+        return [.sqlite]
+    }()
+
+    /// The test server's URL from `PIPELINE_TEST_POSTGRES` (set by scripts/test.sh, which starts a
+    /// throwaway cluster). Unset, it is an address that fails with a message saying so: a test whose
+    /// server is missing fails, never skips.
+    public static var postgresServerURL: String {
+        let value = ProcessInfo.processInfo.environment["PIPELINE_TEST_POSTGRES"] ?? ""
+        guard value.hasPrefix("postgres") else {
+            return "postgresql:///PIPELINE_TEST_POSTGRES-is-not-set--run-scripts-test.sh?host=/nonexistent"
+        }
+        return value
+    }
+
+    /// A URL of the test server whose tables live in `schema` (created on first open).
+    public static func postgresURL(schema: String) -> String {
+        let base = postgresServerURL
+        return base + (base.contains("?") ? "&" : "?") + "options=-csearch_path%3D" + schema
+    }
+}
+
+/// A fresh, empty database with a manual clock, for one test: an SQLite file in a new temporary
+/// directory, or a new schema of the PostgreSQL test server.
 public final class TestDatabase: Sendable {
+    public let backend: TestBackend
     public let directory = TemporaryDirectory("pipeline-db")
     public let clock: ManualClock
+    /// The PostgreSQL schema this database lives in (unused on SQLite).
+    public let schema = "t_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
 
     /// `now` defaults to 2026-03-15T12:00:00Z.
-    public init(now: Date = Date(iso: "2026-03-15T12:00:00Z")) {
+    public init(_ backend: TestBackend = .sqlite, now: Date = Date(iso: "2026-03-15T12:00:00Z")) {
+        self.backend = backend
         clock = ManualClock(now)
     }
 
-    public var path: String { directory.path("pipeline.sqlite") }
+    /// The address to open: a file path on SQLite, a `postgresql://` URL on PostgreSQL. (Named
+    /// `path` because `Store(path:)` and `Pipeline.open(path:)` take either.)
+    public var path: String {
+        switch backend {
+        case .sqlite: directory.path("pipeline.sqlite")
+        case .postgresql: TestBackend.postgresURL(schema: schema)
+        }
+    }
 
     /// Opens a pipeline on the database; each call opens its own connection.
     public func open() async throws -> Pipeline {

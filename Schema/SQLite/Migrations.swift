@@ -1,4 +1,4 @@
-/// A schema migration shipped with this version: `Schema/NNNN_name.sql`, embedded into the binary.
+/// A schema migration shipped with this version: `Schema/SQLite/NNNN_name.sql`, embedded into the binary.
 public struct EmbeddedMigration: Sendable {
     public let version: Int
     public let name: String
@@ -7,8 +7,8 @@ public struct EmbeddedMigration: Sendable {
 
 /// Every migration this version ships, in order. (The generated accessor replaces the leading digit
 /// of a file name with an underscore: `0001_x.sql` is `_001_x_sql`.) A shipped migration is never edited; a change to
-/// the schema is a new file here and a new line in Package.swift's `SchemaResources` resources.
-public let embeddedMigrations: [EmbeddedMigration] = [
+/// the schema is a new file here and a new line in Package.swift's `SQLiteSchema` resources.
+public let sqliteMigrations: [EmbeddedMigration] = [
     EmbeddedMigration(version: 1, name: "daily_log", sql: text(PackageResources._001_daily_log_sql)),
     EmbeddedMigration(version: 2, name: "watch_queue", sql: text(PackageResources._002_watch_queue_sql)),
     EmbeddedMigration(version: 3, name: "scheduler", sql: text(PackageResources._003_scheduler_sql)),

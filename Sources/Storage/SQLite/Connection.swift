@@ -192,6 +192,11 @@ final class Connection {
         }
     }
 
+    /// Whether a transaction is open on the connection (SQLite is out of autocommit mode).
+    var isInOpenTransaction: Bool {
+        sqlite3_get_autocommit(handle) == 0
+    }
+
     /// Rows changed by the last INSERT, UPDATE or DELETE.
     var changes: Int {
         Int(sqlite3_changes(handle))

@@ -1,9 +1,9 @@
-public import Domain
+import Domain
 import Foundation
 
-extension Store {
+extension SQLiteDriver {
     /// Creates the user or changes their time zone. Runs in its own transaction.
-    public func save(_ user: User) throws(StorageError) {
+    func save(_ user: User) throws(StorageError) {
         try write { () throws(StorageError) in try upsert(user) }
     }
 
@@ -44,7 +44,7 @@ extension Store {
     }
 
     /// The user with this id, or `nil`.
-    public func user(_ id: UserID) throws(StorageError) -> User? {
+    func user(_ id: UserID) throws(StorageError) -> User? {
         try connection.withStatement("SELECT id, time_zone FROM users WHERE id = ?1") {
             (statement) throws(StorageError) in
             try statement.bind(1, id.rawValue)
@@ -53,7 +53,7 @@ extension Store {
     }
 
     /// Every user, ordered by id.
-    public func users() throws(StorageError) -> [User] {
+    func users() throws(StorageError) -> [User] {
         try connection.withStatement("SELECT id, time_zone FROM users ORDER BY id") {
             (statement) throws(StorageError) in
             var users: [User] = []

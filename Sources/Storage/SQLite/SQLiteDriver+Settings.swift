@@ -1,9 +1,9 @@
-public import Domain
+import Domain
 
-extension Store {
+extension SQLiteDriver {
     /// The user's settings: what they set, over the registered defaults for every key they never
     /// set (DESIGN §8, bug 8). A user with no row at all reads as all defaults.
-    public func settings(for user: UserID) throws(StorageError) -> UserSettings {
+    func settings(for user: UserID) throws(StorageError) -> UserSettings {
         let stored = try connection.withStatement("SELECT key, value FROM user_settings WHERE user_id = ?1") {
             (statement) throws(StorageError) in
             try statement.bind(1, user.rawValue)

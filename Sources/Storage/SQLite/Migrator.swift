@@ -1,4 +1,4 @@
-import SchemaResources
+import SQLiteSchema
 
 /// Brings a database to the schema this version ships (`Schema/NNNN_name.sql`).
 ///
@@ -15,7 +15,7 @@ struct Migrator {
     }
 
     init(
-        migrations: [Migration] = embeddedMigrations.map { Migration(version: $0.version, name: $0.name, sql: $0.sql) }
+        migrations: [Migration] = sqliteMigrations.map { Migration(version: $0.version, name: $0.name, sql: $0.sql) }
     ) {
         precondition(
             migrations.map(\.version) == Array(1...migrations.count), "migrations are numbered 1, 2, 3… without gaps")

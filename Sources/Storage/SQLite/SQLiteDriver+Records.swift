@@ -1,6 +1,6 @@
 import Domain
 
-extension Store {
+extension SQLiteDriver {
     /// Writes one input record in the open transaction.
     func apply(_ record: InputRecord) throws(StorageError) {
         switch record {

@@ -1,0 +1,23 @@
+/// A PostgreSQL schema migration shipped with this version: `Schema/PostgreSQL/NNNN_name.sql`,
+/// numbered and named as its SQLite counterpart, embedded into the binary.
+public struct EmbeddedMigration: Sendable {
+    public let version: Int
+    public let name: String
+    public let sql: String
+}
+
+/// Every PostgreSQL migration this version ships, in order. A shipped migration is never edited; a
+/// change to the schema is a new file here and in Schema/SQLite with the same number, and a new line
+/// in each of Package.swift's schema targets.
+public let postgresqlMigrations: [EmbeddedMigration] = [
+    EmbeddedMigration(version: 1, name: "daily_log", sql: text(PackageResources._001_daily_log_sql)),
+    EmbeddedMigration(version: 2, name: "watch_queue", sql: text(PackageResources._002_watch_queue_sql)),
+    EmbeddedMigration(version: 3, name: "scheduler", sql: text(PackageResources._003_scheduler_sql)),
+    EmbeddedMigration(version: 4, name: "outbox", sql: text(PackageResources._004_outbox_sql)),
+    EmbeddedMigration(version: 5, name: "models", sql: text(PackageResources._005_models_sql)),
+    EmbeddedMigration(version: 6, name: "claim_order", sql: text(PackageResources._006_claim_order_sql)),
+]
+
+private func text(_ bytes: [UInt8]) -> String {
+    String(decoding: bytes, as: UTF8.self)
+}

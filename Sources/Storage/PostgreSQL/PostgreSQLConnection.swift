@@ -1,0 +1,309 @@
+import CLibPQ
+import Foundation
+import Synchronization
+
+/// One libpq connection to a PostgreSQL server, configured for pipeline's use, with the statements
+/// it has prepared.
+///
+/// Not thread-safe and not reentrant: it is owned by the `Store` actor (through its driver) and
+/// never leaves it. Every value travels as a bound parameter in text form (`PQexecPrepared`), and
+/// an error keeps only the server's primary message — never its DETAIL, which can quote a row.
+final class PostgreSQLConnection {
+    private let handle: OpaquePointer
+    let address: StorageAddress
+    /// Prepared statement names by the address of their SQL literal (as SQLite's cache does).
+    private var prepared: [UnsafeRawPointer: String] = [:]
+    private(set) var isInTransaction = false
+    /// Set while a call runs; the `Store` actor guarantees one caller at a time, and this checks it.
+    private let inUse = Atomic<Bool>(false)
+
+    /// Server-side limits for every session, each for a reason:
+    /// - `statement_timeout`: no statement — and so no row lock a claim or a finish takes — is held
+    ///   longer than a minute, whatever the server's load; a lease can never be held past its expiry
+    ///   by a stuck statement;
+    /// - `lock_timeout`: a writer waits for another's row lock as long as SQLite's busy timeout, then
+    ///   fails with 55P03, which pipeline reports as "try again later" (exit 75);
+    /// - `idle_in_transaction_session_timeout`: a process that hangs inside a transaction (a stalled
+    ///   input) is disconnected and its locks released instead of blocking other workers forever.
+    /// https://www.postgresql.org/docs/15/runtime-config-client.html
+    static let sessionSettings = """
+        SET statement_timeout = '60s';
+        SET lock_timeout = '15s';
+        SET idle_in_transaction_session_timeout = '5min';
+        SET client_min_messages = 'warning'
+        """
+
+    /// Connects with libpq's URI form. Defaults go first, so the URL (and then libpq's environment:
+    /// PGHOST, PGUSER, PGPASSWORD, PGPASSFILE, PGSSLMODE…) overrides them: a 10-second connect
+    /// timeout, so a down server fails fast, and the application name servers show in
+    /// `pg_stat_activity`. https://www.postgresql.org/docs/15/libpq-connect.html
+    init(url: String) throws(StorageError) {
+        address = StorageAddress(url)
+        // Both arrays end with NULL, as libpq requires.
+        let keywords: [String?] = ["connect_timeout", "fallback_application_name", "dbname", nil]
+        let values: [String?] = ["10", "pipeline", url, nil]
+        let connection = withCStrings(keywords) { keywordPointers in
+            withCStrings(values) { valuePointers in
+                PQconnectdbParams(keywordPointers, valuePointers, 1)
+            }
+        }
+        guard let connection else {
+            throw .cannotConnect(location: address.displayText, reason: "libpq could not allocate a connection")
+        }
+        guard PQstatus(connection) == CONNECTION_OK else {
+            let reason = address.scrub(String(cString: PQerrorMessage(connection)))
+            PQfinish(connection)
+            throw .cannotConnect(location: address.displayText, reason: PostgreSQLConnection.oneLine(reason))
+        }
+        handle = connection
+        // Notices ("relation already exists, skipping") are the server talking to a person at a
+        // terminal; libpq prints them to stderr by default, and cron would mail them.
+        PQsetNoticeProcessor(connection, { _, _ in }, nil)
+        try execute(PostgreSQLConnection.sessionSettings)
+    }
+
+    deinit {
+        PQfinish(handle)
+    }
+
+    // MARK: Running SQL
+
+    /// Runs SQL that binds nothing (settings, migrations, transaction control); it may hold several
+    /// statements.
+    func execute(_ sql: String) throws(StorageError) {
+        enter()
+        defer { leave() }
+        let result = PQexec(handle, sql)
+        defer { PQclear(result) }
+        try check(result, sql: sql)
+    }
+
+    /// Runs `sql` with `parameters` bound in order to `$1, $2, …` and returns its rows. The statement
+    /// is prepared once per connection, keyed by its literal, so SQL is always a constant.
+    @discardableResult
+    func query(_ sql: StaticString, _ parameters: [String?] = []) throws(StorageError) -> PostgreSQLRows {
+        precondition(sql.hasPointerRepresentation, "SQL is a string literal")
+        let key = UnsafeRawPointer(sql.utf8Start)
+        enter()
+        defer { leave() }
+        let name: String
+        if let known = prepared[key] {
+            name = known
+        } else {
+            name = "p\(prepared.count + 1)"
+            let result = PQprepare(handle, name, sql.description, 0, nil)
+            defer { PQclear(result) }
+            try check(result, sql: sql.description)
+            prepared[key] = name
+        }
+        let result = withCStrings(parameters) { values in
+            PQexecPrepared(handle, name, Int32(parameters.count), values, nil, nil, 0)
+        }
+        do {
+            try check(result, sql: sql.description)
+        } catch {
+            PQclear(result)
+            throw error
+        }
+        return PostgreSQLRows(result!)
+    }
+
+    /// Runs SQL built at run time from names pipeline owns (tables and columns of `pipeline copy`),
+    /// never from values: those are bound. Not cached.
+    @discardableResult
+    func queryUncached(_ sql: String, _ parameters: [String?] = []) throws(StorageError) -> PostgreSQLRows {
+        enter()
+        defer { leave() }
+        let result = withCStrings(parameters) { values in
+            PQexecParams(handle, sql, Int32(parameters.count), nil, values, nil, nil, 0)
+        }
+        do {
+            try check(result, sql: sql)
+        } catch {
+            PQclear(result)
+            throw error
+        }
+        return PostgreSQLRows(result!)
+    }
+
+    // MARK: Transactions
+
+    /// Runs `body` in a transaction (READ COMMITTED, the server's default): commits when it returns,
+    /// rolls back when it throws. Not reentrant.
+    func transaction<R>(_ body: () throws(StorageError) -> R) throws(StorageError) -> R {
+        try begin()
+        do {
+            let result = try body()
+            try commit()
+            return result
+        } catch {
+            rollback()
+            throw error
+        }
+    }
+
+    func begin() throws(StorageError) {
+        precondition(!isInTransaction, "transactions do not nest")
+        try execute("BEGIN")
+        isInTransaction = true
+    }
+
+    /// Commits. A transaction a failed statement aborted answers COMMIT with ROLLBACK; that is an
+    /// error here, not a silent loss.
+    func commit() throws(StorageError) {
+        enter()
+        let result = PQexec(handle, "COMMIT")
+        leave()
+        defer { PQclear(result) }
+        isInTransaction = false
+        try check(result, sql: "COMMIT")
+        if let status = PQcmdStatus(result), String(cString: status) == "ROLLBACK" {
+            throw .postgresql(sqlState: "40000", message: "the transaction was rolled back", sql: "COMMIT")
+        }
+    }
+
+    /// Rolls back the open transaction. A failure here has nothing to recover: the server rolls an
+    /// unfinished transaction back when the session ends.
+    func rollback() {
+        guard isInTransaction else { return }
+        isInTransaction = false
+        enter()
+        defer { leave() }
+        PQclear(PQexec(handle, "ROLLBACK"))
+    }
+
+    // MARK: Errors
+
+    private func check(_ result: OpaquePointer?, sql: String) throws(StorageError) {
+        let status = result.map(PQresultStatus) ?? PGRES_FATAL_ERROR
+        guard status != PGRES_COMMAND_OK, status != PGRES_TUPLES_OK else { return }
+        var sqlState = result.flatMap { PQresultErrorField($0, PostgreSQLConnection.sqlStateField) }
+            .map { String(cString: $0) } ?? ""
+        var message =
+            result.flatMap { PQresultErrorField($0, PostgreSQLConnection.primaryMessageField) }
+            .map { String(cString: $0) } ?? String(cString: PQerrorMessage(handle))
+        if PQstatus(handle) != CONNECTION_OK {
+            // The server went away (restart, failover, network): libpq has no SQLSTATE for it.
+            if sqlState.isEmpty { sqlState = "08006" }
+            message = "the connection to the server was lost: " + message
+        }
+        throw .postgresql(
+            sqlState: sqlState.isEmpty ? "XX000" : sqlState,
+            message: PostgreSQLConnection.oneLine(address.scrub(message)), sql: sql)
+    }
+
+    /// `PG_DIAG_SQLSTATE` and `PG_DIAG_MESSAGE_PRIMARY` are character macros Swift does not import.
+    /// https://www.postgresql.org/docs/15/libpq-exec.html#LIBPQ-PQRESULTERRORFIELD
+    private static let sqlStateField = Int32(UInt8(ascii: "C"))
+    private static let primaryMessageField = Int32(UInt8(ascii: "M"))
+
+    static func oneLine(_ text: String) -> String {
+        text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { !$0.isEmpty }.joined(separator: "; ")
+    }
+
+    private func enter() {
+        let (exchanged, _) = inUse.compareExchange(expected: false, desired: true, ordering: .acquiring)
+        precondition(
+            exchanged, "the PostgreSQL connection was used from two threads at once; it belongs to the Store actor")
+    }
+
+    private func leave() {
+        inUse.store(false, ordering: .releasing)
+    }
+}
+
+/// The rows of one statement's result, in libpq's text format. Owns its `PGresult`.
+final class PostgreSQLRows {
+    private let result: OpaquePointer
+
+    init(_ result: OpaquePointer) {
+        self.result = result
+    }
+
+    deinit {
+        PQclear(result)
+    }
+
+    var count: Int { Int(PQntuples(result)) }
+
+    /// Rows an INSERT, UPDATE or DELETE changed.
+    var affected: Int {
+        PQcmdTuples(result).flatMap { Int(String(cString: $0)) } ?? 0
+    }
+
+    func isNull(_ row: Int, _ column: Int32) -> Bool {
+        PQgetisnull(result, Int32(row), column) == 1
+    }
+
+    func string(_ row: Int, _ column: Int32) -> String {
+        guard let value = PQgetvalue(result, Int32(row), column) else { return "" }
+        let length = Int(PQgetlength(result, Int32(row), column))
+        return value.withMemoryRebound(to: UInt8.self, capacity: length) {
+            String(decoding: UnsafeBufferPointer(start: $0, count: length), as: UTF8.self)
+        }
+    }
+
+    func optionalString(_ row: Int, _ column: Int32) -> String? {
+        isNull(row, column) ? nil : string(row, column)
+    }
+
+    func int64(_ row: Int, _ column: Int32) -> Int64 {
+        Int64(string(row, column)) ?? 0
+    }
+
+    func int(_ row: Int, _ column: Int32) -> Int {
+        Int(string(row, column)) ?? 0
+    }
+
+    func optionalInt(_ row: Int, _ column: Int32) -> Int? {
+        isNull(row, column) ? nil : int(row, column)
+    }
+
+    func optionalInt64(_ row: Int, _ column: Int32) -> Int64? {
+        isNull(row, column) ? nil : int64(row, column)
+    }
+
+    func double(_ row: Int, _ column: Int32) -> Double {
+        Double(string(row, column)) ?? 0
+    }
+
+    func optionalDouble(_ row: Int, _ column: Int32) -> Double? {
+        isNull(row, column) ? nil : double(row, column)
+    }
+
+    /// A `boolean` column: libpq's text form is `t` or `f`.
+    func bool(_ row: Int, _ column: Int32) -> Bool {
+        string(row, column) == "t"
+    }
+
+    func optionalBool(_ row: Int, _ column: Int32) -> Bool? {
+        isNull(row, column) ? nil : bool(row, column)
+    }
+
+    /// Calls `body` with the value's bytes without copying them; valid only inside `body`.
+    func withBytes<R>(_ row: Int, _ column: Int32, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        let length = Int(PQgetlength(result, Int32(row), column))
+        guard let value = PQgetvalue(result, Int32(row), column) else { return body(UnsafeBufferPointer(start: nil, count: 0)) }
+        return value.withMemoryRebound(to: UInt8.self, capacity: length) {
+            body(UnsafeBufferPointer(start: $0, count: length))
+        }
+    }
+}
+
+/// Parameters in libpq's text format.
+extension Optional where Wrapped == String {
+    static func pg(_ value: Int64?) -> String? { value.map { String($0) } }
+    static func pg(_ value: Int?) -> String? { value.map { String($0) } }
+    /// Swift prints the shortest text that reads back as the same double, and PostgreSQL (12+)
+    /// both reads and prints float8 exactly that way, so a value survives the trip bit for bit.
+    static func pg(_ value: Double?) -> String? { value.map { "\($0)" } }
+    static func pg(_ value: Bool) -> String? { value ? "true" : "false" }
+}
+
+/// Calls `body` with C strings for `strings` (NULL for `nil`), valid only inside `body`.
+private func withCStrings<R>(_ strings: [String?], _ body: ([UnsafePointer<CChar>?]) -> R) -> R {
+    let storage: [UnsafeMutablePointer<CChar>?] = strings.map { $0.map { strdup($0) } ?? nil }
+    defer { storage.forEach { free($0) } }
+    return body(storage.map { $0.map { UnsafePointer($0) } })
+}

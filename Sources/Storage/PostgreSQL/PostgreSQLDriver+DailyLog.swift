@@ -1,0 +1,243 @@
+import Domain
+import Foundation
+
+/// The merge rules of DESIGN §2 in PostgreSQL's upsert: the same statement as SQLite's
+/// (`SQLiteDriver.upsertDay`), in this dialect. In `ON CONFLICT … DO UPDATE SET`, `daily_logs.x` is
+/// the stored row's value before the update; the row is locked for the statement, so concurrent
+/// writers apply one after the other and a `user` value is never replaced by a `health` one.
+/// https://www.postgresql.org/docs/15/sql-insert.html#SQL-ON-CONFLICT
+extension PostgreSQLDriver {
+    /// Parameters as `SQLiteDriver.upsertDay`: $1 user, $2 day, $3 updated_at; user-only fields as
+    /// value and "mentioned" flag ($4 $5 … $10 $11); each metric as the user's value, its flag and
+    /// the health reading (hrv $12 $13 $14 … sleep_duration $21 $22 $23).
+    static let upsertDay: StaticString = """
+        INSERT INTO daily_logs (
+            user_id, day, updated_at, symptom_severity, mood, energy, notes,
+            hrv, hrv_source, resting_heart_rate, resting_heart_rate_source,
+            step_count, step_count_source, sleep_duration, sleep_duration_source)
+        VALUES (
+            $1, $2, $3, $4::integer, $6::integer, $8::integer, $10::text,
+            CASE WHEN $13::boolean AND $12::float8 IS NOT NULL THEN $12::float8 ELSE $14::float8 END,
+            CASE WHEN $13::boolean AND $12::float8 IS NOT NULL THEN 'user' WHEN $14::float8 IS NOT NULL THEN 'health' END,
+            CASE WHEN $16::boolean AND $15::float8 IS NOT NULL THEN $15::float8 ELSE $17::float8 END,
+            CASE WHEN $16::boolean AND $15::float8 IS NOT NULL THEN 'user' WHEN $17::float8 IS NOT NULL THEN 'health' END,
+            CASE WHEN $19::boolean AND $18::bigint IS NOT NULL THEN $18::bigint ELSE $20::bigint END,
+            CASE WHEN $19::boolean AND $18::bigint IS NOT NULL THEN 'user' WHEN $20::bigint IS NOT NULL THEN 'health' END,
+            CASE WHEN $22::boolean AND $21::float8 IS NOT NULL THEN $21::float8 ELSE $23::float8 END,
+            CASE WHEN $22::boolean AND $21::float8 IS NOT NULL THEN 'user' WHEN $23::float8 IS NOT NULL THEN 'health' END)
+        ON CONFLICT (user_id, day) DO UPDATE SET
+            updated_at = $3,
+            symptom_severity = CASE WHEN $5::boolean THEN $4::integer ELSE daily_logs.symptom_severity END,
+            mood = CASE WHEN $7::boolean THEN $6::integer ELSE daily_logs.mood END,
+            energy = CASE WHEN $9::boolean THEN $8::integer ELSE daily_logs.energy END,
+            notes = CASE WHEN $11::boolean THEN $10::text ELSE daily_logs.notes END,
+            hrv = CASE
+                WHEN $14::float8 IS NOT NULL AND NOT (CASE WHEN $13::boolean THEN $12::float8 IS NOT NULL
+                    ELSE daily_logs.hrv_source IS NOT DISTINCT FROM 'user' END)
+                    THEN $14::float8
+                WHEN $13::boolean THEN $12::float8
+                ELSE daily_logs.hrv END,
+            hrv_source = CASE
+                WHEN $14::float8 IS NOT NULL AND NOT (CASE WHEN $13::boolean THEN $12::float8 IS NOT NULL
+                    ELSE daily_logs.hrv_source IS NOT DISTINCT FROM 'user' END)
+                    THEN 'health'
+                WHEN $13::boolean THEN CASE WHEN $12::float8 IS NULL THEN NULL ELSE 'user' END
+                ELSE daily_logs.hrv_source END,
+            resting_heart_rate = CASE
+                WHEN $17::float8 IS NOT NULL AND NOT (CASE WHEN $16::boolean THEN $15::float8 IS NOT NULL
+                    ELSE daily_logs.resting_heart_rate_source IS NOT DISTINCT FROM 'user' END)
+                    THEN $17::float8
+                WHEN $16::boolean THEN $15::float8
+                ELSE daily_logs.resting_heart_rate END,
+            resting_heart_rate_source = CASE
+                WHEN $17::float8 IS NOT NULL AND NOT (CASE WHEN $16::boolean THEN $15::float8 IS NOT NULL
+                    ELSE daily_logs.resting_heart_rate_source IS NOT DISTINCT FROM 'user' END)
+                    THEN 'health'
+                WHEN $16::boolean THEN CASE WHEN $15::float8 IS NULL THEN NULL ELSE 'user' END
+                ELSE daily_logs.resting_heart_rate_source END,
+            step_count = CASE
+                WHEN $20::bigint IS NOT NULL AND NOT (CASE WHEN $19::boolean THEN $18::bigint IS NOT NULL
+                    ELSE daily_logs.step_count_source IS NOT DISTINCT FROM 'user' END)
+                    THEN $20::bigint
+                WHEN $19::boolean THEN $18::bigint
+                ELSE daily_logs.step_count END,
+            step_count_source = CASE
+                WHEN $20::bigint IS NOT NULL AND NOT (CASE WHEN $19::boolean THEN $18::bigint IS NOT NULL
+                    ELSE daily_logs.step_count_source IS NOT DISTINCT FROM 'user' END)
+                    THEN 'health'
+                WHEN $19::boolean THEN CASE WHEN $18::bigint IS NULL THEN NULL ELSE 'user' END
+                ELSE daily_logs.step_count_source END,
+            sleep_duration = CASE
+                WHEN $23::float8 IS NOT NULL AND NOT (CASE WHEN $22::boolean THEN $21::float8 IS NOT NULL
+                    ELSE daily_logs.sleep_duration_source IS NOT DISTINCT FROM 'user' END)
+                    THEN $23::float8
+                WHEN $22::boolean THEN $21::float8
+                ELSE daily_logs.sleep_duration END,
+            sleep_duration_source = CASE
+                WHEN $23::float8 IS NOT NULL AND NOT (CASE WHEN $22::boolean THEN $21::float8 IS NOT NULL
+                    ELSE daily_logs.sleep_duration_source IS NOT DISTINCT FROM 'user' END)
+                    THEN 'health'
+                WHEN $22::boolean THEN CASE WHEN $21::float8 IS NULL THEN NULL ELSE 'user' END
+                ELSE daily_logs.sleep_duration_source END
+        """
+
+    func write(_ entry: UserEntry) throws(StorageError) {
+        try write { () throws(StorageError) in try apply(DayWrite(entry)) }
+    }
+
+    func write(_ metrics: HealthMetrics) throws(StorageError) {
+        guard !metrics.isEmpty else { return }
+        try write { () throws(StorageError) in try apply(DayWrite(metrics)) }
+    }
+
+    func apply(_ write: DayWrite) throws(StorageError) {
+        try ensureUser(write.user)
+        let entry = write.entry
+        let health = write.health
+        try connection.query(
+            PostgreSQLDriver.upsertDay,
+            [
+                write.user.rawValue, write.day.description, .pg(nowMilliseconds),
+                .pg(entry.symptomSeverity.newValue), .pg(!entry.symptomSeverity.isUnchanged),
+                .pg(entry.mood.newValue), .pg(!entry.mood.isUnchanged),
+                .pg(entry.energy.newValue), .pg(!entry.energy.isUnchanged),
+                entry.notes.newValue, .pg(!entry.notes.isUnchanged),
+                .pg(entry.hrv.newValue), .pg(!entry.hrv.isUnchanged), .pg(health.hrv),
+                .pg(entry.restingHeartRate.newValue), .pg(!entry.restingHeartRate.isUnchanged),
+                .pg(health.restingHeartRate),
+                .pg(entry.stepCount.newValue), .pg(!entry.stepCount.isUnchanged), .pg(health.stepCount),
+                .pg(entry.sleepDuration.newValue), .pg(!entry.sleepDuration.isUnchanged), .pg(health.sleepDuration),
+            ])
+    }
+
+    func dailyLog(user: UserID, day: Day) throws(StorageError) -> DailyLog? {
+        // The column order is the one `decodeDailyLog` reads.
+        let rows = try connection.query(
+            """
+            SELECT user_id, day, symptom_severity, mood, energy, notes,
+                hrv, hrv_source, resting_heart_rate, resting_heart_rate_source,
+                step_count, step_count_source, sleep_duration, sleep_duration_source
+            FROM daily_logs
+            WHERE user_id = $1 AND day = $2
+            """, [user.rawValue, day.description])
+        return rows.count > 0 ? decodeDailyLog(rows, 0, user: user) : nil
+    }
+
+    func dailyLogs(user: UserID, from first: Day?, through last: Day?) throws(StorageError) -> [DailyLog] {
+        let rows = try connection.query(
+            """
+            SELECT user_id, day, symptom_severity, mood, energy, notes,
+                hrv, hrv_source, resting_heart_rate, resting_heart_rate_source,
+                step_count, step_count_source, sleep_duration, sleep_duration_source
+            FROM daily_logs
+            WHERE user_id = $1 AND day >= $2 AND day <= $3 ORDER BY day
+            """,
+            // '0000-00-00' and '9999-99-99' sort before and after every valid day.
+            [user.rawValue, first?.description ?? "0000-00-00", last?.description ?? "9999-99-99"])
+        return (0..<rows.count).compactMap { decodeDailyLog(rows, $0, user: user) }
+    }
+
+    private func decodeDailyLog(_ rows: PostgreSQLRows, _ row: Int, user: UserID) -> DailyLog? {
+        guard let day = rows.withBytes(row, 1, { Day(utf8: $0) }) else { return nil }
+        func source(_ column: Int32) -> Source {
+            rows.withBytes(row, column) { $0.first == UInt8(ascii: "u") } ? .user : .health
+        }
+        var log = DailyLog(user: user, day: day)
+        log.symptomSeverity = rows.optionalInt(row, 2)
+        log.mood = rows.optionalInt(row, 3)
+        log.energy = rows.optionalInt(row, 4)
+        log.notes = rows.optionalString(row, 5)
+        log.hrv = rows.optionalDouble(row, 6).map { Sourced($0, source(7)) }
+        log.restingHeartRate = rows.optionalDouble(row, 8).map { Sourced($0, source(9)) }
+        log.stepCount = rows.optionalInt(row, 10).map { Sourced($0, source(11)) }
+        log.sleepDuration = rows.optionalDouble(row, 12).map { Sourced($0, source(13)) }
+        return log
+    }
+
+    // MARK: Users
+
+    func save(_ user: User) throws(StorageError) {
+        try write { () throws(StorageError) in try upsert(user) }
+    }
+
+    func apply(_ update: UserUpdate) throws(StorageError) {
+        guard let timeZone = update.timeZone else {
+            try ensureUser(update.id)
+            return
+        }
+        try upsert(User(id: update.id, timeZone: timeZone))
+    }
+
+    func upsert(_ user: User) throws(StorageError) {
+        try connection.query(
+            """
+            INSERT INTO users (id, time_zone, created_at) VALUES ($1, $2, $3)
+            ON CONFLICT (id) DO UPDATE SET time_zone = excluded.time_zone
+            """, [user.id.rawValue, user.timeZone.ianaName, .pg(nowMilliseconds)])
+        knownUsers.insert(user.id)
+    }
+
+    /// Makes sure a row exists for `id`, with the default time zone (UTC) if it is new.
+    func ensureUser(_ id: UserID) throws(StorageError) {
+        guard !knownUsers.contains(id) else { return }
+        try connection.query(
+            "INSERT INTO users (id, time_zone, created_at) VALUES ($1, 'UTC', $2) ON CONFLICT (id) DO NOTHING",
+            [id.rawValue, .pg(nowMilliseconds)])
+        knownUsers.insert(id)
+    }
+
+    func user(_ id: UserID) throws(StorageError) -> User? {
+        let rows = try connection.query("SELECT id, time_zone FROM users WHERE id = $1", [id.rawValue])
+        return rows.count > 0 ? decodeUser(rows, 0) : nil
+    }
+
+    func users() throws(StorageError) -> [User] {
+        let rows = try connection.query("SELECT id, time_zone FROM users ORDER BY id")
+        return (0..<rows.count).compactMap { decodeUser(rows, $0) }
+    }
+
+    func decodeUser(_ rows: PostgreSQLRows, _ row: Int) -> User? {
+        // As SQLite's: a zone the machine's tzdata no longer knows reads as UTC.
+        guard let id = UserID(rows.string(row, 0)) else { return nil }
+        return User(id: id, timeZone: TimeZone.iana(rows.string(row, 1)) ?? .utc)
+    }
+
+    // MARK: Settings
+
+    func settings(for user: UserID) throws(StorageError) -> UserSettings {
+        let rows = try connection.query(
+            "SELECT key, value::text FROM user_settings WHERE user_id = $1", [user.rawValue])
+        var stored: [SettingKey: SettingValue] = [:]
+        for row in 0..<rows.count {
+            guard let key = SettingKey(rawValue: rows.string(row, 0)) else { continue }
+            switch rows.string(row, 1) {
+            case "true": stored[key] = .bool(true)
+            case "false": stored[key] = .bool(false)
+            case let text: if let number = Int(text) { stored[key] = .integer(number) }
+            }
+        }
+        return UserSettings(stored: stored)
+    }
+
+    func apply(_ update: SettingsUpdate) throws(StorageError) {
+        try ensureUser(update.user)
+        for (key, change) in update.changes.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+            if let value = change {
+                let text =
+                    switch value {
+                    case .bool(let flag): flag ? "true" : "false"
+                    case .integer(let number): String(number)
+                    }
+                try connection.query(
+                    """
+                    INSERT INTO user_settings (user_id, key, value, updated_at) VALUES ($1, $2, $3::json, $4)
+                    ON CONFLICT (user_id, key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at
+                    """, [update.user.rawValue, key.rawValue, text, .pg(nowMilliseconds)])
+            } else {
+                // Reset: the registered default applies again.
+                try connection.query(
+                    "DELETE FROM user_settings WHERE user_id = $1 AND key = $2", [update.user.rawValue, key.rawValue])
+            }
+        }
+    }
+}

@@ -1,0 +1,89 @@
+import Domain
+import Foundation
+
+/// The watch queue (see `Store+WatchQueue.swift`). Completing an item deletes it first: of two
+/// workers draining the same item, the second's DELETE finds nothing (it waits for the first's row
+/// lock, then sees the row gone) and applies nothing.
+extension PostgreSQLDriver {
+    func enqueue(_ item: WatchSubmission) throws(StorageError) -> Int64 {
+        try write { () throws(StorageError) in try apply(item) }
+    }
+
+    @discardableResult
+    func apply(_ item: WatchSubmission) throws(StorageError) -> Int64 {
+        try ensureUser(item.user)
+        return try connection.query(
+            "INSERT INTO watch_items (user_id, kind, payload, enqueued_at) VALUES ($1, $2, $3::json, $4) RETURNING id",
+            [item.user.rawValue, item.kind, item.payload, .pg(Store.milliseconds(item.enqueuedAt))]
+        ).int64(0, 0)
+    }
+
+    func watchItems(kind: String, user: UserID?, after: Int64, limit: Int) throws(StorageError) -> [WatchItem] {
+        let rows = try connection.query(
+            """
+            SELECT id, user_id, kind, payload::text, enqueued_at, attempts, last_error FROM watch_items
+            WHERE kind = $1 AND ($2::text IS NULL OR user_id = $2::text) AND id > $3 ORDER BY id LIMIT $4
+            """, [kind, user?.rawValue, .pg(after), .pg(limit)])
+        return (0..<rows.count).compactMap { decodeWatchItem(rows, $0) }
+    }
+
+    func allWatchItems(user: UserID?) throws(StorageError) -> [WatchItem] {
+        let rows = try connection.query(
+            """
+            SELECT id, user_id, kind, payload::text, enqueued_at, attempts, last_error FROM watch_items
+            WHERE $1::text IS NULL OR user_id = $1::text ORDER BY id
+            """, [user?.rawValue])
+        return (0..<rows.count).compactMap { decodeWatchItem(rows, $0) }
+    }
+
+    func complete(watchItem id: Int64, applying entry: UserEntry) throws(StorageError) -> Bool {
+        try write { () throws(StorageError) in try stageCompletion(watchItem: id, applying: entry) }
+    }
+
+    func stageCompletion(watchItem id: Int64, applying entry: UserEntry) throws(StorageError) -> Bool {
+        guard try deleteWatchItem(id) else { return false }
+        try apply(DayWrite(entry))
+        return true
+    }
+
+    func recordFailure(watchItem id: Int64, error message: String) throws(StorageError) -> Bool {
+        try write { () throws(StorageError) in try stageFailure(watchItem: id, error: message) }
+    }
+
+    func stageFailure(watchItem id: Int64, error message: String) throws(StorageError) -> Bool {
+        let updated = try connection.query(
+            "UPDATE watch_items SET attempts = attempts + 1, last_error = $2 WHERE id = $1 RETURNING attempts",
+            [.pg(id), message])
+        guard updated.count > 0, updated.int(0, 0) >= WatchItem.maxAttempts else { return false }
+        try connection.query(
+            """
+            INSERT INTO watch_dead_letters (id, user_id, kind, payload, enqueued_at, attempts, last_error, failed_at)
+            SELECT id, user_id, kind, payload, enqueued_at, attempts, last_error, $2 FROM watch_items WHERE id = $1
+            """, [.pg(id), .pg(nowMilliseconds)])
+        return try deleteWatchItem(id)
+    }
+
+    func deadLetters(user: UserID?) throws(StorageError) -> [DeadLetter] {
+        let rows = try connection.query(
+            """
+            SELECT id, user_id, kind, payload::text, enqueued_at, attempts, last_error, failed_at
+            FROM watch_dead_letters
+            WHERE $1::text IS NULL OR user_id = $1::text ORDER BY id
+            """, [user?.rawValue])
+        return (0..<rows.count).compactMap { row in
+            decodeWatchItem(rows, row).map { DeadLetter(item: $0, failedAt: Store.date(milliseconds: rows.int64(row, 7))) }
+        }
+    }
+
+    private func deleteWatchItem(_ id: Int64) throws(StorageError) -> Bool {
+        try connection.query("DELETE FROM watch_items WHERE id = $1", [.pg(id)]).affected == 1
+    }
+
+    private func decodeWatchItem(_ rows: PostgreSQLRows, _ row: Int) -> WatchItem? {
+        guard let user = UserID(rows.string(row, 1)) else { return nil }
+        return WatchItem(
+            id: rows.int64(row, 0), user: user, kind: rows.string(row, 2), payload: rows.string(row, 3),
+            enqueuedAt: Store.date(milliseconds: rows.int64(row, 4)), attempts: rows.int(row, 5),
+            lastError: rows.optionalString(row, 6))
+    }
+}

@@ -1,0 +1,97 @@
+import Domain
+import Foundation
+
+/// The scale-out backend: one PostgreSQL database shared by workers on many hosts, the database
+/// the only coordinator (as River's and Oban's PostgreSQL engines).
+///
+/// Not thread-safe: it is owned by a `Store` actor and used only from it. One connection per
+/// store. Transactions run at READ COMMITTED; what SQLite gets from its single write lock, this
+/// driver gets from row locks: the merge rules are single upserts, a claim takes its rows
+/// `FOR UPDATE SKIP LOCKED`, and a finish locks the request it settles.
+final class PostgreSQLDriver: StorageDriver {
+    let connection: PostgreSQLConnection
+    let clock: any Clock
+    /// Users known to exist (see `SQLiteDriver.knownUsers`).
+    var knownUsers: Set<UserID> = []
+    var knownUsersBeforeBatch: Set<UserID> = []
+    /// The timestamp of the open `batch`: every row it writes is stamped with the same instant.
+    var batchMilliseconds: Int64?
+
+    init(url: String, clock: any Clock, schemaVersion: Int?) throws(StorageError) {
+        self.clock = clock
+        connection = try PostgreSQLConnection(url: url)
+        let migrator = PostgreSQLMigrator()
+        try migrator.checkCompatible(connection)
+        try migrator.migrate(connection, to: schemaVersion, now: Store.milliseconds(clock.now))
+    }
+
+    var nowMilliseconds: Int64 {
+        batchMilliseconds ?? Store.milliseconds(clock.now)
+    }
+
+    /// Runs `body` in one transaction; users it inserts are forgotten again if it rolls back.
+    func write<R>(_ body: () throws(StorageError) -> R) throws(StorageError) -> R {
+        let before = knownUsers
+        do {
+            return try connection.transaction(body)
+        } catch {
+            knownUsers = before
+            throw error
+        }
+    }
+
+    func schemaVersion() throws(StorageError) -> Int {
+        try PostgreSQLMigrator().currentVersion(connection)
+    }
+
+    func summary() throws(StorageError) -> StoreSummary {
+        // One statement, so one snapshot.
+        let rows = try connection.query(
+            """
+            SELECT (SELECT count(*) FROM users), (SELECT count(*) FROM daily_logs),
+                (SELECT count(*) FROM watch_dead_letters), kinds.kind, kinds.count
+            FROM (SELECT 1) AS one
+            LEFT JOIN (SELECT kind, count(*) AS count FROM watch_items GROUP BY kind) AS kinds ON TRUE
+            ORDER BY kinds.kind
+            """)
+        var summary = StoreSummary()
+        for row in 0..<rows.count {
+            summary.users = rows.int(row, 0)
+            summary.dailyLogs = rows.int(row, 1)
+            summary.deadLetters = rows.int(row, 2)
+            if let kind = rows.optionalString(row, 3) { summary.watchItemsByKind[kind] = rows.int(row, 4) }
+        }
+        return summary
+    }
+
+    /// PostgreSQL checks its own pages (and, with data checksums, their contents) as it reads them;
+    /// what can be checked from a client is that every table pipeline needs is there and readable.
+    func integrityCheck() throws(StorageError) -> String {
+        let rows = try connection.query(
+            """
+            SELECT count(*) FROM unnest(ARRAY['users', 'daily_logs', 'user_settings', 'watch_items',
+                'watch_dead_letters', 'task_requests', 'task_runs', 'outbox', 'model_artifacts',
+                'serving_models']) AS name
+            WHERE to_regclass(name) IS NULL
+            """)
+        return rows.int(0, 0) == 0 ? "ok" : "\(rows.int(0, 0)) of pipeline's tables are missing"
+    }
+
+    func executeForTesting(_ sql: String) throws(StorageError) {
+        try connection.execute(sql)
+    }
+
+    func migrationCountForTesting() throws(StorageError) -> Int {
+        try connection.query("SELECT count(*) FROM schema_migrations").int(0, 0)
+    }
+
+    /// A PostgreSQL array literal of text values (`{"a","b"}`), bound as one `text[]` parameter so the
+    /// statement stays constant: `identifier = ANY($1::text[])`.
+    static func textArray(_ values: [String]) -> String {
+        let elements = values.map { value in
+            "\"" + value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+                + "\""
+        }
+        return "{" + elements.joined(separator: ",") + "}"
+    }
+}

@@ -1,0 +1,58 @@
+import Domain
+import Foundation
+
+extension SQLiteDriver {
+    /// Opens a `Store.batch` transaction: the write lock up front, every row stamped with one instant.
+    func beginBatch() throws(StorageError) {
+        knownUsersBeforeBatch = knownUsers
+        try connection.begin(immediate: true)
+        batchMilliseconds = Store.milliseconds(clock.now)
+    }
+
+    func commitBatch() throws(StorageError) {
+        batchMilliseconds = nil
+        try connection.commit()
+    }
+
+    /// Rolls the open batch back; users it inserted are forgotten again.
+    func rollbackBatch() {
+        batchMilliseconds = nil
+        knownUsers = knownUsersBeforeBatch
+        if connection.isInOpenTransaction {
+            // Nothing to recover if the rollback itself fails: SQLite has then already rolled back.
+            try? connection.rollback()
+        }
+    }
+
+    /// Stages one record in the open `batch` transaction. Returns the database's reason when it
+    /// rejects the record (a constraint), which is then undone on its own; throws for anything that
+    /// makes the whole batch fail (I/O, a lock held too long). Valid only inside `batch`.
+    func stage(_ record: InputRecord) throws(StorageError) -> StorageError? {
+        try constraintRefusal { () throws(StorageError) in try apply(record) }
+    }
+
+    /// Stages the coalesced writes of one user-day in the open `batch` (see `DayWrite`), with the
+    /// same rejection rules as `stage(_:)`. Valid only inside `batch`.
+    func stage(_ write: DayWrite) throws(StorageError) -> StorageError? {
+        try constraintRefusal { () throws(StorageError) in try apply(write) }
+    }
+
+    /// Runs `write`, returning a constraint's refusal instead of throwing it: SQLite has already
+    /// undone the failing statement alone, and the rest of the transaction goes on.
+    private func constraintRefusal(_ write: () throws(StorageError) -> Void) throws(StorageError) -> StorageError? {
+        do throws(StorageError) {
+            try write()
+            return nil
+        } catch  where error.isConstraint {
+            return error
+        }
+    }
+
+    /// Commits what the open `batch` staged so far and begins the next transaction. Valid only
+    /// inside `batch`.
+    func checkpoint() throws(StorageError) {
+        try connection.commit()
+        try connection.begin(immediate: true)
+    }
+
+}

@@ -1,0 +1,82 @@
+import Domain
+import Foundation
+
+/// Every database operation pipeline needs, named by what it does: the seam between the `Store`
+/// actor and a database. `SQLiteDriver` (one file, one host) and `PostgreSQLDriver` (one server,
+/// many hosts) implement it; nothing above Storage writes SQL.
+///
+/// The contract each implementation keeps — one shared test suite runs against both:
+/// - the DailyLog merge rules live in the database's upsert, so concurrent writers cannot break them;
+/// - each operation documented as one transaction is atomic, and a crash leaves the previous state;
+/// - a claim hands a due request to exactly one worker, however many claim at once;
+/// - values are always bound parameters, and errors carry SQL, never bound values.
+///
+/// A driver is not thread-safe: the `Store` actor owns it and calls it from its executor only.
+/// The methods' meaning is documented on `Store`, which forwards to them.
+protocol StorageDriver: AnyObject {
+    // Schema and health
+    func schemaVersion() throws(StorageError) -> Int
+    func summary() throws(StorageError) -> StoreSummary
+    func integrityCheck() throws(StorageError) -> String
+
+    // Batches (`Store.batch`): one open write transaction, staged into record by record.
+    func beginBatch() throws(StorageError)
+    func commitBatch() throws(StorageError)
+    func rollbackBatch()
+    func checkpoint() throws(StorageError)
+    func stage(_ record: InputRecord) throws(StorageError) -> StorageError?
+    func stage(_ write: DayWrite) throws(StorageError) -> StorageError?
+    func stageCompletion(watchItem id: Int64, applying entry: UserEntry) throws(StorageError) -> Bool
+    func stageFailure(watchItem id: Int64, error message: String) throws(StorageError) -> Bool
+
+    // Users, daily logs, settings
+    func save(_ user: User) throws(StorageError)
+    func user(_ id: UserID) throws(StorageError) -> User?
+    func users() throws(StorageError) -> [User]
+    func write(_ entry: UserEntry) throws(StorageError)
+    func write(_ metrics: HealthMetrics) throws(StorageError)
+    func dailyLog(user: UserID, day: Day) throws(StorageError) -> DailyLog?
+    func dailyLogs(user: UserID, from first: Day?, through last: Day?) throws(StorageError) -> [DailyLog]
+    func settings(for user: UserID) throws(StorageError) -> UserSettings
+
+    // Watch queue
+    func enqueue(_ item: WatchSubmission) throws(StorageError) -> Int64
+    func watchItems(kind: String, user: UserID?, after: Int64, limit: Int) throws(StorageError) -> [WatchItem]
+    func allWatchItems(user: UserID?) throws(StorageError) -> [WatchItem]
+    func complete(watchItem id: Int64, applying entry: UserEntry) throws(StorageError) -> Bool
+    func recordFailure(watchItem id: Int64, error message: String) throws(StorageError) -> Bool
+    func deadLetters(user: UserID?) throws(StorageError) -> [DeadLetter]
+
+    // Outbox
+    func post(_ message: NewOutboxMessage) throws(StorageError) -> Int64?
+    func hasOutboxMessage(user: UserID, kind: String, day: Day) throws(StorageError) -> Bool
+    func outboxMessages(user: UserID?, includeAcknowledged: Bool) throws(StorageError) -> [OutboxMessage]
+    func acknowledgeOutboxMessages(_ ids: [Int64]) throws(StorageError) -> [Int64: OutboxAcknowledgement]
+
+    // Models
+    func save(_ model: StoredModel) throws(StorageError) -> Int64
+    func servingModel(scope: String) throws(StorageError) -> StoredModel?
+    func modelHistory(scope: String, limit: Int) throws(StorageError) -> [StoredModel]
+
+    // Scheduler
+    func submit(_ requests: [NewTaskRequest], replacing: Bool) throws(StorageError) -> Int
+    func makeTaskRequestsDue(identifiers: [String], scope: String?) throws(StorageError) -> Int
+    func cancelTaskRequests(identifier: String?, scope: String?) throws(StorageError) -> Int
+    func taskRequests(identifier: String?, scope: String?) throws(StorageError) -> [TaskRequestRecord]
+    func latestTaskRequestID() throws(StorageError) -> Int64
+    func usersWithoutTaskRequest(identifier: String) throws(StorageError) -> [User]
+    func claimTaskRequests(_ claim: TaskClaim) throws(StorageError) -> [ClaimedTaskRequest]
+    func finishTaskRun(_ completion: TaskRunCompletion) throws(StorageError) -> TaskRunFinish
+    func taskRuns(identifier: String?, scope: String?, limit: Int?, includeUnfinished: Bool) throws(StorageError)
+        -> [TaskRunRecord]
+    func brokenTaskChains() throws(StorageError) -> [TaskRunRecord]
+    func scopesNeverSubmitted(identifier: String, perUser: Bool) throws(StorageError) -> [String]
+    func staleTaskLeases(refreshAge: TimeInterval, processingAge: TimeInterval) throws(StorageError)
+        -> [TaskRequestRecord]
+    func taskRequestCounts() throws(StorageError) -> [String: TaskRequestCounts]
+    func taskRunTotals() throws(StorageError) -> [TaskRunTotal]
+
+    // Test hooks
+    func executeForTesting(_ sql: String) throws(StorageError)
+    func migrationCountForTesting() throws(StorageError) -> Int
+}
