@@ -9,43 +9,53 @@ extension PostgreSQLDriver {
     }
 
     func commitBatch() throws(StorageError) {
+        try flushStagedDays()
         batchMilliseconds = nil
         try connection.commit()
     }
 
     func rollbackBatch() {
+        stagedDays.removeAll()
         batchMilliseconds = nil
         knownUsers = knownUsersBeforeBatch
         connection.rollback()
     }
 
+    /// Stages a record. Unlike SQLite, PostgreSQL cannot undo one failed statement of a transaction
+    /// without a savepoint, and a savepoint per record would give a large batch tens of thousands
+    /// of subtransactions (which slow every other session's snapshots once past 64). So a record
+    /// the database refuses fails the whole batch, back to its last checkpoint, with the database's
+    /// reason. The decoder checks every bound the schema does before anything is staged, so such a
+    /// refusal is a disagreement between the two, never bad input; nothing committed is lost.
     func stage(_ record: InputRecord) throws(StorageError) -> StorageError? {
-        try constraintRefusal { () throws(StorageError) in try apply(record) }
+        if case .entry(let entry) = record { return try stage(DayWrite(entry)) }
+        if case .health(let metrics) = record { return metrics.isEmpty ? nil : try stage(DayWrite(metrics)) }
+        try flushStagedDays()
+        try apply(record)
+        return nil
     }
 
+    /// Queues the day's upsert; queued upserts are sent together, in order, in one round trip
+    /// (`PostgreSQLConnection.executeAll`) when the queue is full or anything else is staged.
     func stage(_ write: DayWrite) throws(StorageError) -> StorageError? {
-        try constraintRefusal { () throws(StorageError) in try apply(write) }
+        try ensureUser(write.user)
+        stagedDays.append(dayParameters(write))
+        if stagedDays.count >= PostgreSQLDriver.stagedDayLimit { try flushStagedDays() }
+        return nil
     }
 
-    /// Runs `write` inside a savepoint, returning a constraint's refusal instead of throwing it.
-    /// PostgreSQL aborts the whole transaction at a failed statement, so undoing that statement
-    /// alone — what SQLite does by itself — takes a savepoint around it.
-    /// https://www.postgresql.org/docs/15/sql-savepoint.html
-    private func constraintRefusal(_ write: () throws(StorageError) -> Void) throws(StorageError) -> StorageError? {
-        let usersBefore = knownUsers
-        try connection.execute("SAVEPOINT stage")
-        do throws(StorageError) {
-            try write()
-            try connection.execute("RELEASE SAVEPOINT stage")
-            return nil
-        } catch where error.isConstraint {
-            try connection.execute("ROLLBACK TO SAVEPOINT stage")
-            knownUsers = usersBefore
-            return error
-        }
+    /// Upserts per round trip: enough that the wait for the server is a small share of the work,
+    /// few enough that the statements and their answers fit the socket's buffers.
+    static let stagedDayLimit = 500
+
+    func flushStagedDays() throws(StorageError) {
+        guard !stagedDays.isEmpty else { return }
+        defer { stagedDays.removeAll(keepingCapacity: true) }
+        try connection.executeAll(PostgreSQLDriver.upsertDay, stagedDays)
     }
 
     func checkpoint() throws(StorageError) {
+        try flushStagedDays()
         try connection.commit()
         try connection.begin()
         knownUsersBeforeBatch = knownUsers

@@ -91,12 +91,16 @@ extension PostgreSQLDriver {
     }
 
     func apply(_ write: DayWrite) throws(StorageError) {
+        try flushStagedDays()
         try ensureUser(write.user)
+        try connection.query(PostgreSQLDriver.upsertDay, dayParameters(write))
+    }
+
+    /// `upsertDay`'s parameters for `write`.
+    func dayParameters(_ write: DayWrite) -> [String?] {
         let entry = write.entry
         let health = write.health
-        try connection.query(
-            PostgreSQLDriver.upsertDay,
-            [
+        return [
                 write.user.rawValue, write.day.description, .pg(nowMilliseconds),
                 .pg(entry.symptomSeverity.newValue), .pg(!entry.symptomSeverity.isUnchanged),
                 .pg(entry.mood.newValue), .pg(!entry.mood.isUnchanged),
@@ -107,7 +111,7 @@ extension PostgreSQLDriver {
                 .pg(health.restingHeartRate),
                 .pg(entry.stepCount.newValue), .pg(!entry.stepCount.isUnchanged), .pg(health.stepCount),
                 .pg(entry.sleepDuration.newValue), .pg(!entry.sleepDuration.isUnchanged), .pg(health.sleepDuration),
-            ])
+            ]
     }
 
     func dailyLog(user: UserID, day: Day) throws(StorageError) -> DailyLog? {

@@ -41,6 +41,7 @@ extension PostgreSQLDriver {
     }
 
     func stageCompletion(watchItem id: Int64, applying entry: UserEntry) throws(StorageError) -> Bool {
+        try flushStagedDays()
         guard try deleteWatchItem(id) else { return false }
         try apply(DayWrite(entry))
         return true
@@ -51,6 +52,7 @@ extension PostgreSQLDriver {
     }
 
     func stageFailure(watchItem id: Int64, error message: String) throws(StorageError) -> Bool {
+        try flushStagedDays()
         let updated = try connection.query(
             "UPDATE watch_items SET attempts = attempts + 1, last_error = $2 WHERE id = $1 RETURNING attempts",
             [.pg(id), message])

@@ -16,6 +16,8 @@ final class PostgreSQLDriver: StorageDriver {
     var knownUsersBeforeBatch: Set<UserID> = []
     /// The timestamp of the open `batch`: every row it writes is stamped with the same instant.
     var batchMilliseconds: Int64?
+    /// Day upserts staged in the open batch and not yet sent (`flushStagedDays`).
+    var stagedDays: [[String?]] = []
 
     init(url: String, clock: any Clock, schemaVersion: Int?) throws(StorageError) {
         self.clock = clock
