@@ -53,6 +53,8 @@ let package = Package(
 
         // The benchmark script's timing of Learning's fits alone (scripts/bench.sh retrain).
         .executableTarget(name: "pipeline-bench", dependencies: ["Learning"], path: "Benchmarks/pipeline-bench"),
+        // Its timing of scheduler claims under concurrent workers (scripts/bench.sh postgres).
+        .executableTarget(name: "claim-bench", dependencies: ["Storage"], path: "Benchmarks/claim-bench"),
 
         // Tests: one target per module, a shared support target, the regression suite and end-to-end CLI tests.
         .target(

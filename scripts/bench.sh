@@ -3,7 +3,8 @@
 # figure beside its baseline and their ratio. Release build; takes a few minutes.
 #
 #   scripts/bench.sh            every benchmark
-#   scripts/bench.sh NAME       one of: ingest, retrain, memory, audit, apple-health
+#   scripts/bench.sh NAME       one of: ingest, retrain, memory, audit, apple-health, postgres
+#                               (postgres is not part of `all`: it starts a server and takes ~10 min)
 #
 # Figures vary with the machine and its load; compare ratios, not absolute numbers.
 set -euo pipefail
@@ -158,6 +159,7 @@ bench_memory() {
 
 source scripts/bench/apple-health.sh
 source scripts/bench/audit.sh
+source scripts/bench/postgres.sh
 
 run_audit() {
     echo "== audit: pipeline audit on a generated tree of Swift files, one core"
@@ -176,6 +178,7 @@ case "$what" in
     memory) bench_memory ;;
     audit) run_audit ;;
     apple-health) run_apple_health ;;
+    postgres) bench_postgres ;;
     all)
         bench_ingest
         bench_retrain
@@ -183,5 +186,5 @@ case "$what" in
         run_audit
         run_apple_health
         ;;
-    *) echo "unknown benchmark: $what (expected: ingest, retrain, memory, audit, apple-health)" >&2; exit 64 ;;
+    *) echo "unknown benchmark: $what (expected: ingest, retrain, memory, audit, apple-health, postgres)" >&2; exit 64 ;;
 esac

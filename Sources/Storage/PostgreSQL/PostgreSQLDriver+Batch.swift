@@ -35,23 +35,45 @@ extension PostgreSQLDriver {
         return nil
     }
 
-    /// Queues the day's upsert; queued upserts are sent together, in order, in one round trip
-    /// (`PostgreSQLConnection.executeAll`) when the queue is full or anything else is staged.
+    /// Queues the day's write; queued writes are merged together, in two statements per chunk
+    /// (`flushStagedDays`), when the chunk is full, when the same day comes again, or when anything
+    /// else is staged.
     func stage(_ write: DayWrite) throws(StorageError) -> StorageError? {
         try ensureUser(write.user)
+        let key = write.user.rawValue + "\u{0}" + write.day.description
+        if stagedDayKeys.contains(key) { try flushStagedDays() }
         stagedDays.append(dayParameters(write))
+        stagedDayKeys.insert(key)
         if stagedDays.count >= PostgreSQLDriver.stagedDayLimit { try flushStagedDays() }
         return nil
     }
 
-    /// Upserts per round trip: enough that the wait for the server is a small share of the work,
-    /// few enough that the statements and their answers fit the socket's buffers.
-    static let stagedDayLimit = 500
+    /// Days per chunk: enough that the two statements' fixed cost is a small share of the work,
+    /// few enough that a chunk's arrays stay small.
+    static let stagedDayLimit = 1_000
 
+    /// Writes the staged days: one day with `upsertDay`, more with `bulkUpsertDays`, then any day
+    /// that statement could not write (a row another writer inserted meanwhile) with `upsertDay`.
     func flushStagedDays() throws(StorageError) {
         guard !stagedDays.isEmpty else { return }
-        defer { stagedDays.removeAll(keepingCapacity: true) }
-        try connection.executeAll(PostgreSQLDriver.upsertDay, stagedDays)
+        defer {
+            stagedDays.removeAll(keepingCapacity: true)
+            stagedDayKeys.removeAll(keepingCapacity: true)
+        }
+        guard stagedDays.count > 1 else {
+            try connection.query(PostgreSQLDriver.upsertDay, stagedDays[0])
+            return
+        }
+        // Column k of the chunk as one array parameter, except $3 (updated_at), the same for all.
+        let columns: [String?] = (0..<stagedDays[0].count).map { column in
+            column == 2 ? stagedDays[0][2] : PostgreSQLDriver.arrayLiteral(stagedDays.map { $0[column] })
+        }
+        let written = try connection.query(PostgreSQLDriver.bulkUpsertDays, columns)
+        guard written.count < stagedDays.count else { return }
+        let done = Set((0..<written.count).map { written.string($0, 0) + "\u{0}" + written.string($0, 1) })
+        for parameters in stagedDays where !done.contains((parameters[0] ?? "") + "\u{0}" + (parameters[1] ?? "")) {
+            try connection.query(PostgreSQLDriver.upsertDay, parameters)
+        }
     }
 
     func checkpoint() throws(StorageError) {

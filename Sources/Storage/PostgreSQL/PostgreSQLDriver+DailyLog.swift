@@ -81,6 +81,107 @@ extension PostgreSQLDriver {
                 ELSE daily_logs.sleep_duration_source END
         """
 
+    /// `upsertDay` for a chunk of days in one statement: parameters as `upsertDay`'s, each an array
+    /// with one element per day (a chunk holds each user-day at most once), except $3. A statement
+    /// per row costs this server as much again as the write itself.
+    ///
+    /// A day with no row is inserted whole (`upsertDay`'s VALUES rules); a day with a row takes
+    /// `upsertDay`'s DO UPDATE rules, the row locked and re-read if another writer changed it
+    /// meanwhile. Both parts see the statement's snapshot, so a row another transaction inserts
+    /// after it was taken is neither inserted (the conflict) nor updated (not visible): the
+    /// statement returns the days it wrote, and the caller writes the others with `upsertDay`.
+    /// https://www.postgresql.org/docs/15/queries-with.html#QUERIES-WITH-MODIFYING
+    static let bulkUpsertDays: StaticString = """
+        WITH s AS (
+            SELECT * FROM unnest(
+                $1::text[], $2::text[], $4::integer[], $5::boolean[], $6::integer[], $7::boolean[],
+                $8::integer[], $9::boolean[], $10::text[], $11::boolean[],
+                $12::float8[], $13::boolean[], $14::float8[], $15::float8[], $16::boolean[], $17::float8[],
+                $18::bigint[], $19::boolean[], $20::bigint[], $21::float8[], $22::boolean[], $23::float8[]
+            ) AS staged (
+                user_id, day, severity, severity_set, mood, mood_set, energy, energy_set, notes, notes_set,
+                hrv_user, hrv_set, hrv_health, rhr_user, rhr_set, rhr_health,
+                steps_user, steps_set, steps_health, sleep_user, sleep_set, sleep_health)),
+        inserted AS (
+            INSERT INTO daily_logs (
+                user_id, day, updated_at, symptom_severity, mood, energy, notes,
+                hrv, hrv_source, resting_heart_rate, resting_heart_rate_source,
+                step_count, step_count_source, sleep_duration, sleep_duration_source)
+            SELECT s.user_id, s.day, $3::bigint, s.severity, s.mood, s.energy, s.notes,
+                CASE WHEN s.hrv_set AND s.hrv_user IS NOT NULL THEN s.hrv_user ELSE s.hrv_health END,
+                CASE WHEN s.hrv_set AND s.hrv_user IS NOT NULL THEN 'user' WHEN s.hrv_health IS NOT NULL THEN 'health' END,
+                CASE WHEN s.rhr_set AND s.rhr_user IS NOT NULL THEN s.rhr_user ELSE s.rhr_health END,
+                CASE WHEN s.rhr_set AND s.rhr_user IS NOT NULL THEN 'user' WHEN s.rhr_health IS NOT NULL THEN 'health' END,
+                CASE WHEN s.steps_set AND s.steps_user IS NOT NULL THEN s.steps_user ELSE s.steps_health END,
+                CASE WHEN s.steps_set AND s.steps_user IS NOT NULL THEN 'user'
+                    WHEN s.steps_health IS NOT NULL THEN 'health' END,
+                CASE WHEN s.sleep_set AND s.sleep_user IS NOT NULL THEN s.sleep_user ELSE s.sleep_health END,
+                CASE WHEN s.sleep_set AND s.sleep_user IS NOT NULL THEN 'user'
+                    WHEN s.sleep_health IS NOT NULL THEN 'health' END
+            FROM s
+            ON CONFLICT (user_id, day) DO NOTHING
+            RETURNING user_id, day),
+        updated AS (
+            UPDATE daily_logs SET
+                updated_at = $3::bigint,
+                symptom_severity = CASE WHEN s.severity_set THEN s.severity ELSE daily_logs.symptom_severity END,
+                mood = CASE WHEN s.mood_set THEN s.mood ELSE daily_logs.mood END,
+                energy = CASE WHEN s.energy_set THEN s.energy ELSE daily_logs.energy END,
+                notes = CASE WHEN s.notes_set THEN s.notes ELSE daily_logs.notes END,
+                hrv = CASE
+                    WHEN s.hrv_health IS NOT NULL AND NOT (CASE WHEN s.hrv_set THEN s.hrv_user IS NOT NULL
+                        ELSE daily_logs.hrv_source IS NOT DISTINCT FROM 'user' END)
+                        THEN s.hrv_health
+                    WHEN s.hrv_set THEN s.hrv_user
+                    ELSE daily_logs.hrv END,
+                hrv_source = CASE
+                    WHEN s.hrv_health IS NOT NULL AND NOT (CASE WHEN s.hrv_set THEN s.hrv_user IS NOT NULL
+                        ELSE daily_logs.hrv_source IS NOT DISTINCT FROM 'user' END)
+                        THEN 'health'
+                    WHEN s.hrv_set THEN CASE WHEN s.hrv_user IS NULL THEN NULL ELSE 'user' END
+                    ELSE daily_logs.hrv_source END,
+                resting_heart_rate = CASE
+                    WHEN s.rhr_health IS NOT NULL AND NOT (CASE WHEN s.rhr_set THEN s.rhr_user IS NOT NULL
+                        ELSE daily_logs.resting_heart_rate_source IS NOT DISTINCT FROM 'user' END)
+                        THEN s.rhr_health
+                    WHEN s.rhr_set THEN s.rhr_user
+                    ELSE daily_logs.resting_heart_rate END,
+                resting_heart_rate_source = CASE
+                    WHEN s.rhr_health IS NOT NULL AND NOT (CASE WHEN s.rhr_set THEN s.rhr_user IS NOT NULL
+                        ELSE daily_logs.resting_heart_rate_source IS NOT DISTINCT FROM 'user' END)
+                        THEN 'health'
+                    WHEN s.rhr_set THEN CASE WHEN s.rhr_user IS NULL THEN NULL ELSE 'user' END
+                    ELSE daily_logs.resting_heart_rate_source END,
+                step_count = CASE
+                    WHEN s.steps_health IS NOT NULL AND NOT (CASE WHEN s.steps_set THEN s.steps_user IS NOT NULL
+                        ELSE daily_logs.step_count_source IS NOT DISTINCT FROM 'user' END)
+                        THEN s.steps_health
+                    WHEN s.steps_set THEN s.steps_user
+                    ELSE daily_logs.step_count END,
+                step_count_source = CASE
+                    WHEN s.steps_health IS NOT NULL AND NOT (CASE WHEN s.steps_set THEN s.steps_user IS NOT NULL
+                        ELSE daily_logs.step_count_source IS NOT DISTINCT FROM 'user' END)
+                        THEN 'health'
+                    WHEN s.steps_set THEN CASE WHEN s.steps_user IS NULL THEN NULL ELSE 'user' END
+                    ELSE daily_logs.step_count_source END,
+                sleep_duration = CASE
+                    WHEN s.sleep_health IS NOT NULL AND NOT (CASE WHEN s.sleep_set THEN s.sleep_user IS NOT NULL
+                        ELSE daily_logs.sleep_duration_source IS NOT DISTINCT FROM 'user' END)
+                        THEN s.sleep_health
+                    WHEN s.sleep_set THEN s.sleep_user
+                    ELSE daily_logs.sleep_duration END,
+                sleep_duration_source = CASE
+                    WHEN s.sleep_health IS NOT NULL AND NOT (CASE WHEN s.sleep_set THEN s.sleep_user IS NOT NULL
+                        ELSE daily_logs.sleep_duration_source IS NOT DISTINCT FROM 'user' END)
+                        THEN 'health'
+                    WHEN s.sleep_set THEN CASE WHEN s.sleep_user IS NULL THEN NULL ELSE 'user' END
+                    ELSE daily_logs.sleep_duration_source END
+            FROM s
+            WHERE daily_logs.user_id = s.user_id AND daily_logs.day = s.day
+            RETURNING daily_logs.user_id, daily_logs.day)
+        SELECT user_id, day FROM inserted UNION ALL SELECT user_id, day FROM updated
+        """
+
     func write(_ entry: UserEntry) throws(StorageError) {
         try write { () throws(StorageError) in try apply(DayWrite(entry)) }
     }

@@ -16,8 +16,10 @@ final class PostgreSQLDriver: StorageDriver {
     var knownUsersBeforeBatch: Set<UserID> = []
     /// The timestamp of the open `batch`: every row it writes is stamped with the same instant.
     var batchMilliseconds: Int64?
-    /// Day upserts staged in the open batch and not yet sent (`flushStagedDays`).
+    /// Day writes staged in the open batch and not yet sent, as `upsertDay`'s parameters, and their
+    /// user-days (`flushStagedDays`).
     var stagedDays: [[String?]] = []
+    var stagedDayKeys: Set<String> = []
 
     init(url: String, clock: any Clock, schemaVersion: Int?) throws(StorageError) {
         self.clock = clock
@@ -85,6 +87,31 @@ final class PostgreSQLDriver: StorageDriver {
 
     func migrationCountForTesting() throws(StorageError) -> Int {
         try connection.query("SELECT count(*) FROM schema_migrations").int(0, 0)
+    }
+
+    /// A PostgreSQL array literal (`{"a",NULL,"b"}`) of values in their text form, `nil` as NULL;
+    /// quoted elements read as any element type, so `$1::integer[]` takes it as well as `text[]`.
+    /// https://www.postgresql.org/docs/15/arrays.html#ARRAYS-IO
+    static func arrayLiteral(_ values: [String?]) -> String {
+        var bytes: [UInt8] = [UInt8(ascii: "{")]
+        bytes.reserveCapacity(values.count * 8)
+        for (index, value) in values.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            guard var value else {
+                bytes += "NULL".utf8
+                continue
+            }
+            bytes.append(UInt8(ascii: "\""))
+            value.withUTF8 { text in
+                for byte in text {
+                    if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { bytes.append(UInt8(ascii: "\\")) }
+                    bytes.append(byte)
+                }
+            }
+            bytes.append(UInt8(ascii: "\""))
+        }
+        bytes.append(UInt8(ascii: "}"))
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// A PostgreSQL array literal of text values (`{"a","b"}`), bound as one `text[]` parameter so the

@@ -1,0 +1,109 @@
+# `scripts/bench.sh postgres`: the PostgreSQL backend beside SQLite, in one run, on a throwaway
+# cluster (scripts/lib/postgres.sh: a private Unix socket, durability settings off on both sides of
+# each comparison). Sourced by bench.sh, which defines PIPELINE, WORK, NOW, USERS, DAYS, seconds,
+# ratio and rate.
+#
+# Figures:
+# - ingestion of `generate --users USERS --days DAYS` on SQLite and on PostgreSQL, against psql's
+#   \copy of the same rows into a table with the same key (aim: within 2x);
+# - a whole `retrain --force` of BENCH_PG_USERS (10,000) users x DAYS, with 1 and 2 worker
+#   processes on one database, each process with one job (aim: 2 workers at least 1.5x one);
+# - claims per second of 8 concurrent workers (each claim takes one due request and finishes it).
+
+source scripts/lib/postgres.sh
+
+# psql_run DATABASE SQL...: runs SQL on the bench cluster, quietly.
+psql_run() {
+    local database="$1"
+    shift
+    psql -X -q -v ON_ERROR_STOP=1 -h "$PIPELINE_TEST_POSTGRES_DIR/socket" -U pipeline -d "$database" "$@"
+}
+
+postgres_url() {
+    echo "postgresql:///$1?host=$PIPELINE_TEST_POSTGRES_DIR/socket&user=pipeline"
+}
+
+bench_postgres() {
+    local big="${BENCH_PG_USERS:-10000}" workers="${BENCH_PG_WORKERS:-8}" requests="${BENCH_PG_CLAIMS:-20000}"
+    swift build -c release --product claim-bench >&2
+    local claims_bench="$PWD/.build/release/claim-bench"
+    trap 'stop_test_postgres; rm -rf "$WORK"' EXIT
+    start_test_postgres
+
+    echo "== postgres: ingestion, $USERS users x $DAYS days"
+    "$PIPELINE" generate --users "$USERS" --days "$DAYS" --now "$NOW" >"$WORK/cohort.jsonl"
+    local records
+    records=$(wc -l <"$WORK/cohort.jsonl")
+    local on_sqlite on_postgres
+    on_sqlite=$(seconds "$PIPELINE" ingest "$WORK/cohort.jsonl" --db "$WORK/ingest.sqlite" --now "$NOW")
+    psql_run postgres -c "CREATE DATABASE bench_ingest"
+    on_postgres=$(seconds "$PIPELINE" ingest "$WORK/cohort.jsonl" --db "$(postgres_url bench_ingest)" --now "$NOW")
+    psql_run bench_ingest -c "\\copy (SELECT user_id, day, symptom_severity, mood, energy, hrv, resting_heart_rate,
+        step_count, sleep_duration FROM daily_logs) TO '$WORK/rows.csv' CSV"
+    local rows
+    rows=$(wc -l <"$WORK/rows.csv")
+    psql_run postgres -c "CREATE DATABASE bench_copy"
+    psql_run bench_copy -c "CREATE TABLE daily_logs (
+        user_id TEXT NOT NULL, day TEXT NOT NULL, symptom_severity INTEGER, mood INTEGER, energy INTEGER,
+        hrv DOUBLE PRECISION, resting_heart_rate DOUBLE PRECISION, step_count BIGINT,
+        sleep_duration DOUBLE PRECISION, PRIMARY KEY (user_id, day))"
+    local baseline
+    baseline=$(seconds psql -X -q -v ON_ERROR_STOP=1 -h "$PIPELINE_TEST_POSTGRES_DIR/socket" -U pipeline -d bench_copy \
+        -c "\\copy daily_logs FROM '$WORK/rows.csv' CSV")
+    printf "  pipeline ingest, SQLite       %9d records in %6.2f s  %9s records/s\n" \
+        "$records" "$on_sqlite" "$(rate "$records" "$on_sqlite")"
+    printf "  pipeline ingest, PostgreSQL   %9d records in %6.2f s  %9s records/s\n" \
+        "$records" "$on_postgres" "$(rate "$records" "$on_postgres")"
+    printf "  psql \\\\copy, PostgreSQL        %9d rows    in %6.2f s  %9s rows/s\n" \
+        "$rows" "$baseline" "$(rate "$rows" "$baseline")"
+    printf "  time ratio (pipeline on PostgreSQL / psql \\\\copy): %sx   (aim: at most 2x)\n" \
+        "$(ratio "$on_postgres" "$baseline")"
+    printf "  time ratio (PostgreSQL / SQLite ingest): %sx\n" "$(ratio "$on_postgres" "$on_sqlite")"
+
+    echo "== postgres: retrain --force, $big users x $DAYS days, 1 and 2 worker processes (one job each)"
+    "$PIPELINE" generate --users "$big" --days "$DAYS" --now "$NOW" >"$WORK/big.jsonl"
+    psql_run postgres -c "CREATE DATABASE bench_source"
+    local load_postgres load_sqlite
+    load_postgres=$(seconds "$PIPELINE" ingest "$WORK/big.jsonl" --db "$(postgres_url bench_source)" --now "$NOW")
+    load_sqlite=$(seconds "$PIPELINE" ingest "$WORK/big.jsonl" --db "$WORK/source.sqlite" --now "$NOW")
+    rm -f "$WORK/big.jsonl"
+    printf "  (loading %d users: %.1f s on PostgreSQL, %.1f s on SQLite)\n" "$big" "$load_postgres" "$load_sqlite"
+    psql_run postgres -c "CREATE DATABASE bench_one TEMPLATE bench_source" -c "CREATE DATABASE bench_two TEMPLATE bench_source"
+    cp "$WORK/source.sqlite" "$WORK/one.sqlite"
+    cp "$WORK/source.sqlite" "$WORK/two.sqlite"
+
+    local pg_one pg_two sq_one sq_two
+    pg_one=$(seconds "$PIPELINE" retrain --force --jobs 1 --db "$(postgres_url bench_one)" --now "$NOW")
+    pg_two=$(seconds bash -c "'$PIPELINE' retrain --force --jobs 1 --db '$(postgres_url bench_two)' --now $NOW &
+        '$PIPELINE' retrain --force --jobs 1 --db '$(postgres_url bench_two)' --now $NOW & wait")
+    sq_one=$(seconds "$PIPELINE" retrain --force --jobs 1 --db "$WORK/one.sqlite" --now "$NOW")
+    sq_two=$(seconds bash -c "'$PIPELINE' retrain --force --jobs 1 --db '$WORK/two.sqlite' --now $NOW &
+        '$PIPELINE' retrain --force --jobs 1 --db '$WORK/two.sqlite' --now $NOW & wait")
+    local trained
+    trained=$(psql_run bench_two -Atc "SELECT count(*) FROM task_runs WHERE identifier = 'ml-retrain' AND outcome = 'success'")
+    printf "  PostgreSQL, 1 worker    %7.2f s  %7s users/s\n" "$pg_one" "$(rate "$big" "$pg_one")"
+    printf "  PostgreSQL, 2 workers   %7.2f s  %7s users/s   speed-up %sx   (aim: at least 1.5x)\n" \
+        "$pg_two" "$(rate "$big" "$pg_two")" "$(ratio "$pg_one" "$pg_two")"
+    printf "  SQLite,     1 worker    %7.2f s  %7s users/s\n" "$sq_one" "$(rate "$big" "$sq_one")"
+    printf "  SQLite,     2 workers   %7.2f s  %7s users/s   speed-up %sx\n" \
+        "$sq_two" "$(rate "$big" "$sq_two")" "$(ratio "$sq_one" "$sq_two")"
+    printf "  (2 PostgreSQL workers ran %s successful retrains for %d users)\n" "$trained" "$big"
+
+    echo "== postgres: claims, $workers concurrent workers, $requests due requests"
+    psql_run postgres -c "CREATE DATABASE bench_claims"
+    "$claims_bench" seed "$(postgres_url bench_claims)" "$requests"
+    "$claims_bench" seed "$WORK/claims.sqlite" "$requests"
+    local pg_claims sq_claims
+    local command="" index
+    for index in $(seq "$workers"); do command+="'$claims_bench' work '$(postgres_url bench_claims)' w$index & "; done
+    pg_claims=$(seconds bash -c "$command wait")
+    command=""
+    for index in $(seq "$workers"); do command+="'$claims_bench' work '$WORK/claims.sqlite' w$index & "; done
+    sq_claims=$(seconds bash -c "$command wait")
+    local once
+    once=$(psql_run bench_claims -Atc "SELECT count(DISTINCT request_id) = count(*) AND count(*) = $requests FROM task_runs")
+    printf "  PostgreSQL  %8s claims/s   (every request claimed exactly once: %s)\n" \
+        "$(rate "$requests" "$pg_claims")" "$([ "$once" = t ] && echo yes || echo NO)"
+    printf "  SQLite      %8s claims/s\n" "$(rate "$requests" "$sq_claims")"
+    printf "  ratio (PostgreSQL / SQLite): %sx\n" "$(ratio "$sq_claims" "$pg_claims")"
+}
