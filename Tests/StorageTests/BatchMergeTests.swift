@@ -1,0 +1,104 @@
+import Domain
+import Foundation
+import TestSupport
+import Testing
+
+@testable import Storage
+
+/// A batch stages many days at once, and a driver may write them together (PostgreSQL merges a
+/// chunk per statement). Whatever the driver does, a batch must store exactly what the same writes
+/// store one at a time, on rows in every state: absent, empty, user-entered, from health.
+@Suite("Batches store what single writes store")
+struct BatchMergeTests {
+    static let user = UserID.literal("ada")
+    static let first = Day.literal("2020-01-01")
+
+    /// A random write for one day: an entry, health metrics, or both coalesced.
+    static func randomWrite(day: Day, _ random: inout SeededRandom) -> DayWrite {
+        func patch<V>(_ values: [V]) -> Patch<V> {
+            switch random.next() % 4 {
+            case 0: .clear
+            case 1: .set(values[Int(random.next() % UInt64(values.count))])
+            default: .unchanged
+            }
+        }
+        var entry = UserEntry(user: user, day: day)
+        entry.symptomSeverity = patch([0, 4, 10])
+        entry.mood = patch([1, 5])
+        entry.notes = patch(["slept \"badly\"", "a\\b, {c}", "NULL", ""])
+        entry.hrv = patch([40, 41.25])
+        entry.restingHeartRate = patch([55, 61.5])
+        entry.stepCount = patch([0, 200_000])
+        entry.sleepDuration = patch([0, 27_000.5])
+        var health = HealthMetrics(user: user, day: day)
+        if random.chance(0.6) { health.hrv = 70 + Double(random.next() % 3) / 8 }
+        if random.chance(0.6) { health.restingHeartRate = 58 }
+        if random.chance(0.6) { health.stepCount = Int(random.next() % 20_000) }
+        if random.chance(0.6) { health.sleepDuration = 30_000 }
+        switch random.next() % 3 {
+        case 0: return DayWrite(entry)
+        case 1: return DayWrite(health)
+        default:
+            var write = DayWrite(entry)
+            write.merge(health)
+            return write
+        }
+    }
+
+    @Test(
+        "a batch of 2,500 days over rows in every state stores what writing them one at a time stores",
+        arguments: TestBackend.all)
+    func batchEqualsSingleWrites(backend: TestBackend) async throws {
+        let database = TestDatabase(backend)
+        let store = try Store(path: database.path, clock: database.clock)
+        var random = SeededRandom(seed: 11)
+        // Days 2k (one at a time) and 2k+1 (in one batch) get the same writes.
+        let pairs = 2_500
+        var before: [DayWrite] = []
+        var staged: [DayWrite] = []
+        for index in 0..<pairs {
+            let single = Self.first.adding(days: 2 * index)
+            // Most days already have a row, in a random state, before the batch.
+            if random.chance(0.7) { before.append(Self.randomWrite(day: single, &random)) }
+            staged.append(Self.randomWrite(day: single, &random))
+            // Some days come twice in the batch.
+            if random.chance(0.05) { staged.append(Self.randomWrite(day: single, &random)) }
+        }
+        @Sendable func moved(_ write: DayWrite) -> DayWrite {
+            var entry = write.entry
+            entry.day = write.day.adding(days: 1)
+            var health = write.health
+            health.day = entry.day
+            var copy = DayWrite(entry)
+            copy.merge(health)
+            return copy
+        }
+        for write in before {
+            try await store.batch { store in _ = try store.stage(write) }
+            let copy = moved(write)
+            try await store.batch { store in _ = try store.stage(copy) }
+        }
+        for write in staged {
+            try await store.batch { store in _ = try store.stage(write) }
+        }
+        let batch = staged.map(moved)
+        let refusals = try await store.batch { store in
+            try batch.compactMap { try store.stage($0) }.count
+        }
+        #expect(refusals == 0)
+        let logs = try await store.dailyLogs(user: Self.user)
+        var byDay: [Day: DailyLog] = [:]
+        for log in logs { byDay[log.day] = log }
+        var compared = 0
+        for index in 0..<pairs {
+            let single = Self.first.adding(days: 2 * index)
+            var one = byDay[single]
+            one?.day = single.adding(days: 1)
+            let other = byDay[single.adding(days: 1)]
+            #expect(one == other, "day \(single)")
+            compared += 1
+        }
+        #expect(compared == pairs)
+        #expect(logs.count >= pairs * 2 - 10, "almost every day has a row")
+    }
+}
