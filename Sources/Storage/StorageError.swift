@@ -34,7 +34,7 @@ public enum StorageError: Error, Sendable, CustomStringConvertible {
                 "SQLite error \(code): \(message)"
             }
         case .cannotConnect(let location, let reason):
-            "cannot connect to the PostgreSQL database at \(location): \(reason). Check that the server is up and "
+            "cannot connect to the PostgreSQL database at \(location): \(reason.hasSuffix("?") || reason.hasSuffix(".") ? String(reason.dropLast()) : reason). Check that the server is up and "
                 + "the URL (--db or PIPELINE_DB), PGHOST, PGUSER and the password file are right; try again later"
         case .postgresql(let sqlState, let message, let sql):
             if isBusy {

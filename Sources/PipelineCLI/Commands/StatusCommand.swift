@@ -36,9 +36,9 @@ enum StatusCommand: Command {
         let status = try await pipeline.status()
         try await LaunchSupport.writeMetrics(context, pipeline: pipeline)
         if context.json {
-            context.io.stdout.writeLine(json(status, database: context.databasePath, schema: schema).jsonText)
+            context.io.stdout.writeLine(json(status, database: pipeline.store.location, schema: schema).jsonText)
         } else {
-            context.io.stdout.write(text(status, database: context.databasePath, schema: schema))
+            context.io.stdout.write(text(status, database: pipeline.store.location, schema: schema))
         }
         return .ok
     }

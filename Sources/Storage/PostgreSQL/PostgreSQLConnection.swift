@@ -39,6 +39,17 @@ final class PostgreSQLConnection {
     /// `pg_stat_activity`. https://www.postgresql.org/docs/15/libpq-connect.html
     init(url: String) throws(StorageError) {
         address = StorageAddress(url)
+        // A URL libpq cannot read is a mistake to fix, not a server to wait for: checked first.
+        var parseError: UnsafeMutablePointer<CChar>?
+        if let options = PQconninfoParse(url, &parseError) {
+            PQconninfoFree(options)
+        } else {
+            let reason = parseError.map { String(cString: $0) } ?? "libpq could not read it"
+            PQfreemem(parseError)
+            throw .cannotOpen(
+                path: address.displayText,
+                reason: "not a PostgreSQL URL libpq accepts: " + PostgreSQLConnection.oneLine(address.scrub(reason)))
+        }
         // Both arrays end with NULL, as libpq requires.
         let keywords: [String?] = ["connect_timeout", "fallback_application_name", "dbname", nil]
         let values: [String?] = ["10", "pipeline", url, nil]
