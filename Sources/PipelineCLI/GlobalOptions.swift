@@ -3,7 +3,9 @@
 enum GlobalOptions {
     static let specs: [OptionSpec] = [
         .option(
-            "db", valueName: "path", help: "The SQLite database file.", default: "./pipeline.sqlite",
+            "db", valueName: "path|url",
+            help: "The database: an SQLite file, or a postgresql:// URL (libpq's; PGHOST, PGUSER, PGPASSFILE… apply).",
+            default: "./pipeline.sqlite",
             environment: "PIPELINE_DB"),
         .option(
             "now", .instant,
