@@ -247,7 +247,8 @@ final class PostgreSQLConnection {
     private func check(_ result: OpaquePointer?, sql: String) throws(StorageError) {
         let status = result.map(PQresultStatus) ?? PGRES_FATAL_ERROR
         guard status != PGRES_COMMAND_OK, status != PGRES_TUPLES_OK else { return }
-        var sqlState = result.flatMap { PQresultErrorField($0, PostgreSQLConnection.sqlStateField) }
+        var sqlState =
+            result.flatMap { PQresultErrorField($0, PostgreSQLConnection.sqlStateField) }
             .map { String(cString: $0) } ?? ""
         var message =
             result.flatMap { PQresultErrorField($0, PostgreSQLConnection.primaryMessageField) }
@@ -354,7 +355,9 @@ final class PostgreSQLRows {
     /// Calls `body` with the value's bytes without copying them; valid only inside `body`.
     func withBytes<R>(_ row: Int, _ column: Int32, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
         let length = Int(PQgetlength(result, Int32(row), column))
-        guard let value = PQgetvalue(result, Int32(row), column) else { return body(UnsafeBufferPointer(start: nil, count: 0)) }
+        guard let value = PQgetvalue(result, Int32(row), column) else {
+            return body(UnsafeBufferPointer(start: nil, count: 0))
+        }
         return value.withMemoryRebound(to: UInt8.self, capacity: length) {
             body(UnsafeBufferPointer(start: $0, count: length))
         }

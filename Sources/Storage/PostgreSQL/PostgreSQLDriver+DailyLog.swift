@@ -202,17 +202,17 @@ extension PostgreSQLDriver {
         let entry = write.entry
         let health = write.health
         return [
-                write.user.rawValue, write.day.description, .pg(nowMilliseconds),
-                .pg(entry.symptomSeverity.newValue), .pg(!entry.symptomSeverity.isUnchanged),
-                .pg(entry.mood.newValue), .pg(!entry.mood.isUnchanged),
-                .pg(entry.energy.newValue), .pg(!entry.energy.isUnchanged),
-                entry.notes.newValue, .pg(!entry.notes.isUnchanged),
-                .pg(entry.hrv.newValue), .pg(!entry.hrv.isUnchanged), .pg(health.hrv),
-                .pg(entry.restingHeartRate.newValue), .pg(!entry.restingHeartRate.isUnchanged),
-                .pg(health.restingHeartRate),
-                .pg(entry.stepCount.newValue), .pg(!entry.stepCount.isUnchanged), .pg(health.stepCount),
-                .pg(entry.sleepDuration.newValue), .pg(!entry.sleepDuration.isUnchanged), .pg(health.sleepDuration),
-            ]
+            write.user.rawValue, write.day.description, .pg(nowMilliseconds),
+            .pg(entry.symptomSeverity.newValue), .pg(!entry.symptomSeverity.isUnchanged),
+            .pg(entry.mood.newValue), .pg(!entry.mood.isUnchanged),
+            .pg(entry.energy.newValue), .pg(!entry.energy.isUnchanged),
+            entry.notes.newValue, .pg(!entry.notes.isUnchanged),
+            .pg(entry.hrv.newValue), .pg(!entry.hrv.isUnchanged), .pg(health.hrv),
+            .pg(entry.restingHeartRate.newValue), .pg(!entry.restingHeartRate.isUnchanged),
+            .pg(health.restingHeartRate),
+            .pg(entry.stepCount.newValue), .pg(!entry.stepCount.isUnchanged), .pg(health.stepCount),
+            .pg(entry.sleepDuration.newValue), .pg(!entry.sleepDuration.isUnchanged), .pg(health.sleepDuration),
+        ]
     }
 
     func dailyLog(user: UserID, day: Day) throws(StorageError) -> DailyLog? {

@@ -44,10 +44,11 @@ extension PostgreSQLDriver {
         try write { () throws(StorageError) in
             var results: [Int64: OutboxAcknowledgement] = [:]
             for id in ids {
-                let acknowledged = try connection.query(
-                    "UPDATE outbox SET acknowledged_at = $2 WHERE id = $1 AND acknowledged_at IS NULL",
-                    [.pg(id), .pg(nowMilliseconds)]
-                ).affected == 1
+                let acknowledged =
+                    try connection.query(
+                        "UPDATE outbox SET acknowledged_at = $2 WHERE id = $1 AND acknowledged_at IS NULL",
+                        [.pg(id), .pg(nowMilliseconds)]
+                    ).affected == 1
                 if acknowledged {
                     results[id] = .acknowledged
                     continue

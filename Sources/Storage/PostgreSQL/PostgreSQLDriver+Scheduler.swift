@@ -26,7 +26,8 @@ extension PostgreSQLDriver {
 
     private func insert(_ request: NewTaskRequest, replacing: Bool) throws(StorageError) -> Bool {
         let parameters: [String?] = [
-            request.identifier, request.scope, request.kind.rawValue, .pg(request.earliestBeginAt.map(Store.milliseconds)),
+            request.identifier, request.scope, request.kind.rawValue,
+            .pg(request.earliestBeginAt.map(Store.milliseconds)),
             .pg(request.requiresExternalPower), .pg(request.requiresNetwork), .pg(nowMilliseconds),
         ]
         if replacing {

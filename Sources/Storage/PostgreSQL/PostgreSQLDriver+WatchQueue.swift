@@ -73,7 +73,9 @@ extension PostgreSQLDriver {
             WHERE $1::text IS NULL OR user_id = $1::text ORDER BY id
             """, [user?.rawValue])
         return (0..<rows.count).compactMap { row in
-            decodeWatchItem(rows, row).map { DeadLetter(item: $0, failedAt: Store.date(milliseconds: rows.int64(row, 7))) }
+            decodeWatchItem(rows, row).map {
+                DeadLetter(item: $0, failedAt: Store.date(milliseconds: rows.int64(row, 7)))
+            }
         }
     }
 

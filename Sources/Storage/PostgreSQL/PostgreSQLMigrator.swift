@@ -104,11 +104,13 @@ struct PostgreSQLMigrator {
     private func createSchemaIfMissing(_ connection: PostgreSQLConnection) throws(StorageError) {
         let current = try connection.query("SELECT current_schema() IS NOT NULL, current_setting('search_path')")
         guard !current.bool(0, 0) else { return }
-        let first = current.string(0, 1).split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        let first =
+            current.string(0, 1).split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
             .first { !$0.isEmpty && $0 != "\"$user\"" } ?? ""
         let name = first.hasPrefix("\"") ? String(first.dropFirst().dropLast()) : first
         guard !name.isEmpty else {
-            throw .cannotOpen(path: connection.address.displayText, reason: "the search_path names no schema to create tables in")
+            throw .cannotOpen(
+                path: connection.address.displayText, reason: "the search_path names no schema to create tables in")
         }
         // A name cannot be a bound parameter; quote it as an identifier (doubling any quote).
         try connection.execute("CREATE SCHEMA IF NOT EXISTS \"\(name.replacingOccurrences(of: "\"", with: "\"\""))\"")

@@ -384,7 +384,9 @@ extension SQLiteDriver {
 
     /// Runs, oldest first. `nil` matches everything; `limit` keeps the most recent ones. Runs still
     /// in progress are included only with `includeUnfinished`.
-    func taskRuns(identifier: String?, scope: String?, limit: Int?, includeUnfinished: Bool) throws(StorageError) -> [TaskRunRecord] {
+    func taskRuns(identifier: String?, scope: String?, limit: Int?, includeUnfinished: Bool) throws(StorageError)
+        -> [TaskRunRecord]
+    {
         try connection.withStatement(
             """
             SELECT * FROM (
