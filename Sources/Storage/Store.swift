@@ -91,4 +91,57 @@ extension Store {
     func migrationCountForTesting() throws(StorageError) -> Int {
         try driver.migrationCountForTesting()
     }
+
+    /// Everything a test compares to say a database was "left unchanged", read without opening a
+    /// `Store` (which would migrate): an SQLite file's bytes; on PostgreSQL, every relation in the
+    /// URL's schema with its columns, and every row of every table and sequence.
+    static func contentsForTesting(at address: String) throws(StorageError) -> [String] {
+        switch StorageAddress(address) {
+        case .sqlite(let path):
+            guard let bytes = FileManager.default.contents(atPath: path) else {
+                throw .cannotOpen(path: path, reason: "no such file")
+            }
+            return ["\(bytes.count) bytes", bytes.base64EncodedString()]
+        case .postgresql(let url):
+            return try PostgreSQLConnection(url: url).contentsForTesting()
+        }
+    }
+
+    /// Runs `sql` on a bare connection to `address`, without checking or migrating anything: tests
+    /// build databases pipeline did not create with it.
+    static func executeForTesting(at address: String, _ sql: String) throws(StorageError) {
+        switch StorageAddress(address) {
+        case .sqlite(let path): try Connection(path: path).execute(sql)
+        case .postgresql(let url): try PostgreSQLConnection(url: url).execute(sql)
+        }
+    }
+}
+
+extension PostgreSQLConnection {
+    /// See `Store.contentsForTesting(at:)`. Names come from the catalog and are quoted; test-only.
+    fileprivate func contentsForTesting() throws(StorageError) -> [String] {
+        let relations = try queryUncached(
+            """
+            SELECT c.relname, c.relkind,
+                coalesce((SELECT string_agg(a.attname || ' ' || format_type(a.atttypid, a.atttypmod), ', '
+                    ORDER BY a.attnum) FROM pg_attribute a WHERE a.attrelid = c.oid AND a.attnum > 0
+                    AND NOT a.attisdropped), '')
+            FROM pg_class c WHERE c.relnamespace = (SELECT oid FROM pg_namespace WHERE nspname = current_schema())
+            ORDER BY c.relname
+            """)
+        var lines: [String] = []
+        for row in 0..<relations.count {
+            let name = relations.string(row, 0)
+            let kind = relations.string(row, 1)
+            lines.append("\(kind) \(name) (\(relations.string(row, 2)))")
+            guard kind == "r" || kind == "S" else { continue }
+            let quoted = "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+            let rows =
+                kind == "r"
+                ? try queryUncached("SELECT t::text FROM \(quoted) AS t ORDER BY 1")
+                : try queryUncached("SELECT last_value || ' ' || is_called FROM \(quoted)")
+            for index in 0..<rows.count { lines.append("  " + rows.string(index, 0)) }
+        }
+        return lines
+    }
 }

@@ -153,8 +153,10 @@ struct BadInputTests {
         "x'||(SELECT group_concat(id) FROM users)||'",
     ]
 
-    @Test("each bad line is reported with its line, field and problem, and every good line around it lands")
-    func corpus() async throws {
+    @Test(
+        "each bad line is reported with its line, field and problem, and every good line around it lands",
+        arguments: TestBackend.all)
+    func corpus(backend: TestBackend) async throws {
         #expect(Self.corpus.count >= 40)
         var input: [UInt8] = []
         var expected: [String] = []
@@ -168,7 +170,7 @@ struct BadInputTests {
             lineNumber += 1
             expected.append("line \(lineNumber): \(bad.message)")
         }
-        let database = TestDatabase()
+        let database = TestDatabase(backend)
         let pipeline = try await database.open()
         let messages = Locked<[String]>([])
         let report = try await pipeline.ingestJSONLines(bytes: input) { error in
@@ -187,9 +189,9 @@ struct BadInputTests {
         #expect(try await pipeline.dailyLogs(user: .literal("bob")).isEmpty)
     }
 
-    @Test("with strict, one bad line stores nothing at all")
-    func strictIsAllOrNothing() async throws {
-        let database = TestDatabase()
+    @Test("with strict, one bad line stores nothing at all", arguments: TestBackend.all)
+    func strictIsAllOrNothing(backend: TestBackend) async throws {
+        let database = TestDatabase(backend)
         let pipeline = try await database.open()
         let input = """
             {"type":"entry","user":"ada","day":"2026-03-01","symptomSeverity":3}
@@ -206,9 +208,9 @@ struct BadInputTests {
         #expect(try await pipeline.users().isEmpty)
     }
 
-    @Test("text that looks like SQL, and empty text, is stored verbatim", arguments: sqlLooking)
-    func sqlLookingText(text: String) async throws {
-        let database = TestDatabase()
+    @Test("text that looks like SQL, and empty text, is stored verbatim", arguments: TestBackend.all, sqlLooking)
+    func sqlLookingText(backend: TestBackend, text: String) async throws {
+        let database = TestDatabase(backend)
         let pipeline = try await database.open()
         var object = JSONObject()
         object["type"] = .string("entry")

@@ -9,9 +9,11 @@ import Testing
 struct ConcurrentWriterTests {
     static let days = (0..<30).map { Day.literal("2026-02-01").adding(days: $0) }
 
-    @Test("tasks on separate connections writing the same days leave one row per day with every user value")
-    func manyConnections() async throws {
-        let database = TestDatabase()
+    @Test(
+        "tasks on separate connections writing the same days leave one row per day with every user value",
+        arguments: TestBackend.all)
+    func manyConnections(backend: TestBackend) async throws {
+        let database = TestDatabase(backend)
         let user = UserID.literal("ada")
         let pipelines = try await withThrowingTaskGroup(of: Pipeline.self) { group in
             for _ in 0..<6 { group.addTask { try await database.open() } }

@@ -18,9 +18,11 @@ struct LaunchEngagementTests {
         return try await harness.launch { $0.tasks = engagement }
     }
 
-    @Test("a user who never set notifications gets a reminder at 20:00 local when nothing was entered today")
-    func defaultOn() async throws {
-        let harness = try await LaunchHarness(now: Date(iso: "2026-03-15T12:00:00Z"))
+    @Test(
+        "a user who never set notifications gets a reminder at 20:00 local when nothing was entered today",
+        arguments: TestBackend.all)
+    func defaultOn(backend: TestBackend) async throws {
+        let harness = try await LaunchHarness(backend, now: Date(iso: "2026-03-15T12:00:00Z"))
         try await harness.addUser("ada")
         try await harness.launch()
         #expect(try await Self.launch(harness, at: "2026-03-15T19:59:00Z").runs.isEmpty)
@@ -34,9 +36,10 @@ struct LaunchEngagementTests {
         #expect(next.earliestBeginDate == Date(iso: "2026-03-16T20:00:00Z"))
     }
 
-    @Test("no reminder when notifications are off, or when the user entered something today")
-    func suppressed() async throws {
-        let harness = try await LaunchHarness(now: Date(iso: "2026-03-15T12:00:00Z"))
+    @Test(
+        "no reminder when notifications are off, or when the user entered something today", arguments: TestBackend.all)
+    func suppressed(backend: TestBackend) async throws {
+        let harness = try await LaunchHarness(backend, now: Date(iso: "2026-03-15T12:00:00Z"))
         try await harness.addUser("off", settings: [.engagementNotifications: .bool(false)])
         try await harness.addUser("logged")
         try await harness.addUser("synced")
@@ -57,9 +60,11 @@ struct LaunchEngagementTests {
         #expect(try await harness.pipeline.outbox().map(\.user) == [.literal("synced")])
     }
 
-    @Test("the reminder follows the user's time zone and reminder hour, and its day is the user's local day")
-    func timeZoneAndHour() async throws {
-        let harness = try await LaunchHarness(now: Date(iso: "2026-03-15T12:00:00Z"))
+    @Test(
+        "the reminder follows the user's time zone and reminder hour, and its day is the user's local day",
+        arguments: TestBackend.all)
+    func timeZoneAndHour(backend: TestBackend) async throws {
+        let harness = try await LaunchHarness(backend, now: Date(iso: "2026-03-15T12:00:00Z"))
         try await harness.addUser("ny", timeZone: "America/New_York")
         try await harness.addUser("early", timeZone: "Asia/Tokyo", settings: [.reminderHour: .integer(7)])
         try await harness.launch()
@@ -77,10 +82,10 @@ struct LaunchEngagementTests {
         #expect(days == ["early 2026-03-16", "ny 2026-03-15"])
     }
 
-    @Test("across the daylight-saving change the reminder stays at 20:00 local time")
-    func daylightSaving() async throws {
+    @Test("across the daylight-saving change the reminder stays at 20:00 local time", arguments: TestBackend.all)
+    func daylightSaving(backend: TestBackend) async throws {
         // Europe/Berlin moves from UTC+1 to UTC+2 on 2026-03-29.
-        let harness = try await LaunchHarness(now: Date(iso: "2026-03-27T12:00:00Z"))
+        let harness = try await LaunchHarness(backend, now: Date(iso: "2026-03-27T12:00:00Z"))
         try await harness.addUser("ada", timeZone: "Europe/Berlin")
         try await harness.launch()
         var times: [Date] = []
@@ -99,9 +104,9 @@ struct LaunchEngagementTests {
         #expect(try await harness.pipeline.outbox().count == 4)
     }
 
-    @Test("running the task again on the same day queues no second reminder")
-    func rerunSendsOnce() async throws {
-        let harness = try await LaunchHarness(now: Date(iso: "2026-03-15T12:00:00Z"))
+    @Test("running the task again on the same day queues no second reminder", arguments: TestBackend.all)
+    func rerunSendsOnce(backend: TestBackend) async throws {
+        let harness = try await LaunchHarness(backend, now: Date(iso: "2026-03-15T12:00:00Z"))
         try await harness.addUser("ada")
         try await harness.launch()
         _ = try await Self.launch(harness, at: "2026-03-15T20:00:00Z")

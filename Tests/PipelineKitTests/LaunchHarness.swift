@@ -14,8 +14,9 @@ final class LaunchHarness: Sendable {
     let conditions = ManualConditions()
     let model = TestPersonalModel()
 
-    init(now: Date = Date(iso: "2026-03-15T12:00:00Z")) async throws {
-        database = TestDatabase(now: now)
+    /// A harness on a fresh database of `backend`: every launch test body runs on each backend.
+    init(_ backend: TestBackend, now: Date = Date(iso: "2026-03-15T12:00:00Z")) async throws {
+        database = TestDatabase(backend, now: now)
         pipeline = try await database.open()
         timer = ManualExpiryTimer(clock: database.clock)
     }

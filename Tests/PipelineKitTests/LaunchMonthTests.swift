@@ -8,10 +8,12 @@ import Testing
 /// The four real tasks under a month of cron: `pipeline run` every 15 minutes (DESIGN §8, bug 2).
 @Suite("A month of launches")
 struct LaunchMonthTests {
-    @Test("every 15 minutes for 30 days: each task keeps its cadence, never starved and never doubled")
-    func month() async throws {
+    @Test(
+        "every 15 minutes for 30 days: each task keeps its cadence, never starved and never doubled",
+        arguments: TestBackend.all)
+    func month(backend: TestBackend) async throws {
         let start = Date(iso: "2026-03-01T00:00:00Z")
-        let harness = try await LaunchHarness(now: start)
+        let harness = try await LaunchHarness(backend, now: start)
         try await harness.addUser("ada", timeZone: "America/Los_Angeles")
         for _ in 0..<(30 * 96) {
             try await harness.launch()

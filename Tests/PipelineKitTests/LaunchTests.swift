@@ -10,9 +10,11 @@ import Testing
 struct LaunchTests {
     /// DESIGN §8, bug 1: handlers registered, chain never started. Checked by making the launch skip
     /// `startChains`: nothing ran and this test (and the other launch tests) failed.
-    @Test("the first launch starts all four chains per user and runs what is due at once; the next runs nothing")
-    func firstLaunch() async throws {
-        let harness = try await LaunchHarness()
+    @Test(
+        "the first launch starts all four chains per user and runs what is due at once; the next runs nothing",
+        arguments: TestBackend.all)
+    func firstLaunch(backend: TestBackend) async throws {
+        let harness = try await LaunchHarness(backend)
         try await harness.addUser("ada")
         try await harness.addUser("bob", timeZone: "Asia/Tokyo")
         let report = try await harness.launch()
@@ -35,9 +37,11 @@ struct LaunchTests {
         #expect(!(try await harness.pipeline.status(harness.options()).hasProblems))
     }
 
-    @Test("ingestion alone starts no chain: status shows each task registered but never submitted (DESIGN §8, bug 1)")
-    func neverLaunched() async throws {
-        let harness = try await LaunchHarness()
+    @Test(
+        "ingestion alone starts no chain: status shows each task registered but never submitted (DESIGN §8, bug 1)",
+        arguments: TestBackend.all)
+    func neverLaunched(backend: TestBackend) async throws {
+        let harness = try await LaunchHarness(backend)
         try await harness.addUser("ada")
         let status = try await harness.pipeline.status(harness.options())
         #expect(Set(status.scheduler.neverSubmitted.map(\.identifier)) == Set(PipelineTasks.identifiers))
@@ -46,9 +50,11 @@ struct LaunchTests {
         #expect(try await harness.pipeline.status(harness.options()).scheduler.neverSubmitted.isEmpty)
     }
 
-    @Test("health-refresh drains only the known watch kinds; an unknown kind stays queued and shows in status")
-    func healthRefreshDrainsKnownKinds() async throws {
-        let harness = try await LaunchHarness()
+    @Test(
+        "health-refresh drains only the known watch kinds; an unknown kind stays queued and shows in status",
+        arguments: TestBackend.all)
+    func healthRefreshDrainsKnownKinds(backend: TestBackend) async throws {
+        let harness = try await LaunchHarness(backend)
         try await harness.addUser("ada")
         for (kind, payload) in [
             ("symptomLog", #"{"day":"2026-03-14","symptomSeverity":6}"#),
@@ -69,9 +75,11 @@ struct LaunchTests {
         #expect(status.unknownWatchKinds == ["heartRateZone": 1])
     }
 
-    @Test("health-refresh runs every 4 hours at a fixed rate, whatever the lateness of the launches")
-    func healthRefreshCadence() async throws {
-        let harness = try await LaunchHarness(now: Date(iso: "2026-03-15T00:00:00Z"))
+    @Test(
+        "health-refresh runs every 4 hours at a fixed rate, whatever the lateness of the launches",
+        arguments: TestBackend.all)
+    func healthRefreshCadence(backend: TestBackend) async throws {
+        let harness = try await LaunchHarness(backend, now: Date(iso: "2026-03-15T00:00:00Z"))
         try await harness.addUser("ada")
         try await harness.launch { $0.tasks = [PipelineTasks.healthRefresh] }
         // Launches 10 minutes late every time.
@@ -83,9 +91,9 @@ struct LaunchTests {
         #expect(next.earliestBeginDate == Date(iso: "2026-03-16T00:00:00Z"))
     }
 
-    @Test("ml-retrain waits for external power, then retrains every day")
-    func retrainNeedsPower() async throws {
-        let harness = try await LaunchHarness()
+    @Test("ml-retrain waits for external power, then retrains every day", arguments: TestBackend.all)
+    func retrainNeedsPower(backend: TestBackend) async throws {
+        let harness = try await LaunchHarness(backend)
         try await harness.addUser("ada")
         harness.conditions.set(DeviceConditions(isOnExternalPower: false, hasNetworkConnectivity: true))
         let onBattery = try await harness.launch { $0.tasks = [PipelineTasks.mlRetrain] }
@@ -104,9 +112,11 @@ struct LaunchTests {
         #expect(next.earliestBeginDate == harness.clock.now.addingTimeInterval(86_400))
     }
 
-    @Test("retrain --force runs ml-retrain before it is due; without a model service the run fails and says why")
-    func forceAndMissingService() async throws {
-        let harness = try await LaunchHarness()
+    @Test(
+        "retrain --force runs ml-retrain before it is due; without a model service the run fails and says why",
+        arguments: TestBackend.all)
+    func forceAndMissingService(backend: TestBackend) async throws {
+        let harness = try await LaunchHarness(backend)
         try await harness.addUser("ada")
         try await harness.launch()
         harness.clock.advance(by: 3600)
@@ -122,10 +132,12 @@ struct LaunchTests {
         #expect(run.reason?.contains("no personal model service") == true)
     }
 
-    @Test("weekly-insight queues one insight on Sunday at the reminder hour, once a week, unless turned off")
-    func weeklyInsight() async throws {
+    @Test(
+        "weekly-insight queues one insight on Sunday at the reminder hour, once a week, unless turned off",
+        arguments: TestBackend.all)
+    func weeklyInsight(backend: TestBackend) async throws {
         // 2026-03-15 is a Sunday.
-        let harness = try await LaunchHarness(now: Date(iso: "2026-03-14T12:00:00Z"))
+        let harness = try await LaunchHarness(backend, now: Date(iso: "2026-03-14T12:00:00Z"))
         try await harness.addUser("ada")
         try await harness.addUser("bob", settings: [.weeklyInsight: .bool(false)])
         try await harness.launch()

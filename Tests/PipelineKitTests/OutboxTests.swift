@@ -7,9 +7,9 @@ import Testing
 
 @Suite("The outbox")
 struct OutboxTests {
-    @Test("one message per user, kind and day: a second post is refused and the first kept")
-    func uniquePerUserKindDay() async throws {
-        let database = TestDatabase()
+    @Test("one message per user, kind and day: a second post is refused and the first kept", arguments: TestBackend.all)
+    func uniquePerUserKindDay(backend: TestBackend) async throws {
+        let database = TestDatabase(backend)
         let pipeline = try await database.open()
         let store = pipeline.store
         let message = NewOutboxMessage(
@@ -33,9 +33,11 @@ struct OutboxTests {
         #expect(messages.first?.body == "first")
     }
 
-    @Test("acknowledged messages leave the list; acknowledging twice or an unknown id changes nothing")
-    func acknowledge() async throws {
-        let database = TestDatabase()
+    @Test(
+        "acknowledged messages leave the list; acknowledging twice or an unknown id changes nothing",
+        arguments: TestBackend.all)
+    func acknowledge(backend: TestBackend) async throws {
+        let database = TestDatabase(backend)
         let pipeline = try await database.open()
         var ids: [Int64] = []
         for day in ["2026-03-14", "2026-03-15"] {

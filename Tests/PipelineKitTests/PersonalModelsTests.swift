@@ -12,10 +12,10 @@ struct PersonalModelsTests {
 
     /// A database holding a generated cohort. Keep the returned `TestDatabase` alive for the whole
     /// test: its folder, and the file in it, are removed when it is released.
-    static func cohort(users: Int, days: Int, seed: UInt64 = 11) async throws -> (
+    static func cohort(_ backend: TestBackend, users: Int, days: Int, seed: UInt64 = 11) async throws -> (
         TestDatabase, Pipeline, CohortGenerator
     ) {
-        let database = TestDatabase(now: now)
+        let database = TestDatabase(backend, now: now)
         let pipeline = try await database.open()
         let generator = CohortGenerator(users: users, days: days, seed: seed, now: now)
         var text = ""
@@ -41,9 +41,11 @@ struct PersonalModelsTests {
     /// same order as the noise, which the margin covers. Beating persistence is required pooled over
     /// users and for at least 80% of them individually: on a 14-day hold-out the baseline's own MAE
     /// varies by about ±0.2 from user to user, so a few users see a lucky baseline.
-    @Test("users with 240 days recover their generating coefficients and beat tomorrow-equals-today")
-    func recovery() async throws {
-        let (database, pipeline, generator) = try await Self.cohort(users: 40, days: 240)
+    @Test(
+        "users with 240 days recover their generating coefficients and beat tomorrow-equals-today",
+        arguments: TestBackend.all)
+    func recovery(backend: TestBackend) async throws {
+        let (database, pipeline, generator) = try await Self.cohort(backend, users: 40, days: 240)
         let models = PersonalModels(pipeline: pipeline, jobs: 2)
         var modelErrors: [Double] = []
         var persistenceErrors: [Double] = []
@@ -79,9 +81,11 @@ struct PersonalModelsTests {
         withExtendedLifetime(database) {}
     }
 
-    @Test("a model that does not beat the baselines is kept in the history but the previous one keeps serving")
-    func gatedPromotion() async throws {
-        let (database, pipeline, _) = try await Self.cohort(users: 12, days: 200)
+    @Test(
+        "a model that does not beat the baselines is kept in the history but the previous one keeps serving",
+        arguments: TestBackend.all)
+    func gatedPromotion(backend: TestBackend) async throws {
+        let (database, pipeline, _) = try await Self.cohort(backend, users: 12, days: 200)
         let models = PersonalModels(pipeline: pipeline)
         var promoted: UserID?
         var kept: UserID?
@@ -118,9 +122,10 @@ struct PersonalModelsTests {
         #expect(try await pipeline.store.modelHistory(scope: winner.rawValue).count == 2)
     }
 
-    @Test("the population model is pooled once per day and reused by later launches that day")
-    func populationOncePerDay() async throws {
-        let (database, pipeline, _) = try await Self.cohort(users: 6, days: 60)
+    @Test(
+        "the population model is pooled once per day and reused by later launches that day", arguments: TestBackend.all)
+    func populationOncePerDay(backend: TestBackend) async throws {
+        let (database, pipeline, _) = try await Self.cohort(backend, users: 6, days: 60)
         let first = PersonalModels(pipeline: pipeline, jobs: 2)
         _ = try await first.retrain(user: .literal("user-00001"))
         _ = try await first.retrain(user: .literal("user-00002"))
@@ -133,9 +138,11 @@ struct PersonalModelsTests {
         #expect(try await pipeline.store.modelHistory(scope: StoredModel.populationScope).count == 2)
     }
 
-    @Test("a user with fewer than 14 usable days is served the population model, and predict says so")
-    func fewDays() async throws {
-        let (database, pipeline, _) = try await Self.cohort(users: 4, days: 20)
+    @Test(
+        "a user with fewer than 14 usable days is served the population model, and predict says so",
+        arguments: TestBackend.all)
+    func fewDays(backend: TestBackend) async throws {
+        let (database, pipeline, _) = try await Self.cohort(backend, users: 4, days: 20)
         let models = PersonalModels(pipeline: pipeline)
         let outcome = try await models.retrain(user: .literal("user-00001"))
         #expect(outcome.reason.contains("population"))
@@ -147,9 +154,11 @@ struct PersonalModelsTests {
         withExtendedLifetime(database) {}
     }
 
-    @Test("the last fit's design matrix is rebuilt exactly, and a change to its data is noticed")
-    func lastFitDesign() async throws {
-        let (database, pipeline, _) = try await Self.cohort(users: 3, days: 120)
+    @Test(
+        "the last fit's design matrix is rebuilt exactly, and a change to its data is noticed",
+        arguments: TestBackend.all)
+    func lastFitDesign(backend: TestBackend) async throws {
+        let (database, pipeline, _) = try await Self.cohort(backend, users: 3, days: 120)
         let models = PersonalModels(pipeline: pipeline)
         let user = UserID.literal("user-00002")
         _ = try await models.retrain(user: user)
@@ -166,9 +175,11 @@ struct PersonalModelsTests {
         withExtendedLifetime(database) {}
     }
 
-    @Test("the weekly insight names a personal pattern in plain words, never severity following severity")
-    func insight() async throws {
-        let (database, pipeline, generator) = try await Self.cohort(users: 8, days: 240)
+    @Test(
+        "the weekly insight names a personal pattern in plain words, never severity following severity",
+        arguments: TestBackend.all)
+    func insight(backend: TestBackend) async throws {
+        let (database, pipeline, generator) = try await Self.cohort(backend, users: 8, days: 240)
         let models = PersonalModels(pipeline: pipeline)
         var said = 0
         for user in generator.truths() {

@@ -9,9 +9,9 @@ import Testing
 /// that does not compile or does not do what it says is a bug.
 @Suite("The README's library example")
 struct ReadmeExampleTests {
-    @Test("runs as written and does what its comments say")
-    func example() async throws {
-        let database = TestDatabase(now: Date(iso: "2026-03-02T12:00:00Z"))
+    @Test("runs as written and does what its comments say", arguments: TestBackend.all)
+    func example(backend: TestBackend) async throws {
+        let database = TestDatabase(backend, now: Date(iso: "2026-03-02T12:00:00Z"))
         // --- README (the path is the test's) ---
         let pipeline = try await Pipeline.open(path: database.path, clock: database.clock)
         let alice = UserID("alice")!

@@ -19,7 +19,8 @@ struct TimeZoneTests {
 
     @Test(
         "today is the calendar date in the user's zone, at UTC+14, UTC−10 and UTC",
-        arguments: [
+        arguments: TestBackend.all,
+        [
             // 2026-03-15T12:00Z is already the 16th at UTC+14 and still the 15th at UTC−10.
             ("2026-03-15T12:00:00Z", "Pacific/Kiritimati", "2026-03-16"),
             ("2026-03-15T12:00:00Z", "Pacific/Honolulu", "2026-03-15"),
@@ -29,8 +30,9 @@ struct TimeZoneTests {
             ("2026-03-16T10:00:00Z", "Pacific/Honolulu", "2026-03-16"),
             ("2026-03-15T23:59:59Z", "UTC", "2026-03-15"),
         ])
-    func today(now: String, zone: String, expected: String) async throws {
-        let database = TestDatabase(now: Date(iso: now))
+    func today(backend: TestBackend, sample: (now: String, zone: String, expected: String)) async throws {
+        let (now, zone, expected) = sample
+        let database = TestDatabase(backend, now: Date(iso: now))
         let pipeline = try await database.open()
         try await pipeline.ingest(Self.user("traveller", zone))
         #expect(try await pipeline.today(for: .literal("traveller")).day == .literal(expected))
@@ -38,14 +40,16 @@ struct TimeZoneTests {
 
     @Test(
         "the days around a daylight-saving change start and end where the zone says",
-        arguments: [
+        arguments: TestBackend.all,
+        [
             // Berlin springs forward on 2026-03-29 (23 hours) and falls back on 2026-10-25 (25 hours).
             ("2026-03-28T23:00:00Z", "2026-03-29"), ("2026-03-29T21:59:59Z", "2026-03-29"),
             ("2026-03-29T22:00:00Z", "2026-03-30"), ("2026-10-24T22:00:00Z", "2026-10-25"),
             ("2026-10-25T22:59:59Z", "2026-10-25"), ("2026-10-25T23:00:00Z", "2026-10-26"),
         ])
-    func daylightSaving(now: String, expected: String) async throws {
-        let database = TestDatabase(now: Date(iso: now))
+    func daylightSaving(backend: TestBackend, sample: (now: String, expected: String)) async throws {
+        let (now, expected) = sample
+        let database = TestDatabase(backend, now: Date(iso: now))
         let pipeline = try await database.open()
         try await pipeline.ingest(Self.user("berlin", "Europe/Berlin"))
         #expect(try await pipeline.today(for: .literal("berlin")).day == .literal(expected))
@@ -55,10 +59,12 @@ struct TimeZoneTests {
             Day.literal("2026-10-26").start(in: TimeZone.iana("Europe/Berlin")!) == Date(iso: "2026-10-25T23:00:00Z"))
     }
 
-    @Test("a row for tomorrow is accepted but is never today; the day after tomorrow is refused")
-    func futureRows() async throws {
+    @Test(
+        "a row for tomorrow is accepted but is never today; the day after tomorrow is refused",
+        arguments: TestBackend.all)
+    func futureRows(backend: TestBackend) async throws {
         // 12:00Z on the 15th: the 16th already started at UTC+14, so there "tomorrow" is the 17th.
-        let database = TestDatabase(now: Date(iso: "2026-03-15T12:00:00Z"))
+        let database = TestDatabase(backend, now: Date(iso: "2026-03-15T12:00:00Z"))
         let pipeline = try await database.open()
         try await pipeline.ingest([Self.user("kiri", "Pacific/Kiritimati"), Self.user("hono", "Pacific/Honolulu")])
         try await pipeline.ingest(Self.entry("kiri", "2026-03-17"))
@@ -75,9 +81,9 @@ struct TimeZoneTests {
         #expect(try await pipeline.dailyLogs(user: .literal("hono")).map(\.day) == [.literal("2026-03-16")])
     }
 
-    @Test("a user's zone set earlier in the same input decides their future-day rule")
-    func zoneFromTheSameBatch() async throws {
-        let database = TestDatabase(now: Date(iso: "2026-03-15T12:00:00Z"))
+    @Test("a user's zone set earlier in the same input decides their future-day rule", arguments: TestBackend.all)
+    func zoneFromTheSameBatch(backend: TestBackend) async throws {
+        let database = TestDatabase(backend, now: Date(iso: "2026-03-15T12:00:00Z"))
         let pipeline = try await database.open()
         // In UTC the 17th would be refused; at UTC+14 it is tomorrow.
         let report = try await pipeline.ingest([

@@ -12,9 +12,11 @@ struct WatchQueueTests {
         .watch(WatchSubmission(user: ada, kind: kind, payload: payload, enqueuedAt: Date(iso: time)))
     }
 
-    @Test("draining one kind applies and removes only that kind; other and unknown kinds stay queued")
-    func drainByKind() async throws {
-        let database = TestDatabase()
+    @Test(
+        "draining one kind applies and removes only that kind; other and unknown kinds stay queued",
+        arguments: TestBackend.all)
+    func drainByKind(backend: TestBackend) async throws {
+        let database = TestDatabase(backend)
         let pipeline = try await database.open()
         // Queue directly, as a watch would, without ingest's own drain.
         for item in [
@@ -39,9 +41,10 @@ struct WatchQueueTests {
         #expect(try await pipeline.dailyLog(user: Self.ada, day: .literal("2026-03-14"))?.mood == 2)
     }
 
-    @Test("ingesting watch lines applies the known kinds at once and keeps the unknown ones")
-    func foregroundPath() async throws {
-        let database = TestDatabase()
+    @Test(
+        "ingesting watch lines applies the known kinds at once and keeps the unknown ones", arguments: TestBackend.all)
+    func foregroundPath(backend: TestBackend) async throws {
+        let database = TestDatabase(backend)
         let pipeline = try await database.open()
         let report = try await pipeline.ingest([
             Self.watch("symptomLog", #"{"day":"2026-03-15","symptomSeverity":2}"#),
@@ -52,9 +55,11 @@ struct WatchQueueTests {
         #expect(try await pipeline.summary().watchItemsByKind == ["sleepQuality": 1])
     }
 
-    @Test("an item that keeps failing is retried with its count and error, then moved to the dead letters")
-    func deadLetter() async throws {
-        let database = TestDatabase()
+    @Test(
+        "an item that keeps failing is retried with its count and error, then moved to the dead letters",
+        arguments: TestBackend.all)
+    func deadLetter(backend: TestBackend) async throws {
+        let database = TestDatabase(backend)
         let pipeline = try await database.open()
         // A payload the library accepted unchecked but that can never apply.
         try await pipeline.store.enqueue(
@@ -79,9 +84,11 @@ struct WatchQueueTests {
         #expect(try await pipeline.summary().deadLetters == 1)
     }
 
-    @Test("an item for a day too far ahead is not applied; it stays queued with one failed attempt")
-    func futureWatchItem() async throws {
-        let database = TestDatabase(now: Date(iso: "2026-03-15T12:00:00Z"))
+    @Test(
+        "an item for a day too far ahead is not applied; it stays queued with one failed attempt",
+        arguments: TestBackend.all)
+    func futureWatchItem(backend: TestBackend) async throws {
+        let database = TestDatabase(backend, now: Date(iso: "2026-03-15T12:00:00Z"))
         let pipeline = try await database.open()
         try await pipeline.store.enqueue(
             WatchSubmission(
@@ -96,9 +103,11 @@ struct WatchQueueTests {
 
 @Suite("Settings")
 struct SettingsTests {
-    @Test("a user who never changed a setting reads the registered defaults: notifications on, reminder at 20")
-    func defaults() async throws {
-        let database = TestDatabase()
+    @Test(
+        "a user who never changed a setting reads the registered defaults: notifications on, reminder at 20",
+        arguments: TestBackend.all)
+    func defaults(backend: TestBackend) async throws {
+        let database = TestDatabase(backend)
         let pipeline = try await database.open()
         try await pipeline.ingest(.user(UserUpdate(id: .literal("new"))))
         let settings = try await pipeline.settings(for: .literal("new"))
@@ -107,9 +116,11 @@ struct SettingsTests {
         #expect(settings.reminderHour == 20)
     }
 
-    @Test("a changed setting is kept, the others keep their defaults, and null resets to the default")
-    func changes() async throws {
-        let database = TestDatabase()
+    @Test(
+        "a changed setting is kept, the others keep their defaults, and null resets to the default",
+        arguments: TestBackend.all)
+    func changes(backend: TestBackend) async throws {
+        let database = TestDatabase(backend)
         let pipeline = try await database.open()
         let user = UserID.literal("ada")
         try await pipeline.ingest(

@@ -16,9 +16,9 @@ struct DataRegressionTests {
     ///
     /// Checked: with `Store.upsertDay` changed so a health reading always replaces the stored value
     /// (`THEN ?14` without the `NOT (… 'user' …)` guard), this test fails on every field.
-    @Test("bug 4: a health sync never overwrites a value the user entered, in either order")
-    func syncNeverOverwritesUserValues() async throws {
-        let database = TestDatabase()
+    @Test("bug 4: a health sync never overwrites a value the user entered, in either order", arguments: TestBackend.all)
+    func syncNeverOverwritesUserValues(backend: TestBackend) async throws {
+        let database = TestDatabase(backend)
         let pipeline = try await database.open()
         var entry = UserEntry(user: Self.ada, day: Self.day)
         entry.sleepDuration = .set(21_600)
@@ -46,6 +46,43 @@ struct DataRegressionTests {
             #expect(log.hrv == Sourced(35, .user))
             #expect(log.restingHeartRate == Sourced(58, .user))
         }
+
+        // At once: the user and two syncs, each on its own connection, over 30 earlier days in their
+        // own orders. The user leaves the resting heart rate to the watch, so each day's one row
+        // holds the user's three values and the sync's fourth, whoever committed first.
+        let days = (1...30).map { Self.day.adding(days: -$0) }
+        let userEntry = entry
+        let writers = try await withThrowingTaskGroup(of: Pipeline.self) { group in
+            for _ in 0..<3 { group.addTask { try await database.open() } }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for (index, writer) in writers.enumerated() {
+                group.addTask {
+                    for day in days.shuffled() {
+                        if index == 0 {
+                            var concurrent = userEntry
+                            concurrent.day = day
+                            concurrent.restingHeartRate = .unchanged
+                            try await writer.ingest(.entry(concurrent))
+                        } else {
+                            var concurrent = sync
+                            concurrent.day = day
+                            try await writer.ingest(.health(concurrent))
+                        }
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        let logs = try await pipeline.dailyLogs(user: Self.ada, through: days[0])
+        #expect(logs.map(\.day) == days.reversed())
+        for log in logs {
+            #expect(log.sleepDuration == Sourced(21_600, .user), "\(log.day)")
+            #expect(log.stepCount == Sourced(3_000, .user), "\(log.day)")
+            #expect(log.hrv == Sourced(35, .user), "\(log.day)")
+            #expect(log.restingHeartRate == Sourced(66, .health), "\(log.day)")
+        }
     }
 
     /// Bug 5: duplicate rows for one day polluted training data, also under concurrent writers.
@@ -53,22 +90,36 @@ struct DataRegressionTests {
     /// Checked: with the primary key removed from `daily_logs` in a scratch copy of 0001 and the
     /// upsert's ON CONFLICT clause removed (a plain INSERT, as the app did), 160 rows were stored
     /// for 40 days and this test fails.
-    @Test("bug 5: concurrent writers on separate connections leave exactly one row per user and day")
-    func oneRowPerDay() async throws {
-        let database = TestDatabase()
+    @Test(
+        "bug 5: concurrent writers on separate connections leave exactly one row per user and day",
+        arguments: TestBackend.all)
+    func oneRowPerDay(backend: TestBackend) async throws {
+        let database = TestDatabase(backend)
         let days = (0..<40).map { Self.day.adding(days: -$0) }
+        // Every writer is connected before any writes, so their writes overlap.
+        let pipelines = try await withThrowingTaskGroup(of: Pipeline.self) { group in
+            for _ in 0..<4 { group.addTask { try await database.open() } }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
         try await withThrowingTaskGroup(of: Void.self) { group in
-            for writer in 0..<4 {
+            for (writer, pipeline) in pipelines.enumerated() {
                 group.addTask {
-                    let pipeline = try await database.open()
                     for day in days.shuffled() {
-                        if writer.isMultiple(of: 2) {
+                        // Each writer its own field: two user entries, two health syncs.
+                        switch writer {
+                        case 0:
                             var entry = UserEntry(user: Self.ada, day: day)
-                            entry.symptomSeverity = .set(writer)
+                            entry.symptomSeverity = .set(4)
                             try await pipeline.ingest(.entry(entry))
-                        } else {
+                        case 1:
                             try await pipeline.ingest(
-                                .health(HealthMetrics(user: Self.ada, day: day, stepCount: writer)))
+                                .health(HealthMetrics(user: Self.ada, day: day, stepCount: 1_000)))
+                        case 2:
+                            var entry = UserEntry(user: Self.ada, day: day)
+                            entry.mood = .set(2)
+                            try await pipeline.ingest(.entry(entry))
+                        default:
+                            try await pipeline.ingest(.health(HealthMetrics(user: Self.ada, day: day, hrv: 45)))
                         }
                     }
                 }
@@ -80,16 +131,21 @@ struct DataRegressionTests {
         #expect(logs.count == days.count)
         #expect(Set(logs.map(\.day)).count == logs.count)
         #expect(try await store.summary().dailyLogs == days.count)
+        // The one row of each day holds what all four wrote.
+        for log in logs {
+            #expect(log.symptomSeverity == 4 && log.mood == 2, "\(log.day)")
+            #expect(log.stepCount == Sourced(1_000, .health) && log.hrv == Sourced(45, .health), "\(log.day)")
+        }
     }
 
     /// Bug 6: a future-dated row was taken for today.
     ///
     /// Checked: with `Pipeline.today(for:)` returning the latest stored row instead of the row of
     /// the user's calendar day, this test fails.
-    @Test("bug 6: a row dated tomorrow is not today's, in the user's own time zone")
-    func futureRowIsNotToday() async throws {
+    @Test("bug 6: a row dated tomorrow is not today's, in the user's own time zone", arguments: TestBackend.all)
+    func futureRowIsNotToday(backend: TestBackend) async throws {
         // 23:30 UTC on the 10th: already the 11th in Berlin.
-        let database = TestDatabase(now: Date(iso: "2026-03-10T23:30:00Z"))
+        let database = TestDatabase(backend, now: Date(iso: "2026-03-10T23:30:00Z"))
         let pipeline = try await database.open()
         try await pipeline.ingest(.user(UserUpdate(id: Self.ada, timeZone: TimeZone.iana("Europe/Berlin"))))
         var tomorrow = UserEntry(user: Self.ada, day: .literal("2026-03-12"))
@@ -108,10 +164,12 @@ struct DataRegressionTests {
     ///
     /// Checked: with the migrator's newer-version check disabled (`if false, found > latestVersion`),
     /// opening the newer database succeeds and this test fails.
-    @Test("bug 7: the schema loads fresh and from every earlier version; a newer database is refused unchanged")
-    func schemaLoads() async throws {
+    @Test(
+        "bug 7: the schema loads fresh and from every earlier version; a newer database is refused unchanged",
+        arguments: TestBackend.all)
+    func schemaLoads(backend: TestBackend) async throws {
         for version in 0..<Store.latestSchemaVersion {
-            let database = TestDatabase()
+            let database = TestDatabase(backend)
             if version > 0 {
                 let old = try Store(path: database.path, clock: database.clock, schemaVersion: version)
                 try await old.write(HealthMetrics(user: Self.ada, day: Self.day, stepCount: 1234))
@@ -122,25 +180,29 @@ struct DataRegressionTests {
                 #expect(try await store.dailyLog(user: Self.ada, day: Self.day)?.stepCount == Sourced(1234, .health))
             }
         }
-        let database = TestDatabase()
+        let database = TestDatabase(backend)
         do {
             let store = try Store(path: database.path, clock: database.clock)
             try await store.executeForTesting(
                 "INSERT INTO schema_migrations (version, name, applied_at) VALUES (\(Store.latestSchemaVersion + 1), 'next', 0)"
             )
         }
-        let before = try Data(contentsOf: URL(fileURLWithPath: database.path))
+        // Unchanged: the SQLite file byte for byte; on PostgreSQL, every table and row of the schema.
+        let before = try Store.contentsForTesting(at: database.path)
+        if backend == .postgresql { #expect(before.contains { $0.contains("next") }) }
         #expect(throws: StorageError.self) { _ = try Store(path: database.path, clock: database.clock) }
-        #expect(try Data(contentsOf: URL(fileURLWithPath: database.path)) == before)
+        #expect(try Store.contentsForTesting(at: database.path) == before)
     }
 
     /// Bug 8: notifications defaulted to off because an unset boolean reads false.
     ///
     /// Checked: with `UserSettings(stored:)` starting from `false`/`0` instead of the registered
     /// defaults, this test fails.
-    @Test("bug 8: a setting never written reads as its registered default, so notifications are on")
-    func notificationsDefaultOn() async throws {
-        let database = TestDatabase()
+    @Test(
+        "bug 8: a setting never written reads as its registered default, so notifications are on",
+        arguments: TestBackend.all)
+    func notificationsDefaultOn(backend: TestBackend) async throws {
+        let database = TestDatabase(backend)
         let pipeline = try await database.open()
         try await pipeline.ingest(.user(UserUpdate(id: Self.ada)))
         #expect(try await pipeline.settings(for: Self.ada).engagementNotifications)
@@ -157,9 +219,11 @@ struct DataRegressionTests {
     /// Checked: with the drain's page query not filtered by kind (`WHERE kind = ?1` dropped), the
     /// health check-in and the unknown item are consumed or failed while draining symptom logs, and
     /// this test fails.
-    @Test("bug 9: draining one kind of watch item leaves the other kind and unknown kinds queued")
-    func drainKeepsOtherKinds() async throws {
-        let database = TestDatabase()
+    @Test(
+        "bug 9: draining one kind of watch item leaves the other kind and unknown kinds queued",
+        arguments: TestBackend.all)
+    func drainKeepsOtherKinds(backend: TestBackend) async throws {
+        let database = TestDatabase(backend)
         let pipeline = try await database.open()
         let store = pipeline.store
         let now = database.clock.now

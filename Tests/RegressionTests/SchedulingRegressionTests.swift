@@ -30,8 +30,10 @@ struct SchedulingRegressionTests {
         return options
     }
 
-    static func pipeline(users: [String], now: Date = start) async throws -> (TestDatabase, Pipeline) {
-        let database = TestDatabase(now: now)
+    static func pipeline(_ backend: TestBackend, users: [String], now: Date = start) async throws -> (
+        TestDatabase, Pipeline
+    ) {
+        let database = TestDatabase(backend, now: now)
         let pipeline = try await database.open()
         try await pipeline.ingest(users.map { .user(UserUpdate(id: .literal($0))) })
         return (database, pipeline)
@@ -41,9 +43,11 @@ struct SchedulingRegressionTests {
     ///
     /// Checked: with the launch's chain start removed from `TaskScheduler.launch` (registration
     /// only, as the app did), no request is pending and nothing runs: this test fails.
-    @Test("bug 1: the first launch starts every task's chain for every user, and the due ones run")
-    func launchStartsTheChain() async throws {
-        let (database, pipeline) = try await Self.pipeline(users: ["ada", "bob"])
+    @Test(
+        "bug 1: the first launch starts every task's chain for every user, and the due ones run",
+        arguments: TestBackend.all)
+    func launchStartsTheChain(backend: TestBackend) async throws {
+        let (database, pipeline) = try await Self.pipeline(backend, users: ["ada", "bob"])
         let report = try await pipeline.launch(Self.options(database))
         let ran = Set(report.runs.map { "\($0.identifier) \($0.scope)" })
         #expect(
@@ -60,9 +64,11 @@ struct SchedulingRegressionTests {
     ///
     /// Checked: with the launch submitting its chains with `.replace` instead of `.keep`,
     /// `engagement-daily` ran 0 times in the ten days and this test fails.
-    @Test("bug 2: ten days of launches every 15 minutes run each daily task exactly once a day")
-    func frequentLaunchesDoNotStarve() async throws {
-        let (database, pipeline) = try await Self.pipeline(users: ["ada"])
+    @Test(
+        "bug 2: ten days of launches every 15 minutes run each daily task exactly once a day",
+        arguments: TestBackend.all)
+    func frequentLaunchesDoNotStarve(backend: TestBackend) async throws {
+        let (database, pipeline) = try await Self.pipeline(backend, users: ["ada"])
         let days = 10
         for _ in 0..<(days * 96) {
             try await pipeline.launch(Self.options(database))
@@ -88,10 +94,12 @@ struct SchedulingRegressionTests {
     /// Checked: with `Store.summary()` made `nonisolated` over a `nonisolated(unsafe)` connection (the
     /// handle reached from outside the actor), three runs of this test out of three crashed — twice
     /// at the connection's check, once inside SQLite.
-    @Test("bug 3: handlers four at a time and ingestion at once share the store without a race or a lost write")
-    func concurrentHandlersAndIngestion() async throws {
+    @Test(
+        "bug 3: handlers four at a time and ingestion at once share the store without a race or a lost write",
+        arguments: TestBackend.all)
+    func concurrentHandlersAndIngestion(backend: TestBackend) async throws {
         let users = (1...12).map { String(format: "user-%02d", $0) }
-        let (database, pipeline) = try await Self.pipeline(users: users)
+        let (database, pipeline) = try await Self.pipeline(backend, users: users)
         var options = Self.options(database)
         options.jobs = 4
         let other = try await database.open()
@@ -126,9 +134,11 @@ struct SchedulingRegressionTests {
     ///
     /// Checked: with `TaskExecution` treating expiry without an expiration handler as success,
     /// the outcome was `success` and this test failed.
-    @Test("bug 10: a handler that sets no expiration handler is marked unsuccessful at expiry and retried")
-    func noExpirationHandler() async throws {
-        let database = TestDatabase(now: Self.start)
+    @Test(
+        "bug 10: a handler that sets no expiration handler is marked unsuccessful at expiry and retried",
+        arguments: TestBackend.all)
+    func noExpirationHandler(backend: TestBackend) async throws {
+        let database = TestDatabase(backend, now: Self.start)
         let store = try Store(path: database.path, clock: database.clock)
         try await store.save(User(id: .literal("ada")))
         let timer = ManualExpiryTimer(clock: database.clock)
@@ -162,9 +172,9 @@ struct SchedulingRegressionTests {
     ///
     /// Checked: with a later `setTaskCompleted` allowed to replace the first, the run was recorded as
     /// a failure and this test failed.
-    @Test("bug 10: setTaskCompleted counts once; a second call is ignored and logged")
-    func completedTwice() async throws {
-        let database = TestDatabase(now: Self.start)
+    @Test("bug 10: setTaskCompleted counts once; a second call is ignored and logged", arguments: TestBackend.all)
+    func completedTwice(backend: TestBackend) async throws {
+        let database = TestDatabase(backend, now: Self.start)
         let store = try Store(path: database.path, clock: database.clock)
         try await store.save(User(id: .literal("ada")))
         let log = Lines()
@@ -194,9 +204,9 @@ struct SchedulingRegressionTests {
     ///
     /// Checked: with the `engagement-daily` handler's successor submission removed, no request for
     /// it was pending after its run, status listed a broken chain, and this test failed.
-    @Test("bug 10: every task reschedules itself as it runs, so no chain breaks")
-    func everyHandlerReschedules() async throws {
-        let (database, pipeline) = try await Self.pipeline(users: ["ada"])
+    @Test("bug 10: every task reschedules itself as it runs, so no chain breaks", arguments: TestBackend.all)
+    func everyHandlerReschedules(backend: TestBackend) async throws {
+        let (database, pipeline) = try await Self.pipeline(backend, users: ["ada"])
         var options = Self.options(database)
         options.force = true
         let report = try await pipeline.launch(options)

@@ -6,9 +6,11 @@ import Testing
 
 @Suite("Retries")
 struct BackoffTests {
-    @Test("an unsuccessful run is retried after 1, 2, 4, 8, 16 minutes; a success ends the backoff")
-    func exponentialBackoff() async throws {
-        let harness = try SchedulerHarness()
+    @Test(
+        "an unsuccessful run is retried after 1, 2, 4, 8, 16 minutes; a success ends the backoff",
+        arguments: TestBackend.all)
+    func exponentialBackoff(backend: TestBackend) async throws {
+        let harness = try SchedulerHarness(backend)
         try await harness.addUsers(["ada"])
         let failing = Locked(true)
         let task = TestTask(
@@ -47,9 +49,11 @@ struct BackoffTests {
         #expect(next.earliestBeginDate.map { $0 > harness.now.addingTimeInterval(86_400 - 3600) } == true)
     }
 
-    @Test("a failure before the successor was submitted makes the request itself pending again, with its attempts")
-    func failureWithoutSuccessor() async throws {
-        let harness = try SchedulerHarness()
+    @Test(
+        "a failure before the successor was submitted makes the request itself pending again, with its attempts",
+        arguments: TestBackend.all)
+    func failureWithoutSuccessor(backend: TestBackend) async throws {
+        let harness = try SchedulerHarness(backend)
         try await harness.addUsers(["ada"])
         let task = TestTask(
             identifier: "daily",

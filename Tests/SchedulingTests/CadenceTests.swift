@@ -11,10 +11,12 @@ import Testing
 /// submit for every user with `replacing: true`: the daily task ran 0 times and this test failed.
 @Suite("Cadence over a month of cron launches")
 struct CadenceTests {
-    @Test("launched every 15 minutes for a month, a daily task runs exactly once a day and a 4-hourly one six times")
-    func month() async throws {
+    @Test(
+        "launched every 15 minutes for a month, a daily task runs exactly once a day and a 4-hourly one six times",
+        arguments: TestBackend.all)
+    func month(backend: TestBackend) async throws {
         let start = Date(iso: "2026-03-01T00:00:00Z")
-        let harness = try SchedulerHarness(now: start)
+        let harness = try SchedulerHarness(backend, now: start)
         try await harness.addUsers(["ada"])
         let tasks: [TestTask] = [
             .periodic("daily", every: 86_400, firstAfterInterval: harness.clock),
@@ -41,9 +43,11 @@ struct CadenceTests {
         #expect(try await harness.scheduler().pendingRequests().count == 2)
     }
 
-    @Test("a task never runs before its earliest begin date, only at the first launch after it")
-    func notBeforeEarliestDate() async throws {
-        let harness = try SchedulerHarness(now: Date(iso: "2026-03-15T12:00:00Z"))
+    @Test(
+        "a task never runs before its earliest begin date, only at the first launch after it",
+        arguments: TestBackend.all)
+    func notBeforeEarliestDate(backend: TestBackend) async throws {
+        let harness = try SchedulerHarness(backend, now: Date(iso: "2026-03-15T12:00:00Z"))
         try await harness.addUsers(["ada"])
         let due = Date(iso: "2026-03-15T12:07:00Z")
         let task = TestTask.periodic("daily", every: 86_400, firstAt: due)

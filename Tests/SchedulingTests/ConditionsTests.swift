@@ -18,10 +18,12 @@ struct ConditionsTests {
             handler: { task in task.setTaskCompleted(success: true) })
     }
 
-    @Test("a processing request whose condition is unmet stays pending and does not run, until it is met")
-    func unmetConditions() async throws {
+    @Test(
+        "a processing request whose condition is unmet stays pending and does not run, until it is met",
+        arguments: TestBackend.all)
+    func unmetConditions(backend: TestBackend) async throws {
         for (power, network) in [(true, false), (false, true)] {
-            let harness = try SchedulerHarness()
+            let harness = try SchedulerHarness(backend)
             try await harness.addUsers(["ada"])
             harness.conditions.set(DeviceConditions(isOnExternalPower: !power, hasNetworkConnectivity: !network))
             let report = try await harness.launch([Self.processing(power: power, network: network)])
@@ -37,9 +39,9 @@ struct ConditionsTests {
         }
     }
 
-    @Test("refresh requests have no conditions: they run on battery and offline")
-    func refreshIgnoresConditions() async throws {
-        let harness = try SchedulerHarness()
+    @Test("refresh requests have no conditions: they run on battery and offline", arguments: TestBackend.all)
+    func refreshIgnoresConditions(backend: TestBackend) async throws {
+        let harness = try SchedulerHarness(backend)
         try await harness.addUsers(["ada"])
         harness.conditions.set(DeviceConditions(isOnExternalPower: false, hasNetworkConnectivity: false))
         let report = try await harness.launch([.periodic("refresh", every: 3600)])

@@ -30,9 +30,11 @@ struct ExpiryTests {
             })
     }
 
-    @Test("at expiry the expiration handler is called and the work is cancelled; without completion the run expired")
-    func expirationHandlerCalled() async throws {
-        let harness = try SchedulerHarness()
+    @Test(
+        "at expiry the expiration handler is called and the work is cancelled; without completion the run expired",
+        arguments: TestBackend.all)
+    func expirationHandlerCalled(backend: TestBackend) async throws {
+        let harness = try SchedulerHarness(backend)
         try await harness.addUsers(["ada"])
         let (started, expirationCalled, cancelled) = (Gate(), Gate(), Gate())
         let task = Self.blocking(
@@ -54,9 +56,10 @@ struct ExpiryTests {
 
     /// DESIGN §8, bug 10. Checked by making a run without an expiration handler succeed at expiry in
     /// `TaskExecution.run`: this test and the budget test failed.
-    @Test("a task without an expiration handler is marked unsuccessful at expiry and retried")
-    func noExpirationHandler() async throws {
-        let harness = try SchedulerHarness()
+    @Test(
+        "a task without an expiration handler is marked unsuccessful at expiry and retried", arguments: TestBackend.all)
+    func noExpirationHandler(backend: TestBackend) async throws {
+        let harness = try SchedulerHarness(backend)
         try await harness.addUsers(["ada"])
         let started = Gate()
         async let launched = harness.launch([Self.blocking(started: started)])
@@ -71,10 +74,12 @@ struct ExpiryTests {
         #expect(pending.attempts == 1)
     }
 
-    @Test("an expiration handler that completes the task decides the outcome: success counts, failure expired")
-    func expirationHandlerCompletes() async throws {
+    @Test(
+        "an expiration handler that completes the task decides the outcome: success counts, failure expired",
+        arguments: TestBackend.all)
+    func expirationHandlerCompletes(backend: TestBackend) async throws {
         for success in [true, false] {
-            let harness = try SchedulerHarness()
+            let harness = try SchedulerHarness(backend)
             try await harness.addUsers(["ada"])
             let started = Gate()
             let task = Self.blocking(
@@ -91,10 +96,11 @@ struct ExpiryTests {
         }
     }
 
-    @Test("a processing task gets ten minutes by default, and the plan's budget overrides it")
-    func budgets() async throws {
+    @Test(
+        "a processing task gets ten minutes by default, and the plan's budget overrides it", arguments: TestBackend.all)
+    func budgets(backend: TestBackend) async throws {
         for (plannedBudget, expected) in [(nil, 600.0), (90.0, 90.0)] as [(TimeInterval?, TimeInterval)] {
-            let harness = try SchedulerHarness()
+            let harness = try SchedulerHarness(backend)
             try await harness.addUsers(["ada"])
             let started = Gate()
             let budget = Locked<TimeInterval>(0)
@@ -118,9 +124,11 @@ struct ExpiryTests {
         }
     }
 
-    @Test("a handler that returns without completing is waited for until its budget runs out, then marked unsuccessful")
-    func returnsWithoutCompleting() async throws {
-        let harness = try SchedulerHarness()
+    @Test(
+        "a handler that returns without completing is waited for until its budget runs out, then marked unsuccessful",
+        arguments: TestBackend.all)
+    func returnsWithoutCompleting(backend: TestBackend) async throws {
+        let harness = try SchedulerHarness(backend)
         try await harness.addUsers(["ada"])
         let returned = Gate()
         let task = TestTask(
@@ -141,9 +149,11 @@ struct ExpiryTests {
 
     /// DESIGN §8, bug 10. Checked by letting a later `setTaskCompleted` overwrite the first in
     /// `BackgroundTask`: the run was recorded as a failure and this test failed.
-    @Test("setTaskCompleted counts once: later calls are ignored and logged, also after the run ended")
-    func doubleCompletion() async throws {
-        let harness = try SchedulerHarness()
+    @Test(
+        "setTaskCompleted counts once: later calls are ignored and logged, also after the run ended",
+        arguments: TestBackend.all)
+    func doubleCompletion(backend: TestBackend) async throws {
+        let harness = try SchedulerHarness(backend)
         try await harness.addUsers(["ada"])
         let kept = Locked<BackgroundTask?>(nil)
         let task = TestTask(
@@ -169,9 +179,9 @@ struct ExpiryTests {
         #expect(try await harness.scheduler().pendingRequests().map(\.attempts) == [0])
     }
 
-    @Test("a run that reports failure is recorded as a failure with its reason")
-    func reportedFailure() async throws {
-        let harness = try SchedulerHarness()
+    @Test("a run that reports failure is recorded as a failure with its reason", arguments: TestBackend.all)
+    func reportedFailure(backend: TestBackend) async throws {
+        let harness = try SchedulerHarness(backend)
         try await harness.addUsers(["ada"])
         let task = TestTask(
             identifier: "refresh",

@@ -17,9 +17,11 @@ struct LeaseTests {
         try #require(claimed.count == 1)
     }
 
-    @Test("a request whose worker died runs again once its lease expires; the dead run is recorded as a failure")
-    func abandonedRequestIsReclaimed() async throws {
-        let harness = try SchedulerHarness()
+    @Test(
+        "a request whose worker died runs again once its lease expires; the dead run is recorded as a failure",
+        arguments: TestBackend.all)
+    func abandonedRequestIsReclaimed(backend: TestBackend) async throws {
+        let harness = try SchedulerHarness(backend)
         try await harness.addUsers(["ada"])
         let daily = TestTask.periodic("daily", every: 86_400)
         try await harness.launch([daily], plan: LaunchPlan(identifiers: [], jobs: 1))  // starts the chain only
@@ -44,9 +46,11 @@ struct LeaseTests {
         #expect(try await harness.scheduler().pendingRequests().map(\.attempts) == [0])
     }
 
-    @Test("a worker that finishes after losing its lease records nothing: the run is recorded once")
-    func lateFinishIsNotRecorded() async throws {
-        let harness = try SchedulerHarness()
+    @Test(
+        "a worker that finishes after losing its lease records nothing: the run is recorded once",
+        arguments: TestBackend.all)
+    func lateFinishIsNotRecorded(backend: TestBackend) async throws {
+        let harness = try SchedulerHarness(backend)
         try await harness.addUsers(["ada"])
         let (started, release) = (Gate(), Gate())
         let runs = Locked(0)
@@ -84,9 +88,9 @@ struct LeaseTests {
         #expect(harness.log.lines(atLeast: .warning).contains { $0.contains("another worker took it over") })
     }
 
-    @Test("launches running at once on one database never run a request twice")
-    func overlappingLaunches() async throws {
-        let harness = try SchedulerHarness()
+    @Test("launches running at once on one database never run a request twice", arguments: TestBackend.all)
+    func overlappingLaunches(backend: TestBackend) async throws {
+        let harness = try SchedulerHarness(backend)
         let users = (0..<40).map { "user\($0)" }
         try await harness.addUsers(users)
         let tasks: [TestTask] = [.periodic("daily", every: 86_400), .periodic("refresh", every: 4 * 3600)]

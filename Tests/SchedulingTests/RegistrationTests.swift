@@ -9,9 +9,11 @@ struct RegistrationTests {
     let noop: TaskHandler = { task in task.setTaskCompleted(success: true) }
     let start: ChainStart = { scope, _ in AppRefreshTaskRequest(identifier: "daily", scope: scope) }
 
-    @Test("an identifier outside the permitted list is refused with an error that names it, and nothing runs")
-    func unpermitted() async throws {
-        let harness = try SchedulerHarness()
+    @Test(
+        "an identifier outside the permitted list is refused with an error that names it, and nothing runs",
+        arguments: TestBackend.all)
+    func unpermitted(backend: TestBackend) async throws {
+        let harness = try SchedulerHarness(backend)
         try await harness.addUsers(["ada"])
         let noop = self.noop
         await #expect {
@@ -29,9 +31,9 @@ struct RegistrationTests {
         #expect(try await harness.history().isEmpty)
     }
 
-    @Test("registering an identifier twice is refused with an error that names it")
-    func twice() async throws {
-        let harness = try SchedulerHarness()
+    @Test("registering an identifier twice is refused with an error that names it", arguments: TestBackend.all)
+    func twice(backend: TestBackend) async throws {
+        let harness = try SchedulerHarness(backend)
         let (noop, start) = (self.noop, self.start)
         await #expect {
             try await harness.scheduler().launch { registrar throws(SchedulingError) in
@@ -44,9 +46,9 @@ struct RegistrationTests {
         }
     }
 
-    @Test("registering after the launch completed is refused with an error that names it")
-    func afterLaunch() async throws {
-        let harness = try SchedulerHarness()
+    @Test("registering after the launch completed is refused with an error that names it", arguments: TestBackend.all)
+    func afterLaunch(backend: TestBackend) async throws {
+        let harness = try SchedulerHarness(backend)
         let (noop, start) = (self.noop, self.start)
         let scheduler = harness.scheduler()
         nonisolated(unsafe) var escaped: TaskRegistrar?  // Written and read on this task only.
@@ -66,9 +68,9 @@ struct RegistrationTests {
         #expect(scheduler.registeredIdentifiers == ["daily"])
     }
 
-    @Test("a scheduler launches once; the second launch is refused")
-    func launchTwice() async throws {
-        let harness = try SchedulerHarness()
+    @Test("a scheduler launches once; the second launch is refused", arguments: TestBackend.all)
+    func launchTwice(backend: TestBackend) async throws {
+        let harness = try SchedulerHarness(backend)
         let scheduler = harness.scheduler()
         try await scheduler.launch(LaunchPlan(jobs: 1)) { _ throws(SchedulingError) in }
         await #expect {
@@ -78,9 +80,11 @@ struct RegistrationTests {
         }
     }
 
-    @Test("submitting an identifier outside the permitted list is refused with an error that names it")
-    func submitUnpermitted() async throws {
-        let harness = try SchedulerHarness()
+    @Test(
+        "submitting an identifier outside the permitted list is refused with an error that names it",
+        arguments: TestBackend.all)
+    func submitUnpermitted(backend: TestBackend) async throws {
+        let harness = try SchedulerHarness(backend)
         await #expect {
             try await harness.scheduler().submit(AppRefreshTaskRequest(identifier: "elsewhere"), policy: .replace)
         } throws: { error in
@@ -89,9 +93,11 @@ struct RegistrationTests {
         }
     }
 
-    @Test("the launch starts the chain of every registered task for every user, and for the global scope")
-    func launchStartsChains() async throws {
-        let harness = try SchedulerHarness()
+    @Test(
+        "the launch starts the chain of every registered task for every user, and for the global scope",
+        arguments: TestBackend.all)
+    func launchStartsChains(backend: TestBackend) async throws {
+        let harness = try SchedulerHarness(backend)
         try await harness.addUsers(["ada", "bob", "cy"])
         let later = harness.now.addingTimeInterval(3600)
         let report = try await harness.launch([

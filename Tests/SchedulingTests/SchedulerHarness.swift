@@ -17,12 +17,12 @@ final class SchedulerHarness: Sendable {
 
     static let permitted: [TaskIdentifier] = ["daily", "hourly", "refresh", "processing", "global-sweep"]
 
+    /// A harness on a fresh database of `backend`: every scheduler test body runs on each backend.
     init(
-        now: Date = Date(iso: "2026-03-15T12:00:00Z"), configuration: SchedulerConfiguration = SchedulerConfiguration()
-    )
-        throws
-    {
-        database = TestDatabase(now: now)
+        _ backend: TestBackend, now: Date = Date(iso: "2026-03-15T12:00:00Z"),
+        configuration: SchedulerConfiguration = SchedulerConfiguration()
+    ) throws {
+        database = TestDatabase(backend, now: now)
         store = try Store(path: database.path, clock: database.clock)
         timer = ManualExpiryTimer(clock: database.clock)
         self.configuration = configuration

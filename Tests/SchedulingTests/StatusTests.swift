@@ -11,9 +11,11 @@ struct StatusTests {
         ("daily", .everyUser), ("global-sweep", .global),
     ]
 
-    @Test("a database that was never launched shows every chain as registered but never submitted (DESIGN §8, bug 1)")
-    func neverSubmitted() async throws {
-        let harness = try SchedulerHarness()
+    @Test(
+        "a database that was never launched shows every chain as registered but never submitted (DESIGN §8, bug 1)",
+        arguments: TestBackend.all)
+    func neverSubmitted(backend: TestBackend) async throws {
+        let harness = try SchedulerHarness(backend)
         try await harness.addUsers(["ada", "bob"])
         let status = try await harness.scheduler().status(of: Self.registered)
         #expect(
@@ -33,9 +35,11 @@ struct StatusTests {
 
     /// A handler that does not reschedule itself (DESIGN §8, bug 10) is caught when it finishes: the
     /// run records that no successor was pending, and status reports it until a run reschedules.
-    @Test("a handler that finished without submitting its successor shows as a broken chain (DESIGN §8, bug 10)")
-    func brokenChain() async throws {
-        let harness = try SchedulerHarness()
+    @Test(
+        "a handler that finished without submitting its successor shows as a broken chain (DESIGN §8, bug 10)",
+        arguments: TestBackend.all)
+    func brokenChain(backend: TestBackend) async throws {
+        let harness = try SchedulerHarness(backend)
         try await harness.addUsers(["ada"])
         let forgetful = TestTask(
             identifier: "daily",
@@ -52,9 +56,9 @@ struct StatusTests {
         #expect(try await harness.scheduler().status(of: Self.registered).brokenChains.isEmpty)
     }
 
-    @Test("a lease that expired long ago without a launch taking it over is reported stuck")
-    func stuck() async throws {
-        let harness = try SchedulerHarness()
+    @Test("a lease that expired long ago without a launch taking it over is reported stuck", arguments: TestBackend.all)
+    func stuck(backend: TestBackend) async throws {
+        let harness = try SchedulerHarness(backend)
         try await harness.addUsers(["ada"])
         try await harness.launch(
             [.periodic("daily", every: 86_400)], plan: LaunchPlan(identifiers: [], jobs: 1))
@@ -67,18 +71,20 @@ struct StatusTests {
         #expect(status.stuck.first?.lease?.owner == "other-host:4242:dead/1")
     }
 
-    @Test("requests of identifiers this version does not register are reported")
-    func unregistered() async throws {
-        let harness = try SchedulerHarness()
+    @Test("requests of identifiers this version does not register are reported", arguments: TestBackend.all)
+    func unregistered(backend: TestBackend) async throws {
+        let harness = try SchedulerHarness(backend)
         try await harness.scheduler().submit(
             AppRefreshTaskRequest(identifier: "hourly", scope: .global), policy: .replace)
         let status = try await harness.scheduler().status(of: Self.registered)
         #expect(status.unregistered == ["hourly": 1])
     }
 
-    @Test("status counts pending, due and running requests, runs by outcome and the last success")
-    func counts() async throws {
-        let harness = try SchedulerHarness()
+    @Test(
+        "status counts pending, due and running requests, runs by outcome and the last success",
+        arguments: TestBackend.all)
+    func counts(backend: TestBackend) async throws {
+        let harness = try SchedulerHarness(backend)
         try await harness.addUsers(["ada", "bob", "cy"])
         try await harness.launch([.periodic("daily", every: 86_400)], plan: LaunchPlan(scope: .user(.ada), jobs: 1))
         try await LeaseTests.claimAndDie(harness)

@@ -7,9 +7,11 @@ import Testing
 
 @Suite("Submitting requests")
 struct SubmitPolicyTests {
-    @Test(".replace replaces the pending request of the same identifier and scope; other scopes are separate")
-    func replace() async throws {
-        let harness = try SchedulerHarness()
+    @Test(
+        ".replace replaces the pending request of the same identifier and scope; other scopes are separate",
+        arguments: TestBackend.all)
+    func replace(backend: TestBackend) async throws {
+        let harness = try SchedulerHarness(backend)
         let scheduler = harness.scheduler()
         let first = harness.now.addingTimeInterval(3600)
         let second = harness.now.addingTimeInterval(7200)
@@ -27,9 +29,9 @@ struct SubmitPolicyTests {
             ])
     }
 
-    @Test(".keep inserts only when no request of that identifier and scope exists")
-    func keep() async throws {
-        let harness = try SchedulerHarness()
+    @Test(".keep inserts only when no request of that identifier and scope exists", arguments: TestBackend.all)
+    func keep(backend: TestBackend) async throws {
+        let harness = try SchedulerHarness(backend)
         let scheduler = harness.scheduler()
         let first = harness.now.addingTimeInterval(3600)
         #expect(
@@ -45,9 +47,9 @@ struct SubmitPolicyTests {
         #expect(try await scheduler.pendingRequests().count == 2)
     }
 
-    @Test(".keep submits nothing while the request of that identifier and scope is running")
-    func keepWhileRunning() async throws {
-        let harness = try SchedulerHarness()
+    @Test(".keep submits nothing while the request of that identifier and scope is running", arguments: TestBackend.all)
+    func keepWhileRunning(backend: TestBackend) async throws {
+        let harness = try SchedulerHarness(backend)
         try await harness.addUsers(["ada"])
         let inside = Gate()
         let results = Results()
@@ -68,9 +70,11 @@ struct SubmitPolicyTests {
         #expect(results.values == [false])
     }
 
-    @Test("processing requests keep their conditions; a request survives reopening the database")
-    func persisted() async throws {
-        let harness = try SchedulerHarness()
+    @Test(
+        "processing requests keep their conditions; a request survives reopening the database",
+        arguments: TestBackend.all)
+    func persisted(backend: TestBackend) async throws {
+        let harness = try SchedulerHarness(backend)
         let date = harness.now.addingTimeInterval(600)
         try await harness.scheduler().submit(
             ProcessingTaskRequest(
@@ -85,9 +89,9 @@ struct SubmitPolicyTests {
         #expect(pending.requiresExternalPower && pending.requiresNetworkConnectivity)
     }
 
-    @Test("cancel removes pending requests of one identifier and scope, or all of them")
-    func cancel() async throws {
-        let harness = try SchedulerHarness()
+    @Test("cancel removes pending requests of one identifier and scope, or all of them", arguments: TestBackend.all)
+    func cancel(backend: TestBackend) async throws {
+        let harness = try SchedulerHarness(backend)
         let scheduler = harness.scheduler()
         for scope in [TaskScope.user(.ada), .user(.bob), .global] {
             try await scheduler.submit(AppRefreshTaskRequest(identifier: "daily", scope: scope), policy: .replace)
@@ -100,9 +104,11 @@ struct SubmitPolicyTests {
         #expect(try await scheduler.pendingRequests().isEmpty)
     }
 
-    @Test("stores in parallel submitting .keep and .replace for one identifier and scope leave one pending request")
-    func concurrentSubmitters() async throws {
-        let harness = try SchedulerHarness()
+    @Test(
+        "stores in parallel submitting .keep and .replace for one identifier and scope leave one pending request",
+        arguments: TestBackend.all)
+    func concurrentSubmitters(backend: TestBackend) async throws {
+        let harness = try SchedulerHarness(backend)
         let path = harness.database.path
         let clock = harness.clock
         try await withThrowingTaskGroup(of: Void.self) { group in

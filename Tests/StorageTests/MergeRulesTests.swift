@@ -104,10 +104,12 @@ struct MergeRulesTests {
         .stepCount: [1000, 2000, 9000, 12000], .sleepDuration: [25_200, 27_000, 21_600, 18_000],
     ]
 
-    @Test("every sequence of up to three user and health writes ends as the rules say", arguments: Field.metrics)
-    func everySequence(field: Field) async throws {
+    @Test(
+        "every sequence of up to three user and health writes ends as the rules say", arguments: TestBackend.all,
+        Field.metrics)
+    func everySequence(backend: TestBackend, field: Field) async throws {
         let values = Self.valuesByField[field]!
-        let database = TestDatabase()
+        let database = TestDatabase(backend)
         let store = try Store(path: database.path, clock: database.clock)
         // Each sequence writes its own day, so they cannot see each other.
         for (index, writes) in Self.sequences.enumerated() {
@@ -122,9 +124,9 @@ struct MergeRulesTests {
         }
     }
 
-    @Test("a health sync leaves the user-only fields and the user's metric values alone")
-    func healthNeverTouchesUserFields() async throws {
-        let database = TestDatabase()
+    @Test("a health sync leaves the user-only fields and the user's metric values alone", arguments: TestBackend.all)
+    func healthNeverTouchesUserFields(backend: TestBackend) async throws {
+        let database = TestDatabase(backend)
         let store = try Store(path: database.path, clock: database.clock)
         var entry = UserEntry(user: Self.user, day: Self.day)
         entry.symptomSeverity = .set(6)
@@ -146,9 +148,9 @@ struct MergeRulesTests {
         #expect(log.stepCount == Sourced(8000, .health))
     }
 
-    @Test("an entry that mentions only some fields leaves the others as they were")
-    func absentMeansUnchanged() async throws {
-        let database = TestDatabase()
+    @Test("an entry that mentions only some fields leaves the others as they were", arguments: TestBackend.all)
+    func absentMeansUnchanged(backend: TestBackend) async throws {
+        let database = TestDatabase(backend)
         let store = try Store(path: database.path, clock: database.clock)
         var first = UserEntry(user: Self.user, day: Self.day)
         first.symptomSeverity = .set(3)
@@ -166,9 +168,9 @@ struct MergeRulesTests {
         #expect(log.notes == nil)
     }
 
-    @Test("a value outside the schema's bounds is refused by the database itself")
-    func checkConstraints() async throws {
-        let database = TestDatabase()
+    @Test("a value outside the schema's bounds is refused by the database itself", arguments: TestBackend.all)
+    func checkConstraints(backend: TestBackend) async throws {
+        let database = TestDatabase(backend)
         let store = try Store(path: database.path, clock: database.clock)
         var entry = UserEntry(user: Self.user, day: Self.day)
         entry.symptomSeverity = .set(11)
@@ -176,9 +178,11 @@ struct MergeRulesTests {
         #expect(try await store.dailyLog(user: Self.user, day: Self.day) == nil)
     }
 
-    @Test("a run of writes coalesced into one DayWrite stores exactly what the writes store one by one")
-    func coalescedEqualsSequential() async throws {
-        let database = TestDatabase()
+    @Test(
+        "a run of writes coalesced into one DayWrite stores exactly what the writes store one by one",
+        arguments: TestBackend.all)
+    func coalescedEqualsSequential(backend: TestBackend) async throws {
+        let database = TestDatabase(backend)
         let store = try Store(path: database.path, clock: database.clock)
         var random = SeededRandom(seed: 7)
         func patch(_ values: [Double]) -> Patch<Double> {

@@ -7,21 +7,27 @@ import Testing
 
 @Suite("Migrations")
 struct MigrationTests {
-    @Test("a new database is created with mode 0600 at the latest schema version")
-    func freshDatabase() async throws {
-        let database = TestDatabase()
+    @Test(
+        "a new database is created at the latest schema version (an SQLite file with mode 0600)",
+        arguments: TestBackend.all)
+    func freshDatabase(backend: TestBackend) async throws {
+        let database = TestDatabase(backend)
         let store = try Store(path: database.path, clock: database.clock)
         #expect(try await store.schemaVersion() == Store.latestSchemaVersion)
-        let attributes = try FileManager.default.attributesOfItem(atPath: database.path)
-        let mode = try #require(attributes[.posixPermissions] as? Int)
-        #expect(mode & 0o777 == 0o600)
+        #expect(try await store.integrityCheck() == "ok")
+        // Health data: the file is readable by its owner only. (A PostgreSQL server keeps its own files.)
+        if backend == .sqlite {
+            let attributes = try FileManager.default.attributesOfItem(atPath: database.path)
+            let mode = try #require(attributes[.posixPermissions] as? Int)
+            #expect(mode & 0o777 == 0o600)
+        }
     }
 
     @Test(
         "a database left at every earlier version keeps its rows when migrated forward",
-        arguments: 1..<Store.latestSchemaVersion)
-    func upgradeFromEarlierVersion(version: Int) async throws {
-        let database = TestDatabase()
+        arguments: TestBackend.all, 1..<Store.latestSchemaVersion)
+    func upgradeFromEarlierVersion(backend: TestBackend, version: Int) async throws {
+        let database = TestDatabase(backend)
         do {
             let old = try Store(path: database.path, clock: database.clock, schemaVersion: version)
             #expect(try await old.schemaVersion() == version)
@@ -41,9 +47,13 @@ struct MigrationTests {
         #expect(try await store.summary().watchItemsByKind["symptomLog"] == 1)
     }
 
-    @Test("a database from a newer version is refused with a clear error and left byte for byte unchanged")
-    func newerDatabaseIsRefused() async throws {
-        let database = TestDatabase()
+    /// "Unchanged" is the SQLite file byte for byte; on PostgreSQL, the schema's tables, columns,
+    /// indexes and every row, `schema_migrations` included.
+    @Test(
+        "a database from a newer version is refused with a clear error and left unchanged",
+        arguments: TestBackend.all)
+    func newerDatabaseIsRefused(backend: TestBackend) async throws {
+        let database = TestDatabase(backend)
         do {
             let store = try Store(path: database.path, clock: database.clock)
             try await store.write(HealthMetrics(user: .literal("ada"), day: .literal("2026-03-01"), stepCount: 100))
@@ -51,7 +61,9 @@ struct MigrationTests {
             try await store.executeForTesting(
                 "INSERT INTO schema_migrations (version, name, applied_at) VALUES (999, 'from_the_future', 0)")
         }
-        let before = try Data(contentsOf: URL(fileURLWithPath: database.path))
+        let before = try Store.contentsForTesting(at: database.path)
+        // The comparison sees the rows that matter (on SQLite, it is the whole file).
+        if backend == .postgresql { #expect(before.contains { $0.contains("from_the_future") }) }
         #expect {
             _ = try Store(path: database.path, clock: database.clock)
         } throws: { error in
@@ -59,30 +71,40 @@ struct MigrationTests {
             return found == 999 && supported == Store.latestSchemaVersion
                 && "\(error)".contains("upgrade pipeline")
         }
-        let after = try Data(contentsOf: URL(fileURLWithPath: database.path))
-        #expect(before == after)
+        #expect(try Store.contentsForTesting(at: database.path) == before)
     }
 
-    @Test("an SQLite file that pipeline did not create is refused and left unchanged")
-    func foreignDatabaseIsRefused() async throws {
-        let directory = TemporaryDirectory()
-        let path = directory.path("other.sqlite")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-        process.arguments = [
-            path, "CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT); INSERT INTO notes VALUES (1, 'x');",
-        ]
-        try process.run()
-        process.waitUntilExit()
-        try #require(process.terminationStatus == 0, "sqlite3 must be installed to build the foreign database")
-        let before = try Data(contentsOf: URL(fileURLWithPath: path))
-        #expect(throws: StorageError.self) { _ = try Store(path: path) }
-        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+    /// On SQLite, a file the sqlite3 shell made; on PostgreSQL, a schema holding another
+    /// application's table.
+    @Test("a database that pipeline did not create is refused and left unchanged", arguments: TestBackend.all)
+    func foreignDatabaseIsRefused(backend: TestBackend) async throws {
+        let database = TestDatabase(backend)
+        let path = database.path
+        let notes = "CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT); INSERT INTO notes VALUES (1, 'x');"
+        switch backend {
+        case .sqlite:
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+            process.arguments = [path, notes]
+            try process.run()
+            process.waitUntilExit()
+            try #require(process.terminationStatus == 0, "sqlite3 must be installed to build the foreign database")
+        case .postgresql:
+            try Store.executeForTesting(at: path, "CREATE SCHEMA \(database.schema); " + notes)
+        }
+        let before = try Store.contentsForTesting(at: path)
+        if backend == .postgresql { #expect(before.contains("  (1,x)")) }
+        #expect {
+            _ = try Store(path: path)
+        } throws: { error in
+            if case StorageError.notAPipelineDatabase = error { true } else { false }
+        }
+        #expect(try Store.contentsForTesting(at: path) == before)
     }
 
-    @Test("a database whose migration history differs from this build's is refused")
-    func mismatchedHistoryIsRefused() async throws {
-        let database = TestDatabase()
+    @Test("a database whose migration history differs from this build's is refused", arguments: TestBackend.all)
+    func mismatchedHistoryIsRefused(backend: TestBackend) async throws {
+        let database = TestDatabase(backend)
         do {
             let store = try Store(path: database.path, clock: database.clock, schemaVersion: 1)
             try await store.executeForTesting("UPDATE schema_migrations SET name = 'something_else' WHERE version = 1")
@@ -94,9 +116,9 @@ struct MigrationTests {
         }
     }
 
-    @Test("stores opening one new database at the same time apply each migration once")
-    func concurrentFirstOpen() async throws {
-        let database = TestDatabase()
+    @Test("stores opening one new database at the same time apply each migration once", arguments: TestBackend.all)
+    func concurrentFirstOpen(backend: TestBackend) async throws {
+        let database = TestDatabase(backend)
         let path = database.path
         try await withThrowingTaskGroup(of: Int.self) { group in
             for _ in 0..<8 {
@@ -122,7 +144,8 @@ struct MigrationTests {
         let folder = repositoryRoot.appendingPathComponent("Schema/\(folderName)")
         let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".sql") }
             .sorted()
-        #expect(files.count == migrations.count, "each Schema/\(folderName)/*.sql needs an .embedInCode line and an entry")
+        #expect(
+            files.count == migrations.count, "each Schema/\(folderName)/*.sql needs an .embedInCode line and an entry")
         for (file, migration) in zip(files, migrations) {
             #expect(file == String(format: "%04d_%@.sql", migration.version, migration.name))
             let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
