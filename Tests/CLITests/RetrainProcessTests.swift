@@ -24,19 +24,19 @@ struct RetrainProcessTests {
         generator.generate { text += $0 }
         _ = try await pipeline.ingestJSONLines(from: .bytes(Array(text.utf8))) { _ in }
 
-        // One job, so the users are retrained one after another. Once the third has started, this
-        // process takes the database's write lock: the retrain then blocks at its next write (it waits
-        // up to the busy timeout), so the kill lands mid-cohort, with earlier users' models saved and
-        // later ones not begun. The thousand users give the lock a wide margin to land in time.
-        let lock = try Store(path: database.path, clock: database.clock)
+        // One job, so the users are retrained one after another. The child is stopped (SIGSTOP) the
+        // moment it says the third user's retrain is running — by the thread reading its output, so a
+        // busy test runner cannot let it finish the cohort first — and then killed: the kill lands
+        // mid-cohort, with earlier users' models saved and later ones not begun. (Taking the database's
+        // write lock instead left a window in which a loaded machine let the child finish.)
+        let marker = "ml-retrain [user-00003]: running"
         let child = try ChildProcess.start(
-            ["retrain", "--db", database.path, "--now", Self.now, "--jobs", "1"], environment: ["PIPELINE_LOG": "info"])
-        let reached = await child.waitForOutput(containing: "ml-retrain [user-00003]: running")
+            ["retrain", "--db", database.path, "--now", Self.now, "--jobs", "1"], environment: ["PIPELINE_LOG": "info"],
+            stopOnOutput: marker)
+        let reached = await child.waitForOutput(containing: marker)
         try #require(reached, "the retrain ended before the third user: \(child.errorOutput)")
-        try await lock.executeForTesting("BEGIN IMMEDIATE")
         kill(child.identifier, SIGKILL)
         #expect(await child.waitForExit() == .signal(SIGKILL))
-        try await lock.executeForTesting("ROLLBACK")
 
         let store = try Store(path: database.path, clock: database.clock)
         let trained = try await Self.checkWhole(store, users: generator.truths().map(\.id))
@@ -45,18 +45,24 @@ struct RetrainProcessTests {
         // After the dead launch's lease (10 minutes + grace), the next launch retrains the rest.
         let later = try await runBinary(["retrain", "--db", database.path, "--now", "2026-11-29T12:30:00Z"])
         #expect(later.status == 0, "\(later.stderr)")
-        #expect(try await Self.checkWhole(store, users: generator.truths().map(\.id)) == 1000)
+        #expect(try await Self.checkWhole(store, users: generator.truths().map(\.id), rerunAllowed: true) == 1000)
         let integrity = try await store.integrityCheck()
         #expect(integrity == "ok")
     }
 
     /// Checks that every served model is a complete artifact and every user has at most one artifact
     /// per launch; returns how many users have one.
-    static func checkWhole(_ store: Store, users: [UserID]) async throws -> Int {
+    ///
+    /// After the launch that follows the kill, one user may have two: the kill can land after that
+    /// user's artifact was saved and before its run was recorded as finished, so the next launch
+    /// runs the reclaimed request again (at least once, never half). No other user may.
+    static func checkWhole(_ store: Store, users: [UserID], rerunAllowed: Bool = false) async throws -> Int {
         var trained = 0
+        var retrainedTwice = 0
         for user in users {
             let history = try await store.modelHistory(scope: user.rawValue)
-            #expect(history.count <= 1, "\(user): one retrain, one artifact")
+            #expect(history.count <= 2, "\(user): at most the interrupted retrain and its rerun")
+            if history.count == 2 { retrainedTwice += 1 }
             if let served = try await store.servingModel(scope: user.rawValue) {
                 let artifact = try ModelArtifact(json: Data(served.json.utf8))
                 #expect(artifact.featureNames == ModelSpec.symptomForecast.featureNames)
@@ -64,6 +70,7 @@ struct RetrainProcessTests {
             }
             if !history.isEmpty { trained += 1 }
         }
+        #expect(retrainedTwice <= (rerunAllowed ? 1 : 0), "\(retrainedTwice) users retrained twice")
         return trained
     }
 }

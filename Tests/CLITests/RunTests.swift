@@ -34,7 +34,7 @@ struct RunTests {
     func globalTwice() async {
         let result = await runTest(["--db", "a.sqlite", "probe", "--user", "alice", "--db", "b.sqlite"])
         #expect(result.status == .usage)
-        #expect(result.stderr.hasPrefix("Error: '--db <path>' may be given only once\n"))
+        #expect(result.stderr.hasPrefix("Error: '--db <path|url>' may be given only once\n"))
     }
 
     @Test("--db wins over PIPELINE_DB, which wins over ./pipeline.sqlite")

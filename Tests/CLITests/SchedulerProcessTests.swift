@@ -163,6 +163,8 @@ final class ChildProcess: Sendable {
         var ending: Ending?
         var outputWaiters: [(marker: String, continuation: CheckedContinuation<Bool, Never>)] = []
         var exitWaiters: [CheckedContinuation<Ending, Never>] = []
+        /// Standard error text at which the child is stopped (SIGSTOP), as soon as it is read.
+        var stopMarker: String?
     }
 
     private let state = Locked(State())
@@ -179,9 +181,14 @@ final class ChildProcess: Sendable {
         process.standardError = pipe
     }
 
-    /// Starts the built `pipeline` with `arguments` and exactly `environment`.
-    static func start(_ arguments: [String], environment: [String: String]) throws -> ChildProcess {
+    /// Starts the built `pipeline` with `arguments` and exactly `environment`. With `stopOnOutput`,
+    /// the child is stopped with SIGSTOP the moment its standard error shows that text — from the
+    /// thread that reads the pipe, so a busy test runner cannot let it run on meanwhile.
+    static func start(_ arguments: [String], environment: [String: String], stopOnOutput: String? = nil) throws
+        -> ChildProcess
+    {
         let child = try ChildProcess(arguments, environment: environment)
+        child.state.withLock { $0.stopMarker = stopOnOutput }
         child.pipe.fileHandleForReading.readabilityHandler = { [child] handle in
             child.received(handle.availableData, from: handle)
         }
@@ -200,6 +207,10 @@ final class ChildProcess: Sendable {
         let ready = state.withLock { state in
             state.error.append(data)
             let text = String(decoding: state.error, as: UTF8.self)
+            if let marker = state.stopMarker, text.contains(marker) {
+                kill(process.processIdentifier, SIGSTOP)
+                state.stopMarker = nil
+            }
             let ready = state.outputWaiters.filter { text.contains($0.marker) }
             state.outputWaiters.removeAll { text.contains($0.marker) }
             return ready.map(\.continuation)
