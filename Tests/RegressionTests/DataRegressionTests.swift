@@ -190,7 +190,14 @@ struct DataRegressionTests {
         // Unchanged: the SQLite file byte for byte; on PostgreSQL, every table and row of the schema.
         let before = try Store.contentsForTesting(at: database.path)
         if backend == .postgresql { #expect(before.contains { $0.contains("next") }) }
-        #expect(throws: StorageError.self) { _ = try Store(path: database.path, clock: database.clock) }
+        // Clearly: the newer-schema error, naming both versions and saying what to do — not any error.
+        #expect {
+            _ = try Store(path: database.path, clock: database.clock)
+        } throws: { error in
+            guard case StorageError.newerSchema(_, let found, let supported) = error else { return false }
+            return found == Store.latestSchemaVersion + 1 && supported == Store.latestSchemaVersion
+                && "\(error)".contains("upgrade pipeline") && "\(error)".contains("was not changed")
+        }
         #expect(try Store.contentsForTesting(at: database.path) == before)
     }
 
