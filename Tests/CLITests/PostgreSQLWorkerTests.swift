@@ -34,59 +34,139 @@ struct PostgreSQLWorkerTests {
         return (database, pipeline)
     }
 
-    @Test("eight launches at once on 2,000 users run every due request exactly once, sharing the work")
-    func eightWorkers() async throws {
-        let now = "2026-03-15T12:00:00Z"
-        let generator = CohortGenerator(users: 2000, days: 3, seed: 11, now: Date(iso: now))
-        let (database, pipeline) = try await Self.database(with: generator)
-        // Start every chain without running anything, so what is due is known before the workers start.
-        var options = LaunchOptions()
-        options.tasks = []
-        let started = try await pipeline.launch(options)
-        #expect(started.startedChains == 2000 * PipelineTasks.identifiers.count && started.runs.isEmpty)
+    /// Who starts the task chains of a cohort the workers have never seen.
+    enum ChainStart: String, CustomStringConvertible, CaseIterable {
+        /// One launch in this process, before the workers: the due requests are known beforehand.
+        case beforehand
+        /// The eight workers themselves, racing to submit every chain with `.keep`, as cron's first
+        /// launches after new users arrive do.
+        case byTheWorkers
 
+        var description: String { rawValue }
+    }
+
+    @Test(
+        "eight launches at once on 2,000 users run every due request exactly once, sharing the work",
+        arguments: ChainStart.allCases)
+    func eightWorkers(chains: ChainStart) async throws {
+        let now = "2026-03-15T12:00:00Z"
+        let users = 2000
+        let generator = CohortGenerator(users: users, days: 3, seed: 11, now: Date(iso: now))
+        let (database, pipeline) = try await Self.database(with: generator)
         let store = pipeline.store
         let clock = database.clock
-        // The workers read the machine's conditions; so does this (ml-retrain needs external power).
+        // Every user's health-refresh and ml-retrain start due at once (ml-retrain when on external
+        // power: the workers read the machine's conditions, and so does this); the reminders start at
+        // the user's next reminder hour, which is later.
         let conditions = MachineConditions().currentConditions()
-        let due = try await store.taskRequests().filter { request in
-            (request.earliestBeginAt ?? request.submittedAt) <= clock.now
-                && (!request.requiresExternalPower || conditions.isOnExternalPower)
-                && (!request.requiresNetwork || conditions.hasNetworkConnectivity)
-        }
-        let dueByIdentifier = Dictionary(grouping: due, by: \.identifier).mapValues(\.count)
-        // Every health-refresh starts due at once; the reminders wait for their hour.
-        try #require(dueByIdentifier["health-refresh"] == 2000)
+        var expectedDue = ["health-refresh": users]
+        if conditions.isOnExternalPower { expectedDue["ml-retrain"] = users }
 
-        let arguments = ["run", "--db", database.path, "--now", now, "--jobs", "2"]
-        let runs = try await withThrowingTaskGroup(of: BinaryRun.self) { group in
+        var due: [TaskRequestRecord] = []
+        if chains == .beforehand {
+            var options = LaunchOptions()
+            options.tasks = []
+            let started = try await pipeline.launch(options)
+            #expect(started.startedChains == users * PipelineTasks.identifiers.count && started.runs.isEmpty)
+            due = try await store.taskRequests().filter { request in
+                (request.earliestBeginAt ?? request.submittedAt) <= clock.now
+                    && (!request.requiresExternalPower || conditions.isOnExternalPower)
+                    && (!request.requiresNetwork || conditions.hasNetworkConnectivity)
+            }
+            try #require(Dictionary(grouping: due, by: \.identifier).mapValues(\.count) == expectedDue)
+        }
+
+        let arguments = ["run", "--db", database.path, "--now", now, "--jobs", "2", "--json"]
+        let launches = try await withThrowingTaskGroup(of: BinaryRun.self) { group in
             for _ in 0..<8 {
                 group.addTask { try await runBinary(arguments, timeLimit: Self.processLimit) }
             }
             return try await group.reduce(into: []) { $0.append($1) }
         }
-        for run in runs {
-            #expect(!run.timedOut && run.status == 0, "\(run.stderr)")
-            #expect(run.stderr.isEmpty)
+        var startedChains = 0
+        var reportedRuns = 0
+        for launch in launches {
+            #expect(!launch.timedOut && launch.status == 0, "\(launch.stderr)")
+            #expect(launch.stderr.isEmpty)
+            let report = try JSONSerialization.jsonObject(with: Data(launch.stdout.utf8)) as? [String: Any]
+            startedChains += report?["startedChains"] as? Int ?? 0
+            reportedRuns += (report?["runs"] as? [Any])?.count ?? 0
         }
+        // Each chain was started once, by one of the launches.
+        #expect(startedChains == (chains == .beforehand ? 0 : users * PipelineTasks.identifiers.count))
 
         let history = try await store.taskRuns(includeUnfinished: true)
         #expect(history.allSatisfy { $0.outcome == .success }, "every run finished, and succeeded")
+        #expect(history.count == reportedRuns, "the launches reported every run they made")
         let successes = history.filter { $0.outcome == .success }
         let runsPerRequest = Dictionary(grouping: successes, by: \.requestID).mapValues(\.count)
         #expect(runsPerRequest.values.allSatisfy { $0 == 1 }, "no request ran twice")
-        #expect(Set(runsPerRequest.keys) == Set(due.map(\.id)), "exactly the due requests ran")
-        #expect(Dictionary(grouping: successes, by: \.identifier).mapValues(\.count) == dueByIdentifier)
+        let runsPerChain = Dictionary(grouping: successes) { "\($0.identifier) \($0.scope)" }.mapValues(\.count)
+        #expect(runsPerChain.values.allSatisfy { $0 == 1 }, "no user's task ran twice")
+        #expect(Dictionary(grouping: successes, by: \.identifier).mapValues(\.count) == expectedDue)
+        if chains == .beforehand {
+            #expect(Set(runsPerRequest.keys) == Set(due.map(\.id)), "exactly the due requests ran")
+        }
 
-        // Nothing due is left: each chain goes on with one pending successor, not yet due, unleased.
+        // Nothing due is left: each chain goes on with one pending request, not yet due, unleased.
         let pending = try await store.taskRequests()
         #expect(pending.allSatisfy { $0.leaseOwner == nil && ($0.earliestBeginAt ?? $0.submittedAt) > clock.now })
-        #expect(pending.count == 2000 * PipelineTasks.identifiers.count)
-        #expect(Set(pending.map(\.id)).isDisjoint(with: due.map(\.id)))
+        #expect(Set(pending.map { "\($0.identifier) \($0.scope)" }).count == users * PipelineTasks.identifiers.count)
+        #expect(pending.count == users * PipelineTasks.identifiers.count)
+        #expect(Set(pending.map(\.id)).isDisjoint(with: runsPerRequest.keys))
 
         // Worker names are host:pid:tag/job; the processes are the part before the job.
         let processes = Set(successes.map { $0.worker.split(separator: "/").dropLast().joined(separator: "/") })
         #expect(processes.count > 1, "the work was shared (\(processes.count) process ran it all)")
+    }
+
+    @Test("a chain start racing a claim of the same chain's first request does not start the chain twice")
+    func chainStartRacingAClaim() async throws {
+        // What the eight launches above can do by chance, made certain: launch B checks for the
+        // chain's request before launch A's insert commits, and by the time its insert gets past A's,
+        // the request is claimed (here A claims it in the same transaction, so B sees it only leased).
+        let database = TestDatabase(.postgresql)
+        let holder = try Store(path: database.path, clock: database.clock)
+        let racer = "racer_\(database.schema)"
+        let launch = try Store(path: database.path + "&application_name=\(racer)", clock: database.clock)
+        let claimed = Store.milliseconds(database.clock.now)
+        try await holder.executeForTesting(
+            """
+            BEGIN;
+            INSERT INTO task_requests (identifier, scope, kind, submitted_at)
+                VALUES ('health-refresh', 'ada', 'refresh', \(claimed));
+            UPDATE task_requests SET lease_owner = 'worker-a', lease_expires_at = \(claimed + 40_000),
+                claimed_at = \(claimed), attempts = 1
+            """)
+        let submit = Task {
+            try await launch.submit(
+                NewTaskRequest(identifier: "health-refresh", scope: "ada", kind: .refresh, earliestBeginAt: nil),
+                replacing: false)
+        }
+        // Commit A only once B's insert waits on A's row: its check has run on the older snapshot.
+        // (The server spins, re-reading the activity view, for at most 10 s.)
+        let watcher = try Store(path: database.path, clock: database.clock)
+        try await watcher.executeForTesting(
+            """
+            DO $$
+            DECLARE deadline timestamptz := clock_timestamp() + interval '10 seconds';
+            BEGIN
+                LOOP
+                    PERFORM pg_stat_clear_snapshot();
+                    EXIT WHEN EXISTS (SELECT 1 FROM pg_stat_activity
+                        WHERE application_name = '\(racer)' AND wait_event_type = 'Lock');
+                    IF clock_timestamp() > deadline THEN
+                        RAISE EXCEPTION 'the racing submit never waited for the first insert';
+                    END IF;
+                END LOOP;
+            END $$
+            """)
+        try await holder.executeForTesting("COMMIT")
+        let started = try await submit.value
+
+        #expect(!started, "the chain already has a request: the running one")
+        let requests = try await holder.taskRequests(identifier: "health-refresh", scope: "ada")
+        #expect(requests.map(\.leaseOwner) == ["worker-a"], "one request, the claimed one")
     }
 
     @Test("a worker killed mid-run has its request rescued after the lease, re-run once with the attempt counted")
