@@ -9,10 +9,11 @@ import Testing
 @testable import Storage
 
 /// The built `pipeline` as many processes on one PostgreSQL database (DESIGN §3–4): workers that
-/// share the due requests, one killed mid-run, ingestion during a retrain, and a fresh database
-/// migrated by two processes at once. Every database is a fresh schema of the test server
-/// (`PIPELINE_TEST_POSTGRES`); the product's code paths run unchanged, and the only thing a test
-/// adds is a lock taken from its own connection, to hold a worker at a known point.
+/// share the due requests (and race to start the chains), one killed mid-run, ingestion during a
+/// retrain, a fresh database migrated by two processes at once, and an unreachable server. Every
+/// database is a fresh schema of the test server (`PIPELINE_TEST_POSTGRES`); the product's code
+/// paths run unchanged, and what a test adds is a lock or a row from its own connection, to hold a
+/// worker at a known point.
 ///
 /// Serialized: the first test keeps both cores busy with eight processes, and the tests that hold
 /// a lock must release it before the blocked worker's `lock_timeout` (15 s) runs out.

@@ -8,7 +8,8 @@ import Foundation
 ///   row another worker is claiming is skipped, not waited for, and a row it has claimed no longer
 ///   matches when re-checked, so no request is handed to two workers.
 ///   https://www.postgresql.org/docs/15/sql-select.html#SQL-FOR-UPDATE-SHARE
-/// - Submitting is one upsert against the partial unique index of pending requests, as on SQLite.
+/// - Submitting is one upsert against the partial unique index of pending requests, as on SQLite;
+///   a `.keep` insert is then withdrawn if the chain has another request by now (see `insert`).
 /// - A finish locks the request it settles (`FOR UPDATE`), so it and a reclaim cannot both win.
 extension PostgreSQLDriver {
     // MARK: Submitting
