@@ -1,4 +1,6 @@
+import Domain
 public import Foundation
+import Glibc
 import PipelineCLI
 
 /// Runs `pipeline` in this process with `arguments` (no program name), `stdin` as standard input and
@@ -19,6 +21,8 @@ public struct BinaryRun: Sendable {
     public let uncaughtSignal: Int32?
     public let stdout: String
     public let stderr: String
+    /// The process was still running at the `timeLimit` given to `runBinary`, and was killed.
+    public var timedOut = false
 }
 
 /// The built executable could not be found.
@@ -65,10 +69,12 @@ public func pipelineBinary() throws -> URL {
 
 /// Launches the built `pipeline` with `arguments`, `stdin` and exactly `environment`, and waits for
 /// it to end. Output goes to temporary files, so a large output cannot block the child; pass
-/// `standardOutput` to send stdout somewhere else (then `stdout` of the result is empty).
+/// `standardOutput` to send stdout somewhere else (then `stdout` of the result is empty). With a
+/// `timeLimit`, a process still running when it passes is killed with SIGKILL and the result says
+/// `timedOut`, so a hung child fails the test instead of hanging it.
 public func runBinary(
     _ arguments: [String], stdin: String = "", environment: [String: String] = [:],
-    standardOutput: FileHandle? = nil
+    standardOutput: FileHandle? = nil, timeLimit: Duration? = nil
 ) async throws -> BinaryRun {
     let executable = try pipelineBinary()
     let folder = TemporaryDirectory("pipeline-binary")
@@ -93,20 +99,36 @@ public func runBinary(
     process.standardInput = input
     process.standardOutput = standardOutput ?? output
     process.standardError = error
+    let watchdog = Locked<Task<Bool, Never>?>(nil)
     try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
         process.terminationHandler = { _ in continuation.resume() }
         do {
             try process.run()
+            if let timeLimit {
+                let child = process.processIdentifier
+                watchdog.withLock {
+                    $0 = Task {
+                        guard (try? await Task.sleep(for: timeLimit)) != nil else { return false }
+                        kill(child, SIGKILL)
+                        return true
+                    }
+                }
+            }
         } catch {
             process.terminationHandler = nil
             continuation.resume(throwing: error)
         }
     }
+    let timer = watchdog.withLock { $0 }
+    timer?.cancel()
+    let timedOut = await timer?.value ?? false
 
     let killed = process.terminationReason == .uncaughtSignal
-    return BinaryRun(
+    var run = BinaryRun(
         status: killed ? -1 : process.terminationStatus,
         uncaughtSignal: killed ? process.terminationStatus : nil,
         stdout: try String(contentsOfFile: paths.output, encoding: .utf8),
         stderr: try String(contentsOfFile: paths.error, encoding: .utf8))
+    run.timedOut = timedOut
+    return run
 }

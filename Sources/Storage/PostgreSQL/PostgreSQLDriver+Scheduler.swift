@@ -8,7 +8,8 @@ import Foundation
 ///   row another worker is claiming is skipped, not waited for, and a row it has claimed no longer
 ///   matches when re-checked, so no request is handed to two workers.
 ///   https://www.postgresql.org/docs/15/sql-select.html#SQL-FOR-UPDATE-SHARE
-/// - Submitting is one upsert against the partial unique index of pending requests, as on SQLite.
+/// - Submitting is one upsert against the partial unique index of pending requests, as on SQLite;
+///   a `.keep` insert is then withdrawn if the chain has another request by now (see `insert`).
 /// - A finish locks the request it settles (`FOR UPDATE`), so it and a reclaim cannot both win.
 extension PostgreSQLDriver {
     // MARK: Submitting
@@ -43,15 +44,31 @@ extension PostgreSQLDriver {
                 """, parameters
             ).affected == 1
         }
-        return try connection.query(
+        let inserted = try connection.query(
             """
             INSERT INTO task_requests (
                 identifier, scope, kind, earliest_begin_at, requires_external_power, requires_network, submitted_at)
             SELECT $1::text, $2::text, $3::text, $4::bigint, $5::boolean, $6::boolean, $7::bigint
             WHERE NOT EXISTS (SELECT 1 FROM task_requests WHERE identifier = $1::text AND scope = $2::text)
             ON CONFLICT (identifier, scope) WHERE lease_owner IS NULL DO NOTHING
-            """, parameters
-        ).affected == 1
+            RETURNING id
+            """, parameters)
+        guard inserted.count == 1 else { return false }
+        // The NOT EXISTS above reads the snapshot its statement started with, and the unique index
+        // covers pending requests only: a request another launch inserted and a worker claimed
+        // meanwhile is in neither, so the insert can succeed next to it — a second request of one
+        // chain, due at once, that a worker would run again. A new statement sees every commit up to
+        // now, and that request is among them (its handler cannot submit a successor, and so cannot
+        // finish, before this transaction ends: the successor's insert waits on this row). So the row
+        // is withdrawn if any other request of the chain exists.
+        let withdrawn = try connection.query(
+            """
+            DELETE FROM task_requests
+            WHERE id = $1 AND EXISTS (
+                SELECT 1 FROM task_requests WHERE identifier = $2 AND scope = $3 AND id <> $1)
+            """, [.pg(inserted.int64(0, 0)), request.identifier, request.scope]
+        ).affected
+        return withdrawn == 0
     }
 
     func makeTaskRequestsDue(identifiers: [String], scope: String?) throws(StorageError) -> Int {
