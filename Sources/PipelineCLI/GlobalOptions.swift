@@ -3,8 +3,8 @@
 enum GlobalOptions {
     static let specs: [OptionSpec] = [
         .option(
-            "db", valueName: "path", help: "The SQLite database file.", default: "./pipeline.sqlite",
-            environment: "PIPELINE_DB"),
+            "db", valueName: "path", help: "The database: an SQLite file, or a postgresql:// URL.",
+            default: "./pipeline.sqlite", environment: "PIPELINE_DB"),
         .option(
             "now", .instant,
             help: "Run as if the clock read this instant (ISO 8601, e.g. 2026-03-01T08:00:00Z). "

@@ -28,7 +28,9 @@ struct HelpTextTests {
         #expect(flatHelp.contains("An outbox message to acknowledge. (may be repeated)"))
         #expect(help.contains("-f, --force"))
         #expect(help.contains("-h, --help"))
-        #expect(flatHelp.contains("The SQLite database file. (default: ./pipeline.sqlite; env: PIPELINE_DB)"))
+        #expect(
+            flatHelp.contains(
+                "The database: an SQLite file, or a postgresql:// URL. (default: ./pipeline.sqlite; env: PIPELINE_DB)"))
     }
 
     @Test("help has the abstract, the usage line, the discussion and the examples, in that order")
