@@ -12,14 +12,15 @@ public struct CopiedTable: Sendable, Hashable {
 /// snapshot of the source, and written into the target in one transaction, so the target ends
 /// with all of it or — after a failure, a kill or a crash — none of it.
 extension Store {
-    /// Opens the database at `address` as `init(path:)` does, but only one that exists: a missing
+    /// Opens the database at `address` as `init(path:)` does, but only if it exists: a missing
     /// SQLite file is refused with `StorageError.noDatabase` instead of being created (a copy's
     /// source, where a mistyped path must not read as an empty database).
-    public init(existing address: String, clock: any Clock = SystemClock()) throws(StorageError) {
-        if case .sqlite(let path) = StorageAddress(address), !FileManager.default.fileExists(atPath: path) {
-            throw .noDatabase(path: path)
+    public static func existing(_ address: String, clock: any Clock = SystemClock()) throws(StorageError) -> Store {
+        // An SQLite address is the file's path as written.
+        if StorageAddress(address).backend == .sqlite, !FileManager.default.fileExists(atPath: address) {
+            throw .noDatabase(path: address)
         }
-        try self.init(path: address, clock: clock)
+        return try Store(path: address, clock: clock)
     }
 
     /// Copies every row of `source` into `target`, which must hold no row in any `CopyTable`,

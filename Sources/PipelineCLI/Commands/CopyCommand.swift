@@ -48,7 +48,7 @@ enum CopyCommand: Command {
     static func run(_ context: CommandContext) async throws -> ExitStatus {
         let from = context.arguments.string("from")!
         let to = context.arguments.string("to")!
-        let source = try Store(existing: from, clock: context.clock)
+        let source = try Store.existing(from, clock: context.clock)
         let target = try Store(path: to, clock: context.clock)
         guard source.location != target.location else {
             throw CLIError.usage("--from and --to name the same database (\(source.location))")
