@@ -58,7 +58,8 @@ struct CopyCommandTests {
                     body: "A message already sent")))
         _ = try await store.post(
             NewOutboxMessage(
-                user: .literal("user-00002"), kind: "test-note", day: .literal("2026-11-30"), body: "One still waiting"))
+                user: .literal("user-00002"), kind: "test-note", day: .literal("2026-11-30"),
+                body: "One still waiting"))
         _ = try await store.acknowledgeOutboxMessages([sent])
         let pending = try #require(try await store.taskRequests().first { $0.leaseOwner == nil })
         let claimed = try await store.claimTaskRequests(
