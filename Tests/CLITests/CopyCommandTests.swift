@@ -248,6 +248,6 @@ struct CopyCommandTests {
         #expect(text.contains("dead letters"))
         #expect(text.contains("The target must be empty"))
         #expect(text.contains("pipeline copy --from pipeline.sqlite --to postgresql://"))
-        #expect(text.contains("pipeline copy --from postgresql://pipeline@db.internal/pipeline --to copy.sqlite"))
+        #expect(text.contains("pipeline copy --from postgresql://db.internal/pipeline --to copy.sqlite"))
     }
 }

@@ -17,8 +17,8 @@ enum CopyCommand: Command {
 
             The target must be empty: if any table holds a row, the copy is refused, nothing is \
             changed, and the status is 65. A missing SQLite source is refused without creating \
-            it. The source is read in one snapshot, so workers may go on using it; the target is \
-            written in one transaction, so a copy that fails, is killed or crashes leaves it as \
+            it. The source is read in one snapshot, so workers may go on using it (what they \
+            write after the copy began is not copied); the target is written in one transaction, so a copy that fails, is killed or crashes leaves it as \
             empty as it was and can simply be run again. On PostgreSQL, new rows after the copy \
             get ids past the copied ones.
 
@@ -39,10 +39,10 @@ enum CopyCommand: Command {
         examples: [
             Example(
                 "Move an SQLite database to PostgreSQL",
-                "pipeline copy --from pipeline.sqlite --to postgresql://pipeline@db.internal/pipeline"),
+                "pipeline copy --from pipeline.sqlite --to postgresql://db.internal/pipeline"),
             Example(
                 "Bring a PostgreSQL database back into a new SQLite file",
-                "pipeline copy --from postgresql://pipeline@db.internal/pipeline --to copy.sqlite"),
+                "pipeline copy --from postgresql://db.internal/pipeline --to copy.sqlite"),
         ])
 
     static func run(_ context: CommandContext) async throws -> ExitStatus {
