@@ -1,5 +1,6 @@
 import Domain
 import PipelineKit
+import Storage
 
 /// An error that knows how `pipeline` reports it: the exit status and a one-line message for
 /// stderr. Each module's error enum is adapted here, in one place, so that status codes stay
@@ -22,6 +23,18 @@ extension PipelineError: CLIReportableError {
     var exitStatus: ExitStatus {
         if isBadData { return .dataError }
         if isTemporary { return .temporaryFailure }
+        return .failure
+    }
+
+    var message: String { description }
+}
+
+/// Storage errors that reach a command without passing through `Pipeline` (`pipeline copy` opens
+/// its stores itself).
+extension StorageError: CLIReportableError {
+    var exitStatus: ExitStatus {
+        if isBusy { return .temporaryFailure }
+        if case .copyTargetNotEmpty = self { return .dataError }
         return .failure
     }
 

@@ -13,6 +13,7 @@ struct CommandRegistry: Sendable {
         PredictCommand.self,
         HistoryCommand.self,
         OutboxCommand.self,
+        CopyCommand.self,
         SimulateCommand.self,
         AuditCommand.self,
         HelpCommand.self,

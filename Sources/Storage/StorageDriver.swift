@@ -76,6 +76,16 @@ protocol StorageDriver: AnyObject {
     func taskRequestCounts() throws(StorageError) -> [String: TaskRequestCounts]
     func taskRunTotals() throws(StorageError) -> [TaskRunTotal]
 
+    // Copy (`Store+Copy.swift`): an export reads one snapshot, an import writes one transaction.
+    func tablesHoldingRows() throws(StorageError) -> [CopyTable]
+    func beginExport() throws(StorageError)
+    func endExport()
+    func exportRows(of table: CopyTable, after key: [CopyValue]?, limit: Int) throws(StorageError) -> [[CopyValue]]
+    func beginImport() throws(StorageError) -> [CopyTable]
+    func importRows(_ rows: [[CopyValue]], into table: CopyTable) throws(StorageError)
+    func finishImport() throws(StorageError)
+    func abandonImport()
+
     // Test hooks
     func executeForTesting(_ sql: String) throws(StorageError)
     func migrationCountForTesting() throws(StorageError) -> Int

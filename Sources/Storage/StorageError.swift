@@ -20,6 +20,10 @@ public enum StorageError: Error, Sendable, CustomStringConvertible {
     case migrationFailed(version: Int, name: String, message: String)
     /// A row that must exist does not (an unknown user, a watch item already applied).
     case notFound(String)
+    /// There is no SQLite database at the path to read from; nothing was created.
+    case noDatabase(path: String)
+    /// A copy goes only into an empty database, and `tables` hold rows; nothing was changed.
+    case copyTargetNotEmpty(location: String, tables: [String])
 
     public var description: String {
         switch self {
@@ -57,6 +61,15 @@ public enum StorageError: Error, Sendable, CustomStringConvertible {
             "migration \(version) (\(name)) failed and was rolled back: \(message)"
         case .notFound(let what):
             "\(what) does not exist"
+        case .noDatabase(let path):
+            "there is no database at \(path) (nothing was created there); check the path"
+        case .copyTargetNotEmpty(let location, let tables):
+            "the database at \(location) already holds data (in \(tables.joined(separator: ", "))); a copy goes only "
+                + "into an empty database, and nothing was changed. Copy into a new SQLite file or an empty PostgreSQL "
+                + "database, or delete this one first (SQLite: remove the file and its -wal and -shm files; "
+                + "PostgreSQL: DROP DATABASE, or DROP SCHEMA ... CASCADE) and copy again. A copy commits everything "
+                + "at once, so an interrupted one leaves no rows behind: these were written by something else, or by "
+                + "a copy that finished"
         }
     }
 

@@ -11,6 +11,8 @@ final class Connection {
     /// Prepared statements by the address of their SQL literal: hashing a pointer is free, hashing
     /// the SQL text on every call is not.
     private var statements: [UnsafeRawPointer: Statement] = [:]
+    /// Statements whose SQL is built from `CopyTable`'s names, by their text.
+    private var statementsByText: [String: Statement] = [:]
     private(set) var isInTransaction = false
     /// Set while a statement runs. The `Store` actor guarantees one user at a time; this checks it,
     /// so a future path that reached the connection from another thread would stop at once rather
@@ -40,6 +42,7 @@ final class Connection {
 
     deinit {
         statements.removeAll()
+        statementsByText.removeAll()
         sqlite3_close_v2(handle)
     }
 
@@ -143,6 +146,26 @@ final class Connection {
             statement = try Statement(connection: handle, sql: sql.description)
             statements[key] = statement
         }
+        return try use(statement, body)
+    }
+
+    /// `withStatement` for SQL built at run time from names pipeline owns (the tables and columns
+    /// of `CopyTable`), never from values: those are bound. Cached by its text, so there must be
+    /// few such statements.
+    func withStatement<R>(text sql: String, _ body: (Statement) throws(StorageError) -> R) throws(StorageError) -> R {
+        let statement: Statement
+        if let cached = statementsByText[sql] {
+            statement = cached
+        } else {
+            statement = try Statement(connection: handle, sql: sql)
+            statementsByText[sql] = statement
+        }
+        return try use(statement, body)
+    }
+
+    private func use<R>(_ statement: Statement, _ body: (Statement) throws(StorageError) -> R) throws(StorageError)
+        -> R
+    {
         enter()
         defer {
             statement.reset()

@@ -1,0 +1,99 @@
+import Domain
+import Storage
+
+/// `pipeline copy --from SRC --to DST`: a whole database into an empty one, between SQLite and
+/// PostgreSQL in either direction (or between two of a kind), keeping every id.
+enum CopyCommand: Command {
+    static let spec = CommandSpec(
+        name: "copy",
+        abstract: "Copy a whole database into an empty one, between SQLite and PostgreSQL.",
+        discussion: """
+            Copies everything, keeping ids so that references hold: users, daily logs with the \
+            source of each metric, settings, queued watch items and dead letters, task requests \
+            with their state (leases, attempts, due dates), run history, outbox messages with \
+            their acknowledgements, model artifacts and which one each user is served. A database \
+            is an SQLite file path or a postgresql:// URL; both are migrated to this version's \
+            schema first. The global --db is not used.
+
+            The target must be empty: if any table holds a row, the copy is refused, nothing is \
+            changed, and the status is 65. A missing SQLite source is refused without creating \
+            it. The source is read in one snapshot, so workers may go on using it (what they \
+            write after the copy began is not copied); the target is written in one transaction, so a copy that fails, is killed or crashes leaves it as \
+            empty as it was and can simply be run again. On PostgreSQL, new rows after the copy \
+            get ids past the copied ones.
+
+            Prints the rows copied per table (counts only); with --json, one object: "from", \
+            "to", "tables" (name: rows) and "total". Passwords in URLs are shown as ***.
+            """,
+        options: [
+            .option(
+                "from", valueName: "database", help: "The database to copy: an SQLite file or a postgresql:// URL.",
+                required: true),
+            .option(
+                "to", valueName: "database",
+                help: "The empty database to copy into: an SQLite file (created if absent) or a postgresql:// URL.",
+                required: true),
+            .option(
+                "page-size", .integer(1...100_000), help: "Rows read and written at a time.", default: "5000"),
+        ],
+        examples: [
+            Example(
+                "Move an SQLite database to PostgreSQL",
+                "pipeline copy --from pipeline.sqlite --to postgresql://db.internal/pipeline"),
+            Example(
+                "Bring a PostgreSQL database back into a new SQLite file",
+                "pipeline copy --from postgresql://db.internal/pipeline --to copy.sqlite"),
+        ])
+
+    static func run(_ context: CommandContext) async throws -> ExitStatus {
+        let from = context.arguments.string("from")!
+        let to = context.arguments.string("to")!
+        let source = try Store.existing(from, clock: context.clock)
+        let target = try Store(path: to, clock: context.clock)
+        guard source.location != target.location else {
+            throw CLIError.usage("--from and --to name the same database (\(source.location))")
+        }
+        let stderr = context.io.stderr
+        var progress: (@Sendable (CopyTable, Int) -> Void)?
+        if context.io.isTerminal {
+            progress = { table, rows in stderr.write("\r\u{1B}[Kcopying \(table.name): \(rows) rows") }
+        }
+        let copied = try await Store.copy(
+            from: source, to: target, pageSize: context.arguments.int("page-size")!, progress: progress)
+        if progress != nil { stderr.write("\r\u{1B}[K") }
+        if context.json {
+            context.io.stdout.writeLine(json(copied, from: source.location, to: target.location).jsonText)
+        } else {
+            context.io.stdout.write(text(copied, from: source.location, to: target.location))
+        }
+        return .ok
+    }
+
+    static func text(_ copied: [CopiedTable], from: String, to: String) -> String {
+        let width = CopyTable.allCases.map(\.name.count).max() ?? 0
+        let total = copied.reduce(0) { $0 + $1.rows }
+        let numbers = (copied.map(\.rows) + [total]).map { String($0).count }.max() ?? 1
+        func line(_ name: String, _ rows: Int) -> String {
+            let count = String(rows)
+            return name.padding(toLength: width, withPad: " ", startingAt: 0) + "  "
+                + String(repeating: " ", count: numbers - count.count) + count
+        }
+        var lines = ["from  \(from)", "to    \(to)"]
+        lines += copied.map { line($0.table.name, $0.rows) }
+        lines.append(line("total", total))
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    static func json(_ copied: [CopiedTable], from: String, to: String) -> JSONValue {
+        var tables = JSONObject()
+        for entry in copied {
+            tables[entry.table.name] = .number(Double(entry.rows))
+        }
+        return .object([
+            "from": .string(from),
+            "to": .string(to),
+            "tables": .object(tables),
+            "total": .number(Double(copied.reduce(0) { $0 + $1.rows })),
+        ])
+    }
+}

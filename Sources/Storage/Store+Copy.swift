@@ -1,0 +1,133 @@
+public import Domain
+import Foundation
+
+/// How many rows of one table a copy wrote.
+public struct CopiedTable: Sendable, Hashable {
+    public var table: CopyTable
+    public var rows: Int
+}
+
+/// `pipeline copy`: a whole database, row for row and id for id, from one store into an empty one,
+/// on either backend. Every table of `CopyTable` is read page by page in key order from one
+/// snapshot of the source, and written into the target in one transaction, so the target ends
+/// with all of it or — after a failure, a kill or a crash — none of it.
+extension Store {
+    /// Opens the database at `address` as `init(path:)` does, but only if it exists: a missing
+    /// SQLite file is refused with `StorageError.noDatabase` instead of being created (a copy's
+    /// source, where a mistyped path must not read as an empty database).
+    public static func existing(_ address: String, clock: any Clock = SystemClock()) throws(StorageError) -> Store {
+        // An SQLite address is the file's path as written.
+        if StorageAddress(address).backend == .sqlite, !FileManager.default.fileExists(atPath: address) {
+            throw .noDatabase(path: address)
+        }
+        return try Store(path: address, clock: clock)
+    }
+
+    /// Copies every row of `source` into `target`, which must hold no row in any `CopyTable`,
+    /// keeping ids so that references hold; returns the rows copied per table, in `CopyTable`
+    /// order. `progress` is called after each page with the table and its rows so far.
+    ///
+    /// The source is read in one snapshot (workers may go on using it); the target is written in
+    /// one transaction, checked empty inside it, and committed only at the end. A target that holds
+    /// data is refused with `StorageError.copyTargetNotEmpty` before anything changes; any other
+    /// failure rolls everything back. Neither store may be used by anything else during the call.
+    public static func copy(
+        from source: Store, to target: Store, pageSize: Int = 5_000,
+        progress: (@Sendable (CopyTable, Int) -> Void)? = nil
+    ) async throws(StorageError) -> [CopiedTable] {
+        precondition(pageSize > 0, "a page holds at least one row")
+        try await target.beginImport()
+        do throws(StorageError) {
+            try await source.beginExport()
+            var copied: [CopiedTable] = []
+            do throws(StorageError) {
+                for table in CopyTable.allCases {
+                    var count = 0
+                    var after: [CopyValue]?
+                    while true {
+                        let rows = try await source.exportRows(of: table, after: after, limit: pageSize)
+                        guard let last = rows.last else { break }
+                        try await target.importRows(rows, into: table)
+                        count += rows.count
+                        progress?(table, count)
+                        if rows.count < pageSize { break }
+                        after = table.key(of: last)
+                    }
+                    copied.append(CopiedTable(table: table, rows: count))
+                }
+            } catch {
+                await source.endExport()
+                throw error
+            }
+            await source.endExport()
+            try await target.finishImport()
+            return copied
+        } catch {
+            await target.abandonImport()
+            throw error
+        }
+    }
+
+    /// Whether no `CopyTable` holds a row: the state a copy's target must be in.
+    public func isEmptyForCopy() throws(StorageError) -> Bool {
+        try driver.tablesHoldingRows().isEmpty
+    }
+
+    /// The `CopyTable`s that hold at least one row, in `CopyTable` order.
+    public func tablesHoldingRows() throws(StorageError) -> [CopyTable] {
+        try driver.tablesHoldingRows()
+    }
+
+    /// Starts reading for a copy: until `endExport()`, every `exportRows` reads the database as it
+    /// was at the first of them (a read transaction; it blocks no writer). Not reentrant.
+    public func beginExport() throws(StorageError) {
+        try driver.beginExport()
+    }
+
+    /// Ends the snapshot `beginExport()` started.
+    public func endExport() {
+        driver.endExport()
+    }
+
+    /// Up to `limit` rows of `table` in key order, starting after the row whose key (`table.key(of:)`)
+    /// is `after`, or at the first row when `nil` (keyset pagination: each page is an index range,
+    /// however far into the table). Each row has one value per `table.columns`. Outside
+    /// `beginExport()`, each call reads on its own.
+    public func exportRows(of table: CopyTable, after key: [CopyValue]?, limit: Int) throws(StorageError)
+        -> [[CopyValue]]
+    {
+        precondition(key == nil || key?.count == table.keyColumns.count, "a key has one value per key column")
+        return try driver.exportRows(of: table, after: key, limit: limit)
+    }
+
+    /// Opens the one transaction a copy writes in, and refuses — rolling it back, having changed
+    /// nothing — when any `CopyTable` holds a row (`StorageError.copyTargetNotEmpty`, naming this
+    /// store's `location`). The check runs inside the transaction, after it has locked out other
+    /// writers, so two copies into one database cannot both pass it. Not reentrant; until
+    /// `finishImport()` or `abandonImport()` the store serves the import only.
+    public func beginImport() throws(StorageError) {
+        let occupied = try driver.beginImport()
+        guard occupied.isEmpty else {
+            throw .copyTargetNotEmpty(location: location, tables: occupied.map(\.name))
+        }
+    }
+
+    /// Inserts `rows` into `table` exactly as given, ids included, inside the open import (after
+    /// `beginImport()`). A row is refused by the same constraints as any write (a foreign key:
+    /// import tables in `CopyTable` order); the error leaves the import to be abandoned.
+    public func importRows(_ rows: [[CopyValue]], into table: CopyTable) throws(StorageError) {
+        try driver.importRows(rows, into: table)
+    }
+
+    /// Ends the import: moves each id counter past the ids copied (on PostgreSQL, the identity
+    /// sequences, with `setval`; SQLite takes the next id from the table itself), then commits.
+    /// On failure nothing of the import is kept.
+    public func finishImport() throws(StorageError) {
+        try driver.finishImport()
+    }
+
+    /// Rolls the open import back: the database is as before `beginImport()`.
+    public func abandonImport() {
+        driver.abandonImport()
+    }
+}
