@@ -161,24 +161,4 @@ extension PostgreSQLDriver {
         case .real, .text: text(value)
         }
     }
-
-    /// A PostgreSQL array literal: every element double-quoted with `\` and `"` escaped, SQL NULL
-    /// unquoted. https://www.postgresql.org/docs/15/arrays.html#ARRAYS-IO
-    static func arrayLiteral(_ elements: [String?]) -> String {
-        var literal = "{"
-        for (index, element) in elements.enumerated() {
-            if index > 0 { literal += "," }
-            guard let element else {
-                literal += "NULL"
-                continue
-            }
-            literal += "\""
-            for character in element.unicodeScalars {
-                if character == "\\" || character == "\"" { literal += "\\" }
-                literal.unicodeScalars.append(character)
-            }
-            literal += "\""
-        }
-        return literal + "}"
-    }
 }

@@ -117,10 +117,6 @@ final class PostgreSQLDriver: StorageDriver {
     /// A PostgreSQL array literal of text values (`{"a","b"}`), bound as one `text[]` parameter so the
     /// statement stays constant: `identifier = ANY($1::text[])`.
     static func textArray(_ values: [String]) -> String {
-        let elements = values.map { value in
-            "\"" + value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
-                + "\""
-        }
-        return "{" + elements.joined(separator: ",") + "}"
+        arrayLiteral(values)
     }
 }
