@@ -178,8 +178,9 @@ final class PostgreSQLConnection {
             message: PostgreSQLConnection.oneLine(address.scrub(String(cString: PQerrorMessage(handle)))), sql: sql)
     }
 
-    /// Runs SQL built at run time from names pipeline owns (tables and columns of `pipeline copy`),
-    /// never from values: those are bound. Not cached.
+    /// Runs SQL planned afresh at each call (libpq's unnamed statement): SQL built at run time from
+    /// names pipeline owns (tables and columns of `pipeline copy`), never from values, which are
+    /// bound; or a constant statement whose best plan depends on its arguments' size.
     @discardableResult
     func queryUncached(_ sql: String, _ parameters: [String?] = []) throws(StorageError) -> PostgreSQLRows {
         enter()

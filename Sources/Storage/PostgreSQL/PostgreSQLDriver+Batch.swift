@@ -4,18 +4,30 @@ import Foundation
 extension PostgreSQLDriver {
     func beginBatch() throws(StorageError) {
         knownUsersBeforeBatch = knownUsers
-        try connection.begin()
+        try beginBatchTransaction()
         batchMilliseconds = Store.milliseconds(clock.now)
     }
 
+    /// A batch's transaction. `bulkUpsertDays` must find each staged day by the key's index: a hash
+    /// join reads the whole table for every chunk, and the planner picks one whenever it thinks the
+    /// table small — as it is when a first ingest begins, and as a plan cached then keeps it.
+    /// Turning off the two whole-table joins for the batch leaves the nested loop over the index;
+    /// no other statement of a batch joins. https://www.postgresql.org/docs/15/runtime-config-query.html
+    private func beginBatchTransaction() throws(StorageError) {
+        try connection.begin()
+        try connection.execute("SET LOCAL enable_hashjoin = off; SET LOCAL enable_mergejoin = off")
+    }
+
     func commitBatch() throws(StorageError) {
-        try flushStagedDays()
+        try flushStaged()
         batchMilliseconds = nil
         try connection.commit()
     }
 
     func rollbackBatch() {
         stagedDays.removeAll()
+        stagedDayKeys.removeAll()
+        stagedWatchItems.removeAll()
         batchMilliseconds = nil
         knownUsers = knownUsersBeforeBatch
         connection.rollback()
@@ -30,7 +42,15 @@ extension PostgreSQLDriver {
     func stage(_ record: InputRecord) throws(StorageError) -> StorageError? {
         if case .entry(let entry) = record { return try stage(DayWrite(entry)) }
         if case .health(let metrics) = record { return metrics.isEmpty ? nil : try stage(DayWrite(metrics)) }
-        try flushStagedDays()
+        if case .watch(let item) = record {
+            // Queued items are only read once the batch is committed: they need not wait for the days
+            // staged before them, and are sent many per round trip.
+            try ensureUser(item.user)
+            stagedWatchItems.append(watchItemParameters(item))
+            if stagedWatchItems.count >= PostgreSQLDriver.stagedDayLimit { try flushStaged() }
+            return nil
+        }
+        try flushStaged()
         try apply(record)
         return nil
     }
@@ -77,10 +97,22 @@ extension PostgreSQLDriver {
     }
 
     func checkpoint() throws(StorageError) {
-        try flushStagedDays()
+        try flushStaged()
         try connection.commit()
-        try connection.begin()
+        try beginBatchTransaction()
         knownUsersBeforeBatch = knownUsers
+    }
+
+    /// Sends everything staged and not yet written.
+    func flushStaged() throws(StorageError) {
+        try flushStagedDays()
+        try flushStagedWatchItems()
+    }
+
+    func flushStagedWatchItems() throws(StorageError) {
+        guard !stagedWatchItems.isEmpty else { return }
+        defer { stagedWatchItems.removeAll(keepingCapacity: true) }
+        try connection.executeAll(PostgreSQLDriver.insertWatchItem, stagedWatchItems)
     }
 
     /// Writes one input record in the open transaction.

@@ -9,13 +9,18 @@ extension PostgreSQLDriver {
         try write { () throws(StorageError) in try apply(item) }
     }
 
+    static let insertWatchItem: StaticString =
+        "INSERT INTO watch_items (user_id, kind, payload, enqueued_at) VALUES ($1, $2, $3::json, $4) RETURNING id"
+
+    func watchItemParameters(_ item: WatchSubmission) -> [String?] {
+        [item.user.rawValue, item.kind, item.payload, .pg(Store.milliseconds(item.enqueuedAt))]
+    }
+
     @discardableResult
     func apply(_ item: WatchSubmission) throws(StorageError) -> Int64 {
+        try flushStaged()
         try ensureUser(item.user)
-        return try connection.query(
-            "INSERT INTO watch_items (user_id, kind, payload, enqueued_at) VALUES ($1, $2, $3::json, $4) RETURNING id",
-            [item.user.rawValue, item.kind, item.payload, .pg(Store.milliseconds(item.enqueuedAt))]
-        ).int64(0, 0)
+        return try connection.query(PostgreSQLDriver.insertWatchItem, watchItemParameters(item)).int64(0, 0)
     }
 
     func watchItems(kind: String, user: UserID?, after: Int64, limit: Int) throws(StorageError) -> [WatchItem] {
@@ -37,13 +42,20 @@ extension PostgreSQLDriver {
     }
 
     func complete(watchItem id: Int64, applying entry: UserEntry) throws(StorageError) -> Bool {
-        try write { () throws(StorageError) in try stageCompletion(watchItem: id, applying: entry) }
+        try write { () throws(StorageError) in
+            guard try deleteWatchItem(id) else { return false }
+            try apply(DayWrite(entry))
+            return true
+        }
     }
 
+    /// Inside a batch the item's entry is staged with the batch's other days (and so committed with
+    /// the item's removal); the removal itself is immediate, so of two workers draining one item
+    /// only the one whose DELETE found it applies it.
     func stageCompletion(watchItem id: Int64, applying entry: UserEntry) throws(StorageError) -> Bool {
-        try flushStagedDays()
+        try flushStagedWatchItems()
         guard try deleteWatchItem(id) else { return false }
-        try apply(DayWrite(entry))
+        _ = try stage(DayWrite(entry))
         return true
     }
 
@@ -52,7 +64,7 @@ extension PostgreSQLDriver {
     }
 
     func stageFailure(watchItem id: Int64, error message: String) throws(StorageError) -> Bool {
-        try flushStagedDays()
+        try flushStaged()
         let updated = try connection.query(
             "UPDATE watch_items SET attempts = attempts + 1, last_error = $2 WHERE id = $1 RETURNING attempts",
             [.pg(id), message])

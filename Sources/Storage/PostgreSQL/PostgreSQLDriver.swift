@@ -20,6 +20,8 @@ final class PostgreSQLDriver: StorageDriver {
     /// user-days (`flushStagedDays`).
     var stagedDays: [[String?]] = []
     var stagedDayKeys: Set<String> = []
+    /// Watch items staged in the open batch and not yet sent (`flushStaged`).
+    var stagedWatchItems: [[String?]] = []
 
     init(url: String, clock: any Clock, schemaVersion: Int?) throws(StorageError) {
         self.clock = clock
@@ -34,11 +36,19 @@ final class PostgreSQLDriver: StorageDriver {
     }
 
     /// Runs `body` in one transaction; users it inserts are forgotten again if it rolls back.
+    /// Whatever `body` staged is written before the commit.
     func write<R>(_ body: () throws(StorageError) -> R) throws(StorageError) -> R {
         let before = knownUsers
         do {
-            return try connection.transaction(body)
+            return try connection.transaction { () throws(StorageError) in
+                let result = try body()
+                try flushStaged()
+                return result
+            }
         } catch {
+            stagedDays.removeAll()
+            stagedDayKeys.removeAll()
+            stagedWatchItems.removeAll()
             knownUsers = before
             throw error
         }
