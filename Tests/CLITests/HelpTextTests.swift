@@ -28,7 +28,10 @@ struct HelpTextTests {
         #expect(flatHelp.contains("An outbox message to acknowledge. (may be repeated)"))
         #expect(help.contains("-f, --force"))
         #expect(help.contains("-h, --help"))
-        #expect(flatHelp.contains("or a postgresql:// URL (libpq's; PGHOST, PGUSER, PGPASSFILE… apply). (default: ./pipeline.sqlite; env: PIPELINE_DB)"))
+        #expect(
+            flatHelp.contains(
+                "or a postgresql:// URL (libpq's; PGHOST, PGUSER, PGPASSFILE… apply). (default: ./pipeline.sqlite; env: PIPELINE_DB)"
+            ))
     }
 
     @Test("help has the abstract, the usage line, the discussion and the examples, in that order")
