@@ -103,7 +103,10 @@ private struct Cursor {
             }
             let keyOffset = index
             let key = try string()
-            guard object[key] == nil else { throw error("duplicate key \"\(key)\"", at: keyOffset) }
+            guard object[key] == nil else {
+                let name = FieldError.isFieldName(key) ? " \"\(key)\"" : ""
+                throw error("duplicate key\(name)", at: keyOffset)
+            }
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
                 throw error("expected ':' after a key")

@@ -246,8 +246,8 @@ public struct RecordDecoder: Sendable {
     }
 
     static func allowOnly(_ keys: Set<String>, in object: JSONObject, recordType: String) throws(FieldError) {
-        for key in object.keys where !keys.contains(key) {
-            throw FieldError(key, "not a field of a \(recordType) record")
+        for (index, key) in object.keys.enumerated() where !keys.contains(key) {
+            throw FieldError.unknownKey(key, position: index + 1, "not a field of a \(recordType) record")
         }
     }
 }
@@ -262,8 +262,9 @@ public enum WatchPayload {
             case .symptomLog: RecordDecoder.Keys.symptomLog
             case .healthCheckIn: RecordDecoder.Keys.healthCheckIn
             }
-        for key in payload.keys where !allowed.contains(key) {
-            throw FieldError("payload.\(key)", "not a field of a \(kind.rawValue) item")
+        for (index, key) in payload.keys.enumerated() where !allowed.contains(key) {
+            throw FieldError.unknownKey(
+                key, position: index + 1, prefix: "payload.", "not a field of a \(kind.rawValue) item")
         }
         var entry = UserEntry(user: user, day: try RecordDecoder.day(payload["day"], field: "payload.day"))
         try RecordDecoder.decodeUserFields(payload, into: &entry, prefix: "payload.")
