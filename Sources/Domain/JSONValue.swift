@@ -50,6 +50,9 @@ public enum JSONValue: Sendable, Hashable {
         }
     }
 
+    /// Escapes what JSON requires, and beyond it every character that does not print as itself
+    /// (`PrintableExcerpt.printsAsItself`: DEL, the C1 controls, bidirectional overrides, line
+    /// separators …), so JSON printed to a terminal cannot drive it. The value read back is the same.
     static func writeString(_ text: String, to output: inout String) {
         output += "\""
         for scalar in text.unicodeScalars {
@@ -59,13 +62,20 @@ public enum JSONValue: Sendable, Hashable {
             case "\n": output += "\\n"
             case "\r": output += "\\r"
             case "\t": output += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: output.unicodeScalars.append(scalar)
+            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
+                writeEscape(UInt16(scalar.value), to: &output)
+            case _ where scalar.value < 0x80 || PrintableExcerpt.printsAsItself(scalar):
+                output.unicodeScalars.append(scalar)
+            default:
+                for unit in String(scalar).utf16 { writeEscape(unit, to: &output) }
             }
         }
         output += "\""
+    }
+
+    private static func writeEscape(_ unit: UInt16, to output: inout String) {
+        let hex = String(unit, radix: 16)
+        output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
     }
 
     public var objectValue: JSONObject? {

@@ -15,7 +15,7 @@ public struct WatchItem: Sendable, Hashable {
     public var user: UserID
     /// The raw kind, which may be one this version does not know.
     public var kind: String
-    /// The payload as compact JSON text.
+    /// The payload's JSON text, as the input wrote it.
     public var payload: String
     public var enqueuedAt: Date
     public var attempts: Int
@@ -42,6 +42,8 @@ public struct WatchItem: Sendable, Hashable {
 public struct WatchSubmission: Sendable, Hashable {
     public var user: UserID
     public var kind: String
+    /// JSON text, stored byte for byte: a payload of a kind this version does not know is kept
+    /// exactly as it came, for the version that applies it.
     public var payload: String
     public var enqueuedAt: Date
 

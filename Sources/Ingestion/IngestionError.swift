@@ -1,3 +1,5 @@
+import Domain
+
 /// A field of one input record that cannot be stored, and why. Messages never repeat the value:
 /// it may be health data.
 public struct FieldError: Error, Sendable, Hashable, CustomStringConvertible {
@@ -11,7 +13,30 @@ public struct FieldError: Error, Sendable, Hashable, CustomStringConvertible {
         self.problem = problem
     }
 
-    public var description: String { "\(field): \(problem)" }
+    /// The field name is printed as a `PrintableExcerpt`: it comes from input.
+    public var description: String { "\(PrintableExcerpt.of(field)): \(problem)" }
+
+    /// The error for a key that no field has. The key is named only when it looks like a field
+    /// name (`symptom_severity`); any other key is named by its position, because a key such as
+    /// `"hrv 48.2"` may hold a value, and a message never repeats one.
+    static func unknownKey(_ key: String, position: Int, prefix: String = "", _ problem: String) -> FieldError {
+        FieldError(isFieldName(key) ? prefix + key : "\(prefix)key \(position)", problem)
+    }
+
+    /// Whether `key` looks like a field name: 1–64 ASCII letters, digits, `_`, `-` or `.`,
+    /// starting with a letter.
+    static func isFieldName(_ key: String) -> Bool {
+        let bytes = key.utf8
+        guard let first = bytes.first, bytes.count <= 64, isLetter(first) else { return false }
+        return bytes.allSatisfy { byte in
+            isLetter(byte) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "_")
+                || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
+        }
+    }
+
+    private static func isLetter(_ byte: UInt8) -> Bool {
+        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+    }
 }
 
 /// Input that cannot be read or stored.

@@ -21,6 +21,20 @@ public struct JSONParser {
         return value
     }
 
+    /// Parses like `parse(_:)`, and also says where the value of the top-level object's member
+    /// `name` is written: its byte range in `bytes`, `nil` when there is no such member. The text is
+    /// how a value is kept exactly as sent (a Double cannot hold every JSON number).
+    public func parse(
+        _ bytes: UnsafeBufferPointer<UInt8>, locating name: String
+    ) throws(JSONSyntaxError) -> (value: JSONValue, memberRange: Range<Int>?) {
+        var cursor = Cursor(bytes: bytes, located: name)
+        cursor.skipWhitespace()
+        let value = try cursor.value(depth: 0)
+        cursor.skipWhitespace()
+        guard cursor.isAtEnd else { throw cursor.error("unexpected text after the JSON value") }
+        return (value, cursor.locatedRange)
+    }
+
     public func parse(_ text: String) throws(JSONSyntaxError) -> JSONValue {
         try Array(text.utf8).withUnsafeBufferPointer { (bytes) throws(JSONSyntaxError) in try parse(bytes) }
     }
@@ -40,6 +54,9 @@ public struct JSONSyntaxError: Error, Sendable, Hashable, CustomStringConvertibl
 private struct Cursor {
     let bytes: UnsafeBufferPointer<UInt8>
     var index = 0
+    /// The top-level member whose value's byte range is recorded in `locatedRange`.
+    var located: String? = nil
+    var locatedRange: Range<Int>? = nil
 
     var isAtEnd: Bool { index >= bytes.count }
 
@@ -103,14 +120,19 @@ private struct Cursor {
             }
             let keyOffset = index
             let key = try string()
-            guard object[key] == nil else { throw error("duplicate key \"\(key)\"", at: keyOffset) }
+            guard object[key] == nil else {
+                let name = FieldError.isFieldName(key) ? " \"\(key)\"" : ""
+                throw error("duplicate key\(name)", at: keyOffset)
+            }
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
                 throw error("expected ':' after a key")
             }
             index += 1
             skipWhitespace()
+            let valueStart = index
             object[key] = try value(depth: depth)
+            if depth == 1, let located, key == located { locatedRange = valueStart..<index }
             skipWhitespace()
             guard index < bytes.count else { throw error("unexpected end of input inside an object") }
             switch bytes[index] {

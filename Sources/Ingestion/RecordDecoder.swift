@@ -18,18 +18,23 @@ public struct RecordDecoder: Sendable {
     /// Decodes one line's bytes.
     public func decode(line bytes: UnsafeBufferPointer<UInt8>) throws(FieldError) -> InputRecord {
         let value: JSONValue
+        let payloadRange: Range<Int>?
         do {
-            value = try JSONParser().parse(bytes)
+            (value, payloadRange) = try JSONParser().parse(bytes, locating: "payload")
         } catch {
             throw FieldError("json", error.description)
         }
         guard case .object(let object) = value else {
             throw FieldError("json", "expected one object per line, got \(value.typeName)")
         }
-        return try decode(object)
+        let payloadText = payloadRange.map { String(decoding: UnsafeBufferPointer(rebasing: bytes[$0]), as: UTF8.self) }
+        return try decode(object, payloadText: payloadText)
     }
 
-    public func decode(_ object: JSONObject) throws(FieldError) -> InputRecord {
+    /// Decodes one parsed object. `payloadText` is a watch payload as the line wrote it, stored in
+    /// place of the parsed payload's text so that it is kept byte for byte (a number such as
+    /// 9007199254740993 does not survive a Double).
+    public func decode(_ object: JSONObject, payloadText: String? = nil) throws(FieldError) -> InputRecord {
         guard let typeValue = object["type"] else {
             throw FieldError("type", "missing; expected one of \(RecordDecoder.recordTypes.joined(separator: ", "))")
         }
@@ -42,7 +47,7 @@ public struct RecordDecoder: Sendable {
         case "settings": return .settings(try decodeSettings(object, user))
         case "entry": return .entry(try decodeEntry(object, user))
         case "health": return .health(try decodeHealth(object, user))
-        case "watch": return .watch(try decodeWatch(object, user))
+        case "watch": return .watch(try decodeWatch(object, user, payloadText: payloadText))
         default:
             throw FieldError(
                 "type", "unknown record type; expected one of \(RecordDecoder.recordTypes.joined(separator: ", "))")
@@ -123,7 +128,9 @@ public struct RecordDecoder: Sendable {
         return metrics
     }
 
-    private func decodeWatch(_ object: JSONObject, _ user: UserID) throws(FieldError) -> WatchSubmission {
+    private func decodeWatch(
+        _ object: JSONObject, _ user: UserID, payloadText: String?
+    ) throws(FieldError) -> WatchSubmission {
         try RecordDecoder.allowOnly(Keys.watch, in: object, recordType: "watch")
         guard let kindValue = object["kind"] else { throw FieldError("kind", "missing") }
         guard case .string(let kind) = kindValue, !kind.isEmpty, kind.utf8.count <= 64 else {
@@ -149,7 +156,7 @@ public struct RecordDecoder: Sendable {
         case let other?:
             throw FieldError("enqueuedAt", "expected a string, got \(other.typeName)")
         }
-        return WatchSubmission(user: user, kind: kind, payload: payload.jsonText, enqueuedAt: enqueuedAt)
+        return WatchSubmission(user: user, kind: kind, payload: payloadText ?? payload.jsonText, enqueuedAt: enqueuedAt)
     }
 
     // MARK: Fields
@@ -246,8 +253,8 @@ public struct RecordDecoder: Sendable {
     }
 
     static func allowOnly(_ keys: Set<String>, in object: JSONObject, recordType: String) throws(FieldError) {
-        for key in object.keys where !keys.contains(key) {
-            throw FieldError(key, "not a field of a \(recordType) record")
+        for (index, key) in object.keys.enumerated() where !keys.contains(key) {
+            throw FieldError.unknownKey(key, position: index + 1, "not a field of a \(recordType) record")
         }
     }
 }
@@ -262,8 +269,9 @@ public enum WatchPayload {
             case .symptomLog: RecordDecoder.Keys.symptomLog
             case .healthCheckIn: RecordDecoder.Keys.healthCheckIn
             }
-        for key in payload.keys where !allowed.contains(key) {
-            throw FieldError("payload.\(key)", "not a field of a \(kind.rawValue) item")
+        for (index, key) in payload.keys.enumerated() where !allowed.contains(key) {
+            throw FieldError.unknownKey(
+                key, position: index + 1, prefix: "payload.", "not a field of a \(kind.rawValue) item")
         }
         var entry = UserEntry(user: user, day: try RecordDecoder.day(payload["day"], field: "payload.day"))
         try RecordDecoder.decodeUserFields(payload, into: &entry, prefix: "payload.")

@@ -71,10 +71,11 @@ public func pipelineBinary() throws -> URL {
 /// it to end. Output goes to temporary files, so a large output cannot block the child; pass
 /// `standardOutput` to send stdout somewhere else (then `stdout` of the result is empty). With a
 /// `timeLimit`, a process still running when it passes is killed with SIGKILL and the result says
-/// `timedOut`, so a hung child fails the test instead of hanging it.
+/// `timedOut`, so a hung child fails the test instead of hanging it. `currentDirectory` is the
+/// child's working directory (default: this process's).
 public func runBinary(
     _ arguments: [String], stdin: String = "", environment: [String: String] = [:],
-    standardOutput: FileHandle? = nil, timeLimit: Duration? = nil
+    standardOutput: FileHandle? = nil, timeLimit: Duration? = nil, currentDirectory: String? = nil
 ) async throws -> BinaryRun {
     let executable = try pipelineBinary()
     let folder = TemporaryDirectory("pipeline-binary")
@@ -96,6 +97,7 @@ public func runBinary(
     process.executableURL = executable
     process.arguments = arguments
     process.environment = environment
+    if let currentDirectory { process.currentDirectoryURL = URL(fileURLWithPath: currentDirectory) }
     process.standardInput = input
     process.standardOutput = standardOutput ?? output
     process.standardError = error

@@ -76,7 +76,8 @@ public struct AppleHealthSummary: Sendable, Hashable, CustomStringConvertible {
     /// How many of the used records a person typed (`HKWasUserEntered`).
     public var recordsEnteredByPerson = 0
     public var recordsSkipped: [AppleHealthSkipReason: Int] = [:]
-    /// The records counted as `.typeNotImported`, by type identifier.
+    /// The records counted as `.typeNotImported`, by type identifier (as the export spells it: the
+    /// description escapes it).
     public var typesNotImported: [String: Int] = [:]
     /// Days with at least one value to store (health or entered by the person).
     public var days = 0
@@ -107,7 +108,8 @@ public struct AppleHealthSummary: Sendable, Hashable, CustomStringConvertible {
             var line = "  \(count) \(reason)"
             if reason == .typeNotImported {
                 let types = typesNotImported.sorted { ($1.value, $0.key) < ($0.value, $1.key) }
-                line += ": " + types.prefix(5).map { "\($0.value) \($0.key)" }.joined(separator: ", ")
+                line +=
+                    ": " + types.prefix(5).map { "\($0.value) \(PrintableExcerpt.of($0.key))" }.joined(separator: ", ")
                 if types.count > 5 { line += " and \(types.count - 5) more types" }
             }
             lines.append(line)

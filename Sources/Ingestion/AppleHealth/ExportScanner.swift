@@ -1,3 +1,5 @@
+import Domain
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -128,7 +130,7 @@ final class ExportScanner<Input: ExportInput> {
                     ? "the file is empty" : "no XML element found; an export.xml starts with <HealthData>")
         }
         if let open = openName(openLengths.count - 1) {
-            throw failure(at: filled, "the file ends inside <\(open)>: it was cut short")
+            throw failure(at: filled, "the file ends inside <\(PrintableExcerpt.of(open))>: it was cut short")
         }
     }
 
@@ -358,8 +360,9 @@ final class ExportScanner<Input: ExportInput> {
     private func isNameStart(_ byte: UInt8) -> Bool { classes[Int(byte)] & Self.nameStart != 0 }
     private func isNameCharacter(_ byte: UInt8) -> Bool { classes[Int(byte)] & Self.nameCharacter != 0 }
 
+    /// A name from the buffer, for a message: escaped and cut short, since it is input.
     private func text(_ start: Int, _ length: Int) -> String {
-        String(decoding: UnsafeBufferPointer(start: buffer + start, count: length), as: UTF8.self)
+        PrintableExcerpt.of(String(decoding: UnsafeBufferPointer(start: buffer + start, count: length), as: UTF8.self))
     }
 
     private func describe(_ byte: UInt8) -> String {
@@ -545,9 +548,8 @@ final class ExportScanner<Input: ExportInput> {
             && openNames.withUnsafeBufferPointer { memcmp($0.baseAddress! + openStart, buffer + nameStart, nameLength) }
                 == 0
         guard matches else {
-            throw failure(
-                at: start,
-                "</\(text(nameStart, nameLength))> does not close the open <\(openName(openLengths.count - 1)!)>")
+            let open = PrintableExcerpt.of(openName(openLengths.count - 1)!)
+            throw failure(at: start, "</\(text(nameStart, nameLength))> does not close the open <\(open)>")
         }
         openNames.removeLast(openLength)
         openLengths.removeLast()

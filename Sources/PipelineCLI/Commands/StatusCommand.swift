@@ -43,6 +43,8 @@ enum StatusCommand: Command {
         return .ok
     }
 
+    /// Watch kinds and worker names come from the database, where any version or
+    /// input may have put them: text escapes them (`PrintableExcerpt`); JSON's own escaping suffices.
     static func text(_ status: PipelineStatus, database: String, schema: Int) -> String {
         let summary = status.summary
         var lines = [
@@ -54,7 +56,8 @@ enum StatusCommand: Command {
             lines.append("watch queue  empty")
         } else {
             let kinds = summary.watchItemsByKind.sorted { $0.key < $1.key }.map { kind, count in
-                "\(count) \(kind)" + (status.unknownWatchKinds[kind] == nil ? "" : " (unknown kind, kept)")
+                "\(count) \(PrintableExcerpt.of(kind))"
+                    + (status.unknownWatchKinds[kind] == nil ? "" : " (unknown kind, kept)")
             }
             lines.append("watch queue  " + kinds.joined(separator: ", "))
         }
@@ -108,7 +111,7 @@ enum StatusCommand: Command {
             "stuck",
             scheduler.stuck.map { request in
                 LaunchSupport.label(request.identifier, request.scope) + ": worker "
-                    + (request.lease?.owner ?? "?") + "'s lease expired at "
+                    + (request.lease.map { PrintableExcerpt.of($0.owner) } ?? "?") + "'s lease expired at "
                     + (request.lease.map { ISO8601Instant.string(from: $0.expiresAt) } ?? "?")
                     + "; the next launch runs it again"
             })
@@ -120,7 +123,7 @@ enum StatusCommand: Command {
         list(
             "unknown watch kinds",
             status.unknownWatchKinds.sorted { $0.key < $1.key }.map {
-                "\($0.key): \($0.value) queued item\($0.value == 1 ? "" : "s")"
+                "\(PrintableExcerpt.of($0.key)): \($0.value) queued item\($0.value == 1 ? "" : "s")"
             })
         if summary.deadLetters > 0 {
             problems.append("  dead letters: \(summary.deadLetters) watch items failed too often and wait for a person")

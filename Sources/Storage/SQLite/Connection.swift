@@ -26,10 +26,10 @@ final class Connection {
     /// to the file (WAL mode) is left to `enableWriteAheadLog()`, so a database that turns out to be
     /// from a newer version can be refused without being changed.
     init(path: String) throws(StorageError) {
-        try Connection.createPrivately(path)
+        let file = try Connection.createPrivately(path)
         var handle: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
-        let code = sqlite3_open_v2(path, &handle, flags, nil)
+        let code = sqlite3_open_v2(file, &handle, flags, nil)
         guard code == SQLITE_OK, let handle else {
             let reason = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "SQLite error \(code)"
             sqlite3_close_v2(handle)
@@ -48,17 +48,47 @@ final class Connection {
 
     /// Health data: the file is created readable by its owner only. SQLite gives the -wal and -shm
     /// files the same permissions as the database (https://www.sqlite.org/tempfiles.html), so
-    /// creating the database file first with 0600 covers all three.
-    private static func createPrivately(_ path: String) throws(StorageError) {
-        let descriptor = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        if descriptor >= 0 {
-            close(descriptor)
-            return
+    /// creating the database file first with 0600 covers all three. Returns the path to open: the
+    /// file itself, with the symbolic links that lead to it followed.
+    ///
+    /// Two paths would otherwise slip past the 0600 creation. A symbolic link whose target does not
+    /// exist yet "exists" for `O_EXCL`, and SQLite would create the target with its default 0644:
+    /// the links are followed here, the target created 0600, and that path given to SQLite. A
+    /// `file:` URI is opened by SQLite as a URI on builds with SQLITE_USE_URI (Debian's, for one),
+    /// so the file created here would not be the database: such a path is refused.
+    static func createPrivately(_ path: String) throws(StorageError) -> String {
+        if path.hasPrefix("file:") {
+            throw .cannotOpen(
+                path: path,
+                reason: "SQLite URIs (file:…) are not accepted; give the database file's path, e.g. ./pipeline.sqlite")
         }
-        let failure = errno
-        guard failure == EEXIST else {
-            throw .cannotOpen(path: path, reason: String(cString: strerror(failure)))
+        var target = path
+        // As many links as the kernel follows in one path (SYMLOOP_MAX on Linux), then ELOOP.
+        for _ in 0..<40 {
+            let descriptor = open(target, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+            if descriptor >= 0 {
+                close(descriptor)
+                return target
+            }
+            let failure = errno
+            guard failure == EEXIST else {
+                throw .cannotOpen(path: path, reason: String(cString: strerror(failure)))
+            }
+            guard let next = linkTarget(target) else { return target }
+            target = next
         }
+        throw .cannotOpen(path: path, reason: String(cString: strerror(ELOOP)))
+    }
+
+    /// Where the symbolic link at `path` points, relative targets taken from the link's directory;
+    /// `nil` when `path` is not a symbolic link.
+    private static func linkTarget(_ path: String) -> String? {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let length = readlink(path, &buffer, buffer.count - 1)
+        guard length > 0 else { return nil }
+        let destination = String(decoding: buffer[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        guard !destination.hasPrefix("/"), let slash = path.lastIndex(of: "/") else { return destination }
+        return String(path[...slash]) + destination
     }
 
     /// Connection settings, each for a reason:
