@@ -90,3 +90,15 @@ protocol StorageDriver: AnyObject {
     func executeForTesting(_ sql: String) throws(StorageError)
     func migrationCountForTesting() throws(StorageError) -> Int
 }
+
+extension User {
+    /// A user read back from the `users` table, the same on every driver. Rows are written only
+    /// through the drivers' upserts, so an invalid id is a row pipeline did not write and is skipped;
+    /// a zone that no longer resolves is an error, because reading it as UTC would silently move
+    /// the user's days and reminders.
+    static func stored(id: String, timeZone name: String) throws(StorageError) -> User? {
+        guard let id = UserID(id) else { return nil }
+        guard let timeZone = TimeZone.iana(name) else { throw .unknownTimeZone(user: id.rawValue, zone: name) }
+        return User(id: id, timeZone: timeZone)
+    }
+}
