@@ -300,6 +300,15 @@ extension PostgreSQLDriver {
         try decodeUsers(try connection.query("SELECT id, time_zone FROM users ORDER BY id"))
     }
 
+    func timeZoneNames() throws(StorageError) -> [UserID: String] {
+        let rows = try connection.query("SELECT id, time_zone FROM users")
+        var names: [UserID: String] = [:]
+        for row in 0..<rows.count {
+            if let id = UserID(rows.string(row, 0)) { names[id] = rows.string(row, 1) }
+        }
+        return names
+    }
+
     /// The users in rows whose first two columns are `id` and `time_zone`.
     func decodeUsers(_ rows: PostgreSQLRows) throws(StorageError) -> [User] {
         var users: [User] = []

@@ -64,6 +64,16 @@ extension SQLiteDriver {
         }
     }
 
+    func timeZoneNames() throws(StorageError) -> [UserID: String] {
+        try connection.withStatement("SELECT id, time_zone FROM users") { (statement) throws(StorageError) in
+            var names: [UserID: String] = [:]
+            while try statement.step() {
+                if let id = UserID(statement.string(0)) { names[id] = statement.string(1) }
+            }
+            return names
+        }
+    }
+
     /// The user in a row's first two columns (`id`, `time_zone`).
     func decodeUser(_ statement: Statement) throws(StorageError) -> User? {
         try User.stored(id: statement.string(0), timeZone: statement.string(1))
