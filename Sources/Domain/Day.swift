@@ -121,10 +121,11 @@ public struct Day: Hashable, Comparable, Sendable, CustomStringConvertible {
     /// `localTime(hour:minute:in:)` for callers that keep their own offsets (the Apple Health import).
     ///
     /// It assumes the offset changes at most once within a day either side of the answer, as in every
-    /// zone's rules now in use (DayTests checks every zone's changes in 2026–2027). The old way, a guess
-    /// with the offset at the naive instant corrected once, kept the later of two disagreeing guesses:
-    /// right in a skipped hour, but an hour late in the hours after a change that the naive instant
-    /// had already passed (Los Angeles 03:00–09:59 on 2026-03-08, Sydney's evening of 2026-04-04).
+    /// zone's rules now in use (LocalTimeTests checks every zone's changes in 2026–2027). The old way,
+    /// a guess with the offset at the naive instant corrected once, kept the later of two disagreeing
+    /// guesses: right in a skipped hour, but an hour late in the hours after a change that the naive
+    /// instant had already passed (Los Angeles 03:00–09:59 on 2026-03-08, Sydney's evening of
+    /// 2026-04-04).
     public static func firstInstant(atOrAfterLocal local: Int64, offset: (Int64) -> Int64) -> Int64 {
         // The answer lies within 14 hours of `local` (no zone is further from UTC), so these two
         // instants are half a day or more from it, one on either side of a change near it.
