@@ -105,19 +105,53 @@ public struct Day: Hashable, Comparable, Sendable, CustomStringConvertible {
         localTime(hour: 0, in: timeZone)
     }
 
-    /// The instant of local `hour`:`minute` on this day in `timeZone`. A local time that a
-    /// daylight-saving jump skips is moved forward by the length of the gap, as `Calendar` does.
+    /// "Hour H, local" (DESIGN §4): the first instant whose wall-clock reading in `timeZone` is at
+    /// or after `hour`:`minute` on this day. Where a daylight-saving jump skips that time, it is the
+    /// instant the clock jumps to; where the clock falls back over it, its first occurrence.
     public func localTime(hour: Int, minute: Int = 0, in timeZone: TimeZone) -> Date {
-        let localSeconds = Double(ordinal * 86_400 + hour * 3600 + minute * 60)
-        // Two passes converge for every real zone: guess with the offset at the naive instant,
-        // then correct with the offset at the guess.
-        var guess = localSeconds - Double(timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: localSeconds)))
-        let corrected = localSeconds - Double(timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: guess)))
-        if corrected != guess {
-            // In a gap (the local time does not exist) take the later instant, after the jump.
-            guess = max(guess, corrected)
+        let local = Int64(ordinal) * 86_400 + Int64(hour * 3600 + minute * 60)
+        let instant = Day.firstInstant(atOrAfterLocal: local) { instant in
+            Int64(timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(instant))))
         }
-        return Date(timeIntervalSince1970: guess)
+        return Date(timeIntervalSince1970: Double(instant))
+    }
+
+    /// The first instant (seconds since 1970) whose local reading, `instant + offset(instant)`, is at
+    /// or after `local` (local seconds since 1970), where `offset` gives a zone's seconds east of UTC.
+    /// `localTime(hour:minute:in:)` for callers that keep their own offsets (the Apple Health import).
+    ///
+    /// It assumes the offset changes at most once within a day either side of the answer, as in every
+    /// zone's rules now in use (LocalTimeTests checks every zone's changes in 2026–2027). The old way,
+    /// a guess with the offset at the naive instant corrected once, kept the later of two disagreeing
+    /// guesses: right in a skipped hour, but an hour late in the hours after a change that the naive
+    /// instant had already passed (Los Angeles 03:00–09:59 on 2026-03-08, Sydney's evening of
+    /// 2026-04-04).
+    public static func firstInstant(atOrAfterLocal local: Int64, offset: (Int64) -> Int64) -> Int64 {
+        // The answer lies within 14 hours of `local` (no zone is further from UTC), so these two
+        // instants are half a day or more from it, one on either side of a change near it.
+        let before = offset(local - 86_400)
+        let after = offset(local + 86_400)
+        let early = local - before
+        guard before != after else { return early }
+        let late = local - after
+        // Each offset gives the reading `local` at one instant, if that offset is in force there. A
+        // reading the clock shows twice (a fall-back) has both; the first occurrence is the answer.
+        switch (offset(early) == before, offset(late) == after) {
+        case (true, true): return min(early, late)
+        case (true, false): return early
+        case (false, true): return late
+        case (false, false): break
+        }
+        // A reading the clock skips: the change happened in (late, early], and the instant it
+        // happened is the first whose reading is past `local`. Offsets change on whole seconds.
+        guard before < after else { return early }
+        var skipped = late
+        var jumped = early
+        while jumped - skipped > 1 {
+            let middle = skipped + (jumped - skipped) / 2
+            if offset(middle) == after { jumped = middle } else { skipped = middle }
+        }
+        return jumped
     }
 
     public static func < (lhs: Day, rhs: Day) -> Bool {

@@ -131,18 +131,33 @@ extension Pipeline {
         return report
     }
 
-    /// The time zones of `users` the database knows (all of them when `nil`), for the future-day rule.
-    func timeZones(of users: Set<UserID>? = nil) async throws(PipelineError) -> [UserID: TimeZone] {
-        var zones: [UserID: TimeZone] = [:]
+    /// The time zones of `users` the database knows (all of them when `nil`), for the future-day
+    /// rule, with the stored names of those that do not resolve.
+    func timeZones(of users: Set<UserID>? = nil) async throws(PipelineError) -> StoredZones {
+        var zones = StoredZones()
         if let users {
             for id in users {
-                if let user = try await user(id) { zones[id] = user.timeZone }
+                do {
+                    if let user = try await user(id) { zones.known[id] = user.timeZone }
+                } catch .storage(.unknownTimeZone(_, let name)) {
+                    zones.unresolved[id] = name
+                }
             }
         } else {
-            for user in try await self.users() { zones[user.id] = user.timeZone }
+            for (id, name) in try await storage({ (store) throws(StorageError) in try await store.timeZoneNames() }) {
+                if let zone = TimeZone.iana(name) { zones.known[id] = zone } else { zones.unresolved[id] = name }
+            }
         }
         return zones
     }
+}
+
+/// Users' stored time zones as ingestion starts.
+struct StoredZones {
+    var known: [UserID: TimeZone] = [:]
+    /// Users whose stored zone does not resolve, with its name: their days cannot be checked until a
+    /// user record sets the zone again.
+    var unresolved: [UserID: String] = [:]
 }
 
 /// Thrown inside a strict batch to roll it back; carries what the batch found.
@@ -181,13 +196,19 @@ struct IngestPlanner: LineProcessor {
     let decoder: RecordDecoder?
     let now: Date
 
-    init(decoder: RecordDecoder?, now: Date, zones: [UserID: TimeZone]) {
+    init(decoder: RecordDecoder?, now: Date, zones: StoredZones) {
         self.decoder = decoder
         self.now = now
-        for (user, zone) in zones { lastAllowedDay[user] = (Day(containing: now, in: zone).adding(days: 1), zone) }
+        for (user, zone) in zones.known {
+            lastAllowedDay[user] = (Day(containing: now, in: zone).adding(days: 1), zone)
+        }
+        unresolvedZones = zones.unresolved
     }
     /// Each known user's time zone, and the last day they may write in it (their tomorrow).
     var lastAllowedDay: [UserID: (day: Day, zone: TimeZone)] = [:]
+    /// Users whose stored zone does not resolve (and no user record in the input has set it again),
+    /// with its name: their days cannot be checked, and UTC would be a guess.
+    var unresolvedZones: [UserID: String] = [:]
     var pending: (write: DayWrite, lines: [(number: Int, type: String)])?
 
     mutating func process(_ number: Int, _ line: JSONLinesReader.Line, into output: inout [PlannedWrite]) {
@@ -235,6 +256,7 @@ struct IngestPlanner: LineProcessor {
             // Other tables: their order relative to the held-back day does not matter.
             if let zone = update.timeZone {
                 lastAllowedDay[update.id] = (Day(containing: now, in: zone).adding(days: 1), zone)
+                unresolvedZones[update.id] = nil
             }
             output.append(.record(record, line: line))
         case .settings, .watch:
@@ -282,6 +304,12 @@ struct IngestPlanner: LineProcessor {
 
     /// DESIGN §2: a row may be for tomorrow in the user's zone (UTC for a new user), not later.
     private func checkDay(_ day: Day, field: String, user: UserID) throws(FieldError) {
+        if let name = unresolvedZones[user] {
+            throw FieldError(
+                "user",
+                "\(user)'s stored time zone '\(name)' is no IANA time zone this machine's tzdata knows; "
+                    + "set it with a user record (\"timeZone\") before their days")
+        }
         guard let last = lastAllowedDay[user] else {
             try checkNotTooFarAhead(day, field: field, timeZone: .utc, now: now)
             return

@@ -33,6 +33,7 @@ protocol StorageDriver: AnyObject {
     func save(_ user: User) throws(StorageError)
     func user(_ id: UserID) throws(StorageError) -> User?
     func users() throws(StorageError) -> [User]
+    func timeZoneNames() throws(StorageError) -> [UserID: String]
     func write(_ entry: UserEntry) throws(StorageError)
     func write(_ metrics: HealthMetrics) throws(StorageError)
     func dailyLog(user: UserID, day: Day) throws(StorageError) -> DailyLog?
@@ -89,4 +90,16 @@ protocol StorageDriver: AnyObject {
     // Test hooks
     func executeForTesting(_ sql: String) throws(StorageError)
     func migrationCountForTesting() throws(StorageError) -> Int
+}
+
+extension User {
+    /// A user read back from the `users` table, the same on every driver. Rows are written only
+    /// through the drivers' upserts, so an invalid id is a row pipeline did not write and is skipped;
+    /// a zone that no longer resolves is an error, because reading it as UTC would silently move
+    /// the user's days and reminders.
+    static func stored(id: String, timeZone name: String) throws(StorageError) -> User? {
+        guard let id = UserID(id) else { return nil }
+        guard let timeZone = TimeZone.iana(name) else { throw .unknownTimeZone(user: id.rawValue, zone: name) }
+        return User(id: id, timeZone: timeZone)
+    }
 }

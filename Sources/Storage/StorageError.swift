@@ -24,6 +24,9 @@ public enum StorageError: Error, Sendable, CustomStringConvertible {
     case noDatabase(path: String)
     /// A copy goes only into an empty database, and `tables` hold rows; nothing was changed.
     case copyTargetNotEmpty(location: String, tables: [String])
+    /// A stored user's time zone is no zone this machine's tzdata knows (a name tzdata dropped, or a
+    /// row written by something else). Reading the user as UTC would move their days and reminders.
+    case unknownTimeZone(user: String, zone: String)
 
     public var description: String {
         switch self {
@@ -70,6 +73,11 @@ public enum StorageError: Error, Sendable, CustomStringConvertible {
                 + "PostgreSQL: DROP DATABASE, or DROP SCHEMA ... CASCADE) and copy again. A copy commits everything "
                 + "at once, so an interrupted one leaves no rows behind: these were written by something else, or by "
                 + "a copy that finished"
+        case .unknownTimeZone(let user, let zone):
+            "user \(user) has the time zone '\(zone)' stored, which is no IANA time zone this machine's tzdata knows, "
+                + "so their days and reminder times cannot be worked out (they are not read as UTC). Set the user's "
+                + "zone again with `pipeline ingest` and a line such as {\"type\":\"user\",\"user\":\"\(user)\","
+                + "\"timeZone\":\"Europe/Berlin\"}, or install the tzdata that has '\(zone)'"
         }
     }
 

@@ -38,9 +38,17 @@ extension Store {
         try driver.user(id)
     }
 
-    /// Every user, ordered by id.
+    /// Every user, ordered by id. Throws `unknownTimeZone` for a user whose stored zone does not
+    /// resolve.
     public func users() throws(StorageError) -> [User] {
         try driver.users()
+    }
+
+    /// Every user's stored time-zone name, resolved or not: ingestion reads them before its input,
+    /// so that a user whose zone no longer resolves stops only their own lines, and a user record
+    /// in the same input can set it again.
+    public func timeZoneNames() throws(StorageError) -> [UserID: String] {
+        try driver.timeZoneNames()
     }
 
     /// The user's settings: what they set, over the registered defaults for every key they never

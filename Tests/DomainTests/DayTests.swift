@@ -50,11 +50,12 @@ struct DayTests {
         #expect(Day(containing: instant, in: TimeZone.iana("Pacific/Honolulu")!) == Day("2026-03-15"))
     }
 
-    @Test("a local time skipped by a daylight-saving jump moves forward by the gap")
+    @Test("a local time skipped by a daylight-saving jump is the instant the clock jumps to")
     func gap() {
         let berlin = TimeZone.iana("Europe/Berlin")!
-        // 02:30 does not exist on 2026-03-29 in Berlin; it becomes 03:30 CEST = 01:30Z.
-        #expect(Day("2026-03-29")!.localTime(hour: 2, minute: 30, in: berlin) == Date(iso: "2026-03-29T01:30:00Z"))
+        // 02:30 does not exist on 2026-03-29 in Berlin: the first instant at or after it is the jump
+        // to 03:00 CEST = 01:00Z (DESIGN §4; it used to be moved on by the gap, to 01:30Z).
+        #expect(Day("2026-03-29")!.localTime(hour: 2, minute: 30, in: berlin) == Date(iso: "2026-03-29T01:00:00Z"))
         #expect(Day("2026-03-29")!.localTime(hour: 20, in: berlin) == Date(iso: "2026-03-29T18:00:00Z"))
         #expect(Day("2026-10-25")!.localTime(hour: 20, in: berlin) == Date(iso: "2026-10-25T19:00:00Z"))
     }

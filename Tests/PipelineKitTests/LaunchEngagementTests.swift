@@ -104,6 +104,44 @@ struct LaunchEngagementTests {
         #expect(try await harness.pipeline.outbox().count == 4)
     }
 
+    @Test(
+        "on the day before a southern fall-back the reminder comes at the reminder hour, 23:00 included",
+        arguments: TestBackend.all)
+    func southernFallBack(backend: TestBackend) async throws {
+        // Sydney and Auckland leave summer time at 03:00 on 2026-04-05. Before the fix the 20:00
+        // reminders were due at 21:00, and the 23:00 one at 00:00 on the 5th, where the run took it for
+        // the 5th's and sent nothing: no reminder at all on the 4th.
+        let harness = try await LaunchHarness(backend, now: Date(iso: "2026-04-03T12:00:00Z"))
+        try await harness.addUser("sydney", timeZone: "Australia/Sydney")
+        try await harness.addUser("late", timeZone: "Australia/Sydney", settings: [.reminderHour: .integer(23)])
+        try await harness.addUser("auckland", timeZone: "Pacific/Auckland")
+        // At 12:00Z on the 3rd it is already the 4th in Auckland, and 23:00 on the 3rd in Sydney.
+        try await harness.launch()
+        let pending = try await harness.pipeline.pendingTasks(task: PipelineTasks.engagementDaily)
+        let dates = Dictionary(uniqueKeysWithValues: pending.map { ($0.scope.description, $0.earliestBeginDate) })
+        // 20:00 AEDT (UTC+11), 23:00 AEDT and 20:00 NZDT (UTC+13) on 2026-04-04.
+        #expect(dates["sydney"] == Date(iso: "2026-04-04T09:00:00Z"))
+        #expect(dates["late"] == Date(iso: "2026-04-04T12:00:00Z"))
+        #expect(dates["auckland"] == Date(iso: "2026-04-04T07:00:00Z"))
+        for instant in ["2026-04-04T07:00:00Z", "2026-04-04T09:00:00Z", "2026-04-04T12:00:00Z"] {
+            #expect(try await Self.launch(harness, at: instant).runs.map(\.reason) == ["reminder queued"])
+        }
+        let sent = try await harness.pipeline.outbox().filter { $0.day == .literal("2026-04-04") }
+        #expect(Set(sent.map(\.user.rawValue)) == ["sydney", "late", "auckland"])
+    }
+
+    @Test(
+        "on Los Angeles's spring-forward day a morning reminder comes at its local hour", arguments: TestBackend.all)
+    func springForwardMorning(backend: TestBackend) async throws {
+        // 2026-03-08 02:00 PST jumps to 03:00 PDT; 08:00 PDT is 15:00Z (it was 16:00Z, 09:00 local).
+        let harness = try await LaunchHarness(backend, now: Date(iso: "2026-03-07T20:00:00Z"))
+        try await harness.addUser("la", timeZone: "America/Los_Angeles", settings: [.reminderHour: .integer(8)])
+        try await harness.launch()
+        let next = try await harness.pipeline.pendingTasks(task: PipelineTasks.engagementDaily).first
+        #expect(next?.earliestBeginDate == Date(iso: "2026-03-08T15:00:00Z"))
+        #expect(try await Self.launch(harness, at: "2026-03-08T15:00:00Z").runs.map(\.reason) == ["reminder queued"])
+    }
+
     @Test("running the task again on the same day queues no second reminder", arguments: TestBackend.all)
     func rerunSendsOnce(backend: TestBackend) async throws {
         let harness = try await LaunchHarness(backend, now: Date(iso: "2026-03-15T12:00:00Z"))

@@ -1,3 +1,4 @@
+import Domain
 import Foundation
 
 /// Local days and times in the user's time zone for instants given as seconds since 1970.
@@ -36,13 +37,10 @@ struct ZoneClock {
         Int(floorDivide(instant + offset(at: instant), 86_400))
     }
 
-    /// The instant of local midnight that starts the day `ordinal`. Where a transition skips
-    /// midnight, the first instant after the gap, as `Day.start(in:)` does.
+    /// The instant of local midnight that starts the day `ordinal`: `Day.start(in:)`'s rule (where a
+    /// transition skips midnight, the instant the clock jumps to), with the remembered offsets.
     mutating func startOfDay(_ ordinal: Int) -> Int64 {
-        let local = Int64(ordinal) * 86_400
-        let guess = local - offset(at: local)
-        let corrected = local - offset(at: guess)
-        return corrected == guess ? guess : max(guess, corrected)
+        Day.firstInstant(atOrAfterLocal: Int64(ordinal) * 86_400) { offset(at: $0) }
     }
 
     /// The night a sleep block ending at `instant` belongs to: the local day of the wake-up, where a

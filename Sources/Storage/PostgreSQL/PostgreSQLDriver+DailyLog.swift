@@ -293,18 +293,33 @@ extension PostgreSQLDriver {
 
     func user(_ id: UserID) throws(StorageError) -> User? {
         let rows = try connection.query("SELECT id, time_zone FROM users WHERE id = $1", [id.rawValue])
-        return rows.count > 0 ? decodeUser(rows, 0) : nil
+        return rows.count > 0 ? try decodeUser(rows, 0) : nil
     }
 
     func users() throws(StorageError) -> [User] {
-        let rows = try connection.query("SELECT id, time_zone FROM users ORDER BY id")
-        return (0..<rows.count).compactMap { decodeUser(rows, $0) }
+        try decodeUsers(try connection.query("SELECT id, time_zone FROM users ORDER BY id"))
     }
 
-    func decodeUser(_ rows: PostgreSQLRows, _ row: Int) -> User? {
-        // As SQLite's: a zone the machine's tzdata no longer knows reads as UTC.
-        guard let id = UserID(rows.string(row, 0)) else { return nil }
-        return User(id: id, timeZone: TimeZone.iana(rows.string(row, 1)) ?? .utc)
+    func timeZoneNames() throws(StorageError) -> [UserID: String] {
+        let rows = try connection.query("SELECT id, time_zone FROM users")
+        var names: [UserID: String] = [:]
+        for row in 0..<rows.count {
+            if let id = UserID(rows.string(row, 0)) { names[id] = rows.string(row, 1) }
+        }
+        return names
+    }
+
+    /// The users in rows whose first two columns are `id` and `time_zone`.
+    func decodeUsers(_ rows: PostgreSQLRows) throws(StorageError) -> [User] {
+        var users: [User] = []
+        for row in 0..<rows.count {
+            if let user = try decodeUser(rows, row) { users.append(user) }
+        }
+        return users
+    }
+
+    func decodeUser(_ rows: PostgreSQLRows, _ row: Int) throws(StorageError) -> User? {
+        try User.stored(id: rows.string(row, 0), timeZone: rows.string(row, 1))
     }
 
     // MARK: Settings

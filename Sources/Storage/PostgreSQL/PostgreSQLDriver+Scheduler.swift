@@ -126,7 +126,7 @@ extension PostgreSQLDriver {
             WHERE NOT EXISTS (SELECT 1 FROM task_requests WHERE identifier = $1 AND scope = u.id)
             ORDER BY id
             """, [identifier])
-        return (0..<rows.count).compactMap { decodeUser(rows, $0) }
+        return try decodeUsers(rows)
     }
 
     // MARK: Claiming and finishing

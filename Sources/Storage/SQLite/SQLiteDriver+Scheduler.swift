@@ -140,8 +140,7 @@ extension SQLiteDriver {
             try statement.bind(1, identifier)
             var users: [User] = []
             while try statement.step() {
-                guard let id = UserID(statement.string(0)) else { continue }
-                users.append(User(id: id, timeZone: TimeZone.iana(statement.string(1)) ?? .utc))
+                if let user = try decodeUser(statement) { users.append(user) }
             }
             return users
         }

@@ -48,7 +48,7 @@ extension SQLiteDriver {
         try connection.withStatement("SELECT id, time_zone FROM users WHERE id = ?1") {
             (statement) throws(StorageError) in
             try statement.bind(1, id.rawValue)
-            return try statement.step() ? decodeUser(statement) : nil
+            return try statement.step() ? try decodeUser(statement) : nil
         }
     }
 
@@ -58,16 +58,24 @@ extension SQLiteDriver {
             (statement) throws(StorageError) in
             var users: [User] = []
             while try statement.step() {
-                if let user = decodeUser(statement) { users.append(user) }
+                if let user = try decodeUser(statement) { users.append(user) }
             }
             return users
         }
     }
 
-    private func decodeUser(_ statement: Statement) -> User? {
-        // Rows are written only through `upsert`, so both columns are valid; a zone the machine's
-        // tzdata no longer knows falls back to UTC rather than hiding the user.
-        guard let id = UserID(statement.string(0)) else { return nil }
-        return User(id: id, timeZone: TimeZone.iana(statement.string(1)) ?? .utc)
+    func timeZoneNames() throws(StorageError) -> [UserID: String] {
+        try connection.withStatement("SELECT id, time_zone FROM users") { (statement) throws(StorageError) in
+            var names: [UserID: String] = [:]
+            while try statement.step() {
+                if let id = UserID(statement.string(0)) { names[id] = statement.string(1) }
+            }
+            return names
+        }
+    }
+
+    /// The user in a row's first two columns (`id`, `time_zone`).
+    func decodeUser(_ statement: Statement) throws(StorageError) -> User? {
+        try User.stored(id: statement.string(0), timeZone: statement.string(1))
     }
 }
