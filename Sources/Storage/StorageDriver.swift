@@ -14,6 +14,10 @@ import Foundation
 /// A driver is not thread-safe: the `Store` actor owns it and calls it from its executor only.
 /// The methods' meaning is documented on `Store`, which forwards to them.
 protocol StorageDriver: AnyObject {
+    /// Makes every statement from now on call `check` first (`Connection.checkIsolation`): the
+    /// owning `Store` passes its own executor check, so the driver cannot be used from outside it.
+    func checkIsolation(with check: @escaping () -> Void)
+
     // Schema and health
     func schemaVersion() throws(StorageError) -> Int
     func summary() throws(StorageError) -> StoreSummary

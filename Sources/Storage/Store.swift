@@ -29,11 +29,20 @@ public actor Store {
         let parsed = StorageAddress(address)
         location = parsed.displayText
         backend = parsed.backend
+        let driver: any StorageDriver
         switch parsed {
         case .sqlite(let path):
             driver = try SQLiteDriver(path: path, clock: clock, schemaVersion: schemaVersion)
         case .postgresql(let url):
             driver = try PostgreSQLDriver(url: url, clock: clock, schemaVersion: schemaVersion)
+        }
+        self.driver = driver
+        // Until here the initializer alone had the connection. From now on every statement traps
+        // unless it runs on this actor's executor, so storage reached from any other isolation
+        // (DESIGN §8, bug 3) fails at its first statement, every time. `unowned`: the store owns
+        // the driver, which owns the check, so the check never outlives the store.
+        driver.checkIsolation { [unowned self] in
+            self.preconditionIsolated("storage used outside its Store actor (DESIGN §8, bug 3)")
         }
     }
 

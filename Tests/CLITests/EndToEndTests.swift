@@ -4,7 +4,7 @@ import Testing
 
 /// Launches the built executable: what `main.swift` adds to `runPipeline` (real streams, the exit
 /// status, SIGPIPE) is visible only from outside the process.
-@Suite("The pipeline executable")
+@Suite("The pipeline executable", .timeLimit(.minutes(10)))
 struct EndToEndTests {
     @Test("pipeline --help prints the command list to stdout and exits 0")
     func help() async throws {

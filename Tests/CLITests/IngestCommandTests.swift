@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// `pipeline ingest`, `export`, `status` and `generate` as a user runs them.
-@Suite("Ingest, export, status and generate")
+@Suite("Ingest, export, status and generate", .timeLimit(.minutes(10)))
 struct IngestCommandTests {
     static let now = "2026-03-15T12:00:00Z"
 

@@ -17,7 +17,7 @@ import Testing
 ///
 /// Serialized: the first test keeps both cores busy with eight processes, and the tests that hold
 /// a lock must release it before the blocked worker's `lock_timeout` (15 s) runs out.
-@Suite("Many workers on one PostgreSQL database", .serialized)
+@Suite("Many workers on one PostgreSQL database", .serialized, .timeLimit(.minutes(10)))
 struct PostgreSQLWorkerTests {
     /// The longest any process here may take; past it the process is killed and the test fails.
     static let processLimit: Duration = .seconds(120)

@@ -11,7 +11,7 @@ import Testing
 /// `pipeline retrain` killed with SIGKILL in the middle of a cohort: no half-written model, the
 /// models already promoted keep serving, and the next launch after the lease expires finishes the
 /// job (DESIGN §5: "a crash in the middle of training leaves the previous model serving").
-@Suite("Retraining across a crash")
+@Suite("Retraining across a crash", .timeLimit(.minutes(10)))
 struct RetrainProcessTests {
     static let now = "2026-11-29T12:00:00Z"
 

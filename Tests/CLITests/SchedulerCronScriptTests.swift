@@ -4,7 +4,7 @@ import Testing
 
 /// `scripts/install-cron.sh`, run with bash. `--install` talks to `crontab`, which a test replaces by
 /// a stand-in on PATH that keeps the crontab in a file.
-@Suite("The cron installer")
+@Suite("The cron installer", .timeLimit(.minutes(10)))
 struct SchedulerCronScriptTests {
     static let script = repositoryRoot.appendingPathComponent("scripts/install-cron.sh").path
 

@@ -20,7 +20,7 @@ import Testing
 /// launch that starts every chain and runs `ml-retrain` with a personal model written for the test
 /// (the binary has none until the Learning module is wired in), so that the processes started later
 /// have exactly one kind of due work: each user's `health-refresh`.
-@Suite("The scheduler across processes")
+@Suite("The scheduler across processes", .timeLimit(.minutes(10)))
 struct SchedulerProcessTests {
     static let prepared = "2026-03-15T12:00:00Z"
     static let launched = "2026-03-15T12:01:00Z"
@@ -233,7 +233,16 @@ final class ChildProcess: Sendable {
     }
 
     /// Waits until standard error contains `marker` (`true`), or the process ended without it.
+    /// Cancelled (a test past its time limit), it kills the child, which ends the wait.
     func waitForOutput(containing marker: String) async -> Bool {
+        await withTaskCancellationHandler {
+            await waitForOutputUncancelled(containing: marker)
+        } onCancel: {
+            kill(process.processIdentifier, SIGKILL)
+        }
+    }
+
+    private func waitForOutputUncancelled(containing marker: String) async -> Bool {
         await withCheckedContinuation { continuation in
             let answer: Bool? = state.withLock { state in
                 if String(decoding: state.error, as: UTF8.self).contains(marker) { return true }
@@ -245,7 +254,16 @@ final class ChildProcess: Sendable {
         }
     }
 
+    /// Waits until the child ends. Cancelled (a test past its time limit), it kills the child.
     func waitForExit() async -> Ending {
+        await withTaskCancellationHandler {
+            await waitForExitUncancelled()
+        } onCancel: {
+            kill(process.processIdentifier, SIGKILL)
+        }
+    }
+
+    private func waitForExitUncancelled() async -> Ending {
         await withCheckedContinuation { continuation in
             let ending: Ending? = state.withLock { state in
                 if let ending = state.ending { return ending }

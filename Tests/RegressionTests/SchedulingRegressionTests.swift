@@ -9,7 +9,7 @@ import Testing
 /// The scheduling bugs the original iOS app shipped (DESIGN §8, bugs 1, 2, 3 and 10), against the
 /// pipeline's real launch and tasks on a manual clock. Each test names its bug and says how it was
 /// checked to fail when the bug is put back.
-@Suite("Regressions: scheduling")
+@Suite("Regressions: scheduling", .timeLimit(.minutes(2)))
 struct SchedulingRegressionTests {
     static let start = Date(iso: "2026-03-16T12:00:00Z")
 
@@ -62,8 +62,10 @@ struct SchedulingRegressionTests {
     /// Bug 2: submitting at every launch with replace semantics starved a daily task under frequent
     /// launches.
     ///
-    /// Checked: with the launch submitting its chains with `.replace` instead of `.keep`,
-    /// `engagement-daily` ran 0 times in the ten days and this test fails.
+    /// Checked (Mutations/bug-02.patch): with the launch resubmitting every user's chains with
+    /// `.replace` instead of starting the missing ones with `.keep`, as the app did, `engagement-daily`
+    /// ran 0 times in the ten days and this test fails. (Only `.keep` swapped for `.replace` is not the
+    /// bug: the launch submits no chain that already has a request.)
     @Test(
         "bug 2: ten days of launches every 15 minutes run each daily task exactly once a day",
         arguments: TestBackend.all)
@@ -87,13 +89,15 @@ struct SchedulingRegressionTests {
 
     /// Bug 3: handlers touched storage from the wrong isolation (the app's main-context access).
     /// Here storage is an actor that owns its connection: handlers running four at a time, ingestion
-    /// on another connection and summaries on this one all go through it at the same moment. The
-    /// connection checks that no two threads use it at once, and the README shows how to run this
-    /// test under ThreadSanitizer.
+    /// on another connection and summaries on this one all go through it at the same moment. Every
+    /// statement checks that it runs on its store's executor, so a read from outside the actor
+    /// traps at its first statement, whatever the timing; scripts/test.sh can also run this test
+    /// under ThreadSanitizer (`PIPELINE_TSAN=1`).
     ///
-    /// Checked: with `Store.summary()` made `nonisolated` over a `nonisolated(unsafe)` connection (the
-    /// handle reached from outside the actor), three runs of this test out of three crashed — twice
-    /// at the connection's check, once inside SQLite.
+    /// Checked (Mutations/bug-03.patch, run by scripts/mutate.sh): with `Store.summary()` made
+    /// `nonisolated` over a `nonisolated(unsafe)` driver (the handle reached from outside the actor),
+    /// RegressionTests failed in 5 runs out of 5, each at the first summary's isolation check
+    /// ("Incorrect actor executor assumption; expected 'Storage.Store' executor").
     @Test(
         "bug 3: handlers four at a time and ingestion at once share the store without a race or a lost write",
         arguments: TestBackend.all)
@@ -159,7 +163,7 @@ struct SchedulingRegressionTests {
                     await Gate().waitOrCancellation()
                 })
         }
-        await started.wait()
+        await started.waitOrCancellation()
         timer.advance(by: 30)
         let run = try #require(try await report.runs.first)
         #expect(run.outcome == .expired)

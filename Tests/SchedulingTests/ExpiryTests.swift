@@ -7,7 +7,7 @@ import Testing
 /// Budgets run out on the manual clock: a test waits until its handler is running, advances the
 /// timer past the budget, and the scheduler's expiry fires then — no sleeping. The timer checks the
 /// clock both when a run starts waiting and when it fires, so the order of the two does not matter.
-@Suite("Expiry and completion")
+@Suite("Expiry and completion", .timeLimit(.minutes(5)))
 struct ExpiryTests {
     /// A refresh task that submits its successor, lets `prepare` set up the task, signals `started`,
     /// then waits until it is cancelled and calls `afterCancel`.
@@ -41,7 +41,7 @@ struct ExpiryTests {
             started: started, prepare: { $0.expirationHandler = { expirationCalled.open() } },
             afterCancel: { _ in if Task.isCancelled { cancelled.open() } })
         async let launched = harness.launch([task])
-        await started.wait()
+        await started.waitOrCancellation()
         #expect(!expirationCalled.isOpen)
         harness.timer.advance(by: 30)
         let report = try await launched
@@ -63,7 +63,7 @@ struct ExpiryTests {
         try await harness.addUsers(["ada"])
         let started = Gate()
         async let launched = harness.launch([Self.blocking(started: started)])
-        await started.wait()
+        await started.waitOrCancellation()
         harness.timer.advance(by: 30)
         let run = try #require(try await launched.runs.first)
         #expect(run.outcome == .expired)
@@ -88,7 +88,7 @@ struct ExpiryTests {
                     task.expirationHandler = { task.setTaskCompleted(success: success, reason: "stopped early") }
                 })
             async let launched = harness.launch([task])
-            await started.wait()
+            await started.waitOrCancellation()
             harness.timer.advance(by: 30)
             let run = try #require(try await launched.runs.first)
             #expect(run.outcome == (success ? .success : .expired))
@@ -113,7 +113,7 @@ struct ExpiryTests {
                     await Gate().waitOrCancellation()
                 })
             async let launched = harness.launch([task], plan: LaunchPlan(budget: plannedBudget, jobs: 1))
-            await started.wait()
+            await started.waitOrCancellation()
             // Just before the budget nothing happens; at the budget the run expires.
             #expect(harness.timer.advance(by: expected - 1) == 0)
             harness.timer.advance(by: 1)
@@ -139,7 +139,7 @@ struct ExpiryTests {
                 returned.open()
             })
         async let launched = harness.launch([task])
-        await returned.wait()
+        await returned.waitOrCancellation()
         harness.timer.advance(by: 30)
         let run = try #require(try await launched.runs.first)
         #expect(run.outcome == .expired)

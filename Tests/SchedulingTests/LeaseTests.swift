@@ -5,7 +5,7 @@ import Storage
 import TestSupport
 import Testing
 
-@Suite("Leases")
+@Suite("Leases", .timeLimit(.minutes(5)))
 struct LeaseTests {
     /// Claims the due request as a worker of another process would, and never finishes it: the
     /// state a worker killed mid-run leaves behind.
@@ -74,7 +74,7 @@ struct LeaseTests {
                 task.setTaskCompleted(success: true)
             })
         async let stalled = harness.launch([slow])
-        await started.wait()
+        await started.waitOrCancellation()
         // The lease (30 s budget + 10 s grace) runs out without the timer firing the budget, as if the
         // worker hung; a second process takes the request over and runs it.
         harness.clock.advance(by: 41)

@@ -5,7 +5,7 @@ import Testing
 
 @testable import Storage
 
-@Suite("Migrations")
+@Suite("Migrations", .timeLimit(.minutes(5)))
 struct MigrationTests {
     @Test(
         "a new database is created at the latest schema version (an SQLite file with mode 0600)",

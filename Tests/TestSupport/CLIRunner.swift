@@ -102,24 +102,31 @@ public func runBinary(
     process.standardOutput = standardOutput ?? output
     process.standardError = error
     let watchdog = Locked<Task<Bool, Never>?>(nil)
-    try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-        process.terminationHandler = { _ in continuation.resume() }
-        do {
-            try process.run()
-            if let timeLimit {
-                let child = process.processIdentifier
-                watchdog.withLock {
-                    $0 = Task {
-                        guard (try? await Task.sleep(for: timeLimit)) != nil else { return false }
-                        kill(child, SIGKILL)
-                        return true
+    // Cancelled (a test past its time limit), the child is killed, which ends the wait.
+    let started = Locked<Int32?>(nil)
+    try await withTaskCancellationHandler {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            process.terminationHandler = { _ in continuation.resume() }
+            do {
+                try process.run()
+                started.withLock { $0 = process.processIdentifier }
+                if let timeLimit {
+                    let child = process.processIdentifier
+                    watchdog.withLock {
+                        $0 = Task {
+                            guard (try? await Task.sleep(for: timeLimit)) != nil else { return false }
+                            kill(child, SIGKILL)
+                            return true
+                        }
                     }
                 }
+            } catch {
+                process.terminationHandler = nil
+                continuation.resume(throwing: error)
             }
-        } catch {
-            process.terminationHandler = nil
-            continuation.resume(throwing: error)
         }
+    } onCancel: {
+        if let child = started.withLock({ $0 }) { kill(child, SIGKILL) }
     }
     let timer = watchdog.withLock { $0 }
     timer?.cancel()

@@ -25,7 +25,9 @@ public final class Gate: Sendable {
         }
     }
 
-    /// Waits until the gate opens or the calling task is cancelled.
+    /// Waits until the gate opens or the calling task is cancelled (then it opens the gate). A test
+    /// body waits with this, not `wait()`: a test past its `.timeLimit` is cancelled, and a wait
+    /// that ignored it would keep the run hanging after the failure is recorded.
     public func waitOrCancellation() async {
         await withTaskCancellationHandler {
             await wait()

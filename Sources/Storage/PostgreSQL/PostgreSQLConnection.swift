@@ -14,7 +14,11 @@ final class PostgreSQLConnection {
     /// Prepared statement names by the address of their SQL literal (as SQLite's cache does).
     private var prepared: [UnsafeRawPointer: String] = [:]
     private(set) var isInTransaction = false
-    /// Set while a call runs; the `Store` actor guarantees one caller at a time, and this checks it.
+    /// Run before every call to the server: traps unless the caller is on the executor of the
+    /// `Store` that owns this connection (see `Connection.checkIsolation`; libpq's connections are
+    /// not thread-safe either, https://www.postgresql.org/docs/15/libpq-threading.html).
+    var checkIsolation: () -> Void = {}
+    /// Set while a call runs, so a call started inside another (not reentrant) stops at once.
     private let inUse = Atomic<Bool>(false)
 
     /// Server-side limits for every session, each for a reason:
@@ -275,9 +279,10 @@ final class PostgreSQLConnection {
     }
 
     private func enter() {
+        checkIsolation()
         let (exchanged, _) = inUse.compareExchange(expected: false, desired: true, ordering: .acquiring)
         precondition(
-            exchanged, "the PostgreSQL connection was used from two threads at once; it belongs to the Store actor")
+            exchanged, "the PostgreSQL connection was used by two calls at once; it belongs to the Store actor")
     }
 
     private func leave() {

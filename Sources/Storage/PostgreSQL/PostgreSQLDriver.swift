@@ -31,6 +31,10 @@ final class PostgreSQLDriver: StorageDriver {
         try migrator.migrate(connection, to: schemaVersion, now: Store.milliseconds(clock.now))
     }
 
+    func checkIsolation(with check: @escaping () -> Void) {
+        connection.checkIsolation = check
+    }
+
     var nowMilliseconds: Int64 {
         batchMilliseconds ?? Store.milliseconds(clock.now)
     }

@@ -14,9 +14,14 @@ final class Connection {
     /// Statements whose SQL is built from `CopyTable`'s names, by their text.
     private var statementsByText: [String: Statement] = [:]
     private(set) var isInTransaction = false
-    /// Set while a statement runs. The `Store` actor guarantees one user at a time; this checks it,
-    /// so a future path that reached the connection from another thread would stop at once rather
-    /// than corrupt memory inside SQLite (opened with SQLITE_OPEN_NOMUTEX, it does not lock).
+    /// Run before every statement: traps unless the caller is on the executor of the `Store` that
+    /// owns this connection (`Store.init` installs it once the store exists; until then the
+    /// connection is used by the initializer alone). SQLite, opened with SQLITE_OPEN_NOMUTEX, does
+    /// not lock, so a path that reached the connection from outside the actor (DESIGN §8, bug 3)
+    /// stops at its first statement, every time, rather than when two threads happen to meet.
+    var checkIsolation: () -> Void = {}
+    /// Set while a statement runs, so a statement started inside another's body (the connection is
+    /// not reentrant) stops at once.
     private let inUse = Atomic<Bool>(false)
 
     /// How long a writer waits for another process's lock before giving up with SQLITE_BUSY.
@@ -205,9 +210,10 @@ final class Connection {
     }
 
     private func enter() {
+        checkIsolation()
         let (exchanged, _) = inUse.compareExchange(expected: false, desired: true, ordering: .acquiring)
         precondition(
-            exchanged, "the SQLite connection was used from two threads at once; it belongs to the Store actor")
+            exchanged, "the SQLite connection was used by two statements at once; it belongs to the Store actor")
     }
 
     private func leave() {
