@@ -25,9 +25,7 @@ extension PostgreSQLDriver {
     }
 
     func rollbackBatch() {
-        stagedDays.removeAll()
-        stagedDayKeys.removeAll()
-        stagedWatchItems.removeAll()
+        discardStaged()
         batchMilliseconds = nil
         knownUsers = knownUsersBeforeBatch
         connection.rollback()
@@ -47,7 +45,7 @@ extension PostgreSQLDriver {
             // staged before them, and are sent many per round trip.
             try ensureUser(item.user)
             stagedWatchItems.append(watchItemParameters(item))
-            if stagedWatchItems.count >= PostgreSQLDriver.stagedDayLimit { try flushStaged() }
+            if stagedWatchItems.count >= PostgreSQLDriver.stagedLimit { try flushStagedWatchItems() }
             return nil
         }
         try flushStaged()
@@ -64,13 +62,20 @@ extension PostgreSQLDriver {
         if stagedDayKeys.contains(key) { try flushStagedDays() }
         stagedDays.append(dayParameters(write))
         stagedDayKeys.insert(key)
-        if stagedDays.count >= PostgreSQLDriver.stagedDayLimit { try flushStagedDays() }
+        if stagedDays.count >= PostgreSQLDriver.stagedLimit { try flushStagedDays() }
         return nil
     }
 
-    /// Days per chunk: enough that the two statements' fixed cost is a small share of the work,
-    /// few enough that a chunk's arrays stay small.
-    static let stagedDayLimit = 1_000
+    /// Days per chunk (and watch items per round trip): enough that a statement's fixed cost is a
+    /// small share of the work, few enough that a chunk's arrays stay small.
+    static let stagedLimit = 1_000
+
+    /// Forgets what was staged and not sent: its transaction is rolling back.
+    func discardStaged() {
+        stagedDays.removeAll()
+        stagedDayKeys.removeAll()
+        stagedWatchItems.removeAll()
+    }
 
     /// Writes the staged days: one day with `upsertDay`, more with `bulkUpsertDays`, then any day
     /// that statement could not write (a row another writer inserted meanwhile) with `upsertDay`.

@@ -78,7 +78,7 @@ extension PostgreSQLDriver {
                 UPDATE task_requests SET earliest_begin_at = $1
                 WHERE lease_owner IS NULL AND earliest_begin_at > $1
                     AND identifier = ANY($2::text[]) AND ($3::text IS NULL OR scope = $3::text)
-                """, [.pg(nowMilliseconds), PostgreSQLDriver.textArray(identifiers), scope]
+                """, [.pg(nowMilliseconds), PostgreSQLDriver.arrayLiteral(identifiers), scope]
             ).affected
         }
     }
@@ -168,7 +168,7 @@ extension PostgreSQLDriver {
                 [
                     claim.owner, .pg(nowMilliseconds), .pg(Int64((claim.processingLease * 1000).rounded())),
                     .pg(Int64((claim.refreshLease * 1000).rounded())), .pg(claim.isOnExternalPower),
-                    .pg(claim.hasNetworkConnectivity), PostgreSQLDriver.textArray(claim.identifiers), claim.scope,
+                    .pg(claim.hasNetworkConnectivity), PostgreSQLDriver.arrayLiteral(claim.identifiers), claim.scope,
                     .pg(claim.limit), .pg(claim.upToRequestID ?? Int64.max),
                 ])
             let claimed = (0..<rows.count).compactMap { decodeRequest(rows, $0) }

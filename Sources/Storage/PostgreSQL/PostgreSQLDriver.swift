@@ -50,9 +50,7 @@ final class PostgreSQLDriver: StorageDriver {
                 return result
             }
         } catch {
-            stagedDays.removeAll()
-            stagedDayKeys.removeAll()
-            stagedWatchItems.removeAll()
+            discardStaged()
             knownUsers = before
             throw error
         }
@@ -103,9 +101,10 @@ final class PostgreSQLDriver: StorageDriver {
         try connection.query("SELECT count(*) FROM schema_migrations").int(0, 0)
     }
 
-    /// A PostgreSQL array literal (`{"a",NULL,"b"}`) of values in their text form, `nil` as NULL;
-    /// quoted elements read as any element type, so `$1::integer[]` takes it as well as `text[]`.
-    /// https://www.postgresql.org/docs/15/arrays.html#ARRAYS-IO
+    /// A PostgreSQL array literal (`{"a",NULL,"b"}`) of values in their text form, `nil` as NULL, bound
+    /// as one parameter so the statement stays constant (`identifier = ANY($1::text[])`, a chunk's
+    /// columns). Quoted elements read as any element type, so `$1::integer[]` takes it as well as
+    /// `text[]`. https://www.postgresql.org/docs/15/arrays.html#ARRAYS-IO
     static func arrayLiteral(_ values: [String?]) -> String {
         var bytes: [UInt8] = [UInt8(ascii: "{")]
         bytes.reserveCapacity(values.count * 8)
@@ -126,11 +125,5 @@ final class PostgreSQLDriver: StorageDriver {
         }
         bytes.append(UInt8(ascii: "}"))
         return String(decoding: bytes, as: UTF8.self)
-    }
-
-    /// A PostgreSQL array literal of text values (`{"a","b"}`), bound as one `text[]` parameter so the
-    /// statement stays constant: `identifier = ANY($1::text[])`.
-    static func textArray(_ values: [String]) -> String {
-        arrayLiteral(values)
     }
 }
