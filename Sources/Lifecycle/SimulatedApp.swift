@@ -58,7 +58,11 @@ final class SimulatedApp {
         clock = ManualClock(start)
         lifecycle = AppLifecycle(clock: clock)
         timer = ManualExpiryTimer(clock: clock)
-        pipeline = try await Pipeline.open(path: databasePath, clock: clock)
+        // The phone's idle maintenance windows open from 01:00 (`DeviceTimeline`): the retrain is due
+        // from then, so any window of the night can run it.
+        var schedule = PipelineTaskSchedule()
+        schedule.retrainHour = 1
+        pipeline = try await Pipeline.open(path: databasePath, clock: clock, schedule: schedule)
         try await pipeline.ingest(.user(UserUpdate(id: Self.owner, timeZone: .utc)))
     }
 

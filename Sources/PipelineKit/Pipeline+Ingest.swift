@@ -15,6 +15,8 @@ public struct IngestReport: Sendable, Hashable {
     public var committed = true
     /// The watch items applied right after storing (the foreground path).
     public var drained = DrainReport()
+    /// Reminder hours and time zones stored, for moving the calendar tasks' pending requests.
+    var calendarInputs = CalendarInputs()
 
     public init() {}
 
@@ -66,8 +68,8 @@ extension Pipeline {
     /// otherwise the valid records are.
     @discardableResult
     public func ingest(_ records: [InputRecord], strict: Bool = false) async throws(PipelineError) -> IngestReport {
-        var planner = IngestPlanner(
-            decoder: nil, now: clock.now, zones: try await timeZones(of: Set(records.map(\.user))))
+        let zones = try await timeZones(of: Set(records.map(\.user)))
+        var planner = IngestPlanner(decoder: nil, now: clock.now, zones: zones)
         var planned: [PlannedWrite] = []
         for (index, record) in records.enumerated() { planner.plan(record, line: index + 1, into: &planned) }
         planner.finish(into: &planned)
@@ -88,6 +90,7 @@ extension Pipeline {
             preconditionFailure("unexpected error: \(error)")
         }
         var finished = report
+        try await moveCalendarRequests(of: report.calendarInputs.changedUsers(before: zones))
         finished.drained = try await drainWatchQueue()
         if !rejections.errors.isEmpty { throw .rejected(rejections.errors) }
         return finished
@@ -105,8 +108,8 @@ extension Pipeline {
         onRejected: @escaping @Sendable (IngestionError) -> Void
     ) async throws(PipelineError) -> IngestReport {
         let now = clock.now
-        let planner = IngestPlanner(
-            decoder: RecordDecoder(defaultEnqueuedAt: now), now: now, zones: try await timeZones(of: nil))
+        let zones = try await timeZones(of: nil)
+        let planner = IngestPlanner(decoder: RecordDecoder(defaultEnqueuedAt: now), now: now, zones: zones)
         var report: IngestReport
         do {
             let plans = ConcurrentLineReader(source: source, processor: planner)
@@ -127,6 +130,7 @@ extension Pipeline {
         } catch {
             preconditionFailure("unexpected error: \(error)")
         }
+        try await moveCalendarRequests(of: report.calendarInputs.changedUsers(before: zones))
         report.drained = try await drainWatchQueue()
         return report
     }
@@ -347,6 +351,7 @@ struct IngestWriter {
                 return
             }
             report.stored[record.typeName, default: 0] += 1
+            report.calendarInputs.note(record)
             sinceCheckpoint += 1
         case .day(let write, let lines):
             report.records += lines.count
@@ -377,6 +382,7 @@ struct IngestWriter {
             var rolledBack = report
             rolledBack.committed = false
             rolledBack.stored = [:]
+            rolledBack.calendarInputs = CalendarInputs()
             throw StrictRollback(report: rolledBack)
         }
         return report

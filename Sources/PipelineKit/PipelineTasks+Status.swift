@@ -32,7 +32,7 @@ extension Pipeline {
         let summary = try await self.summary()
         let known = Set(WatchKind.allCases.map(\.rawValue))
         return PipelineStatus(
-            definitions: PipelineTasks.definitions(options.schedule), scheduler: schedulerStatus, summary: summary,
+            definitions: PipelineTasks.definitions(schedule), scheduler: schedulerStatus, summary: summary,
             unknownWatchKinds: summary.watchItemsByKind.filter { !known.contains($0.key) })
     }
 
