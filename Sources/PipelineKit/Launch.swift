@@ -66,7 +66,10 @@ extension PipelineError {
         switch error {
         case .storage(let failure):
             self = .storage(failure)
-        case .notPermitted, .alreadyRegistered, .registeredAfterLaunch, .alreadyLaunched, .chainStartFailed:
+        // The launch and the handlers handle a pending-request limit themselves; the pipeline sets
+        // none outside the device simulation.
+        case .notPermitted, .alreadyRegistered, .registeredAfterLaunch, .alreadyLaunched, .chainStartFailed,
+            .tooManyPendingTaskRequests:
             preconditionFailure("the pipeline's task registration is broken: \(error)")
         }
     }

@@ -15,6 +15,9 @@ public struct SchedulerConfiguration: Sendable, Hashable {
     public var retryMaximumDelay: TimeInterval = 86_400
     /// A lease that expired this many budgets ago without a launch reclaiming it is reported stuck.
     public var stuckAfterBudgets: Double = 4
+    /// How many requests of each kind may be pending at once, over all tasks and scopes; `nil` for
+    /// no limit beyond one per task and scope (a server). A phone uses `.iOS`.
+    public var pendingRequestLimit: PendingRequestLimit?
 
     public init() {}
 
@@ -29,5 +32,27 @@ public struct SchedulerConfiguration: Sendable, Hashable {
     public func retryDelay(afterAttempt attempt: Int) -> TimeInterval {
         let exponent = Double(max(0, min(attempt - 1, 62)))
         return min(retryBaseDelay * pow(2, exponent), retryMaximumDelay)
+    }
+}
+
+/// A cap on pending requests of each kind, as `BGTaskScheduler.submit` enforces on a phone.
+public struct PendingRequestLimit: Sendable, Hashable {
+    public var appRefresh: Int
+    public var processing: Int
+
+    public init(appRefresh: Int, processing: Int) {
+        self.appRefresh = appRefresh
+        self.processing = processing
+    }
+
+    /// iOS: "There can be a total of 1 refresh task and 10 processing tasks scheduled at any time"
+    /// (`BGTaskScheduler.submit(_:)`); more is `tooManyPendingTaskRequests`.
+    public static let iOS = PendingRequestLimit(appRefresh: 1, processing: 10)
+
+    public func limit(for kind: TaskKind) -> Int {
+        switch kind {
+        case .appRefresh: appRefresh
+        case .processing: processing
+        }
     }
 }

@@ -131,6 +131,7 @@ extension TaskScheduler {
     /// that has no request of it. Returns how many were stored.
     private func startChains() async throws(SchedulingError) -> Int {
         var requests: [NewTaskRequest] = []
+        var startedOneByOne = 0
         for identifier in registeredIdentifiers {
             guard let registration = registration(for: identifier) else { continue }
             let scopes: [(TaskScope, User?)]
@@ -159,11 +160,26 @@ extension TaskScheduler {
                     request.identifier == identifier && request.scope == scope,
                     "the first request of '\(identifier)' for \(scope) has identifier '\(request.identifier)' "
                         + "and scope \(request.scope)")
+                if configuration.pendingRequestLimit != nil {
+                    // One at a time, so that each counts against the limit for the next.
+                    do {
+                        try await checkPendingLimit(request)
+                    } catch let refusal where refusal.isTooManyPending {
+                        log.log(.warning, "\(identifier) [\(scope)]: chain not started: \(refusal)")
+                        continue
+                    }
+                    do {
+                        if try await store.submit(request.record, replacing: false) { startedOneByOne += 1 }
+                    } catch {
+                        throw .storage(error)
+                    }
+                    continue
+                }
                 requests.append(request.record)
             }
         }
         do {
-            let started = try await store.submit(requests, replacing: false)
+            let started = try await store.submit(requests, replacing: false) + startedOneByOne
             if started > 0 { log.log(.info, "started \(started) task chain\(started == 1 ? "" : "s")") }
             return started
         } catch {

@@ -92,11 +92,32 @@ public final class TaskScheduler: Sendable {
     public func submit(_ request: some TaskRequest, policy: SubmitPolicy) async throws(SchedulingError) -> Bool {
         guard permittedIdentifiers.contains(request.identifier) else { throw .notPermitted(request.identifier) }
         let record = request.record
+        try await checkPendingLimit(request)
         do {
             return try await store.submit(record, replacing: policy == .replace)
         } catch {
             throw .storage(error)
         }
+    }
+
+    /// Throws `.tooManyPendingTaskRequests` when `request` would pass the configuration's
+    /// `pendingRequestLimit`. A request it replaces (same task and scope) and running ones do not
+    /// count: a running request is no longer pending, so a handler can always resubmit itself.
+    func checkPendingLimit(_ request: some TaskRequest) async throws(SchedulingError) {
+        guard let limits = configuration.pendingRequestLimit else { return }
+        let kind = request.kind
+        let scope = request.scope.storageKey
+        let others: Int
+        do {
+            others = try await store.taskRequests().count {
+                $0.leaseOwner == nil && $0.kind == kind.stored
+                    && !($0.identifier == request.identifier.rawValue && $0.scope == scope)
+            }
+        } catch {
+            throw .storage(error)
+        }
+        let limit = limits.limit(for: kind)
+        if others >= limit { throw .tooManyPendingTaskRequests(request.identifier, kind: kind, limit: limit) }
     }
 
     /// Requests, pending and running, in the order they may begin; `nil` matches everything.
