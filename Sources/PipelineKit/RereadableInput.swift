@@ -36,7 +36,8 @@ final class RereadableInput {
     func rewound() throws(IngestionError) -> JSONLinesReader.Source {
         guard case .descriptor(let descriptor) = source else { return source }
         guard lseek(descriptor, start, SEEK_SET) == start else {
-            throw .cannotRead(path: "input", reason: "cannot read it a second time: \(String(cString: strerror(errno)))")
+            let reason = String(cString: strerror(errno))
+            throw .cannotRead(path: "input", reason: "cannot read it a second time: \(reason)")
         }
         return source
     }
@@ -79,6 +80,7 @@ final class RereadableInput {
     }
 
     private static func failure(_ what: String) -> IngestionError {
-        .cannotRead(path: "input", reason: "\(what) (--strict reads a stream twice): \(String(cString: strerror(errno)))")
+        let reason = String(cString: strerror(errno))
+        return .cannotRead(path: "input", reason: "\(what) (--strict reads a stream twice): \(reason)")
     }
 }
