@@ -259,12 +259,25 @@ extension TaskScheduler {
         let retryAt =
             outcome == .success
             ? nil : clock.now.addingTimeInterval(configuration.retryDelay(afterAttempt: record.attempts))
+        let completion = TaskRunCompletion(
+            runID: claimed.runID, requestID: record.id, owner: owner, outcome: outcome.stored, reason: reason,
+            retryAt: retryAt)
         let finish: TaskRunFinish
         do {
-            finish = try await store.finishTaskRun(
-                TaskRunCompletion(
-                    runID: claimed.runID, requestID: record.id, owner: owner, outcome: outcome.stored, reason: reason,
-                    retryAt: retryAt))
+            finish = try await store.finishTaskRun(completion)
+        } catch let error where error.isIOFailure {
+            // A full disk: the run's own writes failed, and so did this one. Giving back the space
+            // the database's log holds usually leaves room for this small write, so the run is
+            // recorded and its lease released now rather than held until it expires. The launch
+            // then stops with the error: nothing more can be written.
+            log.log(.error, "\(label): could not record its run (\(error)); freeing the database's log and trying again")
+            do {
+                try await store.reclaimLogSpace()
+                finish = try await store.finishTaskRun(completion)
+            } catch {
+                throw .storage(error)
+            }
+            if case .recorded = finish { throw .storage(error) }
         } catch {
             throw .storage(error)
         }

@@ -22,6 +22,7 @@ protocol StorageDriver: AnyObject {
     func schemaVersion() throws(StorageError) -> Int
     func summary() throws(StorageError) -> StoreSummary
     func integrityCheck() throws(StorageError) -> String
+    func reclaimLogSpace() throws(StorageError)
 
     // Batches (`Store.batch`): one open write transaction, staged into record by record.
     func beginBatch() throws(StorageError)

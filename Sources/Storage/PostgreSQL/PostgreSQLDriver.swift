@@ -80,6 +80,8 @@ final class PostgreSQLDriver: StorageDriver {
         return summary
     }
 
+    func reclaimLogSpace() throws(StorageError) {}
+
     /// PostgreSQL checks its own pages (and, with data checksums, their contents) as it reads them;
     /// what can be checked from a client is that every table pipeline needs is there and readable.
     func integrityCheck() throws(StorageError) -> String {

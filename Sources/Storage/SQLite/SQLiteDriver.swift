@@ -73,6 +73,10 @@ final class SQLiteDriver: StorageDriver {
         try connection.scalarText("PRAGMA integrity_check") ?? ""
     }
 
+    func reclaimLogSpace() throws(StorageError) {
+        _ = try connection.scalarText("PRAGMA wal_checkpoint(TRUNCATE)")
+    }
+
     func executeForTesting(_ sql: String) throws(StorageError) {
         try connection.execute(sql)
     }
