@@ -270,7 +270,8 @@ extension TaskScheduler {
             // the database's log holds usually leaves room for this small write, so the run is
             // recorded and its lease released now rather than held until it expires. The launch
             // then stops with the error: nothing more can be written.
-            log.log(.error, "\(label): could not record its run (\(error)); freeing the database's log and trying again")
+            log.log(
+                .error, "\(label): could not record its run (\(error)); freeing the database's log and trying again")
             do {
                 try await store.reclaimLogSpace()
                 finish = try await store.finishTaskRun(completion)
