@@ -100,12 +100,12 @@ extension SQLiteDriver {
         return try deleteWatchItem(id)
     }
 
-    /// Items that failed `WatchItem.maxAttempts` times, oldest first.
+    /// Items that failed `WatchItem.maxAttempts` times and were not requeued, oldest first.
     func deadLetters(user: UserID? = nil) throws(StorageError) -> [DeadLetter] {
         try connection.withStatement(
             """
             SELECT id, user_id, kind, payload, enqueued_at, attempts, last_error, failed_at FROM watch_dead_letters
-            WHERE ?1 IS NULL OR user_id = ?1 ORDER BY id
+            WHERE (?1 IS NULL OR user_id = ?1) AND resolved_at IS NULL ORDER BY id
             """
         ) { (statement) throws(StorageError) in
             try statement.bind(1, user?.rawValue)
