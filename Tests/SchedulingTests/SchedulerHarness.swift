@@ -46,7 +46,8 @@ final class SchedulerHarness: Sendable {
         try await scheduler(store: store).launch(plan) { registrar throws(SchedulingError) in
             for task in tasks {
                 try registrar.register(
-                    task.identifier, for: task.scope, startingWith: task.chainStart, using: task.handler)
+                    task.identifier, for: task.scope, cadence: task.cadence, startingWith: task.chainStart,
+                    using: task.handler)
             }
         }
     }
@@ -71,6 +72,8 @@ struct TestTask: Sendable {
     var scope: ChainScope = .everyUser
     var chainStart: ChainStart
     var handler: TaskHandler
+    /// The cadence it is registered with, if any (`TaskRun.periods`).
+    var cadence: TimeInterval? = nil
 
     /// A refresh task whose chain starts due at `firstAt` (as soon as possible when `nil`), or
     /// `interval` after the launch that starts it when `firstAfterInterval` (as the app did), and

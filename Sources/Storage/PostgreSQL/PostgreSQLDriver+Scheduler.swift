@@ -326,12 +326,14 @@ extension PostgreSQLDriver {
                 SELECT id FROM users AS u
                 WHERE NOT EXISTS (SELECT 1 FROM task_requests WHERE identifier = $1 AND scope = u.id)
                     AND NOT EXISTS (SELECT 1 FROM task_runs WHERE identifier = $1 AND scope = u.id)
+                    AND NOT EXISTS (SELECT 1 FROM discarded_task_requests WHERE identifier = $1 AND scope = u.id)
                 ORDER BY id
                 """, [identifier])
             : try connection.query(
                 """
                 SELECT '' WHERE NOT EXISTS (SELECT 1 FROM task_requests WHERE identifier = $1 AND scope = '')
                     AND NOT EXISTS (SELECT 1 FROM task_runs WHERE identifier = $1 AND scope = '')
+                    AND NOT EXISTS (SELECT 1 FROM discarded_task_requests WHERE identifier = $1 AND scope = '')
                 """, [identifier])
         return (0..<rows.count).map { rows.string($0, 0) }
     }

@@ -449,11 +449,13 @@ extension SQLiteDriver {
             SELECT id FROM users AS user
             WHERE NOT EXISTS (SELECT 1 FROM task_requests WHERE identifier = ?1 AND scope = user.id)
                 AND NOT EXISTS (SELECT 1 FROM task_runs WHERE identifier = ?1 AND scope = user.id)
+                AND NOT EXISTS (SELECT 1 FROM discarded_task_requests WHERE identifier = ?1 AND scope = user.id)
             ORDER BY id
             """
             : """
             SELECT '' WHERE NOT EXISTS (SELECT 1 FROM task_requests WHERE identifier = ?1 AND scope = '')
                 AND NOT EXISTS (SELECT 1 FROM task_runs WHERE identifier = ?1 AND scope = '')
+                AND NOT EXISTS (SELECT 1 FROM discarded_task_requests WHERE identifier = ?1 AND scope = '')
             """
         return try connection.withStatement(sql) { (statement) throws(StorageError) in
             try statement.bind(1, identifier)
