@@ -114,7 +114,8 @@ extension TaskScheduler {
         }
         report.discarded = report.runs.filter(\.wasDiscarded)
         if let failure = results.compactMap(\.error).first { throw failure }
-        report.pruned = try await pruneHistory()
+        // History grows only by runs, so a launch that ran nothing has nothing new to prune and stays quick.
+        if !report.runs.isEmpty { report.pruned = try await pruneHistory() }
 
         let now = clock.now
         let conditions = conditions.currentConditions()
@@ -272,6 +273,9 @@ extension TaskScheduler {
         }
 
         let discard = outcome != .success && configuration.isLastAttempt(record.attempts)
+        if discard {
+            reason = (reason.map { $0 + "; " } ?? "") + "discarded after \(record.attempts) attempts"
+        }
         let retryAt =
             outcome == .success || discard
             ? nil
@@ -316,7 +320,7 @@ extension TaskScheduler {
                 log.log(
                     .error,
                     "\(label): \(outcome)" + (reason.map { ": \($0)" } ?? "")
-                        + "; discarded after \(record.attempts) attempts (see 'pipeline requests --state discarded')")
+                        + "; see 'pipeline requests --state discarded', then 'pipeline requests retry'")
             }
         }
         guard let request else { return nil }

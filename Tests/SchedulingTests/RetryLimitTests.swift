@@ -36,7 +36,8 @@ struct RetryLimitTests {
         #expect(discarded.count == 1)
         #expect(discarded.first?.cause == .attempts)
         #expect(discarded.first?.request.attempts == 3)
-        #expect(discarded.first?.request.lastError == "the upstream refused")
+        #expect(discarded.first?.request.lastError == "the upstream refused; discarded after 3 attempts")
+        #expect(try await harness.history().last?.reason == "the upstream refused; discarded after 3 attempts")
 
         // A later launch neither runs it nor starts the chain again: it waits for a person.
         let later = try await harness.launch([task])
@@ -184,25 +185,25 @@ struct RetryLimitTests {
         configuration.pruneLimit = 3
         let harness = try SchedulerHarness(backend, configuration: configuration)
         try await harness.addUsers(["ada"])
-        let task = TestTask.periodic("hourly", every: 3600)
-        // Twelve hourly runs: the twelfth launch is the first with a run older than ten hours, and
-        // prunes it. Then a day without launches.
+        let tasks = [TestTask.periodic("hourly", every: 3600), TestTask.periodic("daily", every: 100 * 86_400)]
+        // Twelve hourly runs and one of "daily": the twelfth launch is the first with runs older
+        // than ten hours, and prunes the first hourly one — not daily's, the latest of its chain.
         for _ in 0..<12 {
-            try await harness.launch([task])
+            try await harness.launch(tasks)
             harness.clock.advance(by: 3600)
         }
-        #expect(try await harness.history().count == 11)
+        #expect(try await harness.history("hourly").count == 11)
         harness.clock.advance(by: 86_400)
-        // The first launch runs one more; each prunes at most three old ones, and the latest run of
-        // the chain is kept even when it is old.
+        // Hourly launches again: each runs one and prunes at most three old runs.
         var counts: [Int] = []
         for _ in 0..<5 {
-            let report = try await harness.launch([task])
+            let report = try await harness.launch(tasks)
+            #expect(report.runs.count == 1)
             #expect(report.pruned.runs <= 3)
-            counts.append(try await harness.history().count)
+            counts.append(try await harness.history("hourly").count)
+            harness.clock.advance(by: 3600)
         }
-        #expect(counts == [9, 6, 3, 1, 1])
-        let latest = try await harness.history().last
-        #expect(latest?.startedAt == harness.now)
+        #expect(counts == [9, 7, 5, 4, 5])
+        #expect(try await harness.history("daily").count == 1)
     }
 }

@@ -114,7 +114,6 @@ enum LaunchSupport {
             "outcome": run.outcome.map { .string($0.rawValue) } ?? .null,
             "reason": run.reason.map(JSONValue.string) ?? .null,
             "periods": .number(Double(run.periods)),
-            "discarded": .bool(run.wasDiscarded),
         ])
     }
 

@@ -37,7 +37,9 @@ enum RequestsCommand: Command {
             .option("task", valueName: "task", help: "Only requests of this task, e.g. ml-retrain."),
             .option("user", .user, help: "Only this user's requests."),
             .option(
-                "state", .choice(TaskRequestState.allCases.map(\.rawValue)), help: "Only requests in this state.",
+                "state", .choice(TaskRequestState.allCases.map(\.rawValue)), valueName: "state",
+                help: "Only requests in this state (repeatable): "
+                    + TaskRequestState.allCases.map(\.rawValue).joined(separator: ", ") + ".",
                 repeatable: true),
         ],
         positionals: [
