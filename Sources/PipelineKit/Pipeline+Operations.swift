@@ -48,7 +48,7 @@ extension Pipeline {
         let now = clock.now
         let (scheduled, discarded) = try await storage { (store) throws(StorageError) in
             (
-                try await store.operatorTaskRequests(identifier: task?.rawValue, scope: user?.rawValue),
+                try await store.taskRequests(identifier: task?.rawValue, scope: user?.rawValue),
                 try await store.discardedTaskRequests(identifier: task?.rawValue, scope: user?.rawValue)
             )
         }

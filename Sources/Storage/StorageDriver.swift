@@ -84,7 +84,6 @@ protocol StorageDriver: AnyObject {
     // Operations (`Store+Operations.swift`)
     func recordLaunch(worker: String) throws(StorageError)
     func lastLaunch() throws(StorageError) -> LaunchRecord?
-    func operatorTaskRequests(identifier: String?, scope: String?) throws(StorageError) -> [TaskRequestRecord]
     func discardedTaskRequests(identifier: String?, scope: String?) throws(StorageError) -> [DiscardedTaskRequest]
     func discardedTaskRequestCounts() throws(StorageError) -> [String: DiscardedTaskRequestCounts]
     func discardRequest(_ id: Int64, error: String?, cause: String) throws(StorageError)

@@ -20,12 +20,6 @@ extension Store {
 
     // MARK: Requests
 
-    /// Requests in the schedule, pending and running, with the error of their latest failed
-    /// attempt; `nil` matches everything.
-    public func operatorTaskRequests(identifier: String?, scope: String?) throws(StorageError) -> [TaskRequestRecord] {
-        try driver.operatorTaskRequests(identifier: identifier, scope: scope)
-    }
-
     /// Requests taken out of the schedule, oldest first; `nil` matches everything.
     public func discardedTaskRequests(identifier: String? = nil, scope: String? = nil) throws(StorageError)
         -> [DiscardedTaskRequest]

@@ -185,7 +185,7 @@ public struct TaskRequestRecord: Sendable, Hashable {
     public var leaseOwner: String?
     public var leaseExpiresAt: Date?
     public var claimedAt: Date?
-    /// Why the latest attempt failed; read by the operator's listing only (`operatorTaskRequests`).
+    /// Why the latest attempt failed; read by `taskRequests` (a claim's record does not carry it).
     public var lastError: String? = nil
 }
 

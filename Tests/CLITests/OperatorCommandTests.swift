@@ -1,9 +1,10 @@
 import Domain
 import Foundation
 import PipelineKit
-@testable import Storage
 import TestSupport
 import Testing
+
+@testable import Storage
 
 /// The operator's commands end to end (issue 11, items 6–10): health checks a monitor can page on,
 /// requests and dead letters to list and act on, and a `--db` that must exist.
@@ -56,7 +57,10 @@ struct OperatorCommandTests {
         #expect(lastLaunch["at"] as? String == Self.start)
         let diagnostics = try #require(object["diagnostics"] as? [String: Any])
         let overdue = try #require(diagnostics["overdue"] as? [[String: Any]])
-        #expect(Set(overdue.compactMap { $0["identifier"] as? String }) == ["health-refresh", "ml-retrain", "engagement-daily"])
+        #expect(
+            Set(overdue.compactMap { $0["identifier"] as? String }) == [
+                "health-refresh", "ml-retrain", "engagement-daily",
+            ])
 
         let folder = TemporaryDirectory("metrics")
         let path = folder.path("pipeline.prom")
@@ -103,8 +107,10 @@ struct OperatorCommandTests {
             await runCLI(["requests", "--json", "--state", "cancelled", "--db", db]).stdout)
         #expect(cancelled.map { $0["user"] as? String } == ["ada"])
         let pending = try Self.objects(
-            await runCLI(["requests", "--json", "--user", "ada", "--task", "engagement-daily", "--state", "pending",
-                "--db", db]).stdout)
+            await runCLI([
+                "requests", "--json", "--user", "ada", "--task", "engagement-daily", "--state", "pending",
+                "--db", db,
+            ]).stdout)
         #expect(pending.isEmpty)
         // Cancelling is not a problem for status; an unknown id is reported with status 65.
         #expect(await runCLI(["status", "--check", "--db", db, "--now", "2026-03-15T12:15:00Z"]).status == 0)
@@ -117,8 +123,10 @@ struct OperatorCommandTests {
         #expect(retry.status == 0)
         #expect(retry.stdout == "retried \(Int(id))\n")
         let back = try Self.objects(
-            await runCLI(["requests", "--json", "--user", "ada", "--task", "engagement-daily", "--db", db,
-                "--now", "2026-03-15T12:20:00Z"]).stdout)
+            await runCLI([
+                "requests", "--json", "--user", "ada", "--task", "engagement-daily", "--db", db,
+                "--now", "2026-03-15T12:20:00Z",
+            ]).stdout)
         #expect(back.map { $0["state"] as? String } == ["due"])
         #expect(await runCLI(["requests", "bogus", "--db", db]).status == 64)
         #expect(await runCLI(["requests", "cancel", "--db", db]).status == 64)
@@ -221,7 +229,7 @@ struct OperatorCommandTests {
         #expect(await runCLI(["status", "--check", "--db", db]).status == 0)
     }
 
-    @Test("status answers while another process holds SQLite's write lock")
+    @Test("status answers, in this process and from the binary, while another connection holds SQLite's write lock")
     func statusUnderWriteLock() async throws {
         let database = try await Self.database(.sqlite, users: ["ada"])
         let other = try Connection(path: database.path)
@@ -230,5 +238,10 @@ struct OperatorCommandTests {
         let status = await runCLI(["status", "--json", "--db", database.path, "--now", Self.start])
         #expect(status.status == 0, "\(status.stderr)")
         #expect(status.stdout.contains(#""users":1"#))
+        // The same from the built binary, another process, well inside the 15 s busy timeout.
+        let binary = try await runBinary(
+            ["status", "--json", "--db", database.path, "--now", Self.start], timeLimit: .seconds(10))
+        #expect(binary.status == 0 && !binary.timedOut, "\(binary.stderr)")
+        #expect(binary.stdout.contains(#""users":1"#))
     }
 }

@@ -37,17 +37,10 @@ enum DeadLettersCommand: Command {
 
     static func run(_ context: CommandContext) async throws -> ExitStatus {
         let user = context.arguments.user("user")
-        let idTexts = context.arguments.positionals("id")
-        var ids: [Int64] = []
-        for text in idTexts {
-            guard let id = Int64(text), id > 0 else {
-                throw CLIError.invalidValue(text, origin: "'<id>'", expected: "a dead letter id, a positive integer")
-            }
-            ids.append(id)
-        }
+        let ids = try LaunchSupport.ids(context, of: "a dead letter")
         switch context.arguments.positional("action") {
         case nil:
-            guard ids.isEmpty else { throw CLIError.unexpectedArgument(idTexts[0]) }
+            if let first = ids.first { throw CLIError.unexpectedArgument(String(first)) }
             let pipeline = try await LaunchSupport.open(context)
             let letters = try await pipeline.deadLetters(user: user, includeResolved: context.arguments.flag("all"))
             for letter in letters {

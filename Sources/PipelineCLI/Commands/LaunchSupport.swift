@@ -143,6 +143,17 @@ enum LaunchSupport {
         ])
     }
 
+    /// The `<id>` positionals of an operator's action (`requests cancel 12 13`); `what` names the
+    /// thing in the error, e.g. "a request".
+    static func ids(_ context: CommandContext, of what: String) throws(CLIError) -> [Int64] {
+        try context.arguments.positionals("id").map { (text) throws(CLIError) -> Int64 in
+            guard let id = Int64(text), id > 0 else {
+                throw .invalidValue(text, origin: "'<id>'", expected: "\(what) id, a positive integer")
+            }
+            return id
+        }
+    }
+
     /// `4 h`, `1 day`, `7 days`: a cadence in words.
     static func duration(_ seconds: TimeInterval) -> String {
         if seconds >= 86_400, seconds.truncatingRemainder(dividingBy: 86_400) == 0 {

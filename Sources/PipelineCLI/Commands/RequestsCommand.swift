@@ -57,18 +57,10 @@ enum RequestsCommand: Command {
     static func run(_ context: CommandContext) async throws -> ExitStatus {
         let task = try taskOption(context)
         let user = context.arguments.user("user")
-        let action = context.arguments.positional("action")
-        let idTexts = context.arguments.positionals("id")
-        var ids: [Int64] = []
-        for text in idTexts {
-            guard let id = Int64(text), id > 0 else {
-                throw CLIError.invalidValue(text, origin: "'<id>'", expected: "a request id, a positive integer")
-            }
-            ids.append(id)
-        }
-        switch action {
+        let ids = try LaunchSupport.ids(context, of: "a request")
+        switch context.arguments.positional("action") {
         case nil:
-            guard ids.isEmpty else { throw CLIError.unexpectedArgument(idTexts[0]) }
+            if let first = ids.first { throw CLIError.unexpectedArgument(String(first)) }
             return try await list(context, task: task, user: user)
         case "cancel":
             guard !ids.isEmpty || user != nil || task != nil else {

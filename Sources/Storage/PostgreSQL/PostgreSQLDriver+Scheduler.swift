@@ -103,12 +103,16 @@ extension PostgreSQLDriver {
         let rows = try connection.query(
             """
             SELECT id, identifier, scope, kind, earliest_begin_at, requires_external_power, requires_network,
-                submitted_at, attempts, lease_owner, lease_expires_at, claimed_at
+                submitted_at, attempts, lease_owner, lease_expires_at, claimed_at, last_error
             FROM task_requests
             WHERE ($1::text IS NULL OR identifier = $1::text) AND ($2::text IS NULL OR scope = $2::text)
             ORDER BY coalesce(earliest_begin_at, submitted_at), id
             """, [identifier, scope])
-        return (0..<rows.count).compactMap { decodeRequest(rows, $0) }
+        return (0..<rows.count).compactMap { row in
+            guard var request = decodeRequest(rows, row) else { return nil }
+            request.lastError = rows.optionalString(row, 12)
+            return request
+        }
     }
 
     func latestTaskRequestID() throws(StorageError) -> Int64 {

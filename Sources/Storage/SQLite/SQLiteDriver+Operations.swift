@@ -32,28 +32,6 @@ extension SQLiteDriver {
 
     // MARK: Requests
 
-    func operatorTaskRequests(identifier: String?, scope: String?) throws(StorageError) -> [TaskRequestRecord] {
-        try connection.withStatement(
-            """
-            SELECT id, identifier, scope, kind, earliest_begin_at, requires_external_power, requires_network,
-                submitted_at, attempts, lease_owner, lease_expires_at, claimed_at, last_error
-            FROM task_requests
-            WHERE (?1 IS NULL OR identifier = ?1) AND (?2 IS NULL OR scope = ?2)
-            ORDER BY coalesce(earliest_begin_at, submitted_at), id
-            """
-        ) { (statement) throws(StorageError) in
-            try statement.bind(1, identifier)
-            try statement.bind(2, scope)
-            var requests: [TaskRequestRecord] = []
-            while try statement.step() {
-                guard var request = decodeRequest(statement, from: 0) else { continue }
-                request.lastError = statement.optionalString(12)
-                requests.append(request)
-            }
-            return requests
-        }
-    }
-
     func discardedTaskRequests(identifier: String?, scope: String?) throws(StorageError) -> [DiscardedTaskRequest] {
         try connection.withStatement(
             """

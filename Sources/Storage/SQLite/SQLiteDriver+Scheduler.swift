@@ -107,7 +107,7 @@ extension SQLiteDriver {
         try connection.withStatement(
             """
             SELECT id, identifier, scope, kind, earliest_begin_at, requires_external_power, requires_network,
-                submitted_at, attempts, lease_owner, lease_expires_at, claimed_at
+                submitted_at, attempts, lease_owner, lease_expires_at, claimed_at, last_error
             FROM task_requests
             WHERE (?1 IS NULL OR identifier = ?1) AND (?2 IS NULL OR scope = ?2)
             ORDER BY coalesce(earliest_begin_at, submitted_at), id
@@ -117,7 +117,9 @@ extension SQLiteDriver {
             try statement.bind(2, scope)
             var requests: [TaskRequestRecord] = []
             while try statement.step() {
-                if let request = decodeRequest(statement, from: 0) { requests.append(request) }
+                guard var request = decodeRequest(statement, from: 0) else { continue }
+                request.lastError = statement.optionalString(12)
+                requests.append(request)
             }
             return requests
         }
