@@ -38,7 +38,7 @@ enum RequestsCommand: Command {
             .option("user", .user, help: "Only this user's requests."),
             .option(
                 "state", .choice(TaskRequestState.allCases.map(\.rawValue)), valueName: "state",
-                help: "Only requests in this state (repeatable): "
+                help: "Only requests in this state: "
                     + TaskRequestState.allCases.map(\.rawValue).joined(separator: ", ") + ".",
                 repeatable: true),
         ],
