@@ -114,6 +114,20 @@ struct OperatorCommandTests {
         #expect(pending.isEmpty)
         // Cancelling is not a problem for status; an unknown id is reported with status 65.
         #expect(await runCLI(["status", "--check", "--db", db, "--now", "2026-03-15T12:15:00Z"]).status == 0)
+        // A running request is left to finish: reported, status 75. (Bob's refresh is due at 16:00.)
+        let later = "2026-03-15T16:01:00Z"
+        let store = try Store(path: db, clock: FixedClock(Date(iso: later)))
+        let claimed = try await store.claimTaskRequests(
+            TaskClaim(
+                owner: "worker-x", refreshLease: 600, processingLease: 600, isOnExternalPower: true,
+                hasNetworkConnectivity: true, identifiers: ["health-refresh"], scope: "bob", limit: 1))
+        let running = try #require(claimed.first?.request.id)
+        let busy = await runCLI(["requests", "cancel", String(running), "--db", db, "--now", later])
+        #expect(busy.status == 75)
+        #expect(busy.stderr.contains("request \(running) is running; it was left to finish its run"))
+        let listed = try Self.objects(
+            await runCLI(["requests", "--json", "--state", "running", "--db", db, "--now", later]).stdout)
+        #expect(listed.map { $0["leaseOwner"] as? String } == ["worker-x"])
         let unknown = await runCLI(["requests", "cancel", "99999", "--db", db])
         #expect(unknown.status == 65)
         #expect(unknown.stderr == "Error: no pending or running request has id 99999\n")

@@ -206,4 +206,57 @@ struct RetryLimitTests {
         #expect(counts == [9, 7, 5, 4, 5])
         #expect(try await harness.history("daily").count == 1)
     }
+
+    @Test(
+        "pruning takes old acknowledged messages, requeued dead letters and discarded requests, never waiting ones",
+        arguments: TestBackend.all)
+    func pruningKinds(backend: TestBackend) async throws {
+        let harness = try SchedulerHarness(backend, configuration: Self.threeAttempts())
+        try await harness.addUsers(["ada", "bob"])
+        let store = harness.store
+        let sent = try #require(
+            try await store.post(NewOutboxMessage(user: .ada, kind: "note", day: .literal("2026-03-15"), body: "sent")))
+        _ = try await store.post(
+            NewOutboxMessage(user: .bob, kind: "note", day: .literal("2026-03-15"), body: "waiting"))
+        _ = try await store.acknowledgeOutboxMessages([sent])
+        var letters: [Int64] = []
+        for user in [UserID.ada, .bob] {
+            let id = try await store.enqueue(
+                WatchSubmission(user: user, kind: "symptomLog", payload: "{}", enqueuedAt: harness.now))
+            for _ in 0..<WatchItem.maxAttempts { try await store.recordFailure(watchItem: id, error: "bad") }
+            letters.append(id)
+        }
+        _ = try await store.requeueDeadLetters(ids: [letters[0]], user: nil)
+        try await store.submit(
+            [
+                NewTaskRequest(identifier: "daily", scope: "ada", kind: .refresh, earliestBeginAt: nil),
+                NewTaskRequest(identifier: "hourly", scope: "bob", kind: .refresh, earliestBeginAt: nil),
+            ], replacing: false)
+        let requests = try await store.taskRequests()
+        let daily = try #require(requests.first { $0.identifier == "daily" })
+        let hourly = try #require(requests.first { $0.identifier == "hourly" })
+        _ = try await store.cancelTaskRequests(ids: [hourly.id], identifier: nil, scope: nil)
+        // The daily request fails three times and is discarded.
+        let task = TestTask(
+            identifier: "daily",
+            chainStart: { scope, _ in AppRefreshTaskRequest(identifier: "daily", scope: scope) },
+            handler: { task in task.setTaskCompleted(success: false, reason: "no") })
+        for _ in 0..<3 {
+            try await harness.launch([task], plan: LaunchPlan(scope: .user(.ada), jobs: 1))
+            harness.clock.advance(by: 3600)
+        }
+        #expect(try await store.discardedTaskRequests().map(\.request.id).sorted() == [daily.id, hourly.id].sorted())
+
+        // Not yet past the retention: nothing goes.
+        #expect(try await store.pruneHistory(before: harness.now.addingTimeInterval(-86_400), limit: 10).total == 0)
+        harness.clock.advance(by: 2 * 86_400)
+        let pruned = try await store.pruneHistory(before: harness.now.addingTimeInterval(-86_400), limit: 10)
+        #expect(pruned.outboxMessages == 1)
+        #expect(pruned.deadLetters == 1)
+        #expect(pruned.discardedRequests == 1)
+        // Kept: the unacknowledged message, the dead letter still waiting, the cancelled request.
+        #expect(try await store.outboxMessages(user: nil, includeAcknowledged: true).map(\.body) == ["waiting"])
+        #expect(try await store.deadLetters(user: nil, includeResolved: true).map(\.item.id) == [letters[1]])
+        #expect(try await store.discardedTaskRequests().map(\.cause) == [.cancelled])
+    }
 }

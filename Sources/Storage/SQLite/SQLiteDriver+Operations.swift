@@ -249,14 +249,12 @@ extension SQLiteDriver {
             }
             var requeued: [Int64: Int64] = [:]
             for letter in letters {
-                // An id no watch item or dead letter ever had: SQLite would otherwise hand out the
-                // largest id again once its item is gone, and a second dead letter could not take it.
+                // An id above every watch item's and dead letter's, as `apply(_:)` gives.
                 let item = try connection.withStatement(
                     """
                     INSERT INTO watch_items (id, user_id, kind, payload, enqueued_at, attempts)
                     SELECT max(coalesce((SELECT max(id) FROM watch_items), 0),
-                            coalesce((SELECT max(id) FROM watch_dead_letters), 0),
-                            coalesce((SELECT max(requeued_as) FROM watch_dead_letters), 0)) + 1,
+                            coalesce((SELECT max(id) FROM watch_dead_letters), 0)) + 1,
                         user_id, kind, payload, ?2, 0
                     FROM watch_dead_letters WHERE id = ?1
                     RETURNING id
