@@ -43,6 +43,19 @@ public final class Pipeline: Sendable {
         }
     }
 
+    /// Opens the database at `path` only if it exists (an SQLite file, or a PostgreSQL database
+    /// pipeline has set up): a mistyped path is `StorageError.noDatabase`, and nothing is created.
+    /// What reads or runs tasks opens this way; only ingestion and `pipeline init` create.
+    public static func openExisting(path: String, clock: any Clock = SystemClock(), log: any LogSink = SilentLog())
+        async throws(PipelineError) -> Pipeline
+    {
+        do {
+            return Pipeline(store: try Store.existing(path, clock: clock), clock: clock, log: log)
+        } catch {
+            throw .storage(error)
+        }
+    }
+
     /// Runs a store call, mapping its error.
     func storage<R: Sendable>(_ body: (Store) async throws(StorageError) -> R) async throws(PipelineError) -> R {
         do {

@@ -54,14 +54,19 @@ public enum PipelineTasks {
     /// Registers the four handlers. Each registration carries the chain's first request, which the
     /// launch submits with `.keep` for every user.
     static func register(on registrar: TaskRegistrar, context: TaskContext) throws(SchedulingError) {
+        let cadence = cadences(context.schedule)
         try registrar.register(
-            healthRefresh, for: .everyUser, startingWith: context.firstHealthRefresh, using: context.runHealthRefresh)
+            healthRefresh, for: .everyUser, cadence: cadence[healthRefresh], startingWith: context.firstHealthRefresh,
+            using: context.runHealthRefresh)
         try registrar.register(
-            mlRetrain, for: .everyUser, startingWith: context.firstRetrain, using: context.runRetrain)
+            mlRetrain, for: .everyUser, cadence: cadence[mlRetrain], startingWith: context.firstRetrain,
+            using: context.runRetrain)
         try registrar.register(
-            engagementDaily, for: .everyUser, startingWith: context.firstEngagement, using: context.runEngagement)
+            engagementDaily, for: .everyUser, cadence: cadence[engagementDaily], startingWith: context.firstEngagement,
+            using: context.runEngagement)
         try registrar.register(
-            weeklyInsight, for: .everyUser, startingWith: context.firstWeeklyInsight, using: context.runWeeklyInsight)
+            weeklyInsight, for: .everyUser, cadence: cadence[weeklyInsight], startingWith: context.firstWeeklyInsight,
+            using: context.runWeeklyInsight)
     }
 }
 

@@ -1,6 +1,6 @@
 import Domain
 public import Foundation
-import Storage
+public import Storage
 
 /// What one launch should run.
 public struct LaunchPlan: Sendable, Hashable {
@@ -41,6 +41,10 @@ public struct LaunchReport: Sendable {
     public var waitingForConditions: [ScheduledRequest] = []
     /// Due requests that match the plan and another worker is running.
     public var runningElsewhere: [ScheduledRequest] = []
+    /// Runs that were their request's last attempt: the request left the schedule as discarded.
+    public var discarded: [TaskRun] = []
+    /// Old history this launch deleted (`SchedulerConfiguration.historyRetention`).
+    public var pruned = PrunedHistory()
 
     public init() {}
 
@@ -69,6 +73,11 @@ extension TaskScheduler {
         guard isFirst else { throw .alreadyLaunched }
         try register(TaskRegistrar(scheduler: self))
         launchCompleted()
+        do {
+            try await store.recordLaunch(worker: worker)
+        } catch {
+            throw .storage(error)
+        }
 
         var report = LaunchReport()
         report.startedChains = try await startChains()
@@ -103,7 +112,10 @@ extension TaskScheduler {
         report.runs.sort {
             ($0.finishedAt ?? $0.startedAt, $0.startedAt) < ($1.finishedAt ?? $1.startedAt, $1.startedAt)
         }
+        report.discarded = report.runs.filter(\.wasDiscarded)
         if let failure = results.compactMap(\.error).first { throw failure }
+        // History grows only by runs, so a launch that ran nothing has nothing new to prune and stays quick.
+        if !report.runs.isEmpty { report.pruned = try await pruneHistory() }
 
         let now = clock.now
         let conditions = conditions.currentConditions()
@@ -127,6 +139,25 @@ extension TaskScheduler {
         registry.withLock { $0.isLaunchCompleted = true }
     }
 
+    /// Deletes a bounded amount of history older than `historyRetention`, and logs what it did.
+    private func pruneHistory() async throws(SchedulingError) -> PrunedHistory {
+        guard let retention = configuration.historyRetention else { return PrunedHistory() }
+        do {
+            let pruned = try await store.pruneHistory(
+                before: clock.now.addingTimeInterval(-retention), limit: max(1, configuration.pruneLimit))
+            if pruned.total > 0 {
+                log.log(
+                    .info,
+                    "pruned history older than \(TaskExecution.format(retention)): \(pruned.runs) runs, "
+                        + "\(pruned.outboxMessages) acknowledged messages, \(pruned.deadLetters) requeued dead letters, "
+                        + "\(pruned.discardedRequests) discarded requests")
+            }
+            return pruned
+        } catch {
+            throw .storage(error)
+        }
+    }
+
     /// Submits, with `.keep`, the first request of every registered task for each scope it covers
     /// that has no request of it. Returns how many were stored.
     private func startChains() async throws(SchedulingError) -> Int {
@@ -142,7 +173,8 @@ extension TaskScheduler {
                         .map { (.user($0.id), $0) }
                 case .global:
                     let existing = try await store.taskRequests(identifier: identifier.rawValue, scope: "")
-                    scopes = existing.isEmpty ? [(.global, nil)] : []
+                    let discarded = try await store.discardedTaskRequests(identifier: identifier.rawValue, scope: "")
+                    scopes = existing.isEmpty && discarded.isEmpty ? [(.global, nil)] : []
                 }
             } catch {
                 throw .storage(error)
@@ -256,12 +288,23 @@ extension TaskScheduler {
             (outcome, reason) = (.failure, "the stored request could not be read")
         }
 
+        let discard = outcome != .success && configuration.isLastAttempt(record.attempts)
+        if discard {
+            reason = (reason.map { $0 + "; " } ?? "") + "discarded after \(record.attempts) attempts"
+        }
         let retryAt =
-            outcome == .success
-            ? nil : clock.now.addingTimeInterval(configuration.retryDelay(afterAttempt: record.attempts))
+            outcome == .success || discard
+            ? nil
+            : clock.now.addingTimeInterval(
+                configuration.retryDelay(
+                    afterAttempt: record.attempts,
+                    unit: SchedulerConfiguration.jitterUnit(request: record.id, attempt: record.attempts)))
+        let periods = request.flatMap { request in
+            registration(for: request.identifier).flatMap { Self.periods(of: request, startedAt: startedAt, $0) }
+        }
         let completion = TaskRunCompletion(
             runID: claimed.runID, requestID: record.id, owner: owner, outcome: outcome.stored, reason: reason,
-            retryAt: retryAt)
+            retryAt: retryAt, discard: discard, periods: periods)
         let finish: TaskRunFinish
         do {
             finish = try await store.finishTaskRun(completion)
@@ -303,6 +346,11 @@ extension TaskScheduler {
                     .warning,
                     "\(label): \(outcome)" + (reason.map { ": \($0)" } ?? "")
                         + "; retrying not before \(ISO8601Instant.string(from: retryAt))")
+            } else if discard {
+                log.log(
+                    .error,
+                    "\(label): \(outcome)" + (reason.map { ": \($0)" } ?? "")
+                        + "; see 'pipeline requests --state discarded', then 'pipeline requests retry'")
             }
         }
         guard let request else { return nil }
@@ -312,6 +360,17 @@ extension TaskScheduler {
         run.finishedAt = clock.now
         run.outcome = outcome
         run.reason = reason
+        run.periods = periods ?? 1
+        run.wasDiscarded = discard
         return run
+    }
+
+    /// How many of its task's periods a run covers: 1, plus one for each whole cadence the request
+    /// waited past its `earliestBeginDate` (launches that never came). `nil` when the task was
+    /// registered without a cadence.
+    static func periods(of request: ScheduledRequest, startedAt: Date, _ registration: Registration) -> Int? {
+        guard let cadence = registration.cadence, cadence > 0 else { return nil }
+        guard let due = request.earliestBeginDate, startedAt > due else { return 1 }
+        return 1 + Int(min(startedAt.timeIntervalSince(due) / cadence, 1_000_000).rounded(.down))
     }
 }

@@ -293,7 +293,7 @@ struct PostgreSQLWorkerTests {
             for database in databases {
                 for _ in 0..<2 {
                     group.addTask {
-                        try await runBinary(["status", "--db", database.path], timeLimit: Self.processLimit)
+                        try await runBinary(["init", "--db", database.path], timeLimit: Self.processLimit)
                     }
                 }
             }

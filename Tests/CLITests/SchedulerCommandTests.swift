@@ -69,7 +69,8 @@ struct SchedulerCommandTests {
         let all = try Self.objects(await runCLI(["history", "--db", database.path, "--json"]).stdout)
         #expect(all.count == 4)
         for object in all {
-            #expect(Set(object.keys) == ["identifier", "user", "startedAt", "finishedAt", "outcome", "reason"])
+            #expect(
+                Set(object.keys) == ["identifier", "user", "startedAt", "finishedAt", "outcome", "reason", "periods"])
         }
         let result = await runCLI([
             "history", "--db", database.path, "--json", "--user", "bob", "--identifier", "health-refresh",

@@ -25,6 +25,8 @@ enum RetrainCommand: Command {
                 help: "Time each retrain may take before it expires, e.g. 90s, 15m, 1h (default: 10m)."),
             LaunchSupport.jobsOption,
             LaunchSupport.metricsFileOption,
+            LaunchSupport.maxAttemptsOption,
+            LaunchSupport.keepHistoryOption,
         ],
         examples: [
             Example("Retrain what is due", "pipeline retrain"),

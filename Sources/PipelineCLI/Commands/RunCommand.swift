@@ -16,10 +16,17 @@ enum RunCommand: Command {
             and never run a request twice.
 
             Silent when everything succeeds, as cron expects; a task that fails is reported on \
-            standard error, retried later with exponential backoff, and the status is 1. Nothing \
-            due: exit 0 at once, no output. With --json, prints what ran.
+            standard error, retried later with exponential backoff (spread by jitter, so requests \
+            that failed together do not come back together), and the status is 1. After \
+            --max-attempts failures in a row a request is discarded: 'pipeline status' flags it and \
+            'pipeline requests retry' puts it back. Each launch also prunes old history \
+            (--keep-history), a bounded amount at a time. Nothing due: exit 0 at once, no output. \
+            With --json, prints what ran.
             """,
-        options: [LaunchSupport.jobsOption, LaunchSupport.metricsFileOption],
+        options: [
+            LaunchSupport.jobsOption, LaunchSupport.metricsFileOption, LaunchSupport.maxAttemptsOption,
+            LaunchSupport.keepHistoryOption,
+        ],
         examples: [
             Example("Run what is due, as cron does every 15 minutes", "pipeline run"),
             Example(
