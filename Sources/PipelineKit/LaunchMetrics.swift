@@ -25,7 +25,7 @@ extension Pipeline {
         let discarded = try await storage { (store) throws(StorageError) in
             try await store.discardedTaskRequestCounts()
         }
-        let cadences = PipelineTasks.cadences(options.schedule)
+        let cadences = PipelineTasks.cadences(schedule)
         let now = clock.now
         var overdue: [(TaskIdentifier, Int)] = []
         for identifier in PipelineTasks.identifiers {

@@ -41,7 +41,7 @@ extension Pipeline {
         let schedulerStatus: SchedulerStatus
         do {
             schedulerStatus = try await scheduler.status(
-                of: registered, cadences: PipelineTasks.cadences(options.schedule))
+                of: registered, cadences: PipelineTasks.cadences(schedule))
         } catch {
             throw PipelineError(error)
         }
