@@ -19,8 +19,8 @@ enum RunCommand: Command {
             standard error, retried later with exponential backoff (spread by jitter, so requests \
             that failed together do not come back together), and the status is 1. After \
             --max-attempts failures in a row a request is discarded: 'pipeline status' flags it and \
-            'pipeline requests retry' puts it back. Each launch also prunes old history \
-            (--keep-history), a bounded amount at a time. Nothing due: exit 0 at once, no output. \
+            'pipeline requests retry' puts it back. A launch that ran tasks also prunes old \
+            history (--keep-history), a bounded amount at a time. Nothing due: exit 0 at once, no output. \
             With --json, prints what ran.
             """,
         options: [
