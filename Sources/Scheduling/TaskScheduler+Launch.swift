@@ -158,6 +158,8 @@ extension TaskScheduler {
         }
     }
 
+    static let chainStartsPerTransaction = 500
+
     /// Submits, with `.keep`, the first request of every registered task for each scope it covers
     /// that has no request of it. Returns how many were stored.
     private func startChains() async throws(SchedulingError) -> Int {
@@ -211,7 +213,13 @@ extension TaskScheduler {
             }
         }
         do {
-            let started = try await store.submit(requests, replacing: false) + startedOneByOne
+            // In transactions of a few hundred: launches starting the same chains at once wait on
+            // each other's uncommitted rows, each wait at most one short transaction long.
+            var started = startedOneByOne
+            for first in stride(from: 0, to: requests.count, by: Self.chainStartsPerTransaction) {
+                let slice = requests[first..<min(first + Self.chainStartsPerTransaction, requests.count)]
+                started += try await store.submit(Array(slice), replacing: false)
+            }
             if started > 0 { log.log(.info, "started \(started) task chain\(started == 1 ? "" : "s")") }
             return started
         } catch {

@@ -216,7 +216,8 @@ struct CopyCommandTests {
         #expect(message == largest("id", of: .outbox, in: copied) + 1)
 
         let requestFloor = max(
-            largest("id", of: .taskRequests, in: copied), largest("request_id", of: .taskRuns, in: copied))
+            largest("id", of: .taskRequests, in: copied), largest("request_id", of: .taskRuns, in: copied),
+            largest("request_id", of: .discardedTaskRequests, in: copied))
         #expect(
             try await store.submit(
                 NewTaskRequest(identifier: "copy-test", scope: "", kind: .refresh, earliestBeginAt: nil),
