@@ -27,6 +27,7 @@ let package = Package(
                 .embedInCode("0005_models.sql"),
                 .embedInCode("0006_claim_order.sql"),
                 .embedInCode("0007_operations.sql"),
+                .embedInCode("0008_watch_item_identity.sql"),
             ]),
         .target(
             name: "PostgreSQLSchema", path: "Schema/PostgreSQL",
@@ -38,6 +39,7 @@ let package = Package(
                 .embedInCode("0005_models.sql"),
                 .embedInCode("0006_claim_order.sql"),
                 .embedInCode("0007_operations.sql"),
+                .embedInCode("0008_watch_item_identity.sql"),
             ]),
         .target(name: "ModelSpecs", path: "Models", resources: [.embedInCode("symptom-forecast.json")]),
 
