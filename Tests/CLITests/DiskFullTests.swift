@@ -1,9 +1,11 @@
 import Domain
 import Foundation
 import PipelineKit
-import Storage
+import Scheduling
 import TestSupport
 import Testing
+
+@testable import Storage
 
 /// `pipeline` on a disk that fills up, made with a file-size limit on the child process: a write
 /// past it fails as on a full disk. The command exits 74 (`EX_IOERR`) and says what to do; what
@@ -91,5 +93,34 @@ extension Sequence {
         var count = 0
         for element in self where try await predicate(element) { count += 1 }
         return count
+    }
+}
+
+/// The same inside one process, where the database's size can be capped exactly: SQLite's
+/// `max_page_count` makes every write that needs a new page fail with SQLITE_FULL, while writes
+/// into pages the database has succeed.
+@Suite("A full database file", .timeLimit(.minutes(2)))
+struct FullDatabaseFileTests {
+    @Test("a retrain whose model cannot be written records its run as failed, says why, and releases its lease")
+    func retrainRecordsFailure() async throws {
+        let (database, pipeline, _) = try await DiskFullTests.cohort(users: 3)
+        var options = LaunchOptions()
+        options.jobs = 1
+        options.tasks = []
+        options.conditions = FixedConditions(isOnExternalPower: true, hasNetworkConnectivity: true)
+        try await pipeline.launch(options)  // the chains, so that retraining writes only models and runs
+        // SQLite raises a maximum below the database's size to its size.
+        try await pipeline.store.executeForTesting("PRAGMA max_page_count = 1")
+
+        options.tasks = [PipelineTasks.mlRetrain]
+        options.personalModel = PersonalModels(pipeline: pipeline)
+        let report = try await pipeline.launch(options)
+        let failed = report.runs.filter { $0.outcome == .failure }
+        #expect(!failed.isEmpty)
+        #expect(failed.allSatisfy { $0.reason?.contains("the disk is full or failing") == true })
+        let requests = try await pipeline.store.taskRequests(identifier: PipelineTasks.mlRetrain.rawValue)
+        #expect(requests.allSatisfy { $0.leaseOwner == nil }, "no lease is left held")
+        #expect(try await pipeline.store.integrityCheck() == "ok")
+        #expect(database.backend == .sqlite)
     }
 }
