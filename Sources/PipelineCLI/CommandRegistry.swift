@@ -11,6 +11,7 @@ struct CommandRegistry: Sendable {
         FeaturesCommand.self,
         ModelCommand.self,
         PredictCommand.self,
+        EvaluateCommand.self,
         HistoryCommand.self,
         OutboxCommand.self,
         CopyCommand.self,
