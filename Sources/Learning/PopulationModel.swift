@@ -23,6 +23,21 @@ public struct PopulationModel: Sendable, Hashable {
             && (artifact.trainingWindow?.usableDays ?? 0) >= spec.population.minimumRows
     }
 
+    /// The population model as a user without an artifact of their own is served it: missing values take
+    /// the user's own means over their logs before `today`, and inputs are clipped to the user's range.
+    public func serving(user: UserID, logs: [DailyLog], today: Day) -> ModelArtifact {
+        let builder = FeatureBuilder(spec: spec)
+        let design = builder.designMatrix(logs: logs, today: today)
+        var served = artifact
+        served.user = user.rawValue
+        served.imputation = builder.imputation(for: design)
+        if design.rowCount > 0 {
+            served.bounds = ModelTrainer.bounds(
+                of: design.imputed(with: served.imputation).values, rows: 0..<design.rowCount)
+        }
+        return served
+    }
+
     /// Linear predictors (severity, flare logit) for the rows of an imputed raw matrix.
     func linearPredictors(_ x: Matrix, severity: inout [Double], flare: inout [Double]) {
         severity.resize(to: x.rows)

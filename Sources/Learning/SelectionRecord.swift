@@ -57,7 +57,8 @@ public struct SelectionRecord: Sendable, Hashable, Codable {
         severity.first { $0.candidate == candidate }?.meanAbsoluteError
     }
 
-    var json: JSONValue {
+    /// The record as the artifact's JSON holds it (sorted keys), for printing and reports.
+    public var json: JSONValue {
         var object = JSONObject()
         object["calibration"] = .object([
             "intercept": .number(calibration.intercept), "slope": .number(calibration.slope),

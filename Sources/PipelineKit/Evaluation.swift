@@ -254,7 +254,7 @@ extension PersonalModels {
 
     /// The probability that a random flare day gets a higher forecast than a random other day (ties count
     /// half): the Mann–Whitney form of the ROC area.
-    static func areaUnderCurve(_ forecasts: [(probability: Double, flare: Bool)]) -> Double? {
+    public static func areaUnderCurve(_ forecasts: [(probability: Double, flare: Bool)]) -> Double? {
         let positives = forecasts.filter(\.flare).count
         let negatives = forecasts.count - positives
         guard positives > 0, negatives > 0 else { return nil }
@@ -274,7 +274,7 @@ extension PersonalModels {
 
     /// Expected calibration error: over ten equal-width probability bins, the forecast-weighted mean of
     /// |mean forecast − observed flare share|.
-    static func calibrationError(_ forecasts: [(probability: Double, flare: Bool)]) -> Double {
+    public static func calibrationError(_ forecasts: [(probability: Double, flare: Bool)]) -> Double {
         guard !forecasts.isEmpty else { return 0 }
         var sums = [Double](repeating: 0, count: 10)
         var hits = [Double](repeating: 0, count: 10)

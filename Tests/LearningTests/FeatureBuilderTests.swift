@@ -23,8 +23,8 @@ struct FeatureBuilderTests {
     @Test("the embedded spec decodes and names its features in a stable order")
     func specDecodes() {
         let names = Self.spec.featureNames
-        #expect(Self.spec.version == 1)
-        #expect(Self.spec.training.minimumUsableDays == 14 && Self.spec.training.holdoutDays == 14)
+        #expect(Self.spec.version == 2)
+        #expect(Self.spec.training.minimumUsableDays == 14 && Self.spec.training.holdoutDays == 84)
         #expect(Self.spec.flare.threshold == 7)
         #expect(names.first == "severity")
         #expect(names.contains("sleep_hours_mean7") && names.contains("hrv_dev28") && names.contains("steps_k_missing"))
