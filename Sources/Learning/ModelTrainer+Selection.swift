@@ -125,16 +125,20 @@ extension ModelTrainer {
             ? Standardization(fitting: x0.rows(0..<firstSplit).values)
             : Standardization(means: foldImputation, scales: Array(repeating: 1, count: p))
         var folds: [Fold] = []
+        // Each fold's bounds extend the previous fold's by the rows between their origins: one pass in all.
+        var running: ModelArtifact.FeatureBounds?
+        var bounded = 0
         for k in 0..<spec.training.folds {
             let origin = windowStart.adding(days: k * spec.training.foldDays)
             let end = origin.adding(days: spec.training.foldDays)
             let split = design.days.firstIndex { $0 >= origin } ?? n
             let tests = (split..<n).filter { !design.isHidden($0) && design.days[$0] < end }
             let usableBefore = (0..<split).filter { !design.isHidden($0) }.count
-            folds.append(
-                Fold(
-                    origin: origin, split: split, usableBefore: usableBefore, tests: tests,
-                    bounds: split >= 1 ? Self.bounds(of: x0.values, rows: 0..<split) : nil))
+            if split > bounded {
+                running = Self.bounds(of: x0.values, rows: bounded..<split, extending: running)
+                bounded = split
+            }
+            folds.append(Fold(origin: origin, split: split, usableBefore: usableBefore, tests: tests, bounds: running))
         }
         let personalFolds = personal == nil ? [] : folds.filter { $0.usableBefore >= minimum && !$0.tests.isEmpty }
         let scored = personalFolds.isEmpty ? folds.filter { !$0.tests.isEmpty } : personalFolds
@@ -144,7 +148,7 @@ extension ModelTrainer {
         if scoresPersonal, let personal {
             foldPersonal = try fitFolds(
                 x0: x0, splits: scored.map(\.split), standardization: foldStandardization, population: population,
-                alpha: personal.alpha)
+                alpha: personal.alpha, start: personal.flareSolution)
         } else {
             foldPersonal = []
         }
@@ -385,11 +389,11 @@ extension ModelTrainer {
     /// The personal procedure on each fold's training rows (the first `splits[k]` rows of `x0`), on the
     /// folds' shared standardization and with the final fit's penalty. The ridge does not rebuild `XᵀX` per
     /// fold: one pass over the rows adds each block between two origins to running sums, and each fold
-    /// solves from them. The flare head starts from the previous fold's solution and takes at most three
-    /// Newton steps.
+    /// solves from them. The flare head starts from the previous fold's solution (the first fold from the
+    /// final fit's) and takes at most three Newton steps.
     private mutating func fitFolds(
         x0: DesignMatrix, splits: [Int], standardization: Standardization, population: PopulationModel,
-        alpha: Double
+        alpha: Double, start first: LogisticSolution?
     ) throws(LearningError) -> [PersonalHeads] {
         let p = x0.columnCount
         let n = x0.rowCount
@@ -417,7 +421,7 @@ extension ModelTrainer {
         var sumR = 0.0
         var done = 0
         var results: [PersonalHeads] = []
-        var start: LogisticSolution?
+        var start = first
         for split in splits {
             // Add rows done..<split to the running sums.
             let rows = split - done
@@ -526,14 +530,23 @@ extension ModelTrainer {
         return (flares + 0.5) / (days + 1)
     }
 
-    static func bounds(of x: Matrix, rows: Range<Int>) -> ModelArtifact.FeatureBounds {
-        var lower = [Double](repeating: .infinity, count: x.columns)
-        var upper = [Double](repeating: -.infinity, count: x.columns)
-        for j in 0..<x.columns {
-            for i in rows {
-                let value = x.storage[j * x.rows + i]
-                lower[j] = min(lower[j], value)
-                upper[j] = max(upper[j], value)
+    /// The range of each column over `rows`, widened to include `extending` when given.
+    static func bounds(
+        of x: Matrix, rows: Range<Int>, extending previous: ModelArtifact.FeatureBounds? = nil
+    ) -> ModelArtifact.FeatureBounds {
+        var lower = previous?.lower ?? [Double](repeating: .infinity, count: x.columns)
+        var upper = previous?.upper ?? [Double](repeating: -.infinity, count: x.columns)
+        x.storage.withUnsafeBufferPointer { values in
+            for j in 0..<x.columns {
+                var low = lower[j]
+                var high = upper[j]
+                for i in rows {
+                    let value = values[j * x.rows + i]
+                    low = min(low, value)
+                    high = max(high, value)
+                }
+                lower[j] = low
+                upper[j] = high
             }
         }
         return .init(lower: lower, upper: upper)

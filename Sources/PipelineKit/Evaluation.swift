@@ -248,10 +248,12 @@ extension PersonalModels {
             servedBeforeYesterdayLogged: tally.earlyServed / Double(max(tally.early, 1)),
             userMeanBeforeYesterdayLogged: tally.earlyUserMean / Double(max(tally.early, 1)), servedShare: share,
             weekApartAgreement: pairs > 0 ? Double(agree) / Double(pairs) : nil,
-            flareBrier: brier / Double(max(flares.count, 1)), flareAUC: Self.areaUnderCurve(flares),
-            flareCalibrationError: Self.calibrationError(flares), flareDays: flares.filter(\.flare).count)
+            flareBrier: brier / Double(max(flares.count, 1)), flareAUC: Evaluation.areaUnderCurve(flares),
+            flareCalibrationError: Evaluation.calibrationError(flares), flareDays: flares.filter(\.flare).count)
     }
+}
 
+extension Evaluation {
     /// The probability that a random flare day gets a higher forecast than a random other day (ties count
     /// half): the Mann–Whitney form of the ROC area.
     public static func areaUnderCurve(_ forecasts: [(probability: Double, flare: Bool)]) -> Double? {

@@ -98,7 +98,7 @@ struct ModelSelectionTests {
                 forecasts.append((forecast.flareProbability, severity >= 7))
             }
         }
-        let error = PersonalModels.calibrationError(forecasts)
+        let error = Evaluation.calibrationError(forecasts)
         print("seed 47: held-out flare calibration error \(error) over \(forecasts.count) days")
         #expect(forecasts.count >= 900)
         #expect(error <= 0.02)
