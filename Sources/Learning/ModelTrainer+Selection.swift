@@ -84,6 +84,21 @@ private struct Tally {
     var logits: [Double] = []
 }
 
+extension PopulationModel {
+    /// The population's heads in the design matrix's units.
+    var severityHead: RawHead {
+        RawHead(
+            coefficients: artifact.severity.coefficients, intercept: artifact.severity.intercept,
+            standardization: artifact.standardization)
+    }
+
+    var flareHead: RawHead {
+        RawHead(
+            coefficients: artifact.flare.coefficients, intercept: artifact.flare.intercept,
+            standardization: artifact.standardization)
+    }
+}
+
 extension ModelTrainer {
     /// Severity candidates in the order ties are broken (the simpler wins a tie).
     static let severityOrder: [ModelSource] = [.persistence, .recentMean, .population, .personal]
@@ -154,12 +169,8 @@ extension ModelTrainer {
         }
 
         // Score every candidate on the same rows.
-        let populationSeverity = RawHead(
-            coefficients: population.artifact.severity.coefficients, intercept: population.artifact.severity.intercept,
-            standardization: population.artifact.standardization)
-        let populationFlare = RawHead(
-            coefficients: population.artifact.flare.coefficients, intercept: population.artifact.flare.intercept,
-            standardization: population.artifact.standardization)
+        let populationSeverity = population.severityHead
+        let populationFlare = population.flareHead
         let range = spec.target.minimum...spec.target.maximum
         var severityTallies: [String: Tally] = [:]
         var flareTallies: [String: Tally] = [:]
@@ -353,22 +364,13 @@ extension ModelTrainer {
             } else {
                 try ridge.fitLeaveOneOut(x: standardized, y: residuals, alphas: spec.ridge.alphas)
             }
-        let prior =
-            pooled
-            ? RawHead(
-                coefficients: population.artifact.severity.coefficients,
-                intercept: population.artifact.severity.intercept, standardization: population.artifact.standardization)
-            : RawHead.constant(0, count: p)
+        let prior = pooled ? population.severityHead : RawHead.constant(0, count: p)
         let severity =
             prior + RawHead(coefficients: fit.coefficients, intercept: fit.intercept, standardization: standardization)
         let labels = targets.map { $0 >= spec.flare.threshold ? 1.0 : 0.0 }
         let flares = labels.reduce(0, +)
         let flarePrior =
-            pooled
-            ? RawHead(
-                coefficients: population.artifact.flare.coefficients, intercept: population.artifact.flare.intercept,
-                standardization: population.artifact.standardization)
-            : RawHead.constant(logit((flares + 0.5) / (Double(rows) + 1)), count: p)
+            pooled ? population.flareHead : RawHead.constant(logit((flares + 0.5) / (Double(rows) + 1)), count: p)
         guard flares > 0 && flares < Double(rows) else {
             return PersonalHeads(
                 severity: severity, flare: flarePrior, flareFitted: pooled ? "population" : "baseRate",
@@ -403,15 +405,8 @@ extension ModelTrainer {
         population.linearPredictors(x0.values, severity: &offsets, flare: &flareOffsets)
         let severityOffsets = offsets
         let logitOffsets = flareOffsets
-        let prior =
-            pooled
-            ? RawHead(
-                coefficients: population.artifact.severity.coefficients,
-                intercept: population.artifact.severity.intercept, standardization: population.artifact.standardization)
-            : RawHead.constant(0, count: p)
-        let flarePrior = RawHead(
-            coefficients: population.artifact.flare.coefficients, intercept: population.artifact.flare.intercept,
-            standardization: population.artifact.standardization)
+        let prior = pooled ? population.severityHead : RawHead.constant(0, count: p)
+        let flarePrior = population.flareHead
 
         var gram = Matrix(rows: p, columns: p)
         var blockGram = Matrix(rows: 0, columns: 0)

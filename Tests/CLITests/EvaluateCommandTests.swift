@@ -10,7 +10,8 @@ struct EvaluateCommandTests {
     static func cohort(users: Int = 6, days: Int = 90) async throws -> TemporaryDirectory {
         let directory = TemporaryDirectory()
         let cohort = await runCLI(["generate", "--users", "\(users)", "--days", "\(days)", "--seed", "5", "--now", now])
-        let ingest = await runCLI(["ingest", "-", "--db", directory.path("p.sqlite"), "--now", now], stdin: cohort.stdout)
+        let ingest = await runCLI(
+            ["ingest", "-", "--db", directory.path("p.sqlite"), "--now", now], stdin: cohort.stdout)
         try #require(ingest.status == 0, "\(ingest.stderr)")
         return directory
     }
@@ -45,7 +46,9 @@ struct EvaluateCommandTests {
         let db = directory.path("p.sqlite")
         let run = await runCLI(["evaluate", "--days", "2", "--db", db, "--now", Self.now])
         #expect(run.status == 0, "\(run.stderr)")
-        for label in ["served", "tomorrow = today", "user mean", "population", "personal, ungated", "served by", "flare"] {
+        for label in [
+            "served", "tomorrow = today", "user mean", "population", "personal, ungated", "served by", "flare",
+        ] {
             #expect(run.stdout.contains(label), "missing \(label)")
         }
         let bad = await runCLI(["evaluate", "--days", "0", "--db", db, "--now", Self.now])

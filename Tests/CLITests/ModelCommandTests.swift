@@ -44,7 +44,9 @@ struct ModelCommandTests {
         // The kind served is the selection's winner, and every candidate's score is there.
         let selection = try #require(model["selection"] as? [String: Any])
         #expect(selection["severityWinner"] as? String == source)
-        let candidates = try #require(selection["severity"] as? [[String: Any]]).compactMap { $0["candidate"] as? String }
+        let candidates = try #require(selection["severity"] as? [[String: Any]]).compactMap {
+            $0["candidate"] as? String
+        }
         #expect(candidates.starts(with: ["persistence", "recentMean"]) && candidates.contains(source))
         #expect(model["promoted"] as? Bool == true)
         let text = await runCLI(["model", "--user", "user-00001", "--db", directory.path("p.sqlite")])

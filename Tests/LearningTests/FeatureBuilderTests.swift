@@ -39,7 +39,7 @@ struct FeatureBuilderTests {
     func invalidSpec() throws {
         var text = try String(
             contentsOf: repositoryRoot.appendingPathComponent("Models/symptom-forecast.json"), encoding: .utf8)
-        text = text.replacingOccurrences(of: "\"alphas\": [0.1,", with: "\"alphas\": [0,")
+        text = text.replacingOccurrences(of: "\"alphas\": [0.01,", with: "\"alphas\": [0,")
         #expect(throws: LearningError.invalidSpec(problem: "ridge.alphas must be positive finite numbers")) {
             try ModelSpec(json: Array(text.utf8))
         }

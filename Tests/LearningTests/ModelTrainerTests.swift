@@ -55,7 +55,8 @@ struct ModelTrainerTests {
             let selection = try #require(outcome.artifact.selection)
             #expect(selection.folds == 4)
             #expect(try #require(selection.first) >= today.adding(days: -84) && selection.last! < today)
-            let scores = Dictionary(uniqueKeysWithValues: selection.severity.map { ($0.candidate, $0.meanAbsoluteError) })
+            let scores = Dictionary(
+                uniqueKeysWithValues: selection.severity.map { ($0.candidate, $0.meanAbsoluteError) })
             let served = try #require(scores[outcome.artifact.source.rawValue])
             #expect(served == scores.values.min())
             // The same user with an incumbent of each other kind: it keeps serving exactly when it is within

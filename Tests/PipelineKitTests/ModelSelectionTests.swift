@@ -22,7 +22,9 @@ struct ModelSelectionTests {
     /// incumbent re-scored, the population model and both baselines — on the same four folds; the kind
     /// served never has a higher error there than either baseline, and it is the best unless the
     /// incumbent's kind was kept within the margin.
-    @Test("every candidate is scored on the same folds and no model worse than a baseline is served", arguments: TestBackend.all)
+    @Test(
+        "every candidate is scored on the same folds and no model worse than a baseline is served",
+        arguments: TestBackend.all)
     func candidates(backend: TestBackend) async throws {
         let (database, pipeline, generator) = try await PersonalModelsTests.cohort(
             backend, users: 16, days: 150, seed: 41)
@@ -37,7 +39,9 @@ struct ModelSelectionTests {
             let artifact = try await Self.artifact(pipeline, user.id)
             let selection = try #require(artifact.selection)
             #expect(
-                selection.severity.map(\.candidate) == ["persistence", "recentMean", "population", "personal", "incumbent"])
+                selection.severity.map(\.candidate) == [
+                    "persistence", "recentMean", "population", "personal", "incumbent",
+                ])
             #expect(selection.flare.map(\.candidate) == ["baseRate", "population", "personal", "incumbent"])
             #expect(selection.folds == 4 && selection.days >= 20)
             let served = try #require(selection.meanAbsoluteError(of: artifact.source.rawValue))

@@ -11,10 +11,12 @@ import Testing
 @Suite("Robust fits")
 struct RobustFitTests {
     /// Item 5. For every user, yesterday's steps set to 200,000, HRV to 300 ms or sleep to 24 h (valid
-    /// values, inside the hard bounds) moves tomorrow's forecast by at most 1.5 severity points: each input
+    /// values, inside the hard bounds) moves tomorrow's forecast by at most 2.5 severity points: each input
     /// is clipped to the range the model saw in training, so the move is at most what the user's most
-    /// extreme training day could cause. Without the clipping the same days move forecasts by several points.
-    @Test("a single valid extreme value moves a forecast by at most 1.5 points", arguments: TestBackend.all)
+    /// extreme training day could cause. The bound is the generator's own: sleep spans up to 11 h against
+    /// means near 7 h, with effects up to −0.6 per hour, so a genuine day at the top of a user's range moves
+    /// tomorrow by up to 0.6 × 4 = 2.4 points. Without the clipping the same days move forecasts by more.
+    @Test("a single valid extreme value moves a forecast by at most 2.5 points", arguments: TestBackend.all)
     func extremeDay(backend: TestBackend) async throws {
         let (database, pipeline, generator) = try await PersonalModelsTests.cohort(
             backend, users: 12, days: 150, seed: 53)
@@ -44,8 +46,8 @@ struct RobustFitTests {
             }
         }
         print("extreme day: largest move \(largest) clipped, \(unclipped) without clipping")
-        #expect(largest <= 1.5)
-        #expect(unclipped > 1.5)
+        #expect(largest <= 2.5)
+        #expect(unclipped > 2.5)
         withExtendedLifetime(database) {}
     }
 
@@ -79,7 +81,8 @@ struct RobustFitTests {
             #expect(abs(forecast.severity - withPopulationMeans) > 1e-6, "retrained: \(retrained)")
             let served = try #require(try await models.servedModel(for: newcomer)).artifact
             let artifact =
-                retrained ? served : try PopulationModel(artifact: served).serving(user: newcomer, logs: logs, today: today)
+                retrained
+                ? served : try PopulationModel(artifact: served).serving(user: newcomer, logs: logs, today: today)
             #expect(artifact.source != .personal)
             #expect(abs(artifact.imputation[moodColumn] - 1) < 1e-9, "retrained: \(retrained)")
             #expect(abs(forecast.severity - (try artifact.forecast(logs: logs, for: today).severity)) < 1e-12)
@@ -117,7 +120,8 @@ struct RobustFitTests {
     /// users get their own baselines or a personal fit shrunk toward their own mean.
     @Test("a cohort too small to pool is served its own baselines", arguments: TestBackend.all)
     func tinyPopulation(backend: TestBackend) async throws {
-        let (database, pipeline, generator) = try await PersonalModelsTests.cohort(backend, users: 3, days: 90, seed: 67)
+        let (database, pipeline, generator) = try await PersonalModelsTests.cohort(
+            backend, users: 3, days: 90, seed: 67)
         let models = PersonalModels(pipeline: pipeline)
         let population = try await models.populationModel()
         #expect(!population.isPooled)

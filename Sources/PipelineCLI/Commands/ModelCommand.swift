@@ -93,7 +93,8 @@ enum ModelCommand: Command {
             let flares = selection.flare.map { "\($0.candidate) \(format($0.logLoss))" }
             out.writeLine(
                 "flare head    \(selection.flareWinner), log-loss: \(flares.joined(separator: ", ")); calibration "
-                    + "slope \(format(selection.calibration.slope)), intercept \(format(selection.calibration.intercept))")
+                    + "slope \(format(selection.calibration.slope)), intercept \(format(selection.calibration.intercept))"
+            )
         }
         if let latest {
             out.writeLine("last retrain  \(ISO8601Instant.string(from: latest.trainedAt)): \(latest.reason)")
