@@ -377,10 +377,19 @@ extension ModelTrainer {
                 alpha: fit.alpha,
                 flareSolution: nil)
         }
-        let solution = try logistic.fit(
-            x: standardized, y: labels, offset: pooled ? flareOffsets : nil,
-            inverseRegularization: spec.flare.inverseRegularization, tolerance: spec.flare.tolerance,
-            maximumIterations: iterations, start: start)
+        let solution: LogisticSolution
+        do {
+            solution = try logistic.fit(
+                x: standardized, y: labels, offset: pooled ? flareOffsets : nil,
+                inverseRegularization: spec.flare.inverseRegularization, tolerance: spec.flare.tolerance,
+                maximumIterations: iterations, start: start)
+        } catch .notPositiveDefinite {
+            // Flare days separable by the features in a short history: Newton's weights vanish and its system
+            // is singular. The head is then the prior's, as for a user with one class of label.
+            return PersonalHeads(
+                severity: severity, flare: flarePrior, flareFitted: pooled ? "population" : "baseRate",
+                alpha: fit.alpha, flareSolution: nil)
+        }
         let delta = RawHead(
             coefficients: solution.coefficients, intercept: solution.intercept, standardization: standardization)
         return PersonalHeads(
@@ -468,10 +477,28 @@ extension ModelTrainer {
             for j in 0..<p {
                 for i in 0..<split { block.storage[j * split + i] = z.storage[j * n + i] }
             }
-            let solution = try logistic.fit(
-                x: block, y: labels, offset: pooled ? Array(logitOffsets[0..<split]) : nil,
-                inverseRegularization: spec.flare.inverseRegularization, tolerance: spec.flare.tolerance,
-                maximumIterations: start == nil ? spec.flare.maximumIterations : 3, start: start)
+            let offset = pooled ? Array(logitOffsets[0..<split]) : nil
+            // A warm start near a separating solution (a small fold) can leave Newton's Hessian singular; such
+            // a fold starts over from the base rate, and a fold whose head cannot be fitted at all borrows the
+            // prior head, as a user with one class of label does.
+            var fitted: LogisticSolution?
+            for warm in start == nil ? [false] : [true, false] {
+                do {
+                    fitted = try logistic.fit(
+                        x: block, y: labels, offset: offset, inverseRegularization: spec.flare.inverseRegularization,
+                        tolerance: spec.flare.tolerance, maximumIterations: warm ? 3 : spec.flare.maximumIterations,
+                        start: warm ? start : nil)
+                    break
+                } catch .notPositiveDefinite {
+                    continue
+                }
+            }
+            guard let solution = fitted else {
+                let flare = pooled ? flarePrior : RawHead.constant(logit((flares + 0.5) / (count + 1)), count: p)
+                results.append(
+                    PersonalHeads(severity: severity, flare: flare, flareFitted: "", alpha: alpha, flareSolution: nil))
+                continue
+            }
             start = solution
             let delta = RawHead(
                 coefficients: solution.coefficients, intercept: solution.intercept, standardization: standardization)

@@ -93,11 +93,10 @@ struct RecoveryTests {
         #expect(servedSquares < populationSquares)
     }
 
-    /// Persistence is a strong baseline on a 0–10 integer scale: over 14 held-out days a stable user's
-    /// severity may barely move, so one user's "tomorrow = today" can get lucky (3.7% of 300 synthetic users
-    /// at this noise). Pooled over the cohort's held-out days the model must win clearly, and individually
-    /// at least 90% of users must.
-    @Test("users with 180 days or more beat tomorrow-equals-today on the hold-out")
+    /// Persistence is a strong baseline on a 0–10 integer scale: a stable user's severity may barely move,
+    /// so for a few users "tomorrow = today" itself wins the folds and serves (a tie, not a win). Pooled over
+    /// the cohort's scored days the served models must win clearly, and individually at least 90% of users.
+    @Test("users with 180 days or more are served models that beat tomorrow-equals-today on the folds")
     func beatsPersistence() throws {
         let trained = try Self.trainCohort().0.filter { Self.start.distance(to: $0.today) >= 180 }
         var modelError = 0.0

@@ -7,7 +7,7 @@ import PipelineKit
 enum EvaluateCommand: Command {
     static let spec = CommandSpec(
         name: "evaluate",
-        abstract: "Walk forward over the last days and compare the served forecasts with the baselines.",
+        abstract: "Walk forward over past days: served forecasts against the baselines.",
         discussion: """
             For each of the last N days (each user's own calendar), the population model is pooled and \
             every user is retrained as 'pipeline retrain' would have done that day, from data before it \

@@ -10,8 +10,8 @@ enum ModelCommand: Command {
         name: "model",
         abstract: "Show the model a user is served, every candidate's score and why it won.",
         discussion: """
-            Each retrain scores the candidates — the personal model, the model serving until then, the \
-            population model, tomorrow-equals-today and the user's recent mean — on rolling-origin folds \
+            Each retrain scores the candidates (the personal model, the model serving until then, the \
+            population model, tomorrow-equals-today and the user's recent mean) on rolling-origin folds \
             over the last 84 days and serves the best (model: personal, population, persistence or \
             recentMean); the flare head is chosen and calibrated on its own. A user never retrained is \
             served the population model. Coefficients are per standard deviation of each feature in the \
