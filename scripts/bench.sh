@@ -3,7 +3,7 @@
 # figure beside its baseline and their ratio. Release build; takes a few minutes.
 #
 #   scripts/bench.sh            every benchmark
-#   scripts/bench.sh NAME       one of: ingest, retrain, memory, audit, apple-health, postgres
+#   scripts/bench.sh NAME       one of: ingest, retrain, evaluate, memory, audit, apple-health, postgres
 #                               (postgres is not part of `all`: it starts a server and takes ~10 min)
 #
 # Figures vary with the machine and its load; compare ratios, not absolute numbers.
@@ -141,6 +141,21 @@ bench_retrain() {
     printf "  whole retrain / bare read: %sx   (aim: at most 3x)\n" "$(ratio "$all" "$read")"
 }
 
+# Forecast quality, not speed: `pipeline evaluate` walks the last 28 days forward on the same cohort
+# and prints the served forecasts' error beside each baseline's, computed in the same run on the same days.
+bench_evaluate() {
+    local users="${BENCH_EVALUATE_USERS:-300}"
+    echo "== evaluate: pipeline evaluate --days 28 on $users users x $DAYS days (served forecasts against the baselines)"
+    local source
+    source=$(cohort_database "$users" "$DAYS")
+    local started ended
+    started=$(date +%s.%N)
+    "$PIPELINE" evaluate --days 28 --db "$source" --now "$NOW" | sed 's/^/  /'
+    ended=$(date +%s.%N)
+    printf "  walk-forward time: %.1f s (28 population pools and %s user retrains)\n" \
+        "$(awk -v a="$started" -v b="$ended" 'BEGIN { print b - a }')" "$((users * 28))"
+}
+
 bench_memory() {
     local small="${BENCH_MEMORY_SMALL:-1000}" large="${BENCH_MEMORY_USERS:-10000}"
     echo "== memory: peak resident memory of pipeline retrain, $small and $large users x $DAYS days"
@@ -175,6 +190,7 @@ what="${1:-all}"
 case "$what" in
     ingest) bench_ingest ;;
     retrain) bench_retrain ;;
+    evaluate) bench_evaluate ;;
     memory) bench_memory ;;
     audit) run_audit ;;
     apple-health) run_apple_health ;;
@@ -182,9 +198,10 @@ case "$what" in
     all)
         bench_ingest
         bench_retrain
+        bench_evaluate
         bench_memory
         run_audit
         run_apple_health
         ;;
-    *) echo "unknown benchmark: $what (expected: ingest, retrain, memory, audit, apple-health, postgres)" >&2; exit 64 ;;
+    *) echo "unknown benchmark: $what (expected: ingest, retrain, evaluate, memory, audit, apple-health, postgres)" >&2; exit 64 ;;
 esac

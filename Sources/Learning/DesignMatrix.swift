@@ -14,8 +14,14 @@ public struct DesignMatrix: Sendable {
     /// The target field on the day before each row's day: the "tomorrow = today" forecast.
     private(set) var persistence: [Double]
     private(set) var values: Matrix
+    /// Rows built with the user's entries of the day before hidden (see `FeatureBuilder.designMatrix`):
+    /// training rows only.
+    private(set) var hidden: [Bool]
 
-    init(featureNames: [String], days: [Day], targets: [Double], persistence: [Double], values: Matrix) {
+    init(
+        featureNames: [String], days: [Day], targets: [Double], persistence: [Double], values: Matrix,
+        hidden: [Bool]? = nil
+    ) {
         precondition(values.columns == featureNames.count && values.rows == days.count, "design shape")
         precondition(targets.count == days.count && persistence.count == days.count, "design rows")
         self.featureNames = featureNames
@@ -23,7 +29,15 @@ public struct DesignMatrix: Sendable {
         self.targets = targets
         self.persistence = persistence
         self.values = values
+        self.hidden = hidden ?? Array(repeating: false, count: days.count)
+        precondition(self.hidden.count == days.count, "design rows")
     }
+
+    /// Rows that are not hidden-yesterday copies: the user's usable days.
+    public var usableRowCount: Int { hidden.lazy.filter { !$0 }.count }
+
+    /// Whether row `index` is a copy with the user's entries of the day before hidden (a training row only).
+    public func isHidden(_ index: Int) -> Bool { hidden[index] }
 
     public var rowCount: Int { values.rows }
     public var columnCount: Int { values.columns }
@@ -47,7 +61,7 @@ public struct DesignMatrix: Sendable {
         subset.storage = storage
         return DesignMatrix(
             featureNames: featureNames, days: Array(days[range]), targets: Array(targets[range]),
-            persistence: Array(persistence[range]), values: subset)
+            persistence: Array(persistence[range]), values: subset, hidden: Array(hidden[range]))
     }
 
     /// The mean of the logged values of each column, `fallback[j]` for a column with none.

@@ -21,18 +21,57 @@ public struct FeatureBuilder: Sendable {
 
     /// The usable rows predicting days before `today`: a row for day D is usable when the target field is
     /// logged on D and on D−1 (the persistence forecast needs it). Values not logged are NaN.
+    ///
+    /// Every `training.hideYesterdayEvery`-th usable row (by the ordinal of its day) is followed by a copy built
+    /// with the user's own entries of D−1 (severity, mood, energy) removed, as a forecast made early on D,
+    /// before the user logged yesterday, sees them. Those copies are training rows only (`isHidden`): they
+    /// have no persistence forecast and are never scored.
     public func designMatrix(logs: [DailyLog], today: Day) -> DesignMatrix {
-        let series = Series(logs: logs, before: today, spec: spec)
+        var series = Series(logs: logs, before: today, spec: spec)
         let raw = series.raw
         var usable: [Int] = []
         if series.count >= 2 {
             for t in 0..<(series.count - 1) where !raw[t + 1].isNaN && !raw[t].isNaN { usable.append(t) }
         }
-        var values = Matrix(rows: usable.count, columns: features.count)
-        fill(&values, series: series, rows: usable)
+        var regular = Matrix(rows: usable.count, columns: features.count)
+        fill(&regular, series: series, rows: usable)
+        let every = spec.training.hideYesterdayEvery
+        let userInputs = spec.inputs.indices.filter { Field.userOnly.contains(spec.inputs[$0].field) }
+        var order: [(row: Int, hidden: Bool)] = []
+        var hiddenValues: [[Double]] = []
+        var one = Matrix(rows: 1, columns: features.count)
+        for (i, t) in usable.enumerated() {
+            order.append((i, false))
+            guard series.first.adding(days: t + 1).ordinal % every == 0 else { continue }
+            let saved = series.hide(userInputs, at: t)
+            fill(&one, series: series, rows: [t])
+            series.restore(userInputs, at: t, saved)
+            order.append((hiddenValues.count, true))
+            hiddenValues.append(one.storage)
+        }
+        var values = Matrix(rows: order.count, columns: features.count)
+        for j in 0..<features.count {
+            for (i, entry) in order.enumerated() {
+                values.storage[j * order.count + i] =
+                    entry.hidden ? hiddenValues[entry.row][j] : regular.storage[j * usable.count + entry.row]
+            }
+        }
+        var rowDays: [Day] = []
+        var targets: [Double] = []
+        var persistence: [Double] = []
+        var hidden: [Bool] = []
+        var last = 0
+        for entry in order {
+            if !entry.hidden { last = entry.row }
+            let t = usable[last]
+            rowDays.append(series.first.adding(days: t + 1))
+            targets.append(raw[t + 1])
+            persistence.append(entry.hidden ? .nan : raw[t])
+            hidden.append(entry.hidden)
+        }
         return DesignMatrix(
-            featureNames: featureNames, days: usable.map { series.first.adding(days: $0 + 1) },
-            targets: usable.map { raw[$0 + 1] }, persistence: usable.map { raw[$0] }, values: values)
+            featureNames: featureNames, days: rowDays, targets: targets, persistence: persistence, values: values,
+            hidden: hidden)
     }
 
     /// The features that predict `day`, from logs before it; NaN where a value was not logged.
@@ -119,6 +158,25 @@ private struct Series {
                 }
             }
             if let value = log.value(of: spec.target.field) { raw[index] = value }
+        }
+    }
+
+    /// Removes the values of `inputs` at index `t`, returning what they were for `restore`.
+    mutating func hide(_ inputs: [Int], at t: Int) -> [(Double, Double, Double)] {
+        inputs.map { k in
+            let index = k * count + t
+            let saved = (values[index], zeroed[index], logged[index])
+            values[index] = .nan
+            zeroed[index] = 0
+            logged[index] = 0
+            return saved
+        }
+    }
+
+    mutating func restore(_ inputs: [Int], at t: Int, _ saved: [(Double, Double, Double)]) {
+        for (k, value) in zip(inputs, saved) {
+            let index = k * count + t
+            (values[index], zeroed[index], logged[index]) = value
         }
     }
 

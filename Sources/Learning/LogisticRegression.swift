@@ -36,7 +36,7 @@ struct LogisticWorkspace: Sendable {
     /// Fits the model. `y` holds 0 and 1 and must contain both, or the intercept has no finite optimum.
     mutating func fit(
         x: Matrix, y: [Double], offset: [Double]?, inverseRegularization c: Double, tolerance: Double,
-        maximumIterations: Int
+        maximumIterations: Int, start: LogisticSolution? = nil
     ) throws(LearningError) -> LogisticSolution {
         let n = x.rows
         let p = x.columns
@@ -48,6 +48,10 @@ struct LogisticWorkspace: Sendable {
         theta[p] = log(positives / (Double(n) - positives))
         // With an offset (a prior head) the prior is already calibrated: start from it unchanged.
         if offset != nil { theta[p] = 0 }
+        // A warm start (the previous rolling-origin fold's solution) needs a few steps instead of a full descent.
+        if let start, start.coefficients.count == p {
+            theta = start.coefficients + [start.intercept]
+        }
         var objective = evaluate(x: x, theta: theta, offset: offset, y: y, c: c, accept: true)
         var iterations = 0
         while true {

@@ -8,6 +8,9 @@ extension ModelArtifact {
     public var jsonText: String {
         var object = JSONObject()
         // Keys in sorted order, as `.sortedKeys` writes them.
+        if let bounds {
+            object["bounds"] = .object(["lower": Self.numbers(bounds.lower), "upper": Self.numbers(bounds.upper)])
+        }
         object["featureNames"] = .array(featureNames.map { .string($0) })
         object["flare"] = .object([
             "coefficients": Self.numbers(flare.coefficients), "fitted": .string(flare.fitted),
@@ -25,6 +28,7 @@ extension ModelArtifact {
                 "populationMAE": .number(metrics.populationMAE),
             ])
         }
+        if let pooledUsers { object["pooledUsers"] = .number(Double(pooledUsers)) }
         object["promoted"] = .bool(promoted)
         object["reason"] = .string(reason)
         var head: JSONObject = [
@@ -32,6 +36,7 @@ extension ModelArtifact {
             "intercept": .number(severity.intercept),
         ]
         if let toward = severity.shrunkToward { head["shrunkToward"] = .string(toward.rawValue) }
+        if let selection { object["selection"] = selection.json }
         object["severity"] = .object(head)
         object["source"] = .string(source.rawValue)
         object["specName"] = .string(specName)

@@ -5,16 +5,20 @@ public import Foundation
 public enum ModelSource: String, Sendable, Hashable, Codable {
     /// Fitted on the user's own days, shrunk toward the population model.
     case personal
-    /// The cohort's population model (for a user: one with too few usable days, or no personal model yet).
+    /// The cohort's population model, with the user's own imputation when it serves a user.
     case population
+    /// "Tomorrow = today": the user's severity of the day before (their mean when it is not logged yet).
+    case persistence
+    /// The user's recent mean: the mean of their logged severity over the 7 days before.
+    case recentMean
 }
 
 /// A trained model as data: everything needed to predict, and the record of how it was made and why it
 /// was or was not promoted. Stable JSON (`jsonData()`): sorted keys, ISO 8601 dates, shortest round-trip
 /// numbers, so an unchanged model encodes to the same bytes.
 ///
-/// A prediction from a feature row `x` (NaN where not logged): replace NaN by `imputation`, standardize
-/// `z = (x − means) / scales`, then `severity = clamp(intercept + coefficients·z)` to the target's range
+/// A prediction from a feature row `x` (NaN where not logged): replace NaN by `imputation`, clip each value to
+/// `bounds` (the range seen in training), standardize `z = (x − means) / scales`, then `severity = clamp(intercept + coefficients·z)` to the target's range
 /// and `P(flare) = σ(flare.intercept + flare.coefficients·z)`.
 public struct ModelArtifact: Sendable, Hashable, Codable {
     public var specName: String
@@ -25,11 +29,21 @@ public struct ModelArtifact: Sendable, Hashable, Codable {
     public var featureNames: [String]
     /// The value that replaces a feature that was not logged: the user's mean over the training window.
     public var imputation: [Double]
+    /// The range of each feature over the training rows; a prediction clips its inputs to it, so one extreme
+    /// day cannot move a forecast further than the most extreme day the model learned from. `nil` in
+    /// artifacts written before it existed (no clipping).
+    public var bounds: FeatureBounds?
     public var standardization: Standardization
     public var severity: SeverityHead
     public var flare: FlareHead
     /// Hold-out evaluation of this model; `nil` for a population model and when there was nothing to hold out.
+    /// Kept for artifacts written before rolling-origin selection; new artifacts fill it from `selection`.
     public var metrics: HoldoutMetrics?
+    /// Every candidate's score on the rolling-origin folds and why the winner won; `nil` for the population
+    /// model itself and for artifacts written before selection existed.
+    public var selection: SelectionRecord?
+    /// For the population model: how many users it pooled.
+    public var pooledUsers: Int?
     /// The target days the model learned from.
     public var trainingWindow: TrainingWindow?
     /// When the model was trained, to the second.
@@ -55,9 +69,15 @@ public struct ModelArtifact: Sendable, Hashable, Codable {
         public var intercept: Double
         public var threshold: Double
         public var inverseRegularization: Double
-        /// `personal`, `population` (borrowed, e.g. when the user had no flare day to learn from), or
-        /// `constant` (the base rate, when the cohort had one class only).
+        /// `personal`, `population`, `baseRate` (the user's own flare rate), or `constant` (the base rate,
+        /// when the cohort had one class only). A selected head has its calibration folded in.
         public var fitted: String
+    }
+
+    /// Per-feature lower and upper bounds, in the units of the design matrix.
+    public struct FeatureBounds: Sendable, Hashable, Codable {
+        public var lower: [Double]
+        public var upper: [Double]
     }
 
     public struct TrainingWindow: Sendable, Hashable, Codable {
@@ -68,16 +88,24 @@ public struct ModelArtifact: Sendable, Hashable, Codable {
 
     /// Predicts from a feature row built by `FeatureBuilder.predictionRow`.
     public func predict(row: [Double], targetRange: ClosedRange<Double>) -> (severity: Double, flare: Double) {
+        let (severityValue, flareValue) = linearPredictors(row: row)
+        return (min(max(severityValue, targetRange.lowerBound), targetRange.upperBound), sigmoid(flareValue))
+    }
+
+    /// The severity before clamping and the flare logit: the one computation every forecast, served or scored
+    /// on a fold, goes through.
+    func linearPredictors(row: [Double]) -> (severity: Double, flareLogit: Double) {
         precondition(row.count == featureNames.count, "row of \(row.count) for \(featureNames.count) features")
         var severityValue = severity.intercept
         var flareValue = flare.intercept
         for j in 0..<row.count {
-            let x = row[j].isNaN ? imputation[j] : row[j]
+            var x = row[j].isNaN ? imputation[j] : row[j]
+            if let bounds { x = min(max(x, bounds.lower[j]), bounds.upper[j]) }
             let z = (x - standardization.means[j]) / standardization.scales[j]
             severityValue += severity.coefficients[j] * z
             flareValue += flare.coefficients[j] * z
         }
-        return (min(max(severityValue, targetRange.lowerBound), targetRange.upperBound), sigmoid(flareValue))
+        return (severityValue, flareValue)
     }
 
     /// The forecast for `day` from the user's logs before it (a log on or after `day` is ignored).
@@ -113,9 +141,9 @@ public struct ModelArtifact: Sendable, Hashable, Codable {
     }
 
     init(
-        spec: ModelSpec, user: String?, source: ModelSource, imputation: [Double], standardization: Standardization,
-        severity: SeverityHead, flare: FlareHead, metrics: HoldoutMetrics?, trainingWindow: TrainingWindow?,
-        trainedAt: Date, promoted: Bool, reason: String
+        spec: ModelSpec, user: String?, source: ModelSource, imputation: [Double], bounds: FeatureBounds? = nil,
+        standardization: Standardization, severity: SeverityHead, flare: FlareHead, metrics: HoldoutMetrics?,
+        trainingWindow: TrainingWindow?, trainedAt: Date, promoted: Bool, reason: String
     ) {
         specName = spec.name
         specVersion = spec.version
@@ -123,6 +151,7 @@ public struct ModelArtifact: Sendable, Hashable, Codable {
         self.source = source
         featureNames = spec.featureNames
         self.imputation = imputation
+        self.bounds = bounds
         self.standardization = standardization
         self.severity = severity
         self.flare = flare

@@ -15,6 +15,7 @@ public struct ModelSpec: Sendable, Hashable, Codable {
     public var ridge: Ridge
     public var flare: Flare
     public var training: Training
+    public var selection: Selection
     public var population: Population
 
     /// The predicted quantity: the next day's value of `field`, kept within `minimum…maximum`.
@@ -61,14 +62,37 @@ public struct ModelSpec: Sendable, Hashable, Codable {
     public struct Training: Sendable, Hashable, Codable {
         /// A personal model needs at least this many usable days before the hold-out.
         public var minimumUsableDays: Int
-        /// The last this-many target days before today are held out for evaluation.
+        /// The last this-many target days before today are the evaluation window: rolling-origin folds of
+        /// `foldDays` days, each scored by models trained only on the days before it. The population model
+        /// pools only days before the window.
         public var holdoutDays: Int
+        public var foldDays: Int
+        /// Every this-many training rows (by target day) also appear a second time with the user's own
+        /// entries of the day before hidden, as a forecast made before the user has logged yesterday sees them.
+        public var hideYesterdayEvery: Int
+
+        /// The number of folds in the evaluation window.
+        public var folds: Int { holdoutDays / foldDays }
+    }
+
+    /// How the served model is chosen among the candidates scored on the folds.
+    public struct Selection: Sendable, Hashable, Codable {
+        /// The kind serving stays unless another beats its mean absolute error by more than this.
+        public var margin: Double
+        /// The same for the flare head, on the mean log-loss.
+        public var flareMargin: Double
+        /// The weight, in days, that pulls the flare calibration toward the identity (no change).
+        public var calibrationPseudoDays: Double
     }
 
     public struct Population: Sendable, Hashable, Codable {
         /// Rows kept (a seeded bottom-k sample) for the population flare head.
         public var flareSampleRows: Int
         public var sampleSeed: UInt64
+        /// A pooled model needs this many rows from at least `minimumUsers` users; below that the users are
+        /// served their own baselines and personal fits shrink toward their own mean.
+        public var minimumRows: Int
+        public var minimumUsers: Int
     }
 
     /// The spec shipped in `Models/symptom-forecast.json`. The file is part of the binary, so a
@@ -105,10 +129,19 @@ public struct ModelSpec: Sendable, Hashable, Codable {
         guard flare.inverseRegularization > 0, flare.tolerance > 0, flare.maximumIterations > 0 else {
             throw .invalidSpec(problem: "flare needs a positive inverseRegularization, tolerance and maximumIterations")
         }
-        guard training.minimumUsableDays >= 2, training.holdoutDays >= 1 else {
-            throw .invalidSpec(problem: "training needs minimumUsableDays ≥ 2 and holdoutDays ≥ 1")
+        guard training.minimumUsableDays >= 2, training.holdoutDays >= 1, training.foldDays >= 1,
+            training.holdoutDays % training.foldDays == 0, training.hideYesterdayEvery >= 1
+        else {
+            throw .invalidSpec(
+                problem:
+                    "training needs minimumUsableDays ≥ 2, foldDays ≥ 1 dividing holdoutDays, hideYesterdayEvery ≥ 1")
         }
-        guard population.flareSampleRows >= 1 else { throw .invalidSpec(problem: "population.flareSampleRows < 1") }
+        guard selection.margin >= 0, selection.flareMargin >= 0, selection.calibrationPseudoDays > 0 else {
+            throw .invalidSpec(problem: "selection needs non-negative margins and positive calibrationPseudoDays")
+        }
+        guard population.flareSampleRows >= 1, population.minimumRows >= 2, population.minimumUsers >= 1 else {
+            throw .invalidSpec(problem: "population needs flareSampleRows ≥ 1, minimumRows ≥ 2 and minimumUsers ≥ 1")
+        }
         for input in inputs {
             guard input.divisor > 0, input.typical.isFinite else {
                 throw .invalidSpec(problem: "input \(input.name) needs a positive divisor and a finite typical value")

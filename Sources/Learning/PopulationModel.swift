@@ -15,6 +15,29 @@ public struct PopulationModel: Sendable, Hashable {
         self.spec = spec
     }
 
+    /// Whether enough users and rows were pooled (`spec.population.minimumUsers`, `minimumRows`) for the model
+    /// to be a candidate and a prior. A smaller "population" is neither: users are served their baselines or
+    /// a personal fit shrunk toward their own mean.
+    public var isPooled: Bool {
+        (artifact.pooledUsers ?? 0) >= spec.population.minimumUsers
+            && (artifact.trainingWindow?.usableDays ?? 0) >= spec.population.minimumRows
+    }
+
+    /// The population model as a user without an artifact of their own is served it: missing values take
+    /// the user's own means over their logs before `today`, and inputs are clipped to the user's range.
+    public func serving(user: UserID, logs: [DailyLog], today: Day) -> ModelArtifact {
+        let builder = FeatureBuilder(spec: spec)
+        let design = builder.designMatrix(logs: logs, today: today)
+        var served = artifact
+        served.user = user.rawValue
+        served.imputation = builder.imputation(for: design)
+        if design.rowCount > 0 {
+            served.bounds = ModelTrainer.bounds(
+                of: design.imputed(with: served.imputation).values, rows: 0..<design.rowCount)
+        }
+        return served
+    }
+
     /// Linear predictors (severity, flare logit) for the rows of an imputed raw matrix.
     func linearPredictors(_ x: Matrix, severity: inout [Double], flare: inout [Double]) {
         severity.resize(to: x.rows)
@@ -168,12 +191,13 @@ public struct PopulationAccumulator: Sendable {
         }
         let flare = try fitFlareHead(standardization: standardization)
         let window = firstDay.map { ModelArtifact.TrainingWindow(first: $0, last: lastDay!, usableDays: count) }
-        let artifact = ModelArtifact(
+        var artifact = ModelArtifact(
             spec: spec, user: nil, source: .population, imputation: standardization.means,
             standardization: standardization,
             severity: .init(coefficients: coefficients, intercept: intercept, alpha: alpha, shrunkToward: nil),
             flare: flare, metrics: nil, trainingWindow: window, trainedAt: trainedAt, promoted: true,
             reason: "population model over \(count) days from \(users) users")
+        artifact.pooledUsers = users
         return try PopulationModel(artifact: artifact, spec: spec)
     }
 

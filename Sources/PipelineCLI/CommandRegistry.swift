@@ -12,6 +12,7 @@ struct CommandRegistry: Sendable {
         FeaturesCommand.self,
         ModelCommand.self,
         PredictCommand.self,
+        EvaluateCommand.self,
         HistoryCommand.self,
         OutboxCommand.self,
         RequestsCommand.self,

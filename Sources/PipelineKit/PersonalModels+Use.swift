@@ -19,8 +19,8 @@ public struct FitDesign: Sendable {
 }
 
 extension PersonalModels {
-    /// The model served to the user: their promoted personal model, else the stored population
-    /// model; `nil` when nothing was ever trained.
+    /// The model served to the user: the artifact their last retrain selected, else (never retrained) the
+    /// stored population model; `nil` when nothing was ever trained.
     public func servedModel(for id: UserID) async throws(PipelineError) -> ServedModel? {
         for scope in [id.rawValue, StoredModel.populationScope] {
             guard
@@ -42,7 +42,12 @@ extension PersonalModels {
         }
         let logs = try await pipeline.dailyLogs(user: id, from: day.adding(days: -60), through: day.adding(days: -1))
         do {
-            return try served.artifact.forecast(logs: logs, for: day, spec: spec)
+            var artifact = served.artifact
+            if served.stored.scope == StoredModel.populationScope {
+                // Not retrained yet: the population's coefficients, the user's own means.
+                artifact = try PopulationModel(artifact: artifact, spec: spec).serving(user: id, logs: logs, today: day)
+            }
+            return try artifact.forecast(logs: logs, for: day, spec: spec)
         } catch {
             throw .learning(error)
         }
@@ -61,8 +66,8 @@ extension PersonalModels {
         let logs = try await pipeline.dailyLogs(user: id, through: last.asOfDay.adding(days: -1))
         guard let design = ModelTrainer(spec: spec).trainingDesign(logs: logs, today: last.asOfDay) else {
             throw .noModel(
-                "the last fit of '\(id)' served the population model: fewer than "
-                    + "\(spec.training.minimumUsableDays) usable days before the hold-out, so no personal matrix was fitted"
+                "the last retrain of '\(id)' had fewer than \(spec.training.minimumUsableDays) usable days, "
+                    + "so no personal matrix was fitted"
             )
         }
         return FitDesign(design: design, stored: last, dataUnchanged: Self.fingerprint(logs) == last.designFingerprint)

@@ -28,10 +28,10 @@ public final class PersonalModels: PersonalModelService {
 
     // MARK: - Retraining
 
-    /// Retrains the user's model on their days before today (in their zone): a personal ridge shrunk
-    /// toward the population model, evaluated on the last 14 days, promoted only if it beats both
-    /// "tomorrow = today" and the population model there. The artifact is saved whatever the
-    /// decision; promotion switches the served model in the same transaction.
+    /// Retrains the user's model on their days before today (in their zone) and serves the best candidate on
+    /// rolling-origin folds over the last weeks: the new personal model, the incumbent re-scored, the
+    /// population model, "tomorrow = today" or the user's recent mean (`Learning`'s selection). The artifact
+    /// records every score and why the winner won; it replaces the serving one in the same transaction.
     public func retrain(user id: UserID) async throws(PipelineError) -> RetrainOutcome {
         guard let user = try await pipeline.user(id) else { throw .unknownUser(id.rawValue) }
         let now = pipeline.clock.now
@@ -39,22 +39,33 @@ public final class PersonalModels: PersonalModelService {
         let population = try await populationModel()
         if Task.isCancelled { throw .cancelled }
         let logs = try await pipeline.dailyLogs(user: id, through: today.adding(days: -1))
+        let incumbent = try await pipeline.storage { (store) throws(StorageError) in
+            try await store.servingModel(scope: id.rawValue)
+        }.flatMap { try? ModelArtifact(json: Data($0.json.utf8)) }
         var trainer = takeTrainer()
         defer { returnTrainer(trainer) }
         let outcome: TrainingOutcome
         do {
-            outcome = try trainer.train(user: id, logs: logs, today: today, population: population, trainedAt: now)
+            outcome = try trainer.train(
+                user: id, logs: logs, today: today, population: population, incumbent: incumbent, trainedAt: now)
         } catch {
             throw .learning(error)
         }
         if Task.isCancelled { throw .cancelled }
         let artifact = outcome.artifact
         let model = StoredModel(
-            scope: id.rawValue, specVersion: artifact.specVersion, source: artifact.source.rawValue, asOfDay: today,
-            trainedAt: now, promoted: outcome.promoted, reason: outcome.reason,
+            scope: id.rawValue, specVersion: artifact.specVersion, source: Self.storedSource(artifact.source),
+            asOfDay: today, trainedAt: now, promoted: outcome.promoted, reason: outcome.reason,
             designFingerprint: Self.fingerprint(logs), json: artifact.jsonText)
         _ = try await pipeline.storage { (store) throws(StorageError) in try await store.save(model) }
         return RetrainOutcome(promoted: outcome.promoted, reason: outcome.reason)
+    }
+
+    /// The stored `source` column says whose data the coefficients come from: `population` for the pooled
+    /// model, `personal` for everything computed from the user's own days (a personal fit, persistence, the
+    /// recent mean). The artifact's `source` names the exact kind.
+    static func storedSource(_ source: ModelSource) -> String {
+        source == .population ? ModelSource.population.rawValue : ModelSource.personal.rawValue
     }
 
     private func takeTrainer() -> ModelTrainer {
@@ -116,35 +127,48 @@ public final class PersonalModels: PersonalModelService {
         }
         let artifact = model.artifact
         let stored = StoredModel(
-            scope: scope, specVersion: artifact.specVersion, source: artifact.source.rawValue, asOfDay: day,
+            scope: scope, specVersion: artifact.specVersion, source: Self.storedSource(artifact.source), asOfDay: day,
             trainedAt: now, promoted: true, reason: "pooled over \(accumulator.rowCount) training days of the cohort",
             designFingerprint: nil, json: artifact.jsonText)
         _ = try await pipeline.storage { (store) throws(StorageError) in try await store.save(stored) }
         return model
     }
 
-    /// Pools every user's training rows, `jobs` users at a time, each worker with its own
-    /// accumulator (merged at the end; the result does not depend on the order).
+    /// Pools every user's training rows, `jobs` workers at a time. Users go in fixed chunks of
+    /// `poolingChunk`, each accumulated in user order, and the chunks are merged in chunk order as they
+    /// finish, so the sums — and the artifacts trained on them — are bit-identical whatever `jobs` is.
     private func poolPopulation(asOf day: Day) async throws(PipelineError) -> PopulationAccumulator {
         let users = try await pipeline.users().map(\.id)
+        let chunks = (users.count + Self.poolingChunk - 1) / Self.poolingChunk
         let cursor = Cursor()
         let spec = self.spec
         do {
-            return try await withThrowingTaskGroup(of: PopulationAccumulator.self) { group in
-                for _ in 0..<min(jobs, max(1, users.count)) {
-                    group.addTask {
-                        var accumulator = PopulationAccumulator(spec: spec, today: day)
-                        while let index = cursor.next(below: users.count) {
-                            try Task.checkCancellation()
-                            let logs = try await self.pipeline.dailyLogs(
-                                user: users[index], through: day.adding(days: -1))
-                            accumulator.add(user: users[index], logs: logs)
-                        }
-                        return accumulator
+            return try await withThrowingTaskGroup(of: (Int, PopulationAccumulator).self) { group in
+                @Sendable func pool(_ chunk: Int) async throws -> (Int, PopulationAccumulator) {
+                    var accumulator = PopulationAccumulator(spec: spec, today: day)
+                    let end = min(users.count, (chunk + 1) * Self.poolingChunk)
+                    for index in (chunk * Self.poolingChunk)..<end {
+                        try Task.checkCancellation()
+                        let logs = try await self.pipeline.dailyLogs(user: users[index], through: day.adding(days: -1))
+                        accumulator.add(user: users[index], logs: logs)
                     }
+                    return (chunk, accumulator)
+                }
+                for _ in 0..<min(jobs, max(1, chunks)) {
+                    guard let chunk = cursor.next(below: chunks) else { break }
+                    group.addTask { try await pool(chunk) }
                 }
                 var total = PopulationAccumulator(spec: spec, today: day)
-                for try await part in group { total.merge(part) }
+                var finished: [Int: PopulationAccumulator] = [:]
+                var next = 0
+                for try await (chunk, part) in group {
+                    finished[chunk] = part
+                    while let ready = finished.removeValue(forKey: next) {
+                        total.merge(ready)
+                        next += 1
+                    }
+                    if let chunk = cursor.next(below: chunks) { group.addTask { try await pool(chunk) } }
+                }
                 return total
             }
         } catch let error as PipelineError {
@@ -155,6 +179,9 @@ public final class PersonalModels: PersonalModelService {
             preconditionFailure("unexpected error: \(error)")
         }
     }
+
+    /// Users per pooling chunk: small enough to spread over the workers, large enough that merging is rare.
+    static let poolingChunk = 32
 
     /// Hands out indexes 0, 1, 2, … to concurrent workers.
     private final class Cursor: Sendable {

@@ -32,6 +32,7 @@ struct ModelCommandTests {
         let model = try Self.object(run.stdout)
         for key in [
             "user", "trainedAt", "alpha", "intercept", "coefficients", "metrics", "promoted", "source", "reason",
+            "selection",
         ] {
             #expect(model[key] != nil, "missing \(key)")
         }
@@ -40,11 +41,17 @@ struct ModelCommandTests {
         let coefficients = try #require(model["coefficients"] as? [String: Double])
         #expect(Set(coefficients.keys) == Set(ModelSpec.symptomForecast.featureNames))
         let source = try #require(model["source"] as? String)
-        // A personal model is served exactly when it was promoted for this user.
-        #expect((source == "personal") == (model["promoted"] as? Bool == true))
+        // The kind served is the selection's winner, and every candidate's score is there.
+        let selection = try #require(model["selection"] as? [String: Any])
+        #expect(selection["severityWinner"] as? String == source)
+        let candidates = try #require(selection["severity"] as? [[String: Any]]).compactMap {
+            $0["candidate"] as? String
+        }
+        #expect(candidates.starts(with: ["persistence", "recentMean"]) && candidates.contains(source))
+        #expect(model["promoted"] as? Bool == true)
         let text = await runCLI(["model", "--user", "user-00001", "--db", directory.path("p.sqlite")])
         #expect(text.stdout.contains("model         \(source)"))
-        #expect(text.stdout.contains("hold-out"))
+        #expect(text.stdout.contains("candidates    "))
     }
 
     @Test("predict forecasts tomorrow by default with a severity in 0–10 and a probability; later days are refused")

@@ -87,7 +87,7 @@ struct SchedulerCommandTests {
         #expect(Self.lines(text.stdout).count == 2)
         #expect(
             text.stdout.hasPrefix(
-                "2026-03-15T12:00:00Z  ml-retrain  ada  success  promoted: serving the population model"))
+                "2026-03-15T12:00:00Z  ml-retrain  ada  success  serving: no scored day in the last 84 days"))
     }
 
     @Test("pipeline status shows the chains never started, then none once a launch ran")

@@ -23,8 +23,8 @@ struct FeatureBuilderTests {
     @Test("the embedded spec decodes and names its features in a stable order")
     func specDecodes() {
         let names = Self.spec.featureNames
-        #expect(Self.spec.version == 1)
-        #expect(Self.spec.training.minimumUsableDays == 14 && Self.spec.training.holdoutDays == 14)
+        #expect(Self.spec.version == 2)
+        #expect(Self.spec.training.minimumUsableDays == 14 && Self.spec.training.holdoutDays == 84)
         #expect(Self.spec.flare.threshold == 7)
         #expect(names.first == "severity")
         #expect(names.contains("sleep_hours_mean7") && names.contains("hrv_dev28") && names.contains("steps_k_missing"))
@@ -39,7 +39,7 @@ struct FeatureBuilderTests {
     func invalidSpec() throws {
         var text = try String(
             contentsOf: repositoryRoot.appendingPathComponent("Models/symptom-forecast.json"), encoding: .utf8)
-        text = text.replacingOccurrences(of: "\"alphas\": [0.1,", with: "\"alphas\": [0,")
+        text = text.replacingOccurrences(of: "\"alphas\": [0.01,", with: "\"alphas\": [0,")
         #expect(throws: LearningError.invalidSpec(problem: "ridge.alphas must be positive finite numbers")) {
             try ModelSpec(json: Array(text.utf8))
         }

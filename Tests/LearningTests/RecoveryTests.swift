@@ -13,16 +13,26 @@ struct RecoveryTests {
     /// Noise of the generating model: ε ~ N(0, 0.6²) plus rounding to whole points (variance 1/12).
     static let noise = (0.36 + 1.0 / 12).squareRoot()
 
+    /// The shipped spec without hidden-yesterday rows. The sampling argument below assumes every row
+    /// follows the generating model in its features, which a row whose day-before entries are hidden does
+    /// not (its target depends on a value the row cannot see); those rows trade a small bias in the
+    /// day-before coefficients for forecasts made before the user logs, which ModelSelectionTests measures.
+    static let spec: ModelSpec = {
+        var spec = ModelSpec.symptomForecast
+        spec.training.hideYesterdayEvery = 1_000_003
+        return spec
+    }()
+
     /// 40 users with 150…384 days of logs, each retrained on the day after their last log.
     static func trainCohort() throws -> (
         [(user: SyntheticUser, outcome: TrainingOutcome, today: Day)], PopulationModel
     ) {
         let users = SyntheticUser.cohort(count: 40, days: { 150 + ($0 * 53) % 235 }, start: start, seed: 2026)
         let today = users.map { $0.logs.last!.day }.max()!.adding(days: 1)
-        var accumulator = PopulationAccumulator(today: today)
+        var accumulator = PopulationAccumulator(spec: spec, today: today)
         for user in users { accumulator.add(user: user.id, logs: user.logs) }
         let population = try accumulator.model(trainedAt: Date(iso: "2026-03-01T03:00:00Z"))
-        var trainer = ModelTrainer()
+        var trainer = ModelTrainer(spec: spec)
         let trained = try users.map { user in
             let userToday = user.logs.last!.day.adding(days: 1)
             let outcome = try trainer.train(
@@ -49,23 +59,23 @@ struct RecoveryTests {
     @Test("users with 180 days or more recover their generating coefficients")
     func recovery() throws {
         let (trained, population) = try Self.trainCohort()
-        let spec = ModelSpec.symptomForecast
+        let spec = Self.spec
         let populationFound = Dictionary(
             uniqueKeysWithValues: population.artifact.associations(spec: spec).map { ($0.input, $0.perUnit) })
         var servedSquares = 0.0
         var populationSquares = 0.0
         var checked = 0
         for (user, outcome, today) in trained where Self.start.distance(to: today) >= 180 {
-            #expect(outcome.artifact.source == .personal)
-            let design = try #require(ModelTrainer().trainingDesign(logs: user.logs, today: today))
+            let personal = try #require(outcome.alternatives[.personal])
+            let design = try #require(ModelTrainer(spec: spec).trainingDesign(logs: user.logs, today: today))
             let found = Dictionary(
-                uniqueKeysWithValues: outcome.artifact.associations(spec: spec).map {
+                uniqueKeysWithValues: personal.associations(spec: spec).map {
                     ($0.input, $0.perUnit)
                 })
             let truth = ["sleep_hours": user.sleep, "hrv": user.hrv, "steps_k": user.steps, "severity": user.today]
             for (input, value) in truth {
                 let expected = try Self.sampling(
-                    of: input, design: design, alpha: outcome.artifact.severity.alpha, truth: truth,
+                    of: input, design: design, alpha: personal.severity.alpha, truth: truth,
                     population: population.artifact, spec: spec)
                 let estimate = try #require(found[input])
                 #expect(
@@ -83,11 +93,10 @@ struct RecoveryTests {
         #expect(servedSquares < populationSquares)
     }
 
-    /// Persistence is a strong baseline on a 0–10 integer scale: over 14 held-out days a stable user's
-    /// severity may barely move, so one user's "tomorrow = today" can get lucky (3.7% of 300 synthetic users
-    /// at this noise). Pooled over the cohort's held-out days the model must win clearly, and individually
-    /// at least 90% of users must.
-    @Test("users with 180 days or more beat tomorrow-equals-today on the hold-out")
+    /// Persistence is a strong baseline on a 0–10 integer scale: a stable user's severity may barely move,
+    /// so for a few users "tomorrow = today" itself wins the folds and serves (a tie, not a win). Pooled over
+    /// the cohort's scored days the served models must win clearly, and individually at least 90% of users.
+    @Test("users with 180 days or more are served models that beat tomorrow-equals-today on the folds")
     func beatsPersistence() throws {
         let trained = try Self.trainCohort().0.filter { Self.start.distance(to: $0.today) >= 180 }
         var modelError = 0.0

@@ -29,9 +29,9 @@ struct PersonalModelsTests {
         try ModelArtifact(json: Data(stored.json.utf8))
     }
 
-    /// Issue 4, item 6. Forty users with 240 days each: every user's personal model recovers the
-    /// coefficients their severity was generated with, and the models forecast better than
-    /// "tomorrow = today" on the hold-out.
+    /// Issue 4, item 6. Forty users with 240 days each: every user served a personal model (at least half
+    /// of them) has the coefficients their severity was generated with, and the served models forecast
+    /// better than "tomorrow = today" on the rolling-origin folds.
     ///
     /// The tolerance is 2.5 standard errors of a least-squares coefficient, se ≈ σ / (sd(x)·√n), with
     /// σ ≈ 0.85 (the generator's noise of 0.8 plus rounding to whole severities), n ≈ 200 training
@@ -39,8 +39,8 @@ struct PersonalModelsTests {
     /// HRV 10 ms, steps 2,500): 0.15 per severity point, 0.2 per hour of sleep, 0.018 per ms of HRV
     /// and 0.07 per thousand steps. The ridge's shrinkage toward the population adds a bias of the
     /// same order as the noise, which the margin covers. Beating persistence is required pooled over
-    /// users and for at least 80% of them individually: on a 14-day hold-out the baseline's own MAE
-    /// varies by about ±0.2 from user to user, so a few users see a lucky baseline.
+    /// users and for at least 80% of them individually (the served kind never loses to it on the folds,
+    /// but a tie — a user whose served kind is the baseline itself — does not beat it).
     @Test(
         "users with 240 days recover their generating coefficients and beat tomorrow-equals-today",
         arguments: TestBackend.all)
@@ -50,12 +50,19 @@ struct PersonalModelsTests {
         var modelErrors: [Double] = []
         var persistenceErrors: [Double] = []
         var beaten = 0
+        var personal = 0
         let tolerance: [String: Double] = ["severity": 0.15, "sleep_hours": 0.2, "hrv": 0.018, "steps_k": 0.07]
         for user in generator.truths() {
             _ = try await models.retrain(user: user.id)
             let stored = try #require(try await pipeline.store.modelHistory(scope: user.id.rawValue, limit: 1).first)
             let artifact = try Self.artifact(stored)
-            #expect(artifact.source == .personal, "\(user.id) has 240 days: a personal model")
+            let metrics = try #require(artifact.metrics)
+            modelErrors.append(metrics.modelMAE)
+            persistenceErrors.append(metrics.persistenceMAE)
+            if metrics.modelMAE < metrics.persistenceMAE { beaten += 1 }
+            // Coefficients are those of a personal fit; a user served the population model has none.
+            guard artifact.source == .personal else { continue }
+            personal += 1
             let perUnit = Dictionary(
                 uniqueKeysWithValues: artifact.associations(spec: .symptomForecast).map { ($0.input, $0.perUnit) })
             let truth = [
@@ -67,10 +74,6 @@ struct PersonalModelsTests {
                 #expect(
                     abs(estimate - expected) <= tolerance[input]!, "\(user.id) \(input): \(estimate) vs \(expected)")
             }
-            let metrics = try #require(artifact.metrics)
-            modelErrors.append(metrics.modelMAE)
-            persistenceErrors.append(metrics.persistenceMAE)
-            if metrics.modelMAE < metrics.persistenceMAE { beaten += 1 }
         }
         let model = modelErrors.reduce(0, +) / Double(modelErrors.count)
         let persistence = persistenceErrors.reduce(0, +) / Double(persistenceErrors.count)
@@ -78,48 +81,37 @@ struct PersonalModelsTests {
             "recovery: pooled hold-out MAE \(model) against persistence \(persistence); \(beaten) of 40 users beat it")
         #expect(model < persistence)
         #expect(beaten >= 32)
+        #expect(personal >= 20)
         withExtendedLifetime(database) {}
     }
 
     @Test(
-        "a model that does not beat the baselines is kept in the history but the previous one keeps serving",
+        "every retrain's selection serves at once and is kept in the history; a baseline serves when it is best",
         arguments: TestBackend.all)
-    func gatedPromotion(backend: TestBackend) async throws {
+    func servedSelection(backend: TestBackend) async throws {
         let (database, pipeline, _) = try await Self.cohort(backend, users: 12, days: 200)
         let models = PersonalModels(pipeline: pipeline)
-        var promoted: UserID?
-        var kept: UserID?
+        let user = UserID.literal("user-00003")
         for index in 1...12 {
-            let user = UserID.literal(String(format: "user-%05d", index))
-            let outcome = try await models.retrain(user: user)
-            if outcome.promoted { promoted = promoted ?? user } else { kept = kept ?? user }
+            let id = UserID.literal(String(format: "user-%05d", index))
+            let outcome = try await models.retrain(user: id)
+            #expect(outcome.promoted && outcome.reason.hasPrefix("serving: "))
+            let served = try #require(try await pipeline.store.servingModel(scope: id.rawValue))
+            #expect(try await pipeline.store.modelHistory(scope: id.rawValue, limit: 1).first?.id == served.id)
         }
-        let winner = try #require(promoted)
-        let served = try #require(try await pipeline.store.servingModel(scope: winner.rawValue))
-        #expect(served.promoted)
-        if let kept {
-            #expect(try await pipeline.store.servingModel(scope: kept.rawValue) == nil)
-            let history = try await pipeline.store.modelHistory(scope: kept.rawValue)
-            #expect(history.count == 1 && !history[0].promoted)
-            #expect(history[0].reason.hasPrefix("not promoted: "))
-            // Served the population model meanwhile.
-            #expect(try await models.servedModel(for: kept)?.artifact.source == .population)
-        }
-        // The next day the winner's recent severities are all the same: "tomorrow = today" is then
-        // exact on the hold-out (an error of 0), which no fit can beat, so the model promoted
-        // yesterday keeps serving.
+        // The next day the user's last 90 severities are all the same: "tomorrow = today" is then exact on
+        // every fold (an error of 0), which no fit beats, so the baseline itself serves.
         database.clock.advance(by: 86_400)
         let today = Day(containing: database.clock.now, in: .utc)
-        for offset in 1...20 {
-            var entry = UserEntry(user: winner, day: today.adding(days: -offset))
+        for offset in 1...90 {
+            var entry = UserEntry(user: user, day: today.adding(days: -offset))
             entry.symptomSeverity = .set(5)
             try await pipeline.ingest(.entry(entry))
         }
-        let next = PersonalModels(pipeline: pipeline)
-        let outcome = try await next.retrain(user: winner)
-        #expect(!outcome.promoted)
-        #expect(try await pipeline.store.servingModel(scope: winner.rawValue)?.id == served.id)
-        #expect(try await pipeline.store.modelHistory(scope: winner.rawValue).count == 2)
+        _ = try await PersonalModels(pipeline: pipeline).retrain(user: user)
+        #expect(try await models.servedModel(for: user)?.artifact.source == .persistence)
+        #expect(try await models.forecast(user: user, for: today).severity == 5)
+        #expect(try await pipeline.store.modelHistory(scope: user.rawValue).count == 2)
     }
 
     @Test(
@@ -139,15 +131,15 @@ struct PersonalModelsTests {
     }
 
     @Test(
-        "a user with fewer than 14 usable days is served the population model, and predict says so",
+        "in a cohort too small to pool, a user with fewer than 14 usable days is served a baseline, and predict says so",
         arguments: TestBackend.all)
     func fewDays(backend: TestBackend) async throws {
-        let (database, pipeline, _) = try await Self.cohort(backend, users: 4, days: 20)
+        let (database, pipeline, _) = try await Self.cohort(backend, users: 4, days: 12)
         let models = PersonalModels(pipeline: pipeline)
         let outcome = try await models.retrain(user: .literal("user-00001"))
-        #expect(outcome.reason.contains("population"))
+        #expect(outcome.reason.contains("rolling-origin"))
         let forecast = try await models.forecast(user: .literal("user-00001"), for: Day.literal("2026-11-30"))
-        #expect(forecast.source == .population)
+        #expect(forecast.source == .persistence || forecast.source == .recentMean)
         #expect((0...10).contains(forecast.severity))
         #expect((0...1).contains(forecast.flareProbability))
         await #expect(throws: PipelineError.self) { _ = try await models.lastFitDesign(user: .literal("user-00001")) }
@@ -183,10 +175,10 @@ struct PersonalModelsTests {
         let models = PersonalModels(pipeline: pipeline)
         var said = 0
         for user in generator.truths() {
-            let outcome = try await models.retrain(user: user.id)
+            _ = try await models.retrain(user: user.id)
             let text = try await models.insight(user: user.id)
-            if !outcome.promoted {
-                // Never promoted, so served the population model: nothing personal to say.
+            if try await models.servedModel(for: user.id)?.artifact.source != .personal {
+                // Not served a personal model: nothing personal to say.
                 #expect(text == nil)
                 continue
             }

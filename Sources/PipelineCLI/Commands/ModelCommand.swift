@@ -8,12 +8,14 @@ import Storage
 enum ModelCommand: Command {
     static let spec = CommandSpec(
         name: "model",
-        abstract: "Show the model a user is served, its hold-out metrics and why it was promoted.",
+        abstract: "Show the model a user is served, every candidate's score and why it won.",
         discussion: """
-            A user is served their last promoted personal model, or the population model when no \
-            personal model was promoted yet (fewer than 14 usable days, or no fit beat both baselines). \
-            Coefficients are per standard deviation of each feature in the user's training days. The \
-            last retrain is shown too when it was not promoted, with the reason.
+            Each retrain scores the candidates (the personal model, the model serving until then, the \
+            population model, tomorrow-equals-today and the user's recent mean) on rolling-origin folds \
+            over the last 84 days and serves the best (model: personal, population, persistence or \
+            recentMean); the flare head is chosen and calibrated on its own. A user never retrained is \
+            served the population model. Coefficients are per standard deviation of each feature in the \
+            user's training days.
             """,
         options: [.option("user", .user, help: "The user whose model to show.", required: true)],
         examples: [Example("As JSON", "pipeline model --user alice --json")])
@@ -29,13 +31,13 @@ enum ModelCommand: Command {
         let history = try await pipeline.store.modelHistory(scope: user.rawValue, limit: 1)
         let latest = history.first.flatMap { $0.id == served.stored.id ? nil : $0 }
         let promotedForUser = served.stored.scope == user.rawValue
-        let isPersonal = promotedForUser && served.artifact.source == .personal
+        let kind = promotedForUser ? served.artifact.source.rawValue : ModelSource.population.rawValue
         let reason = promotedForUser ? served.stored.reason : fallbackReason(latest)
         let artifact = served.artifact
         if context.json {
             var object = JSONObject()
             object["user"] = .string(user.rawValue)
-            object["source"] = .string(isPersonal ? "personal" : "population")
+            object["source"] = .string(kind)
             object["promoted"] = .bool(promotedForUser)
             object["reason"] = .string(reason)
             object["trainedAt"] = .string(ISO8601Instant.string(from: artifact.trainedAt))
@@ -48,6 +50,7 @@ enum ModelCommand: Command {
             }
             object["coefficients"] = .object(coefficients)
             object["metrics"] = metricsJSON(artifact.metrics)
+            object["selection"] = artifact.selection?.json ?? .null
             if let window = artifact.trainingWindow {
                 object["trainingWindow"] = .object([
                     "first": .string(window.first.description), "last": .string(window.last.description),
@@ -67,8 +70,7 @@ enum ModelCommand: Command {
         let out = context.io.stdout
         out.writeLine("user          \(user)")
         out.writeLine(
-            "model         \(isPersonal ? "personal" : "population")"
-                + (promotedForUser ? ", promoted" : ", served until a personal model is promoted"))
+            "model         \(kind)" + (promotedForUser ? ", selected" : ", served until the user's first retrain"))
         out.writeLine("reason        \(reason)")
         out.writeLine(
             "trained at    \(ISO8601Instant.string(from: artifact.trainedAt)) (spec version \(artifact.specVersion))")
@@ -83,6 +85,17 @@ enum ModelCommand: Command {
                     + "\(format(metrics.modelMAE)) (tomorrow = today \(format(metrics.persistenceMAE)), "
                     + "population \(format(metrics.populationMAE)))")
         }
+        if let selection = artifact.selection {
+            let scores = selection.severity.map { "\($0.candidate) \(format($0.meanAbsoluteError))" }
+            out.writeLine(
+                "candidates    mean absolute error over \(selection.days) days in \(selection.folds) folds: "
+                    + scores.joined(separator: ", "))
+            let flares = selection.flare.map { "\($0.candidate) \(format($0.logLoss))" }
+            out.writeLine(
+                "flare head    \(selection.flareWinner), log-loss: \(flares.joined(separator: ", ")); calibration "
+                    + "slope \(format(selection.calibration.slope)), intercept \(format(selection.calibration.intercept))"
+            )
+        }
         if let latest {
             out.writeLine("last retrain  \(ISO8601Instant.string(from: latest.trainedAt)): \(latest.reason)")
         }
@@ -95,8 +108,8 @@ enum ModelCommand: Command {
     }
 
     static func fallbackReason(_ latest: StoredModel?) -> String {
-        guard let latest else { return "no personal model has been trained yet" }
-        return "no personal model promoted yet; last retrain: \(latest.reason)"
+        guard let latest else { return "the user has not been retrained yet" }
+        return "last retrain: \(latest.reason)"
     }
 
     static func metricsJSON(_ metrics: HoldoutMetrics?) -> JSONValue {

@@ -1,0 +1,626 @@
+import Domain
+internal import Foundation
+
+/// A linear predictor in the design matrix's own units, `value = constant + Σ perUnit[j]·x[j]`, so heads
+/// fitted on different standardizations (the user's, a fold's, the population's) add up and convert.
+struct RawHead: Sendable, Hashable {
+    var perUnit: [Double]
+    var constant: Double
+
+    init(perUnit: [Double], constant: Double) {
+        self.perUnit = perUnit
+        self.constant = constant
+    }
+
+    /// The head `intercept + coefficients·z`, `z = (x − means) / scales`.
+    init(coefficients: [Double], intercept: Double, standardization: Standardization) {
+        perUnit = coefficients
+        constant = intercept
+        for j in 0..<coefficients.count {
+            perUnit[j] = coefficients[j] / standardization.scales[j]
+            constant -= perUnit[j] * standardization.means[j]
+        }
+    }
+
+    /// `x[column]` itself.
+    static func unit(column: Int, of count: Int) -> RawHead {
+        var perUnit = [Double](repeating: 0, count: count)
+        perUnit[column] = 1
+        return RawHead(perUnit: perUnit, constant: 0)
+    }
+
+    static func constant(_ value: Double, count: Int) -> RawHead {
+        RawHead(perUnit: Array(repeating: 0, count: count), constant: value)
+    }
+
+    static func + (lhs: RawHead, rhs: RawHead) -> RawHead {
+        RawHead(perUnit: zip(lhs.perUnit, rhs.perUnit).map { $0 + $1 }, constant: lhs.constant + rhs.constant)
+    }
+
+    /// `intercept + slope·self`.
+    func calibrated(_ calibration: SelectionRecord.Calibration) -> RawHead {
+        RawHead(
+            perUnit: perUnit.map { $0 * calibration.slope },
+            constant: calibration.intercept + calibration.slope * constant)
+    }
+
+    /// The same head on standardized features.
+    func on(_ standardization: Standardization) -> (coefficients: [Double], intercept: Double) {
+        var coefficients = perUnit
+        var intercept = constant
+        for j in 0..<perUnit.count {
+            coefficients[j] = perUnit[j] * standardization.scales[j]
+            intercept += perUnit[j] * standardization.means[j]
+        }
+        return (coefficients, intercept)
+    }
+}
+
+/// One fit of the personal procedure: heads in raw units, the penalty, and the flare solution (a warm start
+/// for the next fold).
+struct PersonalHeads: Sendable {
+    var severity: RawHead
+    var flare: RawHead
+    var flareFitted: String
+    var alpha: Double
+    var flareSolution: LogisticSolution?
+}
+
+/// The rows of one rolling-origin fold.
+private struct Fold {
+    var origin: Day
+    /// Rows before `split` (days before `origin`) train; `tests` are the usable rows of the fold's days.
+    var split: Int
+    var usableBefore: Int
+    var tests: [Int]
+    var bounds: ModelArtifact.FeatureBounds?
+}
+
+/// Sums of a candidate's errors over the scored rows.
+private struct Tally {
+    var absoluteError = 0.0
+    var logLoss = 0.0
+    var brier = 0.0
+    var logits: [Double] = []
+}
+
+extension PopulationModel {
+    /// The population's heads in the design matrix's units.
+    var severityHead: RawHead {
+        RawHead(
+            coefficients: artifact.severity.coefficients, intercept: artifact.severity.intercept,
+            standardization: artifact.standardization)
+    }
+
+    var flareHead: RawHead {
+        RawHead(
+            coefficients: artifact.flare.coefficients, intercept: artifact.flare.intercept,
+            standardization: artifact.standardization)
+    }
+}
+
+extension ModelTrainer {
+    /// Severity candidates in the order ties are broken (the simpler wins a tie).
+    static let severityOrder: [ModelSource] = [.persistence, .recentMean, .population, .personal]
+    static let flareOrder = ["baseRate", "population", "personal"]
+
+    // swiftlint:disable:next function_body_length
+    mutating func select(
+        user: UserID, design: DesignMatrix, today: Day, population: PopulationModel, incumbent: ModelArtifact?,
+        trainedAt: Date
+    ) throws(LearningError) -> TrainingOutcome {
+        let p = design.columnCount
+        let n = design.rowCount
+        let pooled = population.isPooled
+        let usable = design.usableRowCount
+        let minimum = spec.training.minimumUsableDays
+        let columns = baselineColumns
+
+        // The served model's imputation, bounds and standardization: every row the user has.
+        let imputation = builder.imputation(for: design)
+        let x = design.imputed(with: imputation)
+        let standardization = n >= 1 ? Standardization(fitting: x.values) : population.artifact.standardization
+        let bounds = n >= 1 ? Self.bounds(of: x.values, rows: 0..<n) : nil
+        var personal: PersonalHeads?
+        if usable >= minimum {
+            personal = try fitPersonal(
+                x: x.values, targets: x.targets, rows: n, standardization: standardization, population: population,
+                alpha: nil, start: nil, iterations: spec.flare.maximumIterations)
+        }
+
+        // The folds share one imputation and standardization, from the rows before the first fold, so no fold
+        // reads anything of its own days or later.
+        let windowStart = today.adding(days: -spec.training.holdoutDays)
+        let firstSplit = design.days.firstIndex { $0 >= windowStart } ?? n
+        let early = design.rows(0..<firstSplit)
+        let foldImputation = builder.imputation(for: early)
+        let x0 = design.imputed(with: foldImputation)
+        let foldStandardization =
+            firstSplit >= 2
+            ? Standardization(fitting: x0.rows(0..<firstSplit).values)
+            : Standardization(means: foldImputation, scales: Array(repeating: 1, count: p))
+        var folds: [Fold] = []
+        // Each fold's bounds extend the previous fold's by the rows between their origins: one pass in all.
+        var running: ModelArtifact.FeatureBounds?
+        var bounded = 0
+        for k in 0..<spec.training.folds {
+            let origin = windowStart.adding(days: k * spec.training.foldDays)
+            let end = origin.adding(days: spec.training.foldDays)
+            let split = design.days.firstIndex { $0 >= origin } ?? n
+            let tests = (split..<n).filter { !design.isHidden($0) && design.days[$0] < end }
+            let usableBefore = (0..<split).filter { !design.isHidden($0) }.count
+            if split > bounded {
+                running = Self.bounds(of: x0.values, rows: bounded..<split, extending: running)
+                bounded = split
+            }
+            folds.append(Fold(origin: origin, split: split, usableBefore: usableBefore, tests: tests, bounds: running))
+        }
+        let personalFolds = personal == nil ? [] : folds.filter { $0.usableBefore >= minimum && !$0.tests.isEmpty }
+        let scored = personalFolds.isEmpty ? folds.filter { !$0.tests.isEmpty } : personalFolds
+        let scoresPersonal = !personalFolds.isEmpty
+
+        let foldPersonal: [PersonalHeads]
+        if scoresPersonal, let personal {
+            foldPersonal = try fitFolds(
+                x0: x0, splits: scored.map(\.split), standardization: foldStandardization, population: population,
+                alpha: personal.alpha, start: personal.flareSolution)
+        } else {
+            foldPersonal = []
+        }
+
+        // Score every candidate on the same rows.
+        let populationSeverity = population.severityHead
+        let populationFlare = population.flareHead
+        let range = spec.target.minimum...spec.target.maximum
+        var severityTallies: [String: Tally] = [:]
+        var flareTallies: [String: Tally] = [:]
+        var labels: [Double] = []
+        var scoredDays: [Day] = []
+        for (index, fold) in scored.enumerated() {
+            let rate = flareRate(design, rows: 0..<fold.split)
+            let baseRate = RawHead.constant(logit(rate), count: p)
+            func artifact(_ source: ModelSource, _ severity: RawHead, _ flare: RawHead) -> ModelArtifact {
+                makeArtifact(
+                    user: user, source: source, imputation: foldImputation, bounds: fold.bounds,
+                    standardization: foldStandardization, severity: severity, flare: flare, alpha: 0,
+                    flareFitted: "", trainedAt: trainedAt)
+            }
+            var severityCandidates: [(String, ModelArtifact)] = [
+                ("persistence", artifact(.persistence, .unit(column: columns.persistence, of: p), baseRate)),
+                ("recentMean", artifact(.recentMean, .unit(column: columns.recentMean, of: p), baseRate)),
+            ]
+            var flareCandidates: [(String, ModelArtifact)] = [("baseRate", severityCandidates[0].1)]
+            if pooled {
+                let model = artifact(.population, populationSeverity, populationFlare)
+                severityCandidates.append(("population", model))
+                flareCandidates.append(("population", model))
+            }
+            if scoresPersonal {
+                let model = artifact(.personal, foldPersonal[index].severity, foldPersonal[index].flare)
+                severityCandidates.append(("personal", model))
+                flareCandidates.append(("personal", model))
+            }
+            if let incumbent {
+                severityCandidates.append(("incumbent", incumbent))
+                flareCandidates.append(("incumbent", incumbent))
+            }
+            for i in fold.tests {
+                let row = design.row(i)
+                let target = design.targets[i]
+                let label = target >= spec.flare.threshold ? 1.0 : 0.0
+                labels.append(label)
+                scoredDays.append(design.days[i])
+                for (name, model) in severityCandidates {
+                    let value = min(max(model.linearPredictors(row: row).severity, range.lowerBound), range.upperBound)
+                    severityTallies[name, default: Tally()].absoluteError += abs(value - target)
+                }
+                for (name, model) in flareCandidates {
+                    let eta = model.linearPredictors(row: row).flareLogit
+                    let probability = sigmoid(eta)
+                    flareTallies[name, default: Tally()].logLoss += crossEntropy(probability, label)
+                    flareTallies[name, default: Tally()].brier += (probability - label) * (probability - label)
+                    flareTallies[name, default: Tally()].logits.append(eta)
+                }
+            }
+        }
+        let days = labels.count
+        let count = Double(max(days, 1))
+        let severityScores = (Self.severityOrder.map(\.rawValue) + ["incumbent"]).compactMap { name in
+            severityTallies[name].map {
+                SelectionRecord.CandidateScore(candidate: name, meanAbsoluteError: $0.absoluteError / count)
+            }
+        }
+        let flareScores = (Self.flareOrder + ["incumbent"]).compactMap { name in
+            flareTallies[name].map {
+                SelectionRecord.FlareCandidateScore(
+                    candidate: name, logLoss: $0.logLoss / count, brier: $0.brier / count)
+            }
+        }
+
+        // Severity: the best on the evidence, or the incumbent's kind within the margin when no baseline beats it.
+        let mae = Dictionary(uniqueKeysWithValues: severityScores.map { ($0.candidate, $0.meanAbsoluteError) })
+        var winner: ModelSource
+        var why: String
+        if days == 0 {
+            winner = pooled ? .population : .recentMean
+            why = "no scored day in the last \(spec.training.holdoutDays) days, so the \(Self.phrase(winner)) serves"
+        } else {
+            winner = Self.severityOrder.filter { mae[$0.rawValue] != nil }.min {
+                mae[$0.rawValue]! < mae[$1.rawValue]!
+            }!
+            let best = mae[winner.rawValue]!
+            let baseline = min(mae["persistence"]!, mae["recentMean"]!)
+            if let kept = incumbent?.source, kept != winner, let score = mae[kept.rawValue],
+                score <= best + spec.selection.margin, score <= baseline
+            {
+                why =
+                    "the \(Self.phrase(kept)) keeps serving: its error \(Self.format(score)) is within "
+                    + "\(Self.format(spec.selection.margin)) of the \(Self.phrase(winner))'s \(Self.format(best)) "
+                    + "and no baseline beats it"
+                winner = kept
+            } else {
+                why = "the \(Self.phrase(winner)) has the lowest mean absolute error, \(Self.format(best))"
+            }
+            let others = severityScores.filter { $0.candidate != winner.rawValue }.map {
+                "\($0.candidate) \(Self.format($0.meanAbsoluteError))"
+            }
+            why +=
+                " over \(days) day\(days == 1 ? "" : "s") in \(scored.count) rolling-origin fold"
+                + "\(scored.count == 1 ? "" : "s") (\(others.joined(separator: ", ")))"
+        }
+
+        // Flare: the best log-loss, the incumbent's head within its margin; then calibrated on its out-of-fold logits.
+        let loss = Dictionary(uniqueKeysWithValues: flareScores.map { ($0.candidate, $0.logLoss) })
+        var flareWinner: String
+        if days == 0 {
+            flareWinner = pooled ? "population" : "baseRate"
+        } else {
+            flareWinner = Self.flareOrder.filter { loss[$0] != nil }.min { loss[$0]! < loss[$1]! }!
+            if let kept = incumbent?.flare.fitted, kept != flareWinner, let score = loss[kept],
+                score <= loss[flareWinner]! + spec.selection.flareMargin
+            {
+                flareWinner = kept
+            }
+        }
+        let calibration =
+            days == 0
+            ? SelectionRecord.Calibration.identity
+            : Self.calibrate(
+                logits: flareTallies[flareWinner]!.logits, labels: labels, pull: spec.selection.calibrationPseudoDays)
+        if days > 0 {
+            why +=
+                "; flare head \(flareWinner), log-loss \(Self.format(loss[flareWinner]!)), calibrated with slope "
+                + Self.format(calibration.slope)
+        }
+
+        // The served artifact: the winners refitted on every row, with the user's own imputation and bounds.
+        let userRate = RawHead.constant(logit(flareRate(design, rows: 0..<n)), count: p)
+        func severityHead(_ kind: ModelSource) -> (head: RawHead, alpha: Double) {
+            switch kind {
+            case .personal: (personal!.severity, personal!.alpha)
+            case .population: (populationSeverity, population.artifact.severity.alpha)
+            case .persistence: (.unit(column: columns.persistence, of: p), 0)
+            case .recentMean: (.unit(column: columns.recentMean, of: p), 0)
+            }
+        }
+        let flareHead: RawHead
+        switch flareWinner {
+        case "personal": flareHead = personal!.flare
+        case "population": flareHead = populationFlare
+        default: flareHead = userRate
+        }
+        let record = SelectionRecord(
+            first: scoredDays.min(), last: scoredDays.max(), days: days, folds: scored.count, severity: severityScores,
+            flare: flareScores, severityWinner: winner, flareWinner: flareWinner, calibration: calibration,
+            reason: "serving: " + why)
+        let servedFlare = flareHead.calibrated(calibration)
+        func artifact(_ kind: ModelSource) -> ModelArtifact {
+            let (head, alpha) = severityHead(kind)
+            var model = makeArtifact(
+                user: user, source: kind, imputation: imputation, bounds: bounds, standardization: standardization,
+                severity: head, flare: servedFlare, alpha: alpha,
+                flareFitted: kind == .personal && flareWinner == "personal" ? personal!.flareFitted : flareWinner,
+                trainedAt: trainedAt)
+            if kind == .personal && pooled { model.severity.shrunkToward = .population }
+            if n > 0 {
+                model.trainingWindow = .init(first: design.days[0], last: design.days[n - 1], usableDays: usable)
+            }
+            model.promoted = true
+            return model
+        }
+        var served = artifact(winner)
+        served.selection = record
+        if days > 0, let populationError = mae["population"], let populationLoss = loss["population"] {
+            served.metrics = HoldoutMetrics(
+                first: record.first!, last: record.last!, days: days, modelMAE: mae[winner.rawValue]!,
+                persistenceMAE: mae["persistence"]!, populationMAE: populationError,
+                flareLogLoss: loss[flareWinner]!, populationFlareLogLoss: populationLoss,
+                flareDays: Int(labels.reduce(0, +)))
+        }
+        served.reason = record.reason
+        var alternatives: [ModelSource: ModelArtifact] = [:]
+        for kind in Self.severityOrder where (kind != .personal || personal != nil) && (kind != .population || pooled) {
+            alternatives[kind] = kind == winner ? served : artifact(kind)
+        }
+        return TrainingOutcome(artifact: served, alternatives: alternatives)
+    }
+
+    /// The personal procedure on raw imputed rows `x` (the first `rows` of them): standardize, ridge on the
+    /// residual of the population (or on the target itself when there is no pooled population), flare head
+    /// with the population's logit as offset. `alpha: nil` chooses it by exact leave-one-out.
+    mutating func fitPersonal(
+        x: Matrix, targets: [Double], rows: Int, standardization: Standardization, population: PopulationModel,
+        alpha: Double?, start: LogisticSolution?, iterations: Int
+    ) throws(LearningError) -> PersonalHeads {
+        let p = x.columns
+        standardization.apply(x, into: &standardized)
+        let pooled = population.isPooled
+        population.linearPredictors(x, severity: &offsets, flare: &flareOffsets)
+        residuals.resize(to: rows)
+        for i in 0..<rows { residuals[i] = targets[i] - (pooled ? offsets[i] : 0) }
+        let fit =
+            if let alpha {
+                try ridge.fit(x: standardized, y: residuals, alpha: alpha)
+            } else {
+                try ridge.fitLeaveOneOut(x: standardized, y: residuals, alphas: spec.ridge.alphas)
+            }
+        let prior = pooled ? population.severityHead : RawHead.constant(0, count: p)
+        let severity =
+            prior + RawHead(coefficients: fit.coefficients, intercept: fit.intercept, standardization: standardization)
+        let labels = targets.map { $0 >= spec.flare.threshold ? 1.0 : 0.0 }
+        let flares = labels.reduce(0, +)
+        let flarePrior =
+            pooled ? population.flareHead : RawHead.constant(logit((flares + 0.5) / (Double(rows) + 1)), count: p)
+        guard flares > 0 && flares < Double(rows) else {
+            return PersonalHeads(
+                severity: severity, flare: flarePrior, flareFitted: pooled ? "population" : "baseRate",
+                alpha: fit.alpha,
+                flareSolution: nil)
+        }
+        let solution: LogisticSolution
+        do {
+            solution = try logistic.fit(
+                x: standardized, y: labels, offset: pooled ? flareOffsets : nil,
+                inverseRegularization: spec.flare.inverseRegularization, tolerance: spec.flare.tolerance,
+                maximumIterations: iterations, start: start)
+        } catch .notPositiveDefinite {
+            // Flare days separable by the features in a short history: Newton's weights vanish and its system
+            // is singular. The head is then the prior's, as for a user with one class of label.
+            return PersonalHeads(
+                severity: severity, flare: flarePrior, flareFitted: pooled ? "population" : "baseRate",
+                alpha: fit.alpha, flareSolution: nil)
+        }
+        let delta = RawHead(
+            coefficients: solution.coefficients, intercept: solution.intercept, standardization: standardization)
+        return PersonalHeads(
+            severity: severity, flare: pooled ? flarePrior + delta : delta, flareFitted: "personal", alpha: fit.alpha,
+            flareSolution: solution)
+    }
+
+    /// The personal procedure on each fold's training rows (the first `splits[k]` rows of `x0`), on the
+    /// folds' shared standardization and with the final fit's penalty. The ridge does not rebuild `XᵀX` per
+    /// fold: one pass over the rows adds each block between two origins to running sums, and each fold
+    /// solves from them. The flare head starts from the previous fold's solution (the first fold from the
+    /// final fit's) and takes at most three Newton steps.
+    private mutating func fitFolds(
+        x0: DesignMatrix, splits: [Int], standardization: Standardization, population: PopulationModel,
+        alpha: Double, start first: LogisticSolution?
+    ) throws(LearningError) -> [PersonalHeads] {
+        let p = x0.columnCount
+        let n = x0.rowCount
+        let pooled = population.isPooled
+        standardization.apply(x0.values, into: &standardized)
+        let z = standardized
+        population.linearPredictors(x0.values, severity: &offsets, flare: &flareOffsets)
+        let severityOffsets = offsets
+        let logitOffsets = flareOffsets
+        let prior = pooled ? population.severityHead : RawHead.constant(0, count: p)
+        let flarePrior = population.flareHead
+
+        var gram = Matrix(rows: p, columns: p)
+        var blockGram = Matrix(rows: 0, columns: 0)
+        var block = Matrix(rows: 0, columns: 0)
+        var sumZ = [Double](repeating: 0, count: p)
+        var sumZR = [Double](repeating: 0, count: p)
+        var sumR = 0.0
+        var done = 0
+        var results: [PersonalHeads] = []
+        var start = first
+        for split in splits {
+            // Add rows done..<split to the running sums.
+            let rows = split - done
+            if rows > 0 {
+                block.reshape(rows: rows, columns: p)
+                for j in 0..<p {
+                    for i in 0..<rows { block.storage[j * rows + i] = z.storage[j * n + done + i] }
+                }
+                LinearAlgebra.gram(block, into: &blockGram)
+                for index in 0..<(p * p) { gram.storage[index] += blockGram.storage[index] }
+                for i in done..<split {
+                    let r = x0.targets[i] - (pooled ? severityOffsets[i] : 0)
+                    sumR += r
+                    for j in 0..<p {
+                        let value = z.storage[j * n + i]
+                        sumZ[j] += value
+                        sumZR[j] += value * r
+                    }
+                }
+                done = split
+            }
+            precondition(split >= 2, "a scored fold trains on at least minimumUsableDays rows")
+            let count = Double(split)
+            var system = gram
+            var right = sumZR
+            for j in 0..<p {
+                right[j] -= sumZ[j] * sumR / count
+                for k in 0..<p { system[j, k] -= sumZ[j] * sumZ[k] / count }
+                system[j, j] += alpha
+            }
+            try LinearAlgebra.solvePositiveDefinite(&system, &right)
+            var intercept = sumR / count
+            for j in 0..<p { intercept -= right[j] * sumZ[j] / count }
+            guard intercept.isFinite, right.allSatisfy(\.isFinite) else {
+                throw .nonFiniteValues(stage: "a rolling-origin ridge")
+            }
+            let severity =
+                prior + RawHead(coefficients: right, intercept: intercept, standardization: standardization)
+
+            let labels = (0..<split).map { x0.targets[$0] >= spec.flare.threshold ? 1.0 : 0.0 }
+            let flares = labels.reduce(0, +)
+            guard flares > 0 && flares < count else {
+                let flare = pooled ? flarePrior : RawHead.constant(logit((flares + 0.5) / (count + 1)), count: p)
+                results.append(
+                    PersonalHeads(severity: severity, flare: flare, flareFitted: "", alpha: alpha, flareSolution: nil))
+                continue
+            }
+            block.reshape(rows: split, columns: p)
+            for j in 0..<p {
+                for i in 0..<split { block.storage[j * split + i] = z.storage[j * n + i] }
+            }
+            let offset = pooled ? Array(logitOffsets[0..<split]) : nil
+            // A warm start near a separating solution (a small fold) can leave Newton's Hessian singular; such
+            // a fold starts over from the base rate, and a fold whose head cannot be fitted at all borrows the
+            // prior head, as a user with one class of label does.
+            var fitted: LogisticSolution?
+            for warm in start == nil ? [false] : [true, false] {
+                do {
+                    fitted = try logistic.fit(
+                        x: block, y: labels, offset: offset, inverseRegularization: spec.flare.inverseRegularization,
+                        tolerance: spec.flare.tolerance, maximumIterations: warm ? 3 : spec.flare.maximumIterations,
+                        start: warm ? start : nil)
+                    break
+                } catch .notPositiveDefinite {
+                    continue
+                }
+            }
+            guard let solution = fitted else {
+                let flare = pooled ? flarePrior : RawHead.constant(logit((flares + 0.5) / (count + 1)), count: p)
+                results.append(
+                    PersonalHeads(severity: severity, flare: flare, flareFitted: "", alpha: alpha, flareSolution: nil))
+                continue
+            }
+            start = solution
+            let delta = RawHead(
+                coefficients: solution.coefficients, intercept: solution.intercept, standardization: standardization)
+            results.append(
+                PersonalHeads(
+                    severity: severity, flare: pooled ? flarePrior + delta : delta, flareFitted: "personal",
+                    alpha: alpha, flareSolution: solution))
+        }
+        return results
+    }
+
+    func makeArtifact(
+        user: UserID, source: ModelSource, imputation: [Double], bounds: ModelArtifact.FeatureBounds?,
+        standardization: Standardization, severity: RawHead, flare: RawHead, alpha: Double, flareFitted: String,
+        trainedAt: Date
+    ) -> ModelArtifact {
+        let severityHead = severity.on(standardization)
+        let flareHead = flare.on(standardization)
+        return ModelArtifact(
+            spec: spec, user: user.rawValue, source: source, imputation: imputation, bounds: bounds,
+            standardization: standardization,
+            severity: .init(
+                coefficients: severityHead.coefficients, intercept: severityHead.intercept, alpha: alpha,
+                shrunkToward: nil),
+            flare: .init(
+                coefficients: flareHead.coefficients, intercept: flareHead.intercept, threshold: spec.flare.threshold,
+                inverseRegularization: spec.flare.inverseRegularization, fitted: flareFitted),
+            metrics: nil, trainingWindow: nil, trainedAt: trainedAt, promoted: false, reason: "")
+    }
+
+    /// The design columns the baselines read: the target's value the day before, and its rolling mean.
+    var baselineColumns: (persistence: Int, recentMean: Int) {
+        let target = spec.inputs.firstIndex { $0.field == spec.target.field }!
+        let features = spec.features
+        let value = features.firstIndex { $0.input == target && $0.kind == .value }!
+        let mean = features.firstIndex {
+            if $0.input == target, case .rollingMean = $0.kind { return true }
+            return false
+        }
+        return (value, mean ?? value)
+    }
+
+    /// The flare share of the usable rows in `rows`, with half a pseudo-day on each side.
+    private func flareRate(_ design: DesignMatrix, rows: Range<Int>) -> Double {
+        var flares = 0.0
+        var days = 0.0
+        for i in rows where !design.isHidden(i) {
+            days += 1
+            if design.targets[i] >= spec.flare.threshold { flares += 1 }
+        }
+        return (flares + 0.5) / (days + 1)
+    }
+
+    /// The range of each column over `rows`, widened to include `extending` when given.
+    static func bounds(
+        of x: Matrix, rows: Range<Int>, extending previous: ModelArtifact.FeatureBounds? = nil
+    ) -> ModelArtifact.FeatureBounds {
+        var lower = previous?.lower ?? [Double](repeating: .infinity, count: x.columns)
+        var upper = previous?.upper ?? [Double](repeating: -.infinity, count: x.columns)
+        x.storage.withUnsafeBufferPointer { values in
+            for j in 0..<x.columns {
+                var low = lower[j]
+                var high = upper[j]
+                for i in rows {
+                    let value = values[j * x.rows + i]
+                    low = min(low, value)
+                    high = max(high, value)
+                }
+                lower[j] = low
+                upper[j] = high
+            }
+        }
+        return .init(lower: lower, upper: upper)
+    }
+
+    /// Platt scaling with a pull toward the identity: minimizes Σ log-loss(σ(a + bη)) + (λ/2)(a² + (b − 1)²)
+    /// by Newton's method (strictly convex for λ > 0).
+    static func calibrate(logits: [Double], labels: [Double], pull lambda: Double) -> SelectionRecord.Calibration {
+        var a = 0.0
+        var b = 1.0
+        for _ in 0..<50 {
+            var ga = lambda * a
+            var gb = lambda * (b - 1)
+            var haa = lambda
+            var hab = 0.0
+            var hbb = lambda
+            for (eta, label) in zip(logits, labels) {
+                let q = sigmoid(a + b * eta)
+                let w = q * (1 - q)
+                ga += q - label
+                gb += (q - label) * eta
+                haa += w
+                hab += w * eta
+                hbb += w * eta * eta
+            }
+            let determinant = haa * hbb - hab * hab
+            guard determinant > 0, determinant.isFinite else { break }
+            let da = (hbb * ga - hab * gb) / determinant
+            let db = (haa * gb - hab * ga) / determinant
+            a -= da
+            b -= db
+            if abs(da) + abs(db) < 1e-12 { break }
+        }
+        guard a.isFinite, b.isFinite else { return .identity }
+        return .init(intercept: a, slope: b)
+    }
+
+    static func phrase(_ source: ModelSource) -> String {
+        switch source {
+        case .personal: "personal model"
+        case .population: "population model"
+        case .persistence: "tomorrow-equals-today forecast"
+        case .recentMean: "recent-mean forecast"
+        }
+    }
+
+    static func format(_ value: Double) -> String { String(format: "%.3f", value) }
+}
+
+func logit(_ probability: Double) -> Double { log(probability / (1 - probability)) }
+
+func crossEntropy(_ probability: Double, _ label: Double) -> Double {
+    let clipped = min(max(probability, 1e-15), 1 - 1e-15)
+    return label >= 0.5 ? -log(clipped) : -log(1 - clipped)
+}
