@@ -14,6 +14,7 @@ struct CommandRegistry: Sendable {
         HistoryCommand.self,
         OutboxCommand.self,
         CopyCommand.self,
+        ReportCommand.self,
         SimulateCommand.self,
         AuditCommand.self,
         HelpCommand.self,
