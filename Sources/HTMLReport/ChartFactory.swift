@@ -90,7 +90,9 @@ enum ChartFactory {
         }
         return SVGChart(
             title: title, width: 420, height: 380,
-            x: .linear("predicted flare probability", domain: 0...1), y: .linear("observed flare rate", domain: 0...1),
+            // A margin around 0…1, so a dot at a corner is not cut in half.
+            x: .linear("predicted flare probability", domain: -0.03...1.03, count: 6),
+            y: .linear("observed flare rate", domain: -0.03...1.03, count: 6),
             marks: calibration.bins.isEmpty
                 ? [] : [.line([SVGChart.Point(0, 0), SVGChart.Point(1, 1)], seriesClass: "series-reference")] + dots,
             legend: [

@@ -15,6 +15,12 @@ public struct ServedModelSnapshot: Sendable {
     public var served: ModelArtifact?
     /// The newest artifact of the user's history that has hold-out metrics.
     public var latestEvaluated: ModelArtifact?
+
+    public init(user: UserID, served: ModelArtifact?, latestEvaluated: ModelArtifact?) {
+        self.user = user
+        self.served = served
+        self.latestEvaluated = latestEvaluated
+    }
 }
 
 /// The hold-out metrics of the served models (each model's last `holdoutDays` before its fit,
