@@ -32,9 +32,7 @@ enum ReportCommand: Command {
             .option("user", .user, help: "Write only this user's page (and the cohort page)."),
             .flag("redact", help: "Show pseudonyms instead of user ids, and leave notes out."),
             .option("days", .integer(7...3650), help: "Days charted on each user's page.", default: "180"),
-            .option(
-                "jobs", .integer(1...256), help: "Users read and rendered at once.",
-                default: String(ProcessInfo.processInfo.activeProcessorCount)),
+            .option("jobs", .integer(1...1024), help: "Users read and rendered at once (default: one per core)."),
         ],
         examples: [
             Example("The whole cohort", "pipeline report --out /srv/pipeline/report"),
@@ -48,7 +46,7 @@ enum ReportCommand: Command {
         options.user = context.arguments.user("user")
         options.redact = context.arguments.flag("redact")
         options.days = context.arguments.int("days")!
-        options.jobs = context.arguments.int("jobs")!
+        if let jobs = context.arguments.int("jobs") { options.jobs = jobs }
         let summary = try await ReportGenerator.write(pipeline: pipeline, options: options)
         let index = (out as NSString).appendingPathComponent("index.html")
         if context.json {
