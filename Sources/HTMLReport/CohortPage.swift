@@ -150,7 +150,7 @@ struct CohortPage {
     private func users(_ page: inout HTMLPage) {
         page.heading(2, "Users", id: "users")
         page.table(
-            ["user", "served model", "days logged (last 180)", "last day logged"],
+            ["user", "served model", "days logged of the last \(report.windowDays)", "last day logged"],
             report.users.map { user in
                 [
                     HTMLPage.Cell(user.name, href: linked.contains(user.page) ? user.page : nil),

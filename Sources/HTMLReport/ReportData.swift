@@ -10,6 +10,8 @@ public struct CohortReport: Sendable {
     public var database: String
     /// One entry per user, in id order, with the name the report shows (a pseudonym under `--redact`).
     public var users: [UserSummary]
+    /// Days of each user's window (`UserSummary.loggedDays` counts within it).
+    public var windowDays: Int
     public var forecastQuality: ForecastQuality
     public var calibration: Calibration
     public var scheduler: SchedulerHealth
@@ -23,6 +25,7 @@ public struct UserSummary: Sendable, Hashable {
     /// The file of the user's page, relative to the report's folder.
     public var page: String
     public var servedModel: ServedModelKind
+    /// Days logged in the report's window, which ends yesterday in the user's zone.
     public var loggedDays: Int
     public var lastDay: Day?
 }

@@ -90,7 +90,8 @@ public enum ReportGenerator {
             .read()
         let location = pipeline.store.location
         let cohort = CohortReport(
-            generatedAt: now, database: location, users: results.map(\.summary), forecastQuality: quality,
+            generatedAt: now, database: location, users: results.map(\.summary), windowDays: options.days,
+            forecastQuality: quality,
             calibration: calibration, scheduler: scheduler, redacted: options.redact)
         try folder.write(CohortPage(report: cohort, linked: Set(results.compactMap(\.written))).html, to: "index.html")
         return ReportSummary(files: ["index.html"] + results.compactMap(\.written).sorted(), users: users.count)

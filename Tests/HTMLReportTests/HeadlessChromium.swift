@@ -23,6 +23,8 @@ final class HeadlessChromium {
         /// Console errors, exceptions, failed requests, requests to anything but a local file.
         var problems: [String]
         var png: Data
+        /// The first screenful only.
+        var viewportPNG: Data
         /// The value of the expression evaluated after the load.
         var evaluated: Any?
     }
@@ -135,16 +137,21 @@ final class HeadlessChromium {
             "Runtime.evaluate", ["expression": expression, "returnByValue": true], session: session)
         let shot = try call(
             "Page.captureScreenshot", ["format": "png", "captureBeyondViewport": true], session: session)
+        let viewport = try call("Page.captureScreenshot", ["format": "png"], session: session)
         // Events that arrived while the last commands ran count too.
         events += pending.filter { $0["sessionId"] as? String == session }
         pending.removeAll()
         problems += events.compactMap(Self.problem)
         _ = try call("Target.closeTarget", ["targetId": targetID])
-        guard let base64 = shot["data"] as? String, let png = Data(base64Encoded: base64) else {
+        guard let base64 = shot["data"] as? String, let png = Data(base64Encoded: base64),
+            let first = viewport["data"] as? String, let viewportPNG = Data(base64Encoded: first)
+        else {
             throw Failure(description: "no screenshot")
         }
         if let exception = value["exceptionDetails"] { problems.append("the check threw: \(exception)") }
-        return PageVisit(problems: problems, png: png, evaluated: (value["result"] as? [String: Any])?["value"])
+        return PageVisit(
+            problems: problems, png: png, viewportPNG: viewportPNG,
+            evaluated: (value["result"] as? [String: Any])?["value"])
     }
 
     /// Closes the browser and waits for it to exit.
