@@ -6,6 +6,10 @@
 public enum HTMLText {
     /// Text content of an element.
     public static func text(_ value: some StringProtocol) -> String {
+        // Most text (numbers, days, our own words) needs nothing: keep it as it is.
+        if value.utf8.allSatisfy({ (0x20...0x7E).contains($0) && !needsReference($0) || $0 == 0x0A || $0 == 0x09 }) {
+            return String(value)
+        }
         var out = ""
         out.reserveCapacity(value.utf8.count)
         for scalar in value.unicodeScalars {
@@ -29,12 +33,21 @@ public enum HTMLText {
 
     /// A value inside a double-quoted attribute: the same escapes, and newlines and tabs too.
     public static func attribute(_ value: some StringProtocol) -> String {
-        text(value).replacingOccurrences(of: "\n", with: "&#10;").replacingOccurrences(of: "\t", with: "&#9;")
+        let escaped = text(value)
+        guard escaped.utf8.contains(where: { $0 == 0x0A || $0 == 0x09 }) else { return escaped }
+        return escaped.replacingOccurrences(of: "\n", with: "&#10;").replacingOccurrences(of: "\t", with: "&#9;")
     }
 
+    /// `&`, `<`, `>`, `"`, `'`.
+    private static func needsReference(_ byte: UInt8) -> Bool {
+        byte == 0x26 || byte == 0x3C || byte == 0x3E || byte == 0x22 || byte == 0x27
+    }
+
+    /// C0 and C1 controls, DEL, and the bidirectional embeddings, overrides and isolates, which can
+    /// make text read in another order than it is stored.
     static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
-            || scalar.properties.generalCategory == .format && (0x202A...0x202E).contains(scalar.value)
-            || (0x2066...0x2069).contains(scalar.value)
+        let value = scalar.value
+        return value < 0x20 || (0x7F...0x9F).contains(value) || (0x202A...0x202E).contains(value)
+            || (0x2066...0x2069).contains(value)
     }
 }

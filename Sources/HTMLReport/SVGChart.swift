@@ -323,10 +323,14 @@ public struct SVGChart: Sendable {
         out += "</g>"
     }
 
-    /// A coordinate with at most one decimal, so the SVG stays small and its bytes stable.
+    /// A coordinate with at most one decimal, so the SVG stays small and its bytes stable. Written
+    /// by hand: `String(format:)` cost more than the rest of a page together.
     static func f(_ value: Double) -> String {
-        let rounded = (value * 10).rounded() / 10
-        if rounded == rounded.rounded() { return String(Int(rounded)) }
-        return String(format: "%.1f", rounded)
+        guard value.isFinite, abs(value) < 1e12 else { return value.isFinite ? String(Int(value)) : "0" }
+        let tenths = Int((value * 10).rounded())
+        let whole = String(abs(tenths) / 10)
+        let sign = tenths < 0 ? "-" : ""
+        let fraction = abs(tenths) % 10
+        return fraction == 0 ? sign + whole : sign + whole + "." + String(fraction)
     }
 }

@@ -109,12 +109,20 @@ struct UserPage {
         var health: [SVGChart.Rect] = []
         for (row, entry) in rows.enumerated() {
             let band = Double(rows.count - row)
-            for (index, source) in entry.perDay.enumerated() {
-                guard let source else { continue }
-                let rect = SVGChart.Rect(
-                    x: Double(index)...Double(index + 1), y: (band - 0.85)...(band - 0.15),
-                    label: "\(report.days[index]) \(entry.field.rawValue): \(source.rawValue)")
-                if source == .user { user.append(rect) } else { health.append(rect) }
+            // One rectangle per run of days with the same source: a page has a few dozen, not 720.
+            var start = 0
+            while start < entry.perDay.count {
+                var end = start + 1
+                while end < entry.perDay.count && entry.perDay[end] == entry.perDay[start] { end += 1 }
+                if let source = entry.perDay[start] {
+                    let days =
+                        start + 1 == end ? "\(report.days[start])" : "\(report.days[start]) to \(report.days[end - 1])"
+                    let rect = SVGChart.Rect(
+                        x: Double(start)...Double(end), y: (band - 0.85)...(band - 0.15),
+                        label: "\(Self.fieldName(entry.field)), \(days): \(source == .user ? "typed" : "health data")")
+                    if source == .user { user.append(rect) } else { health.append(rect) }
+                }
+                start = end
             }
         }
         let labels = rows.map { Self.fieldName($0.field) }
