@@ -167,13 +167,16 @@ struct UserContext: Sendable {
         let range = spec.target.minimum...spec.target.maximum
         let threshold = usable?.flare.threshold ?? spec.flare.threshold
 
+        // One design for the calibration and the page: a row for day D reads only days before D, so the
+        // rows before the served model's fit day are the ones it was scored on.
+        let design = builder.designMatrix(logs: logs, today: today)
+
         // Calibration: the served model on the days held out of its fit.
         var pairs: [(probability: Double, flare: Bool)] = []
         if let usable, let servedStored {
             let asOf = servedStored.asOfDay
             let holdoutFirst = usable.metrics?.first ?? asOf.adding(days: -spec.training.holdoutDays)
-            let design = builder.designMatrix(logs: logs, today: asOf)
-            for row in 0..<design.rowCount where design.days[row] >= holdoutFirst {
+            for row in 0..<design.rowCount where design.days[row] >= holdoutFirst && design.days[row] < asOf {
                 let flare = usable.predict(row: design.row(row), targetRange: range).flare
                 pairs.append((flare, design.targets[row] >= threshold))
             }
@@ -196,7 +199,6 @@ struct UserContext: Sendable {
         var forecast = [Double?](repeating: nil, count: days.count)
         var flare = [Double?](repeating: nil, count: days.count)
         if let usable {
-            let design = builder.designMatrix(logs: logs, today: today)
             for row in 0..<design.rowCount where design.days[row] >= first {
                 let prediction = usable.predict(row: design.row(row), targetRange: range)
                 let index = first.distance(to: design.days[row])
