@@ -26,6 +26,7 @@ let package = Package(
                 .embedInCode("0004_outbox.sql"),
                 .embedInCode("0005_models.sql"),
                 .embedInCode("0006_claim_order.sql"),
+                .embedInCode("0007_operations.sql"),
             ]),
         .target(
             name: "PostgreSQLSchema", path: "Schema/PostgreSQL",
@@ -36,6 +37,7 @@ let package = Package(
                 .embedInCode("0004_outbox.sql"),
                 .embedInCode("0005_models.sql"),
                 .embedInCode("0006_claim_order.sql"),
+                .embedInCode("0007_operations.sql"),
             ]),
         .target(name: "ModelSpecs", path: "Models", resources: [.embedInCode("symptom-forecast.json")]),
 

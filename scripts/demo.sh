@@ -55,7 +55,7 @@ section "pipeline model --user user-00001"
 section "pipeline predict --user user-00001"
 "$PIPELINE" predict --user user-00001 --now "$NOW" | indent
 
-section "pipeline run --now $NEXT   (the next evening's launch: every task that is due)"
+section "pipeline run --now $NEXT   (the next evening's launch: the refresh tasks that are due)"
 "$PIPELINE" run --now "$NEXT" --json | grep -o '"identifier":"[a-z-]*"' | sort | uniq -c | indent
 
 section "pipeline outbox   (what a sender would deliver)"

@@ -2,9 +2,11 @@
 # Prints the crontab entries that launch pipeline's scheduler, and with --install adds them to the
 # current user's crontab, replacing the entries an earlier --install added (nothing else changes).
 #
-#   pipeline run       every 15 minutes: starts every user's task chains and runs every due task.
-#   pipeline retrain   every night: a launch with all cores for the ml-retrain tasks that are due
-#                      (retrains need external power; on a laptop on battery it exits 75 and says why).
+#   pipeline run       every 15 minutes: starts every user's task chains and runs the due app-refresh
+#                      tasks (watch-queue drain, reminders, weekly insights).
+#   pipeline retrain   once a day, at any hour: a launch with all cores for the ml-retrain tasks, each
+#                      due from 03:00 on its user's clock, so all are due whenever it fires (retrains
+#                      need external power; on a laptop on battery it exits 75 and says why).
 #
 # Both are silent when everything succeeds, so cron mails only failures. Overlapping launches are
 # safe: a request is leased to one worker, so nothing runs twice.
@@ -21,7 +23,8 @@ Prints the crontab entries for pipeline; --install adds them to your crontab.
   --binary PATH        The pipeline executable (default: 'pipeline' on PATH, else .build/release/pipeline).
   --db PATH            The database (default: $PIPELINE_DB, else ./pipeline.sqlite).
   --every MINUTES      Minutes between 'pipeline run' launches, a divisor of 60 (default: 15).
-  --retrain-at HH:MM   When 'pipeline retrain' runs each day (default: 03:00).
+  --retrain-at HH:MM   When 'pipeline retrain' runs each day, server time; any hour finds every
+                       user's retrain due (default: 03:00).
   --metrics-file PATH  Also write Prometheus metrics there (node_exporter's textfile collector).
 TEXT
 }

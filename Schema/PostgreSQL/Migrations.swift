@@ -16,6 +16,7 @@ public let postgresqlMigrations: [EmbeddedMigration] = [
     EmbeddedMigration(version: 4, name: "outbox", sql: text(PackageResources._004_outbox_sql)),
     EmbeddedMigration(version: 5, name: "models", sql: text(PackageResources._005_models_sql)),
     EmbeddedMigration(version: 6, name: "claim_order", sql: text(PackageResources._006_claim_order_sql)),
+    EmbeddedMigration(version: 7, name: "operations", sql: text(PackageResources._007_operations_sql)),
 ]
 
 private func text(_ bytes: [UInt8]) -> String {

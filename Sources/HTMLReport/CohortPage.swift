@@ -96,14 +96,14 @@ struct CohortPage {
         page.table(
             ["", ""],
             [
-                [HTMLPage.Cell("last launch that ran a task"), HTMLPage.Cell(last)],
+                [HTMLPage.Cell("last launch"), HTMLPage.Cell(last)],
                 [HTMLPage.Cell("running now"), HTMLPage.Cell(String(health.running), numeric: true)],
                 [
                     HTMLPage.Cell("due, waiting for the next launch"),
                     HTMLPage.Cell(String(health.dueNow), numeric: true),
                 ],
                 [
-                    HTMLPage.Cell("overdue (due over an hour ago)"),
+                    HTMLPage.Cell("overdue (due for longer than their task's cadence)"),
                     HTMLPage.Cell(
                         String(health.overdue)
                             + (health.longestOverdue.map { ", the oldest by \(Self.duration($0))" } ?? ""),

@@ -152,9 +152,9 @@ public struct SchedulerHealth: Sendable, Hashable {
     public var days: [Day]
     /// Per task identifier, in the order the pipeline registers them: runs per day by outcome.
     public var tasks: [TaskRuns]
-    /// Pending requests due for longer than an hour that no worker holds.
+    /// Pending requests due for longer than their task's cadence (`pipeline status`'s overdue).
     public var overdue: Int
-    /// Pending requests due within the last hour: the next launch takes them.
+    /// Other pending requests that are due: the next launch takes them.
     public var dueNow: Int
     /// Pending requests not yet due.
     public var waiting: Int
@@ -163,7 +163,7 @@ public struct SchedulerHealth: Sendable, Hashable {
     /// The most overdue request's delay, seconds.
     public var longestOverdue: TimeInterval?
     public var deadLetters: Int
-    /// When the latest recorded run started: the last launch that found work.
+    /// When the last launch began (the launch record; before there was one, the latest run's start).
     public var lastLaunch: Date?
     /// Diagnostics `pipeline status` flags, in its words.
     public var problems: [String]

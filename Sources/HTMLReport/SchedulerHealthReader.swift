@@ -11,10 +11,6 @@ struct SchedulerHealthReader: Sendable {
     let now: Date
     /// Days of history charted, ending today (UTC).
     let days: Int
-    /// A due request that has waited longer than this is overdue: four of the 15-minute cron
-    /// launches the README suggests missed it.
-    static let overdueAfter: TimeInterval = 3600
-
     func read() async throws(ReportError) -> SchedulerHealth {
         let runs = try await ReportGenerator.readStore(
             { (store) throws(StorageError) in try await store.taskRuns(includeUnfinished: true) }, on: pipeline)
@@ -45,32 +41,26 @@ struct SchedulerHealthReader: Sendable {
             }
         }
 
-        var overdue = 0
+        // Overdue is `pipeline status`'s: due for longer than the task's cadence. The rest of the
+        // pending requests are due now (the next launch takes them) or waiting for their time.
+        let scheduler = status.scheduler
+        let overdue = scheduler.overdue.reduce(0) { $0 + $1.requests }
+        let longest = scheduler.overdue.map { now.timeIntervalSince($0.oldestDueAt) }.max()
         var dueNow = 0
         var waiting = 0
         var running = 0
-        var longest: TimeInterval?
         for request in requests {
             if request.leaseOwner != nil {
                 running += 1
-                continue
-            }
-            let due = request.earliestBeginAt ?? request.submittedAt
-            if due > now {
+            } else if (request.earliestBeginAt ?? request.submittedAt) > now {
                 waiting += 1
-                continue
-            }
-            let late = now.timeIntervalSince(due)
-            if late > Self.overdueAfter {
-                overdue += 1
-                longest = max(longest ?? 0, late)
             } else {
                 dueNow += 1
             }
         }
+        dueNow = max(dueNow - overdue, 0)
 
         var problems: [String] = []
-        let scheduler = status.scheduler
         if !scheduler.neverSubmitted.isEmpty {
             problems.append("\(scheduler.neverSubmitted.count) chains registered but never submitted")
         }
@@ -80,6 +70,14 @@ struct SchedulerHealthReader: Sendable {
         if !scheduler.stuck.isEmpty { problems.append("\(scheduler.stuck.count) requests stuck on an expired lease") }
         for (identifier, count) in scheduler.unregistered.sorted(by: { $0.key < $1.key }) {
             problems.append("\(count) requests of '\(identifier)', which this version does not register")
+        }
+        for waiting in scheduler.waitingOnConditions {
+            problems.append(
+                "\(waiting.requests) \(waiting.identifier) requests waiting on \(waiting.unmet.joined(separator: " and "))"
+            )
+        }
+        if scheduler.discardedRequests > 0 {
+            problems.append("\(scheduler.discardedRequests) requests discarded after their last attempt")
         }
         for (kind, count) in status.unknownWatchKinds.sorted(by: { $0.key < $1.key }) {
             problems.append("\(count) queued watch items of unknown kind '\(PrintableExcerpt.of(kind))'")
@@ -91,6 +89,7 @@ struct SchedulerHealthReader: Sendable {
                 SchedulerHealth.TaskRuns(identifier: $0, succeeded: succeeded[$0]!, failed: failed[$0]!)
             },
             overdue: overdue, dueNow: dueNow, waiting: waiting, running: running, longestOverdue: longest,
-            deadLetters: status.summary.deadLetters, lastLaunch: runs.map(\.startedAt).max(), problems: problems)
+            deadLetters: status.summary.deadLetters,
+            lastLaunch: scheduler.lastLaunch?.launchedAt ?? runs.map(\.startedAt).max(), problems: problems)
     }
 }

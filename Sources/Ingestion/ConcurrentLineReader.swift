@@ -11,6 +11,13 @@ public protocol LineProcessor: Sendable {
     mutating func process(_ number: Int, _ line: JSONLinesReader.Line, into output: inout [Output])
     /// Appends whatever is still held back once the input has ended.
     mutating func finish(into output: inout [Output])
+    /// Appends what is held back because the input has nothing more ready for now: what was read
+    /// must not wait on a stalled source. By default, nothing.
+    mutating func caughtUp(into output: inout [Output])
+}
+
+extension LineProcessor {
+    public mutating func caughtUp(into output: inout [Output]) {}
 }
 
 /// Reads JSON Lines and runs a `LineProcessor` over them on a thread of its own while the caller
@@ -18,8 +25,8 @@ public protocol LineProcessor: Sendable {
 /// instead of adding to it.
 ///
 /// Outputs arrive in input order, in chunks; at most `depth` chunks wait at a time, so memory stays
-/// flat however long the input. `next()` blocks: call it from a thread that may block (the store's
-/// batch runs synchronously for the whole ingestion anyway).
+/// flat however long the input; when the input has nothing more ready, what was read is handed
+/// over at once. `next()` blocks: call it from a thread that may block.
 public final class ConcurrentLineReader<Output: Sendable>: Sendable {
     private enum Item: Sendable {
         case outputs([Output])
@@ -64,6 +71,11 @@ public final class ConcurrentLineReader<Output: Sendable>: Sendable {
     }
 
     /// Stops the reading thread; outputs not yet taken are dropped. Safe to call more than once.
+    /// Whether a chunk is ready, so that `next()` would not wait for the reading thread.
+    public var hasReadyChunk: Bool {
+        queue.withLock { !$0.isEmpty }
+    }
+
     public func cancel() {
         cancelled.store(true, ordering: .relaxed)
         free.signal()
@@ -91,6 +103,13 @@ public final class ConcurrentLineReader<Output: Sendable>: Sendable {
                     guard push(.outputs(chunk)) else { throw ReadingStopped() }
                     chunk.removeAll(keepingCapacity: true)
                 }
+            } caughtUp: { () throws(ReadingStopped) in
+                // The input has nothing more ready: hand over what there is rather than hold it
+                // while the source waits.
+                processor.caughtUp(into: &chunk)
+                guard !chunk.isEmpty else { return }
+                guard push(.outputs(chunk)) else { throw ReadingStopped() }
+                chunk.removeAll(keepingCapacity: true)
             }
         } catch {
             return  // cancelled

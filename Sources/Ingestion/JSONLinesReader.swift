@@ -36,6 +36,15 @@ public struct JSONLinesReader {
     /// Calls `body` with each line and its 1-based number. Blank lines are counted but not passed.
     /// Returns a failure when the descriptor cannot be read; lines before it were already passed.
     public func forEachLine<E: Error>(_ body: (Int, Line) throws(E) -> Void) throws(E) -> Result<Void, IngestionError> {
+        try forEachLine(body, caughtUp: { () throws(E) in })
+    }
+
+    /// `forEachLine(_:)`, also calling `caughtUp` after the lines of a read that returned less than
+    /// asked for: the source had no more ready (a pipe waiting for its writer), so the next read
+    /// may wait.
+    public func forEachLine<E: Error>(
+        _ body: (Int, Line) throws(E) -> Void, caughtUp: () throws(E) -> Void
+    ) throws(E) -> Result<Void, IngestionError> {
         // Room for one chunk after the longest partial line carried over from the previous read.
         var buffer = [UInt8](repeating: 0, count: chunkSize + JSONLinesReader.maximumLineLength)
         var carried = 0
@@ -79,6 +88,7 @@ public struct JSONLinesReader {
                 }
             }
             if isEndOfInput { return .success(()) }
+            if count < chunkSize { try caughtUp() }
             let remaining = end - start
             if skippingLongLine {
                 carried = 0

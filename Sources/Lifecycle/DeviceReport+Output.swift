@@ -77,6 +77,9 @@ extension DeviceReport {
                 "launches": .number(Double(app.launches.count)),
                 "refusedLaunches": .number(Double(app.refusedLaunches.count)),
                 "neverSubmitted": .array(app.neverSubmitted.map { .string($0.rawValue) }),
+                "remindersDelivered": .number(Double(app.remindersDelivered)),
+                "interruptions": .array(
+                    app.interruptions.map { .object(["at": instant($0.at), "cause": .string($0.cause.rawValue)]) }),
                 "text": .string(summary(app)),
             ])
         }
@@ -102,6 +105,14 @@ extension DeviceReport {
         if failed > 0 {
             text += "; \(failed) run\(failed == 1 ? "" : "s") failed"
         }
+        if !app.interruptions.isEmpty {
+            let causes = Dictionary(grouping: app.interruptions, by: \.cause)
+                .sorted { $0.key.rawValue < $1.key.rawValue }
+                .map { "\($0.value.count) by \($0.key.rawValue)" }
+            text += "; \(app.interruptions.count) retrain\(app.interruptions.count == 1 ? "" : "s") ended early ("
+            text += causes.joined(separator: ", ") + ")"
+        }
+        text += "; \(app.remindersDelivered) reminder\(app.remindersDelivered == 1 ? "" : "s") delivered"
         if !app.refusedLaunches.isEmpty {
             text +=
                 "; \(app.refusedLaunches.count) launch\(app.refusedLaunches.count == 1 ? "" : "es") refused after the force-quit"

@@ -17,11 +17,28 @@ public struct DeviceReport: Sendable {
         public let refusedLaunches: [Date]
         /// The tasks `pipeline status` reports as registered but never submitted at the end.
         public let neverSubmitted: [TaskIdentifier]
+        /// Retrains the system ended early, and why.
+        public let interruptions: [Interruption]
+        /// "Log today" reminders the app posted to the user: what the user saw, not how often the
+        /// task ran.
+        public let remindersDelivered: Int
 
         /// Successful runs of `task`, or of every task when `nil`.
         public func successfulRuns(of task: TaskIdentifier? = nil) -> [TaskRun] {
             history.filter { run in run.outcome == .success && (task.map { run.identifier == $0 } ?? true) }
         }
+    }
+
+    /// A run the system ended before its work or its budget did.
+    public struct Interruption: Sendable, Hashable {
+        public enum Cause: String, Sendable, Hashable {
+            case memoryPressure = "memory pressure"
+            case unplugged = "unplugged"
+            case forceQuit = "force-quit"
+        }
+
+        public let at: Date
+        public let cause: Cause
     }
 
     /// One day of the run.

@@ -1,5 +1,5 @@
 public import Domain
-import Foundation
+public import Foundation
 import PipelineKit
 
 /// A phone over `days` simulated days, with two apps side by side, each on its own temporary
@@ -30,6 +30,9 @@ public struct DeviceSimulation: Sendable, Hashable {
     /// Low Power Mode for the whole run: it turns Background App Refresh off, so no background launch.
     /// https://developer.apple.com/documentation/uikit/uiapplication/backgroundrefreshstatus
     public var lowPowerMode: Bool
+    /// Virtual seconds a retrain's work takes on the phone; the processing budget is 10 minutes,
+    /// and the system may end a run sooner (memory pressure, unplugging, a force-quit).
+    public var retrainDuration: TimeInterval = 180
 
     public init(
         days: Int = 30, seed: UInt64 = 1, start: Day = Day(year: 2026, month: 3, day: 1)!, forceQuitDay: Int? = nil,
@@ -65,7 +68,11 @@ public struct DeviceSimulation: Sendable, Hashable {
                     DeviceReport.AppResult(
                         style: style, history: try await app.pipeline.taskHistory(), launches: app.launches,
                         refusedLaunches: app.refusedLaunches,
-                        neverSubmitted: status.scheduler.neverSubmitted.map(\.identifier)))
+                        neverSubmitted: status.scheduler.neverSubmitted.map(\.identifier),
+                        interruptions: app.interruptions,
+                        remindersDelivered: try await app.pipeline.outbox(includeAcknowledged: true).count {
+                            $0.kind == OutboxKind.logReminder
+                        }))
             } catch {
                 throw .pipeline(error)
             }

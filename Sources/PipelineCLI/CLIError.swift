@@ -1,3 +1,5 @@
+import Domain
+
 /// What can go wrong between argv and a command's first statement, and the input files a command
 /// opens. Every case but the two I/O ones is a usage error (status 64), reported with the usage
 /// line of the command.
@@ -27,27 +29,27 @@ enum CLIError: Error, Sendable, Hashable, CustomStringConvertible {
         case .missingCommand:
             "no command given"
         case .unknownCommand(let name, let suggestion):
-            "unknown command '\(name)'." + Self.didYouMean(suggestion)
+            "unknown command '\(Self.shown(name))'." + Self.didYouMean(suggestion)
         case .unknownOption(let option, let suggestion):
-            "unknown option '\(option)'." + Self.didYouMean(suggestion)
+            "unknown option '\(Self.shown(option))'." + Self.didYouMean(suggestion)
         case .missingValue(let option):
-            "missing value for '\(option)'"
+            "missing value for '\(Self.shown(option))'"
         case .unexpectedValue(let option):
-            "'\(option)' does not take a value"
+            "'\(Self.shown(option))' does not take a value"
         case .repeatedOption(let option):
-            "'\(option)' may be given only once"
+            "'\(Self.shown(option))' may be given only once"
         case .missingOption(let option):
             "missing '\(option)'"
         case .invalidValue(let value, let origin, let expected):
-            "invalid value '\(value)' for \(origin): expected \(expected)"
+            "invalid value '\(Self.shown(value))' for \(origin): expected \(expected)"
         case .missingArgument(let argument):
             "missing argument '\(argument)'"
         case .unexpectedArgument(let argument):
-            "unexpected argument '\(argument)'"
+            "unexpected argument '\(Self.shown(argument))'"
         case .usage(let message):
             message
         case .cannotOpen(let path, let reason):
-            "cannot open '\(path)': \(reason)"
+            "cannot open '\(Self.shown(path, limit: 200))': \(reason)"
         case .cannotRead(let reason):
             "cannot read the input: \(reason)"
         }
@@ -55,6 +57,12 @@ enum CLIError: Error, Sendable, Hashable, CustomStringConvertible {
 
     private static func didYouMean(_ suggestion: String?) -> String {
         suggestion.map { " Did you mean '\($0)'?" } ?? ""
+    }
+
+    /// A piece of the command line as it may be printed: control characters escaped, cut short, so
+    /// that an argument cannot forge lines or send escape sequences to the terminal.
+    static func shown(_ text: String, limit: Int = PrintableExcerpt.defaultLimit) -> String {
+        PrintableExcerpt.of(text, limit: limit)
     }
 }
 

@@ -22,6 +22,7 @@ extension DomainError: CLIReportableError {
 extension PipelineError: CLIReportableError {
     var exitStatus: ExitStatus {
         if isBadData { return .dataError }
+        if isIOFailure { return .ioError }
         if isTemporary { return .temporaryFailure }
         return .failure
     }
@@ -33,6 +34,7 @@ extension PipelineError: CLIReportableError {
 /// its stores itself).
 extension StorageError: CLIReportableError {
     var exitStatus: ExitStatus {
+        if isIOFailure { return .ioError }
         if isBusy { return .temporaryFailure }
         if case .copyTargetNotEmpty = self { return .dataError }
         return .failure

@@ -2,6 +2,7 @@
 struct CommandRegistry: Sendable {
     /// Every command of the product. Adding a command is adding one line here.
     static let standard = CommandRegistry([
+        InitCommand.self,
         IngestCommand.self,
         ExportCommand.self,
         StatusCommand.self,
@@ -13,6 +14,8 @@ struct CommandRegistry: Sendable {
         PredictCommand.self,
         HistoryCommand.self,
         OutboxCommand.self,
+        RequestsCommand.self,
+        DeadLettersCommand.self,
         CopyCommand.self,
         ReportCommand.self,
         SimulateCommand.self,

@@ -12,6 +12,8 @@ enum ExitStatus: Int32, Sendable, CaseIterable {
     case usage = 64
     /// The input was malformed or broke a domain rule (`EX_DATAERR`).
     case dataError = 65
+    /// The database could not be written: the disk is full or failing (`EX_IOERR`).
+    case ioError = 74
     /// Nothing could run now (a lease is held, a condition is not met); retrying later may work
     /// (`EX_TEMPFAIL`).
     case temporaryFailure = 75

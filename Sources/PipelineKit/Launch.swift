@@ -22,7 +22,6 @@ public struct LaunchOptions: Sendable {
     public var conditions: any ConditionsProvider = MachineConditions()
     /// Where budgets expire: real time by default.
     public var timer: any ExpiryTimer = WallClockExpiryTimer()
-    public var schedule = PipelineTaskSchedule()
     public var configuration = SchedulerConfiguration()
 
     public init() {}
@@ -39,7 +38,7 @@ extension Pipeline {
     @discardableResult
     public func launch(_ options: LaunchOptions = LaunchOptions()) async throws(PipelineError) -> LaunchReport {
         let scheduler = makeScheduler(options)
-        let context = TaskContext(pipeline: self, schedule: options.schedule, personalModel: options.personalModel)
+        let context = TaskContext(pipeline: self, personalModel: options.personalModel)
         var plan = LaunchPlan(
             identifiers: options.tasks, scope: options.user.map(TaskScope.user), force: options.force,
             budget: options.budget, jobs: options.jobs)
@@ -67,7 +66,10 @@ extension PipelineError {
         switch error {
         case .storage(let failure):
             self = .storage(failure)
-        case .notPermitted, .alreadyRegistered, .registeredAfterLaunch, .alreadyLaunched, .chainStartFailed:
+        // The launch and the handlers handle a pending-request limit themselves; the pipeline sets
+        // none outside the device simulation.
+        case .notPermitted, .alreadyRegistered, .registeredAfterLaunch, .alreadyLaunched, .chainStartFailed,
+            .tooManyPendingTaskRequests:
             preconditionFailure("the pipeline's task registration is broken: \(error)")
         }
     }

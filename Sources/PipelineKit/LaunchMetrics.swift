@@ -16,11 +16,26 @@ public struct LaunchMetrics: Sendable {
 extension Pipeline {
     /// Metrics of the whole run history, plus the launch that just ended when given (`duration`
     /// is its wall-clock time).
-    public func launchMetrics(after report: LaunchReport? = nil, duration: Duration? = nil)
-        async throws(PipelineError) -> LaunchMetrics
-    {
+    public func launchMetrics(
+        after report: LaunchReport? = nil, duration: Duration? = nil, options: LaunchOptions = LaunchOptions()
+    ) async throws(PipelineError) -> LaunchMetrics {
         let totals = try await storage { (store) throws(StorageError) in try await store.taskRunTotals() }
         let pending = try await storage { (store) throws(StorageError) in try await store.taskRequestCounts() }
+        let lastLaunch = try await storage { (store) throws(StorageError) in try await store.lastLaunch() }
+        let discarded = try await storage { (store) throws(StorageError) in
+            try await store.discardedTaskRequestCounts()
+        }
+        let cadences = PipelineTasks.cadences(schedule)
+        let now = clock.now
+        var overdue: [(TaskIdentifier, Int)] = []
+        for identifier in PipelineTasks.identifiers {
+            guard let cadence = cadences[identifier] else { continue }
+            let late = try await storage { (store) throws(StorageError) in
+                try await store.overdueTaskRequests(
+                    identifier: identifier.rawValue, dueBefore: now.addingTimeInterval(-cadence))
+            }
+            overdue.append((identifier, late.count))
+        }
         var lines: [String] = []
         func family(_ name: String, _ type: String, _ help: String) {
             lines.append("# HELP \(name) \(help)")
@@ -76,6 +91,29 @@ extension Pipeline {
             sample("pipeline_task_requests", [("identifier", identifier), ("state", "due")], Double(counts.due))
             sample(
                 "pipeline_task_requests", [("identifier", identifier), ("state", "running")], Double(counts.running))
+        }
+        family(
+            "pipeline_task_requests_overdue", "gauge",
+            "Pending requests due for longer than their task's cadence: no launch has run them (a dead cron?).")
+        for (identifier, count) in overdue {
+            sample("pipeline_task_requests_overdue", [("identifier", identifier.rawValue)], Double(count))
+        }
+        family(
+            "pipeline_task_requests_discarded", "gauge",
+            "Requests out of the schedule, by cause: attempts (retries ran out) or cancelled (by an operator).")
+        for (identifier, counts) in discarded.sorted(by: { $0.key < $1.key }) {
+            sample(
+                "pipeline_task_requests_discarded", [("identifier", identifier), ("cause", "attempts")],
+                Double(counts.attempts))
+            sample(
+                "pipeline_task_requests_discarded", [("identifier", identifier), ("cause", "cancelled")],
+                Double(counts.cancelled))
+        }
+        if let lastLaunch {
+            family(
+                "pipeline_last_launch_timestamp_seconds", "gauge",
+                "When a launch (pipeline run or retrain) last began, by any process, Unix time.")
+            sample("pipeline_last_launch_timestamp_seconds", [], lastLaunch.launchedAt.timeIntervalSince1970)
         }
         if let report {
             family("pipeline_launch_timestamp_seconds", "gauge", "When the last launch ran, by its clock, Unix time.")

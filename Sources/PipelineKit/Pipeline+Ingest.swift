@@ -15,6 +15,8 @@ public struct IngestReport: Sendable, Hashable {
     public var committed = true
     /// The watch items applied right after storing (the foreground path).
     public var drained = DrainReport()
+    /// Reminder hours and time zones stored, for moving the calendar tasks' pending requests.
+    var calendarInputs = CalendarInputs()
 
     public init() {}
 
@@ -66,8 +68,8 @@ extension Pipeline {
     /// otherwise the valid records are.
     @discardableResult
     public func ingest(_ records: [InputRecord], strict: Bool = false) async throws(PipelineError) -> IngestReport {
-        var planner = IngestPlanner(
-            decoder: nil, now: clock.now, zones: try await timeZones(of: Set(records.map(\.user))))
+        let zones = try await timeZones(of: Set(records.map(\.user)))
+        var planner = IngestPlanner(decoder: nil, now: clock.now, zones: zones)
         var planned: [PlannedWrite] = []
         for (index, record) in records.enumerated() { planner.plan(record, line: index + 1, into: &planned) }
         planner.finish(into: &planned)
@@ -88,15 +90,22 @@ extension Pipeline {
             preconditionFailure("unexpected error: \(error)")
         }
         var finished = report
+        try await moveCalendarRequests(of: report.calendarInputs.changedUsers(before: zones))
         finished.drained = try await drainWatchQueue()
         if !rejections.errors.isEmpty { throw .rejected(rejections.errors) }
         return finished
     }
 
     /// Reads JSON Lines (DESIGN §7) from `source` and stores them, streaming: memory does not grow
-    /// with the input. Each rejected line is passed to `onRejected` as
-    /// `line N: field: problem`, and the good lines around it are kept — unless `strict`, when any
-    /// rejection rolls everything back. Then applies queued watch items of the known kinds.
+    /// with the input. Each rejected line is passed to `onRejected` as `line N: field: problem`,
+    /// and the good lines around it are kept. Then applies queued watch items of the known kinds.
+    ///
+    /// Input is read and checked outside any transaction, and written in short transactions of at
+    /// most `IngestBatching.records` records, committed as soon as the input has nothing more ready:
+    /// an ingestion waiting for a slow pipe holds no lock, and what it has read is stored.
+    ///
+    /// With `strict`, any rejection stores nothing: the whole input is checked first (a stream is
+    /// spooled to an unlinked private file to be read twice), then written in one transaction.
     ///
     /// Two threads share the work: one reads, decodes, checks and groups the lines (an `IngestPlanner`),
     /// the other writes what it planned.
@@ -105,18 +114,27 @@ extension Pipeline {
         onRejected: @escaping @Sendable (IngestionError) -> Void
     ) async throws(PipelineError) -> IngestReport {
         let now = clock.now
-        let planner = IngestPlanner(
-            decoder: RecordDecoder(defaultEnqueuedAt: now), now: now, zones: try await timeZones(of: nil))
+        let zones = try await timeZones(of: nil)
+        let planner = IngestPlanner(decoder: RecordDecoder(defaultEnqueuedAt: now), now: now, zones: zones)
         var report: IngestReport
         do {
-            let plans = ConcurrentLineReader(source: source, processor: planner)
-            defer { plans.cancel() }
-            report = try await store.batch { store in
-                var writer = IngestWriter(strict: strict)
-                while let chunk = try plans.next() {
-                    for item in chunk { try writer.write(item, into: store, rejected: onRejected) }
+            if strict {
+                let input = try RereadableInput(source)
+                let checked = try Self.check(ConcurrentLineReader(source: input.source, processor: planner), onRejected)
+                guard checked.rejected == 0 else { return checked }
+                let plans = ConcurrentLineReader(source: try input.rewound(), processor: planner)
+                defer { plans.cancel() }
+                report = try await store.batch { store in
+                    var writer = IngestWriter(strict: true)
+                    while let chunk = try plans.next() {
+                        for item in chunk { try writer.write(item, into: store, rejected: onRejected) }
+                    }
+                    return try writer.finish()
                 }
-                return try writer.finish()
+            } else {
+                let plans = ConcurrentLineReader(source: source, processor: planner)
+                defer { plans.cancel() }
+                report = try await writeInBatches(plans, onRejected: onRejected)
             }
         } catch let error as StorageError {
             throw .storage(error)
@@ -127,7 +145,70 @@ extension Pipeline {
         } catch {
             preconditionFailure("unexpected error: \(error)")
         }
+        try await moveCalendarRequests(of: report.calendarInputs.changedUsers(before: zones))
         report.drained = try await drainWatchQueue()
+        return report
+    }
+
+    /// Writes planned input in short transactions: one ends when it holds `IngestBatching.records`
+    /// records, has been collecting for `IngestBatching.interval`, or the input has nothing more
+    /// ready. Reading waits outside them.
+    private func writeInBatches(
+        _ plans: ConcurrentLineReader<PlannedWrite>, onRejected: @escaping @Sendable (IngestionError) -> Void
+    ) async throws -> IngestReport {
+        var writer = IngestWriter(strict: false)
+        var pending: [PlannedWrite] = []
+        var collectingSince = ContinuousClock.now
+        func flush() async throws {
+            guard !pending.isEmpty else { return }
+            let items = pending
+            pending.removeAll(keepingCapacity: true)
+            writer = try await store.batch { [writer] store in
+                var writer = writer
+                for item in items { try writer.write(item, into: store, rejected: onRejected) }
+                return writer
+            }
+            writer.sinceCheckpoint = 0  // each batch is its own transaction
+            log.log(
+                .info,
+                "ingest: \(writer.report.records) records read, \(writer.report.storedCount) stored, "
+                    + "\(writer.report.rejected) rejected")
+        }
+        while let chunk = try plans.next() {
+            if pending.isEmpty { collectingSince = .now }
+            pending += chunk
+            if pending.count >= IngestBatching.records || !plans.hasReadyChunk
+                || collectingSince.duration(to: .now) >= IngestBatching.interval
+            {
+                try await flush()
+            }
+        }
+        try await flush()
+        return try writer.finish()
+    }
+
+    /// Plans the whole input without writing, passing each rejection on: a strict ingestion's
+    /// first pass. The report counts the records and rejections and stores nothing.
+    private static func check(
+        _ plans: ConcurrentLineReader<PlannedWrite>, _ onRejected: @Sendable (IngestionError) -> Void
+    ) throws -> IngestReport {
+        defer { plans.cancel() }
+        var report = IngestReport()
+        while let chunk = try plans.next() {
+            for item in chunk {
+                switch item {
+                case .rejected(let line, let error):
+                    report.records += 1
+                    report.rejected += 1
+                    onRejected(.rejectedLine(line: line, error))
+                case .record:
+                    report.records += 1
+                case .day(_, let lines):
+                    report.records += lines.count
+                }
+            }
+        }
+        report.committed = report.rejected == 0
         return report
     }
 
@@ -268,6 +349,12 @@ struct IngestPlanner: LineProcessor {
         flush(into: &output)
     }
 
+    /// A stalled input must not hold back the day read last: it is written now, and a record of the
+    /// same day arriving later merges into it in the database.
+    mutating func caughtUp(into output: inout [PlannedWrite]) {
+        flush(into: &output)
+    }
+
     private mutating func flush(into output: inout [PlannedWrite]) {
         guard let (write, lines) = pending else { return }
         pending = nil
@@ -318,6 +405,13 @@ struct IngestPlanner: LineProcessor {
     }
 }
 
+/// How a streamed non-strict ingestion cuts its transactions: short enough that another process's
+/// write waits for at most a fraction of a second, long enough that commits cost little.
+enum IngestBatching {
+    static let records = 10_000
+    static let interval: Duration = .milliseconds(500)
+}
+
 /// Writes planned input inside the store's transaction, counting what was stored and rejected, and
 /// commits a long non-strict input in steps.
 struct IngestWriter {
@@ -347,6 +441,7 @@ struct IngestWriter {
                 return
             }
             report.stored[record.typeName, default: 0] += 1
+            report.calendarInputs.note(record)
             sinceCheckpoint += 1
         case .day(let write, let lines):
             report.records += lines.count
@@ -377,6 +472,7 @@ struct IngestWriter {
             var rolledBack = report
             rolledBack.committed = false
             rolledBack.stored = [:]
+            rolledBack.calendarInputs = CalendarInputs()
             throw StrictRollback(report: rolledBack)
         }
         return report

@@ -18,21 +18,39 @@ public import Storage
 public final class Pipeline: Sendable {
     public let store: Store
     public let clock: any Clock
+    /// When the tasks run. Launches schedule with it, and ingestion moves a user's pending reminder
+    /// and insight when their reminder hour or time zone changes.
+    public let schedule: PipelineTaskSchedule
     let log: any LogSink
 
-    init(store: Store, clock: any Clock, log: any LogSink) {
+    init(store: Store, clock: any Clock, log: any LogSink, schedule: PipelineTaskSchedule = PipelineTaskSchedule()) {
         self.store = store
         self.clock = clock
         self.log = log
+        self.schedule = schedule
     }
 
     /// Opens the database at `path` (created with mode 0600 if absent, migrated to this version's
     /// schema). `clock` decides what "today" is; `log` receives diagnostics, never field values.
-    public static func open(path: String, clock: any Clock = SystemClock(), log: any LogSink = SilentLog())
+    public static func open(
+        path: String, clock: any Clock = SystemClock(), log: any LogSink = SilentLog(),
+        schedule: PipelineTaskSchedule = PipelineTaskSchedule()
+    ) async throws(PipelineError) -> Pipeline {
+        do {
+            return Pipeline(store: try Store(path: path, clock: clock), clock: clock, log: log, schedule: schedule)
+        } catch {
+            throw .storage(error)
+        }
+    }
+
+    /// Opens the database at `path` only if it exists (an SQLite file, or a PostgreSQL database
+    /// pipeline has set up): a mistyped path is `StorageError.noDatabase`, and nothing is created.
+    /// What reads or runs tasks opens this way; only ingestion and `pipeline init` create.
+    public static func openExisting(path: String, clock: any Clock = SystemClock(), log: any LogSink = SilentLog())
         async throws(PipelineError) -> Pipeline
     {
         do {
-            return Pipeline(store: try Store(path: path, clock: clock), clock: clock, log: log)
+            return Pipeline(store: try Store.existing(path, clock: clock), clock: clock, log: log)
         } catch {
             throw .storage(error)
         }

@@ -49,6 +49,12 @@ public enum PipelineError: Error, Sendable, CustomStringConvertible {
         }
     }
 
+    /// The disk under the database is full or failing (exit 74).
+    public var isIOFailure: Bool {
+        if case .storage(let error) = self { return error.isIOFailure }
+        return false
+    }
+
     /// Worth retrying later: another process holds the database (exit 75).
     public var isTemporary: Bool {
         if case .storage(let error) = self { return error.isBusy }

@@ -37,19 +37,19 @@ extension TaskContext {
     static let noModelService =
         "no personal model service is configured in this build (LaunchOptions.personalModel)"
 
-    /// The chain starts due at once, whenever the machine is on external power.
+    /// The chain starts due at once, whenever the machine is on external power; from then on it runs
+    /// in the user's night (`PipelineTaskSchedule.retrainHour`).
     var firstRetrain: ChainStart {
         { scope, _ in
             ProcessingTaskRequest(identifier: PipelineTasks.mlRetrain, scope: scope, requiresExternalPower: true)
         }
     }
 
-    /// `ml-retrain`: a processing task that needs external power, every `retrainIntervalDays`.
+    /// `ml-retrain`: a processing task that needs external power, every `retrainIntervalDays` at
+    /// the user's `retrainHour`.
     var runRetrain: TaskHandler {
         { [self] task in
-            let next = TaskDates.fixedRate(
-                from: task.earliestBeginDate ?? task.startedAt, every: Double(schedule.retrainIntervalDays) * 86_400,
-                after: task.startedAt)
+            guard let next = await nextRetrain(of: task) else { return }
             guard
                 await submitSuccessor(
                     ProcessingTaskRequest(
@@ -74,6 +74,22 @@ extension TaskContext {
                 task.setTaskCompleted(success: false, reason: "\(error)")
             }
         }
+    }
+
+    /// When the run's successor is due: the night after the one this run belongs to, on the user's
+    /// clock. `nil` after completing the task unsuccessfully when the user's zone cannot be read.
+    private func nextRetrain(of task: BackgroundTask) async -> Date? {
+        var timeZone = TimeZone.utc
+        if let user = task.scope.user {
+            do {
+                timeZone = try await store.timeZone(of: user) ?? .utc
+            } catch {
+                task.setTaskCompleted(success: false, reason: "\(error)")
+                return nil
+            }
+        }
+        return TaskDates.nextNight(
+            hour: schedule.retrainHour, everyDays: schedule.retrainIntervalDays, in: timeZone, after: task.startedAt)
     }
 
     /// The chain starts at the user's next weekly insight time.
@@ -112,8 +128,14 @@ extension TaskContext {
                 task.setTaskCompleted(success: true, reason: "weekly insights are off")
                 return
             }
-            let today = Day(containing: now, in: profile.timeZone)
-            let week = today.adding(days: -today.weekday)
+            // The week of the slot this run belongs to, not of the moment it runs: a Sunday insight
+            // caught up on Monday is still last week's, and next Sunday's is its own.
+            let slot = Day(
+                containing: TaskDates.latestWeekly(
+                    weekday: schedule.weeklyInsightWeekday, hour: profile.settings.reminderHour,
+                    in: profile.timeZone, atOrBefore: now),
+                in: profile.timeZone)
+            let week = slot.adding(days: -slot.weekday)
             do {
                 if try await store.hasOutboxMessage(user: user, kind: OutboxKind.weeklyInsight, day: week) {
                     task.setTaskCompleted(success: true, reason: "this week's insight was already queued")

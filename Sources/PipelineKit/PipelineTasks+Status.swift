@@ -1,5 +1,5 @@
 public import Domain
-import Foundation
+public import Foundation
 public import Scheduling
 public import Storage
 
@@ -18,6 +18,21 @@ public struct PipelineStatus: Sendable {
     }
 }
 
+extension PipelineTasks {
+    /// The time between two runs of each task: a run that starts later than that after its due
+    /// date covers more than one period, and a request due for longer than that is overdue.
+    public static func cadences(_ schedule: PipelineTaskSchedule = PipelineTaskSchedule())
+        -> [TaskIdentifier: TimeInterval]
+    {
+        [
+            healthRefresh: schedule.healthRefreshInterval,
+            mlRetrain: TimeInterval(max(1, schedule.retrainIntervalDays)) * 86_400,
+            engagementDaily: 86_400,
+            weeklyInsight: 7 * 86_400,
+        ]
+    }
+}
+
 extension Pipeline {
     /// The status of the pipeline's tasks and database, read without running anything.
     public func status(_ options: LaunchOptions = LaunchOptions()) async throws(PipelineError) -> PipelineStatus {
@@ -25,14 +40,15 @@ extension Pipeline {
         let registered = PipelineTasks.identifiers.map { (identifier: $0, scope: ChainScope.everyUser) }
         let schedulerStatus: SchedulerStatus
         do {
-            schedulerStatus = try await scheduler.status(of: registered)
+            schedulerStatus = try await scheduler.status(
+                of: registered, cadences: PipelineTasks.cadences(schedule))
         } catch {
             throw PipelineError(error)
         }
         let summary = try await self.summary()
         let known = Set(WatchKind.allCases.map(\.rawValue))
         return PipelineStatus(
-            definitions: PipelineTasks.definitions(options.schedule), scheduler: schedulerStatus, summary: summary,
+            definitions: PipelineTasks.definitions(schedule), scheduler: schedulerStatus, summary: summary,
             unknownWatchKinds: summary.watchItemsByKind.filter { !known.contains($0.key) })
     }
 

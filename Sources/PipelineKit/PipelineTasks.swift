@@ -8,7 +8,7 @@ import Storage
 /// | identifier | kind | cadence |
 /// |---|---|---|
 /// | `health-refresh` | refresh | every 4 h: drains the watch queue by kind |
-/// | `ml-retrain` | processing, external power | every `retrainIntervalDays`: retrains the user's model |
+/// | `ml-retrain` | processing, external power | every `retrainIntervalDays`, in the user's night: retrains the user's model |
 /// | `engagement-daily` | refresh | daily at the user's reminder hour: a "log today" reminder |
 /// | `weekly-insight` | refresh | weekly, Sunday at the reminder hour: one insight from the model |
 ///
@@ -22,6 +22,11 @@ public enum PipelineTasks {
 
     /// The permitted identifiers, in the order they are registered.
     public static let identifiers: [TaskIdentifier] = [healthRefresh, mlRetrain, engagementDaily, weeklyInsight]
+
+    /// The app-refresh tasks, which `pipeline run` runs. The processing task, `ml-retrain`, runs in
+    /// `pipeline retrain` launches: the server's maintenance window, as iOS runs processing tasks
+    /// while the phone charges at night.
+    public static let refreshIdentifiers: Set<TaskIdentifier> = [healthRefresh, engagementDaily, weeklyInsight]
 
     /// What each task is, for `pipeline status`.
     public static func definitions(_ schedule: PipelineTaskSchedule = PipelineTaskSchedule())
@@ -49,14 +54,19 @@ public enum PipelineTasks {
     /// Registers the four handlers. Each registration carries the chain's first request, which the
     /// launch submits with `.keep` for every user.
     static func register(on registrar: TaskRegistrar, context: TaskContext) throws(SchedulingError) {
+        let cadence = cadences(context.schedule)
         try registrar.register(
-            healthRefresh, for: .everyUser, startingWith: context.firstHealthRefresh, using: context.runHealthRefresh)
+            healthRefresh, for: .everyUser, cadence: cadence[healthRefresh], startingWith: context.firstHealthRefresh,
+            using: context.runHealthRefresh)
         try registrar.register(
-            mlRetrain, for: .everyUser, startingWith: context.firstRetrain, using: context.runRetrain)
+            mlRetrain, for: .everyUser, cadence: cadence[mlRetrain], startingWith: context.firstRetrain,
+            using: context.runRetrain)
         try registrar.register(
-            engagementDaily, for: .everyUser, startingWith: context.firstEngagement, using: context.runEngagement)
+            engagementDaily, for: .everyUser, cadence: cadence[engagementDaily], startingWith: context.firstEngagement,
+            using: context.runEngagement)
         try registrar.register(
-            weeklyInsight, for: .everyUser, startingWith: context.firstWeeklyInsight, using: context.runWeeklyInsight)
+            weeklyInsight, for: .everyUser, cadence: cadence[weeklyInsight], startingWith: context.firstWeeklyInsight,
+            using: context.runWeeklyInsight)
     }
 }
 
@@ -66,6 +76,14 @@ public struct PipelineTaskSchedule: Sendable, Hashable {
     public var healthRefreshInterval: TimeInterval = 4 * 3600
     /// Days between `ml-retrain` runs (`retrainIntervalDays`).
     public var retrainIntervalDays = 1
+    /// The hour of the user's night, on their own clock, from which their `ml-retrain` is due.
+    ///
+    /// The user's clock, not the server's: at 03:00 their day is over — the evening's entry is in
+    /// and the watch has synced the night — and a retrain then learns from a complete yesterday
+    /// whichever zone they live in. A cron line fires on the server's clock, so every user's
+    /// retrain is due by the time a daily `pipeline retrain` fires, whatever hour that is: each
+    /// request became due within the day before it.
+    public var retrainHour = 3
     /// The day of the week `weekly-insight` runs, 0 = Monday … 6 = Sunday (as `Day.weekday`).
     public var weeklyInsightWeekday = 6
 
@@ -84,9 +102,9 @@ public struct PipelineTaskDefinition: Sendable, Hashable {
 /// What the handlers work with.
 struct TaskContext: Sendable {
     let pipeline: Pipeline
-    let schedule: PipelineTaskSchedule
     let personalModel: (any PersonalModelService)?
 
+    var schedule: PipelineTaskSchedule { pipeline.schedule }
     var store: Store { pipeline.store }
     var clock: any Clock { pipeline.clock }
     var log: any LogSink { pipeline.log }
@@ -153,6 +171,29 @@ enum TaskDates {
             if candidate > now { return candidate }
         }
         return today.adding(days: 3).localTime(hour: hour, in: timeZone)
+    }
+
+    /// The next night's retrain after a run at `now`: `days` after the night the run belongs to
+    /// (the latest local `hour` at or before `now`), at local `hour`. Computed from the calendar
+    /// and the run's time alone, so a late launch, a retry's backoff or a forced run never moves
+    /// the following night's slot.
+    static func nextNight(hour: Int, everyDays days: Int, in timeZone: TimeZone, after now: Date) -> Date {
+        let today = Day(containing: now, in: timeZone)
+        let night = today.localTime(hour: hour, in: timeZone) <= now ? today : today.adding(days: -1)
+        return night.adding(days: max(1, days)).localTime(hour: hour, in: timeZone)
+    }
+
+    /// The latest instant at or before `now` at local `hour` on `weekday` (0 = Monday): the weekly
+    /// slot a run at `now` belongs to, however late it comes.
+    static func latestWeekly(weekday: Int, hour: Int, in timeZone: TimeZone, atOrBefore now: Date) -> Date {
+        let today = Day(containing: now, in: timeZone)
+        for offset in 0...14 {
+            let day = today.adding(days: -offset)
+            guard day.weekday == weekday else { continue }
+            let candidate = day.localTime(hour: hour, in: timeZone)
+            if candidate <= now { return candidate }
+        }
+        preconditionFailure("every weekday occurs within two weeks")
     }
 
     /// The next instant after `now` at local `hour` on `weekday` (0 = Monday) in `timeZone`.

@@ -19,6 +19,10 @@ public final class ManualExpiryTimer: ExpiryTimer {
         var waiters: [UInt64: Waiter] = [:]
         var cancelled: Set<UInt64> = []
         var nextID: UInt64 = 0
+        /// `expireNow()` found no wait: the next one to begin ends at once.
+        var expireNextWait = false
+        /// Callers of `untilWaiting(_:)`, with the count each waits for.
+        var watchers: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
     }
 
     private let state = Locked(State())
@@ -36,13 +40,22 @@ public final class ManualExpiryTimer: ExpiryTimer {
         do {
             try await withTaskCancellationHandler {
                 try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                    let resume: Result<Void, any Error>? = state.withLock { state in
-                        if state.cancelled.remove(id) != nil { return .failure(CancellationError()) }
-                        if clock.now >= deadline { return .success(()) }
-                        state.waiters[id] = Waiter(deadline: deadline, continuation: continuation)
-                        return nil
-                    }
+                    let (resume, watchers): (Result<Void, any Error>?, [CheckedContinuation<Void, Never>]) =
+                        state.withLock { state in
+                            if state.cancelled.remove(id) != nil { return (.failure(CancellationError()), []) }
+                            if clock.now >= deadline { return (.success(()), []) }
+                            if state.expireNextWait {
+                                state.expireNextWait = false
+                                return (.success(()), [])
+                            }
+                            state.waiters[id] = Waiter(deadline: deadline, continuation: continuation)
+                            let count = state.waiters.count
+                            let ready = state.watchers.filter { $0.count <= count }.map(\.continuation)
+                            state.watchers.removeAll { $0.count <= count }
+                            return (nil, ready)
+                        }
                     if let resume { continuation.resume(with: resume) }
+                    for watcher in watchers { watcher.resume() }
                 }
             } onCancel: {
                 let waiter = state.withLock { state in
@@ -79,6 +92,33 @@ public final class ManualExpiryTimer: ExpiryTimer {
     public func advance(by seconds: TimeInterval) -> Int {
         clock.advance(by: seconds)
         return fire()
+    }
+
+    /// Ends every wait now, whatever its deadline — or, when there is none, the next wait to begin:
+    /// the system ending a run early. Returns how many ended.
+    @discardableResult
+    public func expireNow() -> Int {
+        let ended = state.withLock { state in
+            let waiters = Array(state.waiters.values)
+            state.waiters.removeAll()
+            state.expireNextWait = waiters.isEmpty
+            return waiters
+        }
+        for waiter in ended { waiter.continuation.resume() }
+        return ended.count
+    }
+
+    /// Returns once at least `count` waits are in progress, so that a driver moves the clock only
+    /// after the run it drives has started waiting.
+    public func untilWaiting(_ count: Int) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let ready = state.withLock { state in
+                if state.waiters.count >= count { return true }
+                state.watchers.append((count, continuation))
+                return false
+            }
+            if ready { continuation.resume() }
+        }
     }
 
     /// Waits that have not ended yet.

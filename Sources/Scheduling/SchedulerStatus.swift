@@ -1,5 +1,5 @@
 public import Foundation
-import Storage
+public import Storage
 
 /// The scheduler's state for `pipeline status`: what is registered, pending and running, and the
 /// diagnostics of DESIGN §4.
@@ -15,6 +15,28 @@ public struct SchedulerStatus: Sendable {
         public var lastSuccess: Date?
         /// Finished runs by outcome, over the whole history.
         public var runs: [TaskOutcome: Int]
+        /// Requests discarded after their last attempt, and cancelled by an operator.
+        public var discarded = DiscardedTaskRequestCounts()
+    }
+
+    /// Pending requests of one task that have been due for longer than its cadence: no launch ran
+    /// them (a dead cron), or none could (their conditions).
+    public struct Overdue: Sendable, Hashable {
+        public var identifier: TaskIdentifier
+        public var cadence: TimeInterval
+        public var requests: Int
+        /// When the one that has waited longest became due.
+        public var oldestDueAt: Date
+    }
+
+    /// Processing requests of one task due for more than `conditionsWaitLimit` whose conditions
+    /// are unmet now: they wait on the machine, not on cron.
+    public struct WaitingOnConditions: Sendable, Hashable {
+        public var identifier: TaskIdentifier
+        public var requests: Int
+        public var oldestDueAt: Date
+        /// What is missing now: "external power", "network".
+        public var unmet: [String]
     }
 
     /// An identifier and a scope.
@@ -37,21 +59,33 @@ public struct SchedulerStatus: Sendable {
     public var stuck: [ScheduledRequest]
     /// Requests whose identifier is not registered by this version: no launch will run them.
     public var unregistered: [TaskIdentifier: Int]
+    /// The latest launch, or `nil` if none ever ran.
+    public var lastLaunch: LaunchRecord? = nil
+    /// Tasks with requests due for longer than their cadence (only tasks given a cadence).
+    public var overdue: [Overdue] = []
+    /// Tasks with processing requests waiting on unmet conditions for too long.
+    public var waitingOnConditions: [WaitingOnConditions] = []
 
-    /// Whether any diagnostic calls for attention.
+    /// Requests discarded after their last attempt, over every registered task.
+    public var discardedRequests: Int { tasks.reduce(0) { $0 + $1.discarded.attempts } }
+
+    /// Whether any diagnostic calls for attention. Requests an operator cancelled do not.
     public var hasProblems: Bool {
         !neverSubmitted.isEmpty || !brokenChains.isEmpty || !stuck.isEmpty || !unregistered.isEmpty
+            || !overdue.isEmpty || !waitingOnConditions.isEmpty || discardedRequests > 0
     }
 }
 
 extension TaskScheduler {
     /// The status of the tasks `registered` (identifiers with the scopes their chains cover), read
-    /// without launching anything.
-    public func status(of registered: [(identifier: TaskIdentifier, scope: ChainScope)])
-        async throws(SchedulingError) -> SchedulerStatus
-    {
+    /// without launching anything. A task with a cadence in `cadences` is overdue when a request of
+    /// it has been due for longer than that.
+    public func status(
+        of registered: [(identifier: TaskIdentifier, scope: ChainScope)], cadences: [TaskIdentifier: TimeInterval] = [:]
+    ) async throws(SchedulingError) -> SchedulerStatus {
         do {
             let counts = try await store.taskRequestCounts()
+            let discarded = try await store.discardedTaskRequestCounts()
             let totals = try await store.taskRunTotals()
             var tasks: [SchedulerStatus.TaskSummary] = []
             var neverSubmitted: [SchedulerStatus.Chain] = []
@@ -62,7 +96,8 @@ extension TaskScheduler {
                     SchedulerStatus.TaskSummary(
                         identifier: identifier, scope: scope, pending: count.pending, due: count.due,
                         running: count.running, lastSuccess: mine.first { $0.outcome == .success }?.lastFinishedAt,
-                        runs: Dictionary(uniqueKeysWithValues: mine.map { (TaskOutcome($0.outcome), $0.runs) })))
+                        runs: Dictionary(uniqueKeysWithValues: mine.map { (TaskOutcome($0.outcome), $0.runs) }),
+                        discarded: discarded[identifier.rawValue] ?? DiscardedTaskRequestCounts()))
                 let scopes = try await store.scopesNeverSubmitted(
                     identifier: identifier.rawValue, perUser: scope == .everyUser)
                 neverSubmitted += scopes.compactMap(TaskScope.init(storageKey:)).map {
@@ -82,9 +117,44 @@ extension TaskScheduler {
                     unregistered[identifier] = count.pending + count.running + count.abandoned
                 }
             }
-            return SchedulerStatus(
-                now: clock.now, conditions: conditions.currentConditions(), tasks: tasks,
+            let now = clock.now
+            let current = conditions.currentConditions()
+            var unmet: [String] = []
+            if !current.isOnExternalPower { unmet.append("external power") }
+            if !current.hasNetworkConnectivity { unmet.append("network") }
+            var overdue: [SchedulerStatus.Overdue] = []
+            var waiting: [SchedulerStatus.WaitingOnConditions] = []
+            for (identifier, _) in registered {
+                if let cadence = cadences[identifier], cadence > 0 {
+                    let late = try await store.overdueTaskRequests(
+                        identifier: identifier.rawValue, dueBefore: now.addingTimeInterval(-cadence))
+                    if late.count > 0, let oldest = late.oldestDueAt {
+                        overdue.append(
+                            SchedulerStatus.Overdue(
+                                identifier: identifier, cadence: cadence, requests: late.count, oldestDueAt: oldest))
+                    }
+                }
+                guard !unmet.isEmpty else { continue }
+                let stalled = try await store.overdueTaskRequests(
+                    identifier: identifier.rawValue,
+                    dueBefore: now.addingTimeInterval(-configuration.conditionsWaitLimit))
+                let blocked =
+                    (current.isOnExternalPower ? 0 : stalled.requiringExternalPower)
+                    + (current.hasNetworkConnectivity ? 0 : stalled.requiringNetwork)
+                if blocked > 0, let oldest = stalled.oldestDueAt {
+                    waiting.append(
+                        SchedulerStatus.WaitingOnConditions(
+                            identifier: identifier, requests: min(blocked, stalled.count), oldestDueAt: oldest,
+                            unmet: unmet))
+                }
+            }
+            var status = SchedulerStatus(
+                now: now, conditions: current, tasks: tasks,
                 neverSubmitted: neverSubmitted, brokenChains: brokenChains, stuck: stuck, unregistered: unregistered)
+            status.lastLaunch = try await store.lastLaunch()
+            status.overdue = overdue
+            status.waitingOnConditions = waiting
+            return status
         } catch {
             throw .storage(error)
         }

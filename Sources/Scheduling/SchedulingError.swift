@@ -11,6 +11,9 @@ public enum SchedulingError: Error, Sendable, CustomStringConvertible {
     case registeredAfterLaunch(TaskIdentifier)
     /// A scheduler launches once; make a new one for the next launch.
     case alreadyLaunched
+    /// The configuration's `pendingRequestLimit` for the request's kind is reached by other pending
+    /// requests (iOS: `BGTaskScheduler.Error.Code.tooManyPendingTaskRequests`).
+    case tooManyPendingTaskRequests(TaskIdentifier, kind: TaskKind, limit: Int)
     /// A registered task's first request could not be made for a scope.
     case chainStartFailed(TaskIdentifier, scope: TaskScope, reason: String)
     /// The database failed.
@@ -27,11 +30,20 @@ public enum SchedulingError: Error, Sendable, CustomStringConvertible {
                 + "register every handler inside the launch's registration closure"
         case .alreadyLaunched:
             "this scheduler has already launched; create a new one for each launch"
+        case .tooManyPendingTaskRequests(let identifier, let kind, let limit):
+            "could not submit '\(identifier)': \(limit) \(kind) request\(limit == 1 ? " is" : "s are") already pending, "
+                + "the most allowed at once (tooManyPendingTaskRequests)"
         case .chainStartFailed(let identifier, let scope, let reason):
             "could not start the chain of '\(identifier)' for \(scope): \(reason)"
         case .storage(let error):
             error.description
         }
+    }
+
+    /// `submit` refused the request for the pending-request limit.
+    public var isTooManyPending: Bool {
+        if case .tooManyPendingTaskRequests = self { return true }
+        return false
     }
 
     /// Worth retrying later: another process holds the database.

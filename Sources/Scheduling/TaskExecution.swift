@@ -102,6 +102,15 @@ struct TaskExecution {
                 ? (.success, completion.reason)
                 : (.failure, completion.reason ?? "the handler reported failure")
         }
+        if summary.completion != nil, !summary.hadExpirationHandler {
+            // Apple's rule: with no expiration handler when the budget runs out, the run is
+            // unsuccessful, whatever the handler reports afterwards.
+            return (
+                .expired,
+                "its \(budgetText) budget ran out and it had no expiration handler: marked unsuccessful "
+                    + "(its later setTaskCompleted was ignored)"
+            )
+        }
         if let completion = summary.completion {
             return completion.success
                 ? (

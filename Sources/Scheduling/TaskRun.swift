@@ -29,6 +29,11 @@ public struct TaskRun: Sendable, Hashable {
     public var outcome: TaskOutcome?
     /// Why it ended as it did, in words; never a health value.
     public var reason: String?
+    /// How many of the task's periods it covered: more than 1 when it caught up after launches
+    /// that never came (`register(_:for:cadence:…)`); 1 for a task without a cadence.
+    public var periods = 1
+    /// Whether this was the request's last attempt and it failed: the request was discarded.
+    public var wasDiscarded = false
 
     init(
         identifier: TaskIdentifier, scope: TaskScope, kind: TaskKind, attempt: Int, worker: String, startedAt: Date,
@@ -57,6 +62,7 @@ public struct TaskRun: Sendable, Hashable {
         finishedAt = record.finishedAt
         outcome = record.outcome.map(TaskOutcome.init)
         reason = record.reason
+        periods = record.periods ?? 1
     }
 }
 

@@ -1,6 +1,6 @@
 import Domain
 public import Foundation
-import Storage
+public import Storage
 
 /// What one launch should run.
 public struct LaunchPlan: Sendable, Hashable {
@@ -41,6 +41,10 @@ public struct LaunchReport: Sendable {
     public var waitingForConditions: [ScheduledRequest] = []
     /// Due requests that match the plan and another worker is running.
     public var runningElsewhere: [ScheduledRequest] = []
+    /// Runs that were their request's last attempt: the request left the schedule as discarded.
+    public var discarded: [TaskRun] = []
+    /// Old history this launch deleted (`SchedulerConfiguration.historyRetention`).
+    public var pruned = PrunedHistory()
 
     public init() {}
 
@@ -69,6 +73,11 @@ extension TaskScheduler {
         guard isFirst else { throw .alreadyLaunched }
         try register(TaskRegistrar(scheduler: self))
         launchCompleted()
+        do {
+            try await store.recordLaunch(worker: worker)
+        } catch {
+            throw .storage(error)
+        }
 
         var report = LaunchReport()
         report.startedChains = try await startChains()
@@ -103,7 +112,10 @@ extension TaskScheduler {
         report.runs.sort {
             ($0.finishedAt ?? $0.startedAt, $0.startedAt) < ($1.finishedAt ?? $1.startedAt, $1.startedAt)
         }
+        report.discarded = report.runs.filter(\.wasDiscarded)
         if let failure = results.compactMap(\.error).first { throw failure }
+        // History grows only by runs, so a launch that ran nothing has nothing new to prune and stays quick.
+        if !report.runs.isEmpty { report.pruned = try await pruneHistory() }
 
         let now = clock.now
         let conditions = conditions.currentConditions()
@@ -127,10 +139,30 @@ extension TaskScheduler {
         registry.withLock { $0.isLaunchCompleted = true }
     }
 
+    /// Deletes a bounded amount of history older than `historyRetention`, and logs what it did.
+    private func pruneHistory() async throws(SchedulingError) -> PrunedHistory {
+        guard let retention = configuration.historyRetention else { return PrunedHistory() }
+        do {
+            let pruned = try await store.pruneHistory(
+                before: clock.now.addingTimeInterval(-retention), limit: max(1, configuration.pruneLimit))
+            if pruned.total > 0 {
+                log.log(
+                    .info,
+                    "pruned history older than \(TaskExecution.format(retention)): \(pruned.runs) runs, "
+                        + "\(pruned.outboxMessages) acknowledged messages, \(pruned.deadLetters) requeued dead letters, "
+                        + "\(pruned.discardedRequests) discarded requests")
+            }
+            return pruned
+        } catch {
+            throw .storage(error)
+        }
+    }
+
     /// Submits, with `.keep`, the first request of every registered task for each scope it covers
     /// that has no request of it. Returns how many were stored.
     private func startChains() async throws(SchedulingError) -> Int {
         var requests: [NewTaskRequest] = []
+        var startedOneByOne = 0
         for identifier in registeredIdentifiers {
             guard let registration = registration(for: identifier) else { continue }
             let scopes: [(TaskScope, User?)]
@@ -141,7 +173,8 @@ extension TaskScheduler {
                         .map { (.user($0.id), $0) }
                 case .global:
                     let existing = try await store.taskRequests(identifier: identifier.rawValue, scope: "")
-                    scopes = existing.isEmpty ? [(.global, nil)] : []
+                    let discarded = try await store.discardedTaskRequests(identifier: identifier.rawValue, scope: "")
+                    scopes = existing.isEmpty && discarded.isEmpty ? [(.global, nil)] : []
                 }
             } catch {
                 throw .storage(error)
@@ -159,11 +192,26 @@ extension TaskScheduler {
                     request.identifier == identifier && request.scope == scope,
                     "the first request of '\(identifier)' for \(scope) has identifier '\(request.identifier)' "
                         + "and scope \(request.scope)")
+                if configuration.pendingRequestLimit != nil {
+                    // One at a time, so that each counts against the limit for the next.
+                    do {
+                        try await checkPendingLimit(request)
+                    } catch let refusal where refusal.isTooManyPending {
+                        log.log(.warning, "\(identifier) [\(scope)]: chain not started: \(refusal)")
+                        continue
+                    }
+                    do {
+                        if try await store.submit(request.record, replacing: false) { startedOneByOne += 1 }
+                    } catch {
+                        throw .storage(error)
+                    }
+                    continue
+                }
                 requests.append(request.record)
             }
         }
         do {
-            let started = try await store.submit(requests, replacing: false)
+            let started = try await store.submit(requests, replacing: false) + startedOneByOne
             if started > 0 { log.log(.info, "started \(started) task chain\(started == 1 ? "" : "s")") }
             return started
         } catch {
@@ -240,15 +288,40 @@ extension TaskScheduler {
             (outcome, reason) = (.failure, "the stored request could not be read")
         }
 
+        let discard = outcome != .success && configuration.isLastAttempt(record.attempts)
+        if discard {
+            reason = (reason.map { $0 + "; " } ?? "") + "discarded after \(record.attempts) attempts"
+        }
         let retryAt =
-            outcome == .success
-            ? nil : clock.now.addingTimeInterval(configuration.retryDelay(afterAttempt: record.attempts))
+            outcome == .success || discard
+            ? nil
+            : clock.now.addingTimeInterval(
+                configuration.retryDelay(
+                    afterAttempt: record.attempts,
+                    unit: SchedulerConfiguration.jitterUnit(request: record.id, attempt: record.attempts)))
+        let periods = request.flatMap { request in
+            registration(for: request.identifier).flatMap { Self.periods(of: request, startedAt: startedAt, $0) }
+        }
+        let completion = TaskRunCompletion(
+            runID: claimed.runID, requestID: record.id, owner: owner, outcome: outcome.stored, reason: reason,
+            retryAt: retryAt, discard: discard, periods: periods)
         let finish: TaskRunFinish
         do {
-            finish = try await store.finishTaskRun(
-                TaskRunCompletion(
-                    runID: claimed.runID, requestID: record.id, owner: owner, outcome: outcome.stored, reason: reason,
-                    retryAt: retryAt))
+            finish = try await store.finishTaskRun(completion)
+        } catch let error where error.isIOFailure {
+            // A full disk: the run's own writes failed, and so did this one. Giving back the space
+            // the database's log holds usually leaves room for this small write, so the run is
+            // recorded and its lease released now rather than held until it expires. The launch
+            // then stops with the error: nothing more can be written.
+            log.log(
+                .error, "\(label): could not record its run (\(error)); freeing the database's log and trying again")
+            do {
+                try await store.reclaimLogSpace()
+                finish = try await store.finishTaskRun(completion)
+            } catch {
+                throw .storage(error)
+            }
+            if case .recorded = finish { throw .storage(error) }
         } catch {
             throw .storage(error)
         }
@@ -273,6 +346,11 @@ extension TaskScheduler {
                     .warning,
                     "\(label): \(outcome)" + (reason.map { ": \($0)" } ?? "")
                         + "; retrying not before \(ISO8601Instant.string(from: retryAt))")
+            } else if discard {
+                log.log(
+                    .error,
+                    "\(label): \(outcome)" + (reason.map { ": \($0)" } ?? "")
+                        + "; see 'pipeline requests --state discarded', then 'pipeline requests retry'")
             }
         }
         guard let request else { return nil }
@@ -282,6 +360,17 @@ extension TaskScheduler {
         run.finishedAt = clock.now
         run.outcome = outcome
         run.reason = reason
+        run.periods = periods ?? 1
+        run.wasDiscarded = discard
         return run
+    }
+
+    /// How many of its task's periods a run covers: 1, plus one for each whole cadence the request
+    /// waited past its `earliestBeginDate` (launches that never came). `nil` when the task was
+    /// registered without a cadence.
+    static func periods(of request: ScheduledRequest, startedAt: Date, _ registration: Registration) -> Int? {
+        guard let cadence = registration.cadence, cadence > 0 else { return nil }
+        guard let due = request.earliestBeginDate, startedAt > due else { return 1 }
+        return 1 + Int(min(startedAt.timeIntervalSince(due) / cadence, 1_000_000).rounded(.down))
     }
 }

@@ -1,5 +1,5 @@
 public import Domain
-import Foundation
+public import Foundation
 public import Storage
 
 /// The BGTaskScheduler port, made durable: requests, leases and run history live in the database,
@@ -42,6 +42,8 @@ public final class TaskScheduler: Sendable {
         var scope: ChainScope
         var chainStart: ChainStart
         var handler: TaskHandler
+        /// The time between runs, for counting the periods a late run covers and for status.
+        var cadence: TimeInterval?
     }
 
     struct Registry: Sendable {
@@ -92,11 +94,32 @@ public final class TaskScheduler: Sendable {
     public func submit(_ request: some TaskRequest, policy: SubmitPolicy) async throws(SchedulingError) -> Bool {
         guard permittedIdentifiers.contains(request.identifier) else { throw .notPermitted(request.identifier) }
         let record = request.record
+        try await checkPendingLimit(request)
         do {
             return try await store.submit(record, replacing: policy == .replace)
         } catch {
             throw .storage(error)
         }
+    }
+
+    /// Throws `.tooManyPendingTaskRequests` when `request` would pass the configuration's
+    /// `pendingRequestLimit`. A request it replaces (same task and scope) and running ones do not
+    /// count: a running request is no longer pending, so a handler can always resubmit itself.
+    func checkPendingLimit(_ request: some TaskRequest) async throws(SchedulingError) {
+        guard let limits = configuration.pendingRequestLimit else { return }
+        let kind = request.kind
+        let scope = request.scope.storageKey
+        let others: Int
+        do {
+            others = try await store.taskRequests().count {
+                $0.leaseOwner == nil && $0.kind == kind.stored
+                    && !($0.identifier == request.identifier.rawValue && $0.scope == scope)
+            }
+        } catch {
+            throw .storage(error)
+        }
+        let limit = limits.limit(for: kind)
+        if others >= limit { throw .tooManyPendingTaskRequests(request.identifier, kind: kind, limit: limit) }
     }
 
     /// Requests, pending and running, in the order they may begin; `nil` matches everything.
@@ -138,7 +161,7 @@ public final class TaskScheduler: Sendable {
     // MARK: Registration
 
     func register(
-        _ identifier: TaskIdentifier, scope: ChainScope, chainStart: @escaping ChainStart,
+        _ identifier: TaskIdentifier, scope: ChainScope, cadence: TimeInterval?, chainStart: @escaping ChainStart,
         handler: @escaping TaskHandler
     ) throws(SchedulingError) {
         guard permittedIdentifiers.contains(identifier) else { throw .notPermitted(identifier) }
@@ -146,7 +169,7 @@ public final class TaskScheduler: Sendable {
             if registry.isLaunchCompleted || !registry.isLaunching { return .registeredAfterLaunch(identifier) }
             if registry.registrations[identifier] != nil { return .alreadyRegistered(identifier) }
             registry.registrations[identifier] = Registration(
-                identifier: identifier, scope: scope, chainStart: chainStart, handler: handler)
+                identifier: identifier, scope: scope, chainStart: chainStart, handler: handler, cadence: cadence)
             registry.order.append(identifier)
             return nil
         }
@@ -174,13 +197,16 @@ public struct TaskRegistrar: Sendable {
     /// `.keep` for every scope `scope` covers, so a registered task always has a chain. The handler
     /// should submit its successor with `.replace` as its first statement.
     ///
+    /// `cadence`, the time between the task's runs, lets the history say how many periods a late
+    /// run covered (`TaskRun.periods`).
+    ///
     /// - Throws: `.notPermitted` for an identifier outside the permitted list, `.alreadyRegistered`
     ///   the second time, `.registeredAfterLaunch` once the launch has completed its registrations;
     ///   each names the identifier.
     public func register(
-        _ identifier: TaskIdentifier, for scope: ChainScope, startingWith chainStart: @escaping ChainStart,
-        using handler: @escaping TaskHandler
+        _ identifier: TaskIdentifier, for scope: ChainScope, cadence: TimeInterval? = nil,
+        startingWith chainStart: @escaping ChainStart, using handler: @escaping TaskHandler
     ) throws(SchedulingError) {
-        try scheduler.register(identifier, scope: scope, chainStart: chainStart, handler: handler)
+        try scheduler.register(identifier, scope: scope, cadence: cadence, chainStart: chainStart, handler: handler)
     }
 }

@@ -12,7 +12,9 @@ public enum CopyTable: String, Sendable, Hashable, CaseIterable {
     case watchItems = "watch_items"
     case watchDeadLetters = "watch_dead_letters"
     case taskRequests = "task_requests"
+    case discardedTaskRequests = "discarded_task_requests"
     case taskRuns = "task_runs"
+    case schedulerLaunches = "scheduler_launches"
     case outbox
     case modelArtifacts = "model_artifacts"
     case servingModels = "serving_models"
@@ -66,7 +68,7 @@ public enum CopyTable: String, Sendable, Hashable, CaseIterable {
             [
                 Column("id", .integer), Column("user_id", .text), Column("kind", .text), Column("payload", .json),
                 Column("enqueued_at", .integer), Column("attempts", .integer), Column("last_error", .text),
-                Column("failed_at", .integer),
+                Column("failed_at", .integer), Column("resolved_at", .integer), Column("requeued_as", .integer),
             ]
         case .taskRequests:
             [
@@ -74,13 +76,25 @@ public enum CopyTable: String, Sendable, Hashable, CaseIterable {
                 Column("earliest_begin_at", .integer), Column("requires_external_power", .boolean),
                 Column("requires_network", .boolean), Column("submitted_at", .integer), Column("attempts", .integer),
                 Column("lease_owner", .text), Column("lease_expires_at", .integer), Column("claimed_at", .integer),
+                Column("last_error", .text),
             ]
+        case .discardedTaskRequests:
+            [
+                Column("id", .integer), Column("request_id", .integer), Column("identifier", .text),
+                Column("scope", .text), Column("kind", .text), Column("earliest_begin_at", .integer),
+                Column("requires_external_power", .boolean), Column("requires_network", .boolean),
+                Column("submitted_at", .integer), Column("attempts", .integer), Column("last_error", .text),
+                Column("cause", .text), Column("discarded_at", .integer),
+            ]
+        case .schedulerLaunches:
+            [Column("id", .integer), Column("launched_at", .integer), Column("worker", .text)]
         case .taskRuns:
             [
                 Column("id", .integer), Column("request_id", .integer), Column("identifier", .text),
                 Column("scope", .text), Column("kind", .text), Column("attempt", .integer), Column("worker", .text),
                 Column("started_at", .integer), Column("lease_expires_at", .integer), Column("finished_at", .integer),
                 Column("outcome", .text), Column("reason", .text), Column("successor_pending", .boolean),
+                Column("periods", .integer),
             ]
         case .outbox:
             [
@@ -106,7 +120,9 @@ public enum CopyTable: String, Sendable, Hashable, CaseIterable {
         case .dailyLogs: ["user_id", "day"]
         case .userSettings: ["user_id", "key"]
         case .servingModels: ["scope"]
-        case .watchItems, .watchDeadLetters, .taskRequests, .taskRuns, .outbox, .modelArtifacts: ["id"]
+        case .watchItems, .watchDeadLetters, .taskRequests, .discardedTaskRequests, .taskRuns, .schedulerLaunches,
+            .outbox, .modelArtifacts:
+            ["id"]
         }
     }
 
@@ -127,12 +143,14 @@ public enum CopyTable: String, Sendable, Hashable, CaseIterable {
     /// `nil` for a table whose key pipeline chooses.
     var issuedIDs: [(table: CopyTable, column: String)]? {
         switch self {
-        case .watchItems: [(.watchItems, "id"), (.watchDeadLetters, "id")]
-        case .taskRequests: [(.taskRequests, "id"), (.taskRuns, "request_id")]
+        case .watchItems: [(.watchItems, "id"), (.watchDeadLetters, "id"), (.watchDeadLetters, "requeued_as")]
+        case .taskRequests:
+            [(.taskRequests, "id"), (.taskRuns, "request_id"), (.discardedTaskRequests, "request_id")]
+        case .discardedTaskRequests: [(.discardedTaskRequests, "id")]
         case .taskRuns: [(.taskRuns, "id")]
         case .outbox: [(.outbox, "id")]
         case .modelArtifacts: [(.modelArtifacts, "id")]
-        case .users, .dailyLogs, .userSettings, .watchDeadLetters, .servingModels: nil
+        case .users, .dailyLogs, .userSettings, .watchDeadLetters, .schedulerLaunches, .servingModels: nil
         }
     }
 }

@@ -22,6 +22,7 @@ protocol StorageDriver: AnyObject {
     func schemaVersion() throws(StorageError) -> Int
     func summary() throws(StorageError) -> StoreSummary
     func integrityCheck() throws(StorageError) -> String
+    func reclaimLogSpace() throws(StorageError)
 
     // Batches (`Store.batch`): one open write transaction, staged into record by record.
     func beginBatch() throws(StorageError)
@@ -80,6 +81,20 @@ protocol StorageDriver: AnyObject {
         -> [TaskRequestRecord]
     func taskRequestCounts() throws(StorageError) -> [String: TaskRequestCounts]
     func taskRunTotals() throws(StorageError) -> [TaskRunTotal]
+
+    // Operations (`Store+Operations.swift`)
+    func recordLaunch(worker: String) throws(StorageError)
+    func lastLaunch() throws(StorageError) -> LaunchRecord?
+    func discardedTaskRequests(identifier: String?, scope: String?) throws(StorageError) -> [DiscardedTaskRequest]
+    func discardedTaskRequestCounts() throws(StorageError) -> [String: DiscardedTaskRequestCounts]
+    func discardRequest(_ id: Int64, error: String?, cause: String) throws(StorageError)
+    func cancelTaskRequests(ids: [Int64]?, identifier: String?, scope: String?) throws(StorageError)
+        -> TaskRequestCancellation
+    func retryDiscardedTaskRequests(ids: [Int64]?, identifier: String?, scope: String?) throws(StorageError) -> [Int64]
+    func overdueTaskRequests(identifier: String, dueBefore: Date) throws(StorageError) -> OverdueTaskRequests
+    func deadLetters(user: UserID?, includeResolved: Bool) throws(StorageError) -> [DeadLetter]
+    func requeueDeadLetters(ids: [Int64]?, user: UserID?) throws(StorageError) -> [Int64: Int64]
+    func pruneHistory(before: Date, limit: Int) throws(StorageError) -> PrunedHistory
 
     // Copy (`Store+Copy.swift`): an export reads one snapshot, an import writes one transaction.
     func tablesHoldingRows() throws(StorageError) -> [CopyTable]

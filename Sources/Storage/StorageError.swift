@@ -35,6 +35,10 @@ public enum StorageError: Error, Sendable, CustomStringConvertible {
         case .sqlite(let code, let message, let sql):
             if isBusy {
                 "the database is locked by another process (SQLite \(code): \(message)); try again later"
+            } else if isIOFailure {
+                "the database could not be written: the disk is full or failing (SQLite \(code): \(message)). "
+                    + "The failed transaction was rolled back and nothing stored before it was lost; free space or "
+                    + "check the disk, then run the command again"
             } else if let sql {
                 "SQLite error \(code): \(message) (in: \(sql.prefix(200)))"
             } else {
@@ -44,7 +48,11 @@ public enum StorageError: Error, Sendable, CustomStringConvertible {
             "cannot connect to the PostgreSQL database at \(location): \(reason.hasSuffix("?") || reason.hasSuffix(".") ? String(reason.dropLast()) : reason). Check that the server is up and "
                 + "the URL (--db or PIPELINE_DB), PGHOST, PGUSER and the password file are right; try again later"
         case .postgresql(let sqlState, let message, let sql):
-            if isBusy {
+            if isIOFailure {
+                "the PostgreSQL server could not write: its disk is full or failing (SQLSTATE \(sqlState): "
+                    + "\(message)). The failed transaction was rolled back; free space on the server, then run the "
+                    + "command again"
+            } else if isBusy {
                 "the PostgreSQL database is busy or unavailable (SQLSTATE \(sqlState): \(message)); try again later"
             } else if let sql {
                 "PostgreSQL error \(sqlState): \(message) (in: \(sql.prefix(200)))"
@@ -93,12 +101,24 @@ public enum StorageError: Error, Sendable, CustomStringConvertible {
             return true
         case .postgresql(let sqlState, _, _):
             // https://www.postgresql.org/docs/15/errcodes-appendix.html: connection exceptions (08),
-            // insufficient resources (53), operator intervention such as a shutdown (57), a lock not
-            // available in time (55P03), a statement timeout (57014), and the transaction-rollback
-            // class (40: serialization failure, deadlock).
-            return ["08", "53", "57", "40"].contains(String(sqlState.prefix(2))) || sqlState == "55P03"
+            // insufficient resources (53) but a full disk, operator intervention such as a shutdown
+            // (57), a lock not available in time (55P03), a statement timeout (57014), and the
+            // transaction-rollback class (40: serialization failure, deadlock).
+            return (["08", "53", "57", "40"].contains(String(sqlState.prefix(2))) || sqlState == "55P03")
+                && !isIOFailure
         default:
             return false
+        }
+    }
+
+    /// The disk under the database is full or failing: SQLite's SQLITE_FULL (13) and SQLITE_IOERR
+    /// (10) with their extended codes; PostgreSQL's disk_full (53100) and the system-error class
+    /// (58: io_error and the like). Exit 74 (`EX_IOERR`).
+    public var isIOFailure: Bool {
+        switch self {
+        case .sqlite(let code, _, _): code & 0xFF == 13 || code & 0xFF == 10
+        case .postgresql(let sqlState, _, _): sqlState == "53100" || sqlState.hasPrefix("58")
+        default: false
         }
     }
 

@@ -13,12 +13,20 @@ public struct CopiedTable: Sendable, Hashable {
 /// with all of it or — after a failure, a kill or a crash — none of it.
 extension Store {
     /// Opens the database at `address` as `init(path:)` does, but only if it exists: a missing
-    /// SQLite file is refused with `StorageError.noDatabase` instead of being created (a copy's
-    /// source, where a mistyped path must not read as an empty database).
+    /// SQLite file, or a PostgreSQL database pipeline never set up, is refused with
+    /// `StorageError.noDatabase` instead of being created (a copy's source, and every command that
+    /// reads or runs tasks, where a mistyped path must not read as an empty database).
     public static func existing(_ address: String, clock: any Clock = SystemClock()) throws(StorageError) -> Store {
         // An SQLite address is the file's path as written.
-        if StorageAddress(address).backend == .sqlite, !FileManager.default.fileExists(atPath: address) {
-            throw .noDatabase(path: address)
+        let parsed = StorageAddress(address)
+        switch parsed {
+        case .sqlite:
+            if !FileManager.default.fileExists(atPath: address) { throw .noDatabase(path: address) }
+        case .postgresql(let url):
+            // A server database pipeline never set up is as missing as an absent file: opening it as a
+            // store would create the tables there.
+            let found = try PostgreSQLConnection(url: url).query("SELECT to_regclass('schema_migrations') IS NOT NULL")
+            if !found.bool(0, 0) { throw .noDatabase(path: parsed.displayText) }
         }
         return try Store(path: address, clock: clock)
     }

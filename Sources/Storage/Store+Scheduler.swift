@@ -85,8 +85,10 @@ extension Store {
     ///
     /// A successful run deletes its request. An unsuccessful one is retried at `retryAt`: when a
     /// successor is already pending (the handler submitted it first thing), that successor is moved
-    /// up to `retryAt` if it is due later and inherits the attempt count, so there is still one
-    /// pending request per identifier and scope; otherwise the request itself becomes pending again.
+    /// up to `retryAt` if it is due later and inherits the attempt count and the error, so there is
+    /// still one pending request per identifier and scope; otherwise the request itself becomes
+    /// pending again. With `discard` the request moves to the discarded requests instead, and a
+    /// pending successor keeps its own date and count.
     public func finishTaskRun(_ completion: TaskRunCompletion) throws(StorageError) -> TaskRunFinish {
         try driver.finishTaskRun(completion)
     }
@@ -183,6 +185,8 @@ public struct TaskRequestRecord: Sendable, Hashable {
     public var leaseOwner: String?
     public var leaseExpiresAt: Date?
     public var claimedAt: Date?
+    /// Why the latest attempt failed; read by `taskRequests` (a claim's record does not carry it).
+    public var lastError: String? = nil
 }
 
 /// What a worker asks for when it claims requests.
@@ -238,9 +242,15 @@ public struct TaskRunCompletion: Sendable, Hashable {
     public var reason: String?
     /// When to try again; `nil` for a successful run, whose request is deleted.
     public var retryAt: Date?
+    /// The run was the request's last attempt: it moves to the discarded requests (cause
+    /// `attempts`) instead of being retried, and a successor already pending keeps its own date.
+    public var discard: Bool
+    /// How many of the task's periods the run covered (more than 1 after missed launches).
+    public var periods: Int?
 
     public init(
-        runID: Int64, requestID: Int64, owner: String, outcome: TaskRunOutcome, reason: String?, retryAt: Date?
+        runID: Int64, requestID: Int64, owner: String, outcome: TaskRunOutcome, reason: String?, retryAt: Date?,
+        discard: Bool = false, periods: Int? = nil
     ) {
         self.runID = runID
         self.requestID = requestID
@@ -248,6 +258,8 @@ public struct TaskRunCompletion: Sendable, Hashable {
         self.outcome = outcome
         self.reason = reason
         self.retryAt = retryAt
+        self.discard = discard
+        self.periods = periods
     }
 }
 
@@ -275,6 +287,8 @@ public struct TaskRunRecord: Sendable, Hashable {
     public var outcome: TaskRunOutcome?
     public var reason: String?
     public var successorPending: Bool?
+    /// How many of the task's periods the run covered; `nil` for runs recorded before schema 7.
+    public var periods: Int? = nil
 }
 
 /// Requests of one identifier by state.

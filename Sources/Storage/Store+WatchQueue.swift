@@ -49,7 +49,7 @@ extension Store {
         try driver.stageFailure(watchItem: id, error: message)
     }
 
-    /// Items that failed `WatchItem.maxAttempts` times, oldest first.
+    /// Items that failed `WatchItem.maxAttempts` times and were not requeued, oldest first.
     public func deadLetters(user: UserID? = nil) throws(StorageError) -> [DeadLetter] {
         try driver.deadLetters(user: user)
     }
@@ -59,4 +59,8 @@ extension Store {
 public struct DeadLetter: Sendable, Hashable {
     public var item: WatchItem
     public var failedAt: Date
+    /// When an operator requeued it (`pipeline dead-letters requeue`); `nil` while it waits.
+    public var resolvedAt: Date? = nil
+    /// The watch item that took its place when it was requeued.
+    public var requeuedAs: Int64? = nil
 }

@@ -72,6 +72,14 @@ public actor Store {
     public func integrityCheck() throws(StorageError) -> String {
         try driver.integrityCheck()
     }
+
+    /// After a write failed for a full disk: gives back the space the database's own log holds,
+    /// so that a small write (a run recorded as failed, its lease released) can still succeed.
+    /// SQLite checkpoints its write-ahead log into the database and truncates it; PostgreSQL's
+    /// log is the server's, so there nothing is done.
+    public func reclaimLogSpace() throws(StorageError) {
+        try driver.reclaimLogSpace()
+    }
 }
 
 /// The kinds of database a `Store` runs on.

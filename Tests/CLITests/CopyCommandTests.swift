@@ -44,6 +44,15 @@ struct CopyCommandTests {
                 user: .literal("user-00003"), kind: "symptomLog", payload: #"{"day":"2026-11-29", "mood": 2}"#,
                 enqueuedAt: db.clock.now))
         _ = try await store.recordFailure(watchItem: retried, error: "mood: the handler failed")
+        // A dead letter an operator requeued: it stays, resolved, next to the item that replaced it.
+        let requeued = try await store.enqueue(
+            WatchSubmission(
+                user: .literal("user-00002"), kind: "symptomLog", payload: #"{"day":"2026-11-28","mood":4}"#,
+                enqueuedAt: db.clock.now))
+        for _ in 0..<WatchItem.maxAttempts {
+            _ = try await store.recordFailure(watchItem: requeued, error: "mood: the handler failed")
+        }
+        _ = try await store.requeueDeadLetters(ids: [requeued], user: nil)
         let doomed = try await store.enqueue(
             WatchSubmission(
                 user: .literal("user-00004"), kind: "symptomLog", payload: #"{"day":"2026-11-29","mood":3}"#,
@@ -61,6 +70,10 @@ struct CopyCommandTests {
                 user: .literal("user-00002"), kind: "test-note", day: .literal("2026-11-30"),
                 body: "One still waiting"))
         _ = try await store.acknowledgeOutboxMessages([sent])
+        // A cancelled request and a launch record, so every table has rows.
+        let cancelled = try #require(try await store.taskRequests().last { $0.leaseOwner == nil })
+        _ = try await store.cancelTaskRequests(ids: [cancelled.id], identifier: nil, scope: nil)
+        try await store.recordLaunch(worker: "host:1:test")
         let pending = try #require(try await store.taskRequests().first { $0.leaseOwner == nil })
         let claimed = try await store.claimTaskRequests(
             TaskClaim(
@@ -114,7 +127,7 @@ struct CopyCommandTests {
         let back = TestDatabase(.sqlite)
         let toSQLite = await runCLI(["copy", "--from", postgres.path, "--to", back.path, "--page-size", "5"])
         try #require(toSQLite.status == 0, "\(toSQLite.stderr)")
-        #expect(toSQLite.stdout.contains("\nusers                 4\n"))
+        #expect(toSQLite.stdout.contains("\nusers                      4\n"))
         #expect(toSQLite.stdout.hasPrefix("from  postgresql://"))
         let final = try await copyRows(of: Store(path: back.path))
         #expect(final == original)
@@ -233,7 +246,7 @@ struct CopyCommandTests {
         #expect(!FileManager.default.fileExists(atPath: directory.path("new.sqlite")))
 
         let db = directory.path("p.sqlite")
-        _ = await runCLI(["status", "--db", db])
+        _ = await runCLI(["init", "--db", db])
         let same = await runCLI(["copy", "--from", db, "--to", db])
         #expect(same.status == 64)
         #expect(same.stderr.contains("--from and --to name the same database"))

@@ -56,6 +56,19 @@ struct HostileInputTests {
         #expect(lines[3] == "line 4: key 4: not a field of a health record")
     }
 
+    @Test(
+        "a command line with line breaks or escape sequences is echoed escaped in usage errors",
+        arguments: [
+            ["st\natus"], ["status", "--bogus\u{1B}[31m"], ["status", "--now", "2026\u{1B}[0m\nline 2: forged"],
+            ["status", "--db", "/tmp/x.sqlite", "extra\u{07}"], ["ingest", String(repeating: "\u{1B}", count: 5000)],
+        ])
+    func commandLine(arguments: [String]) async {
+        let result = await runCLI(arguments)
+        #expect(result.status != 0)
+        Self.expectPrintable(result.stderr)
+        #expect(!result.stderr.contains("line 2: forged\n"))
+    }
+
     @Test("unknown watch kinds are escaped and cut short in status text, and exact in status JSON")
     func watchKinds() async throws {
         let directory = TemporaryDirectory()

@@ -82,6 +82,7 @@ struct IngestCommandTests {
     @Test("export of a user the database has never seen fails with a clear message")
     func exportUnknownUser() async throws {
         let directory = TemporaryDirectory()
+        #expect(await runCLI(["init", "--db", directory.path("p.sqlite")]).status == 0)
         let run = await runCLI(["export", "--user", "nobody", "--db", directory.path("p.sqlite")])
         #expect(run.status == 1)
         #expect(run.stderr.contains("no user 'nobody'"))

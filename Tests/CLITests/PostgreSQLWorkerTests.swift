@@ -56,12 +56,10 @@ struct PostgreSQLWorkerTests {
         let (database, pipeline) = try await Self.database(with: generator)
         let store = pipeline.store
         let clock = database.clock
-        // Every user's health-refresh and ml-retrain start due at once (ml-retrain when on external
-        // power: the workers read the machine's conditions, and so does this); the reminders start at
-        // the user's next reminder hour, which is later.
+        // Every user's health-refresh starts due at once, and so does ml-retrain, which `pipeline run`
+        // leaves to `pipeline retrain`; the reminders start at the user's next reminder hour, later.
         let conditions = MachineConditions().currentConditions()
-        var expectedDue = ["health-refresh": users]
-        if conditions.isOnExternalPower { expectedDue["ml-retrain"] = users }
+        let expectedDue = ["health-refresh": users]
 
         var due: [TaskRequestRecord] = []
         if chains == .beforehand {
@@ -70,7 +68,8 @@ struct PostgreSQLWorkerTests {
             let started = try await pipeline.launch(options)
             #expect(started.startedChains == users * PipelineTasks.identifiers.count && started.runs.isEmpty)
             due = try await store.taskRequests().filter { request in
-                (request.earliestBeginAt ?? request.submittedAt) <= clock.now
+                request.identifier != PipelineTasks.mlRetrain.rawValue
+                    && (request.earliestBeginAt ?? request.submittedAt) <= clock.now
                     && (!request.requiresExternalPower || conditions.isOnExternalPower)
                     && (!request.requiresNetwork || conditions.hasNetworkConnectivity)
             }
@@ -109,9 +108,14 @@ struct PostgreSQLWorkerTests {
             #expect(Set(runsPerRequest.keys) == Set(due.map(\.id)), "exactly the due requests ran")
         }
 
-        // Nothing due is left: each chain goes on with one pending request, not yet due, unleased.
+        // Nothing due is left but the retrains: each chain goes on with one pending request, unleased,
+        // not yet due unless it waits for `pipeline retrain`.
         let pending = try await store.taskRequests()
-        #expect(pending.allSatisfy { $0.leaseOwner == nil && ($0.earliestBeginAt ?? $0.submittedAt) > clock.now })
+        #expect(pending.allSatisfy { $0.leaseOwner == nil })
+        #expect(
+            pending.allSatisfy {
+                $0.identifier == PipelineTasks.mlRetrain.rawValue || ($0.earliestBeginAt ?? $0.submittedAt) > clock.now
+            })
         #expect(Set(pending.map { "\($0.identifier) \($0.scope)" }).count == users * PipelineTasks.identifiers.count)
         #expect(pending.count == users * PipelineTasks.identifiers.count)
         #expect(Set(pending.map(\.id)).isDisjoint(with: runsPerRequest.keys))
@@ -289,7 +293,7 @@ struct PostgreSQLWorkerTests {
             for database in databases {
                 for _ in 0..<2 {
                     group.addTask {
-                        try await runBinary(["status", "--db", database.path], timeLimit: Self.processLimit)
+                        try await runBinary(["init", "--db", database.path], timeLimit: Self.processLimit)
                     }
                 }
             }

@@ -170,24 +170,31 @@ final class ChildProcess: Sendable {
     private let state = Locked(State())
     private let process: Process
     private let pipe = Pipe()
+    /// The child's standard input, when the test feeds it (`start(…, feedsInput: true)`).
+    private let input: Pipe?
 
-    private init(_ arguments: [String], environment: [String: String]) throws {
+    private init(_ arguments: [String], environment: [String: String], feedsInput: Bool) throws {
         process = Process()
         process.executableURL = try pipelineBinary()
         process.arguments = arguments
         process.environment = environment
-        process.standardInput = FileHandle.nullDevice
+        input = feedsInput ? Pipe() : nil
+        process.standardInput = input ?? FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice
         process.standardError = pipe
     }
 
     /// Starts the built `pipeline` with `arguments` and exactly `environment`. With `stopOnOutput`,
     /// the child is stopped with SIGSTOP the moment its standard error shows that text — from the
-    /// thread that reads the pipe, so a busy test runner cannot let it run on meanwhile.
-    static func start(_ arguments: [String], environment: [String: String], stopOnOutput: String? = nil) throws
-        -> ChildProcess
-    {
-        let child = try ChildProcess(arguments, environment: environment)
+    /// thread that reads the pipe, so a busy test runner cannot let it run on meanwhile. With
+    /// `feedsInput`, its standard input is a pipe the test writes with `send(_:)` and closes with
+    /// `closeInput()`; otherwise it is empty.
+    static func start(
+        _ arguments: [String], environment: [String: String], stopOnOutput: String? = nil, feedsInput: Bool = false
+    ) throws -> ChildProcess {
+        // A write to the input of a child that has died must fail, not kill the test runner.
+        if feedsInput { signal(SIGPIPE, SIG_IGN) }
+        let child = try ChildProcess(arguments, environment: environment, feedsInput: feedsInput)
         child.state.withLock { $0.stopMarker = stopOnOutput }
         child.pipe.fileHandleForReading.readabilityHandler = { [child] handle in
             child.received(handle.availableData, from: handle)
@@ -202,6 +209,16 @@ final class ChildProcess: Sendable {
     }
 
     var identifier: Int32 { process.processIdentifier }
+
+    /// Writes `text` to the child's standard input.
+    func send(_ text: String) throws {
+        try input?.fileHandleForWriting.write(contentsOf: Data(text.utf8))
+    }
+
+    /// Closes the child's standard input: the end of its input.
+    func closeInput() throws {
+        try input?.fileHandleForWriting.close()
+    }
 
     private func received(_ data: Data, from handle: FileHandle) {
         let ready = state.withLock { state in

@@ -37,11 +37,29 @@ struct SimulateCommandTests {
         }
     }
 
-    @Test("a missing or unknown scenario is a usage error")
+    @Test("with no options the three scenarios play one after the other, each under its name, as --scenario plays it")
+    func allScenarios() async throws {
+        let all = await runCLI(["simulate"])
+        #expect(all.status == 0 && all.stderr.isEmpty)
+        let expected = LifecycleScenario.allCases.map { scenario in
+            (["scenario \(scenario.rawValue): \(scenario.summary)"] + scenario.run().map(\.description))
+                .joined(separator: "\n")
+        }
+        #expect(all.stdout == expected.joined(separator: "\n\n") + "\n")
+
+        let json = await runCLI(["simulate", "--json"])
+        let names = try json.stdout.split(separator: "\n").map { line in
+            try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])["scenario"]
+                as? String
+        }
+        let expectedNames = LifecycleScenario.allCases.flatMap { scenario in
+            scenario.run().map { _ in scenario.rawValue }
+        }
+        #expect(names == expectedNames)
+    }
+
+    @Test("an unknown scenario is a usage error")
     func usage() async {
-        let missing = await runCLI(["simulate"])
-        #expect(missing.status == 64)
-        #expect(missing.stderr.contains("give either --scenario <name> or --device"))
         let unknown = await runCLI(["simulate", "--scenario", "crash"])
         #expect(unknown.status == 64)
         #expect(unknown.stderr.contains("expected one of finishes-in-window, overruns-window, memory-pressure"))

@@ -44,7 +44,7 @@ struct SimulateDeviceCommandTests {
         "--scenario and --device exclude each other, and device options need --device",
         arguments: [
             ["simulate", "--scenario", "overruns-window", "--device"],
-            ["simulate"],
+            ["simulate", "--refresh-denied"],
             ["simulate", "--scenario", "overruns-window", "--low-power"],
             ["simulate", "--device", "--days", "5", "--force-quit-day", "6"],
         ])

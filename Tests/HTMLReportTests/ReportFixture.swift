@@ -69,8 +69,11 @@ final class ReportFixture: Sendable {
         #expect(ingested.rejected == 0)
         var instant = start
         while instant <= now {
-            let run = await runCLI(["run", "--db", database.path, "--now", ISO8601Instant.string(from: instant)])
-            try #require(run.status == 0, "\(run.stderr)")
+            // As cron runs them: a launch every four hours, and the retrain, which only it runs.
+            for command in ["run", "retrain"] {
+                let run = await runCLI([command, "--db", database.path, "--now", ISO8601Instant.string(from: instant)])
+                try #require(run.status == 0, "\(command): \(run.stderr)")
+            }
             instant += 4 * 3600
         }
         return ReportFixture(database: database, pipeline: pipeline)

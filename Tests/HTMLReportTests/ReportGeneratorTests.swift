@@ -84,8 +84,8 @@ struct ReportGeneratorTests {
                 #expect(index.contains("<title>\(day): \(dayRuns.count) succeeded</title>"), "\(identifier) \(day)")
             }
         }
-        let last = try #require(runs.map(\.startedAt).max())
-        #expect(index.contains("<td>\(ISO8601Instant.string(from: last))</td>"))
+        let last = try #require(try await fixture.pipeline.store.lastLaunch())
+        #expect(index.contains("<td>last launch</td><td>\(ISO8601Instant.string(from: last.launchedAt))</td>"))
         let waiting = try await fixture.pipeline.store.taskRequests().filter {
             $0.leaseOwner == nil && ($0.earliestBeginAt ?? $0.submittedAt) > ReportFixture.now
         }

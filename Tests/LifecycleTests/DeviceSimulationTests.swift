@@ -18,13 +18,57 @@ struct DeviceSimulationTests {
 
         #expect(report.retrainDays(.launchChain).count >= 20)
         #expect(!chain.successfulRuns(of: PipelineTasks.healthRefresh).isEmpty)
-        #expect(!chain.successfulRuns(of: PipelineTasks.engagementDaily).isEmpty)
-        #expect(chain.neverSubmitted.isEmpty)
 
         #expect(registerOnly.history.isEmpty)
         #expect(registerOnly.launches.isEmpty)
         #expect(report.retrainDays(.registerOnly).isEmpty)
         #expect(Set(registerOnly.neverSubmitted) == Set(PipelineTasks.identifiers))
+    }
+
+    @Test(
+        "iOS allows one pending refresh request per app: two of the three refresh chains never start, no reminder goes out"
+    )
+    func oneRefreshRequest() async throws {
+        let report = try await Self.month.run()
+        let chain = report.app(.launchChain)
+        // health-refresh is registered first and keeps the one place; it resubmits itself as it
+        // runs (a running request is no longer pending), so the others never find room.
+        #expect(chain.successfulRuns(of: PipelineTasks.healthRefresh).count >= 30)
+        #expect(chain.successfulRuns(of: PipelineTasks.engagementDaily).isEmpty)
+        #expect(chain.successfulRuns(of: PipelineTasks.weeklyInsight).isEmpty)
+        #expect(Set(chain.neverSubmitted) == [PipelineTasks.engagementDaily, PipelineTasks.weeklyInsight])
+        #expect(chain.remindersDelivered == 0)
+        #expect(report.lines.last { $0.hasPrefix("with launch chain:") }?.contains("0 reminders delivered") == true)
+    }
+
+    @Test("a retrain whose work outlasts its 10-minute budget expires every night and never counts as a retrain")
+    func retrainOutlastsBudget() async throws {
+        var device = Self.month
+        device.retrainDuration = 15 * 60
+        let report = try await device.run()
+        let retrains = report.app(.launchChain).history.filter { $0.identifier == PipelineTasks.mlRetrain }
+        #expect(retrains.count >= 20)
+        #expect(retrains.allSatisfy { $0.outcome == .expired && $0.finishedAt == $0.startedAt.addingTimeInterval(600) })
+        #expect(report.retrainDays(.launchChain).isEmpty)
+    }
+
+    @Test("the system ends a retrain early on memory pressure: the run expires at that instant, and is retried")
+    func memoryPressureEndsRetrain() async throws {
+        // Nine-minute retrains over four months: some nights a memory-pressure event falls inside one.
+        var device = DeviceSimulation(days: 120, seed: 1)
+        device.retrainDuration = 9 * 60
+        let report = try await device.run()
+        let chain = report.app(.launchChain)
+        let pressure = chain.interruptions.filter { $0.cause == .memoryPressure }
+        #expect(!pressure.isEmpty)
+        for interruption in pressure {
+            let run = chain.history.first {
+                $0.identifier == PipelineTasks.mlRetrain && $0.finishedAt == interruption.at
+            }
+            #expect(run?.outcome == .expired, "\(interruption)")
+            #expect(run.map { interruption.at < $0.startedAt.addingTimeInterval(9 * 60) } == true)
+        }
+        #expect(chain.history.filter { $0.outcome == .expired }.count == chain.interruptions.count)
     }
 
     @Test("ml-retrain needs external power: every run started while the phone was charging")
@@ -49,8 +93,9 @@ struct DeviceSimulationTests {
         let chain = report.app(.launchChain)
         #expect(chain.history.isEmpty)
         #expect(chain.launches.isEmpty)
-        // The chain is submitted at every launch: the app is ready, the system does not launch it.
-        #expect(chain.neverSubmitted.isEmpty)
+        // The chains are submitted at every launch — as many as iOS takes: the app is ready, the
+        // system does not launch it.
+        #expect(Set(chain.neverSubmitted) == [PipelineTasks.engagementDaily, PipelineTasks.weeklyInsight])
         #expect(report.app(.registerOnly).history.isEmpty)
     }
 

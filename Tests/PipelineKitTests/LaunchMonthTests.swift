@@ -36,10 +36,15 @@ struct LaunchMonthTests {
             engagement.allSatisfy {
                 Day(containing: $0.startedAt, in: zone).localTime(hour: 20, in: zone) == $0.startedAt
             })
-        // health-refresh: six times a day; ml-retrain: once a day.
+        // health-refresh: six times a day; ml-retrain: at the first launch, then every night at
+        // 03:00 local, from Mar 1 to Mar 30.
         #expect(runs.filter { $0.identifier == PipelineTasks.healthRefresh }.count == 30 * 6)
-        #expect(runs.filter { $0.identifier == PipelineTasks.mlRetrain }.count == 30)
-        #expect(harness.model.retrains.count == 30)
+        let retrains = runs.filter { $0.identifier == PipelineTasks.mlRetrain }
+        #expect(retrains.first?.startedAt == start)
+        #expect(
+            retrains.dropFirst().map(\.startedAt)
+                == (1...30).map { Day(year: 2026, month: 3, day: $0)!.localTime(hour: 3, in: zone) })
+        #expect(harness.model.retrains.count == 31)
         // weekly-insight: the Sundays Mar 1, 8, 15, 22, 29, at 20:00 local.
         let insights = runs.filter { $0.identifier == PipelineTasks.weeklyInsight }
         #expect(

@@ -18,9 +18,11 @@ final class SchedulerHarness: Sendable {
     static let permitted: [TaskIdentifier] = ["daily", "hourly", "refresh", "processing", "global-sweep"]
 
     /// A harness on a fresh database of `backend`: every scheduler test body runs on each backend.
+    /// Its default configuration retries without jitter and never prunes (`forTests`);
+    /// `RetryLimitTests` checks both.
     init(
         _ backend: TestBackend, now: Date = Date(iso: "2026-03-15T12:00:00Z"),
-        configuration: SchedulerConfiguration = SchedulerConfiguration()
+        configuration: SchedulerConfiguration = .forTests
     ) throws {
         database = TestDatabase(backend, now: now)
         store = try Store(path: database.path, clock: database.clock)
@@ -46,7 +48,8 @@ final class SchedulerHarness: Sendable {
         try await scheduler(store: store).launch(plan) { registrar throws(SchedulingError) in
             for task in tasks {
                 try registrar.register(
-                    task.identifier, for: task.scope, startingWith: task.chainStart, using: task.handler)
+                    task.identifier, for: task.scope, cadence: task.cadence, startingWith: task.chainStart,
+                    using: task.handler)
             }
         }
     }
@@ -71,6 +74,8 @@ struct TestTask: Sendable {
     var scope: ChainScope = .everyUser
     var chainStart: ChainStart
     var handler: TaskHandler
+    /// The cadence it is registered with, if any (`TaskRun.periods`).
+    var cadence: TimeInterval? = nil
 
     /// A refresh task whose chain starts due at `firstAt` (as soon as possible when `nil`), or
     /// `interval` after the launch that starts it when `firstAfterInterval` (as the app did), and
@@ -108,6 +113,17 @@ func nextFixedRate(after start: Date, every interval: TimeInterval, now: Date) -
     var next = start.addingTimeInterval(interval)
     while next <= now { next = next.addingTimeInterval(interval) }
     return next
+}
+
+extension SchedulerConfiguration {
+    /// The defaults, with retry delays exactly 1, 2, 4 … minutes and no pruning, so tests name exact
+    /// retry instants and count the whole history.
+    static var forTests: SchedulerConfiguration {
+        var configuration = SchedulerConfiguration()
+        configuration.retryJitter = 0
+        configuration.historyRetention = nil
+        return configuration
+    }
 }
 
 /// Keeps every message, for tests that check what was logged.

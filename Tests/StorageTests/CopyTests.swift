@@ -50,30 +50,43 @@ struct CopyTests {
         .watchDeadLetters: [
             [
                 .text("alice"), .text("symptomLog"), .text(#"{"mood":9}"#), .integer(t0 + 40), .integer(5),
-                .text("mood: out of range"), .integer(t0 + 41),
-            ].withID(9)
+                .text("mood: out of range"), .integer(t0 + 41), .null, .null,
+            ].withID(9),
+            [
+                .text("bob"), .text("symptomLog"), .text("{}"), .integer(t0 + 42), .integer(5), .text(awkward),
+                .integer(t0 + 43), .integer(t0 + 44), .integer(8),
+            ].withID(6),
         ],
         .taskRequests: [
             [
                 .text("health-refresh"), .text("alice"), .text("refresh"), .null, .integer(0), .integer(0),
-                .integer(t0 + 50), .integer(0), .null, .null, .null,
+                .integer(t0 + 50), .integer(0), .null, .null, .null, .null,
             ].withID(4),
             [
                 .text("ml-retrain"), .text(""), .text("processing"), .integer(t0 + 86_400_000), .integer(1),
                 .integer(1), .integer(t0 + 51), .integer(3), .text("worker-a"), .integer(t0 + 3_600_000),
-                .integer(t0 + 52),
+                .integer(t0 + 52), .text(awkward),
             ].withID(11),
+        ],
+        .discardedTaskRequests: [
+            [
+                .integer(12), .text("engagement-daily"), .text("bob"), .text("refresh"), .integer(t0 + 53),
+                .integer(0), .integer(0), .integer(t0 + 54), .integer(12), .text(awkward), .text("attempts"),
+                .integer(t0 + 55),
+            ].withID(2)
         ],
         .taskRuns: [
             [
                 .integer(2), .text("health-refresh"), .text("alice"), .text("refresh"), .integer(1), .text("w"),
                 .integer(t0 + 60), .integer(t0 + 61), .integer(t0 + 62), .text("success"), .null, .integer(1),
+                .integer(3),
             ].withID(20),
             [
                 .integer(11), .text("ml-retrain"), .text(""), .text("processing"), .integer(3), .text("worker-a"),
-                .integer(t0 + 63), .integer(t0 + 3_600_000), .null, .null, .null, .null,
+                .integer(t0 + 63), .integer(t0 + 3_600_000), .null, .null, .null, .null, .null,
             ].withID(21),
         ],
+        .schedulerLaunches: [[.integer(t0 + 65), .text("host:1:a")].withID(1)],
         .outbox: [
             [
                 .text("alice"), .text("log-reminder"), .text("2026-03-01"), .text(awkward), .integer(t0 + 70),

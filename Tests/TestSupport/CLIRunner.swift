@@ -72,10 +72,13 @@ public func pipelineBinary() throws -> URL {
 /// `standardOutput` to send stdout somewhere else (then `stdout` of the result is empty). With a
 /// `timeLimit`, a process still running when it passes is killed with SIGKILL and the result says
 /// `timedOut`, so a hung child fails the test instead of hanging it. `currentDirectory` is the
-/// child's working directory (default: this process's).
+/// child's working directory (default: this process's). With `fileSizeLimit` (KiB), no file the
+/// child writes may grow past it (`ulimit -f`, with SIGXFSZ ignored): a write beyond it fails as
+/// on a full disk.
 public func runBinary(
     _ arguments: [String], stdin: String = "", environment: [String: String] = [:],
-    standardOutput: FileHandle? = nil, timeLimit: Duration? = nil, currentDirectory: String? = nil
+    standardOutput: FileHandle? = nil, timeLimit: Duration? = nil, currentDirectory: String? = nil,
+    fileSizeLimit: Int? = nil
 ) async throws -> BinaryRun {
     let executable = try pipelineBinary()
     let folder = TemporaryDirectory("pipeline-binary")
@@ -94,8 +97,14 @@ public func runBinary(
     }
 
     let process = Process()
-    process.executableURL = executable
-    process.arguments = arguments
+    if let fileSizeLimit {
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments =
+            ["-c", "trap '' XFSZ; ulimit -f \(fileSizeLimit) && exec \"$0\" \"$@\"", executable.path] + arguments
+    } else {
+        process.executableURL = executable
+        process.arguments = arguments
+    }
     process.environment = environment
     if let currentDirectory { process.currentDirectoryURL = URL(fileURLWithPath: currentDirectory) }
     process.standardInput = input

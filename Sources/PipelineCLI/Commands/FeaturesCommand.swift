@@ -18,7 +18,7 @@ enum FeaturesCommand: Command {
 
     static func run(_ context: CommandContext) async throws -> ExitStatus {
         let id = context.arguments.user("user")!
-        let pipeline = try await Pipeline.open(path: context.databasePath, clock: context.clock, log: context.log)
+        let pipeline = try await LaunchSupport.open(context)
         let fit = try await PersonalModels(pipeline: pipeline).lastFitDesign(user: id)
         if !fit.dataUnchanged {
             context.log.log(

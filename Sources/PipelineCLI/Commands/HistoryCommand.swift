@@ -9,8 +9,11 @@ enum HistoryCommand: Command {
         abstract: "Show the runs of the scheduled tasks: when, for whom, and how each ended.",
         discussion: """
             One run per line, oldest first: its start, task, user, outcome (success, failure or \
-            expired) and the reason. With --json, one JSON object per line with identifier, user, \
-            startedAt, finishedAt, outcome and reason. Runs still in progress are not listed.
+            expired), how many of its task's periods it covered when it caught up after missed \
+            launches ("3 periods"), and the reason (which says so when the run was its request's \
+            last attempt and the request was discarded). With --json, one JSON object per line with \
+            identifier, user, startedAt, finishedAt, outcome, reason and periods. Runs still in \
+            progress are not listed. Launches prune runs older than their --keep-history, but keep each chain's latest.
             """,
         options: [
             .option("user", .user, help: "Only this user's runs."),
@@ -43,7 +46,9 @@ enum HistoryCommand: Command {
                     ISO8601Instant.string(from: run.startedAt), run.identifier.rawValue, run.scope.description,
                     run.outcome?.rawValue ?? "running",
                 ]
-                context.io.stdout.writeLine(fields.joined(separator: "  ") + (run.reason.map { "  " + $0 } ?? ""))
+                var line = fields.joined(separator: "  ")
+                if run.periods > 1 { line += "  \(run.periods) periods" }
+                context.io.stdout.writeLine(line + (run.reason.map { "  " + $0 } ?? ""))
             }
         }
         return .ok

@@ -17,8 +17,25 @@ enum LaunchSupport {
     static let jobsOption = OptionSpec.option(
         "jobs", .integer(1...1024), help: "Tasks to run at once (default: one per core).")
 
+    /// Opens an existing database: every command but ingestion and `init` refuses a path where there
+    /// is none, so a mistyped `--db` is an error and creates nothing.
+    /// `--max-attempts`: attempts before a failing request is discarded (see
+    /// `SchedulerConfiguration.maxAttempts` for why 12).
+    static let maxAttemptsOption = OptionSpec.option(
+        "max-attempts", .integer(1...1000),
+        help: "Attempts a failing request gets before it is discarded (then 'pipeline requests retry' puts it back).",
+        default: String(SchedulerConfiguration().maxAttempts), environment: "PIPELINE_MAX_ATTEMPTS")
+
+    /// `--keep-history`: days of history a launch keeps.
+    static let keepHistoryOption = OptionSpec.option(
+        "keep-history", .integer(1...36_500), valueName: "days",
+        help: "Prune runs, acknowledged outbox messages, requeued dead letters and discarded requests older than "
+            + "this, at most \(SchedulerConfiguration().pruneLimit) of each per launch.",
+        default: String(Int((SchedulerConfiguration().historyRetention ?? 0) / 86_400)),
+        environment: "PIPELINE_KEEP_HISTORY_DAYS")
+
     static func open(_ context: CommandContext) async throws -> Pipeline {
-        try await Pipeline.open(path: context.databasePath, clock: context.clock, log: context.log)
+        try await Pipeline.openExisting(path: context.databasePath, clock: context.clock, log: context.log)
     }
 
     /// The personal models behind `ml-retrain` and `weekly-insight`: one value per launch, so the
@@ -31,6 +48,10 @@ enum LaunchSupport {
     static func launchOptions(_ context: CommandContext, pipeline: Pipeline) -> LaunchOptions {
         var options = LaunchOptions()
         if let jobs = context.arguments.int("jobs") { options.jobs = jobs }
+        if let attempts = context.arguments.int("max-attempts") { options.configuration.maxAttempts = attempts }
+        if let days = context.arguments.int("keep-history") {
+            options.configuration.historyRetention = TimeInterval(days) * 86_400
+        }
         options.personalModel = personalModel(for: pipeline, jobs: options.jobs)
         return options
     }
@@ -92,6 +113,7 @@ enum LaunchSupport {
             "finishedAt": run.finishedAt.map { .string(ISO8601Instant.string(from: $0)) } ?? .null,
             "outcome": run.outcome.map { .string($0.rawValue) } ?? .null,
             "reason": run.reason.map(JSONValue.string) ?? .null,
+            "periods": .number(Double(run.periods)),
         ])
     }
 
@@ -111,7 +133,35 @@ enum LaunchSupport {
             "reclaimed": .number(Double(report.reclaimed)),
             "waitingForConditions": .array(report.waitingForConditions.map(json)),
             "runningElsewhere": .array(report.runningElsewhere.map(json)),
+            "discarded": .number(Double(report.discarded.count)),
+            "pruned": .object([
+                "runs": .number(Double(report.pruned.runs)),
+                "outboxMessages": .number(Double(report.pruned.outboxMessages)),
+                "deadLetters": .number(Double(report.pruned.deadLetters)),
+                "discardedRequests": .number(Double(report.pruned.discardedRequests)),
+            ]),
         ])
+    }
+
+    /// The `<id>` positionals of an operator's action (`requests cancel 12 13`); `what` names the
+    /// thing in the error, e.g. "a request".
+    static func ids(_ context: CommandContext, of what: String) throws(CLIError) -> [Int64] {
+        try context.arguments.positionals("id").map { (text) throws(CLIError) -> Int64 in
+            guard let id = Int64(text), id > 0 else {
+                throw .invalidValue(text, origin: "'<id>'", expected: "\(what) id, a positive integer")
+            }
+            return id
+        }
+    }
+
+    /// `4 h`, `1 day`, `7 days`: a cadence in words.
+    static func duration(_ seconds: TimeInterval) -> String {
+        if seconds >= 86_400, seconds.truncatingRemainder(dividingBy: 86_400) == 0 {
+            let days = Int(seconds / 86_400)
+            return "\(days) day\(days == 1 ? "" : "s")"
+        }
+        if seconds >= 3600, seconds.truncatingRemainder(dividingBy: 3600) == 0 { return "\(Int(seconds / 3600)) h" }
+        return "\(Int(seconds / 60)) min"
     }
 
     /// `health-refresh for ada`, `cleanup (global)`.

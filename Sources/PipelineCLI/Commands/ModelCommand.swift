@@ -20,7 +20,7 @@ enum ModelCommand: Command {
 
     static func run(_ context: CommandContext) async throws -> ExitStatus {
         let user = context.arguments.user("user")!
-        let pipeline = try await Pipeline.open(path: context.databasePath, clock: context.clock, log: context.log)
+        let pipeline = try await LaunchSupport.open(context)
         guard try await pipeline.user(user) != nil else { throw PipelineError.unknownUser(user.rawValue) }
         let models = PersonalModels(pipeline: pipeline)
         guard let served = try await models.servedModel(for: user) else {

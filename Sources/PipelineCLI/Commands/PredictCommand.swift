@@ -22,7 +22,7 @@ enum PredictCommand: Command {
 
     static func run(_ context: CommandContext) async throws -> ExitStatus {
         let id = context.arguments.user("user")!
-        let pipeline = try await Pipeline.open(path: context.databasePath, clock: context.clock, log: context.log)
+        let pipeline = try await LaunchSupport.open(context)
         guard let user = try await pipeline.user(id) else { throw PipelineError.unknownUser(id.rawValue) }
         let tomorrow = user.today(at: context.clock.now).adding(days: 1)
         let day = context.arguments.day("for") ?? tomorrow

@@ -41,7 +41,7 @@ enum ReportCommand: Command {
 
     static func run(_ context: CommandContext) async throws -> ExitStatus {
         let out = context.arguments.string("out")!
-        let pipeline = try await Pipeline.open(path: context.databasePath, clock: context.clock, log: context.log)
+        let pipeline = try await LaunchSupport.open(context)
         var options = ReportOptions(outputPath: out)
         options.user = context.arguments.user("user")
         options.redact = context.arguments.flag("redact")

@@ -9,8 +9,10 @@ enum RetrainCommand: Command {
         abstract: "Launch the scheduler and run the due ml-retrain tasks.",
         discussion: """
             Like 'pipeline run', but runs only ml-retrain: each user's personal model is retrained \
-            when their request is due (every day) and the machine is on external power. --force \
-            retrains now even if not due; --user limits it to one user.
+            when their request is due and the machine is on external power. A user's retrain is due \
+            every day from 03:00 on the user's own clock, when their day is complete, so a daily \
+            cron line at any hour finds every user's retrain due. --force retrains now even if not \
+            due (the next night's retrain stays where it was); --user limits it to one user.
 
             Exit status 75 when a retrain was due but could not run now: the machine is on battery, \
             or another process is already running it. Silent on success.
@@ -23,6 +25,8 @@ enum RetrainCommand: Command {
                 help: "Time each retrain may take before it expires, e.g. 90s, 15m, 1h (default: 10m)."),
             LaunchSupport.jobsOption,
             LaunchSupport.metricsFileOption,
+            LaunchSupport.maxAttemptsOption,
+            LaunchSupport.keepHistoryOption,
         ],
         examples: [
             Example("Retrain what is due", "pipeline retrain"),

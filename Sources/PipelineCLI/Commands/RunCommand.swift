@@ -1,22 +1,32 @@
 import Foundation
 import PipelineKit
 
-/// `pipeline run`: one launch of the scheduler, running every due task. What cron runs.
+/// `pipeline run`: one launch of the scheduler, running the due app-refresh tasks. What cron runs
+/// every few minutes; `pipeline retrain` runs the processing task.
 enum RunCommand: Command {
     static let spec = CommandSpec(
         name: "run",
-        abstract: "Launch the scheduler: start every user's task chains and run what is due.",
+        abstract: "Launch the scheduler: start every user's chains, run the due refresh tasks.",
         discussion: """
             A launch registers the four tasks (health-refresh, ml-retrain, engagement-daily, \
             weekly-insight), starts the chain of each for every user who has none, then runs the due \
-            requests, several at once (--jobs), and exits. Overlapping launches share the work and \
-            never run a request twice.
+            requests of the app-refresh tasks (health-refresh, engagement-daily, weekly-insight), \
+            several at once (--jobs), and exits. ml-retrain, the processing task, runs in 'pipeline \
+            retrain' launches, the nightly maintenance window. Overlapping launches share the work \
+            and never run a request twice.
 
             Silent when everything succeeds, as cron expects; a task that fails is reported on \
-            standard error, retried later with exponential backoff, and the status is 1. Nothing \
-            due: exit 0 at once, no output. With --json, prints what ran.
+            standard error, retried later with exponential backoff (spread by jitter, so requests \
+            that failed together do not come back together), and the status is 1. After \
+            --max-attempts failures in a row a request is discarded: 'pipeline status' flags it and \
+            'pipeline requests retry' puts it back. A launch that ran tasks also prunes old \
+            history (--keep-history), a bounded amount at a time. Nothing due: exit 0 at once, no output. \
+            With --json, prints what ran.
             """,
-        options: [LaunchSupport.jobsOption, LaunchSupport.metricsFileOption],
+        options: [
+            LaunchSupport.jobsOption, LaunchSupport.metricsFileOption, LaunchSupport.maxAttemptsOption,
+            LaunchSupport.keepHistoryOption,
+        ],
         examples: [
             Example("Run what is due, as cron does every 15 minutes", "pipeline run"),
             Example(
@@ -28,7 +38,8 @@ enum RunCommand: Command {
 
     static func run(_ context: CommandContext) async throws -> ExitStatus {
         let pipeline = try await LaunchSupport.open(context)
-        let options = LaunchSupport.launchOptions(context, pipeline: pipeline)
+        var options = LaunchSupport.launchOptions(context, pipeline: pipeline)
+        options.tasks = PipelineTasks.refreshIdentifiers
         let report = try await LaunchSupport.launch(options, pipeline: pipeline, context: context)
         return report.unsuccessfulRuns.isEmpty ? .ok : .failure
     }

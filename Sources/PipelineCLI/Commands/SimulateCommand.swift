@@ -8,7 +8,8 @@ enum SimulateCommand: Command {
         name: "simulate",
         abstract: "Replay how iOS suspends, kills and launches an app doing background work.",
         discussion: """
-            --scenario plays one scripted story and prints its state log, one line per event with \
+            With no options, plays the three scripted stories below one after the other; \
+            --scenario plays one. Each prints its state log, one line per event with \
             its virtual time since the start: state transitions (active, background, suspended, \
             terminated) with their cause, background tasks begun and ended, expiration handlers, and \
             work started, frozen, refused or lost. A background task keeps the app running for \
@@ -28,11 +29,14 @@ enum SimulateCommand: Command {
                     A submits its task chains at every launch, B only registers its handlers (the original \
                     iOS app). The phone follows a seeded usage pattern: visits to the app, charging most \
                     nights, and background launches the system offers a few times a day and at night, only \
-                    for a submitted request that is due. ml-retrain needs external power, so it runs only \
-                    while the phone charges. A force-quit stops background launches until the user opens \
+                    for a submitted request that is due. iOS's limits hold: one pending refresh request \
+                    and ten processing requests per app, so of the three refresh chains only one is ever \
+                    pending. ml-retrain needs external power, so it runs only while the phone charges; its \
+                    work takes virtual time (3 min) against its 10 min budget, and the system ends it \
+                    early on memory pressure, unplugging or a force-quit. A force-quit stops background launches until the user opens \
                     the app; Background App Refresh denied or Low Power Mode stops them all. It prints a \
                     table with one row per day and one summary line per app, counted from each app's run \
-                    history.
+                    history, with the reminders the app delivered to the user.
 
                     Every run prints the same output for the same options. With --json, each event or day \
                     is one JSON object per line.
@@ -53,6 +57,7 @@ enum SimulateCommand: Command {
             .flag("low-power", help: "With --device: the phone stays in Low Power Mode."),
         ],
         examples: [
+            Example("Replay the three scripted stories", "pipeline simulate"),
             Example("Watch an upload overrun its background time", "pipeline simulate --scenario overruns-window"),
             Example("The same log as JSON Lines", "pipeline simulate --scenario memory-pressure --json"),
             Example(
@@ -65,18 +70,27 @@ enum SimulateCommand: Command {
     static func run(_ context: CommandContext) async throws -> ExitStatus {
         let arguments = context.arguments
         let scenario = arguments.string("scenario")
-        guard (scenario != nil) != arguments.flag("device") else {
-            throw CLIError.usage("give either --scenario <name> or --device")
+        guard scenario == nil || !arguments.flag("device") else {
+            throw CLIError.usage("give --scenario <name> or --device, not both")
         }
-        if let scenario {
+        if !arguments.flag("device") {
             if arguments.int("force-quit-day") != nil || arguments.flag("refresh-denied") || arguments.flag("low-power")
             {
                 throw CLIError.usage(
                     deviceOptions.map { "--" + $0 }.joined(separator: ", ") + " apply to --device only")
             }
             // The spec restricts the value to the scenarios' names, so it always maps back.
-            for event in LifecycleScenario(rawValue: scenario)!.run() {
-                context.io.stdout.writeLine(context.json ? event.jsonObject.jsonText : event.description)
+            let scenarios = scenario.map { [LifecycleScenario(rawValue: $0)!] } ?? LifecycleScenario.allCases
+            for (index, scenario) in scenarios.enumerated() {
+                if scenarios.count > 1, !context.json {
+                    if index > 0 { context.io.stdout.writeLine("") }
+                    context.io.stdout.writeLine("scenario \(scenario.rawValue): \(scenario.summary)")
+                }
+                for event in scenario.run() {
+                    var object = event.jsonObject
+                    if scenarios.count > 1 { object["scenario"] = .string(scenario.rawValue) }
+                    context.io.stdout.writeLine(context.json ? object.jsonText : event.description)
+                }
             }
             return .ok
         }

@@ -1,6 +1,7 @@
 import Domain
 import PipelineKit
 import Scheduling
+import Storage
 
 /// `pipeline status`: what the database holds, the scheduled tasks, and what needs attention.
 enum StatusCommand: Command {
@@ -18,13 +19,26 @@ enum StatusCommand: Command {
               unregistered      requests of tasks this version does not know
               unknown kinds     queued watch items this version cannot apply (kept)
               dead letters      watch items that failed too often
+              overdue           requests due for longer than their task's cadence: no
+                                launch ran them (is cron running 'pipeline run'?)
+              waiting           processing requests whose conditions (external power,
+                                network) have been unmet for more than a day
+              discarded         requests whose retries ran out ('pipeline requests retry')
 
-            Reads only; changes nothing. The status is 0 even when problems are shown.
+            It also shows when the last launch began, by any process. Reads only; changes \
+            nothing, and answers while another process holds the database's write lock. The \
+            status is 0 even when problems are shown; with --check it is 1 when there is any \
+            problem, each printed on standard error, and nothing else is printed (0 and silent \
+            when healthy), so a monitor can page on it. --json has "healthy" the same way.
             """,
-        options: [LaunchSupport.metricsFileOption],
+        options: [
+            LaunchSupport.metricsFileOption,
+            .flag("check", help: "Print only the problems, on standard error; exit 1 if there are any."),
+        ],
         examples: [
             Example("Show the status", "pipeline status"),
             Example("As JSON, for monitoring", "pipeline status --json"),
+            Example("Page when unhealthy (cron, a monitor's check)", "pipeline status --check"),
         ])
 
     /// At most this many entries of one diagnostic are listed in text; JSON lists all.
@@ -35,6 +49,12 @@ enum StatusCommand: Command {
         let schema = try await pipeline.schemaVersion()
         let status = try await pipeline.status()
         try await LaunchSupport.writeMetrics(context, pipeline: pipeline)
+        if context.arguments.flag("check") {
+            for (title, entries) in problems(status) {
+                for entry in entries { context.io.stderr.writeLine("\(title): \(entry)") }
+            }
+            return status.hasProblems ? .failure : .ok
+        }
         if context.json {
             context.io.stdout.writeLine(json(status, database: pipeline.store.location, schema: schema).jsonText)
         } else {
@@ -62,6 +82,11 @@ enum StatusCommand: Command {
             lines.append("watch queue  " + kinds.joined(separator: ", "))
         }
         lines.append("dead letters \(summary.deadLetters)")
+        lines.append(
+            "last launch  "
+                + (status.scheduler.lastLaunch.map {
+                    ISO8601Instant.string(from: $0.launchedAt) + " by " + PrintableExcerpt.of($0.worker)
+                } ?? "never"))
         let conditions = status.scheduler.conditions
         lines.append(
             "conditions   external power \(conditions.isOnExternalPower ? "yes" : "no"), network "
@@ -80,20 +105,34 @@ enum StatusCommand: Command {
             )
             let runs = task?.runs ?? [:]
             let outcomes = TaskOutcome.allCases.compactMap { outcome in runs[outcome].map { "\($0) \(outcome)" } }
+            let discarded = task?.discarded ?? DiscardedTaskRequestCounts()
+            var counts = "    pending \(task?.pending ?? 0) (due \(task?.due ?? 0)), running \(task?.running ?? 0)"
+            if discarded.attempts > 0 { counts += ", discarded \(discarded.attempts)" }
+            if discarded.cancelled > 0 { counts += ", cancelled \(discarded.cancelled)" }
+            let lastSuccess = task?.lastSuccess.map { ISO8601Instant.string(from: $0) } ?? "never"
             lines.append(
-                "    pending \(task?.pending ?? 0) (due \(task?.due ?? 0)), running \(task?.running ?? 0); last success "
-                    + (task?.lastSuccess.map { ISO8601Instant.string(from: $0) } ?? "never")
+                counts + "; last success " + lastSuccess
                     + (outcomes.isEmpty ? "" : "; runs: " + outcomes.joined(separator: ", ")))
         }
 
         lines.append("diagnostics:")
         var problems: [String] = []
-        func list(_ title: String, _ entries: [String]) {
-            guard !entries.isEmpty else { return }
+        for (title, entries) in self.problems(status) {
             problems.append("  \(title) (\(entries.count)):")
             problems += entries.prefix(listLimit).map { "    " + $0 }
             if entries.count > listLimit { problems.append("    … and \(entries.count - listLimit) more (see --json)") }
         }
+        lines += problems.isEmpty ? ["  none"] : problems
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// Every problem, by diagnostic, in the order text lists them: what `--check` prints.
+    static func problems(_ status: PipelineStatus) -> [(title: String, entries: [String])] {
+        var problems: [(title: String, entries: [String])] = []
+        func list(_ title: String, _ entries: [String]) {
+            if !entries.isEmpty { problems.append((title, entries)) }
+        }
+        let summary = status.summary
         let scheduler = status.scheduler
         list(
             "registered but never submitted",
@@ -125,11 +164,37 @@ enum StatusCommand: Command {
             status.unknownWatchKinds.sorted { $0.key < $1.key }.map {
                 "\(PrintableExcerpt.of($0.key)): \($0.value) queued item\($0.value == 1 ? "" : "s")"
             })
+        list(
+            "overdue",
+            scheduler.overdue.map { late in
+                "\(late.identifier): \(late.requests) request\(late.requests == 1 ? "" : "s") due since "
+                    + ISO8601Instant.string(from: late.oldestDueAt) + ", more than its cadence ("
+                    + LaunchSupport.duration(late.cadence) + ") ago; last launch "
+                    + (scheduler.lastLaunch.map { ISO8601Instant.string(from: $0.launchedAt) } ?? "never")
+                    + ": is cron running 'pipeline run'?"
+            })
+        list(
+            "waiting on conditions",
+            scheduler.waitingOnConditions.map { waiting in
+                "\(waiting.identifier): \(waiting.requests) request\(waiting.requests == 1 ? "" : "s") due since "
+                    + ISO8601Instant.string(from: waiting.oldestDueAt) + " wait for "
+                    + waiting.unmet.joined(separator: " and ") + ", for more than a day"
+            })
+        list(
+            "discarded",
+            scheduler.tasks.filter { $0.discarded.attempts > 0 }.map { task in
+                "\(task.identifier): \(task.discarded.attempts) request\(task.discarded.attempts == 1 ? "" : "s") "
+                    + "ran out of attempts; see 'pipeline requests --state discarded', then 'pipeline requests retry'"
+            })
         if summary.deadLetters > 0 {
-            problems.append("  dead letters: \(summary.deadLetters) watch items failed too often and wait for a person")
+            list(
+                "dead letters",
+                [
+                    "\(summary.deadLetters) watch items failed too often and wait for a person "
+                        + "('pipeline dead-letters', then 'pipeline dead-letters requeue')"
+                ])
         }
-        lines += problems.isEmpty ? ["  none"] : problems
-        return lines.joined(separator: "\n") + "\n"
+        return problems
     }
 
     static func json(_ status: PipelineStatus, database: String, schema: Int) -> JSONValue {
@@ -169,6 +234,8 @@ enum StatusCommand: Command {
                     "pending": .number(Double(task?.pending ?? 0)),
                     "due": .number(Double(task?.due ?? 0)),
                     "running": .number(Double(task?.running ?? 0)),
+                    "discarded": .number(Double(task?.discarded.attempts ?? 0)),
+                    "cancelled": .number(Double(task?.discarded.cancelled ?? 0)),
                     "lastSuccess": task?.lastSuccess.map { .string(ISO8601Instant.string(from: $0)) } ?? .null,
                     "runs": .object(runs),
                 ])
@@ -204,7 +271,31 @@ enum StatusCommand: Command {
             "unregisteredRequests": .object(unregistered),
             "unknownWatchKinds": .object(unknownKinds),
             "deadLetters": .number(Double(summary.deadLetters)),
+            "overdue": .array(
+                scheduler.overdue.map { late in
+                    .object([
+                        "identifier": .string(late.identifier.rawValue), "requests": .number(Double(late.requests)),
+                        "oldestDueAt": .string(ISO8601Instant.string(from: late.oldestDueAt)),
+                        "cadenceSeconds": .number(late.cadence),
+                    ])
+                }),
+            "waitingOnConditions": .array(
+                scheduler.waitingOnConditions.map { waiting in
+                    .object([
+                        "identifier": .string(waiting.identifier.rawValue),
+                        "requests": .number(Double(waiting.requests)),
+                        "oldestDueAt": .string(ISO8601Instant.string(from: waiting.oldestDueAt)),
+                        "unmet": .array(waiting.unmet.map(JSONValue.string)),
+                    ])
+                }),
+            "discarded": .number(Double(scheduler.discardedRequests)),
         ])
+        object["lastLaunch"] =
+            scheduler.lastLaunch.map {
+                .object([
+                    "at": .string(ISO8601Instant.string(from: $0.launchedAt)), "worker": .string($0.worker),
+                ])
+            } ?? .null
         object["healthy"] = .bool(!status.hasProblems)
         return .object(object)
     }

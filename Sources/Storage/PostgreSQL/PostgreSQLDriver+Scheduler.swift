@@ -50,6 +50,8 @@ extension PostgreSQLDriver {
                 identifier, scope, kind, earliest_begin_at, requires_external_power, requires_network, submitted_at)
             SELECT $1::text, $2::text, $3::text, $4::bigint, $5::boolean, $6::boolean, $7::bigint
             WHERE NOT EXISTS (SELECT 1 FROM task_requests WHERE identifier = $1::text AND scope = $2::text)
+                AND NOT EXISTS (
+                    SELECT 1 FROM discarded_task_requests WHERE identifier = $1::text AND scope = $2::text)
             ON CONFLICT (identifier, scope) WHERE lease_owner IS NULL DO NOTHING
             RETURNING id
             """, parameters)
@@ -101,12 +103,16 @@ extension PostgreSQLDriver {
         let rows = try connection.query(
             """
             SELECT id, identifier, scope, kind, earliest_begin_at, requires_external_power, requires_network,
-                submitted_at, attempts, lease_owner, lease_expires_at, claimed_at
+                submitted_at, attempts, lease_owner, lease_expires_at, claimed_at, last_error
             FROM task_requests
             WHERE ($1::text IS NULL OR identifier = $1::text) AND ($2::text IS NULL OR scope = $2::text)
             ORDER BY coalesce(earliest_begin_at, submitted_at), id
             """, [identifier, scope])
-        return (0..<rows.count).compactMap { decodeRequest(rows, $0) }
+        return (0..<rows.count).compactMap { row in
+            guard var request = decodeRequest(rows, row) else { return nil }
+            request.lastError = rows.optionalString(row, 12)
+            return request
+        }
     }
 
     func latestTaskRequestID() throws(StorageError) -> Int64 {
@@ -124,6 +130,7 @@ extension PostgreSQLDriver {
             """
             SELECT id, time_zone FROM users AS u
             WHERE NOT EXISTS (SELECT 1 FROM task_requests WHERE identifier = $1 AND scope = u.id)
+                AND NOT EXISTS (SELECT 1 FROM discarded_task_requests WHERE identifier = $1 AND scope = u.id)
             ORDER BY id
             """, [identifier])
         return try decodeUsers(rows)
@@ -228,7 +235,9 @@ extension PostgreSQLDriver {
                 "SELECT EXISTS (SELECT 1 FROM task_requests WHERE identifier = $1 AND scope = $2 AND lease_owner IS NULL)",
                 [identifier, scope]
             ).bool(0, 0)
-            if let retryAt = completion.retryAt.map(Store.milliseconds) {
+            if completion.discard {
+                try discardRequest(completion.requestID, error: completion.reason, cause: "attempts")
+            } else if let retryAt = completion.retryAt.map(Store.milliseconds) {
                 if !successorPending {
                     // The request itself waits again. A submit on another host may have made a
                     // successor pending since the check: the unique index refuses a second pending
@@ -238,9 +247,9 @@ extension PostgreSQLDriver {
                         try connection.query(
                             """
                             UPDATE task_requests SET lease_owner = NULL, lease_expires_at = NULL, claimed_at = NULL,
-                                earliest_begin_at = $2
+                                earliest_begin_at = $2, last_error = $3
                             WHERE id = $1
-                            """, [.pg(completion.requestID), .pg(retryAt)])
+                            """, [.pg(completion.requestID), .pg(retryAt), completion.reason])
                         try connection.execute("RELEASE SAVEPOINT retry")
                     } catch .postgresql("23505", _, _) {
                         try connection.execute("ROLLBACK TO SAVEPOINT retry")
@@ -253,9 +262,9 @@ extension PostgreSQLDriver {
                         UPDATE task_requests SET
                             earliest_begin_at = CASE WHEN earliest_begin_at IS NULL OR earliest_begin_at <= $3
                                 THEN earliest_begin_at ELSE $3 END,
-                            attempts = greatest(attempts, $4)
+                            attempts = greatest(attempts, $4), last_error = $5
                         WHERE identifier = $1 AND scope = $2 AND lease_owner IS NULL
-                        """, [identifier, scope, .pg(retryAt), .pg(attempts)])
+                        """, [identifier, scope, .pg(retryAt), .pg(attempts), completion.reason])
                     try deleteRequest(completion.requestID)
                 }
             } else {
@@ -263,12 +272,12 @@ extension PostgreSQLDriver {
             }
             try connection.query(
                 """
-                UPDATE task_runs SET finished_at = $2, outcome = $3, reason = $4, successor_pending = $5
+                UPDATE task_runs SET finished_at = $2, outcome = $3, reason = $4, successor_pending = $5, periods = $6
                 WHERE id = $1 AND finished_at IS NULL
                 """,
                 [
                     .pg(completion.runID), .pg(nowMilliseconds), completion.outcome.rawValue, completion.reason,
-                    .pg(successorPending),
+                    .pg(successorPending), .pg(completion.periods),
                 ])
             return .recorded(successorPending: successorPending)
         }
@@ -288,7 +297,7 @@ extension PostgreSQLDriver {
             """
             SELECT * FROM (
                 SELECT id, request_id, identifier, scope, kind, attempt, worker, started_at, lease_expires_at,
-                    finished_at, outcome, reason, successor_pending
+                    finished_at, outcome, reason, successor_pending, periods
                 FROM task_runs
                 WHERE ($1::text IS NULL OR identifier = $1::text) AND ($2::text IS NULL OR scope = $2::text)
                     AND ($3::boolean OR finished_at IS NOT NULL)
@@ -302,7 +311,8 @@ extension PostgreSQLDriver {
         let rows = try connection.query(
             """
             SELECT run.id, run.request_id, run.identifier, run.scope, run.kind, run.attempt, run.worker,
-                run.started_at, run.lease_expires_at, run.finished_at, run.outcome, run.reason, run.successor_pending
+                run.started_at, run.lease_expires_at, run.finished_at, run.outcome, run.reason, run.successor_pending,
+                run.periods
             FROM task_runs AS run
             JOIN (SELECT max(id) AS id FROM task_runs WHERE finished_at IS NOT NULL GROUP BY identifier, scope) AS last
                 ON last.id = run.id
@@ -320,12 +330,14 @@ extension PostgreSQLDriver {
                 SELECT id FROM users AS u
                 WHERE NOT EXISTS (SELECT 1 FROM task_requests WHERE identifier = $1 AND scope = u.id)
                     AND NOT EXISTS (SELECT 1 FROM task_runs WHERE identifier = $1 AND scope = u.id)
+                    AND NOT EXISTS (SELECT 1 FROM discarded_task_requests WHERE identifier = $1 AND scope = u.id)
                 ORDER BY id
                 """, [identifier])
             : try connection.query(
                 """
                 SELECT '' WHERE NOT EXISTS (SELECT 1 FROM task_requests WHERE identifier = $1 AND scope = '')
                     AND NOT EXISTS (SELECT 1 FROM task_runs WHERE identifier = $1 AND scope = '')
+                    AND NOT EXISTS (SELECT 1 FROM discarded_task_requests WHERE identifier = $1 AND scope = '')
                 """, [identifier])
         return (0..<rows.count).map { rows.string($0, 0) }
     }
@@ -389,7 +401,7 @@ extension PostgreSQLDriver {
     /// Reads a row in this column order: id, identifier, scope, kind, earliest_begin_at,
     /// requires_external_power, requires_network, submitted_at, attempts, lease_owner,
     /// lease_expires_at, claimed_at.
-    private func decodeRequest(_ rows: PostgreSQLRows, _ row: Int) -> TaskRequestRecord? {
+    func decodeRequest(_ rows: PostgreSQLRows, _ row: Int) -> TaskRequestRecord? {
         guard let kind = TaskRequestKind(rawValue: rows.string(row, 3)) else { return nil }
         func date(_ column: Int32) -> Date? {
             rows.optionalInt64(row, column).map { Store.date(milliseconds: $0) }
@@ -410,6 +422,7 @@ extension PostgreSQLDriver {
             leaseExpiresAt: Store.date(milliseconds: rows.int64(row, 8)),
             finishedAt: rows.optionalInt64(row, 9).map { Store.date(milliseconds: $0) },
             outcome: rows.optionalString(row, 10).flatMap(TaskRunOutcome.init(rawValue:)),
-            reason: rows.optionalString(row, 11), successorPending: rows.optionalBool(row, 12))
+            reason: rows.optionalString(row, 11), successorPending: rows.optionalBool(row, 12),
+            periods: rows.optionalInt(row, 13))
     }
 }

@@ -82,7 +82,7 @@ extension PostgreSQLDriver {
             """
             SELECT id, user_id, kind, payload::text, enqueued_at, attempts, last_error, failed_at
             FROM watch_dead_letters
-            WHERE $1::text IS NULL OR user_id = $1::text ORDER BY id
+            WHERE ($1::text IS NULL OR user_id = $1::text) AND resolved_at IS NULL ORDER BY id
             """, [user?.rawValue])
         return (0..<rows.count).compactMap { row in
             decodeWatchItem(rows, row).map {

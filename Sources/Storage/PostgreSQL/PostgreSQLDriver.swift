@@ -65,7 +65,7 @@ final class PostgreSQLDriver: StorageDriver {
         let rows = try connection.query(
             """
             SELECT (SELECT count(*) FROM users), (SELECT count(*) FROM daily_logs),
-                (SELECT count(*) FROM watch_dead_letters), kinds.kind, kinds.count
+                (SELECT count(*) FROM watch_dead_letters WHERE resolved_at IS NULL), kinds.kind, kinds.count
             FROM (SELECT 1) AS one
             LEFT JOIN (SELECT kind, count(*) AS count FROM watch_items GROUP BY kind) AS kinds ON TRUE
             ORDER BY kinds.kind
@@ -79,6 +79,8 @@ final class PostgreSQLDriver: StorageDriver {
         }
         return summary
     }
+
+    func reclaimLogSpace() throws(StorageError) {}
 
     /// PostgreSQL checks its own pages (and, with data checksums, their contents) as it reads them;
     /// what can be checked from a client is that every table pipeline needs is there and readable.

@@ -73,6 +73,11 @@ struct Migrator {
     /// Applies every pending migration up to `target` (default: all), each in its own transaction.
     func migrate(_ connection: Connection, to target: Int? = nil, now: Int64) throws(StorageError) {
         let target = target ?? latestVersion
+        // A database that is up to date is opened without taking the write lock, so `pipeline status`
+        // answers while another process holds it (a long ingest, a launch).
+        let hasBookkeeping = try connection.scalarText(
+            "SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = 'schema_migrations'")
+        if hasBookkeeping == "1", try currentVersion(connection) >= target { return }
         try connection.writeTransaction { () throws(StorageError) in
             try connection.execute(Migrator.bookkeepingTable)
         }

@@ -43,6 +43,7 @@ extension SQLiteDriver {
                 identifier, scope, kind, earliest_begin_at, requires_external_power, requires_network, submitted_at)
             SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7
             WHERE NOT EXISTS (SELECT 1 FROM task_requests WHERE identifier = ?1 AND scope = ?2)
+                AND NOT EXISTS (SELECT 1 FROM discarded_task_requests WHERE identifier = ?1 AND scope = ?2)
             ON CONFLICT (identifier, scope) WHERE lease_owner IS NULL DO NOTHING
             """
         return try connection.withStatement(sql) { (statement) throws(StorageError) in
@@ -106,7 +107,7 @@ extension SQLiteDriver {
         try connection.withStatement(
             """
             SELECT id, identifier, scope, kind, earliest_begin_at, requires_external_power, requires_network,
-                submitted_at, attempts, lease_owner, lease_expires_at, claimed_at
+                submitted_at, attempts, lease_owner, lease_expires_at, claimed_at, last_error
             FROM task_requests
             WHERE (?1 IS NULL OR identifier = ?1) AND (?2 IS NULL OR scope = ?2)
             ORDER BY coalesce(earliest_begin_at, submitted_at), id
@@ -116,7 +117,9 @@ extension SQLiteDriver {
             try statement.bind(2, scope)
             var requests: [TaskRequestRecord] = []
             while try statement.step() {
-                if let request = decodeRequest(statement, from: 0) { requests.append(request) }
+                guard var request = decodeRequest(statement, from: 0) else { continue }
+                request.lastError = statement.optionalString(12)
+                requests.append(request)
             }
             return requests
         }
@@ -134,6 +137,7 @@ extension SQLiteDriver {
             """
             SELECT id, time_zone FROM users AS user
             WHERE NOT EXISTS (SELECT 1 FROM task_requests WHERE identifier = ?1 AND scope = user.id)
+                AND NOT EXISTS (SELECT 1 FROM discarded_task_requests WHERE identifier = ?1 AND scope = user.id)
             ORDER BY id
             """
         ) { (statement) throws(StorageError) in
@@ -321,14 +325,16 @@ extension SQLiteDriver {
                 try statement.bind(2, held.scope)
                 return try statement.step() && statement.int(0) == 1
             }
-            if let retryAt = completion.retryAt.map(Store.milliseconds) {
+            if completion.discard {
+                try discardRequest(completion.requestID, error: completion.reason, cause: "attempts")
+            } else if let retryAt = completion.retryAt.map(Store.milliseconds) {
                 if successorPending {
                     try connection.withStatement(
                         """
                         UPDATE task_requests SET
                             earliest_begin_at = CASE WHEN earliest_begin_at IS NULL OR earliest_begin_at <= ?3
                                 THEN earliest_begin_at ELSE ?3 END,
-                            attempts = max(attempts, ?4)
+                            attempts = max(attempts, ?4), last_error = ?5
                         WHERE identifier = ?1 AND scope = ?2 AND lease_owner IS NULL
                         """
                     ) { (statement) throws(StorageError) in
@@ -336,6 +342,7 @@ extension SQLiteDriver {
                         try statement.bind(2, held.scope)
                         try statement.bind(3, retryAt)
                         try statement.bind(4, held.attempts)
+                        try statement.bind(5, completion.reason)
                         try statement.run()
                     }
                     try deleteRequest(completion.requestID)
@@ -343,12 +350,13 @@ extension SQLiteDriver {
                     try connection.withStatement(
                         """
                         UPDATE task_requests SET lease_owner = NULL, lease_expires_at = NULL, claimed_at = NULL,
-                            earliest_begin_at = ?2
+                            earliest_begin_at = ?2, last_error = ?3
                         WHERE id = ?1
                         """
                     ) { (statement) throws(StorageError) in
                         try statement.bind(1, completion.requestID)
                         try statement.bind(2, retryAt)
+                        try statement.bind(3, completion.reason)
                         try statement.run()
                     }
                 }
@@ -357,7 +365,7 @@ extension SQLiteDriver {
             }
             try connection.withStatement(
                 """
-                UPDATE task_runs SET finished_at = ?2, outcome = ?3, reason = ?4, successor_pending = ?5
+                UPDATE task_runs SET finished_at = ?2, outcome = ?3, reason = ?4, successor_pending = ?5, periods = ?6
                 WHERE id = ?1 AND finished_at IS NULL
                 """
             ) { (statement) throws(StorageError) in
@@ -366,6 +374,7 @@ extension SQLiteDriver {
                 try statement.bind(3, completion.outcome.rawValue)
                 try statement.bind(4, completion.reason)
                 try statement.bind(5, successorPending)
+                try statement.bind(6, completion.periods)
                 try statement.run()
             }
             return .recorded(successorPending: successorPending)
@@ -390,7 +399,7 @@ extension SQLiteDriver {
             """
             SELECT * FROM (
                 SELECT id, request_id, identifier, scope, kind, attempt, worker, started_at, lease_expires_at,
-                    finished_at, outcome, reason, successor_pending
+                    finished_at, outcome, reason, successor_pending, periods
                 FROM task_runs
                 WHERE (?1 IS NULL OR identifier = ?1) AND (?2 IS NULL OR scope = ?2) AND (?3 OR finished_at IS NOT NULL)
                 ORDER BY id DESC LIMIT ?4)
@@ -415,7 +424,8 @@ extension SQLiteDriver {
         try connection.withStatement(
             """
             SELECT run.id, run.request_id, run.identifier, run.scope, run.kind, run.attempt, run.worker,
-                run.started_at, run.lease_expires_at, run.finished_at, run.outcome, run.reason, run.successor_pending
+                run.started_at, run.lease_expires_at, run.finished_at, run.outcome, run.reason, run.successor_pending,
+                run.periods
             FROM task_runs AS run
             JOIN (SELECT max(id) AS id FROM task_runs WHERE finished_at IS NOT NULL GROUP BY identifier, scope) AS last
                 ON last.id = run.id
@@ -441,11 +451,13 @@ extension SQLiteDriver {
             SELECT id FROM users AS user
             WHERE NOT EXISTS (SELECT 1 FROM task_requests WHERE identifier = ?1 AND scope = user.id)
                 AND NOT EXISTS (SELECT 1 FROM task_runs WHERE identifier = ?1 AND scope = user.id)
+                AND NOT EXISTS (SELECT 1 FROM discarded_task_requests WHERE identifier = ?1 AND scope = user.id)
             ORDER BY id
             """
             : """
             SELECT '' WHERE NOT EXISTS (SELECT 1 FROM task_requests WHERE identifier = ?1 AND scope = '')
                 AND NOT EXISTS (SELECT 1 FROM task_runs WHERE identifier = ?1 AND scope = '')
+                AND NOT EXISTS (SELECT 1 FROM discarded_task_requests WHERE identifier = ?1 AND scope = '')
             """
         return try connection.withStatement(sql) { (statement) throws(StorageError) in
             try statement.bind(1, identifier)
@@ -530,7 +542,7 @@ extension SQLiteDriver {
     /// Reads a row whose columns start at `column` in this order: id, identifier, scope, kind,
     /// earliest_begin_at, requires_external_power, requires_network, submitted_at, attempts,
     /// lease_owner, lease_expires_at, claimed_at.
-    private func decodeRequest(_ statement: Statement, from column: Int32) -> TaskRequestRecord? {
+    func decodeRequest(_ statement: Statement, from column: Int32) -> TaskRequestRecord? {
         guard let kind = TaskRequestKind(rawValue: statement.string(column + 3)) else { return nil }
         func date(_ offset: Int32) -> Date? {
             statement.isNull(column + offset) ? nil : Store.date(milliseconds: statement.int64(column + offset))
@@ -552,7 +564,8 @@ extension SQLiteDriver {
             leaseExpiresAt: Store.date(milliseconds: statement.int64(8)),
             finishedAt: statement.isNull(9) ? nil : Store.date(milliseconds: statement.int64(9)),
             outcome: statement.optionalString(10).flatMap(TaskRunOutcome.init(rawValue:)),
-            reason: statement.optionalString(11), successorPending: statement.optionalInt(12).map { $0 == 1 })
+            reason: statement.optionalString(11), successorPending: statement.optionalInt(12).map { $0 == 1 },
+            periods: statement.optionalInt(13))
     }
 
     /// A JSON array of strings, for `IN (SELECT value FROM json_each(?))`: a list bound as one

@@ -13,8 +13,18 @@ extension SQLiteDriver {
     @discardableResult
     func apply(_ item: WatchSubmission) throws(StorageError) -> Int64 {
         try ensureUser(item.user)
+        // The id is above every id a watch item or dead letter has: without it SQLite hands the
+        // largest id out again once its item has moved to the dead letters, and when that new item
+        // failed too, its dead letter could not take the id (https://www.sqlite.org/autoinc.html).
+        // Both maxima are read from primary keys, inside the write transaction.
         try connection.withStatement(
-            "INSERT INTO watch_items (user_id, kind, payload, enqueued_at) VALUES (?1, ?2, ?3, ?4)"
+            """
+            INSERT INTO watch_items (id, user_id, kind, payload, enqueued_at)
+            VALUES (
+                max(coalesce((SELECT max(id) FROM watch_items), 0), coalesce((SELECT max(id) FROM watch_dead_letters), 0))
+                    + 1,
+                ?1, ?2, ?3, ?4)
+            """
         ) { (statement) throws(StorageError) in
             try statement.bind(1, item.user.rawValue)
             try statement.bind(2, item.kind)
@@ -100,12 +110,12 @@ extension SQLiteDriver {
         return try deleteWatchItem(id)
     }
 
-    /// Items that failed `WatchItem.maxAttempts` times, oldest first.
+    /// Items that failed `WatchItem.maxAttempts` times and were not requeued, oldest first.
     func deadLetters(user: UserID? = nil) throws(StorageError) -> [DeadLetter] {
         try connection.withStatement(
             """
             SELECT id, user_id, kind, payload, enqueued_at, attempts, last_error, failed_at FROM watch_dead_letters
-            WHERE ?1 IS NULL OR user_id = ?1 ORDER BY id
+            WHERE (?1 IS NULL OR user_id = ?1) AND resolved_at IS NULL ORDER BY id
             """
         ) { (statement) throws(StorageError) in
             try statement.bind(1, user?.rawValue)

@@ -56,7 +56,8 @@ final class SQLiteDriver: StorageDriver {
             var summary = StoreSummary()
             summary.users = try connection.scalarInt("SELECT count(*) FROM users")
             summary.dailyLogs = try connection.scalarInt("SELECT count(*) FROM daily_logs")
-            summary.deadLetters = try connection.scalarInt("SELECT count(*) FROM watch_dead_letters")
+            summary.deadLetters = try connection.scalarInt(
+                "SELECT count(*) FROM watch_dead_letters WHERE resolved_at IS NULL")
             try connection.withStatement("SELECT kind, count(*) FROM watch_items GROUP BY kind ORDER BY kind") {
                 (kinds) throws(StorageError) in
                 while try kinds.step() {
@@ -71,6 +72,10 @@ final class SQLiteDriver: StorageDriver {
     /// https://www.sqlite.org/pragma.html#pragma_integrity_check
     func integrityCheck() throws(StorageError) -> String {
         try connection.scalarText("PRAGMA integrity_check") ?? ""
+    }
+
+    func reclaimLogSpace() throws(StorageError) {
+        _ = try connection.scalarText("PRAGMA wal_checkpoint(TRUNCATE)")
     }
 
     func executeForTesting(_ sql: String) throws(StorageError) {
