@@ -52,7 +52,9 @@ let package = Package(
         .target(name: "PipelineKit", dependencies: ["Domain", "Storage", "Scheduling", "Learning", "Ingestion"]),
         .target(name: "Lifecycle", dependencies: ["Scheduling", "PipelineKit"]),
         .target(name: "Audit"),
-        .target(name: "PipelineCLI", dependencies: ["PipelineKit", "Lifecycle", "Audit"]),
+        // `pipeline report`: the static HTML/SVG site, read through PipelineKit and Storage.
+        .target(name: "HTMLReport", dependencies: ["PipelineKit", "Storage", "Scheduling", "Learning", "Domain"]),
+        .target(name: "PipelineCLI", dependencies: ["PipelineKit", "Lifecycle", "Audit", "HTMLReport"]),
         .executableTarget(name: "pipeline", dependencies: ["PipelineCLI"]),
 
         // The benchmark script's timing of Learning's fits alone (scripts/bench.sh retrain).
@@ -73,6 +75,7 @@ let package = Package(
         // The audit's fixtures are Swift sources of iOS apps: read by the tests, never compiled.
         .testTarget(name: "AuditTests", dependencies: ["Audit", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "CLITests", dependencies: ["PipelineCLI", "TestSupport"]),
+        .testTarget(name: "HTMLReportTests", dependencies: ["HTMLReport", "TestSupport"]),
         // Each bug's mutation is a patch scripts/mutate.sh applies to the sources: read, never compiled.
         .testTarget(
             name: "RegressionTests", dependencies: ["PipelineKit", "Scheduling", "Storage", "TestSupport"],

@@ -3,7 +3,7 @@
 # figure beside its baseline and their ratio. Release build; takes a few minutes.
 #
 #   scripts/bench.sh            every benchmark
-#   scripts/bench.sh NAME       one of: ingest, retrain, evaluate, memory, audit, apple-health, postgres
+#   scripts/bench.sh NAME       one of: ingest, retrain, evaluate, memory, audit, apple-health, report, postgres
 #                               (postgres is not part of `all`: it starts a server and takes ~10 min)
 #
 # Figures vary with the machine and its load; compare ratios, not absolute numbers.
@@ -175,10 +175,18 @@ bench_memory() {
 source scripts/bench/apple-health.sh
 source scripts/bench/audit.sh
 source scripts/bench/postgres.sh
+source scripts/bench/report.sh
 
 run_audit() {
     echo "== audit: pipeline audit on a generated tree of Swift files, one core"
     bench_audit "$PIPELINE"
+}
+
+run_report() {
+    echo "== report: pipeline report of $USERS users x $DAYS days after a retrain, beside pipeline export of each"
+    cp "$(cohort_database "$USERS" "$DAYS")" "$WORK/report.sqlite"
+    "$PIPELINE" retrain --db "$WORK/report.sqlite" --now "$NOW"
+    bench_report "$PIPELINE" "$WORK/report.sqlite" "$NOW"
 }
 
 run_apple_health() {
@@ -194,6 +202,7 @@ case "$what" in
     memory) bench_memory ;;
     audit) run_audit ;;
     apple-health) run_apple_health ;;
+    report) run_report ;;
     postgres) bench_postgres ;;
     all)
         bench_ingest
@@ -202,6 +211,7 @@ case "$what" in
         bench_memory
         run_audit
         run_apple_health
+        run_report
         ;;
-    *) echo "unknown benchmark: $what (expected: ingest, retrain, evaluate, memory, audit, apple-health, postgres)" >&2; exit 64 ;;
+    *) echo "unknown benchmark: $what (expected: ingest, retrain, evaluate, memory, audit, apple-health, report, postgres)" >&2; exit 64 ;;
 esac

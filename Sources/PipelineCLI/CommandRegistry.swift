@@ -18,6 +18,7 @@ struct CommandRegistry: Sendable {
         RequestsCommand.self,
         DeadLettersCommand.self,
         CopyCommand.self,
+        ReportCommand.self,
         SimulateCommand.self,
         AuditCommand.self,
         HelpCommand.self,

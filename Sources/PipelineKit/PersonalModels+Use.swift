@@ -9,6 +9,30 @@ public struct ServedModel: Sendable {
     public var stored: StoredModel
 }
 
+/// One association of a model, said as the weekly insight says it.
+public struct DescribedAssociation: Sendable, Hashable {
+    public var association: Association
+    /// "after a night with an hour more sleep".
+    public var phrase: String
+    /// The change of the input the phrase speaks of, in the input's feature units.
+    public var step: Double
+    /// Change of next day's severity for that step, in points.
+    public var effect: Double
+    /// Effect over a typical day-to-day change of the input, for ordering.
+    public var strength: Double
+
+    /// The effect's size, one decimal.
+    public var amount: String { String(format: "%.1f", abs(effect)) }
+    public var direction: String { effect > 0 ? "higher" : "lower" }
+
+    /// The whole sentence: "After a night with an hour more sleep, your symptom severity the next day
+    /// tends to be about 0.4 points lower."
+    public var sentence: String {
+        phrase.prefix(1).uppercased() + phrase.dropFirst()
+            + ", your symptom severity the next day tends to be about \(amount) points \(direction)."
+    }
+}
+
 /// The exact training matrix of a user's last fit.
 public struct FitDesign: Sendable {
     public var design: DesignMatrix
@@ -83,24 +107,32 @@ extension PersonalModels {
     /// The association whose effect over a typical day-to-day change of its input is largest, in words.
     /// Exposed for tests through `insight(user:)`.
     static func insight(from artifact: ModelArtifact, spec: ModelSpec) -> String? {
-        let associations = artifact.associations(spec: spec)
-        var best: (phrase: String, effect: Double, strength: Double)?
-        // Severity following severity is how symptoms work, not a personal pattern worth a message.
-        for association in associations where association.field != .symptomSeverity {
+        guard let best = describedAssociations(from: artifact, spec: spec).first, abs(best.effect) >= 0.05 else {
+            return nil
+        }
+        return "Your strongest personal pattern: \(best.phrase), your symptom severity the next day "
+            + "tends to be about \(best.amount) points \(best.direction)."
+    }
+
+    /// The model's associations of the inputs a person can change (severity following severity is how
+    /// symptoms work, not a personal pattern), strongest first, each in the words of the weekly insight.
+    /// Strength is the effect over a typical day-to-day change of the input: its spread in the user's
+    /// training rows.
+    public static func describedAssociations(from artifact: ModelArtifact, spec: ModelSpec) -> [DescribedAssociation] {
+        var described: [DescribedAssociation] = []
+        for association in artifact.associations(spec: spec) where association.field != .symptomSeverity {
             guard let wording = wordings[association.field] else { continue }
-            // A typical change of the input: the spread, in the user's training rows, of its value
-            // feature (the feature named after the input).
+            // The spread of the input's value feature (the feature named after the input).
             let column = spec.featureNames.firstIndex(of: association.input)
             let spread = column.map { artifact.standardization.scales[$0] } ?? 1
-            let effect = association.perUnit * wording.step
-            let strength = abs(association.perUnit * spread)
-            if strength > (best?.strength ?? 0) { best = (wording.phrase, effect, strength) }
+            described.append(
+                DescribedAssociation(
+                    association: association, phrase: wording.phrase, step: wording.step,
+                    effect: association.perUnit * wording.step, strength: abs(association.perUnit * spread)))
         }
-        guard let best, abs(best.effect) >= 0.05 else { return nil }
-        let amount = String(format: "%.1f", abs(best.effect))
-        let direction = best.effect > 0 ? "higher" : "lower"
-        return "Your strongest personal pattern: \(best.phrase), your symptom severity the next day "
-            + "tends to be about \(amount) points \(direction)."
+        // Stable for ties: spec order among equals, as the insight has always chosen the first.
+        return described.enumerated().sorted { ($0.element.strength, -$0.offset) > ($1.element.strength, -$1.offset) }
+            .map(\.element)
     }
 
     /// How each input's step is said, and the step in the input's feature units.

@@ -38,5 +38,6 @@ ensure_packages() {
 # the Apple Health export generator (its test and the benchmark).
 PIPELINE_PACKAGES=(libopenblas-dev libsqlite3-dev sqlite3 libpq-dev pkg-config tzdata zip unzip time python3)
 
-# What the tests and benchmarks add: the PostgreSQL 15 server and psql, for a throwaway cluster.
-PIPELINE_SERVER_PACKAGES=(postgresql postgresql-client)
+# What the tests and benchmarks add: the PostgreSQL 15 server and psql, for a throwaway cluster, and
+# Chromium, which the report's browser test runs headless.
+PIPELINE_SERVER_PACKAGES=(postgresql postgresql-client chromium)

@@ -1,0 +1,170 @@
+import Domain
+import Foundation
+
+/// `index.html`: the cohort — who is served which model, how well the served models forecast against
+/// the references, how well flare probabilities are calibrated, and whether the scheduler keeps up.
+struct CohortPage {
+    let report: CohortReport
+    /// Pages written by this run; other users are listed without a link.
+    let linked: Set<String>
+
+    var html: String {
+        var page = HTMLPage(title: "pipeline report: cohort")
+        page.heading(1, "Cohort")
+        page.paragraph(
+            "\(report.users.count) users · made \(ISO8601Instant.string(from: report.generatedAt)) from "
+                + report.database, class: "meta")
+        page.paragraph(
+            "This report holds health data. Its files are readable by their owner only (mode 0600, folder 0700): "
+                + "keep it that way, and do not publish or send it."
+                + (report.redacted
+                    ? " User ids are replaced by pseudonyms and notes are left out (--redact)."
+                    : " It shows user ids and notes; make it with --redact to replace ids by pseudonyms and leave notes out."),
+            class: "privacy")
+        servedModels(&page)
+        forecastQuality(&page)
+        calibration(&page)
+        scheduler(&page)
+        users(&page)
+        return page.html
+    }
+
+    private func servedModels(_ page: inout HTMLPage) {
+        page.heading(2, "Served models", id: "models")
+        var counts: [ServedModelKind: Int] = [:]
+        for user in report.users { counts[user.servedModel, default: 0] += 1 }
+        var categories: [(label: String, count: Int)] = [
+            ("personal", counts[.personal] ?? 0), ("population", counts[.population] ?? 0),
+        ]
+        let baselines = counts.keys.filter { if case .baseline = $0 { true } else { false } }.sorted()
+        if baselines.isEmpty {
+            categories.append(("baselines", 0))
+        } else {
+            categories += baselines.map { ($0.label, counts[$0] ?? 0) }
+        }
+        categories.append(("not trained yet", counts[ServedModelKind.none] ?? 0))
+        page.figure(
+            ChartFactory.categoryBars(
+                title: "Users by kind of served model", categories: categories, valueLabel: "users"),
+            caption: "Users by the kind of model they are served: their own promoted personal model, the population "
+                + "model (too few days, or no personal fit beat both references yet), or a baseline forecast.")
+    }
+
+    private func forecastQuality(_ page: inout HTMLPage) {
+        let quality = report.forecastQuality
+        page.heading(2, "Forecast error", id: "forecast-error")
+        let periods = quality.periods
+        page.figure(
+            ChartFactory.groupedBars(
+                title: "Mean absolute error of next-day severity", groups: periods.map(\.label),
+                series: [
+                    ("served models", periods.map(\.servedMAE)), ("tomorrow = today", periods.map(\.persistenceMAE)),
+                    ("population model", periods.map(\.populationMAE)),
+                ], valueLabel: "mean absolute error (points)", groupLabel: "days scored"),
+            caption: "Mean absolute error of the next day's severity (0–10) of the models users are served, beside "
+                + "\"tomorrow = today\" and the population model on the same days; lower is better. Figures: "
+                + quality.method + ".")
+        page.table(
+            ["days scored", "users", "days", "served models", "tomorrow = today", "population model"],
+            periods.map { period in
+                [
+                    HTMLPage.Cell(period.label), HTMLPage.Cell(String(period.users), numeric: true),
+                    HTMLPage.Cell(String(period.days), numeric: true),
+                    HTMLPage.Cell(Self.decimal(period.servedMAE), numeric: true),
+                    HTMLPage.Cell(Self.decimal(period.persistenceMAE), numeric: true),
+                    HTMLPage.Cell(Self.decimal(period.populationMAE), numeric: true),
+                ]
+            })
+    }
+
+    private func calibration(_ page: inout HTMLPage) {
+        let calibration = report.calibration
+        page.heading(2, "Flare calibration", id: "calibration")
+        page.figure(
+            ChartFactory.reliability(title: "Reliability of flare probabilities", calibration: calibration),
+            caption: "Each dot is a tenth of the probability range: the mean flare probability the served models "
+                + "gave on the days held out of their fits, against how often those days were flares (severity at "
+                + "or above the threshold). On the diagonal, a 30% forecast comes true 30% of the time. "
+                + "\(calibration.count) predictions"
+                + (calibration.brierScore.map { ", Brier score \(Self.decimal($0))." } ?? "."))
+    }
+
+    private func scheduler(_ page: inout HTMLPage) {
+        let health = report.scheduler
+        page.heading(2, "Scheduler", id: "scheduler")
+        let last = health.lastLaunch.map { ISO8601Instant.string(from: $0) } ?? "never"
+        page.table(
+            ["", ""],
+            [
+                [HTMLPage.Cell("last launch"), HTMLPage.Cell(last)],
+                [HTMLPage.Cell("running now"), HTMLPage.Cell(String(health.running), numeric: true)],
+                [
+                    HTMLPage.Cell("due, waiting for the next launch"),
+                    HTMLPage.Cell(String(health.dueNow), numeric: true),
+                ],
+                [
+                    HTMLPage.Cell("overdue (due for longer than their task's cadence)"),
+                    HTMLPage.Cell(
+                        String(health.overdue)
+                            + (health.longestOverdue.map { ", the oldest by \(Self.duration($0))" } ?? ""),
+                        numeric: true),
+                ],
+                [HTMLPage.Cell("waiting until their time"), HTMLPage.Cell(String(health.waiting), numeric: true)],
+                [HTMLPage.Cell("dead letters"), HTMLPage.Cell(String(health.deadLetters), numeric: true)],
+            ], class: "facts")
+        if health.problems.isEmpty {
+            page.paragraph("pipeline status reports no problem.")
+        } else {
+            page.raw("<ul class=\"problems\">")
+            for problem in health.problems { page.raw("<li>\(HTMLText.text(problem))</li>") }
+            page.raw("</ul>\n")
+        }
+        let axis = ChartFactory.dayAxis(health.days, label: "day (UTC)")
+        for task in health.tasks {
+            let top = Double(zip(task.succeeded, task.failed).map { $0 + $1 }.max() ?? 0)
+            var ok: [SVGChart.Rect] = []
+            var failed: [SVGChart.Rect] = []
+            for (index, day) in health.days.enumerated() {
+                let x = (Double(index) + 0.12)...(Double(index) + 0.88)
+                let good = Double(task.succeeded[index])
+                let bad = Double(task.failed[index])
+                if good > 0 { ok.append(SVGChart.Rect(x: x, y: 0...good, label: "\(day): \(Int(good)) succeeded")) }
+                if bad > 0 {
+                    failed.append(SVGChart.Rect(x: x, y: good...(good + bad), label: "\(day): \(Int(bad)) failed"))
+                }
+            }
+            page.figure(
+                SVGChart(
+                    title: "Runs of \(task.identifier) per day", height: 200, x: axis,
+                    y: .linear("runs", domain: 0...max(top * 1.1, 1), count: 4),
+                    marks: [.rects(ok, seriesClass: "series-ok"), .rects(failed, seriesClass: "series-fail")],
+                    legend: [
+                        SVGChart.LegendEntry("succeeded", seriesClass: "series-ok"),
+                        SVGChart.LegendEntry("failed or expired", seriesClass: "series-fail"),
+                    ], emptyMessage: "No run in these days"),
+                caption:
+                    "\(task.identifier): runs started per day, by outcome, over the last \(health.days.count) days.")
+        }
+    }
+
+    private func users(_ page: inout HTMLPage) {
+        page.heading(2, "Users", id: "users")
+        page.table(
+            ["user", "served model", "days logged of the last \(report.windowDays)", "last day logged"],
+            report.users.map { user in
+                [
+                    HTMLPage.Cell(user.name, href: linked.contains(user.page) ? user.page : nil),
+                    HTMLPage.Cell(user.servedModel.label), HTMLPage.Cell(String(user.loggedDays), numeric: true),
+                    HTMLPage.Cell(user.lastDay?.description ?? "—"),
+                ]
+            })
+    }
+
+    static func decimal(_ value: Double) -> String { String(format: "%.3f", value) }
+
+    static func duration(_ seconds: TimeInterval) -> String {
+        if seconds < 2 * 3600 { return "\(Int(seconds / 60)) min" }
+        if seconds < 2 * 86400 { return "\(Int(seconds / 3600)) h" }
+        return "\(Int(seconds / 86400)) days"
+    }
+}

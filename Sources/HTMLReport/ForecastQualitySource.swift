@@ -1,0 +1,100 @@
+public import Domain
+import Foundation
+public import Learning
+
+/// Where the cohort page's forecast-error figures come from. The report hands every user's served
+/// model to the source; today's source summarizes their hold-out metrics. A walk-forward evaluation
+/// (`pipeline evaluate`) plugs in as another source, reading its own figures.
+public protocol ForecastQualitySource: Sendable {
+    func forecastQuality(of users: [ServedModelSnapshot]) async throws(ReportError) -> ForecastQuality
+}
+
+/// One user's served model, and their latest personal fit when a different model serves them.
+public struct ServedModelSnapshot: Sendable {
+    public var user: UserID
+    public var served: ModelArtifact?
+    /// The newest artifact of the user's history that has hold-out metrics.
+    public var latestEvaluated: ModelArtifact?
+
+    public init(user: UserID, served: ModelArtifact?, latestEvaluated: ModelArtifact?) {
+        self.user = user
+        self.served = served
+        self.latestEvaluated = latestEvaluated
+    }
+}
+
+/// The hold-out metrics of the served models (each model's last `holdoutDays` before its fit,
+/// days it did not train on), pooled by the week its hold-out ended.
+///
+/// A user served their personal model contributes that model's error; a user served the
+/// population model contributes the population's error on the hold-out of their latest personal
+/// fit, which scored the population model on the same days. Each period's figures are means over
+/// days, so a user with more scored days weighs more.
+public struct HoldoutForecastQuality: ForecastQualitySource {
+    /// Periods shown, newest last.
+    public var periods: Int
+
+    public init(periods: Int = 8) {
+        self.periods = periods
+    }
+
+    public func forecastQuality(of users: [ServedModelSnapshot]) async throws(ReportError) -> ForecastQuality {
+        ForecastQuality(method: "hold-out days of each served model", periods: Self.pool(users, keeping: periods))
+    }
+
+    static func pool(_ users: [ServedModelSnapshot], keeping limit: Int) -> [ForecastQuality.Period] {
+        struct Sums {
+            var first: Day
+            var last: Day
+            var days = 0
+            var users = 0
+            var served = 0.0
+            var persistence = 0.0
+            var population = 0.0
+        }
+        var byWeek: [Int: Sums] = [:]
+        for user in users {
+            let metrics: HoldoutMetrics
+            let servedMAE: Double
+            if let served = user.served, served.source == .personal, let own = served.metrics {
+                metrics = own
+                servedMAE = own.modelMAE
+            } else if user.served?.source == .population, let latest = user.latestEvaluated?.metrics {
+                metrics = latest
+                servedMAE = latest.populationMAE
+            } else {
+                continue
+            }
+            guard metrics.days > 0, [servedMAE, metrics.persistenceMAE, metrics.populationMAE].allSatisfy(\.isFinite)
+            else { continue }
+            // Weeks start on Monday; ordinal 0 is 1970-01-01, a Thursday.
+            let week = (metrics.last.ordinal + 3).floorDivided(by: 7)
+            var sums = byWeek[week] ?? Sums(first: metrics.first, last: metrics.last)
+            sums.first = min(sums.first, metrics.first)
+            sums.last = max(sums.last, metrics.last)
+            let days = Double(metrics.days)
+            sums.days += metrics.days
+            sums.users += 1
+            sums.served += servedMAE * days
+            sums.persistence += metrics.persistenceMAE * days
+            sums.population += metrics.populationMAE * days
+            byWeek[week] = sums
+        }
+        return byWeek.keys.sorted().suffix(limit).map { week in
+            let sums = byWeek[week]!
+            let days = Double(sums.days)
+            return ForecastQuality.Period(
+                label: "\(sums.first) – \(sums.last)", first: sums.first, last: sums.last, days: sums.days,
+                users: sums.users, servedMAE: sums.served / days, persistenceMAE: sums.persistence / days,
+                populationMAE: sums.population / days)
+        }
+    }
+}
+
+extension Int {
+    /// Division rounding toward negative infinity.
+    func floorDivided(by divisor: Int) -> Int {
+        let quotient = self / divisor
+        return (self % divisor != 0 && (self < 0) != (divisor < 0)) ? quotient - 1 : quotient
+    }
+}
