@@ -99,10 +99,13 @@ struct SchedulerProcessTests {
         // bob's run comes after ada's (one job): it has not started when the process dies.
         let (database, pipeline) = try await Self.prepare(users: ["ada", "bob"], queued: 1, items: items)
 
+        // The child is stopped (SIGSTOP) the moment it says ada's run started — by the thread reading
+        // its output, so a busy test runner cannot let it drain the whole queue first — then killed.
+        let marker = "health-refresh [ada]: running (attempt 1)"
         let child = try ChildProcess.start(
-            ["run", "--db", database.path, "--now", Self.launched, "--jobs", "1"], environment: ["PIPELINE_LOG": "info"]
-        )
-        let reached = await child.waitForOutput(containing: "health-refresh [ada]: running (attempt 1)")
+            ["run", "--db", database.path, "--now", Self.launched, "--jobs", "1"], environment: ["PIPELINE_LOG": "info"],
+            stopOnOutput: marker)
+        let reached = await child.waitForOutput(containing: marker)
         try #require(reached, "the launch ended before ada's health-refresh started: \(child.errorOutput)")
         kill(child.identifier, SIGKILL)
         let ending = await child.waitForExit()
