@@ -103,8 +103,8 @@ struct SchedulerProcessTests {
         // its output, so a busy test runner cannot let it drain the whole queue first — then killed.
         let marker = "health-refresh [ada]: running (attempt 1)"
         let child = try ChildProcess.start(
-            ["run", "--db", database.path, "--now", Self.launched, "--jobs", "1"], environment: ["PIPELINE_LOG": "info"],
-            stopOnOutput: marker)
+            ["run", "--db", database.path, "--now", Self.launched, "--jobs", "1"],
+            environment: ["PIPELINE_LOG": "info"], stopOnOutput: marker)
         let reached = await child.waitForOutput(containing: marker)
         try #require(reached, "the launch ended before ada's health-refresh started: \(child.errorOutput)")
         kill(child.identifier, SIGKILL)
