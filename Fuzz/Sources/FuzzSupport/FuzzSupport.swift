@@ -1,4 +1,4 @@
-public import CFuzzerDriver
+import CFuzzerDriver
 import Domain
 
 /// A fuzzer's callback: one input, its length; returns 0 (libFuzzer's convention).
