@@ -11,6 +11,9 @@
 # seconds (default 900). On the 2-core CI machine the cold ThreadSanitizer build took 5 min 38 s and
 # its run 22 s, beside about 4 min for the normal cold build and suite. PIPELINE_TSAN=0 skips it, and
 # so does a run given arguments for `swift test` (a filter, say).
+#
+# Before that, scripts/fuzz.sh runs each libFuzzer target for PIPELINE_FUZZ_SECONDS (default 15) in
+# its own build folder (.build-fuzz); PIPELINE_FUZZ=0 skips it, and so do arguments for `swift test`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib/dependencies.sh
@@ -25,6 +28,11 @@ if [ -z "${PIPELINE_TEST_POSTGRES:-}" ]; then
     echo "PostgreSQL test server: ${PIPELINE_TEST_POSTGRES}" >&2
 fi
 swift test --skip-build "$@"
+
+if [ "${PIPELINE_FUZZ:-1}" != 0 ] && [ $# -eq 0 ]; then
+    # Each libFuzzer target for a short, bounded time (scripts/fuzz.sh); a crash fails the run.
+    scripts/fuzz.sh "${PIPELINE_FUZZ_SECONDS:-15}"
+fi
 
 if [ "${PIPELINE_TSAN:-1}" != 0 ] && [ $# -eq 0 ]; then
     # The storage checks its isolation on every statement; ThreadSanitizer also sees the races

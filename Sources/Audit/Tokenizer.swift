@@ -241,7 +241,8 @@ struct Tokenizer {
             let byte = bytes[index]
             if byte == ASCII.newline { line += 1 }
             if byte == ASCII.backslash {
-                index += 2
+                // A backslash escapes the next byte; the last byte of a file has none after it.
+                index = min(index + 2, bytes.count)
                 continue
             }
             if byte == ASCII.slash, closesWithHashes(at: index + 1, hashes) {

@@ -113,8 +113,14 @@ public struct JSONLinesReader {
         _ all: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, _ number: Int,
         _ body: (Int, Line) throws(E) -> Void
     ) throws(E) {
+        var start = start
         var stop = end
         if stop > start, all[stop - 1] == UInt8(ascii: "\r") { stop -= 1 }
+        // A UTF-8 byte order mark, which some Windows editors write, carries no content (RFC 8259 §8.1
+        // lets a parser ignore it); it is allowed only where it can be: at the start of the input.
+        if number == 1, stop - start >= 3, all[start] == 0xEF, all[start + 1] == 0xBB, all[start + 2] == 0xBF {
+            start += 3
+        }
         let line = UnsafeBufferPointer(rebasing: all[start..<stop])
         if line.count > JSONLinesReader.maximumLineLength {
             try body(number, .tooLong)

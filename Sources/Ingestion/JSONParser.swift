@@ -87,6 +87,8 @@ private struct Cursor {
             throw error("NaN and Infinity are not JSON numbers")
         case UInt8(ascii: "'"):
             throw error("strings must use double quotes")
+        case 0xEF where index + 2 < bytes.count && bytes[index + 1] == 0xBB && bytes[index + 2] == 0xBF:
+            throw error("unexpected byte order mark (U+FEFF); only the start of the input may have one")
         default:
             throw error("unexpected character")
         }
@@ -213,6 +215,16 @@ private struct Cursor {
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
         guard let value = Double(text), value.isFinite else {
             throw error("number is too large for a 64-bit floating-point value", at: start)
+        }
+        // `1e-400` becomes 0, which would then pass for the whole number 0: a number that is not
+        // zero but is too small for a Double is refused like one too large.
+        if value == 0,
+            text.utf8.prefix(while: { $0 != UInt8(ascii: "e") && $0 != UInt8(ascii: "E") }).contains(where: {
+                $0 >= UInt8(ascii: "1") && $0 <= UInt8(ascii: "9")
+            })
+        {
+            throw error(
+                "number is too small for a 64-bit floating-point value; it is not 0, and not a whole number", at: start)
         }
         return value
     }

@@ -109,6 +109,18 @@ struct TokenizerTests {
         #expect(Self.texts(#"let r = #/a"b/c/# ; d"#) == ["let", "r", "=", #"#/a"b/c/#"#, ";", "d"])
     }
 
+    /// Found by Fuzz/FuzzAuditTokenizer: the backslash stepped over a byte that was not there, so the
+    /// literal's token ended past the file and a rule reading its text read past the buffer.
+    @Test("a raw regex literal cut off right after a backslash ends at the end of the file")
+    func regexEndingInBackslash() {
+        for source in ["#/a\\", "x = #/\\", "##/\\", "#/a\\\\\\"] {
+            let bytes = Array(source.utf8)
+            let tokens = Tokenizer.tokenize(bytes)
+            #expect(tokens.allSatisfy { $0.start <= $0.end && Int($0.end) <= bytes.count }, "\(source)")
+            #expect(Self.texts(source).last == String(source[source.firstIndex(of: "#")!...]), "\(source)")
+        }
+    }
+
     @Test("keywords are recognised and non-ASCII names are identifiers")
     func words() {
         let file = SourceFile(path: "t.swift", bytes: Array("guard let café = x else { return }".utf8))

@@ -43,6 +43,16 @@ struct JSONLinesReaderTests {
         #expect(seen.map(\.1) == ["first", "second", "third"])
     }
 
+    @Test("a UTF-8 byte order mark at the start is dropped, and kept anywhere else", arguments: [1, 2, 64])
+    func byteOrderMark(chunkSize: Int) throws {
+        let mark: [UInt8] = [0xEF, 0xBB, 0xBF]
+        let seen = try lines(of: mark + Array("first\n".utf8) + mark + Array("second\n".utf8), chunkSize: chunkSize)
+        #expect(seen.map(\.0) == [1, 2])
+        #expect(seen.map(\.1) == ["first", "\u{FEFF}second"])
+        // A mark alone on the first line leaves a blank line, which is counted and skipped.
+        #expect(try lines(of: mark + Array("\nnext".utf8), chunkSize: chunkSize).map(\.0) == [2])
+    }
+
     @Test("a line over the limit is reported once by number and the lines after it still arrive")
     func tooLong() throws {
         let long = [UInt8](repeating: UInt8(ascii: "x"), count: JSONLinesReader.maximumLineLength + 10)

@@ -23,6 +23,10 @@ struct JSONParserTests {
         #expect(try JSONParser().parse("48.2") == .number(48.2))
         #expect(try JSONParser().parse("-0") == .number(-0.0))
         #expect(try JSONParser().parse("123456789012345678") == .number(Double("123456789012345678")!))
+        // Zero written small is still zero; a small number a Double can hold (subnormal) is kept.
+        #expect(try JSONParser().parse("0e-400") == .number(0))
+        #expect(try JSONParser().parse("-0.000e-999") == .number(-0.0))
+        #expect(try JSONParser().parse("5e-324") == .number(Double.leastNonzeroMagnitude))
     }
 
     @Test(
@@ -40,6 +44,15 @@ struct JSONParserTests {
             ("\"\\u12\"", "incomplete \\u escape at column 4"),
             ("\"\\udc00\"", "lone surrogate in a \\u escape at column 2"),
             ("// comment", "unexpected character at column 1"),
+            (
+                "1e-400",
+                "number is too small for a 64-bit floating-point value; it is not 0, and not a whole number at column 1"
+            ),
+            (
+                "[0.5e-330]",
+                "number is too small for a 64-bit floating-point value; it is not 0, and not a whole number at column 2"
+            ),
+            ("\u{FEFF}{}", "unexpected byte order mark (U+FEFF); only the start of the input may have one at column 1"),
         ])
     func malformed(text: String, message: String) {
         #expect(throws: JSONSyntaxError.self) { try JSONParser().parse(text) }

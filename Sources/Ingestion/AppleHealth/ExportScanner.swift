@@ -53,6 +53,8 @@ final class ExportScanner<Input: ExportInput> {
     private static var nameCharacter: UInt8 { 2 }
     private static var nameStart: UInt8 { 4 }
     private static var space: UInt8 { 8 }
+    /// Ends a run of plain character data: `<`, `&`, a control character, a byte of a multi-byte character.
+    private static var textSpecial: UInt8 { 16 }
 
     private var rootOpened = false
     private var rootClosed = false
@@ -74,7 +76,15 @@ final class ExportScanner<Input: ExportInput> {
         slots = .allocate(capacity: slotCapacity)
         classes = .allocate(capacity: 256)
         classes.initialize(repeating: 0, count: 256)
-        for byte in "\"'<&\t\n\r".utf8 { classes[Int(byte)] |= Self.valueSpecial }
+        // Every control character and every byte of a multi-byte character stops the fast loops over
+        // values and text, to be checked: XML allows no control character but tab, line feed and carriage
+        // return (XML 1.0 §2.2), and the text must be UTF-8.
+        for byte in Array("\"'<&".utf8) + Array(0...0x1F) + Array(0x80...0xFF) {
+            classes[Int(byte)] |= Self.valueSpecial
+        }
+        for byte in Array("<&".utf8) + Array(0...0x1F) + Array(0x80...0xFF) where !" \t\n\r".utf8.contains(byte) {
+            classes[Int(byte)] |= Self.textSpecial
+        }
         for byte in " \t\n\r".utf8 { classes[Int(byte)] |= Self.space }
         for byte in 0...255 {
             let ascii = UInt8(byte)
@@ -108,12 +118,17 @@ final class ExportScanner<Input: ExportInput> {
                 position = 0
                 continue
             }
-            guard let found = memchr(buffer + position, Int32(UInt8(ascii: "<")), filled - position) else {
-                // Character data: an export has only whitespace here, and nothing reads it.
-                position = filled
+            // Character data: an export has only whitespace here, and nothing reads it, but it must be text.
+            let (textEnd, complete) = try characterData(from: position)
+            guard complete else {
+                guard try refill(keeping: textEnd) else {
+                    throw failure(at: filled, "the file ends inside a character or a reference: it was cut short")
+                }
+                position = 0
                 continue
             }
-            position = found.assumingMemoryBound(to: UInt8.self) - buffer
+            position = textEnd
+            guard position < filled else { continue }
             if let next = try markup(at: position, handler: &handler) {
                 position = next
             } else {
@@ -236,16 +251,16 @@ final class ExportScanner<Input: ExportInput> {
         case UInt8(ascii: "/"):
             return try endTag(at: start, handler: &handler)
         case UInt8(ascii: "?"):
-            return find("?>", from: start + 2)
+            return try checkedCharacters(from: start, to: find("?>", from: start + 2), in: "a processing instruction")
         case UInt8(ascii: "!"):
             switch (has("<!--", at: start), has("<![CDATA[", at: start), has("<!DOCTYPE", at: start)) {
             case (true?, _, _):
-                return find("-->", from: start + 4)
+                return try checkedCharacters(from: start, to: find("-->", from: start + 4), in: "a comment")
             case (_, true?, _):
-                return find("]]>", from: start + 9)
+                return try checkedCharacters(from: start, to: find("]]>", from: start + 9), in: "a CDATA section")
             case (_, _, true?):
                 guard !rootOpened else { throw failure(at: start, "a DOCTYPE after the root element") }
-                return try doctype(from: start + 9)
+                return try checkedCharacters(from: start, to: doctype(from: start + 9), in: "the DOCTYPE")
             case (false?, false?, false?):
                 throw failure(at: start, "unknown markup after '<!'")
             default:
@@ -356,6 +371,112 @@ final class ExportScanner<Input: ExportInput> {
         }
     }
 
+    // MARK: - Characters
+
+    /// Checks the character data from `offset` up to the next `<`: text, with known references.
+    /// Returns where it stopped (a `<`, or `filled`), and `complete: false` when a reference or a
+    /// multi-byte character there is cut by the end of the buffer.
+    private func characterData(from offset: Int) throws(AppleHealthError) -> (end: Int, complete: Bool) {
+        var index = offset
+        while true {
+            while index < filled, classes[Int(buffer[index])] & Self.textSpecial == 0 { index += 1 }
+            guard index < filled else { return (index, true) }
+            let byte = buffer[index]
+            switch byte {
+            case UInt8(ascii: "<"):
+                return (index, true)
+            case UInt8(ascii: "&"):
+                guard let end = try reference(at: index) else { return (index, false) }
+                index = end
+            case 0x80...:
+                guard let end = try characterEnd(at: index, limit: filled, in: "the text between tags") else {
+                    return (index, false)
+                }
+                index = end
+            default:
+                throw failure(at: index, "\(control(byte)) in the text between tags\(Self.controlRule)")
+            }
+        }
+    }
+
+    /// `end`, once `buffer[start..<end]` (a whole comment, processing instruction, CDATA section or
+    /// DOCTYPE) is checked to be text; `nil` when `end` is.
+    private func checkedCharacters(from start: Int, to end: Int?, in context: String) throws(AppleHealthError) -> Int? {
+        guard let end else { return nil }
+        var index = start
+        while index < end {
+            let byte = buffer[index]
+            if byte >= 0x80 {
+                guard let next = try characterEnd(at: index, limit: end, in: context) else {
+                    throw failure(at: index, "invalid UTF-8 in \(context): an export.xml is UTF-8 text")
+                }
+                index = next
+            } else if byte < 0x20, classes[Int(byte)] & Self.space == 0 {
+                throw failure(at: index, "\(control(byte)) in \(context)\(Self.controlRule)")
+            } else {
+                index += 1
+            }
+        }
+        return end
+    }
+
+    /// Checks that the name in `buffer[start..<end]` is UTF-8 (its bytes below 0x80 are already name characters).
+    private func checkName(from start: Int, to end: Int, _ context: String) throws(AppleHealthError) {
+        var index = start
+        while index < end {
+            guard buffer[index] >= 0x80 else {
+                index += 1
+                continue
+            }
+            guard let next = try characterEnd(at: index, limit: end, in: context) else {
+                throw failure(at: index, "invalid UTF-8 in \(context): an export.xml is UTF-8 text")
+            }
+            index = next
+        }
+    }
+
+    /// The offset after the multi-byte UTF-8 character whose first byte (0x80 or more) is at `offset`,
+    /// or `nil` when `limit` comes first. Throws for what is not UTF-8 (a stray continuation byte, an
+    /// overlong form, a surrogate, a code point past U+10FFFF) and for U+FFFE and U+FFFF, which XML
+    /// does not allow (XML 1.0 §2.2).
+    private func characterEnd(at offset: Int, limit: Int, in context: String) throws(AppleHealthError) -> Int? {
+        let lead = buffer[offset]
+        let length: Int
+        var scalar: UInt32
+        switch lead {
+        case 0xC2...0xDF: (length, scalar) = (2, UInt32(lead & 0x1F))
+        case 0xE0...0xEF: (length, scalar) = (3, UInt32(lead & 0x0F))
+        case 0xF0...0xF4: (length, scalar) = (4, UInt32(lead & 0x07))
+        default: throw failure(at: offset, "invalid UTF-8 in \(context): an export.xml is UTF-8 text")
+        }
+        for next in 1..<length {
+            guard offset + next < limit else { return nil }
+            let byte = buffer[offset + next]
+            guard byte & 0xC0 == 0x80 else {
+                throw failure(at: offset, "invalid UTF-8 in \(context): an export.xml is UTF-8 text")
+            }
+            scalar = scalar << 6 | UInt32(byte & 0x3F)
+        }
+        let shortest: UInt32 = length == 2 ? 0x80 : length == 3 ? 0x800 : 0x10000
+        guard scalar >= shortest, scalar <= 0x10FFFF, !(0xD800...0xDFFF).contains(scalar) else {
+            throw failure(at: offset, "invalid UTF-8 in \(context): an export.xml is UTF-8 text")
+        }
+        guard scalar != 0xFFFE, scalar != 0xFFFF else {
+            throw failure(at: offset, "the noncharacter U+\(String(scalar, radix: 16, uppercase: true)) in \(context)")
+        }
+        return offset + length
+    }
+
+    private static var controlRule: String {
+        "; XML allows no control character but tab, line feed and carriage return"
+    }
+
+    private func control(_ byte: UInt8) -> String {
+        byte == 0
+            ? "a NUL byte"
+            : "the control character U+\(byte < 0x10 ? "000" : "00")\(String(byte, radix: 16, uppercase: true))"
+    }
+
     private func isSpace(_ byte: UInt8) -> Bool { classes[Int(byte)] & Self.space != 0 }
     private func isNameStart(_ byte: UInt8) -> Bool { classes[Int(byte)] & Self.nameStart != 0 }
     private func isNameCharacter(_ byte: UInt8) -> Bool { classes[Int(byte)] & Self.nameCharacter != 0 }
@@ -384,7 +505,9 @@ final class ExportScanner<Input: ExportInput> {
         }
         let nameStart = index
         while index < filled, isNameCharacter(buffer[index]) { index += 1 }
+        guard index < filled else { return nil }
         let nameLength = index - nameStart
+        try checkName(from: nameStart, to: index, "an element name")
         slotCount = 0
         var selfClosing = false
         while true {
@@ -453,6 +576,7 @@ final class ExportScanner<Input: ExportInput> {
         let nameLength = index - offset
         while index < filled, isSpace(buffer[index]) { index += 1 }
         guard index < filled else { return nil }
+        try checkName(from: offset, to: offset + nameLength, "an attribute name")
         guard buffer[index] == UInt8(ascii: "=") else {
             throw failure(at: index, "expected '=' after the attribute \(text(offset, nameLength))")
         }
@@ -481,8 +605,15 @@ final class ExportScanner<Input: ExportInput> {
             case UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r"):
                 needsDecoding = true
                 index += 1
-            default:  // the other quote character
+            case UInt8(ascii: "\""), UInt8(ascii: "'"):  // the other quote character
                 index += 1
+            case 0x80...:
+                let context = "the value of \(text(offset, nameLength))"
+                guard let end = try characterEnd(at: index, limit: filled, in: context) else { return nil }
+                index = end
+            default:
+                throw failure(
+                    at: index, "\(control(byte)) in the value of \(text(offset, nameLength))\(Self.controlRule)")
             }
         }
         for other in 0..<slotCount where slots[other].nameLength == nameLength {
@@ -536,6 +667,7 @@ final class ExportScanner<Input: ExportInput> {
         let nameLength = index - nameStart
         while index < filled, isSpace(buffer[index]) { index += 1 }
         guard index < filled else { return nil }
+        try checkName(from: nameStart, to: nameStart + nameLength, "an element name")
         guard buffer[index] == UInt8(ascii: ">") else {
             throw failure(at: index, "expected '>' to close </\(text(nameStart, nameLength))>")
         }

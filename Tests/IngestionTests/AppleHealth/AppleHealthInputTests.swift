@@ -117,6 +117,43 @@ struct AppleHealthInputTests {
         #expect(streamed == (try importer.read(path: fixture(Self.sample))))
     }
 
+    /// A real export damaged inside the first `sourceName` value, and where that is (line, column).
+    static func damaged(with bytes: [UInt8]) throws -> (export: [UInt8], line: Int, column: Int) {
+        let original = try [UInt8](Data(contentsOf: URL(fileURLWithPath: fixture(sample))))
+        let marker = Array("sourceName=\"".utf8)
+        let at = try #require(original.indices.first { original[$0...].starts(with: marker) }) + marker.count
+        let before = original[..<at]
+        let lineStart = (before.lastIndex(of: 10) ?? -1) + 1
+        let column = String(decoding: original[lineStart..<at], as: UTF8.self).unicodeScalars.count + 1
+        return (Array(before) + bytes + original[at...], before.count { $0 == 10 } + 1, column)
+    }
+
+    @Test(
+        "a real export holding a NUL byte, a control character, invalid UTF-8 or a bad reference is refused whole",
+        arguments: [
+            (
+                [0x00],
+                "a NUL byte in the value of sourceName; XML allows no control character but tab, line feed and "
+                    + "carriage return"
+            ),
+            (
+                [0x1B, 0x5B, 0x32, 0x4A],
+                "the control character U+001B in the value of sourceName; XML allows no control "
+                    + "character but tab, line feed and carriage return"
+            ),
+            ([0xFF], "invalid UTF-8 in the value of sourceName: an export.xml is UTF-8 text"),
+            (Array("&#1;".utf8), ExportScannerTests.entityProblem),
+        ])
+    func refusesWhatIsNotText(bytes: [UInt8], problem: String) throws {
+        let (export, line, column) = try Self.damaged(with: bytes)
+        let directory = TemporaryDirectory()
+        let path = directory.path("export.xml")
+        try Data(export).write(to: URL(fileURLWithPath: path))
+        #expect(throws: AppleHealthError.malformedXML(line: line, column: column, problem: problem)) {
+            try AppleHealthImport.ada().read(path: path)
+        }
+    }
+
     @Test("a missing file and a directory are told apart")
     func unreadablePaths() throws {
         let directory = TemporaryDirectory()

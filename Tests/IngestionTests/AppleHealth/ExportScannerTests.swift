@@ -105,6 +105,12 @@ struct ExportScannerTests {
             error = .malformedXML(line: line, column: column, problem: problem)
         }
 
+        init(_ label: String, bytes: [UInt8], line: Int, column: Int, _ problem: String) {
+            self.label = label
+            self.bytes = bytes
+            error = .malformedXML(line: line, column: column, problem: problem)
+        }
+
         init(_ label: String, bytes: [UInt8], _ error: AppleHealthError) {
             self.label = label
             self.bytes = bytes
@@ -182,6 +188,90 @@ struct ExportScannerTests {
             bytes: Array("<?xml version=\"1.0\"?>\n<ClinicalDocument xmlns=\"urn:hl7-org:v3\"/>".utf8),
             .notAnExport(rootElement: "ClinicalDocument")),
     ]
+
+    static let controlRule = "XML allows no control character but tab, line feed and carriage return"
+    static let notUTF8 = "an export.xml is UTF-8 text"
+
+    /// What is not text: NUL bytes, control characters, invalid UTF-8 and unknown references, wherever
+    /// they are. Each column is counted by hand in the comment beside it (characters, 1-based).
+    static let notText: [Malformed] = [
+        Malformed(  // `<Record value="1` is 16 characters
+            "a NUL byte in a value", "<HealthData>\n<Record value=\"1\u{0}\"/>", line: 2, column: 17,
+            "a NUL byte in the value of value; \(controlRule)"),
+        Malformed(
+            "a NUL byte between tags", "<HealthData>\n \u{0}<Record/>", line: 2, column: 2,
+            "a NUL byte in the text between tags; \(controlRule)"),
+        Malformed(  // `<!-- a` is 6 characters
+            "a NUL byte in a comment", "<HealthData>\n<!-- a\u{0} -->", line: 2, column: 7,
+            "a NUL byte in a comment; \(controlRule)"),
+        Malformed(  // `<?xml version="1.0"` is 19 characters
+            "a NUL byte in a processing instruction", "<?xml version=\"1.0\"\u{0}?>\n<HealthData/>", line: 1,
+            column: 20, "a NUL byte in a processing instruction; \(controlRule)"),
+        Malformed(  // `<Record sourceName="a` is 21 characters
+            "an escape sequence in a value", "<HealthData>\n<Record sourceName=\"a\u{1B}[31m\"/>", line: 2,
+            column: 22, "the control character U+001B in the value of sourceName; \(controlRule)"),
+        Malformed(
+            "a bell between tags", "<HealthData>\n\u{07}</HealthData>", line: 2, column: 1,
+            "the control character U+0007 in the text between tags; \(controlRule)"),
+        Malformed(  // `<!DOCTYPE HealthData [<!ENTITY x "` is 34 characters
+            "a control character in the DTD", "<!DOCTYPE HealthData [<!ENTITY x \"\u{1}\">]>\n<HealthData/>",
+            line: 1, column: 35, "the control character U+0001 in the DOCTYPE; \(controlRule)"),
+        Malformed(  // `<Rec` is 4 characters
+            "invalid UTF-8 in an element name", bytes: Array("<HealthData>\n<Rec".utf8) + [0xFF] + Array("ord/>".utf8),
+            line: 2, column: 5, "invalid UTF-8 in an element name: \(notUTF8)"),
+        Malformed(  // `<Record t` is 9 characters; 0xC3 needs a continuation byte, not '('
+            "invalid UTF-8 in an attribute name",
+            bytes: Array("<HealthData>\n<Record t".utf8) + [0xC3, 0x28] + Array("=\"a\"/>".utf8), line: 2, column: 10,
+            "invalid UTF-8 in an attribute name: \(notUTF8)"),
+        Malformed(  // `</Health` is 8 characters; the three-byte character is cut after two
+            "invalid UTF-8 in an end tag's name",
+            bytes: Array("<HealthData>\n</Health".utf8) + [0xE2, 0x82] + Array(">".utf8), line: 2, column: 9,
+            "invalid UTF-8 in an element name: \(notUTF8)"),
+        Malformed(  // `<Record value="` is 15 characters; C0 AF is an overlong '/'
+            "an overlong form in a value",
+            bytes: Array("<HealthData>\n<Record value=\"".utf8) + [0xC0, 0xAF, 0x22, 0x2F, 0x3E],
+            line: 2, column: 16, "invalid UTF-8 in the value of value: \(notUTF8)"),
+        Malformed(
+            "an encoded surrogate between tags", bytes: Array("<HealthData>\n".utf8) + [0xED, 0xA0, 0x80, 0x3C, 0x2F],
+            line: 2, column: 1, "invalid UTF-8 in the text between tags: \(notUTF8)"),
+        Malformed(
+            "U+FFFF in a value",
+            bytes: Array("<HealthData>\n<Record value=\"".utf8) + [0xEF, 0xBF, 0xBF, 0x22, 0x2F, 0x3E],
+            line: 2, column: 16, "the noncharacter U+FFFF in the value of value"),
+        Malformed(
+            "cut inside a character", bytes: Array("<HealthData>\n".utf8) + [0xE2, 0x82], line: 2, column: 2,
+            "the file ends inside a character or a reference: it was cut short"),
+        Malformed(
+            "an unknown entity between tags", "<HealthData>\n&bogus;</HealthData>", line: 2, column: 1,
+            entityProblem),
+        Malformed(
+            "a reference to a control character between tags", "<HealthData>\n&#27;</HealthData>", line: 2,
+            column: 1, entityProblem),
+        Malformed(  // `<Record value="` is 15 characters
+            "a reference to a control character in a value", "<HealthData>\n<Record value=\"&#x1B;\"/>", line: 2,
+            column: 16, entityProblem),
+    ]
+
+    @Test("what is not text is rejected with its line and column, wherever the chunks break", arguments: notText)
+    func rejectsWhatIsNotText(_ example: Malformed) {
+        rejectsMalformed(example)
+    }
+
+    @Test("multi-byte characters, known references and the whitespace XML allows are accepted in every place")
+    func acceptsText() throws {
+        let xml =
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<!-- Здоровье 😀 -->\n<HealthData locale=\"ru_RU\">\r\n"
+            + "\t&#x2019; é &amp;<Record sourceName=\"Здоровье 😀\ta\" type=\"a&#x1F600;\"/>\n"
+            + "<Größe/><![CDATA[ 😀 ]]></HealthData>\n"
+        for (chunk, buffer) in [(1 << 20, 1 << 20), (1, 16), (2, 16), (3, 32)] {
+            let events = try ScannedEvents.of(xml: xml, chunk: chunk, buffer: buffer)
+            #expect(
+                events == [
+                    ScannedEvents.Event(name: "Record", attributes: ["sourceName": "Здоровье 😀 a", "type": "a😀"]),
+                    ScannedEvents.Event(name: "/Record"),
+                ], "chunk \(chunk)")
+        }
+    }
 
     @Test("malformed input is rejected with its line and column, wherever the chunks break", arguments: malformed)
     func rejectsMalformed(_ example: Malformed) {
