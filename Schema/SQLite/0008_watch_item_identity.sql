@@ -1,8 +1,9 @@
--- A watch item is its user, kind and payload, byte for byte: the same item queued again (an
--- ingestion run a second time after a crash) is kept once, so re-running an ingestion changes
--- nothing the first run stored. Copies already queued twice are merged into the oldest.
+-- An item of a kind this version does not apply stays queued, so the same input ingested twice
+-- (after a crash, say) would queue it twice. Such an item is its user, kind, payload (byte for
+-- byte) and its occurrence: which copy of that item it is within its input. The second ingestion
+-- of an input then queues none of its copies again, and an input that repeats an item keeps every
+-- repeat. Items that are applied have no occurrence: applied again in order, they change nothing.
 
-DELETE FROM watch_items
-WHERE id NOT IN (SELECT min(id) FROM watch_items GROUP BY user_id, kind, payload);
+ALTER TABLE watch_items ADD COLUMN occurrence INTEGER CHECK (occurrence >= 1);
 
-CREATE UNIQUE INDEX watch_items_identity ON watch_items (user_id, kind, payload);
+CREATE UNIQUE INDEX watch_items_identity ON watch_items (user_id, kind, payload, occurrence);

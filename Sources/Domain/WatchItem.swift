@@ -46,11 +46,17 @@ public struct WatchSubmission: Sendable, Hashable {
     /// exactly as it came, for the version that applies it.
     public var payload: String
     public var enqueuedAt: Date
+    /// For an item of a kind this version does not apply: which copy of this user's, kind's and
+    /// payload's item it is within its input (1 for the first). Ingesting the same input again
+    /// queues none of its copies a second time, while an input that repeats an item keeps every
+    /// repeat. `nil` for items that are applied, which re-applying in order leaves as they were.
+    public var occurrence: Int?
 
-    public init(user: UserID, kind: String, payload: String, enqueuedAt: Date) {
+    public init(user: UserID, kind: String, payload: String, enqueuedAt: Date, occurrence: Int? = nil) {
         self.user = user
         self.kind = kind
         self.payload = payload
         self.enqueuedAt = enqueuedAt
+        self.occurrence = occurrence
     }
 }

@@ -291,6 +291,9 @@ struct IngestPlanner: LineProcessor {
     /// with its name: their days cannot be checked, and UTC would be a guess.
     var unresolvedZones: [UserID: String] = [:]
     var pending: (write: DayWrite, lines: [(number: Int, type: String)])?
+    /// How many copies of each queued-as-is watch item (by a hash of user, kind and payload) the
+    /// input has had so far.
+    var unknownItemCopies: [UInt64: Int] = [:]
 
     mutating func process(_ number: Int, _ line: JSONLinesReader.Line, into output: inout [PlannedWrite]) {
         guard let decoder else { preconditionFailure("a planner without a decoder plans records, not lines") }
@@ -340,6 +343,13 @@ struct IngestPlanner: LineProcessor {
                 unresolvedZones[update.id] = nil
             }
             output.append(.record(record, line: line))
+        case .watch(var item) where WatchKind(rawValue: item.kind) == nil:
+            // Stays queued: numbered among its identical copies in this input (`WatchSubmission.occurrence`).
+            let key = FNV1a.hash([item.user.rawValue, item.kind, item.payload].joined(separator: "\u{0}"))
+            let occurrence = (unknownItemCopies[key] ?? 0) + 1
+            unknownItemCopies[key] = occurrence
+            item.occurrence = occurrence
+            output.append(.record(.watch(item), line: line))
         case .settings, .watch:
             output.append(.record(record, line: line))
         }

@@ -63,6 +63,7 @@ public enum CopyTable: String, Sendable, Hashable, CaseIterable {
             [
                 Column("id", .integer), Column("user_id", .text), Column("kind", .text), Column("payload", .json),
                 Column("enqueued_at", .integer), Column("attempts", .integer), Column("last_error", .text),
+                Column("occurrence", .integer),
             ]
         case .watchDeadLetters:
             [

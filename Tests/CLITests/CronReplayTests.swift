@@ -12,7 +12,7 @@ import Testing
 /// over days that change the clocks in some of the users' zones: `pipeline run` every 15 minutes
 /// and `pipeline retrain` at 03:00 (the server's clock, UTC). Each line must find its work when it
 /// fires.
-@Suite("The crontab, replayed", .timeLimit(.minutes(5)))
+@Suite("The crontab, replayed", .timeLimit(.minutes(10)))
 struct CronReplayTests {
     /// Zones on both sides of UTC, with half- and quarter-hour offsets, and two that leave
     /// daylight-saving time on 2026-04-05.

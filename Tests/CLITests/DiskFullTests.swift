@@ -10,7 +10,7 @@ import Testing
 /// `pipeline` on a disk that fills up, made with a file-size limit on the child process: a write
 /// past it fails as on a full disk. The command exits 74 (`EX_IOERR`) and says what to do; what
 /// was stored before stays whole; once there is room again, the next run finishes the work.
-@Suite("A full disk", .timeLimit(.minutes(3)))
+@Suite("A full disk", .timeLimit(.minutes(10)))
 struct DiskFullTests {
     static let now = "2026-03-15T12:00:00Z"
 
@@ -99,7 +99,7 @@ extension Sequence {
 /// The same inside one process, where the database's size can be capped exactly: SQLite's
 /// `max_page_count` makes every write that needs a new page fail with SQLITE_FULL, while writes
 /// into pages the database has succeed.
-@Suite("A full database file", .timeLimit(.minutes(2)))
+@Suite("A full database file", .timeLimit(.minutes(10)))
 struct FullDatabaseFileTests {
     @Test("a retrain whose model cannot be written records its run as failed, says why, and releases its lease")
     func retrainRecordsFailure() async throws {

@@ -8,7 +8,7 @@ import Testing
 
 /// Re-running an ingestion is the natural recovery after a crash: an ingestion killed halfway and
 /// run again over its whole input leaves every table as one uninterrupted run does.
-@Suite("Ingestion killed and run again", .timeLimit(.minutes(3)))
+@Suite("Ingestion killed and run again", .timeLimit(.minutes(10)))
 struct IngestRerunTests {
     static let now = "2026-03-15T12:00:00Z"
 

@@ -8,7 +8,7 @@ import Testing
 
 /// The operator's commands end to end (issue 11, items 6–10): health checks a monitor can page on,
 /// requests and dead letters to list and act on, and a `--db` that must exist.
-@Suite("Operator commands", .timeLimit(.minutes(5)))
+@Suite("Operator commands", .timeLimit(.minutes(10)))
 struct OperatorCommandTests {
     static let start = "2026-03-15T12:00:00Z"
     static let aWeekLater = "2026-03-22T12:00:00Z"

@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// `pipeline report` as a user runs it.
-@Suite("pipeline report", .timeLimit(.minutes(5)))
+@Suite("pipeline report", .timeLimit(.minutes(10)))
 struct ReportCommandTests {
     @Test("report --out writes the site and prints the index's path; --json says how many files")
     func writes() async throws {

@@ -9,7 +9,7 @@ import Testing
 @testable import PipelineCLI
 
 /// The scheduler's commands, run in-process on a database the test prepares through the library.
-@Suite("Scheduler commands", .timeLimit(.minutes(5)))
+@Suite("Scheduler commands", .timeLimit(.minutes(10)))
 struct SchedulerCommandTests {
     static let start = "2026-03-15T12:00:00Z"
 

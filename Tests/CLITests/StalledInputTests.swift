@@ -6,7 +6,7 @@ import Testing
 
 /// `pipeline ingest -` fed by a pipe that stalls: the ingestion holds no database lock while it
 /// waits, so other processes go on, and what it has read is already stored.
-@Suite("Ingestion from a stalled pipe", .timeLimit(.minutes(3)))
+@Suite("Ingestion from a stalled pipe", .timeLimit(.minutes(10)))
 struct StalledInputTests {
     static let now = "2026-03-15T12:00:00Z"
 

@@ -10,7 +10,7 @@ import Testing
 ///
 /// `PIPELINE_REPORT_SCREENSHOTS=DIR` keeps the first screenful of each page there (the README's
 /// examples); the full-page screenshots are checked and dropped.
-@Suite("Report in a browser", .timeLimit(.minutes(5)))
+@Suite("Report in a browser", .timeLimit(.minutes(10)))
 struct BrowserTests {
     /// For every `svg.chart`: its size on screen, its axes' ticks and extent, and how many marks in the
     /// plot area have a non-empty box. Runs in the page through the DevTools protocol.

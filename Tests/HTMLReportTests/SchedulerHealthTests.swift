@@ -7,7 +7,7 @@ import Testing
 
 /// The cohort page's scheduler section on requests and runs made through Store's API: failures per
 /// day stacked on successes, and pending requests sorted into overdue, due and waiting.
-@Suite("Report: scheduler health", .timeLimit(.minutes(5)))
+@Suite("Report: scheduler health", .timeLimit(.minutes(10)))
 struct SchedulerHealthTests {
     static let now = Date(iso: "2026-03-15T12:00:00Z")
 

@@ -8,7 +8,7 @@ import Testing
 /// The tasks that run at a time of day on the user's clock: the nightly retrain, the daily
 /// reminder and the weekly insight, through late launches, failures, forced runs, missed slots and
 /// changed settings.
-@Suite("Calendar tasks", .timeLimit(.minutes(2)))
+@Suite("Calendar tasks", .timeLimit(.minutes(10)))
 struct CalendarTaskTests {
     static let losAngeles = TimeZone.iana("America/Los_Angeles")!
 

@@ -5,7 +5,7 @@ import Testing
 
 /// Many writers on one database: each day keeps exactly one row and no user value is lost,
 /// whoever commits first (DESIGN §8, bug 5).
-@Suite("Concurrent writers", .timeLimit(.minutes(5)))
+@Suite("Concurrent writers", .timeLimit(.minutes(10)))
 struct ConcurrentWriterTests {
     static let days = (0..<30).map { Day.literal("2026-02-01").adding(days: $0) }
 

@@ -8,7 +8,7 @@ import Testing
 
 /// `engagement-daily`: a "log today" reminder at the user's local reminder hour, if notifications
 /// are on (the registered default: DESIGN §8, bug 8) and the user has not entered anything today.
-@Suite("The daily engagement reminder", .timeLimit(.minutes(5)))
+@Suite("The daily engagement reminder", .timeLimit(.minutes(10)))
 struct LaunchEngagementTests {
     static let engagement: Set<TaskIdentifier> = [PipelineTasks.engagementDaily]
 

@@ -6,7 +6,7 @@ import TestSupport
 import Testing
 
 /// The four real tasks under a month of cron: `pipeline run` every 15 minutes (DESIGN §8, bug 2).
-@Suite("A month of launches", .timeLimit(.minutes(5)))
+@Suite("A month of launches", .timeLimit(.minutes(10)))
 struct LaunchMonthTests {
     @Test(
         "every 15 minutes for 30 days: each task keeps its cadence, never starved and never doubled",

@@ -6,7 +6,7 @@ import Storage
 import TestSupport
 import Testing
 
-@Suite("The launch of the pipeline's tasks", .timeLimit(.minutes(5)))
+@Suite("The launch of the pipeline's tasks", .timeLimit(.minutes(10)))
 struct LaunchTests {
     /// DESIGN §8, bug 1: handlers registered, chain never started. Checked by making the launch skip
     /// `startChains`: nothing ran and this test (and the other launch tests) failed.

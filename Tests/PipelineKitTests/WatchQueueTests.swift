@@ -13,6 +13,27 @@ struct WatchQueueTests {
     }
 
     @Test(
+        "an unknown-kind item an input repeats is kept each time, once; known items repeated keep the last",
+        arguments: TestBackend.all)
+    func repeatsAndReruns(backend: TestBackend) async throws {
+        let database = TestDatabase(backend)
+        let pipeline = try await database.open()
+        let input = [
+            Self.watch("stepsBurst", #"{"steps":100}"#), Self.watch("stepsBurst", #"{"steps":200}"#),
+            Self.watch("stepsBurst", #"{"steps":100}"#),
+            Self.watch("symptomLog", #"{"day":"2026-03-14","symptomSeverity":6}"#),
+            Self.watch("symptomLog", #"{"day":"2026-03-14","symptomSeverity":2}"#),
+            Self.watch("symptomLog", #"{"day":"2026-03-14","symptomSeverity":6}"#),
+        ]
+        try await pipeline.ingest(input)
+        try await pipeline.ingest(input)
+        let queued = try await pipeline.store.allWatchItems(user: Self.ada)
+        #expect(queued.map(\.payload) == [#"{"steps":100}"#, #"{"steps":200}"#, #"{"steps":100}"#])
+        let log = try await pipeline.dailyLog(user: Self.ada, day: .literal("2026-03-14"))
+        #expect(log?.symptomSeverity == 6)
+    }
+
+    @Test(
         "draining one kind applies and removes only that kind; other and unknown kinds stay queued",
         arguments: TestBackend.all)
     func drainByKind(backend: TestBackend) async throws {

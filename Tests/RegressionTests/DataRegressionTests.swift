@@ -7,7 +7,7 @@ import Testing
 
 /// The data bugs the original iOS app shipped (DESIGN §8, bugs 4–9). Each test names its bug and
 /// says how it was checked to fail when the bug is put back.
-@Suite("Regressions: data", .timeLimit(.minutes(2)))
+@Suite("Regressions: data", .timeLimit(.minutes(10)))
 struct DataRegressionTests {
     static let ada = UserID.literal("ada")
     static let day = Day.literal("2026-03-10")

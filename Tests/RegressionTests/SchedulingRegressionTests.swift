@@ -9,7 +9,7 @@ import Testing
 /// The scheduling bugs the original iOS app shipped (DESIGN §8, bugs 1, 2, 3 and 10), against the
 /// pipeline's real launch and tasks on a manual clock. Each test names its bug and says how it was
 /// checked to fail when the bug is put back.
-@Suite("Regressions: scheduling", .timeLimit(.minutes(5)))
+@Suite("Regressions: scheduling", .timeLimit(.minutes(10)))
 struct SchedulingRegressionTests {
     static let start = Date(iso: "2026-03-16T12:00:00Z")
 

@@ -4,7 +4,7 @@ import Scheduling
 import TestSupport
 import Testing
 
-@Suite("Retries", .timeLimit(.minutes(5)))
+@Suite("Retries", .timeLimit(.minutes(10)))
 struct BackoffTests {
     @Test(
         "an unsuccessful run is retried after 1, 2, 4, 8, 16 minutes; a success ends the backoff",

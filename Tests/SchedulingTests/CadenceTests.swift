@@ -9,7 +9,7 @@ import Testing
 /// `.replace` (Apple's semantics) at every launch, each 15-minute launch would push the daily
 /// request a day out again and it would never run. Checked by making `TaskScheduler.startChains`
 /// submit for every user with `replacing: true`: the daily task ran 0 times and this test failed.
-@Suite("Cadence over a month of cron launches", .timeLimit(.minutes(5)))
+@Suite("Cadence over a month of cron launches", .timeLimit(.minutes(10)))
 struct CadenceTests {
     @Test(
         "launched every 15 minutes for a month, a daily task runs exactly once a day and a 4-hourly one six times",

@@ -5,7 +5,7 @@ import Testing
 
 @testable import Scheduling
 
-@Suite("Conditions", .timeLimit(.minutes(5)))
+@Suite("Conditions", .timeLimit(.minutes(10)))
 struct ConditionsTests {
     static func processing(power: Bool = false, network: Bool = false) -> TestTask {
         TestTask(

@@ -7,7 +7,7 @@ import Testing
 /// Budgets run out on the manual clock: a test waits until its handler is running, advances the
 /// timer past the budget, and the scheduler's expiry fires then — no sleeping. The timer checks the
 /// clock both when a run starts waiting and when it fires, so the order of the two does not matter.
-@Suite("Expiry and completion", .timeLimit(.minutes(5)))
+@Suite("Expiry and completion", .timeLimit(.minutes(10)))
 struct ExpiryTests {
     /// A refresh task that submits its successor, lets `prepare` set up the task, signals `started`,
     /// then waits until it is cancelled and calls `afterCancel`.

@@ -5,7 +5,7 @@ import Storage
 import TestSupport
 import Testing
 
-@Suite("Leases", .timeLimit(.minutes(5)))
+@Suite("Leases", .timeLimit(.minutes(10)))
 struct LeaseTests {
     /// Claims the due request as a worker of another process would, and never finishes it: the
     /// state a worker killed mid-run leaves behind.

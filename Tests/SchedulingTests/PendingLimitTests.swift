@@ -7,7 +7,7 @@ import Testing
 
 /// iOS's cap on pending requests (`PendingRequestLimit.iOS`: one refresh and ten processing
 /// requests per app), which the device simulation keeps; a server sets none.
-@Suite("Pending-request limits", .timeLimit(.minutes(1)))
+@Suite("Pending-request limits", .timeLimit(.minutes(10)))
 struct PendingLimitTests {
     static func harness(_ backend: TestBackend) throws -> SchedulerHarness {
         var configuration = SchedulerConfiguration()

@@ -4,7 +4,7 @@ import Scheduling
 import TestSupport
 import Testing
 
-@Suite("Registering handlers", .timeLimit(.minutes(5)))
+@Suite("Registering handlers", .timeLimit(.minutes(10)))
 struct RegistrationTests {
     let noop: TaskHandler = { task in task.setTaskCompleted(success: true) }
     let start: ChainStart = { scope, _ in AppRefreshTaskRequest(identifier: "daily", scope: scope) }

@@ -5,7 +5,7 @@ import Storage
 import TestSupport
 import Testing
 
-@Suite("Retries end, launches are recorded, history is pruned", .timeLimit(.minutes(5)))
+@Suite("Retries end, launches are recorded, history is pruned", .timeLimit(.minutes(10)))
 struct RetryLimitTests {
     /// A configuration with exact delays (no jitter) and three attempts.
     static func threeAttempts() -> SchedulerConfiguration {

@@ -5,7 +5,7 @@ import Storage
 import TestSupport
 import Testing
 
-@Suite("Status diagnostics", .timeLimit(.minutes(5)))
+@Suite("Status diagnostics", .timeLimit(.minutes(10)))
 struct StatusTests {
     static let registered: [(identifier: TaskIdentifier, scope: ChainScope)] = [
         ("daily", .everyUser), ("global-sweep", .global),

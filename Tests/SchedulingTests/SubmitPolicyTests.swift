@@ -5,7 +5,7 @@ import Storage
 import TestSupport
 import Testing
 
-@Suite("Submitting requests", .timeLimit(.minutes(5)))
+@Suite("Submitting requests", .timeLimit(.minutes(10)))
 struct SubmitPolicyTests {
     @Test(
         ".replace replaces the pending request of the same identifier and scope; other scopes are separate",

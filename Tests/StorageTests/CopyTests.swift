@@ -43,9 +43,10 @@ struct CopyTests {
         .watchItems: [
             [
                 .text("alice"), .text("symptomLog"), .text(#"{"day":"2026-03-01", "symptomSeverity": 5}"#),
-                .integer(t0 + 30), .integer(2), .text(awkward),
+                .integer(t0 + 30), .integer(2), .text(awkward), .null,
             ].withID(3),
-            [.text("bob"), .text("medicationLog"), .text("[]"), .integer(t0 + 31), .integer(0), .null].withID(7),
+            [.text("bob"), .text("medicationLog"), .text("[]"), .integer(t0 + 31), .integer(0), .null, .integer(1)]
+                .withID(7),
         ],
         .watchDeadLetters: [
             [

@@ -5,7 +5,7 @@ import Testing
 
 @testable import Storage
 
-@Suite("Migrations", .timeLimit(.minutes(5)))
+@Suite("Migrations", .timeLimit(.minutes(10)))
 struct MigrationTests {
     @Test(
         "a new database is created at the latest schema version (an SQLite file with mode 0600)",
@@ -164,7 +164,7 @@ struct MigrationTests {
                     5: 10_844_940_879_613_085_066,
                     6: 11_341_997_414_416_602_924,
                     7: 2_655_417_279_238_476_543,
-                    8: 12_918_907_877_721_066_701,
+                    8: 14_977_803_158_913_108_794,
                 ]
             case .postgresql:
                 [
@@ -175,7 +175,7 @@ struct MigrationTests {
                     5: 879_446_856_681_425_402,
                     6: 17_413_785_634_787_939_127,
                     7: 3_927_059_875_305_595_672,
-                    8: 3_747_660_042_012_851_596,
+                    8: 5_150_622_570_182_306_944,
                 ]
             }
         for migration in migrations {

@@ -185,22 +185,10 @@ extension PostgreSQLDriver {
                     """
                     INSERT INTO watch_items (user_id, kind, payload, enqueued_at, attempts)
                     SELECT user_id, kind, payload, $2, 0 FROM watch_dead_letters WHERE id = $1
-                    ON CONFLICT (user_id, kind, md5(payload::text)) DO NOTHING
                     RETURNING id
                     """, [.pg(letter), .pg(nowMilliseconds)])
-                // The same item queued again meanwhile (its input ingested again): that one stands for it.
-                let same =
-                    item.count == 1
-                    ? item
-                    : try connection.query(
-                        """
-                        SELECT items.id FROM watch_items AS items JOIN watch_dead_letters AS letters
-                            ON items.user_id = letters.user_id AND items.kind = letters.kind
-                            AND md5(items.payload::text) = md5(letters.payload::text)
-                        WHERE letters.id = $1
-                        """, [.pg(letter)])
-                guard same.count == 1 else { continue }
-                let id = same.int64(0, 0)
+                guard item.count == 1 else { continue }
+                let id = item.int64(0, 0)
                 try connection.query(
                     "UPDATE watch_dead_letters SET resolved_at = $2, requeued_as = $3 WHERE id = $1",
                     [.pg(letter), .pg(nowMilliseconds), .pg(id)])

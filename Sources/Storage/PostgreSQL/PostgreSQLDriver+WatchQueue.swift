@@ -9,16 +9,19 @@ extension PostgreSQLDriver {
         try write { () throws(StorageError) in try apply(item) }
     }
 
-    /// Queues an item unless the same item (user, kind and payload, byte for byte) is queued
-    /// already: then it returns no row.
+    /// Queues an item unless it is queued already (the same user, kind, payload and occurrence:
+    /// see `WatchSubmission.occurrence`): then it returns no row.
     static let insertWatchItem: StaticString = """
-        INSERT INTO watch_items (user_id, kind, payload, enqueued_at) VALUES ($1, $2, $3::json, $4)
-        ON CONFLICT (user_id, kind, md5(payload::text)) DO NOTHING
+        INSERT INTO watch_items (user_id, kind, payload, enqueued_at, occurrence) VALUES ($1, $2, $3::json, $4, $5)
+        ON CONFLICT (user_id, kind, md5(payload::text), occurrence) DO NOTHING
         RETURNING id
         """
 
     func watchItemParameters(_ item: WatchSubmission) -> [String?] {
-        [item.user.rawValue, item.kind, item.payload, .pg(Store.milliseconds(item.enqueuedAt))]
+        [
+            item.user.rawValue, item.kind, item.payload, .pg(Store.milliseconds(item.enqueuedAt)),
+            item.occurrence.map(String.init),
+        ]
     }
 
     @discardableResult
@@ -27,15 +30,12 @@ extension PostgreSQLDriver {
         try ensureUser(item.user)
         let inserted = try connection.query(PostgreSQLDriver.insertWatchItem, watchItemParameters(item))
         if inserted.count == 1 { return inserted.int64(0, 0) }
-        return try queuedID(of: item.user, kind: item.kind, payload: item.payload) ?? 0
-    }
-
-    /// The id of the queued item with this user, kind and payload, if there is one.
-    func queuedID(of user: UserID, kind: String, payload: String) throws(StorageError) -> Int64? {
-        let rows = try connection.query(
-            "SELECT id FROM watch_items WHERE user_id = $1 AND kind = $2 AND md5(payload::text) = md5($3::text)",
-            [user.rawValue, kind, payload])
-        return rows.count == 1 ? rows.int64(0, 0) : nil
+        let queued = try connection.query(
+            """
+            SELECT id FROM watch_items
+            WHERE user_id = $1 AND kind = $2 AND md5(payload::text) = md5($3::text) AND occurrence = $4
+            """, [item.user.rawValue, item.kind, item.payload, item.occurrence.map(String.init)])
+        return queued.count == 1 ? queued.int64(0, 0) : 0
     }
 
     func watchItems(kind: String, user: UserID?, after: Int64, limit: Int) throws(StorageError) -> [WatchItem] {

@@ -231,20 +231,6 @@ extension SQLiteDriver {
         }
     }
 
-    /// The queued item that is the same as the dead letter `letter` (user, kind, payload).
-    private func queuedCopy(ofDeadLetter letter: Int64) throws(StorageError) -> Int64? {
-        try connection.withStatement(
-            """
-            SELECT items.id FROM watch_items AS items JOIN watch_dead_letters AS letters
-                ON items.user_id = letters.user_id AND items.kind = letters.kind AND items.payload = letters.payload
-            WHERE letters.id = ?1
-            """
-        ) { (statement) throws(StorageError) -> Int64? in
-            try statement.bind(1, letter)
-            return try statement.step() ? statement.int64(0) : nil
-        }
-    }
-
     func requeueDeadLetters(ids: [Int64]?, user: UserID?) throws(StorageError) -> [Int64: Int64] {
         try write { () throws(StorageError) in
             let letters = try connection.withStatement(
@@ -271,7 +257,6 @@ extension SQLiteDriver {
                             coalesce((SELECT max(id) FROM watch_dead_letters), 0)) + 1,
                         user_id, kind, payload, ?2, 0
                     FROM watch_dead_letters WHERE id = ?1
-                    ON CONFLICT (user_id, kind, payload) DO NOTHING
                     RETURNING id
                     """
                 ) { (statement) throws(StorageError) -> Int64? in
@@ -279,10 +264,7 @@ extension SQLiteDriver {
                     try statement.bind(2, nowMilliseconds)
                     return try statement.step() ? statement.int64(0) : nil
                 }
-                // The same item queued again meanwhile (its input ingested again): that one stands for it.
-                let same: Int64?
-                if let item { same = item } else { same = try queuedCopy(ofDeadLetter: letter) }
-                guard let item = same else { continue }
+                guard let item else { continue }
                 try connection.withStatement(
                     "UPDATE watch_dead_letters SET resolved_at = ?2, requeued_as = ?3 WHERE id = ?1"
                 ) { (statement) throws(StorageError) in

@@ -10,8 +10,8 @@ extension SQLiteDriver {
         try write { () throws(StorageError) in try apply(item) }
     }
 
-    /// Queues the item unless the same item (user, kind and payload, byte for byte) is queued
-    /// already; returns the id of the one queued.
+    /// Queues the item unless it is queued already (the same user, kind, payload and occurrence:
+    /// see `WatchSubmission.occurrence`); returns the id of the one queued.
     @discardableResult
     func apply(_ item: WatchSubmission) throws(StorageError) -> Int64 {
         try ensureUser(item.user)
@@ -21,33 +21,30 @@ extension SQLiteDriver {
         // Both maxima are read from primary keys, inside the write transaction.
         try connection.withStatement(
             """
-            INSERT INTO watch_items (id, user_id, kind, payload, enqueued_at)
+            INSERT INTO watch_items (id, user_id, kind, payload, enqueued_at, occurrence)
             VALUES (
                 max(coalesce((SELECT max(id) FROM watch_items), 0), coalesce((SELECT max(id) FROM watch_dead_letters), 0))
                     + 1,
-                ?1, ?2, ?3, ?4)
-            ON CONFLICT (user_id, kind, payload) DO NOTHING
+                ?1, ?2, ?3, ?4, ?5)
+            ON CONFLICT (user_id, kind, payload, occurrence) DO NOTHING
             """
         ) { (statement) throws(StorageError) in
             try statement.bind(1, item.user.rawValue)
             try statement.bind(2, item.kind)
             try statement.bind(3, item.payload)
             try statement.bind(4, Store.milliseconds(item.enqueuedAt))
+            try statement.bind(5, item.occurrence.map(Int64.init))
             try statement.run()
         }
-        if connection.changes == 1 { return connection.lastInsertedRowID }
-        return try queuedID(of: item.user, kind: item.kind, payload: item.payload) ?? connection.lastInsertedRowID
-    }
-
-    /// The id of the queued item with this user, kind and payload, if there is one.
-    func queuedID(of user: UserID, kind: String, payload: String) throws(StorageError) -> Int64? {
-        try connection.withStatement(
-            "SELECT id FROM watch_items WHERE user_id = ?1 AND kind = ?2 AND payload = ?3"
-        ) { (statement) throws(StorageError) -> Int64? in
-            try statement.bind(1, user.rawValue)
-            try statement.bind(2, kind)
-            try statement.bind(3, payload)
-            return try statement.step() ? statement.int64(0) : nil
+        if connection.changes == 1 || item.occurrence == nil { return connection.lastInsertedRowID }
+        return try connection.withStatement(
+            "SELECT id FROM watch_items WHERE user_id = ?1 AND kind = ?2 AND payload = ?3 AND occurrence = ?4"
+        ) { (statement) throws(StorageError) -> Int64 in
+            try statement.bind(1, item.user.rawValue)
+            try statement.bind(2, item.kind)
+            try statement.bind(3, item.payload)
+            try statement.bind(4, item.occurrence.map(Int64.init))
+            return try statement.step() ? statement.int64(0) : connection.lastInsertedRowID
         }
     }
 

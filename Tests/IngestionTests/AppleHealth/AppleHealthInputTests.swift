@@ -6,7 +6,7 @@ import Testing
 @testable import Ingestion
 
 /// Files, archives and streams: what a user passes to `pipeline ingest --format apple-health`.
-@Suite("Apple Health export inputs", .timeLimit(.minutes(5)))
+@Suite("Apple Health export inputs", .timeLimit(.minutes(10)))
 struct AppleHealthInputTests {
     static let hasZip = FileManager.default.isExecutableFile(atPath: "/usr/bin/zip")
     static let sample = "alxdrcirilo-apple-health-parser-export.xml"
