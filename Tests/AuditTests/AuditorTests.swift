@@ -14,7 +14,7 @@ struct AuditorTests {
             var body: some View {
                 Text("x").onAppear {
                     BGTaskScheduler.shared.register(forTaskWithIdentifier: "com.example.refresh", using: nil) { task in
-                        task.expirationHandler = { }
+                        task.expirationHandler = { Refresh.cancel() }
                         Refresh.next()
                         task.setTaskCompleted(success: true)
                     }
