@@ -480,6 +480,9 @@ private struct Walker {
     /// A "complete once" guard: a condition on a flag that says the work was already finished. The branch taken
     /// when the flag is set owes nothing (`guard !completed else { return }`, `if done { return }`).
     private func completedFlagExemption(_ start: Int, _ end: Int) -> Exemption {
+        if paths.obligation == .backgroundTaskEnded, let exemption = invalidIdentifierExemption(start, end) {
+            return exemption
+        }
         var mentionsFlag = false
         var negated = false
         for index in start..<end {
@@ -500,6 +503,22 @@ private struct Walker {
         }
         guard mentionsFlag else { return Exemption() }
         return negated
+            ? Exemption(then: false, otherwise: true, flag: true) : Exemption(then: true, otherwise: false, flag: true)
+    }
+
+    /// `if task != .invalid { end }`, `guard task != .invalid else { return }`: when the identifier is already
+    /// `.invalid` the task was ended (or never began), so that branch owes nothing.
+    private func invalidIdentifierExemption(_ start: Int, _ end: Int) -> Exemption? {
+        var comparesAlias = false
+        var invalid = false
+        var notEqual = false
+        for index in start..<end {
+            if file.isIdentifier(index), aliases.contains(file.text(index)) { comparesAlias = true }
+            if file.is(index, "invalid") || file.is(index, "UIBackgroundTaskInvalid") { invalid = true }
+            if file.isPunct(index, ASCII.bang), file.isPunct(index + 1, ASCII.equals) { notEqual = true }
+        }
+        guard comparesAlias, invalid else { return nil }
+        return notEqual
             ? Exemption(then: false, otherwise: true, flag: true) : Exemption(then: true, otherwise: false, flag: true)
     }
 

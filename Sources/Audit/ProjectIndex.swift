@@ -212,6 +212,9 @@ final class ProjectIndex {
         return runsOnStateChange(caller(of: id), depth: 0)
     }
 
+    /// Whether `callable` runs each time the app changes state (see `isRecurring(_:)`).
+    func runsOnStateChange(_ callable: CallableID) -> Bool { runsOnStateChange(callable, depth: 0) }
+
     private func runsOnStateChange(_ callable: CallableID, depth: Int) -> Bool {
         if let known = stateChangeMemo[callable] { return known }
         // Cycles and deep chains end as "no"; the answer is kept so each function is looked at once.

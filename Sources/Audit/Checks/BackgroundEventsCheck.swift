@@ -17,7 +17,7 @@ struct BackgroundEventsCheck {
                 guard info.parameters.count == 3 else { continue }
                 let handler = info.parameters[2]
                 let body = file.scopes[Int(info.scope)]
-                guard body.open >= 0 else { continue }
+                guard body.open >= 0, !handsOver(handler, in: file, body: body) else { continue }
                 for token in (Int(body.open) + 1)..<min(Int(body.close), file.count)
                 where file.isIdentifier(token) && !file.isPunct(token - 1, ASCII.dot) && file.text(token) == handler {
                     let called =
@@ -33,6 +33,20 @@ struct BackgroundEventsCheck {
                 }
             }
         }
+    }
+
+    /// Whether the body stores the completion handler or passes it on somewhere: then a direct call on another path
+    /// is the case where no session of the app has events to deliver (an identifier it does not know), where
+    /// calling it at once is right.
+    private func handsOver(_ handler: String, in file: SourceFile, body: Scope) -> Bool {
+        for token in (Int(body.open) + 1)..<min(Int(body.close), file.count)
+        where file.isIdentifier(token) && file.text(token) == handler && !file.isPunct(token - 1, ASCII.dot) {
+            let called =
+                file.isPunct(token + 1, ASCII.openParen)
+                || (file.isPunct(token + 1, ASCII.question) && file.isPunct(token + 2, ASCII.openParen))
+            if !called { return true }
+        }
+        return false
     }
 
     /// Whether the code at `token` runs as part of the callback: not inside a closure kept for later or a local
