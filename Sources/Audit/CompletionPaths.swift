@@ -35,6 +35,9 @@ struct PathOutcome: Sendable {
     var expirationHandlerOnlyLogs = false
     /// Finishing calls made on a path that had already finished (`setTaskCompleted` twice, no flag between).
     var repeated: [Site] = []
+    /// Calls of project functions given a closure that finishes the work, where the function may return without
+    /// calling that closure (the name of the called function's token).
+    var uncalledContinuations: [Site] = []
     /// The obligation was handed to code the audit cannot see (an unknown function, a stored property).
     var escaped = false
     /// A `BGTaskScheduler.submit(_:)` is reachable.
@@ -67,6 +70,9 @@ final class CompletionPaths {
     private var visiting: Set<CallableID> = []
     private var helperCache: [HelperKey: PathOutcome] = [:]
     private var mayFinishCache: [CallableID: Bool] = [:]
+    private var callsBackCache: [HelperKey: Bool] = [:]
+    /// Follows a closure parameter through the function it is passed to.
+    private lazy var continuations = CompletionPaths(project: project, obligation: .completionHandlerCalled)
 
     private struct HelperKey: Hashable {
         var callee: CallableID
@@ -219,6 +225,23 @@ final class CompletionPaths {
         return found
     }
 
+    /// Whether project function `callee` calls its closure parameter `parameter` on every path (or keeps it or
+    /// passes it on, which hands the call to other code). A function that is too deep or recursive counts as
+    /// calling it: rather silence than a false alarm.
+    func callsBack(_ callee: CallableID, parameter: Int) -> Bool {
+        let key = HelperKey(callee: callee, parameters: [parameter])
+        if let known = callsBackCache[key] { return known }
+        var result = true
+        if let outcome = continuations.helper(callee, parameters: [parameter], depth: 1), !outcome.escaped {
+            var open = false
+            if case .open = outcome.fall { open = true }
+            // A parameter never called at all may not be a closure (another overload was meant): not judged.
+            result = !outcome.mentions || (outcome.leaks.isEmpty && outcome.thrown.isEmpty && !open)
+        }
+        callsBackCache[key] = result
+        return result
+    }
+
     /// The outcome of a project function that is given the obligation through the parameters at `parameters`
     /// (or, with none, reaches it some other way); `nil` when it is already being analysed further up.
     func helper(_ callee: CallableID, parameters: [Int], depth: Int) -> PathOutcome? {
@@ -257,6 +280,7 @@ private struct Walker {
     var setsExpirationHandler = false
     var expirationHandlerOnlyLogs = false
     var repeated: [Site] = []
+    var uncalledContinuations: [Site] = []
     /// How many "finished once" flag tests the walk is inside.
     var guarded = 0
     var escaped = false
@@ -274,7 +298,7 @@ private struct Walker {
         PathOutcome(
             leaks: leaks, thrown: thrown, fall: fall, mentions: mentions,
             setsExpirationHandler: setsExpirationHandler, expirationHandlerOnlyLogs: expirationHandlerOnlyLogs,
-            repeated: repeated, escaped: escaped, submits: submits)
+            repeated: repeated, uncalledContinuations: uncalledContinuations, escaped: escaped, submits: submits)
     }
 
     private func site(_ token: Int) -> Site { Site(fileIndex, token) }
@@ -443,13 +467,39 @@ private struct Walker {
         setsExpirationHandler = setsExpirationHandler || inner.setsExpirationHandler
         expirationHandlerOnlyLogs = expirationHandlerOnlyLogs || inner.expirationHandlerOnlyLogs
         repeated += inner.repeated
+        uncalledContinuations += inner.uncalledContinuations
         escaped = escaped || inner.escaped
         submits = submits || inner.submits
         guard inner.mentions else { return }
+        if paths.obligation == .taskCompleted, let site = continuationThatMayNotRun(scope) {
+            uncalledContinuations.append(site)
+        }
         // The closure finishes the work: its unfinished paths, and errors that end it, are the leaks.
         leaks += inner.leaks + inner.thrown
         if case .open(let origin) = fall { leaks.append(origin) }
         finish(&state)
+    }
+
+    /// For a closure passed to a project function (`Feed.reload { task.setTaskCompleted(…) }`), the call's site
+    /// when that function may return without calling the closure.
+    private func continuationThatMayNotRun(_ scope: Scope) -> Site? {
+        let nameToken = Int(scope.name)
+        guard nameToken >= 0, file.isIdentifier(nameToken) else { return nil }
+        let labels = file.isPunct(nameToken + 1, ASCII.openParen) ? file.labels(ofCallAt: nameToken + 1) : []
+        let project = paths.project
+        guard
+            let callee = project.callee(file: fileIndex, token: nameToken, name: file.text(nameToken), labels: labels)
+        else { return nil }
+        let info = project.index.callable(callee)
+        let parameter: Int
+        if scope.label >= 0 {
+            guard let position = info.labels.firstIndex(of: file.text(Int(scope.label))) else { return nil }
+            parameter = position
+        } else {
+            guard !info.parameters.isEmpty else { return nil }
+            parameter = info.parameters.count - 1
+        }
+        return paths.callsBack(callee, parameter: parameter) ? nil : site(nameToken)
     }
 
     // MARK: Statements
@@ -838,6 +888,7 @@ private struct Walker {
         setsExpirationHandler = setsExpirationHandler || outcome.setsExpirationHandler
         expirationHandlerOnlyLogs = expirationHandlerOnlyLogs || outcome.expirationHandlerOnlyLogs
         repeated += outcome.repeated
+        uncalledContinuations += outcome.uncalledContinuations
         escaped = escaped || outcome.escaped
         submits = submits || outcome.submits
         guard outcome.mentions else { return }

@@ -61,6 +61,14 @@ struct HandlerCheck {
                             what: "the task for \(identifier)")))
             }
         }
+        for site in Set(outcome.uncalledContinuations).sorted(by: { ($0.file, $0.token) < ($1.file, $1.token) }) {
+            let siteFile = project.file(Int(site.file))
+            findings.append(
+                Finding(
+                    rule: .handlerNotCompleted, at: siteFile.location(Int(site.token)),
+                    message: "`\(siteFile.text(Int(site.token)))` may return without calling the closure that "
+                        + "completes the task for \(identifier), so on that path the task is never completed."))
+        }
         for repeated in Set(outcome.repeated).sorted(by: { ($0.file, $0.token) < ($1.file, $1.token) }) {
             findings.append(
                 Finding(
