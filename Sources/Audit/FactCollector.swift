@@ -113,13 +113,13 @@ struct FactCollector {
         if scope.kind == .property {
             return CallableInfo(
                 kind: .property, name: file.text(Int(scope.name)), typeName: typeName,
-                scope: Int32(index), line: line)
+                scope: Int32(index), open: scope.open, line: line)
         }
         let word = file.word(head)
         let name = word == .func ? file.text(head + 1) : file.text(head)
         var info = CallableInfo(
             kind: word == .`init` ? .initializer : .function, name: name, typeName: typeName,
-            scope: Int32(index), line: line)
+            scope: Int32(index), open: scope.open, line: line)
         var cursor = head + 1
         let open = Int(scope.open)
         while cursor < open, !file.isPunct(cursor, ASCII.openParen) { cursor += 1 }
@@ -340,19 +340,22 @@ struct FactCollector {
             guard isMember, let first = arguments.first, first.label >= 0,
                 file.is(first.label, "forTaskWithIdentifier")
             else { return }
+            let handler = handlerClosure(ofCallAt: index, arguments: arguments)
             summary.registrations.append(
                 RegistrationInfo(
                     kind: .scheduler, identifier: values[0], call: call, conditions: conditions,
-                    continued: isContinuedProcessing(registrationAt: index)))
+                    continued: isContinuedProcessing(registrationAt: index), handlerOpen: handler.open,
+                    handlerClose: handler.close))
             summary.needsDetailedPass = true
         case "backgroundTask":
             guard isMember, let first = arguments.first, let identifier = appRefreshIdentifier(in: first) else {
                 return
             }
+            let handler = handlerClosure(ofCallAt: index, arguments: [])
             summary.registrations.append(
                 RegistrationInfo(
                     kind: .sceneModifier, identifier: identifier, call: call, conditions: conditions,
-                    continued: false))
+                    continued: false, handlerOpen: handler.open, handlerClose: handler.close))
             summary.needsDetailedPass = true
         case "BGAppRefreshTaskRequest", "BGProcessingTaskRequest", "BGContinuedProcessingTaskRequest":
             guard let first = arguments.first, first.label >= 0, file.is(first.label, "identifier") else { return }
@@ -416,6 +419,19 @@ struct FactCollector {
         default:
             break
         }
+    }
+
+    /// The braces of a handler closure written at the call: a `launchHandler: { … }` argument or a trailing closure.
+    private func handlerClosure(ofCallAt index: Int, arguments: [Argument]) -> (open: Int32, close: Int32) {
+        var open = -1
+        if let argument = arguments.first(where: { $0.label >= 0 && file.is($0.label, "launchHandler") }) {
+            open = file.isPunct(argument.start, ASCII.openBrace) ? argument.start : -1
+        } else if file.isPunct(index + 1, ASCII.openParen) {
+            let close = Int(file.matching[index + 1])
+            if close > index, file.isPunct(close + 1, ASCII.openBrace) { open = close + 1 }
+        }
+        guard open >= 0, file.matching[open] > open else { return (-1, -1) }
+        return (Int32(open), file.matching[open])
     }
 
     /// `.appRefresh(identifier)` inside the first argument of `.backgroundTask(…)`.

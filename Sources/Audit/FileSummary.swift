@@ -47,6 +47,9 @@ struct CallableInfo: Sendable {
     var typeName: String?
     /// The scope holding the body (for `.storedValues`, the type's scope; for `.topLevel`, 0).
     var scope: Int32
+    /// The body's `{` for a function, initialiser or computed property (`-1` for the others), so that a rule can
+    /// place a call inside or outside it without rebuilding the file's tokens.
+    var open: Int32 = -1
     var line: Int32
     /// Calls `BGTaskScheduler.submit(_:)` itself.
     var containsSubmit = false
@@ -126,6 +129,9 @@ struct RegistrationInfo: Sendable {
     var conditions: [UInt32]
     /// The handler belongs to a `BGContinuedProcessingTask`, which may be registered after launch.
     var continued: Bool
+    /// The `{` and `}` of the handler when it is a closure written at the call (`-1` for a function reference).
+    var handlerOpen: Int32 = -1
+    var handlerClose: Int32 = -1
 }
 
 struct RequestInfo: Sendable {

@@ -148,11 +148,27 @@ final class ProjectIndex {
             case .storedValues:
                 return true
             case .initializer, .function:
-                return Self.parameterPositions(of: call.labels, in: callee) != nil
+                return Self.accepts(call.labels, callee)
             case .property, .topLevel:
                 return false
             }
         }
+    }
+
+    /// Whether `parameterPositions(of:in:)` finds a position for every label, without building the array (this runs
+    /// for every call while the call graph is built).
+    private static func accepts(_ labels: [String], _ callee: CallableInfo) -> Bool {
+        var parameter = 0
+        let count = callee.labels.count
+        for label in labels {
+            while parameter < count, callee.labels[parameter] != label {
+                guard parameter < callee.defaulted.count, callee.defaulted[parameter] else { return false }
+                parameter += 1
+            }
+            guard parameter < count else { return false }
+            parameter += 1
+        }
+        return true
     }
 
     /// For each of a call's argument labels, the position of the parameter it passes: labels in order, parameters

@@ -155,13 +155,23 @@ struct RegistrationCheck {
         var regions: [IdentifierValue: [Region]] = [:]
         let handlers = HandlerCheck(project: project)
         for occurrence in registrations {
-            let file = project.file(occurrence.file)
-            let token = Int(project.summary(occurrence.file).calls[Int(occurrence.registration.call)].token)
-            guard let handler = handlers.handler(of: token, in: file, fileIndex: occurrence.file) else { continue }
-            let handlerFile = project.file(handler.file)
-            let close = Int(handlerFile.matching[handler.open])
-            guard close > handler.open else { continue }
-            let region = Region(file: Int32(handler.file), open: Int32(handler.open), close: Int32(close))
+            let region: Region
+            let registration = occurrence.registration
+            if registration.handlerOpen >= 0 {
+                region = Region(
+                    file: Int32(occurrence.file), open: registration.handlerOpen,
+                    close: registration.handlerClose)
+            } else {
+                // A function passed by name: found through the call graph, which needs the file's tokens.
+                let file = project.file(occurrence.file)
+                let token = Int(project.summary(occurrence.file).calls[Int(registration.call)].token)
+                guard let handler = handlers.handler(of: token, in: file, fileIndex: occurrence.file) else {
+                    continue
+                }
+                let close = Int(project.file(handler.file).matching[handler.open])
+                guard close > handler.open else { continue }
+                region = Region(file: Int32(handler.file), open: Int32(handler.open), close: Int32(close))
+            }
             for identifier in occurrence.identifiers { regions[identifier.value, default: []].append(region) }
         }
         var reported: Set<IdentifierValue> = []
@@ -201,11 +211,8 @@ struct RegistrationCheck {
             let caller = index.caller(of: call)
             guard visited.insert(caller).inserted else { continue }
             let info = index.callable(caller)
-            if info.kind == .function || info.kind == .initializer {
-                let open = project.file(Int(caller.file)).scopes[Int(info.scope)].open
-                // A function passed as the launch handler is the handler itself.
-                if regions.contains(where: { $0.file == caller.file && $0.open == open }) { continue }
-            }
+            // A function passed as the launch handler is the handler itself.
+            if info.open >= 0, regions.contains(where: { $0.file == caller.file && $0.open == info.open }) { continue }
             let callers = index.callers(of: caller).filter { index.caller(of: $0) != caller }
             // Too deep to follow: rather silence than a false alarm.
             if callers.isEmpty || depth >= 8 || index.isSystemEntry(caller) { return true }

@@ -49,8 +49,8 @@ struct SessionCheck {
                 let location = SourceLocation(
                     file: summary.path, line: Int(session.line), column: Int(session.column))
                 let name =
-                    session.binding.map { "`\($0.name)` is a background session made" } ?? "This background "
-                    + "session is made"
+                    session.binding.map { "`\($0.name)` is a background session made" }
+                    ?? "This background session is made"
                 findings.append(
                     Finding(
                         rule: .backgroundSessionWithoutDelegate, at: location,
