@@ -40,6 +40,8 @@ struct PathOutcome: Sendable {
     var uncalledContinuations: [Site] = []
     /// The obligation was handed to code the audit cannot see (an unknown function, a stored property).
     var escaped = false
+    /// Of those, handed to a function outside the sources or returned to the caller (not only kept in a property).
+    var handedOutside = false
     /// A `BGTaskScheduler.submit(_:)` is reachable.
     var submits = false
 }
@@ -284,6 +286,7 @@ private struct Walker {
     /// How many "finished once" flag tests the walk is inside.
     var guarded = 0
     var escaped = false
+    var handedOutside = false
     var submits = false
 
     init(paths: CompletionPaths, file: SourceFile, fileIndex: Int, aliases: Set<String>, depth: Int) {
@@ -298,7 +301,8 @@ private struct Walker {
         PathOutcome(
             leaks: leaks, thrown: thrown, fall: fall, mentions: mentions,
             setsExpirationHandler: setsExpirationHandler, expirationHandlerOnlyLogs: expirationHandlerOnlyLogs,
-            repeated: repeated, uncalledContinuations: uncalledContinuations, escaped: escaped, submits: submits)
+            repeated: repeated, uncalledContinuations: uncalledContinuations, escaped: escaped,
+            handedOutside: handedOutside, submits: submits)
     }
 
     private func site(_ token: Int) -> Site { Site(fileIndex, token) }
@@ -373,6 +377,7 @@ private struct Walker {
                 {
                     // Returning the obligation hands it to the caller.
                     escaped = true
+                    handedOutside = true
                     finish(&state)
                 }
                 // The returned or thrown expression may finish the work itself (`return completion(.noData)`).
@@ -469,6 +474,7 @@ private struct Walker {
         repeated += inner.repeated
         uncalledContinuations += inner.uncalledContinuations
         escaped = escaped || inner.escaped
+        handedOutside = handedOutside || inner.handedOutside
         submits = submits || inner.submits
         guard inner.mentions else { return }
         if paths.obligation == .taskCompleted, let site = continuationThatMayNotRun(scope) {
@@ -869,6 +875,7 @@ private struct Walker {
                 absorb(outcome, &state, inDo: inDo)
             } else if callee == nil, !paths.isLogging(name), !isConstructorOfData(name) {
                 escaped = true
+                handedOutside = true
                 finish(&state)
             }
             return
@@ -890,6 +897,7 @@ private struct Walker {
         repeated += outcome.repeated
         uncalledContinuations += outcome.uncalledContinuations
         escaped = escaped || outcome.escaped
+        handedOutside = handedOutside || outcome.handedOutside
         submits = submits || outcome.submits
         guard outcome.mentions else { return }
         leaks += outcome.leaks

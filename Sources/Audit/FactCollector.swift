@@ -552,6 +552,11 @@ struct FactCollector {
     /// `allowsBackgroundLocationUpdates` is set to `true`.
     private mutating func collectSessionValue(at index: Int) {
         guard file.isPunct(index + 1, ASCII.dot) else {
+            if file.isPunct(index + 1, ASCII.equals), !file.isPunct(index + 2, ASCII.equals),
+                file.is(index, "expirationHandler")
+            {
+                summary.assignsExpirationHandler = true
+            }
             if file.is(index, "allowsBackgroundLocationUpdates"), file.isPunct(index + 1, ASCII.equals),
                 file.word(index + 2) == .true
             {

@@ -14,6 +14,8 @@ struct FileSummary: Sendable {
     var sessionUses: [SessionUse] = []
     /// Names passed to `endBackgroundTask(_:)` outside an expiration handler.
     var endedTaskNames: Set<String> = []
+    /// Whether the file assigns an `expirationHandler` anywhere (`task.expirationHandler = …`).
+    var assignsExpirationHandler = false
     /// `allowsBackgroundLocationUpdates = true`, each place it is set.
     var backgroundLocationUpdates: [SourceLocation] = []
     /// Callables that are `application(_:handleEventsForBackgroundURLSession:completionHandler:)`.

@@ -83,6 +83,14 @@ struct HandlerCheck {
                     message: "The expiration handler of the task for \(identifier) only logs: it neither cancels "
                         + "the work nor completes the task, so the work runs on when time is up and iOS ends the "
                         + "app."))
+        } else if !outcome.setsExpirationHandler, outcome.escaped, !outcome.handedOutside,
+            !project.index.files.contains(where: \.assignsExpirationHandler)
+        {
+            findings.append(
+                Finding(
+                    rule: .handlerMissingExpirationHandler, at: location,
+                    message: "The task for \(identifier) is kept in a property, and nothing in the sources ever sets "
+                        + "an expirationHandler, so the work is not cancelled when time runs out."))
         } else if !outcome.setsExpirationHandler, !outcome.escaped {
             findings.append(
                 Finding(
