@@ -221,6 +221,11 @@ struct JSONWriter {
         write(value)
     }
 
+    mutating func bool(_ value: Bool) {
+        separate()
+        bytes.append(contentsOf: (value ? "true" : "false").utf8)
+    }
+
     mutating func number(_ value: Int) {
         separate()
         bytes.append(contentsOf: String(value).utf8)

@@ -81,6 +81,8 @@ public struct Auditor: Sendable {
         BackgroundTaskCheck(project: project).run(into: &findings)
         RefreshRequestCheck(project: project).run(into: &findings)
         SessionCheck(project: project).run(into: &findings)
+        BackgroundEventsCheck(project: project).run(into: &findings)
+        LocationCheck(project: project).run(into: &findings)
         skipped.sort { $0.file < $1.file }
         return AuditReport(
             findings: Array(Set(findings)), filesScanned: summaries.count,

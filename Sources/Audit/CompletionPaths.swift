@@ -31,8 +31,17 @@ struct PathOutcome: Sendable {
     var mentions = false
     /// A `task.expirationHandler = …` assignment was seen.
     var setsExpirationHandler = false
+    /// An expiration handler was set that does nothing but log (so the work is not cancelled).
+    var expirationHandlerOnlyLogs = false
+    /// Finishing calls made on a path that had already finished (`setTaskCompleted` twice, no flag between).
+    var repeated: [Site] = []
+    /// Calls of project functions given a closure that finishes the work, where the function may return without
+    /// calling that closure (the name of the called function's token).
+    var uncalledContinuations: [Site] = []
     /// The obligation was handed to code the audit cannot see (an unknown function, a stored property).
     var escaped = false
+    /// Of those, handed to a function outside the sources or returned to the caller (not only kept in a property).
+    var handedOutside = false
     /// A `BGTaskScheduler.submit(_:)` is reachable.
     var submits = false
 }
@@ -63,6 +72,9 @@ final class CompletionPaths {
     private var visiting: Set<CallableID> = []
     private var helperCache: [HelperKey: PathOutcome] = [:]
     private var mayFinishCache: [CallableID: Bool] = [:]
+    private var callsBackCache: [HelperKey: Bool] = [:]
+    /// Follows a closure parameter through the function it is passed to.
+    private lazy var continuations = CompletionPaths(project: project, obligation: .completionHandlerCalled)
 
     private struct HelperKey: Hashable {
         var callee: CallableID
@@ -215,6 +227,23 @@ final class CompletionPaths {
         return found
     }
 
+    /// Whether project function `callee` calls its closure parameter `parameter` on every path (or keeps it or
+    /// passes it on, which hands the call to other code). A function that is too deep or recursive counts as
+    /// calling it: rather silence than a false alarm.
+    func callsBack(_ callee: CallableID, parameter: Int) -> Bool {
+        let key = HelperKey(callee: callee, parameters: [parameter])
+        if let known = callsBackCache[key] { return known }
+        var result = true
+        if let outcome = continuations.helper(callee, parameters: [parameter], depth: 1), !outcome.escaped {
+            var open = false
+            if case .open = outcome.fall { open = true }
+            // A parameter never called at all may not be a closure (another overload was meant): not judged.
+            result = !outcome.mentions || (outcome.leaks.isEmpty && outcome.thrown.isEmpty && !open)
+        }
+        callsBackCache[key] = result
+        return result
+    }
+
     /// The outcome of a project function that is given the obligation through the parameters at `parameters`
     /// (or, with none, reaches it some other way); `nil` when it is already being analysed further up.
     func helper(_ callee: CallableID, parameters: [Int], depth: Int) -> PathOutcome? {
@@ -251,7 +280,13 @@ private struct Walker {
     var thrown: [Site] = []
     var mentions = false
     var setsExpirationHandler = false
+    var expirationHandlerOnlyLogs = false
+    var repeated: [Site] = []
+    var uncalledContinuations: [Site] = []
+    /// How many "finished once" flag tests the walk is inside.
+    var guarded = 0
     var escaped = false
+    var handedOutside = false
     var submits = false
 
     init(paths: CompletionPaths, file: SourceFile, fileIndex: Int, aliases: Set<String>, depth: Int) {
@@ -265,7 +300,9 @@ private struct Walker {
     func outcome(_ fall: Fall) -> PathOutcome {
         PathOutcome(
             leaks: leaks, thrown: thrown, fall: fall, mentions: mentions,
-            setsExpirationHandler: setsExpirationHandler, escaped: escaped, submits: submits)
+            setsExpirationHandler: setsExpirationHandler, expirationHandlerOnlyLogs: expirationHandlerOnlyLogs,
+            repeated: repeated, uncalledContinuations: uncalledContinuations, escaped: escaped,
+            handedOutside: handedOutside, submits: submits)
     }
 
     private func site(_ token: Int) -> Site { Site(fileIndex, token) }
@@ -340,6 +377,7 @@ private struct Walker {
                 {
                     // Returning the obligation hands it to the caller.
                     escaped = true
+                    handedOutside = true
                     finish(&state)
                 }
                 // The returned or thrown expression may finish the work itself (`return completion(.noData)`).
@@ -432,13 +470,42 @@ private struct Walker {
         var inner = Walker(paths: paths, file: file, fileIndex: fileIndex, aliases: aliases, depth: depth)
         let fall = inner.block(body, close, entry: .open(site(open)), inDo: false)
         setsExpirationHandler = setsExpirationHandler || inner.setsExpirationHandler
+        expirationHandlerOnlyLogs = expirationHandlerOnlyLogs || inner.expirationHandlerOnlyLogs
+        repeated += inner.repeated
+        uncalledContinuations += inner.uncalledContinuations
         escaped = escaped || inner.escaped
+        handedOutside = handedOutside || inner.handedOutside
         submits = submits || inner.submits
         guard inner.mentions else { return }
+        if paths.obligation == .taskCompleted, let site = continuationThatMayNotRun(scope) {
+            uncalledContinuations.append(site)
+        }
         // The closure finishes the work: its unfinished paths, and errors that end it, are the leaks.
         leaks += inner.leaks + inner.thrown
         if case .open(let origin) = fall { leaks.append(origin) }
         finish(&state)
+    }
+
+    /// For a closure passed to a project function (`Feed.reload { task.setTaskCompleted(…) }`), the call's site
+    /// when that function may return without calling the closure.
+    private func continuationThatMayNotRun(_ scope: Scope) -> Site? {
+        let nameToken = Int(scope.name)
+        guard nameToken >= 0, file.isIdentifier(nameToken) else { return nil }
+        let labels = file.isPunct(nameToken + 1, ASCII.openParen) ? file.labels(ofCallAt: nameToken + 1) : []
+        let project = paths.project
+        guard
+            let callee = project.callee(file: fileIndex, token: nameToken, name: file.text(nameToken), labels: labels)
+        else { return nil }
+        let info = project.index.callable(callee)
+        let parameter: Int
+        if scope.label >= 0 {
+            guard let position = info.labels.firstIndex(of: file.text(Int(scope.label))) else { return nil }
+            parameter = position
+        } else {
+            guard !info.parameters.isEmpty else { return nil }
+            parameter = info.parameters.count - 1
+        }
+        return paths.callsBack(callee, parameter: parameter) ? nil : site(nameToken)
     }
 
     // MARK: Statements
@@ -446,11 +513,13 @@ private struct Walker {
     private struct Exemption {
         var then = false
         var otherwise = false
+        /// The condition tests a "finished once" flag: a finishing call under it is guarded, never a repeat.
+        var flag = false
     }
 
     /// For a CallKit report, a branch taken only for a push that is not VoIP (`type == .voIP` false) owes nothing.
     private func exemption(conditionFrom start: Int, to end: Int) -> Exemption {
-        guard paths.obligation == .incomingCallReported else { return Exemption() }
+        guard paths.obligation == .incomingCallReported else { return completedFlagExemption(start, end) }
         var mentionsVoIP = false
         var negated = false
         for index in start..<end {
@@ -459,6 +528,54 @@ private struct Walker {
         }
         guard mentionsVoIP else { return Exemption() }
         return negated ? Exemption(then: true, otherwise: false) : Exemption(then: false, otherwise: true)
+    }
+
+    /// Words that name a "finished once" flag (`isCompleted`, `didFinish`, `done`, `hasCalledCompletion`).
+    private static let flagWords = ["complet", "finish", "done", "handled", "ended", "called"]
+
+    /// A "complete once" guard: a condition on a flag that says the work was already finished. The branch taken
+    /// when the flag is set owes nothing (`guard !completed else { return }`, `if done { return }`).
+    private func completedFlagExemption(_ start: Int, _ end: Int) -> Exemption {
+        if paths.obligation == .backgroundTaskEnded, let exemption = invalidIdentifierExemption(start, end) {
+            return exemption
+        }
+        var mentionsFlag = false
+        var negated = false
+        for index in start..<end {
+            // A prefix `!` negates; a postfix one (`value!`) unwraps.
+            if file.isPunct(index, ASCII.bang), !file.isPunct(index + 1, ASCII.equals),
+                index == start
+                    || !(file.isIdentifier(index - 1) || file.isPunct(index - 1, ASCII.closeParen)
+                        || file.isPunct(index - 1, ASCII.closeBracket))
+            {
+                negated = true
+            }
+            if file.word(index) == .false { negated = true }
+            guard file.isIdentifier(index), !mentionsFlag else { continue }
+            // A call's result (`didFinish()`) is not a flag the handler keeps.
+            if file.isPunct(index + 1, ASCII.openParen) { continue }
+            let name = file.text(index).lowercased()
+            mentionsFlag = Self.flagWords.contains { name.contains($0) }
+        }
+        guard mentionsFlag else { return Exemption() }
+        return negated
+            ? Exemption(then: false, otherwise: true, flag: true) : Exemption(then: true, otherwise: false, flag: true)
+    }
+
+    /// `if task != .invalid { end }`, `guard task != .invalid else { return }`: when the identifier is already
+    /// `.invalid` the task was ended (or never began), so that branch owes nothing.
+    private func invalidIdentifierExemption(_ start: Int, _ end: Int) -> Exemption? {
+        var comparesAlias = false
+        var invalid = false
+        var notEqual = false
+        for index in start..<end {
+            if file.isIdentifier(index), aliases.contains(file.text(index)) { comparesAlias = true }
+            if file.is(index, "invalid") || file.is(index, "UIBackgroundTaskInvalid") { invalid = true }
+            if file.isPunct(index, ASCII.bang), file.isPunct(index + 1, ASCII.equals) { notEqual = true }
+        }
+        guard comparesAlias, invalid else { return nil }
+        return notEqual
+            ? Exemption(then: false, otherwise: true, flag: true) : Exemption(then: true, otherwise: false, flag: true)
     }
 
     private mutating func ifStatement(at start: Int, _ limit: Int, _ state: inout Fall, inDo: Bool) -> Int {
@@ -476,7 +593,9 @@ private struct Walker {
             lastExemption = exemption
             lastHead = cursor
             let close = Int(file.matching[open])
+            if exemption.flag { guarded += 1 }
             results.append(block(open + 1, close, entry: exemption.then ? .completed : afterCondition, inDo: inDo))
+            if exemption.flag { guarded -= 1 }
             cursor = close + 1
             branchEntry = exemption.otherwise ? .completed : afterCondition
             guard file.word(cursor) == .else else { break }
@@ -487,7 +606,9 @@ private struct Walker {
             guard file.isPunct(cursor + 1, ASCII.openBrace) else { break }
             let elseClose = Int(file.matching[cursor + 1])
             guard elseClose > cursor + 1 else { return limit }
+            if lastExemption.flag { guarded += 1 }
             results.append(block(cursor + 2, elseClose, entry: branchEntry, inDo: inDo))
+            if lastExemption.flag { guarded -= 1 }
             cursor = elseClose + 1
             exhaustive = true
             break
@@ -537,7 +658,9 @@ private struct Walker {
         let open = elseIndex + 1
         let close = Int(file.matching[open])
         guard close > open else { return limit }
+        if exemption.flag { guarded += 1 }
         _ = block(open + 1, close, entry: exemption.otherwise ? .completed : state, inDo: inDo)
+        if exemption.flag { guarded -= 1 }
         return close + 1
     }
 
@@ -663,11 +786,16 @@ private struct Walker {
     private mutating func identifier(at index: Int, _ state: inout Fall, inDo: Bool) -> Int {
         let name = file.text(index)
         if file.isPunct(index + 1, ASCII.equals), !file.isPunct(index + 2, ASCII.equals), name == "expirationHandler" {
-            setsExpirationHandler = true
             if file.isPunct(index + 2, ASCII.openBrace) {
                 let close = Int(file.matching[index + 2])
+                if close > index, onlyLogs(from: index + 3, to: close) {
+                    expirationHandlerOnlyLogs = true
+                } else {
+                    setsExpirationHandler = true
+                }
                 return close > index ? close + 1 : index + 3
             }
+            setsExpirationHandler = true
             return index + 2
         }
         var open = -1
@@ -691,6 +819,27 @@ private struct Walker {
         return index + 1
     }
 
+    /// Whether the code in `start..<end` only logs: every call is a logging call and nothing is assigned.
+    private func onlyLogs(from start: Int, to end: Int) -> Bool {
+        var index = start
+        while index < end {
+            if file.isPunct(index, ASCII.equals) { return false }
+            if file.isIdentifier(index), file.word(index) == .none,
+                file.isPunct(index + 1, ASCII.openParen) || file.isPunct(index + 1, ASCII.openBrace)
+            {
+                guard paths.isLogging(file.text(index)) else { return false }
+                // Skip the arguments: interpolations in a log message are not actions.
+                let close = Int(file.matching[index + 1])
+                if close > index + 1 {
+                    index = close + 1
+                    continue
+                }
+            }
+            index += 1
+        }
+        return true
+    }
+
     private func isStoredValue(_ index: Int) -> Bool {
         guard file.isPunct(index - 1, ASCII.equals), !file.isPunct(index - 2, ASCII.equals),
             !file.isPunct(index - 2, ASCII.bang), !file.isPunct(index - 2, ASCII.less),
@@ -702,6 +851,9 @@ private struct Walker {
 
     private mutating func call(_ name: String, at index: Int, arguments: [Argument], _ state: inout Fall, inDo: Bool) {
         if paths.isFinishingCall(name: name, arguments: arguments, in: file, aliases: aliases) {
+            if paths.obligation == .taskCompleted, guarded == 0, case .completed = state {
+                repeated.append(site(index))
+            }
             finish(&state)
             return
         }
@@ -714,10 +866,16 @@ private struct Walker {
         if resolved.contains(where: project.index.submitting.contains) { submits = true }
         let handedOver = arguments.indices.filter { isAliasArgument(arguments[$0]) }
         if !handedOver.isEmpty {
-            if let callee, let outcome = paths.helper(callee, parameters: handedOver, depth: depth + 1) {
+            // Arguments map to parameters past any defaulted ones the call leaves out.
+            let positions = callee.flatMap {
+                ProjectIndex.parameterPositions(of: labels, in: project.index.callable($0))
+            }
+            let parameters = handedOver.map { positions?[$0] ?? $0 }
+            if let callee, let outcome = paths.helper(callee, parameters: parameters, depth: depth + 1) {
                 absorb(outcome, &state, inDo: inDo)
             } else if callee == nil, !paths.isLogging(name), !isConstructorOfData(name) {
                 escaped = true
+                handedOutside = true
                 finish(&state)
             }
             return
@@ -735,7 +893,11 @@ private struct Walker {
 
     private mutating func absorb(_ outcome: PathOutcome, _ state: inout Fall, inDo: Bool) {
         setsExpirationHandler = setsExpirationHandler || outcome.setsExpirationHandler
+        expirationHandlerOnlyLogs = expirationHandlerOnlyLogs || outcome.expirationHandlerOnlyLogs
+        repeated += outcome.repeated
+        uncalledContinuations += outcome.uncalledContinuations
         escaped = escaped || outcome.escaped
+        handedOutside = handedOutside || outcome.handedOutside
         submits = submits || outcome.submits
         guard outcome.mentions else { return }
         leaks += outcome.leaks

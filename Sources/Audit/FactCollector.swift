@@ -52,6 +52,9 @@ struct FactCollector {
                 owner[index] = Int32(summary.callables.count)
                 let info = callableInfo(scope, index: index)
                 if PushCallback(info) != nil { summary.needsDetailedPass = true }
+                if info.signature == "application(_:handleEventsForBackgroundURLSession:completionHandler:)" {
+                    summary.backgroundEventHandlers.append(owner[index])
+                }
                 summary.callables.append(info)
             default:
                 owner[index] = owner[parent]
@@ -110,13 +113,13 @@ struct FactCollector {
         if scope.kind == .property {
             return CallableInfo(
                 kind: .property, name: file.text(Int(scope.name)), typeName: typeName,
-                scope: Int32(index), line: line)
+                scope: Int32(index), open: scope.open, line: line)
         }
         let word = file.word(head)
         let name = word == .func ? file.text(head + 1) : file.text(head)
         var info = CallableInfo(
             kind: word == .`init` ? .initializer : .function, name: name, typeName: typeName,
-            scope: Int32(index), line: line)
+            scope: Int32(index), open: scope.open, line: line)
         var cursor = head + 1
         let open = Int(scope.open)
         while cursor < open, !file.isPunct(cursor, ASCII.openParen) { cursor += 1 }
@@ -137,6 +140,20 @@ struct FactCollector {
                     ? file.text(start + 1) : external
                 info.labels.append(external)
                 info.parameters.append(internalName)
+                var defaulted = false
+                var token = start
+                while token < end {
+                    if file.matching[token] > token {
+                        token = Int(file.matching[token]) + 1
+                        continue
+                    }
+                    if file.isPunct(token, ASCII.equals) {
+                        defaulted = true
+                        break
+                    }
+                    token += 1
+                }
+                info.defaulted.append(defaulted)
             }
             start = end + 1
         }
@@ -211,12 +228,7 @@ struct FactCollector {
                     collectEnumCases(at: index)
                 default:
                     collectCall(at: index, conditions: conditions)
-                    if file.is(index, "URLSession"), file.isPunct(index + 1, ASCII.dot), file.is(index + 2, "shared"),
-                        let name = assignedName(before: index)
-                    {
-                        summary.sessions.append(
-                            SessionInfo(name: name, isSession: true, configuration: .other))
-                    }
+                    collectSessionValue(at: index)
                 }
             default:
                 break
@@ -232,6 +244,8 @@ struct FactCollector {
         if token.word == .`self` || token.word == .selfType || token.word == .super { return }
         let previousWord = file.word(index - 1)
         if previousWord == .func || previousWord == .case { return }
+        // `super.viewDidLoad()` runs the framework's or a superclass's code, never the override it is written in.
+        if file.isPunct(index - 1, ASCII.dot), file.word(index - 2) == .super { return }
         var arguments: [Argument] = []
         var trailingClosure = false
         if file.isPunct(index + 1, ASCII.openParen), file.line(index + 1) == Int(token.line) {
@@ -298,16 +312,21 @@ struct FactCollector {
         }
         var components: [String] = []
         var cursor = start
+        var pathEnd = end
+        // `identifier!` and `identifier?` name the same value.
+        while pathEnd - 1 > start, file.isPunct(pathEnd - 1, ASCII.bang) || file.isPunct(pathEnd - 1, ASCII.question) {
+            pathEnd -= 1
+        }
         if file.isPunct(cursor, ASCII.dot) {
             components.append("")
             cursor += 1
         }
-        while cursor < end, file.isIdentifier(cursor) {
+        while cursor < pathEnd, file.isIdentifier(cursor) {
             components.append(file.text(cursor))
             cursor += 1
-            if cursor < end, file.isPunct(cursor, ASCII.dot) { cursor += 1 } else { break }
+            if cursor < pathEnd, file.isPunct(cursor, ASCII.dot) { cursor += 1 } else { break }
         }
-        if cursor == end, !components.isEmpty, components.last != "" { return .path(components) }
+        if cursor == pathEnd, !components.isEmpty, components.last != "" { return .path(components) }
         return .other(file.text(from: start, through: end - 1))
     }
 
@@ -321,19 +340,22 @@ struct FactCollector {
             guard isMember, let first = arguments.first, first.label >= 0,
                 file.is(first.label, "forTaskWithIdentifier")
             else { return }
+            let handler = handlerClosure(ofCallAt: index, arguments: arguments)
             summary.registrations.append(
                 RegistrationInfo(
                     kind: .scheduler, identifier: values[0], call: call, conditions: conditions,
-                    continued: isContinuedProcessing(registrationAt: index)))
+                    continued: isContinuedProcessing(registrationAt: index), handlerOpen: handler.open,
+                    handlerClose: handler.close))
             summary.needsDetailedPass = true
         case "backgroundTask":
             guard isMember, let first = arguments.first, let identifier = appRefreshIdentifier(in: first) else {
                 return
             }
+            let handler = handlerClosure(ofCallAt: index, arguments: [])
             summary.registrations.append(
                 RegistrationInfo(
                     kind: .sceneModifier, identifier: identifier, call: call, conditions: conditions,
-                    continued: false))
+                    continued: false, handlerOpen: handler.open, handlerClose: handler.close))
             summary.needsDetailedPass = true
         case "BGAppRefreshTaskRequest", "BGProcessingTaskRequest", "BGContinuedProcessingTaskRequest":
             guard let first = arguments.first, first.label >= 0, file.is(first.label, "identifier") else { return }
@@ -356,43 +378,60 @@ struct FactCollector {
                 summary.endedTaskNames.insert(last)
             }
         case "dataTask", "downloadTask", "uploadTask", "data", "download", "upload", "bytes":
-            guard isMember, let receiver = receiverName(ofMemberAt: index) else { return }
+            guard isMember, let receiver = receiverToken(ofMemberAt: index) else { return }
             summary.sessionUses.append(
                 SessionUse(
-                    receiver: receiver, method: name,
+                    reference: reference(to: receiver), caller: owner[Int(file.scopeOf[index])],
+                    receiver: file.text(receiver), method: name,
                     labels: arguments.map {
                         $0.label >= 0 ? file.text($0.label) : "_"
                     }, hasTrailingClosure: trailingClosure, token: Int32(index), line: Int32(file.line(index)),
                     column: Int32(file.column(index))))
         case "URLSession":
-            guard let first = arguments.first, first.label >= 0, file.is(first.label, "configuration"),
-                let sessionName = assignedName(before: index)
-            else { return }
+            guard let first = arguments.first, first.label >= 0, file.is(first.label, "configuration") else { return }
             let configuration: SessionInfo.Configuration
             if containsBackgroundConfiguration(first.start, first.end) {
                 configuration = .background
-            } else if case .path(let components) = values[0], let last = components.last, components.first != "" {
-                configuration = .named(last)
+            } else if case .path(let components) = values[0], components.first != "" {
+                configuration = .named(reference(components, caller: owner[Int(file.scopeOf[index])]))
             } else {
                 configuration = .other
             }
+            let delegate = arguments.firstIndex { $0.label >= 0 && file.is($0.label, "delegate") }
+            let hasDelegate = delegate.map { file.word(arguments[$0].start) != .nil } ?? false
             summary.sessions.append(
                 SessionInfo(
-                    name: sessionName, isSession: true, configuration: configuration))
+                    binding: binding(before: chainStart(endingAt: index)), isSession: true,
+                    configuration: configuration, hasDelegate: hasDelegate, caller: owner[Int(file.scopeOf[index])],
+                    line: Int32(file.line(index)), column: Int32(file.column(index))))
         case "background", "backgroundSessionConfiguration", "backgroundSessionConfigurationWithIdentifier":
             guard
                 name != "background"
                     || arguments.first.map({ $0.label >= 0 && file.is($0.label, "withIdentifier") })
                         == true
             else { return }
-            if let configName = assignedName(before: chainStart(endingAt: index)) {
+            if let binding = binding(before: chainStart(endingAt: index)) {
                 summary.sessions.append(
                     SessionInfo(
-                        name: configName, isSession: false, configuration: .background))
+                        binding: binding, isSession: false, configuration: .background,
+                        caller: owner[Int(file.scopeOf[index])]))
             }
         default:
             break
         }
+    }
+
+    /// The braces of a handler closure written at the call: a `launchHandler: { … }` argument or a trailing closure.
+    private func handlerClosure(ofCallAt index: Int, arguments: [Argument]) -> (open: Int32, close: Int32) {
+        var open = -1
+        if let argument = arguments.first(where: { $0.label >= 0 && file.is($0.label, "launchHandler") }) {
+            open = file.isPunct(argument.start, ASCII.openBrace) ? argument.start : -1
+        } else if file.isPunct(index + 1, ASCII.openParen) {
+            let close = Int(file.matching[index + 1])
+            if close > index, file.isPunct(close + 1, ASCII.openBrace) { open = close + 1 }
+        }
+        guard open >= 0, file.matching[open] > open else { return (-1, -1) }
+        return (Int32(open), file.matching[open])
     }
 
     /// `.appRefresh(identifier)` inside the first argument of `.backgroundTask(…)`.
@@ -455,12 +494,85 @@ struct FactCollector {
     }
 
     /// `session` in `session.dataTask`, `self.session.dataTask`, `backgroundSession?.dataTask`.
-    private func receiverName(ofMemberAt index: Int) -> String? {
+    private func receiverToken(ofMemberAt index: Int) -> Int? {
         guard file.isPunct(index - 1, ASCII.dot) else { return nil }
         var cursor = index - 2
         if file.isPunct(cursor, ASCII.question) || file.isPunct(cursor, ASCII.bang) { cursor -= 1 }
         guard file.isIdentifier(cursor) else { return nil }
-        return file.text(cursor)
+        return cursor
+    }
+
+    /// What the name at `token` refers to, judged by what it is reached through: nothing (`session`), `self`,
+    /// a type (`Uploader.session`, `Uploader.shared.session`), or an instance the audit cannot type.
+    private func reference(to token: Int) -> Reference {
+        let name = file.text(token)
+        guard file.isPunct(token - 1, ASCII.dot) else { return .bare(name) }
+        var previous = token - 2
+        if file.isPunct(previous, ASCII.question) || file.isPunct(previous, ASCII.bang) { previous -= 1 }
+        guard file.isIdentifier(previous) else { return .unknown }
+        let word = file.word(previous)
+        if word == .`self` {
+            let caller = owner[Int(file.scopeOf[token])]
+            return .member(name: name, type: summary.callables[Int(caller)].typeName)
+        }
+        if word == .selfType { return .member(name: name, type: enclosingTypeName(of: token)) }
+        let qualifier = file.text(previous)
+        if qualifier.first?.isUppercase == true { return .member(name: name, type: qualifier) }
+        if file.isPunct(previous - 1, ASCII.dot), file.isIdentifier(previous - 2),
+            !file.isPunct(previous - 3, ASCII.dot),
+            file.text(previous - 2).first?.isUppercase == true
+        {
+            // `Type.shared.session`: a property of the singleton's type.
+            return .member(name: name, type: file.text(previous - 2))
+        }
+        return .unknown
+    }
+
+    /// The same for a dotted argument (`config`, `self.config`, `Type.config`, `Type.shared.config`).
+    private func reference(_ components: [String], caller: Int32) -> Reference {
+        guard let name = components.last else { return .unknown }
+        switch components.count {
+        case 1: return .bare(name)
+        case 2 where components[0] == "self": return .member(name: name, type: summary.callables[Int(caller)].typeName)
+        case 2, 3:
+            return components[0].first?.isUppercase == true ? .member(name: name, type: components[0]) : .unknown
+        default: return .unknown
+        }
+    }
+
+    private func enclosingTypeName(of token: Int) -> String? {
+        file.enclosingType(ofScope: Int(file.scopeOf[token])).flatMap {
+            typeOfScope[$0] >= 0 ? summary.types[Int(typeOfScope[$0])].name : nil
+        }
+    }
+
+    /// Sessions and configurations bound to a name without being built with `URLSession(configuration:)`:
+    /// `URLSession.shared`, and configurations from `URLSessionConfiguration.default` or `.ephemeral` (recorded so
+    /// that such a name is not taken for a background one declared elsewhere). Also notes where
+    /// `allowsBackgroundLocationUpdates` is set to `true`.
+    private mutating func collectSessionValue(at index: Int) {
+        guard file.isPunct(index + 1, ASCII.dot) else {
+            if file.isPunct(index + 1, ASCII.equals), !file.isPunct(index + 2, ASCII.equals),
+                file.is(index, "expirationHandler")
+            {
+                summary.assignsExpirationHandler = true
+            }
+            if file.is(index, "allowsBackgroundLocationUpdates"), file.isPunct(index + 1, ASCII.equals),
+                file.word(index + 2) == .true
+            {
+                summary.backgroundLocationUpdates.append(file.location(index))
+            }
+            return
+        }
+        let isSession = file.is(index, "URLSession") && file.is(index + 2, "shared")
+        let isConfiguration =
+            file.is(index, "URLSessionConfiguration")
+            && (file.is(index + 2, "default") || file.is(index + 2, "ephemeral"))
+        guard isSession || isConfiguration, let binding = binding(before: index) else { return }
+        summary.sessions.append(
+            SessionInfo(
+                binding: binding, isSession: isSession, configuration: .other,
+                caller: owner[Int(file.scopeOf[index])]))
     }
 
     /// The first token of the member chain that ends at `index` (`URLSessionConfiguration` for
@@ -477,9 +589,11 @@ struct FactCollector {
         return cursor
     }
 
-    /// The name an expression starting at `start` is stored into: `let name = …`, `var name: T = …`,
-    /// `self.name = …`, `name = …`, or the property a `lazy var name: T = { … return <expr> }()` initialises.
-    private func assignedName(before start: Int) -> String? {
+    /// The name an expression starting at `start` is stored into, and where that name is declared: `let name = …`,
+    /// `var name: T = …` (a local, a property or a global by where the declaration is), `self.name = …` and
+    /// `name = …` (a property of the enclosing type), or the property a `lazy var name: T = { … return <expr> }()`
+    /// initialises. `other.name = …` stores into an object the audit cannot type, so it gives `nil`.
+    private func binding(before start: Int) -> Binding? {
         var equals = start - 1
         if file.word(equals) == .return || file.isPunct(equals, ASCII.openBrace) {
             var scope = Int(file.scopeOf[start])
@@ -495,10 +609,26 @@ struct FactCollector {
         let line = file.line(equals)
         while cursor >= 0, file.line(cursor) == line, cursor > equals - 12 {
             let word = file.word(cursor)
-            if word == .var || word == .let { return file.isIdentifier(cursor + 1) ? file.text(cursor + 1) : nil }
+            if word == .var || word == .let {
+                guard file.isIdentifier(cursor + 1) else { return nil }
+                return Binding(name: file.text(cursor + 1), place: place(ofDeclarationAt: cursor))
+            }
             cursor -= 1
         }
-        return file.isIdentifier(equals - 1) ? file.text(equals - 1) : nil
+        guard file.isIdentifier(equals - 1) else { return nil }
+        let name = file.text(equals - 1)
+        if file.isPunct(equals - 2, ASCII.dot), file.word(equals - 3) != .`self` { return nil }
+        let caller = owner[Int(file.scopeOf[equals])]
+        return Binding(name: name, place: summary.callables[Int(caller)].typeName.map { .member($0) } ?? .global)
+    }
+
+    private func place(ofDeclarationAt token: Int) -> Binding.Place {
+        let scope = Int(file.scopeOf[token])
+        switch file.scopes[scope].kind {
+        case .type: return typeOfScope[scope] >= 0 ? .member(summary.types[Int(typeOfScope[scope])].name) : .global
+        case .file: return .global
+        default: return .local(owner[scope])
+        }
     }
 
     /// `let name = "literal"`, `let name: String = "literal"`, `var name: String { "literal" }` and

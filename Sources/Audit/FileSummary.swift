@@ -14,6 +14,12 @@ struct FileSummary: Sendable {
     var sessionUses: [SessionUse] = []
     /// Names passed to `endBackgroundTask(_:)` outside an expiration handler.
     var endedTaskNames: Set<String> = []
+    /// Whether the file assigns an `expirationHandler` anywhere (`task.expirationHandler = …`).
+    var assignsExpirationHandler = false
+    /// `allowsBackgroundLocationUpdates = true`, each place it is set.
+    var backgroundLocationUpdates: [SourceLocation] = []
+    /// Callables that are `application(_:handleEventsForBackgroundURLSession:completionHandler:)`.
+    var backgroundEventHandlers: [Int32] = []
     /// Whether a rule must read this file's tokens again (handlers, push callbacks, background tasks).
     var needsDetailedPass = false
 }
@@ -37,10 +43,15 @@ struct CallableInfo: Sendable {
     var labels: [String] = []
     /// Internal parameter names, in order.
     var parameters: [String] = []
+    /// Whether each parameter has a default value, so that a call may leave it out.
+    var defaulted: [Bool] = []
     var isAsync = false
     var typeName: String?
     /// The scope holding the body (for `.storedValues`, the type's scope; for `.topLevel`, 0).
     var scope: Int32
+    /// The body's `{` for a function, initialiser or computed property (`-1` for the others), so that a rule can
+    /// place a call inside or outside it without rebuilding the file's tokens.
+    var open: Int32 = -1
     var line: Int32
     /// Calls `BGTaskScheduler.submit(_:)` itself.
     var containsSubmit = false
@@ -120,6 +131,9 @@ struct RegistrationInfo: Sendable {
     var conditions: [UInt32]
     /// The handler belongs to a `BGContinuedProcessingTask`, which may be registered after launch.
     var continued: Bool
+    /// The `{` and `}` of the handler when it is a closure written at the call (`-1` for a function reference).
+    var handlerOpen: Int32 = -1
+    var handlerClose: Int32 = -1
 }
 
 struct RequestInfo: Sendable {
@@ -129,22 +143,56 @@ struct RequestInfo: Sendable {
     var call: Int32
 }
 
-/// A `URLSession` or `URLSessionConfiguration` bound to a name.
-struct SessionInfo: Sendable {
-    enum Configuration: Sendable, Hashable {
-        case background
-        case named(String)
-        case other
+/// Where a name is declared, which decides which uses of the name refer to it.
+struct Binding: Sendable, Hashable {
+    enum Place: Sendable, Hashable {
+        /// A local of the callable with this index in the file's `callables`.
+        case local(Int32)
+        /// A property (stored, computed or assigned through `self.`) of the named type.
+        case member(String)
+        /// A global, or a property of code the audit cannot place.
+        case global
     }
 
     var name: String
+    var place: Place
+}
+
+/// How a use names what it refers to: `session` (`.bare`), `self.session` (`.member` of the caller's type),
+/// `Uploader.shared.session` (`.member` of `Uploader`), or through an instance of a type the audit cannot tell.
+enum Reference: Sendable, Hashable {
+    case bare(String)
+    case member(name: String, type: String?)
+    case unknown
+}
+
+/// A `URLSession` or `URLSessionConfiguration` bound to a name (or, for a session, made without one).
+struct SessionInfo: Sendable {
+    enum Configuration: Sendable, Hashable {
+        case background
+        /// Made from the configuration the reference names.
+        case named(Reference)
+        case other
+    }
+
+    /// `nil` for a session made without being stored under a name the audit can read.
+    var binding: Binding?
     /// `true` for a session, `false` for a configuration.
     var isSession: Bool
     var configuration: Configuration
+    /// For a session: whether `URLSession(configuration:delegate:delegateQueue:)` is given a delegate.
+    var hasDelegate = false
+    /// The callable the declaration is in, from which its configuration's name is resolved.
+    var caller: Int32 = 0
+    var line: Int32 = 0
+    var column: Int32 = 0
 }
 
 /// A task-creating call on something that may be a background session.
 struct SessionUse: Sendable {
+    var reference: Reference
+    /// The callable the use is in.
+    var caller: Int32
     var receiver: String
     var method: String
     var labels: [String]

@@ -15,6 +15,8 @@ struct PermittedIdentifiers: Sendable {
     /// Whether the plist has the key at all.
     var declaresKey: Bool
     var entries: [Entry]
+    /// The plist's `UIBackgroundModes` (`location`, `audio`, `fetch` …), empty when it has none.
+    var backgroundModes: [String] = []
 
     /// Reads an XML property list (or, without line numbers, a binary one).
     /// Returns `nil` with a reason when the file is not a property list.
@@ -30,19 +32,25 @@ struct PermittedIdentifiers: Sendable {
             let reason = parser.parserError.map { "not a property list: \($0.localizedDescription)" }
             return .failure(ReadFailure(reason: reason ?? "not a property list"))
         }
-        return .success(PermittedIdentifiers(path: path, declaresKey: reader.declaresKey, entries: reader.entries))
+        return .success(
+            PermittedIdentifiers(
+                path: path, declaresKey: reader.declaresKey, entries: reader.entries,
+                backgroundModes: reader.backgroundModes))
     }
 
     private static func readBinary(path: String, data: Data) -> Result<PermittedIdentifiers, ReadFailure> {
         guard let plist = try? PropertyListSerialization.propertyList(from: data, options: [], format: nil),
             let dictionary = plist as? [String: Any]
         else { return .failure(ReadFailure(reason: "not a readable property list")) }
+        let modes = (dictionary["UIBackgroundModes"] as? [Any] ?? []).compactMap { $0 as? String }
         guard let values = dictionary["BGTaskSchedulerPermittedIdentifiers"] else {
-            return .success(PermittedIdentifiers(path: path, declaresKey: false, entries: []))
+            return .success(PermittedIdentifiers(path: path, declaresKey: false, entries: [], backgroundModes: modes))
         }
         let strings = (values as? [Any] ?? []).compactMap { $0 as? String }
         return .success(
-            PermittedIdentifiers(path: path, declaresKey: true, entries: strings.map { Entry(value: $0, line: 1) }))
+            PermittedIdentifiers(
+                path: path, declaresKey: true, entries: strings.map { Entry(value: $0, line: 1) },
+                backgroundModes: modes))
     }
 
     /// Whether `identifier` is allowed by `pattern`: equal, or matching where the pattern has a build-setting
@@ -95,10 +103,14 @@ struct ReadFailure: Error, Sendable {
     var reason: String
 }
 
-/// Streams a plist's XML and keeps the `<string>` entries of the array after `<key>BGTaskSchedulerPermittedIdentifiers`.
+/// Streams a plist's XML and keeps the `<string>` entries of the arrays after `<key>BGTaskSchedulerPermittedIdentifiers`
+/// and `<key>UIBackgroundModes`.
 private final class PlistXMLReader: NSObject, XMLParserDelegate {
     var declaresKey = false
     var entries: [PermittedIdentifiers.Entry] = []
+    var backgroundModes: [String] = []
+    /// Whether the array being read is `UIBackgroundModes` (else `BGTaskSchedulerPermittedIdentifiers`).
+    private var readingModes = false
     private var depth = 0
     private var text = ""
     private var keyDepth = -1
@@ -127,16 +139,20 @@ private final class PlistXMLReader: NSObject, XMLParserDelegate {
     func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName: String?) {
         if elementName == "key" {
             // Only top-level keys of the root dictionary (plist > dict > key) name Info.plist settings.
-            if depth == 3, text.trimmingCharacters(in: .whitespacesAndNewlines) == "BGTaskSchedulerPermittedIdentifiers"
-            {
-                declaresKey = true
+            let key = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            if depth == 3, key == "BGTaskSchedulerPermittedIdentifiers" || key == "UIBackgroundModes" {
+                readingModes = key == "UIBackgroundModes"
+                if !readingModes { declaresKey = true }
                 expectArray = true
                 keyDepth = depth
             }
         } else if elementName == "string", arrayDepth >= 0, depth == arrayDepth + 1 {
-            entries.append(
-                PermittedIdentifiers.Entry(
-                    value: text.trimmingCharacters(in: .whitespacesAndNewlines), line: stringLine))
+            let value = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            if readingModes {
+                backgroundModes.append(value)
+            } else {
+                entries.append(PermittedIdentifiers.Entry(value: value, line: stringLine))
+            }
         } else if elementName == "array", depth == arrayDepth {
             arrayDepth = -1
         }

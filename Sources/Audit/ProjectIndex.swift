@@ -148,13 +148,45 @@ final class ProjectIndex {
             case .storedValues:
                 return true
             case .initializer, .function:
-                guard call.labels.count <= callee.labels.count else { return false }
-                for (offset, label) in call.labels.enumerated() where callee.labels[offset] != label { return false }
-                return true
+                return Self.accepts(call.labels, callee)
             case .property, .topLevel:
                 return false
             }
         }
+    }
+
+    /// Whether `parameterPositions(of:in:)` finds a position for every label, without building the array (this runs
+    /// for every call while the call graph is built).
+    private static func accepts(_ labels: [String], _ callee: CallableInfo) -> Bool {
+        var parameter = 0
+        let count = callee.labels.count
+        for label in labels {
+            while parameter < count, callee.labels[parameter] != label {
+                guard parameter < callee.defaulted.count, callee.defaulted[parameter] else { return false }
+                parameter += 1
+            }
+            guard parameter < count else { return false }
+            parameter += 1
+        }
+        return true
+    }
+
+    /// For each of a call's argument labels, the position of the parameter it passes: labels in order, parameters
+    /// skipped between them only when they have a default value; parameters after the last label may be left out
+    /// (defaulted, or trailing closures). `nil` when the call cannot be to `callee`.
+    static func parameterPositions(of labels: [String], in callee: CallableInfo) -> [Int]? {
+        var positions: [Int] = []
+        var parameter = 0
+        for label in labels {
+            while parameter < callee.labels.count, callee.labels[parameter] != label {
+                guard parameter < callee.defaulted.count, callee.defaulted[parameter] else { return nil }
+                parameter += 1
+            }
+            guard parameter < callee.labels.count else { return nil }
+            positions.append(parameter)
+            parameter += 1
+        }
+        return positions
     }
 
     private func narrowed(_ candidates: [CallableID], _ file: Int32) -> [CallableID] {
@@ -195,6 +227,9 @@ final class ProjectIndex {
         }
         return runsOnStateChange(caller(of: id), depth: 0)
     }
+
+    /// Whether `callable` runs each time the app changes state (see `isRecurring(_:)`).
+    func runsOnStateChange(_ callable: CallableID) -> Bool { runsOnStateChange(callable, depth: 0) }
 
     private func runsOnStateChange(_ callable: CallableID, depth: Int) -> Bool {
         if let known = stateChangeMemo[callable] { return known }
@@ -292,12 +327,8 @@ final class ProjectIndex {
         var result: [ResolvedIdentifier] = []
         for callID in callers {
             let call = call(callID)
-            let label = info.labels[parameter]
-            let argument: Int? =
-                label == "_"
-                ? (parameter < call.labels.count && call.labels[parameter] == "_" ? parameter : nil)
-                : call.labels.firstIndex(of: label)
-            guard let argument else {
+            let argument = Self.parameterPositions(of: call.labels, in: info)?.firstIndex(of: parameter)
+            guard let argument, argument < call.arguments.count else {
                 result.append(ResolvedIdentifier(value: .unknown(fallback.display), origin: callID))
                 continue
             }
@@ -355,6 +386,15 @@ final class ProjectIndex {
         "applicationDidBecomeActive", "applicationWillEnterForeground", "applicationDidEnterBackground",
         "applicationWillResignActive", "application",
     ]
+
+    /// Whether the system calls `callable` itself: a launch, lifecycle or scene callback, or top-level code.
+    func isSystemEntry(_ callable: CallableID) -> Bool {
+        let info = self.callable(callable)
+        if info.kind == .topLevel { return true }
+        guard info.kind == .function else { return false }
+        return Self.launchCallbacks.contains(info.signature) || Self.afterLaunchCallbacks.contains(info.name)
+            || Self.recurringCallbacks.contains(info.name)
+    }
 
     private func launchContext(of id: CallableID, visiting: inout Set<CallableID>) -> LaunchContext {
         if let known = launchMemo[id] { return known }

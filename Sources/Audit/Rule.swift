@@ -13,9 +13,11 @@ public struct Rule: Sendable, Hashable, Identifiable {
     /// Every rule, most severe first.
     public static let all: [Rule] = [
         .registerOutsideLaunch, .duplicateRegistration, .submittedNeverRegistered, .backgroundSessionCompletionHandler,
-        .backgroundUploadFromData, .voipPushNotReported, .registeredNeverSubmitted, .handlerNotCompleted,
-        .handlerMissingExpirationHandler, .silentPushCompletionNotCalled, .unpairedBeginBackgroundTask,
-        .identifierNotPermitted, .refreshRequestRequirements, .handlerNotRescheduling, .permittedNeverRegistered,
+        .backgroundUploadFromData, .voipPushNotReported, .backgroundLocationModeMissing, .registeredNeverSubmitted,
+        .chainNeverStarts, .handlerNotCompleted, .handlerMissingExpirationHandler, .silentPushCompletionNotCalled,
+        .unpairedBeginBackgroundTask, .backgroundSessionWithoutDelegate, .backgroundEventsCompletionTooEarly,
+        .identifierNotPermitted, .taskCompletedTwice, .refreshRequestRequirements, .handlerNotRescheduling,
+        .permittedNeverRegistered,
     ]
 
     /// The rule with `id`, if there is one.
@@ -294,5 +296,109 @@ extension Rule {
             """,
         after: """
             <array><string>com.example.refresh</string></array>
+            """)
+
+    public static let chainNeverStarts = Rule(
+        id: "chain-never-starts", severity: .high, title: "first request submitted only from its own handler",
+        why: """
+            A handler runs only after a request for its identifier has been submitted. When the only submit is \
+            reached from inside the handler itself (its own rescheduling), no code outside it — launch, a scene or \
+            app moving to the background, a user action — ever submits the first request, so the handler never \
+            runs and the chain never starts. \
+            (https://developer.apple.com/documentation/backgroundtasks/bgtaskscheduler/submit(_:))
+            """,
+        before: """
+            BGTaskScheduler.shared.register(forTaskWithIdentifier: refreshID, using: nil) { task in
+                scheduleRefresh()   // the only call of scheduleRefresh()
+                …
+            }
+            """,
+        after: """
+            BGTaskScheduler.shared.register(forTaskWithIdentifier: refreshID, using: nil) { task in
+                scheduleRefresh()
+                …
+            }
+            func applicationDidEnterBackground(_ application: UIApplication) { scheduleRefresh() }
+            """)
+
+    public static let taskCompletedTwice = Rule(
+        id: "task-completed-twice", severity: .medium, title: "setTaskCompleted reached twice on one path",
+        why: """
+            A task is completed once: Apple: "Call setTaskCompleted(success:) … when you finish the work." A \
+            second call on the same path reports a result for a task the system has already released, and the \
+            first result (often a premature `true`) is the one that counts. Complete once, behind a flag or on \
+            separate branches. \
+            (https://developer.apple.com/documentation/backgroundtasks/bgtask/settaskcompleted(success:))
+            """,
+        before: """
+            task.setTaskCompleted(success: true)
+            save { ok in … }
+            task.setTaskCompleted(success: ok)
+            """,
+        after: """
+            save { ok in task.setTaskCompleted(success: ok) }
+            """)
+
+    public static let backgroundSessionWithoutDelegate = Rule(
+        id: "background-session-without-delegate", severity: .high,
+        title: "background URLSession without a delegate",
+        why: """
+            A background session reports progress, completion and the downloaded file only to its delegate; \
+            completion handlers are not supported there. Made without a delegate (or with `nil`), its transfers \
+            finish with nobody told, and a download's temporary file is deleted. Apple: "you must provide a \
+            delegate" for background transfers. \
+            (https://developer.apple.com/documentation/foundation/downloading-files-in-the-background)
+            """,
+        before: """
+            let session = URLSession(configuration: .background(withIdentifier: "com.example.upload"))
+            """,
+        after: """
+            let session = URLSession(configuration: .background(withIdentifier: "com.example.upload"),
+                                     delegate: self, delegateQueue: nil)
+            """)
+
+    public static let backgroundEventsCompletionTooEarly = Rule(
+        id: "background-events-completion-too-early", severity: .high,
+        title: "background-session completion handler called too early",
+        why: """
+            Apple: in application(_:handleEventsForBackgroundURLSession:completionHandler:) "store that \
+            completion handler", and call it from urlSessionDidFinishEvents(forBackgroundURLSession:), "when … all \
+            messages previously enqueued for this session have been delivered". Calling it at once tells iOS the \
+            app is done; it is suspended before the delegate has processed the finished transfers. \
+            (https://developer.apple.com/documentation/foundation/urlsessiondelegate/urlsessiondidfinishevents(forbackgroundurlsession:))
+            """,
+        before: """
+            func application(_ application: UIApplication, handleEventsForBackgroundURLSession identifier: String,
+                             completionHandler: @escaping () -> Void) {
+                completionHandler()
+            }
+            """,
+        after: """
+            func application(_ application: UIApplication, handleEventsForBackgroundURLSession identifier: String,
+                             completionHandler: @escaping () -> Void) {
+                backgroundCompletionHandler = completionHandler
+            }
+            func urlSessionDidFinishEvents(forBackgroundURLSession session: URLSession) {
+                DispatchQueue.main.async { self.backgroundCompletionHandler?() }
+            }
+            """)
+
+    public static let backgroundLocationModeMissing = Rule(
+        id: "background-location-mode-missing", severity: .critical,
+        title: "background location updates without the location background mode",
+        why: """
+            Setting allowsBackgroundLocationUpdates to true requires `location` in the app's UIBackgroundModes; \
+            Apple: "If you set this property to true … you must add the UIBackgroundModes key … with the location \
+            value", and Core Location raises an exception when it is missing, so the app crashes where the \
+            property is set. \
+            (https://developer.apple.com/documentation/corelocation/cllocationmanager/allowsbackgroundlocationupdates)
+            """,
+        before: """
+            manager.allowsBackgroundLocationUpdates = true
+            // Info.plist: UIBackgroundModes = [fetch]
+            """,
+        after: """
+            manager.allowsBackgroundLocationUpdates = true
+            // Info.plist: UIBackgroundModes = [fetch, location]
             """)
 }

@@ -9,13 +9,20 @@
 struct SourceTree {
     var swiftFiles: [String] = []
     var propertyLists: [String] = []
-    /// Files named explicitly that are neither Swift nor a property list, or unreadable directories met on the way.
+    /// Files named explicitly that are neither Swift nor a property list, unreadable directories met on the way, and
+    /// dependency or build folders (`Pods/` …) left out.
     var skipped: [SkippedFile] = []
     /// Files named in the paths themselves (not found by walking): failing to read one is an error.
     var named: Set<String> = []
 
-    /// Directories that hold build products or other projects' code, not the app's own sources.
-    static let ignoredDirectories: Set<String> = ["Pods", "Carthage", "DerivedData", "node_modules"]
+    /// Directories that hold build products or other projects' code, not the app's own sources, and why each is
+    /// left out (the report names every one it met).
+    static let ignoredDirectories: [String: String] = [
+        "Pods": "CocoaPods dependencies, not the app's own code",
+        "Carthage": "Carthage dependencies, not the app's own code",
+        "DerivedData": "Xcode build products",
+        "node_modules": "JavaScript packages, not the app's own code",
+    ]
 
     /// Walks `paths` in the order given; entries of a directory in byte order. A directory named in `paths` is
     /// always walked; below it, hidden directories and `ignoredDirectories` are not, nor are symbolic links to
@@ -84,7 +91,11 @@ struct SourceTree {
                 type = isDirectory ? UInt8(DT_DIR) : isRegular ? UInt8(DT_REG) : UInt8(DT_UNKNOWN)
             }
             if type == UInt8(DT_DIR) {
-                if entry.name.hasPrefix(".") || Self.ignoredDirectories.contains(entry.name) { continue }
+                if entry.name.hasPrefix(".") { continue }
+                if let reason = Self.ignoredDirectories[entry.name] {
+                    skipped.append(SkippedFile(file: path + "/", reason: reason))
+                    continue
+                }
                 walk(directory: path)
             } else if type != UInt8(DT_REG) {
                 continue

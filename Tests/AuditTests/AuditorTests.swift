@@ -14,7 +14,7 @@ struct AuditorTests {
             var body: some View {
                 Text("x").onAppear {
                     BGTaskScheduler.shared.register(forTaskWithIdentifier: "com.example.refresh", using: nil) { task in
-                        task.expirationHandler = { }
+                        task.expirationHandler = { Refresh.cancel() }
                         Refresh.next()
                         task.setTaskCompleted(success: true)
                     }
@@ -85,6 +85,9 @@ struct AuditorTests {
         let tree = try Auditor().audit(paths: [directory.url.path])
         #expect(tree.filesScanned == 1)
         #expect(tree.findings.isEmpty)
+        // The report names the dependency folder it left out, and why; hidden folders (.build) are not listed.
+        #expect(tree.skipped.map(\.file) == [directory.path("Pods") + "/"])
+        #expect(tree.skipped.first?.reason.contains("CocoaPods") == true)
         let named = try Auditor().audit(paths: [directory.path("Pods/SDK/View.swift"), directory.path("README.md")])
         #expect(named.filesScanned == 1)
         #expect(!named.findings.isEmpty)

@@ -70,6 +70,25 @@ struct AuditCommandTests {
         #expect(strict.status == 1)
     }
 
+    @Test("--format sarif writes a SARIF 2.1.0 log; --json with another format is a usage error")
+    func sarif() async throws {
+        let tree = try Self.write([
+            "App/ContentView.swift": Self.registeredInView, "Pods/SDK/Vendor.swift": Self.registeredInView,
+        ])
+        let run = await runCLI(["audit", tree.url.path, "--format", "sarif"])
+        #expect(run.status == 1)
+        let log = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        #expect(log["version"] as? String == "2.1.0")
+        #expect(run.stdout.contains(#""ruleId":"register-outside-launch""#))
+        #expect(!run.stdout.contains("Vendor.swift"))
+        #expect(run.stdout.contains(#"/Pods/""#) && run.stdout.contains("CocoaPods dependencies"))
+        let text = await runCLI(["audit", tree.url.path])
+        #expect(text.stdout.contains("Skipped:") && text.stdout.contains("/Pods/: CocoaPods dependencies"))
+        let both = await runCLI(["audit", tree.url.path, "--json", "--format", "sarif"])
+        #expect(both.status == 64)
+        #expect(both.stderr.contains("--format sarif"))
+    }
+
     @Test("a path that does not exist is a usage error naming it")
     func missingPath() async throws {
         let run = await runCLI(["audit", "/no/such/folder"])

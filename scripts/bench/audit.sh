@@ -6,8 +6,11 @@
 # (registrations, handlers, sessions, push callbacks; right and wrong) followed by ordinary app code (a model, a
 # view model with closures, `async` calls, `switch`, string interpolation, comments) up to 200 lines, with every
 # declared type name and "com.example" made unique per file. It times `pipeline audit TREE --json` pinned to one
-# core (taskset, when present), best of three. The baseline, measured in the same run on the same tree, is
-# reading every file with `cat`, so the figure can be judged against the disk and cache of the machine.
+# core (taskset, when present), best of three, by wall clock and by CPU time (user + system, GNU time): on a machine
+# shared with other work the wall clock counts the time the pinned core spent on other processes, so the aim
+# (1,000 files a second on one core) is judged on CPU time, with the load average printed beside it. The baseline,
+# measured in the same run on the same tree, is reading every file with `cat`, so the figure can be judged against
+# the disk and cache of the machine.
 
 # Where this file lives, fixed when it is sourced: the caller may change directory before calling.
 BENCH_AUDIT_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -131,18 +134,21 @@ FILLER
 
     local pin=()
     if command -v taskset > /dev/null; then pin=(taskset -c 0); fi
-    local best="" elapsed start status run
+    local best="" best_cpu="" elapsed cpu start status run
     for run in 1 2 3; do
         start=$(date +%s.%N)
         status=0
-        "${pin[@]}" "$binary" audit "$work/tree" --json > /dev/null || status=$?
+        /usr/bin/time -f "%U %S" -o "$work/cpu" "${pin[@]}" "$binary" audit "$work/tree" --json > /dev/null \
+            || status=$?
         elapsed=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { print b - a }')
         # 1 means findings at or above --fail-on, which this tree has on purpose.
         if (( status > 1 )); then
             echo "bench_audit: pipeline audit exited with $status" >&2
             return 1
         fi
+        cpu=$(awk 'END { print $1 + $2 }' "$work/cpu")
         if [[ -z $best ]] || awk -v e="$elapsed" -v b="$best" 'BEGIN { exit !(e < b) }'; then best=$elapsed; fi
+        if [[ -z $best_cpu ]] || awk -v e="$cpu" -v b="$best_cpu" 'BEGIN { exit !(e < b) }'; then best_cpu=$cpu; fi
     done
     local baseline=""
     for run in 1 2 3; do
@@ -153,10 +159,14 @@ FILLER
             baseline=$elapsed
         fi
     done
-    local lines rate read_rate
+    local lines rate cpu_rate read_rate load
     lines=$(find "$work/tree" -name '*.swift' -exec cat {} + | wc -l)
     rate=$(awk -v n="$count" -v t="$best" 'BEGIN { print n / t }')
+    cpu_rate=$(awk -v n="$count" -v t="$best_cpu" 'BEGIN { print n / t }')
     read_rate=$(awk -v n="$count" -v t="$baseline" 'BEGIN { print n / t }')
-    printf 'audit: %.0f files/s (aim ≥ 1000); %d files, %d lines in %.2f s on one core; reading them with cat: %.0f files/s\n' \
-        "$rate" "$count" "$lines" "$best" "$read_rate"
+    load=$(cut -d ' ' -f 1 /proc/loadavg 2> /dev/null || echo "?")
+    printf 'audit: %.0f files per CPU-second (aim ≥ 1000); %d files, %d lines in %.2f s of CPU on one core\n' \
+        "$cpu_rate" "$count" "$lines" "$best_cpu"
+    printf '       wall clock %.2f s, %.0f files/s (load average %s); reading them with cat: %.0f files/s\n' \
+        "$best" "$rate" "$load" "$read_rate"
 }

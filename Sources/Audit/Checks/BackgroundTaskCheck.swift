@@ -79,7 +79,9 @@ struct BackgroundTaskCheck {
         let previous = start - 1
         if file.word(previous) == .return || file.isPunct(previous, ASCII.openParen)
             || file.isPunct(previous, ASCII.comma) || file.isPunct(previous, ASCII.colon)
+            || (file.isPunct(previous, ASCII.openBrace) && file.scopes[Int(file.scopeOf[previous])].isCallable)
         {
+            // (A one-expression function body returns the identifier, as `return` does.)
             // Handed to a caller or another function, which owns ending it.
             return
         }
@@ -94,7 +96,16 @@ struct BackgroundTaskCheck {
         let name = file.text(previous - 1)
         guard let body = enclosingBody(of: token, in: file) else { return }
         if !isLocal(name, declaredIn: body, file: file) {
-            if !ended.contains(name) {
+            if let call = project.call(file: fileIndex, token: token),
+                project.index.runsOnStateChange(CallableID(file: Int32(fileIndex), index: call.caller)),
+                !endsOrChecks(name, in: file, fileIndex: fileIndex, from: body.open + 1, to: previous - 1)
+            {
+                findings.append(
+                    Finding(
+                        rule: .unpairedBeginBackgroundTask, at: location,
+                        message: "`\(name)` is given a new background task each time the app changes state, "
+                            + "without ending or checking the one it holds; the earlier task is never ended."))
+            } else if !ended.contains(name) {
                 findings.append(
                     Finding(
                         rule: .unpairedBeginBackgroundTask, at: location,
@@ -130,6 +141,25 @@ struct BackgroundTaskCheck {
             scope = Int(current.parent)
         }
         return nil
+    }
+
+    /// Whether tokens `start..<end`, before a new task is begun, look at the one `name` holds: mention `name` (a
+    /// check, an `endBackgroundTask`), return early, or call a project function that ends a background task.
+    private func endsOrChecks(_ name: String, in file: SourceFile, fileIndex: Int, from start: Int, to end: Int) -> Bool
+    {
+        guard start < end else { return false }
+        for token in start..<end where file.isIdentifier(token) {
+            // An early exit (`guard !isWaiting else { return }`) keeps a second task from starting.
+            if file.text(token) == name || file.word(token) == .return { return true }
+            if file.isPunct(token + 1, ASCII.openParen),
+                let callee = project.callee(
+                    file: fileIndex, token: token, name: file.text(token), labels: file.labels(ofCallAt: token + 1)),
+                mayEndTask(callee)
+            {
+                return true
+            }
+        }
+        return false
     }
 
     private func isLocal(_ name: String, declaredIn body: (open: Int, close: Int), file: SourceFile) -> Bool {

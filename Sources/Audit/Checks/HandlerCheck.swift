@@ -17,7 +17,7 @@ struct HandlerCheck {
 
     /// Where a handler's body is: the `{` of a closure or of the function passed as `launchHandler`, the file it is
     /// in, and the name the task has inside it.
-    private struct Handler {
+    struct Handler {
         var file: Int
         var open: Int
         var taskName: String
@@ -61,7 +61,37 @@ struct HandlerCheck {
                             what: "the task for \(identifier)")))
             }
         }
-        if !outcome.setsExpirationHandler, !outcome.escaped {
+        for site in Set(outcome.uncalledContinuations).sorted(by: { ($0.file, $0.token) < ($1.file, $1.token) }) {
+            let siteFile = project.file(Int(site.file))
+            findings.append(
+                Finding(
+                    rule: .handlerNotCompleted, at: siteFile.location(Int(site.token)),
+                    message: "`\(siteFile.text(Int(site.token)))` may return without calling the closure that "
+                        + "completes the task for \(identifier), so on that path the task is never completed."))
+        }
+        for repeated in Set(outcome.repeated).sorted(by: { ($0.file, $0.token) < ($1.file, $1.token) }) {
+            findings.append(
+                Finding(
+                    rule: .taskCompletedTwice, at: project.file(Int(repeated.file)).location(Int(repeated.token)),
+                    message: "setTaskCompleted(success:) is called again for the task for \(identifier) on a path "
+                        + "that has already completed it; the first result is the one that counts."))
+        }
+        if !outcome.setsExpirationHandler, outcome.expirationHandlerOnlyLogs {
+            findings.append(
+                Finding(
+                    rule: .handlerMissingExpirationHandler, at: location,
+                    message: "The expiration handler of the task for \(identifier) only logs: it neither cancels "
+                        + "the work nor completes the task, so the work runs on when time is up and iOS ends the "
+                        + "app."))
+        } else if !outcome.setsExpirationHandler, outcome.escaped, !outcome.handedOutside,
+            !project.index.files.contains(where: \.assignsExpirationHandler)
+        {
+            findings.append(
+                Finding(
+                    rule: .handlerMissingExpirationHandler, at: location,
+                    message: "The task for \(identifier) is kept in a property, and nothing in the sources ever sets "
+                        + "an expirationHandler, so the work is not cancelled when time runs out."))
+        } else if !outcome.setsExpirationHandler, !outcome.escaped {
             findings.append(
                 Finding(
                     rule: .handlerMissingExpirationHandler, at: location,
@@ -142,7 +172,7 @@ struct HandlerCheck {
         }
     }
 
-    private func handler(of token: Int, in file: SourceFile, fileIndex: Int) -> Handler? {
+    func handler(of token: Int, in file: SourceFile, fileIndex: Int) -> Handler? {
         guard file.isPunct(token + 1, ASCII.openParen) else { return nil }
         let close = Int(file.matching[token + 1])
         guard close > token else { return nil }

@@ -39,6 +39,7 @@ struct RegistrationCheck {
         }
         checkLaunch(registrations, into: &findings)
         checkSubmitted(registrations, requests, into: &findings)
+        checkChainStarts(registrations, requests, into: &findings)
         checkRegistered(registrations, requests, into: &findings)
         checkDuplicates(registrations, into: &findings)
         checkPermitted(registrations, into: &findings)
@@ -126,6 +127,98 @@ struct RegistrationCheck {
                             + "for it; the submit raises \"No launch handler registered\"."))
             }
         }
+    }
+
+    // MARK: chain-never-starts
+
+    /// The body of a launch handler, as tokens of one file.
+    private struct Region {
+        var file: Int32
+        var open: Int32
+        var close: Int32
+
+        func contains(_ file: Int32, _ token: Int32) -> Bool { file == self.file && token > open && token < close }
+    }
+
+    /// A registered identifier whose every submitted request is built inside its own handler, or in functions
+    /// reached only from there: nothing outside the handler makes the first request, so the handler never runs.
+    private func checkChainStarts(
+        _ registrations: [Occurrence], _ requests: [RequestOccurrence], into findings: inout [Finding]
+    ) {
+        let submitted = requests.filter(\.submitted)
+        // A request whose identifier the sources cannot tell could be the first request of any chain.
+        guard
+            !submitted.contains(where: {
+                $0.identifiers.contains { if case .unknown = $0.value { true } else { false } }
+            })
+        else { return }
+        var regions: [IdentifierValue: [Region]] = [:]
+        let handlers = HandlerCheck(project: project)
+        for occurrence in registrations {
+            let region: Region
+            let registration = occurrence.registration
+            if registration.handlerOpen >= 0 {
+                region = Region(
+                    file: Int32(occurrence.file), open: registration.handlerOpen,
+                    close: registration.handlerClose)
+            } else {
+                // A function passed by name: found through the call graph, which needs the file's tokens.
+                let file = project.file(occurrence.file)
+                let token = Int(project.summary(occurrence.file).calls[Int(registration.call)].token)
+                guard let handler = handlers.handler(of: token, in: file, fileIndex: occurrence.file) else {
+                    continue
+                }
+                let close = Int(project.file(handler.file).matching[handler.open])
+                guard close > handler.open else { continue }
+                region = Region(file: Int32(handler.file), open: Int32(handler.open), close: Int32(close))
+            }
+            for identifier in occurrence.identifiers { regions[identifier.value, default: []].append(region) }
+        }
+        var reported: Set<IdentifierValue> = []
+        for occurrence in registrations {
+            for identifier in occurrence.identifiers {
+                guard case .known(let value) = identifier.value, let inside = regions[identifier.value] else {
+                    continue
+                }
+                let own = submitted.filter { $0.identifiers.contains { $0.value == identifier.value } }
+                guard !own.isEmpty, !reported.contains(identifier.value) else { continue }
+                let startsOutside = own.contains { request in
+                    let call = CallID(file: Int32(request.file), index: request.request.call)
+                    return reachableOutside(call, regions: inside)
+                }
+                guard !startsOutside else { continue }
+                reported.insert(identifier.value)
+                findings.append(
+                    Finding(
+                        rule: .chainNeverStarts, at: project.index.location(of: identifier.origin),
+                        message: "\"\(value)\" is submitted only from inside its own launch handler; no code at "
+                            + "launch, on a move to the background or on a user action submits the first request, "
+                            + "so the handler never runs."))
+            }
+        }
+    }
+
+    /// Whether the call `id` can run other than from inside `regions`: made outside them from a callable that is
+    /// itself reached from outside (or that nothing in the sources calls: the system, a selector or code the audit
+    /// cannot see calls it).
+    private func reachableOutside(_ id: CallID, regions: [Region]) -> Bool {
+        let index = project.index
+        var visited: Set<CallableID> = []
+        var work: [(call: CallID, depth: Int)] = [(id, 0)]
+        while let (call, depth) = work.popLast() {
+            let token = index.call(call).token
+            if regions.contains(where: { $0.contains(call.file, token) }) { continue }
+            let caller = index.caller(of: call)
+            guard visited.insert(caller).inserted else { continue }
+            let info = index.callable(caller)
+            // A function passed as the launch handler is the handler itself.
+            if info.open >= 0, regions.contains(where: { $0.file == caller.file && $0.open == info.open }) { continue }
+            let callers = index.callers(of: caller).filter { index.caller(of: $0) != caller }
+            // Too deep to follow: rather silence than a false alarm.
+            if callers.isEmpty || depth >= 8 || index.isSystemEntry(caller) { return true }
+            for next in callers { work.append((next, depth + 1)) }
+        }
+        return false
     }
 
     // MARK: duplicate-registration

@@ -2,7 +2,7 @@
 import Foundation
 
 actor FeedClient {
-    static let backgroundSession = URLSession(
+    static let backgroundSession = URLSession( // expect: background-session-without-delegate
         configuration: .background(withIdentifier: "com.example.feed"), delegate: nil, delegateQueue: nil)
 
     func latest(from url: URL) async throws -> Data {

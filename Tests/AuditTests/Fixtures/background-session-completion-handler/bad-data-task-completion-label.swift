@@ -7,7 +7,7 @@ final class ReportSender {
     init() {
         let config = URLSessionConfiguration.background(withIdentifier: "com.example.reports")
         config.sessionSendsLaunchEvents = true
-        session = URLSession(configuration: config, delegate: nil, delegateQueue: nil)
+        session = URLSession(configuration: config, delegate: nil, delegateQueue: nil) // expect: background-session-without-delegate
     }
 
     func fetchStatus(_ request: URLRequest) {

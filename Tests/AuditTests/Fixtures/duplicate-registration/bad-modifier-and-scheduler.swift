@@ -5,7 +5,7 @@ import SwiftUI
 @main
 struct NewsApp: App {
     init() {
-        BGTaskScheduler.shared.register(forTaskWithIdentifier: "com.example.news", using: nil) { task in
+        BGTaskScheduler.shared.register(forTaskWithIdentifier: "com.example.news", using: nil) { task in // expect: chain-never-starts
             task.expirationHandler = { Headlines.cancel() }
             scheduleNews()
             Headlines.load { task.setTaskCompleted(success: $0) }

@@ -10,7 +10,7 @@ final class AppDelegate: UIResponder, UIApplicationDelegate, URLSessionDelegate 
         _ application: UIApplication,
         didFinishLaunchingWithOptions launchOptions: [UIApplication.LaunchOptionsKey: Any]?
     ) -> Bool {
-        BGTaskScheduler.shared.register(forTaskWithIdentifier: "com.example.downloads", using: nil) { task in
+        BGTaskScheduler.shared.register(forTaskWithIdentifier: "com.example.downloads", using: nil) { task in // expect: handler-missing-expiration-handler
             // Completed when the background session reports that its events are done.
             self.refreshTask = task as? BGAppRefreshTask
             Downloads.shared.resume()

@@ -11,7 +11,7 @@ enum Retrain {
     }
 
     static func register() {
-        BGTaskScheduler.shared.register(forTaskWithIdentifier: "com.example.ml-retrain", using: nil) { task in
+        BGTaskScheduler.shared.register(forTaskWithIdentifier: "com.example.ml-retrain", using: nil) { task in // expect: chain-never-starts
             schedule()
             task.expirationHandler = { Trainer.stop() }
             Trainer.run { task.setTaskCompleted(success: $0) }

@@ -5,6 +5,8 @@ final class SyncCoordinator {
     private var backgroundTask: UIBackgroundTaskIdentifier = .invalid
 
     func sceneDidEnterBackground() {
+        // A task still running from the last trip to the background is ended before a new one begins.
+        endBackgroundTaskIfNeeded()
         backgroundTask = UIApplication.shared.beginBackgroundTask(withName: "sync") { [weak self] in
             SyncEngine.shared.cancel()
             self?.endBackgroundTaskIfNeeded()

@@ -1,0 +1,18 @@
+// swift-format-ignore-file
+import UIKit
+
+final class Exporter {
+    private var backgroundTask: UIBackgroundTaskIdentifier?
+
+    func export() {
+        backgroundTask = UIApplication.shared.beginBackgroundTask {
+            UIApplication.shared.endBackgroundTask(self.backgroundTask!)
+        }
+        Archive.write { self.finish() }
+    }
+
+    private func finish() {
+        UIApplication.shared.endBackgroundTask(backgroundTask!)
+        backgroundTask = nil
+    }
+}
