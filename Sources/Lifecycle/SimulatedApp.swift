@@ -79,6 +79,13 @@ final class SimulatedApp {
 
     private var inFlight: InFlight?
 
+    /// The phone's scheduler: iOS's budgets and its limit on pending requests.
+    private let configuration: SchedulerConfiguration = {
+        var configuration = SchedulerConfiguration()
+        configuration.pendingRequestLimit = .iOS
+        return configuration
+    }()
+
     init(style: LaunchStyle, databasePath: String, start: Date, device: DeviceSimulation) async throws(PipelineError) {
         self.style = style
         self.device = device
@@ -125,7 +132,7 @@ final class SimulatedApp {
         options.jobs = 1
         options.conditions = conditions
         options.timer = timer
-        options.configuration.pendingRequestLimit = .iOS
+        options.configuration = configuration
         let signal = self.signal
         options.personalModel = SimulatedPersonalModel(
             duration: device.retrainDuration, timer: workTimer, started: { signal.yield(.working(until: $0)) })
@@ -153,7 +160,7 @@ final class SimulatedApp {
             // The run's budget wait has begun once it is counted; then moving the clock is safe.
             await timer.untilWaiting(1)
             inFlight?.workEnd = until
-            inFlight?.budgetEnd = clock.now.addingTimeInterval(pipelineConfiguration.processingBudget)
+            inFlight?.budgetEnd = clock.now.addingTimeInterval(configuration.processingBudget)
         case .finished, nil:
             inFlight = nil
             do {
@@ -165,8 +172,6 @@ final class SimulatedApp {
             }
         }
     }
-
-    private var pipelineConfiguration: SchedulerConfiguration { options(tasks: nil).configuration }
 
     /// The system ends the run in flight early, as iOS does when it needs the memory back or a task
     /// that requires power loses it: its expiration handler is called and its work cancelled.

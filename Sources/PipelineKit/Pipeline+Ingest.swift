@@ -193,21 +193,11 @@ extension Pipeline {
         _ plans: ConcurrentLineReader<PlannedWrite>, _ onRejected: @Sendable (IngestionError) -> Void
     ) throws -> IngestReport {
         defer { plans.cancel() }
-        var report = IngestReport()
+        var reader = IngestWriter(strict: true)
         while let chunk = try plans.next() {
-            for item in chunk {
-                switch item {
-                case .rejected(let line, let error):
-                    report.records += 1
-                    report.rejected += 1
-                    onRejected(.rejectedLine(line: line, error))
-                case .record:
-                    report.records += 1
-                case .day(_, let lines):
-                    report.records += lines.count
-                }
-            }
+            for item in chunk { reader.read(item, rejected: onRejected) }
         }
+        var report = reader.report
         report.committed = report.rejected == 0
         return report
     }
@@ -437,13 +427,26 @@ struct IngestWriter {
         self.strict = strict
     }
 
-    mutating func write(_ item: PlannedWrite, into store: isolated Store, rejected: (IngestionError) -> Void) throws {
+    /// Counts `item` as read, and reports it if it was refused before reaching the database: all a
+    /// strict ingestion's first pass does.
+    mutating func read(_ item: PlannedWrite, rejected: (IngestionError) -> Void) {
         switch item {
         case .rejected(let line, let error):
             report.records += 1
             reject(error, line: line, rejected: rejected)
-        case .record(let record, let line):
+        case .record:
             report.records += 1
+        case .day(_, let lines):
+            report.records += lines.count
+        }
+    }
+
+    mutating func write(_ item: PlannedWrite, into store: isolated Store, rejected: (IngestionError) -> Void) throws {
+        read(item, rejected: rejected)
+        switch item {
+        case .rejected:
+            return
+        case .record(let record, let line):
             if let refusal = try store.stage(record) {
                 // The decoder checks every bound the schema does, so this is a disagreement between the two.
                 reject(
@@ -454,7 +457,6 @@ struct IngestWriter {
             report.calendarInputs.note(record)
             sinceCheckpoint += 1
         case .day(let write, let lines):
-            report.records += lines.count
             if let refusal = try store.stage(write) {
                 for line in lines {
                     reject(

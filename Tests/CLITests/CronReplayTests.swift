@@ -36,7 +36,7 @@ struct CronReplayTests {
             let stamp = ISO8601Instant.string(from: now)
             let run = await runCLI(["run", "--db", database.path, "--now", stamp, "--jobs", "1"])
             #expect(run.status == 0, "run at \(stamp): \(run.stderr)")
-            if Calendar.utc.component(.hour, from: now) == 3, Calendar.utc.component(.minute, from: now) == 0 {
+            if Day(containing: now, in: .utc).localTime(hour: 3, in: .utc) == now {
                 let retrain = await runCLI(["retrain", "--db", database.path, "--now", stamp, "--jobs", "1"])
                 #expect(retrain.status == 0, "retrain at \(stamp): \(retrain.stderr)")
                 retrainFires.append(now)
@@ -70,12 +70,4 @@ struct CronReplayTests {
             #expect(reminders.map(\.startedAt) == expected, "\(name)")
         }
     }
-}
-
-extension Calendar {
-    fileprivate static let utc: Calendar = {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
-        return calendar
-    }()
 }

@@ -121,6 +121,6 @@ struct FullDatabaseFileTests {
         let requests = try await pipeline.store.taskRequests(identifier: PipelineTasks.mlRetrain.rawValue)
         #expect(requests.allSatisfy { $0.leaseOwner == nil }, "no lease is left held")
         #expect(try await pipeline.store.integrityCheck() == "ok")
-        #expect(database.backend == .sqlite)
+        withExtendedLifetime(database) {}
     }
 }
