@@ -160,10 +160,17 @@ extension ModelTrainer {
         let scoresPersonal = !personalFolds.isEmpty
 
         let foldPersonal: [PersonalHeads]
-        if scoresPersonal, let personal {
+        if scoresPersonal {
+            // The folds' penalty and the flare head's first start come from a full fit on the rows before the
+            // first scored fold, so no fold model depends on its own days or later ones.
+            let first = scored[0].split
+            let early = x0.rows(0..<first)
+            let origin = try fitPersonal(
+                x: early.values, targets: early.targets, rows: first, standardization: foldStandardization,
+                population: population, alpha: nil, start: nil, iterations: spec.flare.maximumIterations)
             foldPersonal = try fitFolds(
                 x0: x0, splits: scored.map(\.split), standardization: foldStandardization, population: population,
-                alpha: personal.alpha, start: personal.flareSolution)
+                alpha: origin.alpha, start: origin.flareSolution)
         } else {
             foldPersonal = []
         }
@@ -398,10 +405,10 @@ extension ModelTrainer {
     }
 
     /// The personal procedure on each fold's training rows (the first `splits[k]` rows of `x0`), on the
-    /// folds' shared standardization and with the final fit's penalty. The ridge does not rebuild `XᵀX` per
+    /// folds' shared standardization and with the penalty chosen on the first fold's rows. The ridge does not rebuild `XᵀX` per
     /// fold: one pass over the rows adds each block between two origins to running sums, and each fold
     /// solves from them. The flare head starts from the previous fold's solution (the first fold from the
-    /// final fit's) and takes at most three Newton steps.
+    /// full fit on its rows) and takes at most three Newton steps.
     private mutating func fitFolds(
         x0: DesignMatrix, splits: [Int], standardization: Standardization, population: PopulationModel,
         alpha: Double, start first: LogisticSolution?

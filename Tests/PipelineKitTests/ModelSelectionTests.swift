@@ -73,6 +73,42 @@ struct ModelSelectionTests {
         withExtendedLifetime(database) {}
     }
 
+    /// Item 3. The walk forward judges the very artifacts `retrain` serves: its day's figures equal those of
+    /// forecasts made by the artifacts a retrain on that day stores (the same population, rows, selection,
+    /// imputation, bounds and calibration), to rounding. Flare probabilities are compared through the Brier
+    /// score.
+    @Test("the model the walk forward judges is exactly the model a retrain serves that day")
+    func judgedIsServed() async throws {
+        let (database, pipeline, generator) = try await PersonalModelsTests.cohort(
+            .sqlite, users: 14, days: 120, seed: 73)
+        let evaluation = try await PersonalModels(pipeline: pipeline, jobs: 2).evaluate(days: 1)
+
+        database.clock.advance(by: -86_400)
+        let models = PersonalModels(pipeline: pipeline)
+        var forecasts = 0
+        var absoluteError = 0.0
+        var brier = 0.0
+        for user in generator.truths() {
+            _ = try await models.retrain(user: user.id)
+            let artifact = try await Self.artifact(pipeline, user.id)
+            let day = try await pipeline.today(for: user.id).day
+            let logs = try await pipeline.dailyLogs(user: user.id)
+            guard let target = logs.first(where: { $0.day == day })?.symptomSeverity,
+                logs.first(where: { $0.day == day.adding(days: -1) })?.symptomSeverity != nil
+            else { continue }
+            let forecast = try artifact.forecast(logs: logs.filter { $0.day < day }, for: day)
+            forecasts += 1
+            absoluteError += abs(forecast.severity - Double(target))
+            let flare = Double(target) >= ModelSpec.symptomForecast.flare.threshold ? 1.0 : 0.0
+            brier += (forecast.flareProbability - flare) * (forecast.flareProbability - flare)
+        }
+        #expect(forecasts >= 10)
+        #expect(evaluation.forecasts == forecasts)
+        #expect(abs(evaluation.served - absoluteError / Double(forecasts)) < 1e-12)
+        #expect(abs(evaluation.flareBrier - brier / Double(forecasts)) < 1e-12)
+        withExtendedLifetime(database) {}
+    }
+
     /// Item 2. The kind served to a user agrees a week apart for at least 80% of users, and the flare head
     /// is calibrated on held-out days: expected calibration error (ten bins) at most 0.02. The error is
     /// measured on the days after each user's retrain, forecast by the artifact that retrain served.
