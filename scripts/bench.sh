@@ -3,8 +3,10 @@
 # figure beside its baseline and their ratio. Release build; takes a few minutes.
 #
 #   scripts/bench.sh            every benchmark
-#   scripts/bench.sh NAME       one of: ingest, retrain, evaluate, memory, audit, apple-health, report, postgres
-#                               (postgres is not part of `all`: it starts a server and takes ~10 min)
+#   scripts/bench.sh NAME       one of: ingest, retrain, instructions, evaluate, memory, audit, apple-health,
+#                               report, postgres, scale
+#                               (postgres and scale are not part of `all`: postgres starts a server and takes
+#                               ~10 min; scale retrains 100,000 users)
 #
 # Figures vary with the machine and its load; compare ratios, not absolute numbers.
 set -euo pipefail
@@ -93,6 +95,41 @@ cohort_database() {
     echo "$path"
 }
 
+# fit_instructions DIRECTORY: instructions per user that `pipeline-bench` executes inside
+# `ModelTrainer.fit` (scaler, RidgeCV by exact leave-one-out, logistic head) on the first
+# $INSTRUCTION_USERS matrices of DIRECTORY, counted by callgrind. Unlike a time, the count does not move
+# with the machine's load, so a change that makes the fits 5% slower shows in one run.
+INSTRUCTION_USERS=20
+fit_instructions() {
+    ensure_packages valgrind
+    local sample="$WORK/instruction-sample"
+    rm -rf "$sample" && mkdir -p "$sample"
+    ls "$1" | head -n "$INSTRUCTION_USERS" | while read -r file; do cp "$1/$file" "$sample/"; done
+    local users
+    users=$(ls "$sample" | wc -l)
+    valgrind --tool=callgrind --callgrind-out-file="$WORK/callgrind.out" \
+        '--toggle-collect=$s8Learning12ModelTrainerV3fit*' "$FITS" "$sample" --workers 1 --repeat 1 \
+        >/dev/null 2>"$WORK/callgrind.log" || { cat "$WORK/callgrind.log" >&2; return 1; }
+    local total
+    total=$(sed -n 's/.*I *refs: *\([0-9,]*\).*/\1/p' "$WORK/callgrind.log" | tr -d ,)
+    awk -v t="$total" -v u="$users" 'BEGIN { printf "%.2f M", t / u / 1e6 }'
+}
+
+bench_instructions() {
+    echo "== instructions: the fit loop under callgrind, $INSTRUCTION_USERS users of $USERS x $DAYS days"
+    local source
+    source=$(cohort_database "$USERS" "$DAYS")
+    cp "$source" "$WORK/instructions.sqlite"
+    "$PIPELINE" retrain --db "$WORK/instructions.sqlite" --now "$NOW"
+    mkdir -p "$WORK/features"
+    local user
+    for user in $(sqlite3 "$WORK/instructions.sqlite" \
+        "SELECT scope FROM model_artifacts WHERE source = 'personal' ORDER BY scope LIMIT $INSTRUCTION_USERS"); do
+        "$PIPELINE" features --user "$user" --db "$WORK/instructions.sqlite" >"$WORK/features/$user.csv"
+    done
+    printf "  instructions per user of the fit loop: %s\n" "$(fit_instructions "$WORK/features")"
+}
+
 bench_retrain() {
     echo "== retrain: $USERS users x $DAYS days, pipeline retrain on a freshly ingested database"
     local source
@@ -126,6 +163,8 @@ bench_retrain() {
     local fits_one fits_all
     fits_one=$("$FITS" "$WORK/features" --workers 1 | sed 's/.*"users_per_second":\([0-9.]*\).*/\1/')
     fits_all=$("$FITS" "$WORK/features" --workers "$cores" | sed 's/.*"users_per_second":\([0-9.]*\).*/\1/')
+    local instructions
+    instructions=$(fit_instructions "$WORK/features")
 
     echo "  the fits alone, on the $exported matrices 'pipeline features' exported (scaler, RidgeCV, logistic):"
     printf "    scikit-learn, 1 core        %9.1f users/s\n" "$sklearn_rate"
@@ -133,6 +172,8 @@ bench_retrain() {
         "$fits_one" "$(ratio "$fits_one" "$sklearn_rate")"
     printf "    pipeline, %d cores           %9.1f users/s   %sx scikit-learn\n" \
         "$cores" "$fits_all" "$(ratio "$fits_all" "$sklearn_rate")"
+    printf "    instructions per user of the fit loop (callgrind, %s matrices; the same binary and data\n" "$INSTRUCTION_USERS"
+    printf "    give the same count on a busy machine): %s\n" "$instructions"
     echo "  the whole retrain (read, features, population, fits, hold-out, atomic save, run history):"
     printf "    pipeline retrain, 1 core    %6.2f s  %7s users/s   %sx scikit-learn's fits alone\n" \
         "$one" "$(rate "$USERS" "$one")" "$(ratio "$(rate "$USERS" "$one")" "$sklearn_rate")"
@@ -172,6 +213,41 @@ bench_memory() {
     printf "  growth for %sx the users: %sx\n" "$(ratio "$large" "$small")" "$(ratio "${peaks[1]}" "${peaks[0]}")"
 }
 
+# The cohort at scale: BENCH_SCALE_USERS (100,000) users x BENCH_SCALE_DAYS (90) days generated, ingested and
+# retrained, beside 1,000 users x the same days in the same run. Not part of `all`: it takes several minutes
+# and a few GB of disk.
+bench_scale() {
+    local big="${BENCH_SCALE_USERS:-100000}" small=1000 days="${BENCH_SCALE_DAYS:-90}" cores
+    cores=$(nproc)
+    echo "== scale: $small and $big users x $days days, generated, ingested and retrained ($cores jobs)"
+    local size rates=() peaks=() ingests=() rows=() bytes=()
+    for size in "$small" "$big"; do
+        local db="$WORK/scale-$size.sqlite"
+        rm -f "$db"*
+        /usr/bin/time -f "%e" -o "$WORK/ingest-time" \
+            bash -c "'$PIPELINE' generate --users $size --days $days --now $NOW |
+                '$PIPELINE' ingest - --db '$db' --now $NOW >/dev/null"
+        ingests+=("$(cat "$WORK/ingest-time")")
+        /usr/bin/time -f "%e %M" -o "$WORK/retrain-time" \
+            "$PIPELINE" retrain --db "$db" --now "$NOW" --jobs "$cores" >/dev/null
+        local seconds peak
+        read -r seconds peak <"$WORK/retrain-time"
+        rates+=("$(rate "$size" "$seconds")")
+        peaks+=("$peak")
+        rows+=("$(sqlite3 "$db" "SELECT count(*) FROM daily_logs")")
+        sqlite3 "$db" "PRAGMA wal_checkpoint(TRUNCATE)" >/dev/null
+        bytes+=("$(stat -c %s "$db")")
+        printf "  %7d users: ingest %7.1f s, retrain %7.1f s = %6s users/s, peak %5d MB, %s user-days, %s database bytes per user-day\n" \
+            "$size" "${ingests[-1]}" "$seconds" "${rates[-1]}" "$((peak / 1024))" "${rows[-1]}" \
+            "$(rate "${bytes[-1]}" "${rows[-1]}")"
+    done
+    printf "  retrain users/s at %s users / at %s users: %sx   (aim: at least 0.85x)\n" \
+        "$big" "$small" "$(ratio "${rates[1]}" "${rates[0]}")"
+    printf "  peak memory at %s users / at %s users: %sx   (aim: at most 1.5x)\n" \
+        "$big" "$small" "$(ratio "${peaks[1]}" "${peaks[0]}")"
+    rm -f "$WORK"/scale-*.sqlite*
+}
+
 source scripts/bench/apple-health.sh
 source scripts/bench/audit.sh
 source scripts/bench/postgres.sh
@@ -198,12 +274,14 @@ what="${1:-all}"
 case "$what" in
     ingest) bench_ingest ;;
     retrain) bench_retrain ;;
+    instructions) bench_instructions ;;
     evaluate) bench_evaluate ;;
     memory) bench_memory ;;
     audit) run_audit ;;
     apple-health) run_apple_health ;;
     report) run_report ;;
     postgres) bench_postgres ;;
+    scale) bench_scale ;;
     all)
         bench_ingest
         bench_retrain
@@ -213,5 +291,5 @@ case "$what" in
         run_apple_health
         run_report
         ;;
-    *) echo "unknown benchmark: $what (expected: ingest, retrain, evaluate, memory, audit, apple-health, report, postgres)" >&2; exit 64 ;;
+    *) echo "unknown benchmark: $what (expected: ingest, retrain, instructions, evaluate, memory, audit, apple-health, report, postgres, scale)" >&2; exit 64 ;;
 esac

@@ -23,20 +23,8 @@ public struct FieldError: Error, Sendable, Hashable, CustomStringConvertible {
         FieldError(isFieldName(key) ? prefix + key : "\(prefix)key \(position)", problem)
     }
 
-    /// Whether `key` looks like a field name: 1–64 ASCII letters, digits, `_`, `-` or `.`,
-    /// starting with a letter.
-    static func isFieldName(_ key: String) -> Bool {
-        let bytes = key.utf8
-        guard let first = bytes.first, bytes.count <= 64, isLetter(first) else { return false }
-        return bytes.allSatisfy { byte in
-            isLetter(byte) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "_")
-                || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
-        }
-    }
-
-    private static func isLetter(_ byte: UInt8) -> Bool {
-        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
-    }
+    /// Whether `key` looks like a field name (`JSONParser.isFieldName`).
+    static func isFieldName(_ key: String) -> Bool { JSONParser.isFieldName(key) }
 }
 
 /// Input that cannot be read or stored.

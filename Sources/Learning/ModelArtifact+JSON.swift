@@ -1,5 +1,5 @@
 import Domain
-import Foundation
+public import Foundation
 
 extension ModelArtifact {
     /// The artifact as stable JSON text: the same document `JSONEncoder` writes with sorted keys and
@@ -57,5 +57,198 @@ extension ModelArtifact {
 
     private static func numbers(_ values: [Double]) -> JSONValue {
         .array(values.map { .number($0) })
+    }
+}
+
+extension ModelArtifact {
+    /// Reads `jsonData()`, or any artifact `JSONEncoder` wrote with ISO 8601 dates: members in any order,
+    /// unknown members ignored, optional ones absent or `null`. Built directly on the strict parser, as
+    /// `jsonText` is: a retrain reads every user's serving artifact, and Foundation's decoder took a
+    /// tenth of a whole retrain.
+    public init(json: Data) throws(LearningError) {
+        let parsed = [UInt8](json).withUnsafeBufferPointer { bytes in
+            Result { () throws(JSONSyntaxError) in try JSONParser().parse(bytes) }
+        }
+        guard case .success(let value) = parsed, let object = value.objectValue, let artifact = Self(object) else {
+            throw .invalidArtifact(problem: "not a model artifact JSON")
+        }
+        self = artifact
+    }
+
+    private init?(_ object: JSONObject) {
+        guard let specName = object["specName"]?.stringValue, let specVersion = JSON.int(object["specVersion"]),
+            let source = object["source"]?.stringValue.flatMap(ModelSource.init(rawValue:)),
+            let featureNames = JSON.strings(object["featureNames"]),
+            let imputation = JSON.numbers(object["imputation"]),
+            let standardization = object["standardization"]?.objectValue,
+            let means = JSON.numbers(standardization["means"]), let scales = JSON.numbers(standardization["scales"]),
+            let severity = object["severity"]?.objectValue.flatMap(SeverityHead.init),
+            let flare = object["flare"]?.objectValue.flatMap(FlareHead.init),
+            let trainedAt = object["trainedAt"]?.stringValue.flatMap(ISO8601Instant.date(from:)),
+            let promoted = object["promoted"]?.boolValue, let reason = object["reason"]?.stringValue
+        else { return nil }
+        self.specName = specName
+        self.specVersion = specVersion
+        self.source = source
+        self.featureNames = featureNames
+        self.imputation = imputation
+        self.standardization = Standardization(means: means, scales: scales)
+        self.severity = severity
+        self.flare = flare
+        self.trainedAt = trainedAt
+        self.promoted = promoted
+        self.reason = reason
+        guard let user = JSON.optional(object["user"], \.stringValue),
+            let bounds = JSON.optional(object["bounds"], { $0.objectValue.flatMap(FeatureBounds.init) }),
+            let metrics = JSON.optional(object["metrics"], { $0.objectValue.flatMap(HoldoutMetrics.init) }),
+            let selection = JSON.optional(object["selection"], { $0.objectValue.flatMap(SelectionRecord.init) }),
+            let pooledUsers = JSON.optional(object["pooledUsers"], JSON.int),
+            let trainingWindow = JSON.optional(
+                object["trainingWindow"], { $0.objectValue.flatMap(TrainingWindow.init) })
+        else { return nil }
+        self.user = user
+        self.bounds = bounds
+        self.metrics = metrics
+        self.selection = selection
+        self.pooledUsers = pooledUsers
+        self.trainingWindow = trainingWindow
+    }
+}
+
+extension ModelArtifact.SeverityHead {
+    fileprivate init?(_ object: JSONObject) {
+        guard let coefficients = JSON.numbers(object["coefficients"]), let intercept = object["intercept"]?.numberValue,
+            let alpha = object["alpha"]?.numberValue,
+            let shrunkToward = JSON.optional(object["shrunkToward"], { $0.stringValue.flatMap(ModelSource.init) })
+        else { return nil }
+        self.init(coefficients: coefficients, intercept: intercept, alpha: alpha, shrunkToward: shrunkToward)
+    }
+}
+
+extension ModelArtifact.FlareHead {
+    fileprivate init?(_ object: JSONObject) {
+        guard let coefficients = JSON.numbers(object["coefficients"]), let intercept = object["intercept"]?.numberValue,
+            let threshold = object["threshold"]?.numberValue,
+            let inverseRegularization = object["inverseRegularization"]?.numberValue,
+            let fitted = object["fitted"]?.stringValue
+        else { return nil }
+        self.init(
+            coefficients: coefficients, intercept: intercept, threshold: threshold,
+            inverseRegularization: inverseRegularization, fitted: fitted)
+    }
+}
+
+extension ModelArtifact.FeatureBounds {
+    fileprivate init?(_ object: JSONObject) {
+        guard let lower = JSON.numbers(object["lower"]), let upper = JSON.numbers(object["upper"]) else { return nil }
+        self.init(lower: lower, upper: upper)
+    }
+}
+
+extension ModelArtifact.TrainingWindow {
+    fileprivate init?(_ object: JSONObject) {
+        guard let first = JSON.day(object["first"]), let last = JSON.day(object["last"]),
+            let usableDays = JSON.int(object["usableDays"])
+        else { return nil }
+        self.init(first: first, last: last, usableDays: usableDays)
+    }
+}
+
+extension HoldoutMetrics {
+    fileprivate init?(_ object: JSONObject) {
+        guard let first = JSON.day(object["first"]), let last = JSON.day(object["last"]),
+            let days = JSON.int(object["days"]), let modelMAE = object["modelMAE"]?.numberValue,
+            let persistenceMAE = object["persistenceMAE"]?.numberValue,
+            let populationMAE = object["populationMAE"]?.numberValue,
+            let flareLogLoss = object["flareLogLoss"]?.numberValue,
+            let populationFlareLogLoss = object["populationFlareLogLoss"]?.numberValue,
+            let flareDays = JSON.int(object["flareDays"])
+        else { return nil }
+        self.init(
+            first: first, last: last, days: days, modelMAE: modelMAE, persistenceMAE: persistenceMAE,
+            populationMAE: populationMAE, flareLogLoss: flareLogLoss, populationFlareLogLoss: populationFlareLogLoss,
+            flareDays: flareDays)
+    }
+}
+
+extension SelectionRecord {
+    fileprivate init?(_ object: JSONObject) {
+        guard let first = JSON.optional(object["first"], JSON.day), let last = JSON.optional(object["last"], JSON.day),
+            let days = JSON.int(object["days"]), let folds = JSON.int(object["folds"]),
+            let severity = JSON.objects(
+                object["severity"],
+                { object -> CandidateScore? in
+                    guard let candidate = object["candidate"]?.stringValue,
+                        let error = object["meanAbsoluteError"]?.numberValue
+                    else { return nil }
+                    return CandidateScore(candidate: candidate, meanAbsoluteError: error)
+                }),
+            let flare = JSON.objects(
+                object["flare"],
+                { object -> FlareCandidateScore? in
+                    guard let candidate = object["candidate"]?.stringValue,
+                        let logLoss = object["logLoss"]?.numberValue,
+                        let brier = object["brier"]?.numberValue
+                    else { return nil }
+                    return FlareCandidateScore(candidate: candidate, logLoss: logLoss, brier: brier)
+                }),
+            let severityWinner = object["severityWinner"]?.stringValue.flatMap(ModelSource.init),
+            let flareWinner = object["flareWinner"]?.stringValue,
+            let calibration = object["calibration"]?.objectValue,
+            let intercept = calibration["intercept"]?.numberValue, let slope = calibration["slope"]?.numberValue,
+            let reason = object["reason"]?.stringValue
+        else { return nil }
+        self.init(
+            first: first, last: last, days: days, folds: folds, severity: severity, flare: flare,
+            severityWinner: severityWinner, flareWinner: flareWinner,
+            calibration: Calibration(intercept: intercept, slope: slope), reason: reason)
+    }
+}
+
+/// Typed reads of parsed JSON members, `nil` when a member is missing or of another type.
+private enum JSON {
+    static func int(_ value: JSONValue?) -> Int? {
+        value?.numberValue.flatMap { Int(exactly: $0) }
+    }
+
+    static func day(_ value: JSONValue?) -> Day? {
+        value?.stringValue.flatMap { Day($0) }
+    }
+
+    static func numbers(_ value: JSONValue?) -> [Double]? {
+        guard case .array(let items)? = value else { return nil }
+        var numbers: [Double] = []
+        numbers.reserveCapacity(items.count)
+        for item in items {
+            guard case .number(let number) = item else { return nil }
+            numbers.append(number)
+        }
+        return numbers
+    }
+
+    static func strings(_ value: JSONValue?) -> [String]? {
+        guard case .array(let items)? = value else { return nil }
+        var strings: [String] = []
+        for item in items {
+            guard case .string(let text) = item else { return nil }
+            strings.append(text)
+        }
+        return strings
+    }
+
+    static func objects<T>(_ value: JSONValue?, _ read: (JSONObject) -> T?) -> [T]? {
+        guard case .array(let items)? = value else { return nil }
+        var values: [T] = []
+        for item in items {
+            guard let object = item.objectValue, let value = read(object) else { return nil }
+            values.append(value)
+        }
+        return values
+    }
+
+    /// An optional member: `.some(nil)` when it is absent or `null`, `nil` when it is present but unreadable.
+    static func optional<T>(_ value: JSONValue?, _ read: (JSONValue) -> T?) -> T?? {
+        guard let value, value != .null else { return .some(nil) }
+        return read(value).map { .some($0) }
     }
 }

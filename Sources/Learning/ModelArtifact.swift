@@ -129,17 +129,6 @@ public struct ModelArtifact: Sendable, Hashable, Codable {
         Data(jsonText.utf8)
     }
 
-    /// Reads `jsonData()`.
-    public init(json: Data) throws(LearningError) {
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
-        do {
-            self = try decoder.decode(ModelArtifact.self, from: json)
-        } catch {
-            throw .invalidArtifact(problem: "not a model artifact JSON")
-        }
-    }
-
     init(
         spec: ModelSpec, user: String?, source: ModelSource, imputation: [Double], bounds: FeatureBounds? = nil,
         standardization: Standardization, severity: SeverityHead, flare: FlareHead, metrics: HoldoutMetrics?,

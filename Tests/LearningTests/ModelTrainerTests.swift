@@ -184,6 +184,21 @@ struct ModelTrainerTests {
         let foundation = try JSONSerialization.jsonObject(with: try encoder.encode(artifact)) as? NSDictionary
         let ours = try JSONSerialization.jsonObject(with: json) as? NSDictionary
         #expect(foundation != nil && foundation == ours)
+        // Reading is ours too: a document Foundation's encoder wrote (pretty, unsorted keys) reads back equal,
+        // as does one of the population model (no user, selection or bounds), and a damaged one is refused.
+        encoder.outputFormatting = [.prettyPrinted]
+        #expect(try ModelArtifact(json: try encoder.encode(artifact)) == artifact)
+        #expect(try ModelArtifact(json: population.artifact.jsonData()) == population.artifact)
+        for damaged in [
+            text.replacingOccurrences(of: "\"promoted\":", with: "\"promised\":"),
+            text.replacingOccurrences(of: "\"specVersion\":2", with: "\"specVersion\":2.5"),
+            text.replacingOccurrences(of: "\"source\":\"", with: "\"source\":\"x"),
+            String(text.dropLast()),
+        ] {
+            #expect(throws: LearningError.invalidArtifact(problem: "not a model artifact JSON")) {
+                try ModelArtifact(json: Data(damaged.utf8))
+            }
+        }
     }
 
     @Test("predictions come from the artifact's model, and a model of another spec is refused")

@@ -1,5 +1,3 @@
-public import Domain
-
 /// A strict JSON parser (RFC 8259) over UTF-8 bytes, with messages that say where input is wrong.
 ///
 /// Strict where lenient parsers guess: `NaN`, `Infinity`, trailing commas, comments, leading zeros,
@@ -37,6 +35,22 @@ public struct JSONParser {
 
     public func parse(_ text: String) throws(JSONSyntaxError) -> JSONValue {
         try Array(text.utf8).withUnsafeBufferPointer { (bytes) throws(JSONSyntaxError) in try parse(bytes) }
+    }
+
+    /// Whether `key` looks like a field name: 1–64 ASCII letters, digits, `_`, `-` or `.`, starting with a
+    /// letter. Messages name only such keys; any other key may hold a value (`"hrv 48.2"`), and a message
+    /// never repeats one.
+    public static func isFieldName(_ key: String) -> Bool {
+        let bytes = key.utf8
+        guard let first = bytes.first, bytes.count <= 64, isLetter(first) else { return false }
+        return bytes.allSatisfy { byte in
+            isLetter(byte) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "_")
+                || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
+        }
+    }
+
+    private static func isLetter(_ byte: UInt8) -> Bool {
+        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
     }
 }
 
@@ -123,7 +137,7 @@ private struct Cursor {
             let keyOffset = index
             let key = try string()
             guard object[key] == nil else {
-                let name = FieldError.isFieldName(key) ? " \"\(key)\"" : ""
+                let name = JSONParser.isFieldName(key) ? " \"\(key)\"" : ""
                 throw error("duplicate key\(name)", at: keyOffset)
             }
             skipWhitespace()

@@ -1,5 +1,4 @@
 import Domain
-import Ingestion
 import Testing
 
 @Suite("JSON parser")
