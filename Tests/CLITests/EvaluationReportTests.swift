@@ -12,10 +12,11 @@ import Testing
 struct EvaluationReportTests {
     static let now = "2026-11-29T12:00:00Z"
 
-    /// A cohort of six users through yesterday, retrained once, so every user is served a model.
+    /// A cohort of ten users with five months of days through yesterday (enough for the population model to be
+    /// pooled on every walked day), retrained once, so every user is served a model.
     static func cohort(_ backend: TestBackend) async throws -> TestDatabase {
         let database = TestDatabase(backend, now: Date(iso: now))
-        let cohort = await runCLI(["generate", "--users", "6", "--days", "90", "--seed", "5", "--now", now])
+        let cohort = await runCLI(["generate", "--users", "10", "--days", "150", "--seed", "5", "--now", now])
         let ingest = await runCLI(["ingest", "-", "--db", database.path, "--now", now], stdin: cohort.stdout)
         try #require(ingest.status == 0, "\(ingest.stderr)")
         let retrain = await runCLI(["retrain", "--db", database.path, "--now", now])
@@ -66,6 +67,7 @@ struct EvaluationReportTests {
         #expect(evaluation.evaluatedAt == Date(iso: Self.now))
         #expect(!evaluation.periods.isEmpty)
         #expect(evaluation.periods.map(\.forecasts).reduce(0, +) == evaluation.forecasts)
+        #expect(evaluation.periods.allSatisfy { $0.population != nil && $0.populationForecasts == $0.forecasts })
 
         // Stored: the document printed, byte for byte, and the same figures read back.
         let pipeline = try await database.open()
