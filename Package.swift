@@ -28,6 +28,7 @@ let package = Package(
                 .embedInCode("0006_claim_order.sql"),
                 .embedInCode("0007_operations.sql"),
                 .embedInCode("0008_watch_item_identity.sql"),
+                .embedInCode("0009_evaluations.sql"),
             ]),
         .target(
             name: "PostgreSQLSchema", path: "Schema/PostgreSQL",
@@ -40,6 +41,7 @@ let package = Package(
                 .embedInCode("0006_claim_order.sql"),
                 .embedInCode("0007_operations.sql"),
                 .embedInCode("0008_watch_item_identity.sql"),
+                .embedInCode("0009_evaluations.sql"),
             ]),
         .target(name: "ModelSpecs", path: "Models", resources: [.embedInCode("symptom-forecast.json")]),
 

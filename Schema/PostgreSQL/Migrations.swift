@@ -19,6 +19,7 @@ public let postgresqlMigrations: [EmbeddedMigration] = [
     EmbeddedMigration(version: 7, name: "operations", sql: text(PackageResources._007_operations_sql)),
     EmbeddedMigration(
         version: 8, name: "watch_item_identity", sql: text(PackageResources._008_watch_item_identity_sql)),
+    EmbeddedMigration(version: 9, name: "evaluations", sql: text(PackageResources._009_evaluations_sql)),
 ]
 
 private func text(_ bytes: [UInt8]) -> String {

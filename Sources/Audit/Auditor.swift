@@ -77,6 +77,7 @@ public struct Auditor: Sendable {
         var findings: [Finding] = []
         RegistrationCheck(project: project).run(into: &findings)
         HandlerCheck(project: project).run(into: &findings)
+        ResubmitFlagCheck(project: project).run(into: &findings)
         PushCheck(project: project).run(into: &findings)
         BackgroundTaskCheck(project: project).run(into: &findings)
         RefreshRequestCheck(project: project).run(into: &findings)

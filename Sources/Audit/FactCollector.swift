@@ -224,11 +224,13 @@ struct FactCollector {
                 switch token.word {
                 case .let, .var:
                     collectConstant(at: index)
+                    collectStoredValue(at: index)
                 case .case:
                     collectEnumCases(at: index)
                 default:
                     collectCall(at: index, conditions: conditions)
                     collectSessionValue(at: index)
+                    collectAssignment(at: index)
                 }
             default:
                 break
@@ -628,6 +630,77 @@ struct FactCollector {
         case .type: return typeOfScope[scope] >= 0 ? .member(summary.types[Int(typeOfScope[scope])].name) : .global
         case .file: return .global
         default: return .local(owner[scope])
+        }
+    }
+
+    // MARK: Flags and singletons
+
+    /// A stored `var name = false` / `var name: Bool = false` outside functions (a flag), and a static property
+    /// holding an instance of its own type (a singleton, whose properties live as long as the process).
+    private mutating func collectStoredValue(at index: Int) {
+        let nameToken = index + 1
+        guard file.isIdentifier(nameToken), file.word(nameToken) == .none else { return }
+        let scope = Int(file.scopeOf[index])
+        let kind = file.scopes[scope].kind
+        guard kind == .type || kind == .file else { return }
+        var isStatic = false
+        var back = index - 1
+        let line = file.line(index)
+        while back >= 0, back >= index - 6, file.line(back) == line {
+            let word = file.word(back)
+            if word == .static || word == .class {
+                isStatic = true
+                break
+            }
+            back -= 1
+        }
+        let typeName = kind == .type && typeOfScope[scope] >= 0 ? summary.types[Int(typeOfScope[scope])].name : nil
+        var cursor = nameToken + 1
+        if isStatic, let typeName, file.word(index) == .let || file.word(index) == .var {
+            // `static let shared = Type()`, `= Self()`, `= .init()`, `static let shared: Type = …`.
+            let typed =
+                file.isPunct(cursor, ASCII.colon)
+                && (file.text(cursor + 1) == typeName || file.word(cursor + 1) == .selfType)
+            let value = cursor + 1
+            let made =
+                file.isPunct(cursor, ASCII.equals)
+                && ((file.word(value) == .selfType || file.isIdentifier(value) && file.text(value) == typeName)
+                    && file.isPunct(value + 1, ASCII.openParen)
+                    || file.isPunct(value, ASCII.dot) && file.word(value + 1) == .`init`)
+            if typed || made { summary.singletonTypes.append(typeName) }
+        }
+        guard file.word(index) == .var else { return }
+        if file.isPunct(cursor, ASCII.colon) {
+            guard file.is(cursor + 1, "Bool") else { return }
+            cursor += 2
+        }
+        guard file.isPunct(cursor, ASCII.equals), file.word(cursor + 1) == .false else { return }
+        let next = cursor + 2
+        guard
+            next >= file.count || file.startsStatement(next) || file.isPunct(next, ASCII.semicolon)
+                || file.isPunct(next, ASCII.closeBrace)
+        else { return }
+        summary.flags.append(FlagDeclaration(name: file.text(nameToken), typeName: typeName, isStatic: isStatic))
+    }
+
+    /// `name = value` and `name.toggle()` (through any member chain), outside declarations: which names are set to
+    /// `true`, and which to anything else.
+    private mutating func collectAssignment(at index: Int) {
+        if file.isPunct(index + 1, ASCII.dot), file.is(index + 2, "toggle"), file.isPunct(index + 3, ASCII.openParen) {
+            summary.namesReset.insert(file.text(index))
+            return
+        }
+        guard file.isPunct(index + 1, ASCII.equals), !file.isPunct(index + 2, ASCII.equals) else { return }
+        let previous = file.word(index - 1)
+        guard previous != .var, previous != .let, previous != .case, !file.isPunct(index - 1, ASCII.colon) else {
+            return
+        }
+        if file.word(index + 2) == .true, !file.isPunct(index + 3, ASCII.ampersand),
+            !file.isPunct(index + 3, ASCII.pipe)
+        {
+            summary.namesSetTrue.insert(file.text(index))
+        } else {
+            summary.namesReset.insert(file.text(index))
         }
     }
 

@@ -22,6 +22,23 @@ struct FileSummary: Sendable {
     var backgroundEventHandlers: [Int32] = []
     /// Whether a rule must read this file's tokens again (handlers, push callbacks, background tasks).
     var needsDetailedPass = false
+    /// `var name = false` (or `var name: Bool = false`) declared outside any function.
+    var flags: [FlagDeclaration] = []
+    /// Names assigned the literal `true` (`name = true`, `self.name = true`, `Type.name = true`).
+    var namesSetTrue: Set<String> = []
+    /// Names assigned anything other than the literal `true`, or toggled: a flag of that name may be reset.
+    var namesReset: Set<String> = []
+    /// Types that keep an instance of themselves in a static property (`static let shared = Type()`).
+    var singletonTypes: [String] = []
+}
+
+/// A Boolean stored variable declared outside any function, with what decides how long it keeps its value: a
+/// global or a `static` property lives as long as the process, a property as long as its object.
+struct FlagDeclaration: Sendable {
+    var name: String
+    /// `nil` for a global.
+    var typeName: String?
+    var isStatic: Bool
 }
 
 struct TypeInfo: Sendable {

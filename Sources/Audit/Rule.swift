@@ -14,7 +14,8 @@ public struct Rule: Sendable, Hashable, Identifiable {
     public static let all: [Rule] = [
         .registerOutsideLaunch, .duplicateRegistration, .submittedNeverRegistered, .backgroundSessionCompletionHandler,
         .backgroundUploadFromData, .voipPushNotReported, .backgroundLocationModeMissing, .registeredNeverSubmitted,
-        .chainNeverStarts, .handlerNotCompleted, .handlerMissingExpirationHandler, .silentPushCompletionNotCalled,
+        .chainNeverStarts, .resubmitBlockedByFlag, .handlerNotCompleted, .handlerMissingExpirationHandler,
+        .silentPushCompletionNotCalled,
         .unpairedBeginBackgroundTask, .backgroundSessionWithoutDelegate, .backgroundEventsCompletionTooEarly,
         .identifierNotPermitted, .taskCompletedTwice, .refreshRequestRequirements, .handlerNotRescheduling,
         .permittedNeverRegistered,
@@ -319,6 +320,32 @@ extension Rule {
                 …
             }
             func applicationDidEnterBackground(_ application: UIApplication) { scheduleRefresh() }
+            """)
+
+    public static let resubmitBlockedByFlag = Rule(
+        id: "resubmit-blocked-by-flag", severity: .high, title: "submit skipped once a process-wide flag is set",
+        why: """
+            A submitted request runs once, so each run (or each move to the background) must submit the next one. \
+            A flag that lives as long as the process — a global, a `static` property, a property of a singleton or \
+            of the app delegate — that is set to true before the submit, tested before it to skip it, and never set \
+            back to false lets the submit happen once per process. iOS keeps an app in memory between background \
+            launches, so in such a warm process the handler runs once, its resubmit is skipped, and the chain stops \
+            until the app is terminated. \
+            (https://developer.apple.com/documentation/backgroundtasks/bgtaskscheduler/submit(_:))
+            """,
+        before: """
+            static var didSchedule = false
+            func scheduleRefresh() {
+                guard !Self.didSchedule else { return }
+                Self.didSchedule = true
+                try? BGTaskScheduler.shared.submit(BGAppRefreshTaskRequest(identifier: refreshID))
+            }
+            """,
+        after: """
+            func scheduleRefresh() {
+                // .replace semantics: submitting again replaces the pending request.
+                try? BGTaskScheduler.shared.submit(BGAppRefreshTaskRequest(identifier: refreshID))
+            }
             """)
 
     public static let taskCompletedTwice = Rule(

@@ -64,6 +64,19 @@ struct CohortPage {
             caption: "Mean absolute error of the next day's severity (0–10) of the models users are served, beside "
                 + "\"tomorrow = today\" and the population model on the same days; lower is better. Figures: "
                 + quality.method + ".")
+        if let measured = quality.measuredAt {
+            var note = "Measured \(ISO8601Instant.string(from: measured))."
+            if let retrained = quality.retrainedSince {
+                note +=
+                    " Models were retrained since (the newest at \(ISO8601Instant.string(from: retrained))): these "
+                    + "figures are of the models served before; run pipeline evaluate again for the models served now."
+            }
+            page.paragraph(note, class: quality.retrainedSince == nil ? "meta" : "meta stale")
+        } else {
+            page.paragraph(
+                "Each model's error on its own hold-out days; pipeline evaluate measures a walk forward over the "
+                    + "last weeks instead, and this page shows it once it has run.", class: "meta")
+        }
         page.table(
             ["days scored", "users", "days", "served models", "tomorrow = today", "population model"],
             periods.map { period in
@@ -160,7 +173,7 @@ struct CohortPage {
             })
     }
 
-    static func decimal(_ value: Double) -> String { String(format: "%.3f", value) }
+    static func decimal(_ value: Double) -> String { value.isFinite ? String(format: "%.3f", value) : "–" }
 
     static func duration(_ seconds: TimeInterval) -> String {
         if seconds < 2 * 3600 { return "\(Int(seconds / 60)) min" }

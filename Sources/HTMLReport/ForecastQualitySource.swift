@@ -1,10 +1,12 @@
 public import Domain
-import Foundation
+public import Foundation
 public import Learning
+public import PipelineKit
 
 /// Where the cohort page's forecast-error figures come from. The report hands every user's served
-/// model to the source; today's source summarizes their hold-out metrics. A walk-forward evaluation
-/// (`pipeline evaluate`) plugs in as another source, reading its own figures.
+/// model to the source. `HoldoutForecastQuality` summarizes their hold-out metrics;
+/// `WalkForwardForecastQuality` shows an evaluation of `pipeline evaluate`; the report's default,
+/// `LatestEvaluationForecastQuality`, takes the latest evaluation stored, else the hold-out metrics.
 public protocol ForecastQualitySource: Sendable {
     func forecastQuality(of users: [ServedModelSnapshot]) async throws(ReportError) -> ForecastQuality
 }
@@ -88,6 +90,58 @@ public struct HoldoutForecastQuality: ForecastQualitySource {
                 users: sums.users, servedMAE: sums.served / days, persistenceMAE: sums.persistence / days,
                 populationMAE: sums.population / days)
         }
+    }
+}
+
+/// The weekly figures of a walk-forward evaluation (`pipeline evaluate`): every user's forecasts of
+/// each walked day, made from the days before it by the model the pipeline would have served then,
+/// beside "tomorrow = today" and the population model on the same forecasts.
+public struct WalkForwardForecastQuality: ForecastQualitySource {
+    public var evaluation: Evaluation
+    /// Periods shown, newest last.
+    public var periods: Int
+
+    public init(evaluation: Evaluation, periods: Int = 8) {
+        self.evaluation = evaluation
+        self.periods = periods
+    }
+
+    public func forecastQuality(of users: [ServedModelSnapshot]) async throws(ReportError) -> ForecastQuality {
+        // A retrain after the evaluation serves models it did not walk with.
+        let newestRetrain = users.flatMap { [$0.served?.trainedAt, $0.latestEvaluated?.trainedAt] }.compactMap { $0 }
+            .max()
+        let periods = evaluation.periods.suffix(periods).map { period in
+            ForecastQuality.Period(
+                label: "\(period.first) – \(period.last)", first: period.first, last: period.last,
+                days: period.forecasts, users: period.users, servedMAE: period.served,
+                persistenceMAE: period.persistence, populationMAE: period.population ?? .nan)
+        }
+        return ForecastQuality(
+            method: "walk-forward evaluation (pipeline evaluate) of the \(evaluation.days) days "
+                + "\(evaluation.first) to \(evaluation.last)",
+            periods: Array(periods), measuredAt: evaluation.evaluatedAt,
+            retrainedSince: newestRetrain.flatMap { $0 > evaluation.evaluatedAt ? $0 : nil })
+    }
+}
+
+/// What `pipeline report` shows by default: the latest evaluation `pipeline evaluate` recorded in the
+/// database, read when the report is made, or `fallback` (the hold-out metrics) when none was.
+public struct LatestEvaluationForecastQuality: ForecastQualitySource {
+    public var pipeline: Pipeline
+    public var fallback: any ForecastQualitySource
+
+    public init(pipeline: Pipeline, fallback: any ForecastQualitySource = HoldoutForecastQuality()) {
+        self.pipeline = pipeline
+        self.fallback = fallback
+    }
+
+    public func forecastQuality(of users: [ServedModelSnapshot]) async throws(ReportError) -> ForecastQuality {
+        let pipeline = self.pipeline
+        let latest = try await ReportGenerator.read { () async throws(PipelineError) in
+            try await pipeline.latestEvaluation()
+        }
+        guard let latest else { return try await fallback.forecastQuality(of: users) }
+        return try await WalkForwardForecastQuality(evaluation: latest).forecastQuality(of: users)
     }
 }
 

@@ -94,7 +94,7 @@ struct HTMLPage {
         body{font-family:system-ui,-apple-system,"Segoe UI",sans-serif;margin:2rem auto;max-width:60rem;\
         padding:0 1rem;color:#1d1d1f;background:#fff;line-height:1.45}
         h1{font-size:1.6rem;margin-bottom:.2rem}h2{font-size:1.25rem;margin-top:2.2rem;border-bottom:1px solid #ddd}
-        p.meta{color:#555;margin-top:0}p.privacy{background:#fff4e5;border-left:4px solid #e69f00;padding:.5rem .8rem}
+        p.meta{color:#555;margin-top:0}p.stale{color:#8a4b00}p.privacy{background:#fff4e5;border-left:4px solid #e69f00;padding:.5rem .8rem}
         figure{margin:1rem 0}figcaption{color:#555;font-size:.9rem}
         table{border-collapse:collapse;margin:.6rem 0;font-size:.92rem}
         th,td{padding:.25rem .6rem;border-bottom:1px solid #e5e5e5;text-align:left;vertical-align:top}

@@ -65,10 +65,17 @@ public struct ForecastQuality: Sendable, Hashable {
     /// Where the figures come from, said on the page ("hold-out of each served model").
     public var method: String
     public var periods: [Period]
+    /// When the figures were measured, for figures measured apart from the models' fits (a walk-forward
+    /// evaluation); `nil` for the hold-out metrics, measured at each fit.
+    public var measuredAt: Date?
+    /// The newest retrain, when it came after `measuredAt`: the figures are of the models served before.
+    public var retrainedSince: Date?
 
-    public init(method: String, periods: [Period]) {
+    public init(method: String, periods: [Period], measuredAt: Date? = nil, retrainedSince: Date? = nil) {
         self.method = method
         self.periods = periods
+        self.measuredAt = measuredAt
+        self.retrainedSince = retrainedSince
     }
 
     public struct Period: Sendable, Hashable {
@@ -83,6 +90,7 @@ public struct ForecastQuality: Sendable, Hashable {
         /// Mean absolute error of next-day severity, weighted by days.
         public var servedMAE: Double
         public var persistenceMAE: Double
+        /// Not a number when the population model made no forecast in the period.
         public var populationMAE: Double
 
         public init(

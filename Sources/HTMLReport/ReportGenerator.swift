@@ -19,8 +19,9 @@ public struct ReportOptions: Sendable {
     public var schedulerDays = 28
     /// Users read and rendered at once.
     public var jobs = ProcessInfo.processInfo.activeProcessorCount
-    /// The cohort page's forecast-error figures.
-    public var forecastQuality: any ForecastQualitySource = HoldoutForecastQuality()
+    /// The cohort page's forecast-error figures; `nil` for the latest evaluation `pipeline evaluate`
+    /// recorded, or the served models' hold-out metrics when none was (`LatestEvaluationForecastQuality`).
+    public var forecastQuality: (any ForecastQualitySource)?
     public var spec: ModelSpec = .symptomForecast
 
     public init(outputPath: String) {
@@ -84,7 +85,8 @@ public enum ReportGenerator {
             throw .pipeline(.cancelled)
         }
 
-        let quality = try await options.forecastQuality.forecastQuality(of: results.map(\.snapshot))
+        let source = options.forecastQuality ?? LatestEvaluationForecastQuality(pipeline: pipeline)
+        let quality = try await source.forecastQuality(of: results.map(\.snapshot))
         let calibration = Calibration(pairs: results.flatMap(\.calibrationPairs))
         let scheduler = try await SchedulerHealthReader(pipeline: pipeline, now: now, days: options.schedulerDays)
             .read()

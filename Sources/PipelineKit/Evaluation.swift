@@ -1,11 +1,14 @@
 public import Domain
-import Foundation
+public import Foundation
 public import Learning
 
 /// What `pipeline evaluate` measured: a walk forward over a database's last days, each day forecast only
 /// from data before it, by the model the pipeline would have served then and by each baseline, on the same
-/// forecasts. Kept as values so a report can print them (`PersonalModels.evaluate(days:)`).
+/// forecasts. Kept as values so a report can print them (`PersonalModels.evaluate(days:)`), and stored
+/// (`Pipeline.record(_:)`) so `pipeline report` shows the latest.
 public struct Evaluation: Sendable, Hashable {
+    /// When the evaluation ran, to the second (the pipeline's clock).
+    public var evaluatedAt: Date
     /// The walked days, in the population's calendar (each user walks the same number of their own days).
     public var first: Day
     public var last: Day
@@ -37,10 +40,69 @@ public struct Evaluation: Sendable, Hashable {
     public var flareAUC: Double?
     public var flareCalibrationError: Double
     public var flareDays: Int
+    /// The same errors by week (Monday to Sunday, of each user's own calendar), oldest first; a week
+    /// without a scored forecast is left out.
+    public var periods: [Period]
 
-    /// One JSON object with every figure, for `--json` and reports.
+    /// The errors of the forecasts for the days of one week.
+    public struct Period: Sendable, Hashable {
+        /// The first and last walked day of the week that had a scored forecast.
+        public var first: Day
+        public var last: Day
+        public var forecasts: Int
+        /// Users with a scored forecast in the week.
+        public var users: Int
+        public var served: Double
+        public var persistence: Double
+        /// Over the forecasts the population model could make (`nil` when it made none).
+        public var population: Double?
+        public var populationForecasts: Int
+
+        public init(
+            first: Day, last: Day, forecasts: Int, users: Int, served: Double, persistence: Double, population: Double?,
+            populationForecasts: Int
+        ) {
+            self.first = first
+            self.last = last
+            self.forecasts = forecasts
+            self.users = users
+            self.served = served
+            self.persistence = persistence
+            self.population = population
+            self.populationForecasts = populationForecasts
+        }
+
+        var json: JSONObject {
+            [
+                "first": .string(first.description), "last": .string(last.description),
+                "forecasts": .number(Double(forecasts)), "users": .number(Double(users)),
+                "meanAbsoluteError": .object([
+                    "served": .number(served), "persistence": .number(persistence),
+                    "population": population.map { .number($0) } ?? .null,
+                ]),
+                "populationForecasts": .number(Double(populationForecasts)),
+            ]
+        }
+
+        init?(json object: JSONObject) {
+            guard let first = object["first"]?.stringValue.flatMap({ Day($0) }),
+                let last = object["last"]?.stringValue.flatMap({ Day($0) }),
+                let forecasts = object["forecasts"]?.numberValue, let users = object["users"]?.numberValue,
+                let mae = object["meanAbsoluteError"]?.objectValue, let served = mae["served"]?.numberValue,
+                let persistence = mae["persistence"]?.numberValue,
+                let populationForecasts = object["populationForecasts"]?.numberValue
+            else { return nil }
+            self.init(
+                first: first, last: last, forecasts: Int(forecasts), users: Int(users), served: served,
+                persistence: persistence, population: mae["population"]?.numberValue,
+                populationForecasts: Int(populationForecasts))
+        }
+    }
+
+    /// One JSON object with every figure, for `--json`, the database and reports.
     public var json: JSONObject {
         var object = JSONObject()
+        object["evaluatedAt"] = .string(ISO8601Instant.string(from: evaluatedAt))
         object["first"] = .string(first.description)
         object["last"] = .string(last.description)
         object["days"] = .number(Double(days))
@@ -63,10 +125,55 @@ public struct Evaluation: Sendable, Hashable {
             "brier": .number(flareBrier), "auc": flareAUC.map { .number($0) } ?? .null,
             "calibrationError": .number(flareCalibrationError), "flareDays": .number(Double(flareDays)),
         ])
+        object["periods"] = .array(periods.map { .object($0.json) })
         return object
     }
 
     static let kinds: [ModelSource] = [.personal, .population, .persistence, .recentMean]
+}
+
+extension Evaluation {
+    /// Reads the object `json` wrote; `nil` when a figure is missing or of the wrong kind. Members
+    /// it does not know are ignored.
+    public init?(json object: JSONObject) {
+        guard let evaluatedAt = object["evaluatedAt"]?.stringValue.flatMap(ISO8601Instant.date(from:)),
+            let first = object["first"]?.stringValue.flatMap({ Day($0) }),
+            let last = object["last"]?.stringValue.flatMap({ Day($0) }),
+            let days = object["days"]?.numberValue, let users = object["users"]?.numberValue,
+            let forecasts = object["forecasts"]?.numberValue,
+            let mae = object["meanAbsoluteError"]?.objectValue, let served = mae["served"]?.numberValue,
+            let persistence = mae["persistence"]?.numberValue, let userMean = mae["userMean"]?.numberValue,
+            let ungated = mae["ungatedPersonal"]?.numberValue,
+            let early = object["beforeYesterdayLogged"]?.objectValue,
+            let earlyServed = early["served"]?.numberValue, let earlyUserMean = early["userMean"]?.numberValue,
+            let shares = object["servedShare"]?.objectValue, let flare = object["flare"]?.objectValue,
+            let brier = flare["brier"]?.numberValue, let calibrationError = flare["calibrationError"]?.numberValue,
+            let flareDays = flare["flareDays"]?.numberValue, case .array(let periodValues)? = object["periods"]
+        else { return nil }
+        var servedShare: [ModelSource: Double] = [:]
+        for kind in Evaluation.kinds {
+            if let share = shares[kind.rawValue]?.numberValue, share > 0 { servedShare[kind] = share }
+        }
+        var periods: [Period] = []
+        for value in periodValues {
+            guard let period = value.objectValue.flatMap(Period.init(json:)) else { return nil }
+            periods.append(period)
+        }
+        self.init(
+            evaluatedAt: evaluatedAt, first: first, last: last, days: Int(days), users: Int(users),
+            forecasts: Int(forecasts), served: served, persistence: persistence, userMean: userMean,
+            population: mae["population"]?.numberValue, ungatedPersonal: ungated,
+            servedBeforeYesterdayLogged: earlyServed, userMeanBeforeYesterdayLogged: earlyUserMean,
+            servedShare: servedShare, weekApartAgreement: object["weekApartAgreement"]?.numberValue,
+            flareBrier: brier, flareAUC: flare["auc"]?.numberValue, flareCalibrationError: calibrationError,
+            flareDays: Int(flareDays), periods: periods)
+    }
+
+    /// The week a day belongs to: weeks start on Monday, and ordinal 0 (1970-01-01) is a Thursday.
+    static func week(of day: Day) -> Int {
+        let shifted = day.ordinal + 3
+        return shifted >= 0 ? shifted / 7 : -((-shifted + 6) / 7)
+    }
 }
 
 /// Sums over scored forecasts.
@@ -76,6 +183,7 @@ private struct EvaluationTally: Sendable {
     var persistence = 0.0
     var userMean = 0.0
     var population = 0.0
+    var populationForecasts = 0
     var ungated = 0.0
     var early = 0
     var earlyServed = 0.0
@@ -89,6 +197,7 @@ private struct EvaluationTally: Sendable {
         persistence += other.persistence
         userMean += other.userMean
         population += other.population
+        populationForecasts += other.populationForecasts
         ungated += other.ungated
         early += other.early
         earlyServed += other.earlyServed
@@ -98,10 +207,40 @@ private struct EvaluationTally: Sendable {
     }
 }
 
+/// Sums over one week's scored forecasts.
+private struct WeekTally {
+    var first: Day
+    var last: Day
+    var users: Set<Int> = []
+    var tally = EvaluationTally()
+
+    init(day: Day) {
+        first = day
+        last = day
+    }
+
+    mutating func add(_ forecast: EvaluationTally, day: Day, user: Int) {
+        first = min(first, day)
+        last = max(last, day)
+        users.insert(user)
+        tally.add(forecast)
+    }
+
+    var period: Evaluation.Period {
+        let count = Double(max(tally.forecasts, 1))
+        return Evaluation.Period(
+            first: first, last: last, forecasts: tally.forecasts, users: users.count, served: tally.served / count,
+            persistence: tally.persistence / count,
+            population: tally.populationForecasts > 0 ? tally.population / Double(tally.populationForecasts) : nil,
+            populationForecasts: tally.populationForecasts)
+    }
+}
+
 extension PersonalModels {
     /// Walks forward over the last `days` days: for each day, the population model is pooled and every user
     /// is retrained (with the previous day's choice as incumbent) exactly as `pipeline retrain` would on that
-    /// day, from data before it only, and the day is forecast. Reads the database, writes nothing.
+    /// day, from data before it only, and the day is forecast. Reads the database, writes nothing
+    /// (`Pipeline.record(_:)` stores the result).
     public func evaluate(days: Int) async throws(PipelineError) -> Evaluation {
         precondition(days >= 1, "evaluate at least one day")
         let now = pipeline.clock.now
@@ -116,6 +255,7 @@ extension PersonalModels {
         var incumbents = [ModelArtifact?](repeating: nil, count: users.count)
         var kindsByDay: [[ModelSource?]] = []
         var total = EvaluationTally()
+        var weeks: [Int: WeekTally] = [:]
         for step in 0..<days {
             if Task.isCancelled { throw .cancelled }
             let back = days - step
@@ -142,13 +282,19 @@ extension PersonalModels {
                     incumbents[index] = artifact
                     kinds[index] = artifact.source
                     total.add(tally)
+                    guard tally.forecasts > 0 else { continue }
+                    let day = users[index].today(at: now).adding(days: -back)
+                    weeks[Evaluation.week(of: day), default: WeekTally(day: day)].add(tally, day: day, user: index)
                 }
             }
             kindsByDay.append(kinds)
         }
-        return Self.summarize(
+        var evaluation = Self.summarize(
             total, kindsByDay: kindsByDay, first: lastPopulationDay.adding(days: -days),
             last: lastPopulationDay.adding(days: -1), days: days, users: users.count)
+        evaluation.evaluatedAt = Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down))
+        evaluation.periods = weeks.keys.sorted().map { weeks[$0]!.period }
+        return evaluation
     }
 
     /// Runs `body` for user indexes 0..<count on `jobs` workers, each with its own trainer; results in order.
@@ -201,6 +347,7 @@ extension PersonalModels {
         tally.userMean = abs(mean - target)
         if let model = outcome.alternatives[.population] {
             tally.population = abs(model.predict(row: row, targetRange: range).severity - target)
+            tally.populationForecasts = 1
         }
         let personal = outcome.alternatives[.personal] ?? outcome.artifact
         tally.ungated = abs(personal.predict(row: row, targetRange: range).severity - target)
@@ -242,14 +389,17 @@ extension PersonalModels {
             $0 + ($1.probability - ($1.flare ? 1 : 0)) * ($1.probability - ($1.flare ? 1 : 0))
         }
         return Evaluation(
-            first: first, last: last, days: days, users: users, forecasts: tally.forecasts,
+            evaluatedAt: Date(timeIntervalSince1970: 0), first: first, last: last, days: days, users: users,
+            forecasts: tally.forecasts,
             served: tally.served / count, persistence: tally.persistence / count, userMean: tally.userMean / count,
-            population: tally.population > 0 ? tally.population / count : nil, ungatedPersonal: tally.ungated / count,
+            population: tally.populationForecasts > 0 ? tally.population / Double(tally.populationForecasts) : nil,
+            ungatedPersonal: tally.ungated / count,
             servedBeforeYesterdayLogged: tally.earlyServed / Double(max(tally.early, 1)),
             userMeanBeforeYesterdayLogged: tally.earlyUserMean / Double(max(tally.early, 1)), servedShare: share,
             weekApartAgreement: pairs > 0 ? Double(agree) / Double(pairs) : nil,
             flareBrier: brier / Double(max(flares.count, 1)), flareAUC: Evaluation.areaUnderCurve(flares),
-            flareCalibrationError: Evaluation.calibrationError(flares), flareDays: flares.filter(\.flare).count)
+            flareCalibrationError: Evaluation.calibrationError(flares), flareDays: flares.filter(\.flare).count,
+            periods: [])
     }
 }
 

@@ -18,6 +18,7 @@ public enum CopyTable: String, Sendable, Hashable, CaseIterable {
     case outbox
     case modelArtifacts = "model_artifacts"
     case servingModels = "serving_models"
+    case evaluations
 
     /// What a column holds, which decides how each driver reads and writes it.
     public enum ColumnKind: Sendable, Hashable {
@@ -111,6 +112,11 @@ public enum CopyTable: String, Sendable, Hashable, CaseIterable {
             ]
         case .servingModels:
             [Column("scope", .text), Column("artifact_id", .integer), Column("promoted_at", .integer)]
+        case .evaluations:
+            [
+                Column("id", .integer), Column("evaluated_at", .integer), Column("first_day", .text),
+                Column("last_day", .text), Column("days", .integer), Column("result", .json),
+            ]
         }
     }
 
@@ -122,7 +128,7 @@ public enum CopyTable: String, Sendable, Hashable, CaseIterable {
         case .userSettings: ["user_id", "key"]
         case .servingModels: ["scope"]
         case .watchItems, .watchDeadLetters, .taskRequests, .discardedTaskRequests, .taskRuns, .schedulerLaunches,
-            .outbox, .modelArtifacts:
+            .outbox, .modelArtifacts, .evaluations:
             ["id"]
         }
     }
@@ -151,6 +157,7 @@ public enum CopyTable: String, Sendable, Hashable, CaseIterable {
         case .taskRuns: [(.taskRuns, "id")]
         case .outbox: [(.outbox, "id")]
         case .modelArtifacts: [(.modelArtifacts, "id")]
+        case .evaluations: [(.evaluations, "id")]
         case .users, .dailyLogs, .userSettings, .watchDeadLetters, .schedulerLaunches, .servingModels: nil
         }
     }

@@ -64,6 +64,10 @@ protocol StorageDriver: AnyObject {
     func servingModel(scope: String) throws(StorageError) -> StoredModel?
     func modelHistory(scope: String, limit: Int) throws(StorageError) -> [StoredModel]
 
+    // Evaluations
+    func save(_ evaluation: StoredEvaluation) throws(StorageError) -> Int64
+    func evaluations(limit: Int) throws(StorageError) -> [StoredEvaluation]
+
     // Scheduler
     func submit(_ requests: [NewTaskRequest], replacing: Bool) throws(StorageError) -> Int
     func makeTaskRequestsDue(identifiers: [String], scope: String?) throws(StorageError) -> Int

@@ -16,7 +16,7 @@ struct CopyCommandTests {
 
     /// An SQLite database with rows in every table: a generated cohort with watch items and
     /// settings, retrained and run at two instants (requests, runs, outbox messages, artifacts,
-    /// serving models); then queued watch items (one of a kind this version does not apply, one
+    /// serving models) and evaluated; then queued watch items (one of a kind this version does not apply, one
     /// that failed once, its JSON spaced as written), a dead letter, an acknowledged outbox message
     /// and a request leased by a worker.
     static func populatedSQLite() async throws -> TestDatabase {
@@ -24,7 +24,10 @@ struct CopyCommandTests {
         let cohort = await runCLI(["generate", "--users", "4", "--days", "60", "--now", first])
         let ingest = await runCLI(["ingest", "-", "--db", db.path, "--now", first], stdin: cohort.stdout)
         try #require(ingest.status == 0, "\(ingest.stderr)")
-        for arguments in [["retrain", "--now", first], ["run", "--now", first], ["run", "--now", second]] {
+        for arguments in [
+            ["retrain", "--now", first], ["run", "--now", first], ["run", "--now", second],
+            ["evaluate", "--days", "3", "--now", second],
+        ] {
             let run = await runCLI(arguments + ["--db", db.path])
             try #require(run.status == 0, "\(arguments): \(run.stderr)")
         }

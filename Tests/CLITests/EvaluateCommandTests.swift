@@ -16,7 +16,7 @@ struct EvaluateCommandTests {
         return directory
     }
 
-    @Test("evaluate --json has every documented figure and writes nothing to the database")
+    @Test("evaluate --json has every documented figure and records only its result in the database")
     func json() async throws {
         let directory = try await Self.cohort()
         let db = directory.path("p.sqlite")
@@ -35,6 +35,15 @@ struct EvaluateCommandTests {
         let flare = try #require(object["flare"] as? [String: Any])
         #expect(Set(flare.keys) == ["brier", "auc", "calibrationError", "flareDays"])
         #expect(object["beforeYesterdayLogged"] != nil && object.keys.contains("weekApartAgreement"))
+        #expect(object["evaluatedAt"] as? String == Self.now)
+        let periods = try #require(object["periods"] as? [[String: Any]])
+        #expect(periods.compactMap { $0["forecasts"] as? Int }.reduce(0, +) == forecasts)
+        for period in periods {
+            let errors = try #require(period["meanAbsoluteError"] as? [String: Any])
+            #expect(Set(errors.keys) == ["served", "persistence", "population"])
+            #expect(
+                Set(period.keys) == ["first", "last", "forecasts", "users", "meanAbsoluteError", "populationForecasts"])
+        }
         // Nothing was trained into the database.
         let model = await runCLI(["model", "--user", "user-00001", "--db", db, "--now", Self.now])
         #expect(model.status == 1)
@@ -48,6 +57,7 @@ struct EvaluateCommandTests {
         #expect(run.status == 0, "\(run.stderr)")
         for label in [
             "served", "tomorrow = today", "user mean", "population", "personal, ungated", "served by", "flare",
+            "week", "forecasts",
         ] {
             #expect(run.stdout.contains(label), "missing \(label)")
         }

@@ -106,6 +106,14 @@ struct CopyTests {
             ].withID(2),
         ],
         .servingModels: [[.text("*"), .integer(1), .integer(t0 + 90)]],
+        .evaluations: [
+            [
+                .integer(t0 + 100), .text("2026-02-01"), .text("2026-02-28"), .integer(28),
+                .text(#"{"served": 1.25e-3}"#),
+            ]
+            .withID(3),
+            [.integer(t0 + 101), .text("2026-02-02"), .text("2026-03-01"), .integer(28), .text("{}")].withID(4),
+        ],
     ]
 
     static let pairs: [(TestBackend, TestBackend)] = TestBackend.all.flatMap { from in

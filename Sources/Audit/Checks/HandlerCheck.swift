@@ -172,6 +172,21 @@ struct HandlerCheck {
         }
     }
 
+    /// The tokens of a registration's handler body: the closure written at the call, or the body of the function
+    /// passed by name (found through the call graph, which needs the file's tokens).
+    func region(of registration: RegistrationInfo, file fileIndex: Int) -> HandlerRegion? {
+        if registration.handlerOpen >= 0 {
+            return HandlerRegion(
+                file: Int32(fileIndex), open: registration.handlerOpen, close: registration.handlerClose)
+        }
+        let file = project.file(fileIndex)
+        let token = Int(project.summary(fileIndex).calls[Int(registration.call)].token)
+        guard let handler = handler(of: token, in: file, fileIndex: fileIndex) else { return nil }
+        let close = Int(project.file(handler.file).matching[handler.open])
+        guard close > handler.open else { return nil }
+        return HandlerRegion(file: Int32(handler.file), open: Int32(handler.open), close: Int32(close))
+    }
+
     func handler(of token: Int, in file: SourceFile, fileIndex: Int) -> Handler? {
         guard file.isPunct(token + 1, ASCII.openParen) else { return nil }
         let close = Int(file.matching[token + 1])
@@ -224,4 +239,13 @@ struct HandlerCheck {
         guard open >= 0 else { return nil }
         return Handler(file: Int(callee.file), open: open, taskName: info.parameters.first ?? "task")
     }
+}
+
+/// The body of a launch handler, as tokens of one file.
+struct HandlerRegion {
+    var file: Int32
+    var open: Int32
+    var close: Int32
+
+    func contains(_ file: Int32, _ token: Int32) -> Bool { file == self.file && token > open && token < close }
 }

@@ -131,15 +131,6 @@ struct RegistrationCheck {
 
     // MARK: chain-never-starts
 
-    /// The body of a launch handler, as tokens of one file.
-    private struct Region {
-        var file: Int32
-        var open: Int32
-        var close: Int32
-
-        func contains(_ file: Int32, _ token: Int32) -> Bool { file == self.file && token > open && token < close }
-    }
-
     /// A registered identifier whose every submitted request is built inside its own handler, or in functions
     /// reached only from there: nothing outside the handler makes the first request, so the handler never runs.
     private func checkChainStarts(
@@ -152,26 +143,10 @@ struct RegistrationCheck {
                 $0.identifiers.contains { if case .unknown = $0.value { true } else { false } }
             })
         else { return }
-        var regions: [IdentifierValue: [Region]] = [:]
+        var regions: [IdentifierValue: [HandlerRegion]] = [:]
         let handlers = HandlerCheck(project: project)
         for occurrence in registrations {
-            let region: Region
-            let registration = occurrence.registration
-            if registration.handlerOpen >= 0 {
-                region = Region(
-                    file: Int32(occurrence.file), open: registration.handlerOpen,
-                    close: registration.handlerClose)
-            } else {
-                // A function passed by name: found through the call graph, which needs the file's tokens.
-                let file = project.file(occurrence.file)
-                let token = Int(project.summary(occurrence.file).calls[Int(registration.call)].token)
-                guard let handler = handlers.handler(of: token, in: file, fileIndex: occurrence.file) else {
-                    continue
-                }
-                let close = Int(project.file(handler.file).matching[handler.open])
-                guard close > handler.open else { continue }
-                region = Region(file: Int32(handler.file), open: Int32(handler.open), close: Int32(close))
-            }
+            guard let region = handlers.region(of: occurrence.registration, file: occurrence.file) else { continue }
             for identifier in occurrence.identifiers { regions[identifier.value, default: []].append(region) }
         }
         var reported: Set<IdentifierValue> = []
@@ -201,7 +176,7 @@ struct RegistrationCheck {
     /// Whether the call `id` can run other than from inside `regions`: made outside them from a callable that is
     /// itself reached from outside (or that nothing in the sources calls: the system, a selector or code the audit
     /// cannot see calls it).
-    private func reachableOutside(_ id: CallID, regions: [Region]) -> Bool {
+    private func reachableOutside(_ id: CallID, regions: [HandlerRegion]) -> Bool {
         let index = project.index
         var visited: Set<CallableID> = []
         var work: [(call: CallID, depth: Int)] = [(id, 0)]

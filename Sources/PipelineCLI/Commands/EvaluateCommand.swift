@@ -16,8 +16,13 @@ enum EvaluateCommand: Command {
             population model and the personal model served without selection, on the same forecasts; the \
             same for forecasts made before the user logged the day before; the share of forecasts served \
             by each kind of model and how often a user's kind agrees a week apart; and the served flare \
-            probabilities' Brier score, ROC area and calibration error (ten bins). Reads the database, \
-            writes nothing.
+            probabilities' Brier score, ROC area and calibration error (ten bins); then the errors of the \
+            served forecasts, tomorrow-equals-today and the population model week by week.
+
+            Records its result in the database (the same figures --json prints; the last 10 \
+            evaluations are kept) and trains or changes nothing else: 'pipeline report' shows the \
+            latest evaluation's weekly figures on the cohort page, in place of the served models' \
+            hold-out metrics.
             """,
         options: [
             .option("days", .integer(1...366), help: "Days to walk forward over (default: 28)."),
@@ -33,6 +38,7 @@ enum EvaluateCommand: Command {
         let jobs = context.arguments.int("jobs") ?? ProcessInfo.processInfo.activeProcessorCount
         let pipeline = try await Pipeline.open(path: context.databasePath, clock: context.clock, log: context.log)
         let evaluation = try await PersonalModels(pipeline: pipeline, jobs: jobs).evaluate(days: days)
+        try await pipeline.record(evaluation)
         if context.json {
             context.io.stdout.writeLine(evaluation.json.jsonText)
             return .ok
@@ -58,6 +64,17 @@ enum EvaluateCommand: Command {
         out.writeLine(
             "flare          Brier \(number(evaluation.flareBrier)), AUC \(evaluation.flareAUC.map(number) ?? "-"), "
                 + "calibration error \(number(evaluation.flareCalibrationError)), \(evaluation.flareDays) flare days")
+        out.writeLine("")
+        out.writeLine(
+            "week".padding(toLength: 28, withPad: " ", startingAt: 0)
+                + "forecasts  served  tomorrow = today  population")
+        for period in evaluation.periods {
+            let days = "\(period.first) – \(period.last)".padding(toLength: 28, withPad: " ", startingAt: 0)
+            let count = String(period.forecasts).leftPadded(to: 9)
+            out.writeLine(
+                "\(days)\(count)  \(number(period.served).leftPadded(to: 6))  \(number(period.persistence).leftPadded(to: 16))  "
+                    + (period.population.map(number) ?? "-").leftPadded(to: 10))
+        }
         return .ok
     }
 
@@ -78,4 +95,10 @@ enum EvaluateCommand: Command {
 
     private static func number(_ value: Double) -> String { String(format: "%.3f", value) }
     private static func percent(_ value: Double) -> String { String(format: "%.1f%%", value * 100) }
+}
+
+extension String {
+    fileprivate func leftPadded(to width: Int) -> String {
+        count >= width ? self : String(repeating: " ", count: width - count) + self
+    }
 }

@@ -10,7 +10,9 @@ enum ReportCommand: Command {
         abstract: "Write the cohort and each user as a static HTML site with charts.",
         discussion: """
             Writes DIR/index.html (the cohort: users by served model, forecast error of the served \
-            models beside "tomorrow = today" and the population model, calibration of flare \
+            models beside "tomorrow = today" and the population model week by week — from the latest \
+            'pipeline evaluate' recorded in the database, else from each served model's hold-out \
+            days, and the page says which — calibration of flare \
             probabilities, the scheduler's runs per day, overdue and waiting requests, dead letters \
             and the last launch) and DIR/users/<user>.html per user (the last 180 days of severity, \
             mood and energy with the forecasts for those days and their flare probability, which \

@@ -89,7 +89,7 @@ final class PostgreSQLDriver: StorageDriver {
             """
             SELECT count(*) FROM unnest(ARRAY['users', 'daily_logs', 'user_settings', 'watch_items',
                 'watch_dead_letters', 'task_requests', 'task_runs', 'outbox', 'model_artifacts',
-                'serving_models']) AS name
+                'serving_models', 'evaluations']) AS name
             WHERE to_regclass(name) IS NULL
             """)
         return rows.int(0, 0) == 0 ? "ok" : "\(rows.int(0, 0)) of pipeline's tables are missing"
