@@ -9,14 +9,39 @@ public struct ModelSpec: Sendable, Hashable, Codable {
     public var name: String
     public var version: Int
     public var target: Target
-    public var inputs: [Input]
+    public var inputs: [Input] { didSet { expandFeatures() } }
     /// One indicator per weekday of the *predicted* day (known in advance, so no leakage).
-    public var targetWeekdayOneHot: Bool
+    public var targetWeekdayOneHot: Bool { didSet { expandFeatures() } }
     public var ridge: Ridge
     public var flare: Flare
     public var training: Training
     public var selection: Selection
     public var population: Population
+
+    /// The features, expanded from the inputs in a fixed order: once when the spec is made or its inputs
+    /// change, not on every use (every artifact and every design reads them). Not encoded.
+    private(set) var features: [Feature] = []
+    /// The feature names in design-matrix column order. Stable for a given spec version.
+    public private(set) var featureNames: [String] = []
+
+    enum CodingKeys: String, CodingKey {
+        case name, version, target, inputs, targetWeekdayOneHot, ridge, flare, training, selection, population
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        name = try container.decode(String.self, forKey: .name)
+        version = try container.decode(Int.self, forKey: .version)
+        target = try container.decode(Target.self, forKey: .target)
+        inputs = try container.decode([Input].self, forKey: .inputs)
+        targetWeekdayOneHot = try container.decode(Bool.self, forKey: .targetWeekdayOneHot)
+        ridge = try container.decode(Ridge.self, forKey: .ridge)
+        flare = try container.decode(Flare.self, forKey: .flare)
+        training = try container.decode(Training.self, forKey: .training)
+        selection = try container.decode(Selection.self, forKey: .selection)
+        population = try container.decode(Population.self, forKey: .population)
+        expandFeatures()
+    }
 
     /// The predicted quantity: the next day's value of `field`, kept within `minimum…maximum`.
     public struct Target: Sendable, Hashable, Codable {
@@ -117,9 +142,6 @@ public struct ModelSpec: Sendable, Hashable, Codable {
         self = decoded
     }
 
-    /// The feature names in design-matrix column order. Stable for a given spec version.
-    public var featureNames: [String] { features.map(\.name) }
-
     /// Checks what the JSON schema cannot: positive penalties, distinct names, sane windows.
     public func validate() throws(LearningError) {
         guard version >= 1 else { throw .invalidSpec(problem: "version must be at least 1") }
@@ -157,8 +179,7 @@ public struct ModelSpec: Sendable, Hashable, Codable {
         }
     }
 
-    /// The features, expanded from the inputs in a fixed order.
-    var features: [Feature] {
+    private mutating func expandFeatures() {
         var result: [Feature] = []
         for (index, input) in inputs.enumerated() {
             result.append(Feature(name: input.name, input: index, kind: .value))
@@ -180,7 +201,8 @@ public struct ModelSpec: Sendable, Hashable, Codable {
                 result.append(Feature(name: "weekday_\(name)", input: nil, kind: .targetWeekday(weekday)))
             }
         }
-        return result
+        features = result
+        featureNames = result.map(\.name)
     }
 
     /// The value imputed for a feature when the user has no logged value to average.
