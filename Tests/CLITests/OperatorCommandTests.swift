@@ -252,9 +252,10 @@ struct OperatorCommandTests {
         let status = await runCLI(["status", "--json", "--db", database.path, "--now", Self.start])
         #expect(status.status == 0, "\(status.stderr)")
         #expect(status.stdout.contains(#""users":1"#))
-        // The same from the built binary, another process, well inside the 15 s busy timeout.
+        // The same from the built binary, another process. A status that waited for the lock would get
+        // SQLite's busy error after the 15 s busy timeout and exit non-zero; the limit only bounds a hang.
         let binary = try await runBinary(
-            ["status", "--json", "--db", database.path, "--now", Self.start], timeLimit: .seconds(10))
+            ["status", "--json", "--db", database.path, "--now", Self.start], timeLimit: .seconds(180))
         #expect(binary.status == 0 && !binary.timedOut, "\(binary.stderr)")
         #expect(binary.stdout.contains(#""users":1"#))
     }

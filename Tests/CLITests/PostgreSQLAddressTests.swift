@@ -33,16 +33,16 @@ struct PostgreSQLAddressTests {
         let ingest = try await runBinary(
             ["ingest", "-", "--db", address, "--now", "2026-03-15T12:00:00Z"],
             stdin: #"{"type":"entry","user":"ada","day":"2026-03-15","symptomSeverity":4}"# + "\n",
-            environment: environment, timeLimit: .seconds(60))
+            environment: environment, timeLimit: .seconds(180))
         #expect(ingest.status == 0, "\(ingest.stderr)")
         #expect(ingest.stderr.isEmpty)
         let export = try await runBinary(
-            ["export", "--user", "ada", "--db", address], environment: environment, timeLimit: .seconds(60))
+            ["export", "--user", "ada", "--db", address], environment: environment, timeLimit: .seconds(180))
         #expect(export.status == 0, "\(export.stderr)")
         #expect(export.stdout.contains(#""symptomSeverity":4"#))
         // Without the environment, the same URL looks for a server on the default socket.
         let without = try await runBinary(
-            ["status", "--db", address], environment: ["PGHOST": "/nonexistent"], timeLimit: .seconds(60))
+            ["status", "--db", address], environment: ["PGHOST": "/nonexistent"], timeLimit: .seconds(180))
         #expect(without.status == 75, "\(without.stderr)")
         #expect(without.stderr.contains("/nonexistent"))
     }

@@ -45,7 +45,7 @@ struct BrowserTests {
 
     static func check(_ url: URL, width: Int, javaScript: Bool = false) async throws -> Checked {
         try await onOwnThread {
-            let browser = try HeadlessChromium(timeout: .seconds(90))
+            let browser = try HeadlessChromium(timeout: .seconds(300))
             let visit = try browser.visit(url, width: width, height: 1000, javaScript: javaScript, evaluate: chartCheck)
             try browser.shutDown()
             let charts = (visit.evaluated as? [[String: Any]] ?? []).map { chart in
