@@ -156,18 +156,22 @@ extension ModelTrainer {
             folds.append(Fold(origin: origin, split: split, usableBefore: usableBefore, tests: tests, bounds: running))
         }
         let personalFolds = personal == nil ? [] : folds.filter { $0.usableBefore >= minimum && !$0.tests.isEmpty }
-        let scored = personalFolds.isEmpty ? folds.filter { !$0.tests.isEmpty } : personalFolds
-        let scoresPersonal = !personalFolds.isEmpty
-
-        let foldPersonal: [PersonalHeads]
-        if scoresPersonal {
-            // The folds' penalty and the flare head's first start come from a full fit on the rows before the
-            // first scored fold, so no fold model depends on its own days or later ones.
-            let first = scored[0].split
+        // The folds' penalty and the flare head's first start come from a full fit on the rows before the first
+        // scored fold, so no fold model depends on its own days or later ones. When that fit fails numerically
+        // (few early rows, standardized on fewer), the personal procedure is not judged, so it cannot serve;
+        // every other candidate still is.
+        var origin: PersonalHeads?
+        if let first = personalFolds.first?.split {
             let early = x0.rows(0..<first)
-            let origin = try fitPersonal(
+            origin = try? fitPersonal(
                 x: early.values, targets: early.targets, rows: first, standardization: foldStandardization,
                 population: population, alpha: nil, start: nil, iterations: spec.flare.maximumIterations)
+        }
+        let scoresPersonal = origin != nil
+        let scored = scoresPersonal ? personalFolds : folds.filter { !$0.tests.isEmpty }
+
+        let foldPersonal: [PersonalHeads]
+        if let origin {
             foldPersonal = try fitFolds(
                 x0: x0, splits: scored.map(\.split), standardization: foldStandardization, population: population,
                 alpha: origin.alpha, start: origin.flareSolution)

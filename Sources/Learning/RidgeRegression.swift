@@ -112,6 +112,8 @@ struct RidgeWorkspace: Sendable {
                     bestAlpha = alpha
                 }
             }
+            // No penalty gave a finite error (values so extreme that the reduction overflowed): fail the fit.
+            guard bestError.isFinite else { throw .nonFiniteValues(stage: "the leave-one-out errors") }
             factor(alpha: bestAlpha)
             solve(projectedTarget, into: &scratchP)
             LinearAlgebra.multiply(decomposition, scratchP, into: &coefficients)
@@ -144,9 +146,10 @@ struct RidgeWorkspace: Sendable {
                     best = fitted
                 }
             }
+            // `best` holds the fitted values of the best penalty only when one gave a finite error.
+            guard bestError.isFinite else { throw .nonFiniteValues(stage: "the leave-one-out errors") }
             LinearAlgebra.multiply(centered, transposed: true, best, into: &coefficients)
         }
-        guard bestError.isFinite else { throw .nonFiniteValues(stage: "the leave-one-out errors") }
         return try solution(coefficients: coefficients, alpha: bestAlpha, error: bestError)
     }
 

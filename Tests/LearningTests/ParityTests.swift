@@ -30,6 +30,21 @@ struct ParityTests {
         }
     }
 
+    /// Values so extreme that every penalty's leave-one-out error overflows: the fit throws, on both the
+    /// tall path (XᵀX) and the wide one (XXᵀ), instead of trapping on a winner that was never set.
+    @Test("leave-one-out with no finite error throws, on tall and on wide matrices", arguments: [(12, 4), (4, 12)])
+    func leaveOneOutOverflow(rows: Int, columns: Int) {
+        var x = Matrix(rows: rows, columns: columns)
+        for i in 0..<rows {
+            for j in 0..<columns { x[i, j] = (i * 7 + j * 3) % 5 == 0 ? 1e300 : -1e300 }
+        }
+        let y = (0..<rows).map { Double($0 % 3) }
+        var workspace = RidgeWorkspace()
+        #expect(throws: LearningError.self) {
+            try workspace.fitLeaveOneOut(x: x, y: y, alphas: [0.1, 1, 10])
+        }
+    }
+
     @Test("leave-one-out picks RidgeCV's alpha and matches its coefficients to 1e-8", arguments: Golden.names)
     func ridgeLeaveOneOut(name: String) throws {
         let golden = try Golden.load(name)
