@@ -95,6 +95,17 @@ cohort_database() {
     echo "$path"
 }
 
+# export_features DATABASE [LIMIT]: the design matrix of every user served a personal model (the first
+# LIMIT by user id), as `pipeline features` prints it, into $WORK/features/USER.csv.
+export_features() {
+    mkdir -p "$WORK/features"
+    local user
+    for user in $(sqlite3 "$1" \
+        "SELECT scope FROM model_artifacts WHERE source = 'personal' ORDER BY scope LIMIT ${2:--1}"); do
+        "$PIPELINE" features --user "$user" --db "$1" >"$WORK/features/$user.csv"
+    done
+}
+
 # fit_instructions DIRECTORY: instructions per user that `pipeline-bench` executes inside
 # `ModelTrainer.fit` (scaler, RidgeCV by exact leave-one-out, logistic head) on the first
 # $INSTRUCTION_USERS matrices of DIRECTORY, counted by callgrind. Unlike a time, the count does not move
@@ -121,12 +132,7 @@ bench_instructions() {
     source=$(cohort_database "$USERS" "$DAYS")
     cp "$source" "$WORK/instructions.sqlite"
     "$PIPELINE" retrain --db "$WORK/instructions.sqlite" --now "$NOW"
-    mkdir -p "$WORK/features"
-    local user
-    for user in $(sqlite3 "$WORK/instructions.sqlite" \
-        "SELECT scope FROM model_artifacts WHERE source = 'personal' ORDER BY scope LIMIT $INSTRUCTION_USERS"); do
-        "$PIPELINE" features --user "$user" --db "$WORK/instructions.sqlite" >"$WORK/features/$user.csv"
-    done
+    export_features "$WORK/instructions.sqlite" "$INSTRUCTION_USERS"
     printf "  instructions per user of the fit loop: %s\n" "$(fit_instructions "$WORK/features")"
 }
 
@@ -146,11 +152,7 @@ bench_retrain() {
     read=$(seconds sqlite3 "$source" "SELECT * FROM daily_logs ORDER BY user_id, day")
 
     # scikit-learn on the matrices of the same fits, exported by `pipeline features`.
-    mkdir -p "$WORK/features"
-    local user
-    for user in $(sqlite3 "$WORK/one.sqlite" "SELECT scope FROM model_artifacts WHERE source = 'personal'"); do
-        "$PIPELINE" features --user "$user" --db "$WORK/one.sqlite" >"$WORK/features/$user.csv"
-    done
+    export_features "$WORK/one.sqlite"
     local exported
     exported=$(ls "$WORK/features" | wc -l)
     local python

@@ -94,6 +94,28 @@ public enum JSONValue: Sendable, Hashable {
         if case .bool(let flag) = self { flag } else { nil }
     }
 
+    /// A number with an integer value (`2`, not `2.5`), for counts read back from stored documents.
+    public var intValue: Int? {
+        numberValue.flatMap { Int(exactly: $0) }
+    }
+
+    /// A `YYYY-MM-DD` string, as `Day` reads it.
+    public var dayValue: Day? {
+        stringValue.flatMap { Day($0) }
+    }
+
+    /// An array whose every element is a number.
+    public var numbersValue: [Double]? {
+        guard case .array(let items) = self else { return nil }
+        var numbers: [Double] = []
+        numbers.reserveCapacity(items.count)
+        for item in items {
+            guard case .number(let number) = item else { return nil }
+            numbers.append(number)
+        }
+        return numbers
+    }
+
     /// The JSON type's name, for messages such as "expected a number, got a string".
     public var typeName: String {
         switch self {

@@ -76,12 +76,12 @@ extension ModelArtifact {
     }
 
     private init?(_ object: JSONObject) {
-        guard let specName = object["specName"]?.stringValue, let specVersion = JSON.int(object["specVersion"]),
+        guard let specName = object["specName"]?.stringValue, let specVersion = object["specVersion"]?.intValue,
             let source = object["source"]?.stringValue.flatMap(ModelSource.init(rawValue:)),
             let featureNames = JSON.strings(object["featureNames"]),
-            let imputation = JSON.numbers(object["imputation"]),
+            let imputation = object["imputation"]?.numbersValue,
             let standardization = object["standardization"]?.objectValue,
-            let means = JSON.numbers(standardization["means"]), let scales = JSON.numbers(standardization["scales"]),
+            let means = standardization["means"]?.numbersValue, let scales = standardization["scales"]?.numbersValue,
             let severity = object["severity"]?.objectValue.flatMap(SeverityHead.init),
             let flare = object["flare"]?.objectValue.flatMap(FlareHead.init),
             let trainedAt = object["trainedAt"]?.stringValue.flatMap(ISO8601Instant.date(from:)),
@@ -102,7 +102,7 @@ extension ModelArtifact {
             let bounds = JSON.optional(object["bounds"], { $0.objectValue.flatMap(FeatureBounds.init) }),
             let metrics = JSON.optional(object["metrics"], { $0.objectValue.flatMap(HoldoutMetrics.init) }),
             let selection = JSON.optional(object["selection"], { $0.objectValue.flatMap(SelectionRecord.init) }),
-            let pooledUsers = JSON.optional(object["pooledUsers"], JSON.int),
+            let pooledUsers = JSON.optional(object["pooledUsers"], \.intValue),
             let trainingWindow = JSON.optional(
                 object["trainingWindow"], { $0.objectValue.flatMap(TrainingWindow.init) })
         else { return nil }
@@ -117,7 +117,7 @@ extension ModelArtifact {
 
 extension ModelArtifact.SeverityHead {
     fileprivate init?(_ object: JSONObject) {
-        guard let coefficients = JSON.numbers(object["coefficients"]), let intercept = object["intercept"]?.numberValue,
+        guard let coefficients = object["coefficients"]?.numbersValue, let intercept = object["intercept"]?.numberValue,
             let alpha = object["alpha"]?.numberValue,
             let shrunkToward = JSON.optional(object["shrunkToward"], { $0.stringValue.flatMap(ModelSource.init) })
         else { return nil }
@@ -127,7 +127,7 @@ extension ModelArtifact.SeverityHead {
 
 extension ModelArtifact.FlareHead {
     fileprivate init?(_ object: JSONObject) {
-        guard let coefficients = JSON.numbers(object["coefficients"]), let intercept = object["intercept"]?.numberValue,
+        guard let coefficients = object["coefficients"]?.numbersValue, let intercept = object["intercept"]?.numberValue,
             let threshold = object["threshold"]?.numberValue,
             let inverseRegularization = object["inverseRegularization"]?.numberValue,
             let fitted = object["fitted"]?.stringValue
@@ -140,15 +140,15 @@ extension ModelArtifact.FlareHead {
 
 extension ModelArtifact.FeatureBounds {
     fileprivate init?(_ object: JSONObject) {
-        guard let lower = JSON.numbers(object["lower"]), let upper = JSON.numbers(object["upper"]) else { return nil }
+        guard let lower = object["lower"]?.numbersValue, let upper = object["upper"]?.numbersValue else { return nil }
         self.init(lower: lower, upper: upper)
     }
 }
 
 extension ModelArtifact.TrainingWindow {
     fileprivate init?(_ object: JSONObject) {
-        guard let first = JSON.day(object["first"]), let last = JSON.day(object["last"]),
-            let usableDays = JSON.int(object["usableDays"])
+        guard let first = object["first"]?.dayValue, let last = object["last"]?.dayValue,
+            let usableDays = object["usableDays"]?.intValue
         else { return nil }
         self.init(first: first, last: last, usableDays: usableDays)
     }
@@ -156,13 +156,13 @@ extension ModelArtifact.TrainingWindow {
 
 extension HoldoutMetrics {
     fileprivate init?(_ object: JSONObject) {
-        guard let first = JSON.day(object["first"]), let last = JSON.day(object["last"]),
-            let days = JSON.int(object["days"]), let modelMAE = object["modelMAE"]?.numberValue,
+        guard let first = object["first"]?.dayValue, let last = object["last"]?.dayValue,
+            let days = object["days"]?.intValue, let modelMAE = object["modelMAE"]?.numberValue,
             let persistenceMAE = object["persistenceMAE"]?.numberValue,
             let populationMAE = object["populationMAE"]?.numberValue,
             let flareLogLoss = object["flareLogLoss"]?.numberValue,
             let populationFlareLogLoss = object["populationFlareLogLoss"]?.numberValue,
-            let flareDays = JSON.int(object["flareDays"])
+            let flareDays = object["flareDays"]?.intValue
         else { return nil }
         self.init(
             first: first, last: last, days: days, modelMAE: modelMAE, persistenceMAE: persistenceMAE,
@@ -173,8 +173,9 @@ extension HoldoutMetrics {
 
 extension SelectionRecord {
     fileprivate init?(_ object: JSONObject) {
-        guard let first = JSON.optional(object["first"], JSON.day), let last = JSON.optional(object["last"], JSON.day),
-            let days = JSON.int(object["days"]), let folds = JSON.int(object["folds"]),
+        guard let first = JSON.optional(object["first"], \.dayValue),
+            let last = JSON.optional(object["last"], \.dayValue),
+            let days = object["days"]?.intValue, let folds = object["folds"]?.intValue,
             let severity = JSON.objects(
                 object["severity"],
                 { object -> CandidateScore? in
@@ -207,25 +208,6 @@ extension SelectionRecord {
 
 /// Typed reads of parsed JSON members, `nil` when a member is missing or of another type.
 private enum JSON {
-    static func int(_ value: JSONValue?) -> Int? {
-        value?.numberValue.flatMap { Int(exactly: $0) }
-    }
-
-    static func day(_ value: JSONValue?) -> Day? {
-        value?.stringValue.flatMap { Day($0) }
-    }
-
-    static func numbers(_ value: JSONValue?) -> [Double]? {
-        guard case .array(let items)? = value else { return nil }
-        var numbers: [Double] = []
-        numbers.reserveCapacity(items.count)
-        for item in items {
-            guard case .number(let number) = item else { return nil }
-            numbers.append(number)
-        }
-        return numbers
-    }
-
     static func strings(_ value: JSONValue?) -> [String]? {
         guard case .array(let items)? = value else { return nil }
         var strings: [String] = []

@@ -85,17 +85,16 @@ public struct Evaluation: Sendable, Hashable {
         }
 
         init?(json object: JSONObject) {
-            guard let first = object["first"]?.stringValue.flatMap({ Day($0) }),
-                let last = object["last"]?.stringValue.flatMap({ Day($0) }),
-                let forecasts = object["forecasts"]?.numberValue, let users = object["users"]?.numberValue,
+            guard let first = object["first"]?.dayValue, let last = object["last"]?.dayValue,
+                let forecasts = object["forecasts"]?.intValue, let users = object["users"]?.intValue,
                 let mae = object["meanAbsoluteError"]?.objectValue, let served = mae["served"]?.numberValue,
                 let persistence = mae["persistence"]?.numberValue,
-                let populationForecasts = object["populationForecasts"]?.numberValue
+                let populationForecasts = object["populationForecasts"]?.intValue
             else { return nil }
             self.init(
-                first: first, last: last, forecasts: Int(forecasts), users: Int(users), served: served,
+                first: first, last: last, forecasts: forecasts, users: users, served: served,
                 persistence: persistence, population: mae["population"]?.numberValue,
-                populationForecasts: Int(populationForecasts))
+                populationForecasts: populationForecasts)
         }
     }
 
@@ -137,10 +136,9 @@ extension Evaluation {
     /// it does not know are ignored.
     public init?(json object: JSONObject) {
         guard let evaluatedAt = object["evaluatedAt"]?.stringValue.flatMap(ISO8601Instant.date(from:)),
-            let first = object["first"]?.stringValue.flatMap({ Day($0) }),
-            let last = object["last"]?.stringValue.flatMap({ Day($0) }),
-            let days = object["days"]?.numberValue, let users = object["users"]?.numberValue,
-            let forecasts = object["forecasts"]?.numberValue,
+            let first = object["first"]?.dayValue, let last = object["last"]?.dayValue,
+            let days = object["days"]?.intValue, let users = object["users"]?.intValue,
+            let forecasts = object["forecasts"]?.intValue,
             let mae = object["meanAbsoluteError"]?.objectValue, let served = mae["served"]?.numberValue,
             let persistence = mae["persistence"]?.numberValue, let userMean = mae["userMean"]?.numberValue,
             let ungated = mae["ungatedPersonal"]?.numberValue,
@@ -148,7 +146,7 @@ extension Evaluation {
             let earlyServed = early["served"]?.numberValue, let earlyUserMean = early["userMean"]?.numberValue,
             let shares = object["servedShare"]?.objectValue, let flare = object["flare"]?.objectValue,
             let brier = flare["brier"]?.numberValue, let calibrationError = flare["calibrationError"]?.numberValue,
-            let flareDays = flare["flareDays"]?.numberValue, case .array(let periodValues)? = object["periods"]
+            let flareDays = flare["flareDays"]?.intValue, case .array(let periodValues)? = object["periods"]
         else { return nil }
         var servedShare: [ModelSource: Double] = [:]
         for kind in Evaluation.kinds {
@@ -160,13 +158,13 @@ extension Evaluation {
             periods.append(period)
         }
         self.init(
-            evaluatedAt: evaluatedAt, first: first, last: last, days: Int(days), users: Int(users),
-            forecasts: Int(forecasts), served: served, persistence: persistence, userMean: userMean,
+            evaluatedAt: evaluatedAt, first: first, last: last, days: days, users: users,
+            forecasts: forecasts, served: served, persistence: persistence, userMean: userMean,
             population: mae["population"]?.numberValue, ungatedPersonal: ungated,
             servedBeforeYesterdayLogged: earlyServed, userMeanBeforeYesterdayLogged: earlyUserMean,
             servedShare: servedShare, weekApartAgreement: object["weekApartAgreement"]?.numberValue,
             flareBrier: brier, flareAUC: flare["auc"]?.numberValue, flareCalibrationError: calibrationError,
-            flareDays: Int(flareDays), periods: periods)
+            flareDays: flareDays, periods: periods)
     }
 
     /// The week a day belongs to: weeks start on Monday, and ordinal 0 (1970-01-01) is a Thursday.

@@ -1,6 +1,5 @@
 public import Domain
 import Foundation
-import Ingestion
 import Storage
 
 /// Walk-forward evaluations kept in the database, so `pipeline report` shows the figures of the
