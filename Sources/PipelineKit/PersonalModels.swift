@@ -1,7 +1,7 @@
 public import Domain
 import Foundation
 public import Learning
-import Storage
+public import Storage
 import Synchronization
 
 /// The personal models of DESIGN §5 over the store: retraining with gated, atomic promotion,
@@ -10,7 +10,7 @@ import Synchronization
 /// One value serves a whole launch: it trains the population model once (the first retrain that
 /// needs it) and shares it between users, and it keeps one `ModelTrainer` per concurrent fit, so
 /// retrains running at once never share scratch memory.
-public final class PersonalModels: PersonalModelService {
+public final class PersonalModels: ModelTrainingService {
     let pipeline: Pipeline
     public let spec: ModelSpec
     /// Users read and featurized at once while pooling the population.
@@ -33,6 +33,16 @@ public final class PersonalModels: PersonalModelService {
     /// population model, "tomorrow = today" or the user's recent mean (`Learning`'s selection). The artifact
     /// records every score and why the winner won; it replaces the serving one in the same transaction.
     public func retrain(user id: UserID) async throws(PipelineError) -> RetrainOutcome {
+        let trained = try await train(user: id)
+        if let model = trained.model {
+            _ = try await pipeline.storage { (store) throws(StorageError) in try await store.save(model) }
+        }
+        return trained.outcome
+    }
+
+    /// `retrain(user:)` without the save: the artifact to store, for the `ml-retrain` task to store
+    /// with its run's record.
+    public func train(user id: UserID) async throws(PipelineError) -> TrainedModel {
         guard let user = try await pipeline.user(id) else { throw .unknownUser(id.rawValue) }
         let now = pipeline.clock.now
         let today = user.today(at: now)
@@ -57,8 +67,7 @@ public final class PersonalModels: PersonalModelService {
             scope: id.rawValue, specVersion: artifact.specVersion, source: Self.storedSource(artifact.source),
             asOfDay: today, trainedAt: now, promoted: outcome.promoted, reason: outcome.reason,
             designFingerprint: Self.fingerprint(logs), json: artifact.jsonText)
-        _ = try await pipeline.storage { (store) throws(StorageError) in try await store.save(model) }
-        return RetrainOutcome(promoted: outcome.promoted, reason: outcome.reason)
+        return TrainedModel(outcome: RetrainOutcome(promoted: outcome.promoted, reason: outcome.reason), model: model)
     }
 
     /// The stored `source` column says whose data the coefficients come from: `population` for the pooled

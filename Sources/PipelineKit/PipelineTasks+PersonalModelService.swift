@@ -1,7 +1,7 @@
 public import Domain
 import Foundation
 import Scheduling
-import Storage
+public import Storage
 
 /// The personal model, as the `ml-retrain` and `weekly-insight` tasks use it. Implemented on top of
 /// `Learning` (DESIGN §5) and passed to `Pipeline.launch` in `LaunchOptions.personalModel`.
@@ -18,6 +18,26 @@ public protocol PersonalModelService: Sendable {
     /// or `nil` when there is nothing to say yet (no model, too little data). The text goes to the
     /// user; it is never logged.
     func insight(user: UserID) async throws(PipelineError) -> String?
+}
+
+/// A personal model service that can hand a retrain's model back instead of storing it: the
+/// `ml-retrain` task then stores it with its run's record, in one transaction with many users' runs.
+/// `PersonalModels` is one; a service that is not has `retrain(user:)` called, and stores its model itself.
+public protocol ModelTrainingService: PersonalModelService {
+    /// Retrains as `retrain(user:)` does, but returns the new model instead of storing it.
+    func train(user: UserID) async throws(PipelineError) -> TrainedModel
+}
+
+/// A retrain whose model is still to be stored.
+public struct TrainedModel: Sendable, Hashable {
+    public var outcome: RetrainOutcome
+    /// The artifact to store, promoted or not; `nil` when there is none to store.
+    public var model: StoredModel?
+
+    public init(outcome: RetrainOutcome, model: StoredModel?) {
+        self.outcome = outcome
+        self.model = model
+    }
 }
 
 /// What a retrain decided.
@@ -66,7 +86,14 @@ extension TaskContext {
                 return
             }
             do {
-                let outcome = try await personalModel.retrain(user: user)
+                let outcome: RetrainOutcome
+                if let trainer = personalModel as? any ModelTrainingService {
+                    let trained = try await trainer.train(user: user)
+                    if let model = trained.model { task.storeWithRun(.save(model)) }
+                    outcome = trained.outcome
+                } else {
+                    outcome = try await personalModel.retrain(user: user)
+                }
                 task.setTaskCompleted(
                     success: true,
                     reason: outcome.promoted ? outcome.reason : outcome.reason + "; the current model keeps serving")

@@ -138,11 +138,14 @@ struct TaskContext: Sendable {
         }
     }
 
-    /// Submits a handler's successor as its first statement; on failure completes the task as
-    /// unsuccessful (the request is then retried, so the chain goes on) and returns `false`.
+    /// Submits a handler's successor as its first statement, stored with the run's record
+    /// (`BackgroundTask.submitWithRun`): a run is never recorded without it, and a run that is not
+    /// recorded leaves its own request to be claimed again. On a refusal (the pending-request limit)
+    /// completes the task as unsuccessful (the request is then retried, so the chain goes on) and
+    /// returns `false`.
     func submitSuccessor(_ request: some TaskRequest, of task: BackgroundTask) async -> Bool {
         do {
-            try await task.scheduler.submit(request, policy: .replace)
+            try await task.submitWithRun(request)
             return true
         } catch {
             task.setTaskCompleted(success: false, reason: "could not submit its successor: \(error)")

@@ -1,5 +1,6 @@
 import Domain
 public import Foundation
+public import Storage
 
 /// One run of a registered task, handed to its handler: iOS's `BGTask`.
 ///
@@ -49,6 +50,7 @@ public final class BackgroundTask: Sendable {
         var isClosed = false
         var ignoredCompletions = 0
         var events: AsyncStream<Event>.Continuation?
+        var writes: [TaskRunWrite] = []
     }
 
     init(
@@ -105,6 +107,37 @@ public final class BackgroundTask: Sendable {
         }
     }
 
+    // MARK: Writes stored with the run
+
+    /// Stores `write` with this run's record, in the same transaction, rather than now. It takes
+    /// effect when the run is recorded, whatever its outcome, and not at all when the run is not: its
+    /// lease was lost to another worker, or the process died before the record was written (the
+    /// request then runs again). The scheduler records many runs per transaction, so a handler whose
+    /// writes all go through here costs one transaction per batch instead of one per write.
+    ///
+    /// Only for writes nothing in the run reads back. Calls after the run ended are ignored and logged.
+    public func storeWithRun(_ write: TaskRunWrite) {
+        let accepted = state.withLock { state in
+            guard !state.isClosed else { return false }
+            state.writes.append(write)
+            return true
+        }
+        if !accepted { log.log(.warning, "\(identifier) [\(scope)]: a write after the run ended was ignored") }
+    }
+
+    /// Submits `request` with `.replace` when this run is recorded (`storeWithRun(_:)`): the handler's
+    /// successor, stored in the same transaction as the run's end, so a run is never recorded without
+    /// it and a run that is not recorded leaves the request it ran to be claimed again.
+    ///
+    /// - Throws: `.notPermitted` or `.tooManyPendingTaskRequests`, checked now, as `submit` does.
+    public func submitWithRun(_ request: some TaskRequest) async throws(SchedulingError) {
+        guard scheduler.permittedIdentifiers.contains(request.identifier) else {
+            throw .notPermitted(request.identifier)
+        }
+        try await scheduler.checkPendingLimit(request)
+        storeWithRun(.submit(request.record))
+    }
+
     // MARK: For the scheduler
 
     /// Connects the run's event stream.
@@ -141,6 +174,11 @@ public final class BackgroundTask: Sendable {
             state.expirationHandler = nil
             return (state.completion, state.isExpired, state.hadExpirationHandler, state.ignoredCompletions)
         }
+    }
+
+    /// The writes to store with the run's record (`storeWithRun`), final once the run is closed.
+    var writesToStore: [TaskRunWrite] {
+        state.withLock { $0.writes }
     }
 }
 

@@ -233,11 +233,24 @@ extension TaskScheduler {
         var error: SchedulingError?
     }
 
-    /// One worker: claims a due request, runs it, records it, until nothing is due.
+    /// Claims per transaction: at most `claimBatchLimit`, and about `claimBatchDuration` of work as the
+    /// worker's recent runs measure it. Quick runs (a retrain takes milliseconds) share their claim and
+    /// their records' transactions many to one; a slow run is claimed alone.
+    static let claimBatchLimit = 32
+    static let claimBatchDuration: Duration = .milliseconds(250)
+
+    /// One worker: claims due requests a batch at a time, runs them one after another, and records
+    /// the batch's runs, with the writes they stored with their records, in one transaction; until
+    /// nothing is due.
+    ///
+    /// A run's budget counts from its claim, and its lease covers that budget and the grace, so a run
+    /// later in a batch never outlives its lease. A claimed request whose wait in the batch has used
+    /// half its budget, or that a cancelled launch did not reach, is given back unrun instead.
     private func work(as owner: String, plan: LaunchPlan, identifiers: [String], upTo cutoff: Int64) async
         -> WorkerResult
     {
         var result = WorkerResult()
+        var pace = BatchPace()
         let grace = configuration.expiryGrace
         while !Task.isCancelled {
             let conditions = conditions.currentConditions()
@@ -246,24 +259,35 @@ extension TaskScheduler {
                 processingLease: (plan.budget ?? configuration.processingBudget) + grace,
                 isOnExternalPower: conditions.isOnExternalPower,
                 hasNetworkConnectivity: conditions.hasNetworkConnectivity, identifiers: identifiers,
-                scope: plan.scope?.storageKey, limit: 1, upToRequestID: cutoff)
-            let claimed: ClaimedTaskRequest
+                scope: plan.scope?.storageKey, limit: pace.batchSize, upToRequestID: cutoff)
+            let claimed: [ClaimedTaskRequest]
             do {
-                guard let first = try await store.claimTaskRequests(claim).first else { break }
-                claimed = first
+                claimed = try await store.claimTaskRequests(claim)
             } catch {
                 result.error = .storage(error)
                 break
             }
-            if let dead = claimed.abandonedBy {
-                result.reclaimed += 1
-                log.log(
-                    .warning,
-                    "\(claimed.request.identifier) [\(claimed.request.scope.isEmpty ? "global" : claimed.request.scope)]: "
-                        + "worker \(dead) died during its run (lease expired); running it again")
+            guard !claimed.isEmpty else { break }
+            var finished: [FinishedRun] = []
+            var released: [TaskClaimRelease] = []
+            for item in claimed {
+                if !finished.isEmpty, Task.isCancelled || hasWaitedTooLong(item, plan: plan) {
+                    released.append(TaskClaimRelease(runID: item.runID, requestID: item.request.id, owner: owner))
+                    continue
+                }
+                if let dead = item.abandonedBy {
+                    result.reclaimed += 1
+                    log.log(
+                        .warning,
+                        "\(item.request.identifier) [\(item.request.scope.isEmpty ? "global" : item.request.scope)]: "
+                            + "worker \(dead) died during its run (lease expired); running it again")
+                }
+                let started = ContinuousClock.now
+                finished.append(await execute(item, plan: plan))
+                pace.record(started.duration(to: .now))
             }
             do {
-                if let run = try await execute(claimed, owner: owner, plan: plan) { result.runs.append(run) }
+                result.runs += try await record(finished, releasing: released, owner: owner)
             } catch {
                 result.error = error
                 break
@@ -272,14 +296,62 @@ extension TaskScheduler {
         return result
     }
 
-    /// Runs one claimed request and records how it ended.
-    private func execute(_ claimed: ClaimedTaskRequest, owner: String, plan: LaunchPlan)
-        async throws(SchedulingError) -> TaskRun?
-    {
-        let record = claimed.request
-        let startedAt = record.claimedAt ?? clock.now
+    /// Whether a claimed request has waited in its batch for half its budget: it is then given back
+    /// rather than run with what is left.
+    private func hasWaitedTooLong(_ claimed: ClaimedTaskRequest, plan: LaunchPlan) -> Bool {
+        guard let claimedAt = claimed.request.claimedAt else { return false }
+        let budget = plan.budget ?? configuration.budget(for: TaskKind(claimed.request.kind))
+        return clock.now.timeIntervalSince(claimedAt) > budget / 2
+    }
+
+    /// The size of a worker's next claim, from the mean duration of its runs so far.
+    struct BatchPace {
+        private var runs = 0
+        private var total = Duration.zero
+
+        var batchSize: Int {
+            guard runs > 0 else { return 1 }
+            let mean = total / runs
+            guard mean > .zero else { return TaskScheduler.claimBatchLimit }
+            return max(1, min(TaskScheduler.claimBatchLimit, Int(TaskScheduler.claimBatchDuration / mean)))
+        }
+
+        mutating func record(_ duration: Duration) {
+            runs += 1
+            total += duration
+        }
+    }
+
+    /// A run that ended and is waiting to be recorded with its batch.
+    private struct FinishedRun {
+        var claimed: ClaimedTaskRequest
+        var request: ScheduledRequest?
+        var startedAt: Date
         var outcome: TaskOutcome
         var reason: String?
+        var retryAt: Date?
+        var discard: Bool
+        var periods: Int?
+        var writes: [TaskRunWrite]
+
+        var label: String {
+            "\(claimed.request.identifier) [\(claimed.request.scope.isEmpty ? "global" : claimed.request.scope)]"
+        }
+
+        func completion(owner: String) -> TaskRunCompletion {
+            TaskRunCompletion(
+                runID: claimed.runID, requestID: claimed.request.id, owner: owner, outcome: outcome.stored,
+                reason: reason, retryAt: retryAt, discard: discard, periods: periods, writes: writes)
+        }
+    }
+
+    /// Runs one claimed request and says how it ended; nothing is written until `record`.
+    private func execute(_ claimed: ClaimedTaskRequest, plan: LaunchPlan) async -> FinishedRun {
+        let record = claimed.request
+        let startedAt = record.claimedAt ?? clock.now
+        let outcome: TaskOutcome
+        let reason: String?
+        var writes: [TaskRunWrite] = []
         let request = ScheduledRequest(record)
         let label = "\(record.identifier) [\(record.scope.isEmpty ? "global" : record.scope)]"
         if let request, let registration = registration(for: request.identifier) {
@@ -291,48 +363,117 @@ extension TaskScheduler {
             (outcome, reason) = await TaskExecution(
                 task: task, handler: registration.handler, timer: timer, grace: configuration.expiryGrace, log: log
             ).run()
+            writes = task.writesToStore
         } else {
             // Claims only take registered identifiers, so only an unreadable row lands here.
             (outcome, reason) = (.failure, "the stored request could not be read")
         }
-
-        let discard = outcome != .success && configuration.isLastAttempt(record.attempts)
-        if discard {
-            reason = (reason.map { $0 + "; " } ?? "") + "discarded after \(record.attempts) attempts"
-        }
-        let retryAt =
-            outcome == .success || discard
-            ? nil
-            : clock.now.addingTimeInterval(
-                configuration.retryDelay(
-                    afterAttempt: record.attempts,
-                    unit: SchedulerConfiguration.jitterUnit(request: record.id, attempt: record.attempts)))
         let periods = request.flatMap { request in
             registration(for: request.identifier).flatMap { Self.periods(of: request, startedAt: startedAt, $0) }
         }
-        let completion = TaskRunCompletion(
-            runID: claimed.runID, requestID: record.id, owner: owner, outcome: outcome.stored, reason: reason,
-            retryAt: retryAt, discard: discard, periods: periods)
-        let finish: TaskRunFinish
+        var run = FinishedRun(
+            claimed: claimed, request: request, startedAt: startedAt, outcome: outcome, reason: nil, retryAt: nil,
+            discard: false, periods: periods, writes: writes)
+        settle(&run, outcome: outcome, reason: reason)
+        return run
+    }
+
+    /// Sets how a run ended, and from that whether it is retried (when) or discarded.
+    private func settle(_ run: inout FinishedRun, outcome: TaskOutcome, reason: String?) {
+        let attempts = run.claimed.request.attempts
+        run.outcome = outcome
+        run.discard = outcome != .success && configuration.isLastAttempt(attempts)
+        run.reason = run.discard ? (reason.map { $0 + "; " } ?? "") + "discarded after \(attempts) attempts" : reason
+        run.retryAt =
+            outcome == .success || run.discard
+            ? nil
+            : clock.now.addingTimeInterval(
+                configuration.retryDelay(
+                    afterAttempt: attempts,
+                    unit: SchedulerConfiguration.jitterUnit(request: run.claimed.request.id, attempt: attempts)))
+    }
+
+    /// Records a batch's runs and gives back its unrun claims, in one transaction, then logs each run
+    /// and returns the ones recorded.
+    ///
+    /// When that transaction fails and a run carries writes, each run is recorded on its own, and one
+    /// whose writes are refused (a constraint, a full disk) is recorded as failed without them, saying
+    /// why, and retried.
+    private func record(_ batch: [FinishedRun], releasing released: [TaskClaimRelease], owner: String)
+        async throws(SchedulingError) -> [TaskRun]
+    {
+        var batch = batch
+        var finishes: [TaskRunFinish] = []
+        var failure: StorageError?
         do {
-            finish = try await store.finishTaskRun(completion)
-        } catch let error where error.isIOFailure {
-            // A full disk: the run's own writes failed, and so did this one. Giving back the space
-            // the database's log holds usually leaves room for this small write, so the run is
-            // recorded and its lease released now rather than held until it expires. The launch
-            // then stops with the error: nothing more can be written.
-            log.log(
-                .error, "\(label): could not record its run (\(error)); freeing the database's log and trying again")
+            finishes = try await store.finishTaskRuns(batch.map { $0.completion(owner: owner) }, releasing: released)
+        } catch {
+            guard batch.contains(where: { !$0.writes.isEmpty }) else {
+                (finishes, failure) = try await recordAfterFullDisk(batch, releasing: released, owner: owner, error)
+                return try reportAll(batch, finishes, owner: owner, thenThrow: failure)
+            }
+            for index in batch.indices {
+                do {
+                    finishes += try await store.finishTaskRuns([batch[index].completion(owner: owner)])
+                    continue
+                } catch {
+                    batch[index].writes = []
+                    settle(&batch[index], outcome: .failure, reason: "could not store what it produced: \(error)")
+                }
+                do {
+                    finishes += try await store.finishTaskRuns([batch[index].completion(owner: owner)])
+                } catch {
+                    let (finish, refusal) = try await recordAfterFullDisk(
+                        [batch[index]], releasing: [], owner: owner, error)
+                    finishes += finish
+                    failure = failure ?? refusal
+                }
+            }
             do {
-                try await store.reclaimLogSpace()
-                finish = try await store.finishTaskRun(completion)
+                _ = try await store.finishTaskRuns([], releasing: released)
             } catch {
                 throw .storage(error)
             }
-            if case .recorded = finish { throw .storage(error) }
+        }
+        return try reportAll(batch, finishes, owner: owner, thenThrow: failure)
+    }
+
+    /// After recording `batch` failed with `error`: on a full disk, gives back the space the
+    /// database's log holds, which usually leaves room for the records, and records them again, so
+    /// their leases are released now rather than held until they expire. Returns what was recorded
+    /// and the error to stop the launch with (nothing more can be written). Throws anything else.
+    private func recordAfterFullDisk(
+        _ batch: [FinishedRun], releasing released: [TaskClaimRelease], owner: String, _ error: StorageError
+    ) async throws(SchedulingError) -> ([TaskRunFinish], StorageError) {
+        guard error.isIOFailure else { throw .storage(error) }
+        log.log(
+            .error,
+            "could not record \(batch.count) run\(batch.count == 1 ? "" : "s") (\(error)); freeing the "
+                + "database's log and trying again")
+        do {
+            try await store.reclaimLogSpace()
+            return (
+                try await store.finishTaskRuns(batch.map { $0.completion(owner: owner) }, releasing: released), error
+            )
         } catch {
             throw .storage(error)
         }
+    }
+
+    private func reportAll(
+        _ batch: [FinishedRun], _ finishes: [TaskRunFinish], owner: String, thenThrow failure: StorageError?
+    ) throws(SchedulingError) -> [TaskRun] {
+        let runs = zip(batch, finishes).compactMap { report($0, $1, owner: owner) }
+        if let failure { throw .storage(failure) }
+        return runs
+    }
+
+    /// Logs how a recorded run ended; returns it for the launch's report (`nil` when it was not
+    /// recorded, or its request could not be read).
+    private func report(_ run: FinishedRun, _ finish: TaskRunFinish, owner: String) -> TaskRun? {
+        let label = run.label
+        let outcome = run.outcome
+        let reason = run.reason
         switch finish {
         case .leaseLost:
             log.log(
@@ -349,28 +490,28 @@ extension TaskScheduler {
                         "\(label): finished without submitting its successor; the chain is broken until the "
                             + "next launch starts it again")
                 }
-            } else if let retryAt {
+            } else if let retryAt = run.retryAt {
                 log.log(
                     .warning,
                     "\(label): \(outcome)" + (reason.map { ": \($0)" } ?? "")
                         + "; retrying not before \(ISO8601Instant.string(from: retryAt))")
-            } else if discard {
+            } else if run.discard {
                 log.log(
                     .error,
                     "\(label): \(outcome)" + (reason.map { ": \($0)" } ?? "")
                         + "; see 'pipeline requests --state discarded', then 'pipeline requests retry'")
             }
         }
-        guard let request else { return nil }
-        var run = TaskRun(
+        guard let request = run.request else { return nil }
+        var recorded = TaskRun(
             identifier: request.identifier, scope: request.scope, kind: request.kind, attempt: request.attempts,
-            worker: owner, startedAt: startedAt)
-        run.finishedAt = clock.now
-        run.outcome = outcome
-        run.reason = reason
-        run.periods = periods ?? 1
-        run.wasDiscarded = discard
-        return run
+            worker: owner, startedAt: run.startedAt)
+        recorded.finishedAt = clock.now
+        recorded.outcome = outcome
+        recorded.reason = reason
+        recorded.periods = run.periods ?? 1
+        recorded.wasDiscarded = run.discard
+        return recorded
     }
 
     /// How many of its task's periods a run covers: 1, plus one for each whole cadence the request

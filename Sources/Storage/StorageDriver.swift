@@ -76,7 +76,8 @@ protocol StorageDriver: AnyObject {
     func latestTaskRequestID() throws(StorageError) -> Int64
     func usersWithoutTaskRequest(identifier: String) throws(StorageError) -> [User]
     func claimTaskRequests(_ claim: TaskClaim) throws(StorageError) -> [ClaimedTaskRequest]
-    func finishTaskRun(_ completion: TaskRunCompletion) throws(StorageError) -> TaskRunFinish
+    func finishTaskRuns(_ completions: [TaskRunCompletion], releasing: [TaskClaimRelease]) throws(StorageError)
+        -> [TaskRunFinish]
     func taskRuns(identifier: String?, scope: String?, limit: Int?, includeUnfinished: Bool) throws(StorageError)
         -> [TaskRunRecord]
     func brokenTaskChains() throws(StorageError) -> [TaskRunRecord]

@@ -90,7 +90,21 @@ extension Store {
     /// pending again. With `discard` the request moves to the discarded requests instead, and a
     /// pending successor keeps its own date and count.
     public func finishTaskRun(_ completion: TaskRunCompletion) throws(StorageError) -> TaskRunFinish {
-        try driver.finishTaskRun(completion)
+        try driver.finishTaskRuns([completion], releasing: [])[0]
+    }
+
+    /// Finishes several runs in one transaction, each as `finishTaskRun` does, after storing the
+    /// writes it carries (`TaskRunCompletion.writes`), and gives back claims that were never run
+    /// (`releasing`). A run whose lease was lost stores none of its writes. Returns one result per
+    /// completion, in order.
+    ///
+    /// All or nothing: when any statement fails, the transaction rolls back and nothing of the batch
+    /// is stored; its runs stay leased, and are claimed again once their leases expire.
+    public func finishTaskRuns(_ completions: [TaskRunCompletion], releasing: [TaskClaimRelease] = [])
+        throws(StorageError) -> [TaskRunFinish]
+    {
+        guard !completions.isEmpty || !releasing.isEmpty else { return [] }
+        return try driver.finishTaskRuns(completions, releasing: releasing)
     }
 
     // MARK: History and status
@@ -247,11 +261,15 @@ public struct TaskRunCompletion: Sendable, Hashable {
     public var discard: Bool
     /// How many of the task's periods the run covered (more than 1 after missed launches).
     public var periods: Int?
+    /// What the run produced, stored in the transaction that records it, before its request is
+    /// settled (so a successor submitted here counts as pending).
+    public var writes: [TaskRunWrite]
 
     public init(
         runID: Int64, requestID: Int64, owner: String, outcome: TaskRunOutcome, reason: String?, retryAt: Date?,
-        discard: Bool = false, periods: Int? = nil
+        discard: Bool = false, periods: Int? = nil, writes: [TaskRunWrite] = []
     ) {
+        self.writes = writes
         self.runID = runID
         self.requestID = requestID
         self.owner = owner
@@ -260,6 +278,29 @@ public struct TaskRunCompletion: Sendable, Hashable {
         self.retryAt = retryAt
         self.discard = discard
         self.periods = periods
+    }
+}
+
+/// A write that takes effect with the record of the run that made it, or not at all.
+public enum TaskRunWrite: Sendable, Hashable {
+    /// `submit(_:replacing:)`, with `replacing` true: the run's successor.
+    case submit(NewTaskRequest)
+    /// `save(_:)`: a model artifact, promoted or not.
+    case save(StoredModel)
+}
+
+/// A claim given back unrun: the request is pending again with its attempt uncounted, and the run
+/// opened for it is deleted. Only while `owner` still holds the lease; when a request of the same
+/// task and scope became pending meanwhile, that one supersedes it and the claimed one is deleted.
+public struct TaskClaimRelease: Sendable, Hashable {
+    public var runID: Int64
+    public var requestID: Int64
+    public var owner: String
+
+    public init(runID: Int64, requestID: Int64, owner: String) {
+        self.runID = runID
+        self.requestID = requestID
+        self.owner = owner
     }
 }
 

@@ -5,36 +5,39 @@ import Foundation
 /// history in one transaction, so a crash leaves the previous model serving or the new one.
 extension PostgreSQLDriver {
     func save(_ model: StoredModel) throws(StorageError) -> Int64 {
-        try write { () throws(StorageError) in
-            let id = try connection.query(
-                """
-                INSERT INTO model_artifacts (
-                    scope, spec_version, source, as_of_day, trained_at, promoted, reason, design_fingerprint, artifact)
-                VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::json)
-                RETURNING id
-                """,
-                [
-                    model.scope, .pg(model.specVersion), model.source, model.asOfDay.description,
-                    .pg(Store.milliseconds(model.trainedAt)), .pg(model.promoted), model.reason,
-                    model.designFingerprint, model.json,
-                ]
-            ).int64(0, 0)
-            if model.promoted {
-                try connection.query(
-                    """
-                    INSERT INTO serving_models (scope, artifact_id, promoted_at) VALUES ($1, $2, $3)
-                    ON CONFLICT (scope) DO UPDATE SET artifact_id = excluded.artifact_id, promoted_at = excluded.promoted_at
-                    """, [model.scope, .pg(id), .pg(nowMilliseconds)])
-            }
+        try write { () throws(StorageError) in try insertModel(model) }
+    }
+
+    /// `save(_:)`'s statements, inside the caller's transaction.
+    func insertModel(_ model: StoredModel) throws(StorageError) -> Int64 {
+        let id = try connection.query(
+            """
+            INSERT INTO model_artifacts (
+                scope, spec_version, source, as_of_day, trained_at, promoted, reason, design_fingerprint, artifact)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::json)
+            RETURNING id
+            """,
+            [
+                model.scope, .pg(model.specVersion), model.source, model.asOfDay.description,
+                .pg(Store.milliseconds(model.trainedAt)), .pg(model.promoted), model.reason,
+                model.designFingerprint, model.json,
+            ]
+        ).int64(0, 0)
+        if model.promoted {
             try connection.query(
                 """
-                DELETE FROM model_artifacts
-                WHERE scope = $1
-                    AND id NOT IN (SELECT id FROM model_artifacts WHERE scope = $1 ORDER BY id DESC LIMIT $2)
-                    AND id NOT IN (SELECT artifact_id FROM serving_models WHERE scope = $1)
-                """, [model.scope, .pg(Store.modelHistoryLimit)])
-            return id
+                INSERT INTO serving_models (scope, artifact_id, promoted_at) VALUES ($1, $2, $3)
+                ON CONFLICT (scope) DO UPDATE SET artifact_id = excluded.artifact_id, promoted_at = excluded.promoted_at
+                """, [model.scope, .pg(id), .pg(nowMilliseconds)])
         }
+        try connection.query(
+            """
+            DELETE FROM model_artifacts
+            WHERE scope = $1
+                AND id NOT IN (SELECT id FROM model_artifacts WHERE scope = $1 ORDER BY id DESC LIMIT $2)
+                AND id NOT IN (SELECT artifact_id FROM serving_models WHERE scope = $1)
+            """, [model.scope, .pg(Store.modelHistoryLimit)])
+        return id
     }
 
     func servingModel(scope: String) throws(StorageError) -> StoredModel? {

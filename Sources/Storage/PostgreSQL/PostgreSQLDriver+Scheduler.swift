@@ -220,67 +220,117 @@ extension PostgreSQLDriver {
         ).int64(0, 0)
     }
 
-    func finishTaskRun(_ completion: TaskRunCompletion) throws(StorageError) -> TaskRunFinish {
+    func finishTaskRuns(_ completions: [TaskRunCompletion], releasing: [TaskClaimRelease]) throws(StorageError)
+        -> [TaskRunFinish]
+    {
         try write { () throws(StorageError) in
-            // Locks the request: a claim reclaiming it (its lease expired) skips it until this commits,
-            // and then sees it settled.
-            let held = try connection.query(
-                "SELECT identifier, scope, attempts FROM task_requests WHERE id = $1 AND lease_owner = $2 FOR UPDATE",
-                [.pg(completion.requestID), completion.owner])
-            guard held.count == 1 else { return .leaseLost }
-            let identifier = held.string(0, 0)
-            let scope = held.string(0, 1)
-            let attempts = held.int(0, 2)
-            var successorPending = try connection.query(
-                "SELECT EXISTS (SELECT 1 FROM task_requests WHERE identifier = $1 AND scope = $2 AND lease_owner IS NULL)",
-                [identifier, scope]
-            ).bool(0, 0)
-            if completion.discard {
-                try discardRequest(completion.requestID, error: completion.reason, cause: "attempts")
-            } else if let retryAt = completion.retryAt.map(Store.milliseconds) {
-                if !successorPending {
-                    // The request itself waits again. A submit on another host may have made a
-                    // successor pending since the check: the unique index refuses a second pending
-                    // request, and the successor takes the retry instead.
-                    try connection.execute("SAVEPOINT retry")
-                    do throws(StorageError) {
-                        try connection.query(
-                            """
-                            UPDATE task_requests SET lease_owner = NULL, lease_expires_at = NULL, claimed_at = NULL,
-                                earliest_begin_at = $2, last_error = $3
-                            WHERE id = $1
-                            """, [.pg(completion.requestID), .pg(retryAt), completion.reason])
-                        try connection.execute("RELEASE SAVEPOINT retry")
-                    } catch .postgresql("23505", _, _) {
-                        try connection.execute("ROLLBACK TO SAVEPOINT retry")
-                        successorPending = true
-                    }
-                }
-                if successorPending {
+            var finishes: [TaskRunFinish] = []
+            finishes.reserveCapacity(completions.count)
+            for completion in completions { finishes.append(try settle(completion)) }
+            for claim in releasing { try release(claim) }
+            return finishes
+        }
+    }
+
+    /// The request `owner` leases, locked: a claim reclaiming it (its lease expired) skips it until
+    /// the transaction commits, and then sees it settled. `nil` when the lease is not theirs.
+    private func lockLeasedRequest(_ id: Int64, owner: String) throws(StorageError)
+        -> (identifier: String, scope: String, attempts: Int)?
+    {
+        let held = try connection.query(
+            "SELECT identifier, scope, attempts FROM task_requests WHERE id = $1 AND lease_owner = $2 FOR UPDATE",
+            [.pg(id), owner])
+        return held.count == 1 ? (held.string(0, 0), held.string(0, 1), held.int(0, 2)) : nil
+    }
+
+    private func pendingRequestExists(identifier: String, scope: String) throws(StorageError) -> Bool {
+        try connection.query(
+            "SELECT EXISTS (SELECT 1 FROM task_requests WHERE identifier = $1 AND scope = $2 AND lease_owner IS NULL)",
+            [identifier, scope]
+        ).bool(0, 0)
+    }
+
+    /// One run of `finishTaskRuns`, inside its transaction.
+    private func settle(_ completion: TaskRunCompletion) throws(StorageError) -> TaskRunFinish {
+        guard let (identifier, scope, attempts) = try lockLeasedRequest(completion.requestID, owner: completion.owner)
+        else { return .leaseLost }
+        for write in completion.writes {
+            switch write {
+            case .submit(let request): _ = try insert(request, replacing: true)
+            case .save(let model): _ = try insertModel(model)
+            }
+        }
+        var successorPending = try pendingRequestExists(identifier: identifier, scope: scope)
+        if completion.discard {
+            try discardRequest(completion.requestID, error: completion.reason, cause: "attempts")
+        } else if let retryAt = completion.retryAt.map(Store.milliseconds) {
+            if !successorPending {
+                // The request itself waits again. A submit on another host may have made a
+                // successor pending since the check: the unique index refuses a second pending
+                // request, and the successor takes the retry instead.
+                try connection.execute("SAVEPOINT retry")
+                do throws(StorageError) {
                     try connection.query(
                         """
-                        UPDATE task_requests SET
-                            earliest_begin_at = CASE WHEN earliest_begin_at IS NULL OR earliest_begin_at <= $3
-                                THEN earliest_begin_at ELSE $3 END,
-                            attempts = greatest(attempts, $4), last_error = $5
-                        WHERE identifier = $1 AND scope = $2 AND lease_owner IS NULL
-                        """, [identifier, scope, .pg(retryAt), .pg(attempts), completion.reason])
-                    try deleteRequest(completion.requestID)
+                        UPDATE task_requests SET lease_owner = NULL, lease_expires_at = NULL, claimed_at = NULL,
+                            earliest_begin_at = $2, last_error = $3
+                        WHERE id = $1
+                        """, [.pg(completion.requestID), .pg(retryAt), completion.reason])
+                    try connection.execute("RELEASE SAVEPOINT retry")
+                } catch .postgresql("23505", _, _) {
+                    try connection.execute("ROLLBACK TO SAVEPOINT retry")
+                    successorPending = true
                 }
-            } else {
+            }
+            if successorPending {
+                try connection.query(
+                    """
+                    UPDATE task_requests SET
+                        earliest_begin_at = CASE WHEN earliest_begin_at IS NULL OR earliest_begin_at <= $3
+                            THEN earliest_begin_at ELSE $3 END,
+                        attempts = greatest(attempts, $4), last_error = $5
+                    WHERE identifier = $1 AND scope = $2 AND lease_owner IS NULL
+                    """, [identifier, scope, .pg(retryAt), .pg(attempts), completion.reason])
                 try deleteRequest(completion.requestID)
             }
-            try connection.query(
-                """
-                UPDATE task_runs SET finished_at = $2, outcome = $3, reason = $4, successor_pending = $5, periods = $6
-                WHERE id = $1 AND finished_at IS NULL
-                """,
-                [
-                    .pg(completion.runID), .pg(nowMilliseconds), completion.outcome.rawValue, completion.reason,
-                    .pg(successorPending), .pg(completion.periods),
-                ])
-            return .recorded(successorPending: successorPending)
+        } else {
+            try deleteRequest(completion.requestID)
         }
+        try connection.query(
+            """
+            UPDATE task_runs SET finished_at = $2, outcome = $3, reason = $4, successor_pending = $5, periods = $6
+            WHERE id = $1 AND finished_at IS NULL
+            """,
+            [
+                .pg(completion.runID), .pg(nowMilliseconds), completion.outcome.rawValue, completion.reason,
+                .pg(successorPending), .pg(completion.periods),
+            ])
+        return .recorded(successorPending: successorPending)
+    }
+
+    /// Gives back a claim never run (`TaskClaimRelease`), inside `finishTaskRuns`' transaction.
+    private func release(_ claim: TaskClaimRelease) throws(StorageError) {
+        guard let (identifier, scope, _) = try lockLeasedRequest(claim.requestID, owner: claim.owner) else { return }
+        var superseded = try pendingRequestExists(identifier: identifier, scope: scope)
+        if !superseded {
+            // A submit on another host may make a request of this task and scope pending meanwhile:
+            // the unique index then refuses this one, and the new one supersedes it.
+            try connection.execute("SAVEPOINT release")
+            do throws(StorageError) {
+                try connection.query(
+                    """
+                    UPDATE task_requests SET lease_owner = NULL, lease_expires_at = NULL, claimed_at = NULL,
+                        attempts = greatest(0, attempts - 1)
+                    WHERE id = $1
+                    """, [.pg(claim.requestID)])
+                try connection.execute("RELEASE SAVEPOINT release")
+            } catch .postgresql("23505", _, _) {
+                try connection.execute("ROLLBACK TO SAVEPOINT release")
+                superseded = true
+            }
+        }
+        if superseded { try deleteRequest(claim.requestID) }
+        try connection.query("DELETE FROM task_runs WHERE id = $1 AND finished_at IS NULL", [.pg(claim.runID)])
     }
 
     private func deleteRequest(_ id: Int64) throws(StorageError) {

@@ -308,76 +308,127 @@ extension SQLiteDriver {
     /// successor is already pending (the handler submitted it first thing), that successor is moved
     /// up to `retryAt` if it is due later and inherits the attempt count, so there is still one
     /// pending request per identifier and scope; otherwise the request itself becomes pending again.
-    func finishTaskRun(_ completion: TaskRunCompletion) throws(StorageError) -> TaskRunFinish {
+    func finishTaskRuns(_ completions: [TaskRunCompletion], releasing: [TaskClaimRelease]) throws(StorageError)
+        -> [TaskRunFinish]
+    {
         try write { () throws(StorageError) in
-            let held = try connection.withStatement(
-                "SELECT identifier, scope, attempts FROM task_requests WHERE id = ?1 AND lease_owner = ?2"
-            ) { (statement) throws(StorageError) -> (identifier: String, scope: String, attempts: Int)? in
-                try statement.bind(1, completion.requestID)
-                try statement.bind(2, completion.owner)
-                return try statement.step() ? (statement.string(0), statement.string(1), statement.int(2)) : nil
+            var finishes: [TaskRunFinish] = []
+            finishes.reserveCapacity(completions.count)
+            for completion in completions { finishes.append(try settle(completion)) }
+            for claim in releasing { try release(claim) }
+            return finishes
+        }
+    }
+
+    /// The request `owner` leases: its identifier, scope and attempts; `nil` when the lease is not theirs.
+    private func leasedRequest(_ id: Int64, owner: String) throws(StorageError)
+        -> (identifier: String, scope: String, attempts: Int)?
+    {
+        try connection.withStatement(
+            "SELECT identifier, scope, attempts FROM task_requests WHERE id = ?1 AND lease_owner = ?2"
+        ) { (statement) throws(StorageError) -> (identifier: String, scope: String, attempts: Int)? in
+            try statement.bind(1, id)
+            try statement.bind(2, owner)
+            return try statement.step() ? (statement.string(0), statement.string(1), statement.int(2)) : nil
+        }
+    }
+
+    /// One run of `finishTaskRuns`, inside its transaction.
+    private func settle(_ completion: TaskRunCompletion) throws(StorageError) -> TaskRunFinish {
+        guard let held = try leasedRequest(completion.requestID, owner: completion.owner) else { return .leaseLost }
+        for write in completion.writes {
+            switch write {
+            case .submit(let request): _ = try insert(request, replacing: true)
+            case .save(let model): _ = try insertModel(model)
             }
-            guard let held else { return .leaseLost }
-            let successorPending = try connection.withStatement(
-                "SELECT EXISTS (SELECT 1 FROM task_requests WHERE identifier = ?1 AND scope = ?2 AND lease_owner IS NULL)"
-            ) { (statement) throws(StorageError) in
-                try statement.bind(1, held.identifier)
-                try statement.bind(2, held.scope)
-                return try statement.step() && statement.int(0) == 1
-            }
-            if completion.discard {
-                try discardRequest(completion.requestID, error: completion.reason, cause: "attempts")
-            } else if let retryAt = completion.retryAt.map(Store.milliseconds) {
-                if successorPending {
-                    try connection.withStatement(
-                        """
-                        UPDATE task_requests SET
-                            earliest_begin_at = CASE WHEN earliest_begin_at IS NULL OR earliest_begin_at <= ?3
-                                THEN earliest_begin_at ELSE ?3 END,
-                            attempts = max(attempts, ?4), last_error = ?5
-                        WHERE identifier = ?1 AND scope = ?2 AND lease_owner IS NULL
-                        """
-                    ) { (statement) throws(StorageError) in
-                        try statement.bind(1, held.identifier)
-                        try statement.bind(2, held.scope)
-                        try statement.bind(3, retryAt)
-                        try statement.bind(4, held.attempts)
-                        try statement.bind(5, completion.reason)
-                        try statement.run()
-                    }
-                    try deleteRequest(completion.requestID)
-                } else {
-                    try connection.withStatement(
-                        """
-                        UPDATE task_requests SET lease_owner = NULL, lease_expires_at = NULL, claimed_at = NULL,
-                            earliest_begin_at = ?2, last_error = ?3
-                        WHERE id = ?1
-                        """
-                    ) { (statement) throws(StorageError) in
-                        try statement.bind(1, completion.requestID)
-                        try statement.bind(2, retryAt)
-                        try statement.bind(3, completion.reason)
-                        try statement.run()
-                    }
+        }
+        let successorPending = try pendingRequestExists(identifier: held.identifier, scope: held.scope)
+        if completion.discard {
+            try discardRequest(completion.requestID, error: completion.reason, cause: "attempts")
+        } else if let retryAt = completion.retryAt.map(Store.milliseconds) {
+            if successorPending {
+                try connection.withStatement(
+                    """
+                    UPDATE task_requests SET
+                        earliest_begin_at = CASE WHEN earliest_begin_at IS NULL OR earliest_begin_at <= ?3
+                            THEN earliest_begin_at ELSE ?3 END,
+                        attempts = max(attempts, ?4), last_error = ?5
+                    WHERE identifier = ?1 AND scope = ?2 AND lease_owner IS NULL
+                    """
+                ) { (statement) throws(StorageError) in
+                    try statement.bind(1, held.identifier)
+                    try statement.bind(2, held.scope)
+                    try statement.bind(3, retryAt)
+                    try statement.bind(4, held.attempts)
+                    try statement.bind(5, completion.reason)
+                    try statement.run()
                 }
-            } else {
                 try deleteRequest(completion.requestID)
+            } else {
+                try connection.withStatement(
+                    """
+                    UPDATE task_requests SET lease_owner = NULL, lease_expires_at = NULL, claimed_at = NULL,
+                        earliest_begin_at = ?2, last_error = ?3
+                    WHERE id = ?1
+                    """
+                ) { (statement) throws(StorageError) in
+                    try statement.bind(1, completion.requestID)
+                    try statement.bind(2, retryAt)
+                    try statement.bind(3, completion.reason)
+                    try statement.run()
+                }
             }
+        } else {
+            try deleteRequest(completion.requestID)
+        }
+        try connection.withStatement(
+            """
+            UPDATE task_runs SET finished_at = ?2, outcome = ?3, reason = ?4, successor_pending = ?5, periods = ?6
+            WHERE id = ?1 AND finished_at IS NULL
+            """
+        ) { (statement) throws(StorageError) in
+            try statement.bind(1, completion.runID)
+            try statement.bind(2, nowMilliseconds)
+            try statement.bind(3, completion.outcome.rawValue)
+            try statement.bind(4, completion.reason)
+            try statement.bind(5, successorPending)
+            try statement.bind(6, completion.periods)
+            try statement.run()
+        }
+        return .recorded(successorPending: successorPending)
+    }
+
+    /// Gives back a claim never run (`TaskClaimRelease`), inside `finishTaskRuns`' transaction.
+    private func release(_ claim: TaskClaimRelease) throws(StorageError) {
+        guard let held = try leasedRequest(claim.requestID, owner: claim.owner) else { return }
+        if try pendingRequestExists(identifier: held.identifier, scope: held.scope) {
+            try deleteRequest(claim.requestID)
+        } else {
             try connection.withStatement(
                 """
-                UPDATE task_runs SET finished_at = ?2, outcome = ?3, reason = ?4, successor_pending = ?5, periods = ?6
-                WHERE id = ?1 AND finished_at IS NULL
+                UPDATE task_requests SET lease_owner = NULL, lease_expires_at = NULL, claimed_at = NULL,
+                    attempts = max(0, attempts - 1)
+                WHERE id = ?1
                 """
             ) { (statement) throws(StorageError) in
-                try statement.bind(1, completion.runID)
-                try statement.bind(2, nowMilliseconds)
-                try statement.bind(3, completion.outcome.rawValue)
-                try statement.bind(4, completion.reason)
-                try statement.bind(5, successorPending)
-                try statement.bind(6, completion.periods)
+                try statement.bind(1, claim.requestID)
                 try statement.run()
             }
-            return .recorded(successorPending: successorPending)
+        }
+        try connection.withStatement("DELETE FROM task_runs WHERE id = ?1 AND finished_at IS NULL") {
+            (statement) throws(StorageError) in
+            try statement.bind(1, claim.runID)
+            try statement.run()
+        }
+    }
+
+    private func pendingRequestExists(identifier: String, scope: String) throws(StorageError) -> Bool {
+        try connection.withStatement(
+            "SELECT EXISTS (SELECT 1 FROM task_requests WHERE identifier = ?1 AND scope = ?2 AND lease_owner IS NULL)"
+        ) { (statement) throws(StorageError) in
+            try statement.bind(1, identifier)
+            try statement.bind(2, scope)
+            return try statement.step() && statement.int(0) == 1
         }
     }
 

@@ -1,0 +1,160 @@
+import Domain
+import Foundation
+import Scheduling
+import Storage
+import TestSupport
+import Testing
+
+/// A worker claims quick runs many at a time and records them, with the writes they store with
+/// their records (`BackgroundTask.storeWithRun`), in one transaction per batch.
+@Suite("Runs claimed and recorded in batches", .timeLimit(.minutes(10)))
+struct BatchTests {
+    static let users = (0..<40).map { String(format: "user%02d", $0) }
+
+    /// A model artifact for `scope` as a retrain would store it; `source` must be `personal` or
+    /// `population` for the database to accept it.
+    static func model(_ scope: TaskScope, source: String = "personal", at now: Date) -> StoredModel {
+        StoredModel(
+            scope: scope.user?.rawValue ?? StoredModel.populationScope, specVersion: 1, source: source,
+            asOfDay: Day(containing: now, in: .utc), trainedAt: now, promoted: true, reason: "test",
+            designFingerprint: nil, json: "{}")
+    }
+
+    /// A daily refresh task whose handler stores its successor and a model with its run's record,
+    /// noting how many runs were open (claimed, not yet recorded) when it started.
+    static func storing(
+        _ harness: SchedulerHarness, openRuns: Locked<[Int]>,
+        source: @escaping @Sendable (TaskScope) -> String = {
+            _ in "personal"
+        }, during: @escaping @Sendable (BackgroundTask) -> Void = { _ in }
+    ) -> TestTask {
+        TestTask(
+            identifier: "daily",
+            chainStart: { scope, _ in AppRefreshTaskRequest(identifier: "daily", scope: scope) },
+            handler: { task in
+                let open = (try? await harness.store.taskRuns(includeUnfinished: true).count { $0.outcome == nil }) ?? 0
+                openRuns.withLock { $0.append(open) }
+                do {
+                    try await task.submitWithRun(
+                        AppRefreshTaskRequest(
+                            identifier: "daily", scope: task.scope, earliestBeginDate: task.startedAt + 86_400))
+                } catch {
+                    task.setTaskCompleted(success: false, reason: "\(error)")
+                    return
+                }
+                during(task)
+                task.storeWithRun(.save(model(task.scope, source: source(task.scope), at: task.startedAt)))
+                task.expirationHandler = {}
+                task.setTaskCompleted(success: true)
+            })
+    }
+
+    @Test(
+        "quick runs are claimed many at a time, and each run's successor and model are stored with its record",
+        arguments: TestBackend.all)
+    func storedWithRecords(backend: TestBackend) async throws {
+        let harness = try SchedulerHarness(backend)
+        try await harness.addUsers(Self.users)
+        let openRuns = Locked<[Int]>([])
+        let report = try await harness.launch([Self.storing(harness, openRuns: openRuns)])
+
+        #expect(report.runs.count == Self.users.count)
+        #expect(report.unsuccessfulRuns.isEmpty)
+        // The first claim takes one request; once the worker knows its runs are quick, it takes many.
+        #expect(openRuns.withLock { $0.max() ?? 0 } > 1, "every claim took a single request")
+        let pending = try await harness.scheduler().pendingRequests(identifier: "daily")
+        #expect(pending.count == Self.users.count)
+        #expect(pending.allSatisfy { $0.earliestBeginDate == harness.now + 86_400 && $0.attempts == 0 })
+        for user in Self.users {
+            #expect(try await harness.store.servingModel(scope: user) != nil, "\(user) has no model")
+        }
+        #expect(try await harness.store.brokenTaskChains().isEmpty)
+    }
+
+    @Test(
+        "a write the database refuses fails its run alone, saying why, and stores nothing of it; the rest of the batch is recorded",
+        arguments: TestBackend.all)
+    func refusedWrite(backend: TestBackend) async throws {
+        let harness = try SchedulerHarness(backend)
+        try await harness.addUsers(Self.users)
+        let refused = TaskScope.user(.literal("user07"))
+        let task = Self.storing(harness, openRuns: Locked([])) { $0 == refused ? "bogus" : "personal" }
+        let report = try await harness.launch([task])
+
+        let failed = report.runs.filter { $0.outcome != .success }
+        #expect(failed.map(\.scope) == [refused])
+        #expect(failed.first?.reason?.hasPrefix("could not store what it produced: ") == true)
+        #expect(report.runs.count == Self.users.count)
+        #expect(try await harness.store.servingModel(scope: "user07") == nil)
+        #expect(try await harness.store.servingModel(scope: "user08") != nil)
+        // Its successor went with its other writes: the request itself waits for its retry.
+        let waiting = try await harness.scheduler().pendingRequests(identifier: "daily", scope: refused)
+        #expect(waiting.map(\.attempts) == [1])
+        #expect(waiting.first?.earliestBeginDate == harness.now + 60)
+    }
+
+    @Test(
+        "a claimed request that waits half its budget in its batch is given back unrun, and runs once, as its first attempt",
+        arguments: TestBackend.all)
+    func waitedTooLong(backend: TestBackend) async throws {
+        let harness = try SchedulerHarness(backend)
+        try await harness.addUsers(Self.users)
+        let slow = TaskScope.user(.literal("user05"))
+        let task = Self.storing(harness, openRuns: Locked([])) { _ in
+            "personal"
+        } during: { task in
+            // 20 s of the 30 s refresh budget: the requests claimed with this one have waited too long.
+            if task.scope == slow { harness.clock.advance(by: 20) }
+        }
+        let report = try await harness.launch([task])
+
+        #expect(report.unsuccessfulRuns.isEmpty)
+        #expect(report.runs.count == Self.users.count)
+        #expect(Set(report.runs.map(\.scope)).count == Self.users.count)
+        #expect(report.runs.allSatisfy { $0.attempt == 1 }, "a given-back claim counted as an attempt")
+        let history = try await harness.history("daily")
+        #expect(history.count == Self.users.count, "a given-back claim left a run in the history")
+        let late = try #require(history.first { $0.scope == .user(.literal("user06")) })
+        #expect(late.startedAt >= harness.now, "user06 ran with the budget its first claim had left")
+    }
+
+    @Test(
+        "a run that lost its lease stores none of its writes; a claim given back is pending again, uncounted",
+        arguments: TestBackend.all)
+    func lostLeaseAndRelease(backend: TestBackend) async throws {
+        let harness = try SchedulerHarness(backend)
+        try await harness.addUsers(["ada", "bob"])
+        let daily = TestTask.periodic("daily", every: 86_400)
+        try await harness.launch([daily], plan: LaunchPlan(identifiers: [], jobs: 1))  // the chains only
+        func claim(_ owner: String, limit: Int) async throws -> [ClaimedTaskRequest] {
+            try await harness.store.claimTaskRequests(
+                TaskClaim(
+                    owner: owner, refreshLease: 40, processingLease: 610, isOnExternalPower: true,
+                    hasNetworkConnectivity: true, identifiers: ["daily"], scope: nil, limit: limit))
+        }
+        let first = try await claim("host:1:a/1", limit: 2)
+        try #require(first.count == 2)
+        harness.clock.advance(by: 41)
+        let second = try await claim("host:2:b/1", limit: 1)  // takes over the first claim's ada or bob
+        try #require(second.count == 1)
+        let lost = try #require(first.first { $0.request.id == second[0].request.id })
+        let kept = try #require(first.first { $0.request.id != second[0].request.id })
+
+        let model = Self.model(.user(.literal(lost.request.scope)), at: harness.now)
+        let finishes = try await harness.store.finishTaskRuns(
+            [
+                TaskRunCompletion(
+                    runID: lost.runID, requestID: lost.request.id, owner: "host:1:a/1", outcome: .success,
+                    reason: nil, retryAt: nil, writes: [.save(model)])
+            ],
+            releasing: [TaskClaimRelease(runID: kept.runID, requestID: kept.request.id, owner: "host:1:a/1")])
+        #expect(finishes == [.leaseLost])
+        #expect(try await harness.store.servingModel(scope: lost.request.scope) == nil)
+
+        let requests = try await harness.store.taskRequests(identifier: "daily", scope: kept.request.scope)
+        #expect(requests.map(\.leaseOwner) == [nil])
+        #expect(requests.map(\.attempts) == [0])
+        let runs = try await harness.store.taskRuns(scope: kept.request.scope, includeUnfinished: true)
+        #expect(runs.isEmpty, "the given-back claim's run is still in the history")
+    }
+}
