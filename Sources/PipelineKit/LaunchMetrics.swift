@@ -122,7 +122,7 @@ extension Pipeline {
             for outcome in TaskOutcome.allCases {
                 sample(
                     "pipeline_launch_runs", [("outcome", outcome.rawValue)],
-                    Double(report.runs.filter { $0.outcome == outcome }.count))
+                    Double(report.outcomes[outcome, default: 0]))
             }
             if let duration {
                 family("pipeline_launch_duration_seconds", "gauge", "Wall-clock time the last launch took.")

@@ -10,6 +10,13 @@ public struct SchedulerConfiguration: Sendable, Hashable {
     public var processingBudget: TimeInterval = 600
     /// Seconds a run gets after its expiration handler to stop; the lease lasts budget + grace.
     public var expiryGrace: TimeInterval = 10
+    /// Requests a worker claims at once at most. Its claims hold about `claimBatchDuration` of work,
+    /// as its runs so far measure it, and the runs of a claim are recorded in one transaction: quick
+    /// runs (a retrain takes milliseconds) share their transactions many to one, and a slow run is
+    /// claimed alone. A run's budget counts from its claim.
+    public var claimBatchLimit = 32
+    /// Seconds of work a worker claims at once, up to `claimBatchLimit` requests (see there).
+    public var claimBatchDuration: TimeInterval = 0.25
     /// The delay before the first retry of an unsuccessful run; each further failure doubles it.
     public var retryBaseDelay: TimeInterval = 60
     /// The longest delay between retries.

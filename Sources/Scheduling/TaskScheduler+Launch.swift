@@ -30,26 +30,71 @@ public struct LaunchPlan: Sendable, Hashable {
 }
 
 /// What a launch did.
+///
+/// Its lists are bounded, so that a launch over 100,000 users does not hold 100,000 records: each keeps
+/// at most `LaunchReport.listLimit` entries (for `runs`, the latest), and `outcomes` counts every run.
 public struct LaunchReport: Sendable {
+    /// Entries each list of a report keeps at most.
+    public static let listLimit = 1000
+
     /// First requests submitted for scopes that had none (new users, or a database never launched).
     public var startedChains = 0
-    /// The runs of this launch, in the order they finished.
+    /// The runs of this launch, in the order they finished: every one, or the latest `listLimit`
+    /// (`runCount` counts them all).
     public var runs: [TaskRun] = []
+    /// How many runs this launch recorded, by outcome.
+    public var outcomes: [TaskOutcome: Int] = [:]
     /// Runs taken over from workers that died (their lease had expired).
     public var reclaimed = 0
     /// Due requests that match the plan but did not run because their conditions are unmet.
     public var waitingForConditions: [ScheduledRequest] = []
     /// Due requests that match the plan and another worker is running.
     public var runningElsewhere: [ScheduledRequest] = []
-    /// Runs that were their request's last attempt: the request left the schedule as discarded.
-    public var discarded: [TaskRun] = []
     /// Old history this launch deleted (`SchedulerConfiguration.historyRetention`).
     public var pruned = PrunedHistory()
 
     public init() {}
 
-    /// Runs that did not succeed.
+    /// Runs among `runs` that were their request's last attempt: the request left the schedule as
+    /// discarded.
+    public var discarded: [TaskRun] { runs.filter(\.wasDiscarded) }
+
+    /// How many runs this launch recorded.
+    public var runCount: Int { outcomes.values.reduce(0, +) }
+
+    /// How many runs did not succeed.
+    public var unsuccessfulRunCount: Int { runCount - outcomes[.success, default: 0] }
+
+    /// Runs that did not succeed, among `runs`.
     public var unsuccessfulRuns: [TaskRun] { runs.filter { $0.outcome != .success } }
+}
+
+/// The latest `LaunchReport.listLimit` runs of a worker, and counts of them all.
+struct RecentRuns: Sendable {
+    private(set) var runs: [TaskRun] = []
+    private(set) var outcomes: [TaskOutcome: Int] = [:]
+
+    mutating func append(_ run: TaskRun) {
+        if let outcome = run.outcome { outcomes[outcome, default: 0] += 1 }
+        runs.append(run)
+        // Trimmed in steps, so a long launch does not shift the array at every run.
+        if runs.count >= LaunchReport.listLimit + LaunchReport.listLimit / 4 {
+            runs.removeFirst(runs.count - LaunchReport.listLimit)
+        }
+    }
+
+    mutating func merge(_ other: RecentRuns) {
+        outcomes.merge(other.outcomes, uniquingKeysWith: +)
+        runs += other.runs
+    }
+
+    /// The runs in the order they finished, the latest `listLimit`.
+    var latest: [TaskRun] {
+        Array(
+            runs.sorted {
+                ($0.finishedAt ?? $0.startedAt, $0.startedAt) < ($1.finishedAt ?? $1.startedAt, $1.startedAt)
+            }.suffix(LaunchReport.listLimit))
+    }
 }
 
 extension TaskScheduler {
@@ -105,31 +150,33 @@ extension TaskScheduler {
             for await result in group { results.append(result) }
             return results
         }
+        var runs = RecentRuns()
         for result in results {
-            report.runs += result.runs
+            runs.merge(result.runs)
             report.reclaimed += result.reclaimed
         }
-        report.runs.sort {
-            ($0.finishedAt ?? $0.startedAt, $0.startedAt) < ($1.finishedAt ?? $1.startedAt, $1.startedAt)
-        }
-        report.discarded = report.runs.filter(\.wasDiscarded)
+        report.runs = runs.latest
+        report.outcomes = runs.outcomes
         if let failure = results.compactMap(\.error).first { throw failure }
         // History grows only by runs, so a launch that ran nothing has nothing new to prune and stays quick.
-        if !report.runs.isEmpty { report.pruned = try await pruneHistory() }
+        if report.runCount > 0 { report.pruned = try await pruneHistory() }
 
         let now = clock.now
         let conditions = conditions.currentConditions()
-        for identifier in selected {
-            for request in try await pendingRequests(identifier: identifier, scope: plan.scope) {
-                if let lease = request.lease {
-                    if lease.expiresAt > now { report.runningElsewhere.append(request) }
-                } else if request.isDue(at: now), request.id <= cutoff,
-                    !conditions.allow(
-                        requiresExternalPower: request.requiresExternalPower,
-                        requiresNetwork: request.requiresNetworkConnectivity)
-                {
-                    report.waitingForConditions.append(request)
-                }
+        let leftovers: [TaskRequestRecord]
+        do {
+            leftovers = try await store.heldOrWaitingTaskRequests(
+                identifiers: names, scope: plan.scope?.storageKey, at: now, upToRequestID: cutoff,
+                isOnExternalPower: conditions.isOnExternalPower,
+                hasNetworkConnectivity: conditions.hasNetworkConnectivity, limit: 2 * LaunchReport.listLimit)
+        } catch {
+            throw .storage(error)
+        }
+        for request in leftovers.compactMap(ScheduledRequest.init) {
+            if request.lease != nil {
+                if report.runningElsewhere.count < LaunchReport.listLimit { report.runningElsewhere.append(request) }
+            } else if report.waitingForConditions.count < LaunchReport.listLimit {
+                report.waitingForConditions.append(request)
             }
         }
         return report
@@ -158,86 +205,98 @@ extension TaskScheduler {
         }
     }
 
-    static let chainStartsPerTransaction = 500
-
     /// Submits, with `.keep`, the first request of every registered task for each scope it covers
-    /// that has no request of it. Returns how many were stored.
+    /// that has no request of it. Returns how many were stored. Users are taken a page at a time, so
+    /// memory does not grow with their number.
     private func startChains() async throws(SchedulingError) -> Int {
-        var requests: [NewTaskRequest] = []
-        var startedOneByOne = 0
+        var started = 0
         for identifier in registeredIdentifiers {
             guard let registration = registration(for: identifier) else { continue }
-            let scopes: [(TaskScope, User?)]
             do {
                 switch registration.scope {
                 case .everyUser:
-                    scopes = try await store.usersWithoutTaskRequest(identifier: identifier.rawValue)
-                        .map { (.user($0.id), $0) }
+                    var after: UserID?
+                    while true {
+                        let page = try await store.usersWithoutTaskRequest(
+                            identifier: identifier.rawValue, after: after, limit: Self.chainStartsPerTransaction)
+                        guard let last = page.last else { break }
+                        after = last.id
+                        started += try await startChains(of: registration, for: page.map { (.user($0.id), $0) })
+                    }
                 case .global:
                     let existing = try await store.taskRequests(identifier: identifier.rawValue, scope: "")
                     let discarded = try await store.discardedTaskRequests(identifier: identifier.rawValue, scope: "")
-                    scopes = existing.isEmpty && discarded.isEmpty ? [(.global, nil)] : []
+                    if existing.isEmpty && discarded.isEmpty {
+                        started += try await startChains(of: registration, for: [(.global, nil)])
+                    }
                 }
+            } catch let error as StorageError {
+                throw .storage(error)
+            } catch let error as SchedulingError {
+                throw error
+            } catch {
+                preconditionFailure("unexpected error: \(error)")
+            }
+        }
+        if started > 0 { log.log(.info, "started \(started) task chain\(started == 1 ? "" : "s")") }
+        return started
+    }
+
+    /// Users per page of `startChains`, each page's requests submitted in one transaction: launches
+    /// starting the same chains at once wait on each other's uncommitted rows, each wait at most one
+    /// short transaction long.
+    static let chainStartsPerTransaction = 500
+
+    /// Submits the first request of `registration`'s task for each of `scopes`, with `.keep`: in one
+    /// transaction, or one at a time under a pending-request limit, so that each counts against the
+    /// limit for the next (a refused one is logged and skipped). Returns how many were stored.
+    private func startChains(of registration: Registration, for scopes: [(TaskScope, User?)])
+        async throws(SchedulingError) -> Int
+    {
+        let identifier = registration.identifier
+        var requests: [NewTaskRequest] = []
+        var started = 0
+        for (scope, user) in scopes {
+            let request: any TaskRequest
+            do {
+                request = try await registration.chainStart(scope, user)
+            } catch let error as StorageError {
+                throw .storage(error)
+            } catch {
+                throw .chainStartFailed(identifier, scope: scope, reason: "\(error)")
+            }
+            precondition(
+                request.identifier == identifier && request.scope == scope,
+                "the first request of '\(identifier)' for \(scope) has identifier '\(request.identifier)' "
+                    + "and scope \(request.scope)")
+            guard configuration.pendingRequestLimit != nil else {
+                requests.append(request.record)
+                continue
+            }
+            do {
+                try await checkPendingLimit(request)
+            } catch let refusal where refusal.isTooManyPending {
+                log.log(.warning, "\(identifier) [\(scope)]: chain not started: \(refusal)")
+                continue
+            }
+            do {
+                if try await store.submit(request.record, replacing: false) { started += 1 }
             } catch {
                 throw .storage(error)
             }
-            for (scope, user) in scopes {
-                let request: any TaskRequest
-                do {
-                    request = try await registration.chainStart(scope, user)
-                } catch let error as StorageError {
-                    throw .storage(error)
-                } catch {
-                    throw .chainStartFailed(identifier, scope: scope, reason: "\(error)")
-                }
-                precondition(
-                    request.identifier == identifier && request.scope == scope,
-                    "the first request of '\(identifier)' for \(scope) has identifier '\(request.identifier)' "
-                        + "and scope \(request.scope)")
-                if configuration.pendingRequestLimit != nil {
-                    // One at a time, so that each counts against the limit for the next.
-                    do {
-                        try await checkPendingLimit(request)
-                    } catch let refusal where refusal.isTooManyPending {
-                        log.log(.warning, "\(identifier) [\(scope)]: chain not started: \(refusal)")
-                        continue
-                    }
-                    do {
-                        if try await store.submit(request.record, replacing: false) { startedOneByOne += 1 }
-                    } catch {
-                        throw .storage(error)
-                    }
-                    continue
-                }
-                requests.append(request.record)
-            }
         }
         do {
-            // In transactions of a few hundred: launches starting the same chains at once wait on
-            // each other's uncommitted rows, each wait at most one short transaction long.
-            var started = startedOneByOne
-            for first in stride(from: 0, to: requests.count, by: Self.chainStartsPerTransaction) {
-                let slice = requests[first..<min(first + Self.chainStartsPerTransaction, requests.count)]
-                started += try await store.submit(Array(slice), replacing: false)
-            }
-            if started > 0 { log.log(.info, "started \(started) task chain\(started == 1 ? "" : "s")") }
-            return started
+            return started + (try await store.submit(requests, replacing: false))
         } catch {
             throw .storage(error)
         }
     }
 
     private struct WorkerResult: Sendable {
-        var runs: [TaskRun] = []
+        var runs = RecentRuns()
         var reclaimed = 0
         var error: SchedulingError?
     }
-
-    /// Claims per transaction: at most `claimBatchLimit`, and about `claimBatchDuration` of work as the
-    /// worker's recent runs measure it. Quick runs (a retrain takes milliseconds) share their claim and
-    /// their records' transactions many to one; a slow run is claimed alone.
-    static let claimBatchLimit = 32
-    static let claimBatchDuration: Duration = .milliseconds(250)
 
     /// One worker: claims due requests a batch at a time, runs them one after another, and records
     /// the batch's runs, with the writes they stored with their records, in one transaction; until
@@ -250,7 +309,7 @@ extension TaskScheduler {
         -> WorkerResult
     {
         var result = WorkerResult()
-        var pace = BatchPace()
+        var pace = BatchPace(limit: configuration.claimBatchLimit, duration: configuration.claimBatchDuration)
         let grace = configuration.expiryGrace
         while !Task.isCancelled {
             let conditions = conditions.currentConditions()
@@ -287,7 +346,7 @@ extension TaskScheduler {
                 pace.record(started.duration(to: .now))
             }
             do {
-                result.runs += try await record(finished, releasing: released, owner: owner)
+                for run in try await record(finished, releasing: released, owner: owner) { result.runs.append(run) }
             } catch {
                 result.error = error
                 break
@@ -304,16 +363,24 @@ extension TaskScheduler {
         return clock.now.timeIntervalSince(claimedAt) > budget / 2
     }
 
-    /// The size of a worker's next claim, from the mean duration of its runs so far.
+    /// The size of a worker's next claim, from the mean duration of its runs so far: 1 to begin with,
+    /// then about `duration` of work, at most `limit` requests.
     struct BatchPace {
+        let limit: Int
+        let duration: TimeInterval
         private var runs = 0
         private var total = Duration.zero
+
+        init(limit: Int, duration: TimeInterval) {
+            self.limit = max(1, limit)
+            self.duration = duration
+        }
 
         var batchSize: Int {
             guard runs > 0 else { return 1 }
             let mean = total / runs
-            guard mean > .zero else { return TaskScheduler.claimBatchLimit }
-            return max(1, min(TaskScheduler.claimBatchLimit, Int(TaskScheduler.claimBatchDuration / mean)))
+            guard mean > .zero else { return limit }
+            return max(1, min(limit, Int(min(Double(limit), Duration.seconds(duration) / mean))))
         }
 
         mutating func record(_ duration: Duration) {

@@ -74,7 +74,11 @@ protocol StorageDriver: AnyObject {
     func cancelTaskRequests(identifier: String?, scope: String?) throws(StorageError) -> Int
     func taskRequests(identifier: String?, scope: String?) throws(StorageError) -> [TaskRequestRecord]
     func latestTaskRequestID() throws(StorageError) -> Int64
-    func usersWithoutTaskRequest(identifier: String) throws(StorageError) -> [User]
+    func usersWithoutTaskRequest(identifier: String, after: String?, limit: Int) throws(StorageError) -> [User]
+    func heldOrWaitingTaskRequests(
+        identifiers: [String], scope: String?, at now: Int64, upToRequestID: Int64, isOnExternalPower: Bool,
+        hasNetworkConnectivity: Bool, limit: Int
+    ) throws(StorageError) -> [TaskRequestRecord]
     func claimTaskRequests(_ claim: TaskClaim) throws(StorageError) -> [ClaimedTaskRequest]
     func finishTaskRuns(_ completions: [TaskRunCompletion], releasing: [TaskClaimRelease]) throws(StorageError)
         -> [TaskRunFinish]

@@ -60,9 +60,25 @@ extension Store {
     }
 
     /// Users with no request of `identifier` at all, pending or running: the scopes a launch must
-    /// start the chain for.
-    public func usersWithoutTaskRequest(identifier: String) throws(StorageError) -> [User] {
-        try driver.usersWithoutTaskRequest(identifier: identifier)
+    /// start the chain for. In id order: the first `limit` after the id `after`, so a launch over many
+    /// users takes them a page at a time.
+    public func usersWithoutTaskRequest(identifier: String, after: UserID? = nil, limit: Int = Int.max)
+        throws(StorageError) -> [User]
+    {
+        try driver.usersWithoutTaskRequest(identifier: identifier, after: after?.rawValue, limit: limit)
+    }
+
+    /// What a launch left behind among the requests of `identifiers` (and `scope`, when given), at
+    /// most `limit` of them by id: those another worker's lease holds at `now`, and those due at `now`
+    /// (with an id up to `upToRequestID`) whose conditions the machine does not meet. Read without
+    /// loading every request.
+    public func heldOrWaitingTaskRequests(
+        identifiers: [String], scope: String?, at now: Date, upToRequestID: Int64, isOnExternalPower: Bool,
+        hasNetworkConnectivity: Bool, limit: Int
+    ) throws(StorageError) -> [TaskRequestRecord] {
+        try driver.heldOrWaitingTaskRequests(
+            identifiers: identifiers, scope: scope, at: Store.milliseconds(now), upToRequestID: upToRequestID,
+            isOnExternalPower: isOnExternalPower, hasNetworkConnectivity: hasNetworkConnectivity, limit: limit)
     }
 
     // MARK: Claiming and finishing

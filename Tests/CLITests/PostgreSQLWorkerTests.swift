@@ -92,7 +92,7 @@ struct PostgreSQLWorkerTests {
             #expect(launch.stderr.isEmpty)
             let report = try JSONSerialization.jsonObject(with: Data(launch.stdout.utf8)) as? [String: Any]
             startedChains += report?["startedChains"] as? Int ?? 0
-            reportedRuns += (report?["runs"] as? [Any])?.count ?? 0
+            reportedRuns += (report?["runCount"] as? Int) ?? 0
         }
         // Each chain was started once, by one of the launches.
         #expect(startedChains == (chains == .beforehand ? 0 : users * PipelineTasks.identifiers.count))

@@ -49,11 +49,18 @@ struct BatchTests {
             })
     }
 
+    /// The test configuration, with claims as large as their limit whatever the machine's speed.
+    static var batching: SchedulerConfiguration {
+        var configuration = SchedulerConfiguration.forTests
+        configuration.claimBatchDuration = 3600
+        return configuration
+    }
+
     @Test(
         "quick runs are claimed many at a time, and each run's successor and model are stored with its record",
         arguments: TestBackend.all)
     func storedWithRecords(backend: TestBackend) async throws {
-        let harness = try SchedulerHarness(backend)
+        let harness = try SchedulerHarness(backend, configuration: Self.batching)
         try await harness.addUsers(Self.users)
         let openRuns = Locked<[Int]>([])
         let report = try await harness.launch([Self.storing(harness, openRuns: openRuns)])
@@ -75,7 +82,7 @@ struct BatchTests {
         "a write the database refuses fails its run alone, saying why, and stores nothing of it; the rest of the batch is recorded",
         arguments: TestBackend.all)
     func refusedWrite(backend: TestBackend) async throws {
-        let harness = try SchedulerHarness(backend)
+        let harness = try SchedulerHarness(backend, configuration: Self.batching)
         try await harness.addUsers(Self.users)
         let refused = TaskScope.user(.literal("user07"))
         let task = Self.storing(harness, openRuns: Locked([])) { $0 == refused ? "bogus" : "personal" }
@@ -97,7 +104,7 @@ struct BatchTests {
         "a claimed request that waits half its budget in its batch is given back unrun, and runs once, as its first attempt",
         arguments: TestBackend.all)
     func waitedTooLong(backend: TestBackend) async throws {
-        let harness = try SchedulerHarness(backend)
+        let harness = try SchedulerHarness(backend, configuration: Self.batching)
         try await harness.addUsers(Self.users)
         let slow = TaskScope.user(.literal("user05"))
         let task = Self.storing(harness, openRuns: Locked([])) { _ in
@@ -156,5 +163,23 @@ struct BatchTests {
         #expect(requests.map(\.attempts) == [0])
         let runs = try await harness.store.taskRuns(scope: kept.request.scope, includeUnfinished: true)
         #expect(runs.isEmpty, "the given-back claim's run is still in the history")
+    }
+
+    @Test(
+        "a launch over more users than its lists hold starts every chain a page at a time, counts every run and keeps the latest",
+        arguments: TestBackend.all)
+    func boundedReport(backend: TestBackend) async throws {
+        let harness = try SchedulerHarness(backend, configuration: Self.batching)
+        let count = LaunchReport.listLimit + 300
+        try await harness.addUsers((0..<count).map { String(format: "u%05d", $0) })
+        let report = try await harness.launch([TestTask.periodic("daily", every: 86_400)])
+
+        #expect(report.startedChains == count)
+        #expect(report.runCount == count && report.outcomes == [.success: count])
+        #expect(report.runs.count == LaunchReport.listLimit)
+        let history = try await harness.history("daily")
+        #expect(history.count == count)
+        #expect(Set(report.runs.map(\.scope)).count == LaunchReport.listLimit, "a run is listed twice")
+        #expect(try await harness.scheduler().pendingRequests(identifier: "daily").count == count)
     }
 }

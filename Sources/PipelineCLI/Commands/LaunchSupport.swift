@@ -129,6 +129,7 @@ enum LaunchSupport {
     static func json(_ report: LaunchReport) -> JSONValue {
         .object([
             "startedChains": .number(Double(report.startedChains)),
+            "runCount": .number(Double(report.runCount)),
             "runs": .array(report.runs.map(json)),
             "reclaimed": .number(Double(report.reclaimed)),
             "waitingForConditions": .array(report.waitingForConditions.map(json)),

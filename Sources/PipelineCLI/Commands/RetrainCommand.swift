@@ -53,8 +53,8 @@ enum RetrainCommand: Command {
         options.force = context.arguments.flag("force")
         options.budget = budget
         let report = try await LaunchSupport.launch(options, pipeline: pipeline, context: context)
-        if !report.unsuccessfulRuns.isEmpty { return .failure }
-        if report.runs.isEmpty, !report.waitingForConditions.isEmpty || !report.runningElsewhere.isEmpty {
+        if report.unsuccessfulRunCount > 0 { return .failure }
+        if report.runCount == 0, !report.waitingForConditions.isEmpty || !report.runningElsewhere.isEmpty {
             if !report.waitingForConditions.isEmpty {
                 let count = report.waitingForConditions.count
                 context.io.stderr.writeLine(

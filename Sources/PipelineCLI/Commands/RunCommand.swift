@@ -41,6 +41,6 @@ enum RunCommand: Command {
         var options = LaunchSupport.launchOptions(context, pipeline: pipeline)
         options.tasks = PipelineTasks.refreshIdentifiers
         let report = try await LaunchSupport.launch(options, pipeline: pipeline, context: context)
-        return report.unsuccessfulRuns.isEmpty ? .ok : .failure
+        return report.unsuccessfulRunCount == 0 ? .ok : .failure
     }
 }

@@ -125,15 +125,39 @@ extension PostgreSQLDriver {
         ).int64(0, 0)
     }
 
-    func usersWithoutTaskRequest(identifier: String) throws(StorageError) -> [User] {
+    func usersWithoutTaskRequest(identifier: String, after: String?, limit: Int) throws(StorageError) -> [User] {
         let rows = try connection.query(
             """
             SELECT id, time_zone FROM users AS u
-            WHERE NOT EXISTS (SELECT 1 FROM task_requests WHERE identifier = $1 AND scope = u.id)
+            WHERE ($2::text IS NULL OR id > $2::text)
+                AND NOT EXISTS (SELECT 1 FROM task_requests WHERE identifier = $1 AND scope = u.id)
                 AND NOT EXISTS (SELECT 1 FROM discarded_task_requests WHERE identifier = $1 AND scope = u.id)
-            ORDER BY id
-            """, [identifier])
+            ORDER BY id LIMIT $3
+            """, [identifier, after, .pg(Int64(min(limit, Int(Int64.max))))])
         return try decodeUsers(rows)
+    }
+
+    func heldOrWaitingTaskRequests(
+        identifiers: [String], scope: String?, at now: Int64, upToRequestID: Int64, isOnExternalPower: Bool,
+        hasNetworkConnectivity: Bool, limit: Int
+    ) throws(StorageError) -> [TaskRequestRecord] {
+        let rows = try connection.query(
+            """
+            SELECT id, identifier, scope, kind, earliest_begin_at, requires_external_power, requires_network,
+                submitted_at, attempts, lease_owner, lease_expires_at, claimed_at
+            FROM task_requests
+            WHERE identifier = ANY($1::text[]) AND ($2::text IS NULL OR scope = $2::text)
+                AND ((lease_owner IS NOT NULL AND lease_expires_at > $3::bigint)
+                    OR (lease_owner IS NULL AND coalesce(earliest_begin_at, submitted_at) <= $3::bigint
+                        AND id <= $4::bigint
+                        AND ((requires_external_power AND NOT $5::boolean) OR (requires_network AND NOT $6::boolean))))
+            ORDER BY id LIMIT $7
+            """,
+            [
+                PostgreSQLDriver.arrayLiteral(identifiers), scope, .pg(now), .pg(upToRequestID), .pg(isOnExternalPower),
+                .pg(hasNetworkConnectivity), .pg(Int64(min(limit, Int(Int64.max)))),
+            ])
+        return (0..<rows.count).compactMap { decodeRequest(rows, $0) }
     }
 
     // MARK: Claiming and finishing

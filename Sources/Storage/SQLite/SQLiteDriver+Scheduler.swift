@@ -132,21 +132,55 @@ extension SQLiteDriver {
 
     /// Users with no request of `identifier` at all, pending or running: the scopes a launch must
     /// start the chain for.
-    func usersWithoutTaskRequest(identifier: String) throws(StorageError) -> [User] {
+    func usersWithoutTaskRequest(identifier: String, after: String?, limit: Int) throws(StorageError) -> [User] {
         try connection.withStatement(
             """
             SELECT id, time_zone FROM users AS user
-            WHERE NOT EXISTS (SELECT 1 FROM task_requests WHERE identifier = ?1 AND scope = user.id)
+            WHERE (?2 IS NULL OR id > ?2)
+                AND NOT EXISTS (SELECT 1 FROM task_requests WHERE identifier = ?1 AND scope = user.id)
                 AND NOT EXISTS (SELECT 1 FROM discarded_task_requests WHERE identifier = ?1 AND scope = user.id)
-            ORDER BY id
+            ORDER BY id LIMIT ?3
             """
         ) { (statement) throws(StorageError) in
             try statement.bind(1, identifier)
+            try statement.bind(2, after)
+            try statement.bind(3, Int64(min(limit, Int(Int64.max))))
             var users: [User] = []
             while try statement.step() {
                 if let user = try decodeUser(statement) { users.append(user) }
             }
             return users
+        }
+    }
+
+    func heldOrWaitingTaskRequests(
+        identifiers: [String], scope: String?, at now: Int64, upToRequestID: Int64, isOnExternalPower: Bool,
+        hasNetworkConnectivity: Bool, limit: Int
+    ) throws(StorageError) -> [TaskRequestRecord] {
+        try connection.withStatement(
+            """
+            SELECT id, identifier, scope, kind, earliest_begin_at, requires_external_power, requires_network,
+                submitted_at, attempts, lease_owner, lease_expires_at, claimed_at
+            FROM task_requests
+            WHERE identifier IN (SELECT value FROM json_each(?1)) AND (?2 IS NULL OR scope = ?2)
+                AND ((lease_owner IS NOT NULL AND lease_expires_at > ?3)
+                    OR (lease_owner IS NULL AND coalesce(earliest_begin_at, submitted_at) <= ?3 AND id <= ?4
+                        AND ((requires_external_power AND NOT ?5) OR (requires_network AND NOT ?6))))
+            ORDER BY id LIMIT ?7
+            """
+        ) { (statement) throws(StorageError) in
+            try statement.bind(1, SQLiteDriver.jsonArray(identifiers))
+            try statement.bind(2, scope)
+            try statement.bind(3, now)
+            try statement.bind(4, upToRequestID)
+            try statement.bind(5, isOnExternalPower)
+            try statement.bind(6, hasNetworkConnectivity)
+            try statement.bind(7, Int64(min(limit, Int(Int64.max))))
+            var requests: [TaskRequestRecord] = []
+            while try statement.step() {
+                if let request = decodeRequest(statement, from: 0) { requests.append(request) }
+            }
+            return requests
         }
     }
 
