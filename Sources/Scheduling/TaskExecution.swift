@@ -13,6 +13,9 @@ struct TaskExecution {
     let timer: any ExpiryTimer
     let grace: TimeInterval
     let log: any LogSink
+    /// Real seconds the run waited between its claim and its start (behind others claimed with it):
+    /// its budget counts from the claim, which its lease covers.
+    var waited: TimeInterval = 0
 
     func run() async -> (outcome: TaskOutcome, reason: String?) {
         let (events, continuation) = AsyncStream.makeStream(of: BackgroundTask.Event.self)
@@ -26,7 +29,8 @@ struct TaskExecution {
         }
         let budget = Task {
             do throws(CancellationError) {
-                try await timer.wait(task.budget, from: task.startedAt)
+                let waited = min(self.waited, task.budget)
+                try await timer.wait(task.budget - waited, from: task.startedAt.addingTimeInterval(waited))
                 task.send(.expired)
             } catch {}
         }

@@ -327,10 +327,12 @@ extension TaskScheduler {
                 break
             }
             guard !claimed.isEmpty else { break }
+            let claimInstant = ContinuousClock.now
             var finished: [FinishedRun] = []
             var released: [TaskClaimRelease] = []
             for item in claimed {
-                if !finished.isEmpty, Task.isCancelled || hasWaitedTooLong(item, plan: plan) {
+                let waited = Self.seconds(claimInstant.duration(to: .now))
+                if !finished.isEmpty, Task.isCancelled || hasWaitedTooLong(item, waited: waited, plan: plan) {
                     released.append(TaskClaimRelease(runID: item.runID, requestID: item.request.id, owner: owner))
                     continue
                 }
@@ -342,7 +344,7 @@ extension TaskScheduler {
                             + "worker \(dead) died during its run (lease expired); running it again")
                 }
                 let started = ContinuousClock.now
-                finished.append(await execute(item, plan: plan))
+                finished.append(await execute(item, waited: finished.isEmpty ? 0 : waited, plan: plan))
                 pace.record(started.duration(to: .now))
             }
             do {
@@ -355,12 +357,17 @@ extension TaskScheduler {
         return result
     }
 
-    /// Whether a claimed request has waited in its batch for half its budget: it is then given back
-    /// rather than run with what is left.
-    private func hasWaitedTooLong(_ claimed: ClaimedTaskRequest, plan: LaunchPlan) -> Bool {
-        guard let claimedAt = claimed.request.claimedAt else { return false }
+    /// Whether a claimed request has waited in its batch for half its budget, in real seconds
+    /// (`waited`) or by the scheduler's clock: it is then given back rather than run with what is left.
+    private func hasWaitedTooLong(_ claimed: ClaimedTaskRequest, waited: TimeInterval, plan: LaunchPlan) -> Bool {
         let budget = plan.budget ?? configuration.budget(for: TaskKind(claimed.request.kind))
-        return clock.now.timeIntervalSince(claimedAt) > budget / 2
+        let byClock = claimed.request.claimedAt.map { clock.now.timeIntervalSince($0) } ?? 0
+        return max(waited, byClock) > budget / 2
+    }
+
+    static func seconds(_ duration: Duration) -> TimeInterval {
+        let (seconds, attoseconds) = duration.components
+        return Double(seconds) + Double(attoseconds) / 1e18
     }
 
     /// The size of a worker's next claim, from the mean duration of its runs so far: 1 to begin with,
@@ -412,8 +419,9 @@ extension TaskScheduler {
         }
     }
 
-    /// Runs one claimed request and says how it ended; nothing is written until `record`.
-    private func execute(_ claimed: ClaimedTaskRequest, plan: LaunchPlan) async -> FinishedRun {
+    /// Runs one claimed request, `waited` real seconds after its claim, and says how it ended; nothing
+    /// is written until `record`.
+    private func execute(_ claimed: ClaimedTaskRequest, waited: TimeInterval, plan: LaunchPlan) async -> FinishedRun {
         let record = claimed.request
         let startedAt = record.claimedAt ?? clock.now
         let outcome: TaskOutcome
@@ -428,7 +436,8 @@ extension TaskScheduler {
                 earliestBeginDate: request.earliestBeginDate, scheduler: self, log: log)
             log.log(.info, "\(label): running (attempt \(request.attempts))")
             (outcome, reason) = await TaskExecution(
-                task: task, handler: registration.handler, timer: timer, grace: configuration.expiryGrace, log: log
+                task: task, handler: registration.handler, timer: timer, grace: configuration.expiryGrace, log: log,
+                waited: waited
             ).run()
             writes = task.writesToStore
         } else {

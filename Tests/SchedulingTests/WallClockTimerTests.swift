@@ -1,0 +1,39 @@
+import Foundation
+import Scheduling
+import Testing
+
+/// The production timer: real time, on a dispatch timer that a cancellation stops at once.
+@Suite("The wall-clock expiry timer", .timeLimit(.minutes(2)))
+struct WallClockTimerTests {
+    @Test("a wait of no time returns, and a wait of an hour that is cancelled throws CancellationError at once")
+    func waitsAndCancels() async throws {
+        let timer = WallClockExpiryTimer()
+        try await timer.wait(0, from: Date())
+        try await timer.wait(-5, from: Date())
+
+        // A thousand cancelled hour-long waits: each ends when it is cancelled, not an hour later
+        // (the suite's two-minute limit fails a wait that does not).
+        let outcomes = await withTaskGroup(of: Bool.self) { group in
+            for _ in 0..<1000 {
+                group.addTask {
+                    do {
+                        try await timer.wait(3600, from: Date())
+                        return false
+                    } catch {
+                        return true
+                    }
+                }
+            }
+            group.cancelAll()
+            return await group.reduce(into: [Bool]()) { $0.append($1) }
+        }
+        #expect(outcomes.count == 1000 && outcomes.allSatisfy { $0 }, "a cancelled wait returned normally")
+
+        // Cancelled before it starts waiting.
+        let early = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            try await timer.wait(3600, from: Date())
+        }
+        await #expect(throws: CancellationError.self) { try await early.value }
+    }
+}
