@@ -54,6 +54,63 @@ public struct JSONParser {
     }
 }
 
+/// A member value that `JSONParser.scanFlatObject(_:_:)` hands over.
+public enum FlatJSONValue {
+    /// A string written without escapes: its UTF-8 bytes (checked valid), valid only inside the callback.
+    case string(UnsafeBufferPointer<UInt8>)
+    case number(Double)
+    case null
+}
+
+extension JSONParser {
+    /// A fast path for the flat objects most JSON Lines records are: calls `member` with each key's
+    /// bytes and value in order, without building a value or a string. Returns `true` when `bytes`
+    /// is one object whose members are all strings without escapes, numbers or `null`, and `member`
+    /// accepted every one. Returns `false`, saying nothing of why, for anything else, valid or not
+    /// (a nested value, a boolean, an escape, a syntax error, a member refused): the caller then
+    /// parses with `parse(_:)`, whose answer and message are the ones that count. Numbers and
+    /// strings are read by the same code `parse(_:)` uses, so an accepted value is the one it gives.
+    public func scanFlatObject(
+        _ bytes: UnsafeBufferPointer<UInt8>, _ member: (UnsafeBufferPointer<UInt8>, FlatJSONValue) -> Bool
+    ) -> Bool {
+        var cursor = Cursor(bytes: bytes)
+        cursor.skipWhitespace()
+        guard cursor.take(UInt8(ascii: "{")) else { return false }
+        cursor.skipWhitespace()
+        if !cursor.take(UInt8(ascii: "}")) {
+            while true {
+                cursor.skipWhitespace()
+                guard cursor.peek == UInt8(ascii: "\""), let key = cursor.plainString() else { return false }
+                cursor.skipWhitespace()
+                guard cursor.take(UInt8(ascii: ":")) else { return false }
+                cursor.skipWhitespace()
+                guard let first = cursor.peek else { return false }
+                let value: FlatJSONValue
+                switch first {
+                case UInt8(ascii: "\""):
+                    guard let text = cursor.plainString() else { return false }
+                    value = .string(text)
+                case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+                    guard let number = try? cursor.number() else { return false }
+                    value = .number(number)
+                case UInt8(ascii: "n"):
+                    guard (try? cursor.literal("null")) != nil else { return false }
+                    value = .null
+                default:
+                    return false
+                }
+                guard member(key, value) else { return false }
+                cursor.skipWhitespace()
+                if cursor.take(UInt8(ascii: ",")) { continue }
+                guard cursor.take(UInt8(ascii: "}")) else { return false }
+                break
+            }
+        }
+        cursor.skipWhitespace()
+        return cursor.isAtEnd
+    }
+}
+
 /// Where and why a JSON text is malformed. `offset` counts bytes from the start of the text, 0-based.
 public struct JSONSyntaxError: Error, Sendable, Hashable, CustomStringConvertible {
     public var offset: Int
@@ -85,6 +142,35 @@ private struct Cursor {
             default: return
             }
         }
+    }
+
+    var peek: UInt8? { index < bytes.count ? bytes[index] : nil }
+
+    /// Steps over `byte` if it is next.
+    mutating func take(_ byte: UInt8) -> Bool {
+        guard index < bytes.count, bytes[index] == byte else { return false }
+        index += 1
+        return true
+    }
+
+    /// The bytes of the string starting here, when it has no escapes and is valid UTF-8 (what
+    /// `string()` would return them as); `nil` for any other string, valid or not.
+    mutating func plainString() -> UnsafeBufferPointer<UInt8>? {
+        index += 1  // "
+        let start = index
+        var hasNonASCII = false
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") { break }
+            if byte == UInt8(ascii: "\\") || byte < 0x20 { return nil }
+            if byte >= 0x80 { hasNonASCII = true }
+            index += 1
+        }
+        guard index < bytes.count else { return nil }
+        let raw = UnsafeBufferPointer(rebasing: bytes[start..<index])
+        index += 1  // closing quote
+        if hasNonASCII, Cursor.firstInvalidUTF8(raw) != nil { return nil }
+        return raw
     }
 
     mutating func value(depth: Int) throws(JSONSyntaxError) -> JSONValue {

@@ -15,8 +15,11 @@ public struct RecordDecoder: Sendable {
 
     public static let recordTypes = ["user", "settings", "entry", "health", "watch"]
 
-    /// Decodes one line's bytes.
+    /// Decodes one line's bytes. Entries and health syncs of the usual shape take a fast path
+    /// (`DayLineDecoder`) that gives the same record; every other line, and every rejection, comes
+    /// from the full parse below.
     public func decode(line bytes: UnsafeBufferPointer<UInt8>) throws(FieldError) -> InputRecord {
+        if let record = DayLineDecoder.decode(bytes) { return record }
         let value: JSONValue
         let payloadRange: Range<Int>?
         do {

@@ -27,7 +27,7 @@ extension Pipeline {
     /// Items read and applied per transaction while draining.
     static let drainPageSize = 1_000
 
-    /// Applies queued watch items of `kinds` (for one user, or everyone), kind by kind: each item's
+    /// Applies queued watch items of `kinds` (for one user, or everyone), in queue order: each item's
     /// effect and its removal are committed together; items of other kinds — including kinds this
     /// version does not know — are not touched (DESIGN §8, bug 9). An item that fails stays queued
     /// with its attempt count and error, and after `WatchItem.maxAttempts` failures moves to the
@@ -40,28 +40,29 @@ extension Pipeline {
     {
         var report = DrainReport()
         let now = clock.now
-        for kind in kinds {
-            var after: Int64 = 0
-            // Each page commits on its own, so stopping between pages loses nothing: a cancelled
-            // drain (a task past its budget) leaves the rest queued for the next one.
-            while !Task.isCancelled {
-                let page = try await storage { (store) throws(StorageError) in
-                    try await store.watchItems(
-                        kind: kind.rawValue, user: user, after: after, limit: Pipeline.drainPageSize)
-                }
-                guard let last = page.last else { break }
-                after = last.id
-                let outcome: (DrainReport, [String])
-                do {
-                    outcome = try await store.batch { store in try Pipeline.apply(page, now: now, in: store) }
-                } catch let error as StorageError {
-                    throw .storage(error)
-                } catch {
-                    preconditionFailure("unexpected error: \(error)")
-                }
-                report.add(outcome.0)
-                for message in outcome.1 { log.log(.warning, message) }
+        let names = kinds.map(\.rawValue)
+        var after: Int64 = 0
+        // The kinds are read together, in queue order: each kind's items still apply in the order
+        // they were queued, and the kinds write different fields, so this is the same as draining
+        // them one after the other, in one pass over the users' days instead of one per kind.
+        // Each page commits on its own, so stopping between pages loses nothing: a cancelled drain
+        // (a task past its budget) leaves the rest queued for the next one.
+        while !Task.isCancelled {
+            let page = try await storage { (store) throws(StorageError) in
+                try await store.watchItems(kinds: names, user: user, after: after, limit: Pipeline.drainPageSize)
             }
+            guard let last = page.last else { break }
+            after = last.id
+            let outcome: (DrainReport, [String])
+            do {
+                outcome = try await store.batch { store in try Pipeline.apply(page, now: now, in: store) }
+            } catch let error as StorageError {
+                throw .storage(error)
+            } catch {
+                preconditionFailure("unexpected error: \(error)")
+            }
+            report.add(outcome.0)
+            for message in outcome.1 { log.log(.warning, message) }
         }
         return report
     }

@@ -47,7 +47,7 @@ protocol StorageDriver: AnyObject {
 
     // Watch queue
     func enqueue(_ item: WatchSubmission) throws(StorageError) -> Int64
-    func watchItems(kind: String, user: UserID?, after: Int64, limit: Int) throws(StorageError) -> [WatchItem]
+    func watchItems(kinds: [String], user: UserID?, after: Int64, limit: Int) throws(StorageError) -> [WatchItem]
     func allWatchItems(user: UserID?) throws(StorageError) -> [WatchItem]
     func complete(watchItem id: Int64, applying entry: UserEntry) throws(StorageError) -> Bool
     func recordFailure(watchItem id: Int64, error message: String) throws(StorageError) -> Bool

@@ -11,12 +11,12 @@ extension Store {
         try driver.enqueue(item)
     }
 
-    /// Queued items of `kind` (for one user, or all when `nil`), oldest first: at most `limit` of
-    /// them, with ids after `after`, so a long queue is read page by page.
-    public func watchItems(kind: String, user: UserID? = nil, after: Int64 = 0, limit: Int = Int(Int32.max))
-        throws(StorageError) -> [WatchItem]
-    {
-        try driver.watchItems(kind: kind, user: user, after: after, limit: limit)
+    /// Queued items of any of `kinds` (for one user, or all when `nil`), oldest first: at most
+    /// `limit` of them, with ids after `after`, so a long queue is read page by page.
+    public func watchItems(
+        kinds: [String], user: UserID? = nil, after: Int64 = 0, limit: Int = Int(Int32.max)
+    ) throws(StorageError) -> [WatchItem] {
+        try driver.watchItems(kinds: kinds, user: user, after: after, limit: limit)
     }
 
     /// Every queued item, oldest first.

@@ -38,12 +38,12 @@ extension PostgreSQLDriver {
         return queued.count == 1 ? queued.int64(0, 0) : 0
     }
 
-    func watchItems(kind: String, user: UserID?, after: Int64, limit: Int) throws(StorageError) -> [WatchItem] {
+    func watchItems(kinds: [String], user: UserID?, after: Int64, limit: Int) throws(StorageError) -> [WatchItem] {
         let rows = try connection.query(
             """
             SELECT id, user_id, kind, payload::text, enqueued_at, attempts, last_error FROM watch_items
-            WHERE kind = $1 AND ($2::text IS NULL OR user_id = $2::text) AND id > $3 ORDER BY id LIMIT $4
-            """, [kind, user?.rawValue, .pg(after), .pg(limit)])
+            WHERE kind = ANY($1::text[]) AND ($2::text IS NULL OR user_id = $2::text) AND id > $3 ORDER BY id LIMIT $4
+            """, [PostgreSQLDriver.arrayLiteral(kinds), user?.rawValue, .pg(after), .pg(limit)])
         return (0..<rows.count).compactMap { decodeWatchItem(rows, $0) }
     }
 

@@ -3,7 +3,13 @@ import Foundation
 
 extension SQLiteDriver {
     /// Opens a `Store.batch` transaction: the write lock up front, every row stamped with one instant.
+    /// The first batch of a connection enlarges its page cache (`Connection.enlargePageCache()`):
+    /// batches are how large inputs are written.
     func beginBatch() throws(StorageError) {
+        if !hasBatchCache {
+            try connection.enlargePageCache()
+            hasBatchCache = true
+        }
         knownUsersBeforeBatch = knownUsers
         try connection.begin(immediate: true)
         batchMilliseconds = Store.milliseconds(clock.now)

@@ -16,6 +16,8 @@ final class SQLiteDriver: StorageDriver {
     var knownUsersBeforeBatch: Set<UserID> = []
     /// The timestamp of the open `batch`: every row it writes is stamped with the same instant.
     var batchMilliseconds: Int64?
+    /// Whether a batch has enlarged the connection's page cache.
+    var hasBatchCache = false
 
     /// Opens (creating with mode 0600) the file at `path` and migrates it up to `schemaVersion`
     /// (all when `nil`). A newer or foreign database is refused before anything in it changes.
