@@ -171,7 +171,7 @@ bench_retrain() {
         fits_one=$("$FITS" "$WORK/features" --workers 1 | sed 's/.*"users_per_second":\([0-9.]*\).*/\1/')
         fits_all=$("$FITS" "$WORK/features" --workers "$cores" | sed 's/.*"users_per_second":\([0-9.]*\).*/\1/')
         ones+=("$one") alls+=("$all") reads+=("$read") sklearns+=("$sklearn")
-        rates_one+=("$fits_one") rates_all+=("$fits_all")
+        rates_one+=("$(printf "%.0f" "$fits_one")") rates_all+=("$(printf "%.0f" "$fits_all")")
         whole+=("$(ratio "$all" "$read")")
         fit_one_ratios+=("$(ratio "$fits_one" "$sklearn")") fit_all_ratios+=("$(ratio "$fits_all" "$sklearn")")
         printf "  run %d: retrain %.2f s (1 core), %.2f s (%d cores); bare read %.2f s; fits %.0f / %.0f users/s, scikit-learn %.1f\n" \
