@@ -309,6 +309,10 @@ struct BottomKSample: Sendable {
     mutating func insert(key: UInt64, row: [Double]) {
         precondition(row.count == width, "sample row width")
         if keys.count < capacity {
+            if rows.count + width > rows.capacity {
+                // Grown by doubling, but never past the sample's size: a full sample holds no spare half.
+                rows.reserveCapacity(min(capacity * width, max(2 * rows.count, 64 * width)))
+            }
             keys.append(key)
             slots.append(keys.count - 1)
             rows.append(contentsOf: row)
