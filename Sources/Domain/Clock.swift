@@ -41,3 +41,11 @@ public final class ManualClock: Clock {
         instant.withLock { $0 += seconds }
     }
 }
+
+extension Duration {
+    /// The duration in seconds, as Foundation's `TimeInterval`.
+    public var timeInterval: TimeInterval {
+        let (seconds, attoseconds) = components
+        return Double(seconds) + Double(attoseconds) / 1e18
+    }
+}

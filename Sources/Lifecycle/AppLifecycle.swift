@@ -384,8 +384,7 @@ public final class AppLifecycle {
 
     private func move(to offset: Duration) {
         elapsed = offset
-        let (seconds, attoseconds) = offset.components
-        virtualClock.set(start.addingTimeInterval(Double(seconds) + Double(attoseconds) * 1e-18))
+        virtualClock.set(start.addingTimeInterval(offset.timeInterval))
     }
 
     private func record(_ kind: LifecycleEvent.Kind) {

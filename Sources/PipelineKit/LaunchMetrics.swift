@@ -1,3 +1,4 @@
+import Domain
 import Foundation
 public import Scheduling
 import Storage
@@ -126,8 +127,7 @@ extension Pipeline {
             }
             if let duration {
                 family("pipeline_launch_duration_seconds", "gauge", "Wall-clock time the last launch took.")
-                let (seconds, attoseconds) = duration.components
-                sample("pipeline_launch_duration_seconds", [], Double(seconds) + Double(attoseconds) / 1e18)
+                sample("pipeline_launch_duration_seconds", [], duration.timeInterval)
             }
         }
         return LaunchMetrics(text: lines.joined(separator: "\n") + "\n")

@@ -131,10 +131,7 @@ public final class BackgroundTask: Sendable {
     ///
     /// - Throws: `.notPermitted` or `.tooManyPendingTaskRequests`, checked now, as `submit` does.
     public func submitWithRun(_ request: some TaskRequest) async throws(SchedulingError) {
-        guard scheduler.permittedIdentifiers.contains(request.identifier) else {
-            throw .notPermitted(request.identifier)
-        }
-        try await scheduler.checkPendingLimit(request)
+        try await scheduler.checkSubmittable(request)
         storeWithRun(.submit(request.record))
     }
 

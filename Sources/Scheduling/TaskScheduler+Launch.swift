@@ -331,7 +331,7 @@ extension TaskScheduler {
             var finished: [FinishedRun] = []
             var released: [TaskClaimRelease] = []
             for item in claimed {
-                let waited = Self.seconds(claimInstant.duration(to: .now))
+                let waited = claimInstant.duration(to: .now).timeInterval
                 if !finished.isEmpty, Task.isCancelled || hasWaitedTooLong(item, waited: waited, plan: plan) {
                     released.append(TaskClaimRelease(runID: item.runID, requestID: item.request.id, owner: owner))
                     continue
@@ -340,8 +340,8 @@ extension TaskScheduler {
                     result.reclaimed += 1
                     log.log(
                         .warning,
-                        "\(item.request.identifier) [\(item.request.scope.isEmpty ? "global" : item.request.scope)]: "
-                            + "worker \(dead) died during its run (lease expired); running it again")
+                        "\(Self.label(item.request)): worker \(dead) died during its run (lease expired); running it again"
+                    )
                 }
                 let started = ContinuousClock.now
                 finished.append(await execute(item, waited: finished.isEmpty ? 0 : waited, plan: plan))
@@ -365,9 +365,9 @@ extension TaskScheduler {
         return max(waited, byClock) > budget / 2
     }
 
-    static func seconds(_ duration: Duration) -> TimeInterval {
-        let (seconds, attoseconds) = duration.components
-        return Double(seconds) + Double(attoseconds) / 1e18
+    /// How the log names a request: `ml-retrain [ada]`, `cleanup [global]`.
+    static func label(_ request: TaskRequestRecord) -> String {
+        "\(request.identifier) [\(request.scope.isEmpty ? "global" : request.scope)]"
     }
 
     /// The size of a worker's next claim, from the mean duration of its runs so far: 1 to begin with,
@@ -387,7 +387,8 @@ extension TaskScheduler {
             guard runs > 0 else { return 1 }
             let mean = total / runs
             guard mean > .zero else { return limit }
-            return max(1, min(limit, Int(min(Double(limit), Duration.seconds(duration) / mean))))
+            // Bounded as a Double first: a mean of a few nanoseconds would overflow `Int`.
+            return max(1, Int(min(Double(limit), Duration.seconds(duration) / mean)))
         }
 
         mutating func record(_ duration: Duration) {
@@ -408,9 +409,7 @@ extension TaskScheduler {
         var periods: Int?
         var writes: [TaskRunWrite]
 
-        var label: String {
-            "\(claimed.request.identifier) [\(claimed.request.scope.isEmpty ? "global" : claimed.request.scope)]"
-        }
+        var label: String { TaskScheduler.label(claimed.request) }
 
         func completion(owner: String) -> TaskRunCompletion {
             TaskRunCompletion(
@@ -428,7 +427,7 @@ extension TaskScheduler {
         let reason: String?
         var writes: [TaskRunWrite] = []
         let request = ScheduledRequest(record)
-        let label = "\(record.identifier) [\(record.scope.isEmpty ? "global" : record.scope)]"
+        let label = Self.label(record)
         if let request, let registration = registration(for: request.identifier) {
             let task = BackgroundTask(
                 identifier: request.identifier, scope: request.scope, kind: request.kind, attempt: request.attempts,

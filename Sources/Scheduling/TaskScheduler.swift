@@ -92,14 +92,19 @@ public final class TaskScheduler: Sendable {
     /// - Returns: whether the request was stored (`false` only for `.keep`).
     @discardableResult
     public func submit(_ request: some TaskRequest, policy: SubmitPolicy) async throws(SchedulingError) -> Bool {
-        guard permittedIdentifiers.contains(request.identifier) else { throw .notPermitted(request.identifier) }
-        let record = request.record
-        try await checkPendingLimit(request)
+        try await checkSubmittable(request)
         do {
-            return try await store.submit(record, replacing: policy == .replace)
+            return try await store.submit(request.record, replacing: policy == .replace)
         } catch {
             throw .storage(error)
         }
+    }
+
+    /// Throws `.notPermitted` for an identifier outside the permitted list, and what
+    /// `checkPendingLimit` throws: the checks of every submission, now or with a run's record.
+    func checkSubmittable(_ request: some TaskRequest) async throws(SchedulingError) {
+        guard permittedIdentifiers.contains(request.identifier) else { throw .notPermitted(request.identifier) }
+        try await checkPendingLimit(request)
     }
 
     /// Throws `.tooManyPendingTaskRequests` when `request` would pass the configuration's
