@@ -60,7 +60,8 @@ let package = Package(
         .executableTarget(name: "pipeline", dependencies: ["PipelineCLI"]),
 
         // The benchmark script's timing of Learning's fits alone (scripts/bench.sh retrain).
-        .executableTarget(name: "pipeline-bench", dependencies: ["Learning"], path: "Benchmarks/pipeline-bench"),
+        .executableTarget(
+            name: "pipeline-bench", dependencies: ["Domain", "Learning"], path: "Benchmarks/pipeline-bench"),
         // Its timing of scheduler claims under concurrent workers (scripts/bench.sh postgres).
         .executableTarget(name: "claim-bench", dependencies: ["Storage"], path: "Benchmarks/claim-bench"),
 

@@ -106,10 +106,12 @@ export_features() {
     done
 }
 
-# fit_instructions DIRECTORY: instructions per user that `pipeline-bench` executes inside
+# fit_instructions DIRECTORY [select]: instructions per user that `pipeline-bench` executes inside
 # `ModelTrainer.fit` (scaler, RidgeCV by exact leave-one-out, logistic head) on the first
-# $INSTRUCTION_USERS matrices of DIRECTORY, counted by callgrind. Unlike a time, the count does not move
-# with the machine's load, so a change that makes the fits 5% slower shows in one run.
+# $INSTRUCTION_USERS matrices of DIRECTORY, counted by callgrind; with `select`, inside the whole of
+# `ModelTrainer.train` (the personal fit, the rolling-origin folds, scoring, the served artifact). Unlike a
+# time, the count does not move with the machine's load, so a change that makes the fits 5% slower shows in
+# one run.
 INSTRUCTION_USERS=20
 fit_instructions() {
     ensure_packages valgrind
@@ -118,8 +120,10 @@ fit_instructions() {
     ls "$1" | head -n "$INSTRUCTION_USERS" | while read -r file; do cp "$1/$file" "$sample/"; done
     local users
     users=$(ls "$sample" | wc -l)
+    local collect='$s8Learning12ModelTrainerV3fit*' mode=()
+    if [ "${2:-}" = select ]; then collect='$s8Learning12ModelTrainerV5train*' mode=(--select); fi
     valgrind --tool=callgrind --callgrind-out-file="$WORK/callgrind.out" \
-        '--toggle-collect=$s8Learning12ModelTrainerV3fit*' "$FITS" "$sample" --workers 1 --repeat 1 \
+        "--toggle-collect=$collect" "$FITS" "$sample" --workers 1 --repeat 1 "${mode[@]}" \
         >/dev/null 2>"$WORK/callgrind.log" || { cat "$WORK/callgrind.log" >&2; return 1; }
     local total
     total=$(sed -n 's/.*I *refs: *\([0-9,]*\).*/\1/p' "$WORK/callgrind.log" | tr -d ,)
@@ -134,6 +138,7 @@ bench_instructions() {
     "$PIPELINE" retrain --db "$WORK/instructions.sqlite" --now "$NOW"
     export_features "$WORK/instructions.sqlite" "$INSTRUCTION_USERS"
     printf "  instructions per user of the fit loop: %s\n" "$(fit_instructions "$WORK/features")"
+    printf "  instructions per user of the whole selection: %s\n" "$(fit_instructions "$WORK/features" select)"
 }
 
 # min_median V1 V2 …: the smallest and the median of the values, as "MIN MEDIAN".
@@ -179,6 +184,8 @@ bench_retrain() {
     done
     local instructions
     instructions=$(fit_instructions "$WORK/features")
+    local selection
+    selection=$(fit_instructions "$WORK/features" select)
 
     echo "  the fits alone, on the $exported matrices 'pipeline features' exported (scaler, RidgeCV, logistic), min / median:"
     printf "    scikit-learn, 1 core        %s users/s\n" "$(min_median "${sklearns[@]}" | sed 's| | / |')"
@@ -187,7 +194,7 @@ bench_retrain() {
     printf "    pipeline, %d cores           %s users/s   %sx scikit-learn   (aim: at least 30x)\n" \
         "$cores" "$(min_median "${rates_all[@]}" | sed 's| | / |')" "$(min_median "${fit_all_ratios[@]}" | sed 's| | / |')"
     printf "    instructions per user of the fit loop (callgrind, %s matrices; the same binary and data\n" "$INSTRUCTION_USERS"
-    printf "    give the same count on a busy machine): %s\n" "$instructions"
+    printf "    give the same count on a busy machine): %s; of the whole selection (train): %s\n" "$instructions" "$selection"
     echo "  the whole retrain (read, features, population, fits, selection, batched atomic saves, run history), min / median:"
     printf "    pipeline retrain, 1 core    %s s\n" "$(min_median "${ones[@]}" | sed 's| | / |')"
     printf "    pipeline retrain, %d cores   %s s   (%s users/s at the median)\n" "$cores" \

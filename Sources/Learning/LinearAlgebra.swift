@@ -13,8 +13,9 @@ enum LinearAlgebra {
     /// A global `let` is initialized once, thread-safely, on first use.
     static let singleThreaded: Void = openblas_set_num_threads(1)
 
-    /// `c = aᵀa` (full symmetric, both triangles filled).
-    static func gram(_ a: Matrix, into c: inout Matrix) {
+    /// `c = aᵀa`: both triangles filled, or only the upper one when `upperOnly` (enough for
+    /// `solvePositiveDefinite`, which reads the upper triangle).
+    static func gram(_ a: Matrix, into c: inout Matrix, upperOnly: Bool = false) {
         _ = singleThreaded
         c.reshape(rows: a.columns, columns: a.columns)
         let n = int32(a.columns)
@@ -27,7 +28,7 @@ enum LinearAlgebra {
                     cBuffer.baseAddress, max(1, n))
             }
         }
-        mirrorUpper(&c)
+        if !upperOnly { mirrorUpper(&c) }
     }
 
     /// `c = aaᵀ` (full symmetric, both triangles filled).

@@ -76,7 +76,7 @@ struct LogisticWorkspace: Sendable {
 
             // Newton system: [X 1]ᵀ W [X 1] + diag(1/C, …, 1/C, 0), as the Gram matrix of √W·[X 1].
             LinearAlgebra.scaleRows(x, by: weights, into: &weighted)
-            LinearAlgebra.gram(weighted, into: &hessian)
+            LinearAlgebra.gram(weighted, into: &hessian, upperOnly: true)
             for j in 0..<p { hessian[j, j] += 1 / c }
             step.resize(to: p + 1)
             for j in 0...p { step[j] = -gradient[j] }

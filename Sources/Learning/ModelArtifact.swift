@@ -93,17 +93,33 @@ public struct ModelArtifact: Sendable, Hashable, Codable {
     }
 
     /// The severity before clamping and the flare logit: the one computation every forecast, served or scored
-    /// on a fold, goes through.
+    /// on a fold, goes through (the row imputed, clipped to the bounds and standardized, then both heads).
     func linearPredictors(row: [Double]) -> (severity: Double, flareLogit: Double) {
+        var z: [Double] = []
+        standardize(row: row, into: &z)
+        return linearPredictors(standardized: z)
+    }
+
+    /// The first half of `linearPredictors(row:)`: the row as the heads see it. Artifacts that share
+    /// imputation, bounds and standardization (a fold's candidates) share it.
+    func standardize(row: [Double], into z: inout [Double]) {
         precondition(row.count == featureNames.count, "row of \(row.count) for \(featureNames.count) features")
-        var severityValue = severity.intercept
-        var flareValue = flare.intercept
+        z.resize(to: row.count)
         for j in 0..<row.count {
             var x = row[j].isNaN ? imputation[j] : row[j]
             if let bounds { x = min(max(x, bounds.lower[j]), bounds.upper[j]) }
-            let z = (x - standardization.means[j]) / standardization.scales[j]
-            severityValue += severity.coefficients[j] * z
-            flareValue += flare.coefficients[j] * z
+            z[j] = (x - standardization.means[j]) / standardization.scales[j]
+        }
+    }
+
+    /// The second half of `linearPredictors(row:)`, on a row from `standardize(row:into:)`.
+    func linearPredictors(standardized z: [Double]) -> (severity: Double, flareLogit: Double) {
+        precondition(z.count == featureNames.count, "row of \(z.count) for \(featureNames.count) features")
+        var severityValue = severity.intercept
+        var flareValue = flare.intercept
+        for j in 0..<z.count {
+            severityValue += severity.coefficients[j] * z[j]
+            flareValue += flare.coefficients[j] * z[j]
         }
         return (severityValue, flareValue)
     }

@@ -84,7 +84,7 @@ public struct PopulationAccumulator: Sendable {
     private var comoment: Matrix
     private var firstDay: Day?
     private var lastDay: Day?
-    private var sample: BottomKSample
+    private(set) var sample: BottomKSample
     private var workspace = Matrix(rows: 0, columns: 0)
     private var centeredWorkspace = Matrix(rows: 0, columns: 0)
     private var userComoment = Matrix(rows: 0, columns: 0)
@@ -128,11 +128,12 @@ public struct PopulationAccumulator: Sendable {
         workspace.storage.replaceSubrange(0..<(n * p), with: imputed.values.storage)
         workspace.storage.replaceSubrange((n * p)..<(n * (p + 1)), with: imputed.targets)
         let userHash = BottomKSample.hash(user)
+        var row = [Double](repeating: 0, count: p + 1)
         for i in 0..<n {
-            let key = BottomKSample.key(seed: sample.seed, userHash: userHash, day: design.days[i])
+            let key = BottomKSample.key(
+                seed: sample.seed, userHash: userHash, day: design.days[i], hidden: design.isHidden(i))
             if sample.admits(key) {
-                var row = imputed.row(i)
-                row.append(imputed.targets[i])
+                for j in 0...p { row[j] = workspace.storage[j * n + i] }
                 sample.insert(key: key, row: row)
             }
         }
@@ -151,7 +152,7 @@ public struct PopulationAccumulator: Sendable {
         guard other.count > 0 else { return }
         merge(count: other.count, means: other.means, comoment: other.comoment)
         users += other.users
-        for (key, row) in other.sample.entries() { sample.insert(key: key, row: row) }
+        sample.insert(contentsOf: other.sample)
         if let day = other.firstDay { firstDay = min(firstDay ?? day, day) }
         if let day = other.lastDay { lastDay = max(lastDay ?? day, day) }
     }
@@ -295,10 +296,13 @@ struct BottomKSample: Sendable {
         FNV1a.hash(user.rawValue)
     }
 
-    /// A row's key: SplitMix64's finalizer (Steele, Lea & Flood 2014) of the seed, the user's hash and the
-    /// day, so the sample does not depend on the order rows arrive in.
-    static func key(seed: UInt64, userHash: UInt64, day: Day) -> UInt64 {
-        var z = seed &+ userHash &+ UInt64(bitPattern: Int64(day.ordinal)) &* 0x9e37_79b9_7f4a_7c15
+    /// A row's key: SplitMix64's finalizer (Steele, Lea & Flood 2014) of the seed, the user's hash, the day
+    /// and whether the row is the day's hidden-yesterday copy, so every row of a user has its own key and the
+    /// sample does not depend on the order rows arrive in.
+    static func key(seed: UInt64, userHash: UInt64, day: Day, hidden: Bool = false) -> UInt64 {
+        var z =
+            seed &+ userHash &+ UInt64(bitPattern: Int64(day.ordinal)) &* 0x9e37_79b9_7f4a_7c15
+            &+ (hidden ? 0x5851_f42d_4c95_7f2d : 0)
         z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
         z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
         return z ^ (z >> 31)
@@ -307,6 +311,22 @@ struct BottomKSample: Sendable {
     func admits(_ key: UInt64) -> Bool { keys.count < capacity || key < keys[0] }
 
     mutating func insert(key: UInt64, row: [Double]) {
+        row.withUnsafeBufferPointer { insert(key: key, row: $0) }
+    }
+
+    /// Every row of `other` that belongs among the smallest keys, without copying the others (the kept set
+    /// does not depend on the order rows arrive in, so `entries()` is as if they came one by one).
+    mutating func insert(contentsOf other: BottomKSample) {
+        precondition(other.width == width, "sample row width")
+        other.rows.withUnsafeBufferPointer { rows in
+            for (index, key) in other.keys.enumerated() where admits(key) {
+                let start = other.slots[index] * width
+                insert(key: key, row: UnsafeBufferPointer(rebasing: rows[start..<(start + width)]))
+            }
+        }
+    }
+
+    private mutating func insert(key: UInt64, row: UnsafeBufferPointer<Double>) {
         precondition(row.count == width, "sample row width")
         if keys.count < capacity {
             if rows.count + width > rows.capacity {
@@ -320,7 +340,7 @@ struct BottomKSample: Sendable {
         } else if key < keys[0] {
             keys[0] = key
             let start = slots[0] * width
-            rows.replaceSubrange(start..<(start + width), with: row)
+            for k in 0..<width { rows[start + k] = row[k] }
             siftDown(0)
         }
     }

@@ -242,6 +242,27 @@ struct ModelTrainerTests {
         #expect(merged.artifact.trainingWindow == sequential.artifact.trainingWindow)
     }
 
+    @Test("a flare sample cut among hidden-yesterday copies keeps the same rows whatever the order of users")
+    func sampleOrderWithHiddenCopies() throws {
+        let users = Self.cohort()
+        let today = Self.start.adding(days: 200)
+        var spec = ModelSpec.symptomForecast
+        // Far fewer rows than the cohort pools, so the cut falls among days that have a hidden copy.
+        spec.population.flareSampleRows = 61
+        var forward = PopulationAccumulator(spec: spec, today: today)
+        for user in users { forward.add(user: user.id, logs: user.logs) }
+        var parts = [PopulationAccumulator(spec: spec, today: today), PopulationAccumulator(spec: spec, today: today)]
+        for (index, user) in users.enumerated().reversed() { parts[index % 2].add(user: user.id, logs: user.logs) }
+        parts[1].merge(parts[0])
+        let kept = forward.sample.entries()
+        #expect(kept.count == 61)
+        #expect(Set(kept.map(\.key)).count == 61, "every row has its own key")
+        let merged = parts[1].sample.entries()
+        #expect(merged.map(\.key) == kept.map(\.key))
+        let sameRows = merged.map(\.row) == kept.map(\.row)
+        #expect(sameRows, "the kept rows differ with the order users were added in")
+    }
+
     @Test("a single pass that builds each user's features once trains the same models as two passes")
     func singlePass() throws {
         let users = Self.cohort()
