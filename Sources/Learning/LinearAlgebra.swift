@@ -111,6 +111,42 @@ enum LinearAlgebra {
         if info > 0 { throw .notPositiveDefinite(order: a.rows, minor: Int(info)) }
     }
 
+    /// Replaces symmetric positive definite `a` by its Cholesky factor `U` (`a = UᵀU`, `dpotrf`, upper
+    /// triangle), for `solveFactored`. Throws `notPositiveDefinite` when LAPACK reports a non-positive minor.
+    static func factorPositiveDefinite(_ a: inout Matrix) throws(LearningError) {
+        precondition(a.rows == a.columns, "factor: \(a.rows)×\(a.columns)")
+        guard a.rows > 0 else { return }
+        _ = singleThreaded
+        var uplo = CChar(UInt8(ascii: "U"))
+        var n = int32(a.rows)
+        var lda = n
+        var info: Int32 = 0
+        a.storage.withUnsafeMutableBufferPointer { aBuffer in
+            dpotrf_(&uplo, &n, aBuffer.baseAddress, &lda, &info, 1)
+        }
+        precondition(info >= 0, "dpotrf_: argument \(-info) is invalid")
+        if info > 0 { throw .notPositiveDefinite(order: a.rows, minor: Int(info)) }
+    }
+
+    /// Solves `a·x = b` with `factor` from `factorPositiveDefinite(a)` (`dpotrs`); `b` becomes `x`.
+    static func solveFactored(_ factor: Matrix, _ b: inout [Double]) {
+        precondition(factor.rows == factor.columns && b.count == factor.rows, "solve: \(factor.rows) with \(b.count)")
+        guard factor.rows > 0 else { return }
+        _ = singleThreaded
+        var uplo = CChar(UInt8(ascii: "U"))
+        var n = int32(factor.rows)
+        var nrhs: Int32 = 1
+        var lda = n
+        var ldb = n
+        var info: Int32 = 0
+        factor.storage.withUnsafeBufferPointer { aBuffer in
+            b.withUnsafeMutableBufferPointer { bBuffer in
+                dpotrs_(&uplo, &n, &nrhs, aBuffer.baseAddress, &lda, bBuffer.baseAddress, &ldb, &info, 1)
+            }
+        }
+        precondition(info == 0, "dpotrs_: argument \(-info) is invalid")
+    }
+
     /// Replaces symmetric `a` by its eigenvectors (columns) and fills `eigenvalues` in ascending order
     /// (`dsyevd`, divide and conquer, the routine NumPy's `eigh` calls). `workspace` is scratch.
     static func eigendecompose(
