@@ -195,6 +195,33 @@ public struct DayWrite: Sendable, Hashable {
         if !next.sleepDuration.isUnchanged { health.sleepDuration = nil }
     }
 
+    /// DESIGN §2's merge rules: the row this write leaves on a day whose stored row is `stored`
+    /// (`nil`: no row yet). The entry goes first: a field it mentions takes its value, or is cleared
+    /// by an explicit `null`; one it does not mention is unchanged. Then the health sync: a reading
+    /// fills an empty field and refreshes a `health` one, never a `user` one.
+    ///
+    /// The upserts insert `applied(to: nil)` as it is, and apply these same rules in SQL to a row
+    /// already stored, so that concurrent writers cannot break them.
+    public func applied(to stored: DailyLog?) -> DailyLog {
+        var row = stored ?? DailyLog(user: user, day: day)
+        func enter<V>(_ field: inout V?, _ patch: Patch<V>) {
+            if !patch.isUnchanged { field = patch.newValue }
+        }
+        func enter<V>(_ field: inout Sourced<V>?, _ patch: Patch<V>, _ reading: V?) {
+            if !patch.isUnchanged { field = patch.newValue.map { Sourced($0, .user) } }
+            if let reading, field?.source != .user { field = Sourced(reading, .health) }
+        }
+        enter(&row.symptomSeverity, entry.symptomSeverity)
+        enter(&row.mood, entry.mood)
+        enter(&row.energy, entry.energy)
+        enter(&row.notes, entry.notes)
+        enter(&row.hrv, entry.hrv, health.hrv)
+        enter(&row.restingHeartRate, entry.restingHeartRate, health.restingHeartRate)
+        enter(&row.stepCount, entry.stepCount, health.stepCount)
+        enter(&row.sleepDuration, entry.sleepDuration, health.sleepDuration)
+        return row
+    }
+
     /// Adds a health sync that came after everything already in the write: a later reading
     /// replaces an earlier one, exactly as a second sync refreshes a `health` value.
     public mutating func merge(_ next: HealthMetrics) {

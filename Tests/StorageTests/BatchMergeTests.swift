@@ -101,4 +101,27 @@ struct BatchMergeTests {
         #expect(compared == pairs)
         #expect(logs.count >= pairs * 2 - 10, "almost every day has a row")
     }
+
+    @Test(
+        "every write leaves the row DESIGN §2's rules give (DayWrite.applied), on rows in every state",
+        arguments: TestBackend.all)
+    func storedRowIsTheRulesRow(backend: TestBackend) async throws {
+        let database = TestDatabase(backend)
+        let store = try Store(path: database.path, clock: database.clock)
+        var random = SeededRandom(seed: 23)
+        for index in 0..<600 {
+            let day = Self.first.adding(days: index)
+            // Up to two earlier writes put the row in a random state (or leave it absent).
+            for _ in 0..<(random.next() % 3) {
+                let earlier = Self.randomWrite(day: day, &random)
+                try await store.batch { store in _ = try store.stage(earlier) }
+            }
+            let before = try await store.dailyLog(user: Self.user, day: day)
+            let write = Self.randomWrite(day: day, &random)
+            let refusal = try await store.batch { store in try store.stage(write) }
+            #expect(refusal == nil)
+            let after = try await store.dailyLog(user: Self.user, day: day)
+            #expect(after == write.applied(to: before), "day \(day): \(write) over \(String(describing: before))")
+        }
+    }
 }

@@ -5,85 +5,70 @@ import Domain
 /// … DO UPDATE SET` every bare column name is the stored row's value before the update, and
 /// `excluded.x` is the incoming one (https://www.sqlite.org/lang_upsert.html).
 extension SQLiteDriver {
-    /// The merge rules as one upsert of a `DayWrite`: the user's entry, then the health sync.
+    /// The merge rules as one upsert of a `DayWrite`. A day with no row gets the row the rules
+    /// leave on an empty one (`DayWrite.applied(to: nil)`), bound column by column and inserted as
+    /// it is: a new day, the common case of an ingestion, costs no expression. A stored row gets the
+    /// same rules in SQL.
     ///
-    /// Parameters: ?1 user, ?2 day, ?3 updated_at. User-only fields: value and "mentioned" flag
-    /// (symptom_severity ?4 ?5, mood ?6 ?7, energy ?8 ?9, notes ?10 ?11). Metrics: the user's value,
-    /// its "mentioned" flag, and the health reading (hrv ?12 ?13 ?14, resting_heart_rate ?15 ?16 ?17,
-    /// step_count ?18 ?19 ?20, sleep_duration ?21 ?22 ?23).
+    /// Parameters: ?1 user, ?2 day, ?3 updated_at; the new row's columns in the order of the
+    /// column list (?4 … ?15); ?16 the fields the entry mentions, as the bits of
+    /// `SQLiteDriver.mentionedBits`.
     ///
-    /// For each metric: after the entry, the field is the user's value (or cleared) if mentioned,
-    /// else unchanged; then a health reading replaces it unless its source is now `user`.
+    /// On a stored row: a field the entry mentions takes the new row's value, which the stored row
+    /// cannot change (the user's value, or else the health reading after it, or nothing). Any other
+    /// field takes the new row's value only when that is a health reading (it is nothing else then)
+    /// and the stored value is not the user's.
     static let upsertDay: StaticString = """
         INSERT INTO daily_logs (
             user_id, day, updated_at, symptom_severity, mood, energy, notes,
             hrv, hrv_source, resting_heart_rate, resting_heart_rate_source,
             step_count, step_count_source, sleep_duration, sleep_duration_source)
-        VALUES (
-            ?1, ?2, ?3, ?4, ?6, ?8, ?10,
-            CASE WHEN ?13 AND ?12 IS NOT NULL THEN ?12 ELSE ?14 END,
-            CASE WHEN ?13 AND ?12 IS NOT NULL THEN 'user' WHEN ?14 IS NOT NULL THEN 'health' END,
-            CASE WHEN ?16 AND ?15 IS NOT NULL THEN ?15 ELSE ?17 END,
-            CASE WHEN ?16 AND ?15 IS NOT NULL THEN 'user' WHEN ?17 IS NOT NULL THEN 'health' END,
-            CASE WHEN ?19 AND ?18 IS NOT NULL THEN ?18 ELSE ?20 END,
-            CASE WHEN ?19 AND ?18 IS NOT NULL THEN 'user' WHEN ?20 IS NOT NULL THEN 'health' END,
-            CASE WHEN ?22 AND ?21 IS NOT NULL THEN ?21 ELSE ?23 END,
-            CASE WHEN ?22 AND ?21 IS NOT NULL THEN 'user' WHEN ?23 IS NOT NULL THEN 'health' END)
+        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)
         ON CONFLICT (user_id, day) DO UPDATE SET
-            updated_at = ?3,
-            symptom_severity = CASE WHEN ?5 THEN ?4 ELSE symptom_severity END,
-            mood = CASE WHEN ?7 THEN ?6 ELSE mood END,
-            energy = CASE WHEN ?9 THEN ?8 ELSE energy END,
-            notes = CASE WHEN ?11 THEN ?10 ELSE notes END,
-            hrv = CASE
-                WHEN ?14 IS NOT NULL
-                    AND NOT (CASE WHEN ?13 THEN ?12 IS NOT NULL ELSE hrv_source IS 'user' END)
-                    THEN ?14
-                WHEN ?13 THEN ?12
-                ELSE hrv END,
-            hrv_source = CASE
-                WHEN ?14 IS NOT NULL
-                    AND NOT (CASE WHEN ?13 THEN ?12 IS NOT NULL ELSE hrv_source IS 'user' END)
-                    THEN 'health'
-                WHEN ?13 THEN CASE WHEN ?12 IS NULL THEN NULL ELSE 'user' END
-                ELSE hrv_source END,
+            updated_at = excluded.updated_at,
+            symptom_severity = CASE WHEN ?16 & 1 THEN excluded.symptom_severity ELSE symptom_severity END,
+            mood = CASE WHEN ?16 & 2 THEN excluded.mood ELSE mood END,
+            energy = CASE WHEN ?16 & 4 THEN excluded.energy ELSE energy END,
+            notes = CASE WHEN ?16 & 8 THEN excluded.notes ELSE notes END,
+            hrv = CASE WHEN ?16 & 16 OR (excluded.hrv IS NOT NULL AND hrv_source IS NOT 'user')
+                THEN excluded.hrv ELSE hrv END,
+            hrv_source = CASE WHEN ?16 & 16 OR (excluded.hrv IS NOT NULL AND hrv_source IS NOT 'user')
+                THEN excluded.hrv_source ELSE hrv_source END,
             resting_heart_rate = CASE
-                WHEN ?17 IS NOT NULL
-                    AND NOT (CASE WHEN ?16 THEN ?15 IS NOT NULL ELSE resting_heart_rate_source IS 'user' END)
-                    THEN ?17
-                WHEN ?16 THEN ?15
-                ELSE resting_heart_rate END,
+                WHEN ?16 & 32 OR (excluded.resting_heart_rate IS NOT NULL AND resting_heart_rate_source IS NOT 'user')
+                THEN excluded.resting_heart_rate ELSE resting_heart_rate END,
             resting_heart_rate_source = CASE
-                WHEN ?17 IS NOT NULL
-                    AND NOT (CASE WHEN ?16 THEN ?15 IS NOT NULL ELSE resting_heart_rate_source IS 'user' END)
-                    THEN 'health'
-                WHEN ?16 THEN CASE WHEN ?15 IS NULL THEN NULL ELSE 'user' END
-                ELSE resting_heart_rate_source END,
-            step_count = CASE
-                WHEN ?20 IS NOT NULL
-                    AND NOT (CASE WHEN ?19 THEN ?18 IS NOT NULL ELSE step_count_source IS 'user' END)
-                    THEN ?20
-                WHEN ?19 THEN ?18
-                ELSE step_count END,
+                WHEN ?16 & 32 OR (excluded.resting_heart_rate IS NOT NULL AND resting_heart_rate_source IS NOT 'user')
+                THEN excluded.resting_heart_rate_source ELSE resting_heart_rate_source END,
+            step_count = CASE WHEN ?16 & 64 OR (excluded.step_count IS NOT NULL AND step_count_source IS NOT 'user')
+                THEN excluded.step_count ELSE step_count END,
             step_count_source = CASE
-                WHEN ?20 IS NOT NULL
-                    AND NOT (CASE WHEN ?19 THEN ?18 IS NOT NULL ELSE step_count_source IS 'user' END)
-                    THEN 'health'
-                WHEN ?19 THEN CASE WHEN ?18 IS NULL THEN NULL ELSE 'user' END
-                ELSE step_count_source END,
+                WHEN ?16 & 64 OR (excluded.step_count IS NOT NULL AND step_count_source IS NOT 'user')
+                THEN excluded.step_count_source ELSE step_count_source END,
             sleep_duration = CASE
-                WHEN ?23 IS NOT NULL
-                    AND NOT (CASE WHEN ?22 THEN ?21 IS NOT NULL ELSE sleep_duration_source IS 'user' END)
-                    THEN ?23
-                WHEN ?22 THEN ?21
-                ELSE sleep_duration END,
+                WHEN ?16 & 128 OR (excluded.sleep_duration IS NOT NULL AND sleep_duration_source IS NOT 'user')
+                THEN excluded.sleep_duration ELSE sleep_duration END,
             sleep_duration_source = CASE
-                WHEN ?23 IS NOT NULL
-                    AND NOT (CASE WHEN ?22 THEN ?21 IS NOT NULL ELSE sleep_duration_source IS 'user' END)
-                    THEN 'health'
-                WHEN ?22 THEN CASE WHEN ?21 IS NULL THEN NULL ELSE 'user' END
-                ELSE sleep_duration_source END
+                WHEN ?16 & 128 OR (excluded.sleep_duration IS NOT NULL AND sleep_duration_source IS NOT 'user')
+                THEN excluded.sleep_duration_source ELSE sleep_duration_source END
         """
+
+    /// The fields `entry` mentions (set or cleared), one bit each, as `upsertDay` reads them.
+    static func mentionedBits(_ entry: UserEntry) -> Int64 {
+        var bits: Int64 = 0
+        func note(_ unchanged: Bool, _ bit: Int64) {
+            if !unchanged { bits |= bit }
+        }
+        note(entry.symptomSeverity.isUnchanged, 1)
+        note(entry.mood.isUnchanged, 2)
+        note(entry.energy.isUnchanged, 4)
+        note(entry.notes.isUnchanged, 8)
+        note(entry.hrv.isUnchanged, 16)
+        note(entry.restingHeartRate.isUnchanged, 32)
+        note(entry.stepCount.isUnchanged, 64)
+        note(entry.sleepDuration.isUnchanged, 128)
+        return bits
+    }
 
     /// Stores what a person typed for a day, creating the user (UTC) if new. Runs in its own
     /// transaction; the values are assumed valid (`UserEntry.validate()`), and the database's CHECK
@@ -108,32 +93,24 @@ extension SQLiteDriver {
 
     func apply(_ write: DayWrite) throws(StorageError) {
         try ensureUser(write.user)
+        let row = write.applied(to: nil)
         try connection.withStatement(SQLiteDriver.upsertDay) { (statement) throws(StorageError) in
-            let entry = write.entry
-            let health = write.health
             try statement.bind(1, write.user.rawValue)
             try statement.bind(2, write.day.description)
             try statement.bind(3, nowMilliseconds)
-            try statement.bind(4, entry.symptomSeverity.newValue)
-            try statement.bind(5, !entry.symptomSeverity.isUnchanged)
-            try statement.bind(6, entry.mood.newValue)
-            try statement.bind(7, !entry.mood.isUnchanged)
-            try statement.bind(8, entry.energy.newValue)
-            try statement.bind(9, !entry.energy.isUnchanged)
-            try statement.bind(10, entry.notes.newValue)
-            try statement.bind(11, !entry.notes.isUnchanged)
-            try statement.bind(12, entry.hrv.newValue)
-            try statement.bind(13, !entry.hrv.isUnchanged)
-            try statement.bind(14, health.hrv)
-            try statement.bind(15, entry.restingHeartRate.newValue)
-            try statement.bind(16, !entry.restingHeartRate.isUnchanged)
-            try statement.bind(17, health.restingHeartRate)
-            try statement.bind(18, entry.stepCount.newValue)
-            try statement.bind(19, !entry.stepCount.isUnchanged)
-            try statement.bind(20, health.stepCount)
-            try statement.bind(21, entry.sleepDuration.newValue)
-            try statement.bind(22, !entry.sleepDuration.isUnchanged)
-            try statement.bind(23, health.sleepDuration)
+            try statement.bind(4, row.symptomSeverity)
+            try statement.bind(5, row.mood)
+            try statement.bind(6, row.energy)
+            try statement.bind(7, row.notes)
+            try statement.bind(8, row.hrv?.value)
+            try statement.bind(9, row.hrv?.source.rawValue)
+            try statement.bind(10, row.restingHeartRate?.value)
+            try statement.bind(11, row.restingHeartRate?.source.rawValue)
+            try statement.bind(12, row.stepCount?.value)
+            try statement.bind(13, row.stepCount?.source.rawValue)
+            try statement.bind(14, row.sleepDuration?.value)
+            try statement.bind(15, row.sleepDuration?.source.rawValue)
+            try statement.bind(16, SQLiteDriver.mentionedBits(write.entry))
             try statement.run()
         }
     }
