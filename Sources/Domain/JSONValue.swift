@@ -11,6 +11,7 @@ public enum JSONValue: Sendable, Hashable {
     /// Compact JSON text (no spaces), keys in insertion order.
     public var jsonText: String {
         var output = ""
+        if case .object = self { output.reserveCapacity(1024) }
         write(to: &output)
         return output
     }
@@ -46,7 +47,7 @@ public enum JSONValue: Sendable, Hashable {
         if number.rounded() == number, abs(number) < 9_007_199_254_740_992 {
             output += String(Int64(number))
         } else {
-            output += "\(number)"
+            number.write(to: &output)
         }
     }
 
@@ -55,6 +56,12 @@ public enum JSONValue: Sendable, Hashable {
     /// separators …), so JSON printed to a terminal cannot drive it. The value read back is the same.
     static func writeString(_ text: String, to output: inout String) {
         output += "\""
+        // Most strings (keys, feature names, reasons) are printable ASCII with nothing to escape: one append.
+        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) {
+            output += text
+            output += "\""
+            return
+        }
         for scalar in text.unicodeScalars {
             switch scalar {
             case "\"": output += "\\\""

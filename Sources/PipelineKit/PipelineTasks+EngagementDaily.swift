@@ -15,13 +15,15 @@ extension TaskContext {
     /// The chain starts at the user's next reminder hour.
     var firstEngagement: ChainStart {
         { [self] scope, user in
-            guard let id = user?.id else {
+            guard let user else {
                 return AppRefreshTaskRequest(identifier: PipelineTasks.engagementDaily, scope: scope)
             }
-            let (timeZone, settings) = try await profile(of: id)
+            // The chain start's page of users carries their zones: only the settings are read.
+            let settings = try await store.settings(for: user.id)
             return AppRefreshTaskRequest(
                 identifier: PipelineTasks.engagementDaily, scope: scope,
-                earliestBeginDate: TaskDates.nextLocalTime(hour: settings.reminderHour, in: timeZone, after: clock.now))
+                earliestBeginDate: TaskDates.nextLocalTime(
+                    hour: settings.reminderHour, in: user.timeZone, after: clock.now))
         }
     }
 

@@ -122,14 +122,16 @@ extension TaskContext {
     /// The chain starts at the user's next weekly insight time.
     var firstWeeklyInsight: ChainStart {
         { [self] scope, user in
-            guard let id = user?.id else {
+            guard let user else {
                 return AppRefreshTaskRequest(identifier: PipelineTasks.weeklyInsight, scope: scope)
             }
-            let (timeZone, settings) = try await profile(of: id)
+            // The chain start's page of users carries their zones: only the settings are read.
+            let settings = try await store.settings(for: user.id)
             return AppRefreshTaskRequest(
                 identifier: PipelineTasks.weeklyInsight, scope: scope,
                 earliestBeginDate: TaskDates.nextWeekly(
-                    weekday: schedule.weeklyInsightWeekday, hour: settings.reminderHour, in: timeZone, after: clock.now)
+                    weekday: schedule.weeklyInsightWeekday, hour: settings.reminderHour, in: user.timeZone,
+                    after: clock.now)
             )
         }
     }

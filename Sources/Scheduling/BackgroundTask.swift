@@ -50,6 +50,9 @@ public final class BackgroundTask: Sendable {
         var isClosed = false
         var ignoredCompletions = 0
         var events: AsyncStream<Event>.Continuation?
+        /// Whether the handler has returned (`send(.returned)`): only then does a completion end the run
+        /// by itself, so only then is it sent to the supervisor.
+        var hasReturned = false
         var writes: [TaskRunWrite] = []
     }
 
@@ -90,15 +93,17 @@ public final class BackgroundTask: Sendable {
     /// reason is read by operators: counts and causes, never a health value. Counts once: later calls
     /// are ignored and logged.
     public func setTaskCompleted(success: Bool, reason: String?) {
-        let accepted = state.withLock { state in
+        let (accepted, events) = state.withLock { state in
             guard state.completion == nil, !state.isClosed else {
                 state.ignoredCompletions += 1
-                return false
+                return (false, nil as AsyncStream<Event>.Continuation?)
             }
             state.completion = Completion(success: success, reason: reason, afterExpiry: state.isExpired)
-            state.events?.yield(.completed)
-            return true
+            // Before the handler returns, its `.returned` ends the run and finds the completion then;
+            // waking the supervisor now would only make it wait again.
+            return (true, state.hasReturned ? state.events : nil)
         }
+        events?.yield(.completed)
         if !accepted {
             log.log(
                 .warning,
@@ -142,9 +147,14 @@ public final class BackgroundTask: Sendable {
         state.withLock { $0.events = events }
     }
 
-    /// Sends an event to the run's supervisor.
+    /// Sends an event to the run's supervisor. It is yielded outside the lock: the supervisor it wakes
+    /// reads this task's state at once, and would otherwise wait for the lock on another thread.
     func send(_ event: Event) {
-        _ = state.withLock { $0.events?.yield(event) }
+        let events = state.withLock { state in
+            if event == .returned { state.hasReturned = true }
+            return state.events
+        }
+        events?.yield(event)
     }
 
     var isCompleted: Bool {

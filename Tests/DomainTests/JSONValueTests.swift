@@ -15,6 +15,32 @@ struct JSONValueTests {
         )
     }
 
+    @Test("a string is written as itself only when every character prints as itself and needs no escape")
+    func plainAndEscapedStrings() {
+        let cases: [(String, String)] = [
+            ("severity_lag1 = 7 (mean)", #""severity_lag1 = 7 (mean)""#),
+            ("", #""""#),
+            ("~ and space", #""~ and space""#),
+            ("quote \" inside", #""quote \" inside""#),
+            ("back\\slash", #""back\\slash""#),
+            ("delete \u{7F}", #""delete \u007f""#),
+            ("unit \u{1F}", #""unit \u001f""#),
+            ("caf\u{E9}", "\"caf\u{E9}\""),
+            ("override \u{202E}", #""override \u202e""#),
+        ]
+        for (text, expected) in cases {
+            #expect(JSONValue.string(text).jsonText == expected, "\(expected)")
+        }
+    }
+
+    @Test("numbers print whole without a fraction and otherwise in the shortest form that reads back")
+    func numbers() {
+        let values: [Double] = [0, -3, 1e15, 0.1, -2.5e-8, 1.0 / 3.0, 9_007_199_254_740_993, 1e300]
+        #expect(
+            JSONValue.array(values.map { .number($0) }).jsonText
+                == "[0,-3,1000000000000000,0.1,-2.5e-08,0.3333333333333333,9007199254740992.0,1e+300]")
+    }
+
     @Test("setting a key to nil removes it and setting it again appends it")
     func removal() {
         var object: JSONObject = ["x": .number(1), "y": .number(2)]

@@ -147,6 +147,37 @@ struct ExpiryTests {
         #expect(run.finishedAt == run.startedAt.addingTimeInterval(30))
     }
 
+    /// The supervisor is woken by a completion only once the handler has returned; this is the case
+    /// where it must be. Checked by never sending that completion in `BackgroundTask.setTaskCompleted`:
+    /// the run then waited for its budget, which this test never advances, until the time limit. (No
+    /// shorter limit of its own: in the whole suite a minute was not always enough to get a thread.)
+    @Test(
+        "a handler that completes the task after returning ends the run then, not at its budget",
+        arguments: TestBackend.all)
+    func completesAfterReturning(backend: TestBackend) async throws {
+        let harness = try SchedulerHarness(backend)
+        try await harness.addUsers(["ada"])
+        let (returned, complete) = (Gate(), Gate())
+        let task = TestTask(
+            identifier: "refresh",
+            chainStart: { scope, _ in AppRefreshTaskRequest(identifier: "refresh", scope: scope) },
+            handler: { task in
+                task.expirationHandler = {}
+                Task {
+                    await complete.waitOrCancellation()
+                    task.setTaskCompleted(success: true, reason: "finished in the background")
+                }
+                returned.open()
+            })
+        async let launched = harness.launch([task])
+        await returned.waitOrCancellation()
+        complete.open()
+        let run = try #require(try await launched.runs.first)
+        #expect(run.outcome == .success)
+        #expect(run.reason == "finished in the background")
+        #expect(run.finishedAt == run.startedAt)
+    }
+
     /// DESIGN §8, bug 10. Checked by letting a later `setTaskCompleted` overwrite the first in
     /// `BackgroundTask`: the run was recorded as a failure and this test failed.
     @Test(
