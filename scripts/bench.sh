@@ -95,6 +95,14 @@ cohort_database() {
     echo "$path"
 }
 
+# fresh_copy SOURCE DEST: DEST becomes a copy of the database SOURCE. The -wal and -shm files of an
+# earlier DEST go first: SQLite would replay a write-ahead log left beside the new file (a launch that
+# exits before closing its connection leaves its log, which is safe for its own database) onto the copy.
+fresh_copy() {
+    rm -f "$2" "$2-wal" "$2-shm"
+    cp "$1" "$2"
+}
+
 # export_features DATABASE [LIMIT]: the design matrix of every user served a personal model (the first
 # LIMIT by user id), as `pipeline features` prints it, into $WORK/features/USER.csv.
 export_features() {
@@ -134,7 +142,7 @@ bench_instructions() {
     echo "== instructions: the fit loop under callgrind, $INSTRUCTION_USERS users of $USERS x $DAYS days"
     local source
     source=$(cohort_database "$USERS" "$DAYS")
-    cp "$source" "$WORK/instructions.sqlite"
+    fresh_copy "$source" "$WORK/instructions.sqlite"
     "$PIPELINE" retrain --db "$WORK/instructions.sqlite" --now "$NOW"
     export_features "$WORK/instructions.sqlite" "$INSTRUCTION_USERS"
     printf "  instructions per user of the fit loop: %s\n" "$(fit_instructions "$WORK/features")"
@@ -153,7 +161,7 @@ bench_retrain() {
     source=$(cohort_database "$USERS" "$DAYS")
     local cores
     cores=$(nproc)
-    cp "$source" "$WORK/one.sqlite"
+    fresh_copy "$source" "$WORK/one.sqlite"
     "$PIPELINE" retrain --db "$WORK/one.sqlite" --now "$NOW" --jobs 1 >/dev/null
     # scikit-learn on the matrices of the same fits, exported by `pipeline features`.
     export_features "$WORK/one.sqlite"
@@ -165,9 +173,9 @@ bench_retrain() {
     local run one all read sklearn fits_one fits_all
     local ones=() alls=() reads=() whole=() fit_one_ratios=() fit_all_ratios=() sklearns=() rates_one=() rates_all=()
     for run in $(seq "$repeats"); do
-        cp "$source" "$WORK/one.sqlite"
+        fresh_copy "$source" "$WORK/one.sqlite"
         one=$(seconds "$PIPELINE" retrain --db "$WORK/one.sqlite" --now "$NOW" --jobs 1)
-        cp "$source" "$WORK/all.sqlite"
+        fresh_copy "$source" "$WORK/all.sqlite"
         all=$(seconds "$PIPELINE" retrain --db "$WORK/all.sqlite" --now "$NOW" --jobs "$cores")
         read=$(seconds sqlite3 "$source" "SELECT * FROM daily_logs ORDER BY user_id, day")
         "$python" scripts/reference/bench_sklearn.py "$WORK/features" >"$WORK/sklearn.json"
@@ -227,7 +235,7 @@ bench_memory() {
     for size in "$small" "$large"; do
         local source
         source=$(cohort_database "$size" "$DAYS")
-        cp "$source" "$WORK/memory.sqlite"
+        fresh_copy "$source" "$WORK/memory.sqlite"
         peaks+=("$(peak_kb "$PIPELINE" retrain --db "$WORK/memory.sqlite" --now "$NOW")")
         rm -f "$WORK/memory.sqlite"*
     done
@@ -283,7 +291,7 @@ run_audit() {
 
 run_report() {
     echo "== report: pipeline report of $USERS users x $DAYS days after a retrain, beside pipeline export of each"
-    cp "$(cohort_database "$USERS" "$DAYS")" "$WORK/report.sqlite"
+    fresh_copy "$(cohort_database "$USERS" "$DAYS")" "$WORK/report.sqlite"
     "$PIPELINE" retrain --db "$WORK/report.sqlite" --now "$NOW"
     bench_report "$PIPELINE" "$WORK/report.sqlite" "$NOW"
 }
