@@ -94,21 +94,9 @@ enum LinearAlgebra {
     /// and `a` its factor. Throws `notPositiveDefinite` when LAPACK reports a non-positive minor.
     static func solvePositiveDefinite(_ a: inout Matrix, _ b: inout [Double]) throws(LearningError) {
         precondition(a.rows == a.columns && b.count == a.rows, "solve: \(a.rows)×\(a.columns) with \(b.count)")
-        guard a.rows > 0 else { return }
-        _ = singleThreaded
-        var uplo = CChar(UInt8(ascii: "U"))
-        var n = int32(a.rows)
-        var nrhs: Int32 = 1
-        var lda = n
-        var ldb = n
-        var info: Int32 = 0
-        a.storage.withUnsafeMutableBufferPointer { aBuffer in
-            b.withUnsafeMutableBufferPointer { bBuffer in
-                dposv_(&uplo, &n, &nrhs, aBuffer.baseAddress, &lda, bBuffer.baseAddress, &ldb, &info, 1)
-            }
-        }
-        precondition(info >= 0, "dposv_: argument \(-info) is invalid")
-        if info > 0 { throw .notPositiveDefinite(order: a.rows, minor: Int(info)) }
+        // What dposv does: the factor, then the two triangular solves.
+        try factorPositiveDefinite(&a)
+        solveFactored(a, &b)
     }
 
     /// Replaces symmetric positive definite `a` by its Cholesky factor `U` (`a = UᵀU`, `dpotrf`, upper

@@ -430,19 +430,11 @@ extension ModelTrainer {
         // Flare days separable by the features in a short history: Newton's weights vanish and its system
         // is singular. A warm start near such a solution starts over from the prior; when that fails too the
         // head is the prior's, as for a user with one class of label.
-        var fitted: LogisticSolution?
-        for warm in start == nil ? [false] : [true, false] {
-            do {
-                fitted = try logistic.fit(
-                    x: standardized, y: labels, offset: pooled ? flareOffsets : nil,
-                    inverseRegularization: spec.flare.inverseRegularization, tolerance: spec.flare.tolerance,
-                    maximumIterations: iterations, start: warm ? start : nil)
-                break
-            } catch .notPositiveDefinite {
-                continue
-            }
-        }
-        guard let solution = fitted else {
+        guard
+            let solution = try flareHead(
+                x: standardized, labels: labels, offset: pooled ? flareOffsets : nil, start: start,
+                warmIterations: iterations, coldIterations: iterations)
+        else {
             return PersonalHeads(
                 severity: severity, flare: flarePrior, flareFitted: pooled ? "population" : "baseRate",
                 alpha: fit.alpha, flareSolution: nil)
@@ -543,20 +535,11 @@ extension ModelTrainer {
             // A warm start near a separating solution (a small fold) can leave Newton's Hessian singular; such
             // a fold starts over from the base rate, and a fold whose head cannot be fitted at all borrows the
             // prior head, as a user with one class of label does.
-            var fitted: LogisticSolution?
-            for warm in start == nil ? [false] : [true, false] {
-                do {
-                    fitted = try logistic.fit(
-                        x: block, y: labels, offset: offset, inverseRegularization: spec.flare.inverseRegularization,
-                        tolerance: spec.flare.tolerance,
-                        maximumIterations: warm ? Self.foldNewtonSteps : spec.flare.maximumIterations,
-                        start: warm ? start : nil)
-                    break
-                } catch .notPositiveDefinite {
-                    continue
-                }
-            }
-            guard let solution = fitted else {
+            guard
+                let solution = try flareHead(
+                    x: block, labels: labels, offset: offset, start: start, warmIterations: Self.foldNewtonSteps,
+                    coldIterations: spec.flare.maximumIterations)
+            else {
                 let flare = pooled ? flarePrior : RawHead.constant(logit((flares + 0.5) / (count + 1)), count: p)
                 results.append(
                     PersonalHeads(severity: severity, flare: flare, flareFitted: "", alpha: alpha, flareSolution: nil))
@@ -571,6 +554,25 @@ extension ModelTrainer {
                     alpha: alpha, flareSolution: solution))
         }
         return results
+    }
+
+    /// The flare head by Newton's method from `start` (`warmIterations` steps at most), and from the prior
+    /// (`coldIterations`) when there is no start or its Newton system is singular; `nil` when that is too.
+    private mutating func flareHead(
+        x: Matrix, labels: [Double], offset: [Double]?, start: LogisticSolution?, warmIterations: Int,
+        coldIterations: Int
+    ) throws(LearningError) -> LogisticSolution? {
+        for warm in start == nil ? [false] : [true, false] {
+            do {
+                return try logistic.fit(
+                    x: x, y: labels, offset: offset, inverseRegularization: spec.flare.inverseRegularization,
+                    tolerance: spec.flare.tolerance, maximumIterations: warm ? warmIterations : coldIterations,
+                    start: warm ? start : nil)
+            } catch .notPositiveDefinite {
+                continue
+            }
+        }
+        return nil
     }
 
     func makeArtifact(
