@@ -17,6 +17,9 @@ public final class PersonalModels: ModelTrainingService {
     let jobs: Int
     private let population = Locked<Task<PopulationModel, any Error>?>(nil)
     private let trainers = Locked<[ModelTrainer]>([])
+    /// Connections of their own for the logs each fit and pooling step reads (`Store.logReader()`), one per
+    /// concurrent worker, so workers read side by side instead of one at a time through the store's actor.
+    private let readers = Locked<[LogReader]>([])
 
     public init(pipeline: Pipeline, spec: ModelSpec = .symptomForecast, jobs: Int = 1) {
         self.pipeline = pipeline
@@ -48,7 +51,7 @@ public final class PersonalModels: ModelTrainingService {
         let today = user.today(at: now)
         let population = try await populationModel()
         if Task.isCancelled { throw .cancelled }
-        let logs = try await pipeline.dailyLogs(user: id, through: today.adding(days: -1))
+        let logs = try await dailyLogs(user: id, through: today.adding(days: -1))
         let incumbent = try await pipeline.storage { (store) throws(StorageError) in
             try await store.servingModel(scope: id.rawValue)
         }.flatMap { try? ModelArtifact(json: Data($0.json.utf8)) }
@@ -75,6 +78,20 @@ public final class PersonalModels: ModelTrainingService {
     /// recent mean). The artifact's `source` names the exact kind.
     static func storedSource(_ source: ModelSource) -> String {
         source == .population ? ModelSource.population.rawValue : ModelSource.personal.rawValue
+    }
+
+    /// The user's logs through `last`, on a reader of this value's pool, or through the store where the
+    /// database has no readers (`Store.logReader()`).
+    private func dailyLogs(user: UserID, through last: Day) async throws(PipelineError) -> [DailyLog] {
+        do throws(StorageError) {
+            var reader = readers.withLock { $0.popLast() }
+            if reader == nil { reader = try store.logReader() }
+            guard let reader else { return try await store.dailyLogs(user: user, through: last) }
+            defer { readers.withLock { $0.append(reader) } }
+            return try await reader.dailyLogs(user: user, through: last)
+        } catch {
+            throw .storage(error)
+        }
     }
 
     private func takeTrainer() -> ModelTrainer {
@@ -155,10 +172,13 @@ public final class PersonalModels: ModelTrainingService {
             return try await withThrowingTaskGroup(of: (Int, PopulationAccumulator).self) { group in
                 @Sendable func pool(_ chunk: Int) async throws -> (Int, PopulationAccumulator) {
                     var accumulator = PopulationAccumulator(spec: spec, today: day)
+                    // The population learns only from rows before the evaluation window, and a row reads logs
+                    // before its day: later logs would be read only to be ignored.
+                    let last = accumulator.holdoutStart.adding(days: -1)
                     let end = min(users.count, (chunk + 1) * Self.poolingChunk)
                     for index in (chunk * Self.poolingChunk)..<end {
                         try Task.checkCancellation()
-                        let logs = try await self.pipeline.dailyLogs(user: users[index], through: day.adding(days: -1))
+                        let logs = try await self.dailyLogs(user: users[index], through: last)
                         accumulator.add(user: users[index], logs: logs)
                     }
                     return (chunk, accumulator)

@@ -30,6 +30,15 @@ final class SQLiteDriver: StorageDriver {
         try migrator.migrate(connection, to: schemaVersion, now: Store.milliseconds(clock.now))
     }
 
+    /// Opens a second connection to the file at `path`, which a store has already opened and migrated, for
+    /// reads only (`LogReader`): nothing is created or migrated, and a schema this build does not know is
+    /// refused as the store refuses it.
+    init(readerAt path: String, clock: any Clock) throws(StorageError) {
+        self.clock = clock
+        connection = try Connection(path: path)
+        try Migrator().checkCompatible(connection)
+    }
+
     func checkIsolation(with check: @escaping () -> Void) {
         connection.checkIsolation = check
     }
