@@ -128,7 +128,10 @@ extension TaskScheduler {
         report.startedChains = try await startChains()
 
         let selected = registeredIdentifiers.filter { plan.identifiers?.contains($0) ?? true }
-        guard !selected.isEmpty else { return report }
+        guard !selected.isEmpty else {
+            await checkpointLog(after: report)
+            return report
+        }
         let names = selected.map(\.rawValue)
         let cutoff: Int64
         do {
@@ -179,7 +182,23 @@ extension TaskScheduler {
                 report.waitingForConditions.append(request)
             }
         }
+        await checkpointLog(after: report)
         return report
+    }
+
+    /// After a launch that wrote anything, moves what the database's own log holds into its file (SQLite:
+    /// the write-ahead log checkpointed and truncated; nothing on PostgreSQL). A process that exits while a
+    /// run's last task is still unwinding never closes its connection, which is when SQLite would do this
+    /// itself: the file alone is then a whole copy of the database, and no log with frames is left beside
+    /// it to be replayed onto another file put in its place. A failure loses nothing (the log still holds
+    /// every commit) and is logged.
+    private func checkpointLog(after report: LaunchReport) async {
+        guard report.runCount > 0 || report.startedChains > 0 else { return }
+        do {
+            try await store.reclaimLogSpace()
+        } catch {
+            log.log(.warning, "could not move the database's log into its file at the end of the launch: \(error)")
+        }
     }
 
     private func launchCompleted() {

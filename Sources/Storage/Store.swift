@@ -79,10 +79,11 @@ public actor Store {
         try driver.integrityCheck()
     }
 
-    /// After a write failed for a full disk: gives back the space the database's own log holds,
-    /// so that a small write (a run recorded as failed, its lease released) can still succeed.
-    /// SQLite checkpoints its write-ahead log into the database and truncates it; PostgreSQL's
-    /// log is the server's, so there nothing is done.
+    /// Moves what the database's own log holds into its file and gives back the log's space: after a write
+    /// failed for a full disk, so that a small write (a run recorded as failed, its lease released) can still
+    /// succeed, and at the end of a launch, so that the file alone holds every commit. SQLite checkpoints its
+    /// write-ahead log into the database and truncates it; PostgreSQL's log is the server's, so there nothing
+    /// is done.
     public func reclaimLogSpace() throws(StorageError) {
         try driver.reclaimLogSpace()
     }

@@ -91,6 +91,29 @@ struct LaunchTests {
         #expect(next.earliestBeginDate == Date(iso: "2026-03-16T00:00:00Z"))
     }
 
+    /// Checked by removing the launch's final checkpoint: the log held 535,632 bytes, and the copy had no
+    /// runs and no users.
+    @Test("after a launch the SQLite file alone holds its writes: a copy without the log has every run, and the log is empty")
+    func launchLeavesItsWritesInTheFile() async throws {
+        let harness = try await LaunchHarness(.sqlite)
+        try await harness.addUser("ada")
+        try await harness.addUser("ben")
+        let report = try await harness.launch { $0.tasks = [PipelineTasks.mlRetrain] }
+        #expect(report.runCount == 2)
+
+        // The pipeline is still open, as in a process that exits before its connection is closed: nothing
+        // but the launch itself has moved the log into the file.
+        let original = harness.database.path
+        let log = try FileManager.default.attributesOfItem(atPath: original + "-wal")[.size] as? Int
+        #expect(log == 0)
+        let copy = harness.database.directory.path("copy.sqlite")
+        try FileManager.default.copyItem(atPath: original, toPath: copy)
+        let store = try Store(path: copy, clock: harness.clock)
+        let runs = try await store.taskRuns(identifier: PipelineTasks.mlRetrain.rawValue)
+        #expect(runs.count == 2)
+        #expect(try await store.users().map(\.id.rawValue) == ["ada", "ben"])
+    }
+
     @Test("ml-retrain waits for external power, then retrains every night", arguments: TestBackend.all)
     func retrainNeedsPower(backend: TestBackend) async throws {
         let harness = try await LaunchHarness(backend)
