@@ -63,9 +63,28 @@ SQL
     rm -f "$WORK/import.sqlite"*
     local baseline
     baseline=$(seconds sqlite3 "$WORK/import.sqlite" ".read $WORK/import.sql")
+
+    # A second baseline: every column of the same rows loaded by .import into pipeline's own daily_logs
+    # table (its STRICT types, CHECK constraints and primary key, from the ingested database's schema),
+    # so the ratio also shows what the table itself costs. Like the first, it checks no foreign key.
+    sqlite3 -csv "$WORK/ingest.sqlite" "SELECT * FROM daily_logs" >"$WORK/all-columns.csv"
+    {
+        echo "PRAGMA journal_mode = WAL;"
+        echo "PRAGMA synchronous = NORMAL;"
+        sqlite3 "$WORK/ingest.sqlite" ".schema daily_logs"
+        echo ".mode csv"
+        echo ".import $WORK/all-columns.csv daily_logs"
+    } >"$WORK/import-schema.sql"
+    rm -f "$WORK/import-schema.sqlite"*
+    local same_table
+    same_table=$(seconds sqlite3 "$WORK/import-schema.sqlite" ".read $WORK/import-schema.sql")
     printf "  pipeline ingest   %9d records in %6.2f s  %9s records/s\n" "$records" "$ours" "$(rate "$records" "$ours")"
-    printf "  sqlite3 .import   %9d rows    in %6.2f s  %9s rows/s\n" "$rows" "$baseline" "$(rate "$rows" "$baseline")"
+    printf "  sqlite3 .import   %9d rows    in %6.2f s  %9s rows/s   (nine columns, no constraints)\n" \
+        "$rows" "$baseline" "$(rate "$rows" "$baseline")"
+    printf "  sqlite3 .import   %9d rows    in %6.2f s  %9s rows/s   (every column, into pipeline's daily_logs)\n" \
+        "$rows" "$same_table" "$(rate "$rows" "$same_table")"
     printf "  time ratio (pipeline / sqlite3): %sx   (aim: at most 1.5x)\n" "$(ratio "$ours" "$baseline")"
+    printf "  time ratio (pipeline / sqlite3 into the same table): %sx\n" "$(ratio "$ours" "$same_table")"
 }
 
 # python VENV: scikit-learn, pinned, in scripts/reference/.venv (created on first use).
