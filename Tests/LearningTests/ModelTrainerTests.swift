@@ -323,4 +323,26 @@ struct ModelTrainerTests {
         #expect(relativeError(summary.severityCoefficients, direct.coefficients) < 1e-12)
         #expect(summary.flareCoefficients != nil)
     }
+
+    @Test("fitting many matrices on several workers gives each matrix the fit one worker gives it, in input order")
+    func fitAllKeepsOrder() async throws {
+        let today = Self.start.adding(days: 200)
+        let trainer = ModelTrainer()
+        let designs = Self.cohort().compactMap { trainer.trainingDesign(logs: $0.logs, today: today) }
+        try #require(designs.count >= 8)
+        var one = ModelTrainer()
+        let expected = try designs.map { design in try one.fit(design) }
+        #expect(Set(expected.map(\.severityIntercept)).count == designs.count, "every matrix has a fit of its own")
+        for workers in [2, 3] {
+            let fitted = try await ModelTrainer.fitAll(designs, workers: workers)
+            try #require(fitted.count == expected.count)
+            for (index, (fit, reference)) in zip(fitted, expected).enumerated() {
+                #expect(fit.alpha == reference.alpha, "matrix \(index), \(workers) workers")
+                #expect(
+                    relativeError(fit.severityCoefficients, reference.severityCoefficients) < 1e-12,
+                    "matrix \(index), \(workers) workers")
+                #expect((fit.flareCoefficients == nil) == (reference.flareCoefficients == nil))
+            }
+        }
+    }
 }
