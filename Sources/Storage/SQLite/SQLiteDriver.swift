@@ -31,8 +31,8 @@ final class SQLiteDriver: StorageDriver {
     }
 
     /// Opens a second connection to the file at `path`, which a store has already opened and migrated, for
-    /// reads only (`LogReader`): nothing is created or migrated, and a schema this build does not know is
-    /// refused as the store refuses it.
+    /// reads only (`LogReader`): nothing is migrated here, and a schema this build does not know is refused
+    /// as the store refuses it.
     init(readerAt path: String, clock: any Clock) throws(StorageError) {
         self.clock = clock
         connection = try Connection(path: path)
