@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import Learning
@@ -32,6 +33,45 @@ struct LinearAlgebraTests {
         #expect(abs(values[0] - 1) < 1e-14 && abs(values[1] - 3) < 1e-14)
         // The eigenvector of 3 is ±(1, 1)/√2.
         #expect(abs(abs(matrix[0, 1]) - 0.5.squareRoot()) < 1e-14 && abs(matrix[0, 1] - matrix[1, 1]) < 1e-14)
+    }
+
+    @Test(
+        "the quadratic forms yᵢᵀ T⁻¹ yᵢ of a tridiagonal T from its L D Lᵀ factors match a dense solve, for rows in blocks and beyond them",
+        arguments: [1, 7, 8, 9, 20], [1, 2, 6])
+    func tridiagonalQuadraticForms(rows n: Int, columns p: Int) throws {
+        // T: diagonal 4 + k/3, off-diagonal 1 − k/5 (diagonally dominant, so positive definite).
+        let diagonal = (0..<p).map { 4 + Double($0) / 3 }
+        let offDiagonal = (0..<max(p - 1, 0)).map { 1 - Double($0) / 5 }
+        var pivots = [diagonal[0]]
+        var multipliers: [Double] = []
+        for k in 1..<max(p, 1) {
+            multipliers.append(offDiagonal[k - 1] / pivots[k - 1])
+            pivots.append(diagonal[k] - multipliers[k - 1] * offDiagonal[k - 1])
+        }
+        var y = Matrix(rows: n, columns: p)
+        for i in 0..<n {
+            for k in 0..<p { y[i, k] = sin(Double(7 * i + 3 * k + 1)) * Double(k + 1) }
+        }
+        var result: [Double] = []
+        var scratch: [Double] = []
+        LinearAlgebra.tridiagonalQuadraticForms(
+            y, multipliers: multipliers, pivots: pivots, into: &result, scratch: &scratch)
+        try #require(result.count == n)
+        for i in 0..<n {
+            var t = Matrix(rows: p, columns: p)
+            for k in 0..<p {
+                t[k, k] = diagonal[k]
+                if k > 0 {
+                    t[k, k - 1] = offDiagonal[k - 1]
+                    t[k - 1, k] = offDiagonal[k - 1]
+                }
+            }
+            let row = (0..<p).map { y[i, $0] }
+            var solution = row
+            try LinearAlgebra.solvePositiveDefinite(&t, &solution)
+            let expected = zip(row, solution).reduce(0) { $0 + $1.0 * $1.1 }
+            #expect(abs(result[i] - expected) <= 1e-12 * abs(expected), "row \(i) of \(n)×\(p)")
+        }
     }
 
     @Test("the Gram matrices of a 3×2 matrix are AᵀA and AAᵀ")
