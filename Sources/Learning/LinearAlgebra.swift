@@ -212,57 +212,41 @@ enum LinearAlgebra {
     }
 
     /// `result_i = y_iᵀ (L D Lᵀ)⁻¹ y_i` for every row of `y`, where L is unit lower bidiagonal with
-    /// subdiagonal `multipliers` and D = diag(`pivots`): the forward substitution w ← y_k − l_{k−1}·w,
-    /// result += w²/d_k, run across the columns for a block of rows at a time, whose w and result stay in
-    /// registers (a pass down each column instead would load and store both for every element, and the
-    /// loop would wait on memory). Each row's arithmetic is the same, in the same order, either way.
+    /// subdiagonal `multipliers` and D = diag(`pivots`): the forward substitution runs down the columns for
+    /// all rows at once (w ← y_k − l_{k−1}·w; result += w²/d_k).
     static func tridiagonalQuadraticForms(
         _ y: Matrix, multipliers: [Double], pivots: [Double], into result: inout [Double], scratch: inout [Double]
     ) {
         precondition(pivots.count == y.columns && multipliers.count == max(y.columns - 1, 0), "quadratic forms")
         let n = y.rows
-        let p = y.columns
         result.resize(to: n)
-        scratch.resize(to: p)
-        guard n > 0, p > 0 else { return }
-        for k in 0..<p { scratch[k] = 1 / pivots[k] }
+        scratch.resize(to: n)
+        guard n > 0, y.columns > 0 else { return }
         y.storage.withUnsafeBufferPointer { source in
             result.withUnsafeMutableBufferPointer { output in
-                scratch.withUnsafeBufferPointer { inverses in
-                    multipliers.withUnsafeBufferPointer { lower in
-                        let values = UnsafeRawPointer(source.baseAddress!)
-                        let out = UnsafeMutableRawPointer(output.baseAddress!)
-                        let stride = MemoryLayout<Double>.stride
-                        var row = 0
-                        while row + Block.scalarCount <= n {
-                            var forward = values.loadUnaligned(fromByteOffset: row * stride, as: Block.self)
-                            var sum = forward * forward * inverses[0]
-                            for k in 1..<p {
-                                let column = values.loadUnaligned(fromByteOffset: (k * n + row) * stride, as: Block.self)
-                                forward = column - lower[k - 1] * forward
-                                sum += forward * forward * inverses[k]
-                            }
-                            out.storeBytes(of: sum, toByteOffset: row * stride, as: Block.self)
-                            row += Block.scalarCount
-                        }
-                        for i in row..<n {
-                            var forward = source[i]
-                            var sum = forward * forward * inverses[0]
-                            for k in 1..<p {
-                                forward = source[k * n + i] - lower[k - 1] * forward
-                                sum += forward * forward * inverses[k]
-                            }
-                            output[i] = sum
+                scratch.withUnsafeMutableBufferPointer { w in
+                    let out = output.baseAddress!
+                    let forward = w.baseAddress!
+                    let first = source.baseAddress!
+                    let inverse = 1 / pivots[0]
+                    for i in 0..<n {
+                        forward[i] = first[i]
+                        out[i] = first[i] * first[i] * inverse
+                    }
+                    for k in 1..<y.columns {
+                        let column = source.baseAddress! + k * n
+                        let multiplier = multipliers[k - 1]
+                        let inverse = 1 / pivots[k]
+                        for i in 0..<n {
+                            let value = column[i] - multiplier * forward[i]
+                            forward[i] = value
+                            out[i] += value * value * inverse
                         }
                     }
                 }
             }
         }
     }
-
-    /// The rows `tridiagonalQuadraticForms` carries through the columns at once: as many as fit in the
-    /// registers with their running values.
-    private typealias Block = SIMD8<Double>
 
     /// Scratch for `eigendecompose`, kept between fits.
     struct EigenWorkspace: Sendable {

@@ -36,7 +36,7 @@ struct LinearAlgebraTests {
     }
 
     @Test(
-        "the quadratic forms yᵢᵀ T⁻¹ yᵢ of a tridiagonal T from its L D Lᵀ factors match a dense solve, for rows in blocks and beyond them",
+        "the quadratic forms yᵢᵀ T⁻¹ yᵢ of a tridiagonal T from its L D Lᵀ factors match a dense solve",
         arguments: [1, 7, 8, 9, 20], [1, 2, 6])
     func tridiagonalQuadraticForms(rows n: Int, columns p: Int) throws {
         // T: diagonal 4 + k/3, off-diagonal 1 − k/5 (diagonally dominant, so positive definite).
