@@ -9,7 +9,9 @@ public import Learning
 public struct Evaluation: Sendable, Hashable {
     /// When the evaluation ran, to the second (the pipeline's clock).
     public var evaluatedAt: Date
-    /// The walked days, in the population's calendar (each user walks the same number of their own days).
+    /// The first and last walked day, each in its user's own calendar: every user walks `days` of their own
+    /// days, so where users' zones are on different dates (most zones are a day ahead of the population's,
+    /// UTC−12), the walk spans one date more than `days`, and every week of `periods` lies inside it.
     public var first: Day
     public var last: Day
     public var days: Int
@@ -287,9 +289,10 @@ extension PersonalModels {
             }
             kindsByDay.append(kinds)
         }
+        let todays = users.map { $0.today(at: now) }
         var evaluation = Self.summarize(
-            total, kindsByDay: kindsByDay, first: lastPopulationDay.adding(days: -days),
-            last: lastPopulationDay.adding(days: -1), days: days, users: users.count)
+            total, kindsByDay: kindsByDay, first: (todays.min() ?? lastPopulationDay).adding(days: -days),
+            last: (todays.max() ?? lastPopulationDay).adding(days: -1), days: days, users: users.count)
         evaluation.evaluatedAt = Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down))
         evaluation.periods = weeks.keys.sorted().map { weeks[$0]!.period }
         return evaluation

@@ -24,7 +24,9 @@ struct EvaluateCommandTests {
         #expect(run.status == 0, "\(run.stderr)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
         #expect(object["days"] as? Int == 3 && object["users"] as? Int == 6)
-        #expect(object["first"] as? String == "2026-11-26" && object["last"] as? String == "2026-11-28")
+        // At noon UTC the six users' todays are 29 November (UTC to Tokyo, and Honolulu) and 30 November
+        // (Kiritimati, UTC+14): three days each, from the 26th to the 29th.
+        #expect(object["first"] as? String == "2026-11-26" && object["last"] as? String == "2026-11-29")
         let forecasts = try #require(object["forecasts"] as? Int)
         #expect(forecasts > 0 && forecasts <= 18)
         let mae = try #require(object["meanAbsoluteError"] as? [String: Any])

@@ -67,6 +67,8 @@ struct EvaluationReportTests {
         #expect(evaluation.evaluatedAt == Date(iso: Self.now))
         #expect(!evaluation.periods.isEmpty)
         #expect(evaluation.periods.map(\.forecasts).reduce(0, +) == evaluation.forecasts)
+        // The window the header names holds every week it lists, in whatever zones the users live.
+        #expect(evaluation.periods.allSatisfy { $0.first >= evaluation.first && $0.last <= evaluation.last })
         #expect(evaluation.periods.allSatisfy { $0.population != nil && $0.populationForecasts == $0.forecasts })
 
         // Stored: the document printed, byte for byte, and the same figures read back.
