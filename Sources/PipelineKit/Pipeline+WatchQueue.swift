@@ -74,6 +74,9 @@ extension Pipeline {
         var report = DrainReport()
         var warnings: [String] = []
         var zones: [UserID: TimeZone] = [:]
+        // Applied together after the loop, in queue order; the failures touch no day, so they may
+        // go first.
+        var completions: [WatchCompletion] = []
         for item in page {
             let zone: TimeZone
             if let known = zones[item.user] {
@@ -86,9 +89,7 @@ extension Pipeline {
             case .success(nil):
                 continue  // a kind this version does not apply: it stays queued
             case .success(let entry?):
-                if try store.stageCompletion(watchItem: item.id, applying: entry) {
-                    report.applied[item.kind, default: 0] += 1
-                }
+                completions.append(WatchCompletion(id: item.id, entry: entry))
             case .failure(let failure):
                 if try store.stageFailure(watchItem: item.id, error: failure.description) {
                     report.deadLettered += 1
@@ -100,6 +101,8 @@ extension Pipeline {
                 }
             }
         }
+        let applied = try store.stageCompletions(completions)
+        for item in page where applied.contains(item.id) { report.applied[item.kind, default: 0] += 1 }
         return (report, warnings)
     }
 

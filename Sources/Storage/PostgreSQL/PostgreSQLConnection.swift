@@ -125,63 +125,6 @@ final class PostgreSQLConnection {
         return name
     }
 
-    /// Runs `sql` once for each list of parameters, all sent before any answer is read (libpq's
-    /// pipeline mode), so a thousand upserts cost one round trip to the server instead of a
-    /// thousand. Inside a transaction the statements run in order; the first that fails aborts
-    /// the rest and the transaction, and its error is thrown.
-    /// https://www.postgresql.org/docs/15/libpq-pipeline-mode.html
-    func executeAll(_ sql: StaticString, _ parameterLists: [[String?]]) throws(StorageError) {
-        guard !parameterLists.isEmpty else { return }
-        enter()
-        defer { leave() }
-        let name = try preparedName(sql)
-        guard PQenterPipelineMode(handle) == 1 else { throw connectionError(sql: sql.description) }
-        var failure: StorageError?
-        for parameters in parameterLists {
-            let sent = withCStrings(parameters) { values in
-                PQsendQueryPrepared(handle, name, Int32(parameters.count), values, nil, nil, 0)
-            }
-            if sent != 1 {
-                failure = connectionError(sql: sql.description)
-                break
-            }
-        }
-        if PQpipelineSync(handle) != 1, failure == nil { failure = connectionError(sql: sql.description) }
-        // One result (then NULL) per statement sent, then the sync's; a statement after a failed one
-        // answers PGRES_PIPELINE_ABORTED.
-        while let result = PQgetResult(handle) {
-            let status = PQresultStatus(result)
-            if status == PGRES_PIPELINE_SYNC {
-                PQclear(result)
-                break
-            }
-            if failure == nil, status != PGRES_PIPELINE_ABORTED {
-                do throws(StorageError) {
-                    try check(result, sql: sql.description)
-                } catch {
-                    failure = error
-                }
-            }
-            PQclear(result)
-            // The NULL that ends this statement's results.
-            while let extra = PQgetResult(handle) {
-                if PQresultStatus(extra) == PGRES_PIPELINE_SYNC {
-                    PQclear(extra)
-                    break
-                }
-                PQclear(extra)
-            }
-        }
-        PQexitPipelineMode(handle)
-        if let failure { throw failure }
-    }
-
-    private func connectionError(sql: String) -> StorageError {
-        .postgresql(
-            sqlState: "08006",
-            message: PostgreSQLConnection.oneLine(address.scrub(String(cString: PQerrorMessage(handle)))), sql: sql)
-    }
-
     /// Runs SQL planned afresh at each call (libpq's unnamed statement): SQL built at run time from
     /// names pipeline owns (tables and columns of `pipeline copy`), never from values, which are
     /// bound; or a constant statement whose best plan depends on its arguments' size.

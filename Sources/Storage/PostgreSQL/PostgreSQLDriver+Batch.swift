@@ -42,7 +42,7 @@ extension PostgreSQLDriver {
         if case .health(let metrics) = record { return metrics.isEmpty ? nil : try stage(DayWrite(metrics)) }
         if case .watch(let item) = record {
             // Queued items are only read once the batch is committed: they need not wait for the days
-            // staged before them, and are sent many per round trip.
+            // staged before them, and are inserted many per statement.
             try ensureUser(item.user)
             stagedWatchItems.append(watchItemParameters(item))
             if stagedWatchItems.count >= PostgreSQLDriver.stagedLimit { try flushStagedWatchItems() }
@@ -117,7 +117,10 @@ extension PostgreSQLDriver {
     func flushStagedWatchItems() throws(StorageError) {
         guard !stagedWatchItems.isEmpty else { return }
         defer { stagedWatchItems.removeAll(keepingCapacity: true) }
-        try connection.executeAll(PostgreSQLDriver.insertWatchItem, stagedWatchItems)
+        let columns = (0..<stagedWatchItems[0].count).map { column in
+            PostgreSQLDriver.arrayLiteral(stagedWatchItems.map { $0[column] })
+        }
+        try connection.query(PostgreSQLDriver.bulkInsertWatchItems, columns)
     }
 
     /// Writes one input record in the open transaction.

@@ -17,6 +17,18 @@ extension PostgreSQLDriver {
         RETURNING id
         """
 
+    /// `insertWatchItem` for the staged items in one statement: parameters as its, each an array
+    /// with one element per item. Ids follow the items' order (`ORDER BY` the position), and an
+    /// item queued already, or twice in the chunk, is skipped as `insertWatchItem` skips it.
+    static let bulkInsertWatchItems: StaticString = """
+        INSERT INTO watch_items (user_id, kind, payload, enqueued_at, occurrence)
+        SELECT user_id, kind, payload::json, enqueued_at, occurrence
+        FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[], $5::integer[]) WITH ORDINALITY
+            AS staged (user_id, kind, payload, enqueued_at, occurrence, position)
+        ORDER BY position
+        ON CONFLICT (user_id, kind, md5(payload::text), occurrence) DO NOTHING
+        """
+
     func watchItemParameters(_ item: WatchSubmission) -> [String?] {
         [
             item.user.rawValue, item.kind, item.payload, .pg(Store.milliseconds(item.enqueuedAt)),
@@ -72,6 +84,25 @@ extension PostgreSQLDriver {
         guard try deleteWatchItem(id) else { return false }
         _ = try stage(DayWrite(entry))
         return true
+    }
+
+    /// The page's items still queued are locked in id order (two workers draining overlapping
+    /// pages wait for each other instead of deadlocking), removed, and their entries staged in the
+    /// page's order: one statement for the page.
+    func stageCompletions(_ completions: [WatchCompletion]) throws(StorageError) -> Set<Int64> {
+        guard !completions.isEmpty else { return [] }
+        try flushStagedWatchItems()
+        let deleted = try connection.query(
+            """
+            DELETE FROM watch_items WHERE id IN (
+                SELECT id FROM watch_items WHERE id = ANY($1::bigint[]) ORDER BY id FOR UPDATE)
+            RETURNING id
+            """, [PostgreSQLDriver.arrayLiteral(completions.map { .pg($0.id) })])
+        let removed = Set((0..<deleted.count).map { deleted.int64($0, 0) })
+        for completion in completions where removed.contains(completion.id) {
+            _ = try stage(DayWrite(completion.entry))
+        }
+        return removed
     }
 
     func recordFailure(watchItem id: Int64, error message: String) throws(StorageError) -> Bool {
