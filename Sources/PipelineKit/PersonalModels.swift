@@ -94,6 +94,25 @@ public final class PersonalModels: ModelTrainingService {
         }
     }
 
+    /// Each user's logs through `last`: one after another on a reader of the pool (stopping early when the
+    /// task is cancelled), or, where the database has no readers, all in one call to the store (on
+    /// PostgreSQL one query instead of a round trip each).
+    private func dailyLogs(users: [UserID], through last: Day) async throws(PipelineError) -> [[DailyLog]] {
+        do throws(StorageError) {
+            var reader = readers.withLock { $0.popLast() }
+            if reader == nil { reader = try store.logReader() }
+            guard let reader else { return try await store.dailyLogs(users: users, through: last) }
+            defer { readers.withLock { $0.append(reader) } }
+            var logs: [[DailyLog]] = []
+            for user in users where !Task.isCancelled {
+                logs.append(try await reader.dailyLogs(user: user, through: last))
+            }
+            return logs
+        } catch {
+            throw .storage(error)
+        }
+    }
+
     private func takeTrainer() -> ModelTrainer {
         trainers.withLock { $0.popLast() } ?? ModelTrainer(spec: spec)
     }
@@ -176,10 +195,11 @@ public final class PersonalModels: ModelTrainingService {
                     // before its day: later logs would be read only to be ignored.
                     let last = accumulator.holdoutStart.adding(days: -1)
                     let end = min(users.count, (chunk + 1) * Self.poolingChunk)
-                    for index in (chunk * Self.poolingChunk)..<end {
-                        try Task.checkCancellation()
-                        let logs = try await self.dailyLogs(user: users[index], through: last)
-                        accumulator.add(user: users[index], logs: logs)
+                    let members = Array(users[(chunk * Self.poolingChunk)..<end])
+                    let read = try await self.dailyLogs(users: members, through: last)
+                    try Task.checkCancellation()  // a cancelled read stops early, with fewer users
+                    for (user, logs) in zip(members, read) {
+                        accumulator.add(user: user, logs: logs)
                     }
                     return (chunk, accumulator)
                 }

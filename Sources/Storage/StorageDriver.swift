@@ -44,6 +44,7 @@ protocol StorageDriver: AnyObject {
     func write(_ metrics: HealthMetrics) throws(StorageError)
     func dailyLog(user: UserID, day: Day) throws(StorageError) -> DailyLog?
     func dailyLogs(user: UserID, from first: Day?, through last: Day?) throws(StorageError) -> [DailyLog]
+    func dailyLogs(users: [UserID], through last: Day) throws(StorageError) -> [[DailyLog]]
     func settings(for user: UserID) throws(StorageError) -> UserSettings
 
     // Watch queue
@@ -122,6 +123,14 @@ protocol StorageDriver: AnyObject {
 }
 
 extension StorageDriver {
+    /// One user after another, each as `dailyLogs(user:from:through:)`: where a query costs no round trip.
+    func dailyLogs(users: [UserID], through last: Day) throws(StorageError) -> [[DailyLog]] {
+        var logs: [[DailyLog]] = []
+        logs.reserveCapacity(users.count)
+        for user in users { logs.append(try dailyLogs(user: user, from: nil, through: last)) }
+        return logs
+    }
+
     /// One item after another, each as `stageCompletion`: where a statement costs no round trip.
     func stageCompletions(_ completions: [WatchCompletion]) throws(StorageError) -> Set<Int64> {
         var applied = Set<Int64>()

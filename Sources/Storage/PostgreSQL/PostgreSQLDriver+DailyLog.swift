@@ -242,6 +242,30 @@ extension PostgreSQLDriver {
         return (0..<rows.count).compactMap { decodeDailyLog(rows, $0, user: user) }
     }
 
+    func dailyLogs(users: [UserID], through last: Day) throws(StorageError) -> [[DailyLog]] {
+        guard !users.isEmpty else { return [] }
+        let rows = try connection.query(
+            """
+            SELECT user_id, day, symptom_severity, mood, energy, notes,
+                hrv, hrv_source, resting_heart_rate, resting_heart_rate_source,
+                step_count, step_count_source, sleep_duration, sleep_duration_source
+            FROM daily_logs
+            WHERE user_id = ANY($1::text[]) AND day <= $2 ORDER BY user_id, day
+            """, [PostgreSQLDriver.arrayLiteral(users.map(\.rawValue)), last.description])
+        var position: [String: Int] = [:]
+        for (index, user) in users.enumerated() { position[user.rawValue] = index }
+        var logs = [[DailyLog]](repeating: [], count: users.count)
+        // Each user's rows come together, in day order.
+        var current = (id: "", index: -1)
+        for row in 0..<rows.count {
+            let id = rows.string(row, 0)
+            if id != current.id { current = (id, position[id] ?? -1) }
+            guard current.index >= 0, let log = decodeDailyLog(rows, row, user: users[current.index]) else { continue }
+            logs[current.index].append(log)
+        }
+        return logs
+    }
+
     private func decodeDailyLog(_ rows: PostgreSQLRows, _ row: Int, user: UserID) -> DailyLog? {
         guard let day = rows.withBytes(row, 1, { Day(utf8: $0) }) else { return nil }
         func source(_ column: Int32) -> Source {

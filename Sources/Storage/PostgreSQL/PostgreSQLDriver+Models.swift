@@ -8,36 +8,38 @@ extension PostgreSQLDriver {
         try write { () throws(StorageError) in try insertModel(model) }
     }
 
-    /// `save(_:)`'s statements, inside the caller's transaction.
+    /// `save(_:)`'s work, inside the caller's transaction, in one statement: the insert, the
+    /// promotion, and the pruning of the history to its newest `Store.modelHistoryLimit` artifacts
+    /// (the new one among them) and the one serving. The statement's parts share one snapshot,
+    /// which holds neither the new artifact nor the promotion: so the older rows keep their newest
+    /// limit − 1, and the served artifact they protect is the current one only when the new one is
+    /// not promoted. https://www.postgresql.org/docs/15/queries-with.html#QUERIES-WITH-MODIFYING
     func insertModel(_ model: StoredModel) throws(StorageError) -> Int64 {
-        let id = try connection.query(
+        try connection.query(
             """
-            INSERT INTO model_artifacts (
-                scope, spec_version, source, as_of_day, trained_at, promoted, reason, design_fingerprint, artifact)
-            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::json)
-            RETURNING id
+            WITH inserted AS (
+                INSERT INTO model_artifacts (
+                    scope, spec_version, source, as_of_day, trained_at, promoted, reason, design_fingerprint,
+                    artifact)
+                VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::json)
+                RETURNING id),
+            promoted AS (
+                INSERT INTO serving_models (scope, artifact_id, promoted_at)
+                SELECT $1, id, $11 FROM inserted WHERE $6::boolean
+                ON CONFLICT (scope) DO UPDATE SET artifact_id = excluded.artifact_id, promoted_at = excluded.promoted_at),
+            pruned AS (
+                DELETE FROM model_artifacts
+                WHERE scope = $1
+                    AND id NOT IN (SELECT id FROM model_artifacts WHERE scope = $1 ORDER BY id DESC LIMIT $10::integer - 1)
+                    AND id NOT IN (SELECT artifact_id FROM serving_models WHERE scope = $1 AND NOT $6::boolean))
+            SELECT id FROM inserted
             """,
             [
                 model.scope, .pg(model.specVersion), model.source, model.asOfDay.description,
                 .pg(Store.milliseconds(model.trainedAt)), .pg(model.promoted), model.reason,
-                model.designFingerprint, model.json,
+                model.designFingerprint, model.json, .pg(Store.modelHistoryLimit), .pg(nowMilliseconds),
             ]
         ).int64(0, 0)
-        if model.promoted {
-            try connection.query(
-                """
-                INSERT INTO serving_models (scope, artifact_id, promoted_at) VALUES ($1, $2, $3)
-                ON CONFLICT (scope) DO UPDATE SET artifact_id = excluded.artifact_id, promoted_at = excluded.promoted_at
-                """, [model.scope, .pg(id), .pg(nowMilliseconds)])
-        }
-        try connection.query(
-            """
-            DELETE FROM model_artifacts
-            WHERE scope = $1
-                AND id NOT IN (SELECT id FROM model_artifacts WHERE scope = $1 ORDER BY id DESC LIMIT $2)
-                AND id NOT IN (SELECT artifact_id FROM serving_models WHERE scope = $1)
-            """, [model.scope, .pg(Store.modelHistoryLimit)])
-        return id
     }
 
     func servingModel(scope: String) throws(StorageError) -> StoredModel? {

@@ -284,6 +284,27 @@ extension PostgreSQLDriver {
             case .save(let model): _ = try insertModel(model)
             }
         }
+        guard completion.discard || completion.retryAt != nil else {
+            // The common end, in one statement: the request leaves the queue, and the run records
+            // whether a successor waits — one submitted by this run's writes above included (an
+            // earlier statement of the transaction); the request itself is leased, so never counted.
+            let finished = try connection.query(
+                """
+                WITH removed AS (DELETE FROM task_requests WHERE id = $6)
+                UPDATE task_runs SET finished_at = $2, outcome = $3, reason = $4, periods = $5,
+                    successor_pending = EXISTS (
+                        SELECT 1 FROM task_requests WHERE identifier = $7 AND scope = $8 AND lease_owner IS NULL)
+                WHERE id = $1 AND finished_at IS NULL
+                RETURNING successor_pending
+                """,
+                [
+                    .pg(completion.runID), .pg(nowMilliseconds), completion.outcome.rawValue, completion.reason,
+                    .pg(completion.periods), .pg(completion.requestID), identifier, scope,
+                ])
+            let successorPending =
+                finished.count == 1 ? finished.bool(0, 0) : try pendingRequestExists(identifier: identifier, scope: scope)
+            return .recorded(successorPending: successorPending)
+        }
         var successorPending = try pendingRequestExists(identifier: identifier, scope: scope)
         if completion.discard {
             try discardRequest(completion.requestID, error: completion.reason, cause: "attempts")
@@ -317,8 +338,6 @@ extension PostgreSQLDriver {
                     """, [identifier, scope, .pg(retryAt), .pg(attempts), completion.reason])
                 try deleteRequest(completion.requestID)
             }
-        } else {
-            try deleteRequest(completion.requestID)
         }
         try connection.query(
             """

@@ -1,0 +1,41 @@
+import Domain
+import Foundation
+import Storage
+import TestSupport
+import Testing
+
+/// `Store.dailyLogs(users:through:)`, the population's read: the same logs as one read per user.
+@Suite("Logs of many users in one read")
+struct ManyUsersLogsTests {
+    @Test(
+        "each user's logs through the day, in the order the users were named; a user without logs has none",
+        arguments: TestBackend.all)
+    func sameAsOneReadPerUser(backend: TestBackend) async throws {
+        let database = TestDatabase(backend)
+        let store = try Store(path: database.path, clock: database.clock)
+        // Ids whose order by text differs from the order they are asked for in.
+        let users = ["zoe", "ada", "Bob", "ada-2", "max"].map(UserID.literal)
+        var random = SeededRandom(seed: 7)
+        for (index, user) in users.enumerated() where user.rawValue != "max" {
+            for offset in 0..<(5 + index * 3) where random.chance(0.8) {
+                var entry = UserEntry(user: user, day: Day.literal("2026-03-01").adding(days: offset))
+                entry.symptomSeverity = .set(Int(random.next() % 11))
+                entry.notes = .set("note \(offset)")
+                try await store.write(entry)
+                var metrics = HealthMetrics(user: user, day: entry.day)
+                metrics.hrv = 20 + Double(random.next() % 80)
+                try await store.write(metrics)
+            }
+        }
+        let last = Day.literal("2026-03-09")
+        let together = try await store.dailyLogs(users: users, through: last)
+        #expect(together.count == users.count)
+        for (user, logs) in zip(users, together) {
+            #expect(logs == (try await store.dailyLogs(user: user, through: last)), "\(user.rawValue)")
+            #expect(logs.allSatisfy { $0.user == user && $0.day <= last })
+        }
+        #expect(together.last?.isEmpty == true)
+        #expect(together.dropLast().allSatisfy { !$0.isEmpty })
+        #expect(try await store.dailyLogs(users: [], through: last).isEmpty)
+    }
+}
