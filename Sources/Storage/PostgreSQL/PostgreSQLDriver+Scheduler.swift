@@ -17,12 +17,56 @@ extension PostgreSQLDriver {
     func submit(_ requests: [NewTaskRequest], replacing: Bool) throws(StorageError) -> Int {
         guard !requests.isEmpty else { return 0 }
         return try write { () throws(StorageError) in
+            if !replacing && requests.count > 1 { return try insertNew(requests) }
             var stored = 0
             for request in requests where try insert(request, replacing: replacing) {
                 stored += 1
             }
             return stored
         }
+    }
+
+    /// `insert(_:replacing: false)` for many requests in two statements instead of two per request
+    /// (a launch starting every user's chains): one inserts, in order, each request whose chain has no
+    /// request and was never discarded (a second request of one chain in `requests` conflicts with the
+    /// first and is skipped); the other withdraws each inserted row whose chain another transaction
+    /// has given a request meanwhile, for the reason `insert` gives. The rows of one call belong to
+    /// different chains, so the withdrawal never counts one of them against another.
+    private func insertNew(_ requests: [NewTaskRequest]) throws(StorageError) -> Int {
+        func column(_ value: (NewTaskRequest) -> String?) -> String? {
+            PostgreSQLDriver.arrayLiteral(requests.map(value))
+        }
+        let inserted = try connection.query(
+            """
+            INSERT INTO task_requests (
+                identifier, scope, kind, earliest_begin_at, requires_external_power, requires_network, submitted_at)
+            SELECT s.identifier, s.scope, s.kind, s.earliest_begin_at, s.requires_external_power, s.requires_network,
+                $7::bigint
+            FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[], $5::boolean[], $6::boolean[])
+                WITH ORDINALITY AS s (
+                    identifier, scope, kind, earliest_begin_at, requires_external_power, requires_network, position)
+            WHERE NOT EXISTS (SELECT 1 FROM task_requests t WHERE t.identifier = s.identifier AND t.scope = s.scope)
+                AND NOT EXISTS (
+                    SELECT 1 FROM discarded_task_requests d WHERE d.identifier = s.identifier AND d.scope = s.scope)
+            ORDER BY s.position
+            ON CONFLICT (identifier, scope) WHERE lease_owner IS NULL DO NOTHING
+            RETURNING id
+            """,
+            [
+                column(\.identifier), column(\.scope), column(\.kind.rawValue),
+                column { .pg($0.earliestBeginAt.map(Store.milliseconds)) }, column { .pg($0.requiresExternalPower) },
+                column { .pg($0.requiresNetwork) }, .pg(nowMilliseconds),
+            ])
+        guard inserted.count > 0 else { return 0 }
+        let ids = (0..<inserted.count).map { String(inserted.int64($0, 0)) }
+        let withdrawn = try connection.query(
+            """
+            DELETE FROM task_requests r
+            WHERE r.id = ANY($1::bigint[]) AND EXISTS (
+                SELECT 1 FROM task_requests o WHERE o.identifier = r.identifier AND o.scope = r.scope AND o.id <> r.id)
+            """, [PostgreSQLDriver.arrayLiteral(ids)]
+        ).affected
+        return inserted.count - withdrawn
     }
 
     private func insert(_ request: NewTaskRequest, replacing: Bool) throws(StorageError) -> Bool {

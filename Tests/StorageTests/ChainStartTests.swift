@@ -1,0 +1,44 @@
+import Domain
+import Foundation
+import Storage
+import TestSupport
+import Testing
+
+/// Submitting many requests without replacing (a launch starting every user's chains) stores one per
+/// chain, and none for a chain that is pending, running or discarded: what submitting them one at a
+/// time stores.
+@Suite("Starting many chains at once")
+struct ChainStartTests {
+    static func request(_ identifier: String, _ scope: String) -> NewTaskRequest {
+        NewTaskRequest(identifier: identifier, scope: scope, kind: .refresh, earliestBeginAt: nil)
+    }
+
+    @Test(
+        "a chain that has a request, running or pending, or was discarded gets none; a chain named twice gets one",
+        arguments: TestBackend.all)
+    func oneRequestPerChain(backend: TestBackend) async throws {
+        let database = TestDatabase(backend)
+        let store = try Store(path: database.path, clock: database.clock)
+        try await store.submit([Self.request("daily", "pending"), Self.request("daily", "running")], replacing: false)
+        let claimed = try await store.claimTaskRequests(
+            TaskClaim(
+                owner: "w", refreshLease: 600, processingLease: 600, isOnExternalPower: true,
+                hasNetworkConnectivity: true, identifiers: ["daily"], scope: "running", limit: 10))
+        #expect(claimed.map(\.request.scope) == ["running"])
+        try await store.submit(Self.request("daily", "gone"), replacing: false)
+        let gone = try #require(try await store.taskRequests(identifier: "daily", scope: "gone").first)
+        _ = try await store.cancelTaskRequests(ids: [gone.id], identifier: nil, scope: nil)
+        #expect(try await store.discardedTaskRequests().map(\.request.scope) == ["gone"])
+
+        let stored = try await store.submit(
+            ["pending", "new-1", "running", "new-2", "gone", "new-1", "new-3"].map { Self.request("daily", $0) },
+            replacing: false)
+        #expect(stored == 3)
+        let requests = try await store.taskRequests(identifier: "daily")
+        #expect(requests.map(\.scope).sorted() == ["new-1", "new-2", "new-3", "pending", "running"])
+        // New requests take ids in the order they were submitted.
+        let new = requests.filter { $0.scope.hasPrefix("new") }.sorted { $0.id < $1.id }
+        #expect(new.map(\.scope) == ["new-1", "new-2", "new-3"])
+        #expect(try await store.submit([Self.request("daily", "new-2"), Self.request("daily", "new-3")], replacing: false) == 0)
+    }
+}
