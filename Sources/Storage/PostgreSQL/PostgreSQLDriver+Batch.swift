@@ -48,14 +48,16 @@ extension PostgreSQLDriver {
             if stagedWatchItems.count >= PostgreSQLDriver.stagedLimit { try flushStagedWatchItems() }
             return nil
         }
-        try flushStaged()
+        // A user or settings record writes other tables than the staged days, which need only their
+        // user's row (`ensureUser`, done as each is staged): applied at once, it leaves the chunk
+        // growing instead of cutting it at every user of an input ordered by user.
         try apply(record)
         return nil
     }
 
     /// Queues the day's write; queued writes are merged together, in two statements per chunk
-    /// (`flushStagedDays`), when the chunk is full, when the same day comes again, or when anything
-    /// else is staged.
+    /// (`flushStagedDays`), when the chunk is full, when the same day comes again, when a day is
+    /// written otherwise, and before the batch commits.
     func stage(_ write: DayWrite) throws(StorageError) -> StorageError? {
         try ensureUser(write.user)
         let key = write.user.rawValue + "\u{0}" + write.day.description
