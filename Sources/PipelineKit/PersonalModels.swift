@@ -18,7 +18,8 @@ public final class PersonalModels: ModelTrainingService {
     private let population = Locked<Task<PopulationModel, any Error>?>(nil)
     private let trainers = Locked<[ModelTrainer]>([])
     /// Connections of their own for the logs each fit and pooling step reads (`Store.logReader()`), one per
-    /// concurrent worker, so workers read side by side instead of one at a time through the store's actor.
+    /// concurrent worker, so workers read side by side instead of one at a time through the store's actor
+    /// (on PostgreSQL, one more server connection per worker while this value lives).
     private let readers = Locked<[LogReader]>([])
 
     public init(pipeline: Pipeline, spec: ModelSpec = .symptomForecast, jobs: Int = 1) {
@@ -80,13 +81,10 @@ public final class PersonalModels: ModelTrainingService {
         source == .population ? ModelSource.population.rawValue : ModelSource.personal.rawValue
     }
 
-    /// The user's logs through `last`, on a reader of this value's pool, or through the store where the
-    /// database has no readers (`Store.logReader()`).
+    /// The user's logs through `last`, on a reader of this value's pool.
     private func dailyLogs(user: UserID, through last: Day) async throws(PipelineError) -> [DailyLog] {
         do throws(StorageError) {
-            var reader = readers.withLock { $0.popLast() }
-            if reader == nil { reader = try store.logReader() }
-            guard let reader else { return try await store.dailyLogs(user: user, through: last) }
+            let reader = try takeReader()
             defer { readers.withLock { $0.append(reader) } }
             return try await reader.dailyLogs(user: user, through: last)
         } catch {
@@ -94,23 +92,22 @@ public final class PersonalModels: ModelTrainingService {
         }
     }
 
-    /// Each user's logs through `last`: one after another on a reader of the pool (stopping early when the
-    /// task is cancelled), or, where the database has no readers, all in one call to the store (on
-    /// PostgreSQL one query instead of a round trip each).
+    /// Each user's logs through `last`, in one call to a reader of the pool (on PostgreSQL one query
+    /// instead of a round trip each).
     private func dailyLogs(users: [UserID], through last: Day) async throws(PipelineError) -> [[DailyLog]] {
         do throws(StorageError) {
-            var reader = readers.withLock { $0.popLast() }
-            if reader == nil { reader = try store.logReader() }
-            guard let reader else { return try await store.dailyLogs(users: users, through: last) }
+            let reader = try takeReader()
             defer { readers.withLock { $0.append(reader) } }
-            var logs: [[DailyLog]] = []
-            for user in users where !Task.isCancelled {
-                logs.append(try await reader.dailyLogs(user: user, through: last))
-            }
-            return logs
+            return try await reader.dailyLogs(users: users, through: last)
         } catch {
             throw .storage(error)
         }
+    }
+
+    /// A reader of the pool, or a new one when every reader is in use.
+    private func takeReader() throws(StorageError) -> LogReader {
+        if let reader = readers.withLock({ $0.popLast() }) { return reader }
+        return try store.logReader()
     }
 
     private func takeTrainer() -> ModelTrainer {
@@ -196,9 +193,8 @@ public final class PersonalModels: ModelTrainingService {
                     let last = accumulator.holdoutStart.adding(days: -1)
                     let end = min(users.count, (chunk + 1) * Self.poolingChunk)
                     let members = Array(users[(chunk * Self.poolingChunk)..<end])
-                    let read = try await self.dailyLogs(users: members, through: last)
-                    try Task.checkCancellation()  // a cancelled read stops early, with fewer users
-                    for (user, logs) in zip(members, read) {
+                    try Task.checkCancellation()
+                    for (user, logs) in zip(members, try await self.dailyLogs(users: members, through: last)) {
                         accumulator.add(user: user, logs: logs)
                     }
                     return (chunk, accumulator)

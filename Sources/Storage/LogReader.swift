@@ -1,18 +1,23 @@
 public import Domain
 
-/// Daily logs read on a connection of its own to a store's SQLite file, beside the store's actor.
+/// Daily logs read on a connection of its own to a store's database, beside the store's actor.
 ///
-/// SQLite in write-ahead-log mode lets readers work while a writer commits
-/// (https://www.sqlite.org/wal.html#concurrency), so a cohort retrain's workers read their users' logs at the same
-/// time instead of queueing on the one connection the store's actor owns. Each read sees what was committed when
-/// it started, as a read through the store does. The connection belongs to this actor and is closed with it.
+/// A cohort retrain's workers read their users' logs at the same time instead of queueing on the one connection
+/// the store's actor owns, which stays free for the claims and the records they write. SQLite in write-ahead-log
+/// mode lets readers work while a writer commits (https://www.sqlite.org/wal.html#concurrency); a PostgreSQL
+/// server runs each connection's statements in a process of its own, and a reader's session is read-only. Each
+/// read sees what was committed when it started, as a read through the store does. The connection belongs to
+/// this actor and is closed with it.
 ///
 /// Open one per concurrent worker with `Store.logReader()`; a reader used by several tasks serializes them again.
 public actor LogReader {
-    private let driver: SQLiteDriver
+    private let driver: any StorageDriver
 
-    init(path: String, clock: any Clock) throws(StorageError) {
-        driver = try SQLiteDriver(readerAt: path, clock: clock)
+    init(address: StorageAddress, clock: any Clock) throws(StorageError) {
+        switch address {
+        case .sqlite(let path): driver = try SQLiteDriver(readerAt: path, clock: clock)
+        case .postgresql(let url): driver = try PostgreSQLDriver(readerAt: url, clock: clock)
+        }
         // As the store's connection: a statement run off this actor traps (DESIGN §8, bug 3). `unowned`: the
         // reader owns the driver, which owns the check.
         driver.checkIsolation { [unowned self] in
@@ -27,15 +32,17 @@ public actor LogReader {
     {
         try driver.dailyLogs(user: user, from: first, through: last)
     }
+
+    /// Each user's logs through `last`: what `Store.dailyLogs(users:through:)` returns.
+    public func dailyLogs(users: [UserID], through last: Day) throws(StorageError) -> [[DailyLog]] {
+        try driver.dailyLogs(users: users, through: last)
+    }
 }
 
 extension Store {
-    /// A `LogReader` on a connection of its own to this store's SQLite file, or `nil` where logs are read
-    /// through the store: on PostgreSQL, where a process keeps one connection to the server (a fleet's
-    /// connection count is its process count), and for an in-memory SQLite database, which a second
-    /// connection would not see.
-    public nonisolated func logReader() throws(StorageError) -> LogReader? {
-        guard let path = readerPath else { return nil }
-        return try LogReader(path: path, clock: clock)
+    /// A `LogReader` on a connection of its own to this store's database. On PostgreSQL each reader is one more
+    /// connection to the server, for as long as the reader lives.
+    public nonisolated func logReader() throws(StorageError) -> LogReader {
+        try LogReader(address: address, clock: clock)
     }
 }

@@ -15,8 +15,8 @@ public actor Store {
     /// Which kind of database the store is.
     public nonisolated let backend: StorageBackend
     let driver: any StorageDriver
-    /// The SQLite file a `LogReader` opens; `nil` when readers go through the store (see `logReader()`).
-    nonisolated let readerPath: String?
+    /// The database a `LogReader` connects to (see `logReader()`).
+    nonisolated let address: StorageAddress
     nonisolated let clock: any Clock
 
     /// Opens the database at `address` — a file path (SQLite, created with mode 0600 if absent) or a
@@ -33,14 +33,13 @@ public actor Store {
         location = parsed.displayText
         backend = parsed.backend
         self.clock = clock
+        self.address = parsed
         let driver: any StorageDriver
         switch parsed {
         case .sqlite(let path):
             driver = try SQLiteDriver(path: path, clock: clock, schemaVersion: schemaVersion)
-            readerPath = path == ":memory:" || path.isEmpty ? nil : path
         case .postgresql(let url):
             driver = try PostgreSQLDriver(url: url, clock: clock, schemaVersion: schemaVersion)
-            readerPath = nil
         }
         self.driver = driver
         // Until here the initializer alone had the connection. From now on every statement traps

@@ -16,13 +16,15 @@ struct LogReaderTests {
         return entry
     }
 
-    @Test("a reader returns what the store returns, and sees each write once the store has committed it")
-    func readsWhatTheStoreCommitted() async throws {
-        let database = TestDatabase(.sqlite)
+    @Test(
+        "a reader returns what the store returns, and sees each write once the store has committed it",
+        arguments: TestBackend.all)
+    func readsWhatTheStoreCommitted(backend: TestBackend) async throws {
+        let database = TestDatabase(backend)
         let store = try Store(path: database.path, clock: database.clock)
         try await store.write(Self.entry("2026-03-01", severity: 3))
         try await store.write(Self.entry("2026-03-02", severity: 5))
-        let reader = try #require(try store.logReader())
+        let reader = try store.logReader()
 
         let first = try await reader.dailyLogs(user: Self.user)
         #expect(first == (try await store.dailyLogs(user: Self.user)))
@@ -42,7 +44,7 @@ struct LogReaderTests {
         let database = TestDatabase(.sqlite)
         let store = try Store(path: database.path, clock: database.clock)
         try await store.write(Self.entry("2026-03-01", severity: 3))
-        let reader = try #require(try store.logReader())
+        let reader = try store.logReader()
 
         // Another process's writer, in the middle of its transaction.
         let writer = try Connection(path: database.path)
@@ -53,12 +55,25 @@ struct LogReaderTests {
         #expect(seen.map(\.symptomSeverity) == [3])
     }
 
-    @Test("logs are read through the store where a second connection is not wanted: PostgreSQL keeps one per process")
-    func readersOnEachBackend() async throws {
-        for backend in TestBackend.all {
-            let database = TestDatabase(backend)
-            let store = try Store(path: database.path, clock: database.clock)
-            #expect((try store.logReader() != nil) == (backend == .sqlite), "\(backend)")
+    @Test("on PostgreSQL a reader sees none of another session's uncommitted writes, and cannot write")
+    func postgresReaderIsReadOnly() async throws {
+        let database = TestDatabase(.postgresql)
+        let store = try Store(path: database.path, clock: database.clock)
+        try await store.write(Self.entry("2026-03-01", severity: 3))
+        let reader = try store.logReader()
+
+        let writer = try PostgreSQLConnection(url: database.path)
+        try writer.begin()
+        try writer.execute("UPDATE daily_logs SET symptom_severity = 9 WHERE user_id = 'reader'")
+        let seen = try await reader.dailyLogs(user: Self.user)
+        writer.rollback()
+        #expect(seen.map(\.symptomSeverity) == [3])
+
+        // The reader's session refuses writes (SQLSTATE 25006, read-only transaction).
+        let session = try PostgreSQLDriver(readerAt: database.path, clock: database.clock)
+        #expect(throws: StorageError.self) {
+            try session.connection.execute("UPDATE daily_logs SET symptom_severity = 9 WHERE user_id = 'reader'")
         }
+        #expect(try await store.dailyLogs(user: Self.user).map(\.symptomSeverity) == [3])
     }
 }

@@ -31,6 +31,16 @@ final class PostgreSQLDriver: StorageDriver {
         try migrator.migrate(connection, to: schemaVersion, now: Store.milliseconds(clock.now))
     }
 
+    /// A connection for `LogReader`, to a database a `Store` has already migrated: it migrates
+    /// nothing, refuses a database pipeline cannot read, and is read-only, so a reader can never
+    /// write. https://www.postgresql.org/docs/15/runtime-config-client.html#GUC-DEFAULT-TRANSACTION-READ-ONLY
+    init(readerAt url: String, clock: any Clock) throws(StorageError) {
+        self.clock = clock
+        connection = try PostgreSQLConnection(url: url)
+        try PostgreSQLMigrator().checkCompatible(connection)
+        try connection.execute("SET default_transaction_read_only = on")
+    }
+
     func checkIsolation(with check: @escaping () -> Void) {
         connection.checkIsolation = check
     }
