@@ -246,46 +246,61 @@ extension PostgreSQLDriver {
                     .pg(claim.hasNetworkConnectivity), PostgreSQLDriver.arrayLiteral(claim.identifiers), claim.scope,
                     .pg(claim.limit), .pg(claim.upToRequestID ?? Int64.max),
                 ])
-            let claimed = (0..<rows.count).compactMap { decodeRequest(rows, $0) }
-            var result: [ClaimedTaskRequest] = []
-            for request in claimed.sorted(by: {
+            let claimed = (0..<rows.count).compactMap { decodeRequest(rows, $0) }.sorted {
                 ($0.earliestBeginAt ?? $0.submittedAt, $0.id) < ($1.earliestBeginAt ?? $1.submittedAt, $1.id)
-            }) {
-                let deadWorker = try closeAbandonedRun(of: request)
-                let runID = try openRun(for: request)
-                result.append(ClaimedTaskRequest(request: request, runID: runID, abandonedBy: deadWorker))
             }
-            return result
+            guard !claimed.isEmpty else { return [] }
+            let deadWorkers = try closeAbandonedRuns(of: claimed)
+            let runIDs = try openRuns(for: claimed)
+            return claimed.map { request in
+                guard let runID = runIDs[request.id] else { preconditionFailure("a claimed request without its run") }
+                return ClaimedTaskRequest(request: request, runID: runID, abandonedBy: deadWorkers[request.id])
+            }
         }
     }
 
-    /// Closes the run a dead worker left open for `request`, if any; returns that worker.
-    private func closeAbandonedRun(of request: TaskRequestRecord) throws(StorageError) -> String? {
+    /// Closes the runs dead workers left open for the claimed requests, in one statement; returns
+    /// those workers by request. A run's identifier and scope are its request's.
+    private func closeAbandonedRuns(of requests: [TaskRequestRecord]) throws(StorageError) -> [Int64: String] {
         let rows = try connection.query(
             """
-            UPDATE task_runs SET finished_at = lease_expires_at, outcome = 'failure',
+            UPDATE task_runs r SET finished_at = r.lease_expires_at, outcome = 'failure',
                 reason = 'lease expired: worker died',
                 successor_pending = EXISTS (
-                    SELECT 1 FROM task_requests WHERE identifier = $2 AND scope = $3 AND lease_owner IS NULL)
-            WHERE request_id = $1 AND finished_at IS NULL
-            RETURNING worker
-            """, [.pg(request.id), request.identifier, request.scope])
-        return rows.count > 0 ? rows.string(rows.count - 1, 0) : nil
+                    SELECT 1 FROM task_requests t
+                    WHERE t.identifier = r.identifier AND t.scope = r.scope AND t.lease_owner IS NULL)
+            WHERE r.request_id = ANY($1::bigint[]) AND r.finished_at IS NULL
+            RETURNING r.request_id, r.worker
+            """, [PostgreSQLDriver.arrayLiteral(requests.map { .pg($0.id) })])
+        var workers: [Int64: String] = [:]
+        for row in 0..<rows.count { workers[rows.int64(row, 0)] = rows.string(row, 1) }
+        return workers
     }
 
-    private func openRun(for request: TaskRequestRecord) throws(StorageError) -> Int64 {
-        try connection.query(
+    /// Opens a run for each claimed request, in their order, in one statement; returns the runs'
+    /// ids by request.
+    private func openRuns(for requests: [TaskRequestRecord]) throws(StorageError) -> [Int64: Int64] {
+        func column(_ value: (TaskRequestRecord) -> String?) -> String? {
+            PostgreSQLDriver.arrayLiteral(requests.map(value))
+        }
+        let rows = try connection.query(
             """
             INSERT INTO task_runs (request_id, identifier, scope, kind, attempt, worker, started_at, lease_expires_at)
-            VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-            RETURNING id
+            SELECT request_id, identifier, scope, kind, attempt, worker, started_at, lease_expires_at
+            FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::integer[], $6::text[], $7::bigint[],
+                $8::bigint[]) WITH ORDINALITY
+                AS claimed (request_id, identifier, scope, kind, attempt, worker, started_at, lease_expires_at, position)
+            ORDER BY position
+            RETURNING id, request_id
             """,
             [
-                .pg(request.id), request.identifier, request.scope, request.kind.rawValue, .pg(request.attempts),
-                request.leaseOwner, .pg(request.claimedAt.map(Store.milliseconds)),
-                .pg(request.leaseExpiresAt.map(Store.milliseconds)),
-            ]
-        ).int64(0, 0)
+                column { .pg($0.id) }, column(\.identifier), column(\.scope), column(\.kind.rawValue),
+                column { .pg($0.attempts) }, column(\.leaseOwner), column { .pg($0.claimedAt.map(Store.milliseconds)) },
+                column { .pg($0.leaseExpiresAt.map(Store.milliseconds)) },
+            ])
+        var runs: [Int64: Int64] = [:]
+        for row in 0..<rows.count { runs[rows.int64(row, 1)] = rows.int64(row, 0) }
+        return runs
     }
 
     func finishTaskRuns(_ completions: [TaskRunCompletion], releasing: [TaskClaimRelease]) throws(StorageError)
