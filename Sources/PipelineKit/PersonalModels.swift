@@ -83,31 +83,25 @@ public final class PersonalModels: ModelTrainingService {
 
     /// The user's logs through `last`, on a reader of this value's pool.
     private func dailyLogs(user: UserID, through last: Day) async throws(PipelineError) -> [DailyLog] {
-        do throws(StorageError) {
-            let reader = try takeReader()
-            defer { readers.withLock { $0.append(reader) } }
-            return try await reader.dailyLogs(user: user, through: last)
-        } catch {
-            throw .storage(error)
-        }
+        try await withReader { (reader) throws(StorageError) in try await reader.dailyLogs(user: user, through: last) }
     }
 
     /// Each user's logs through `last`, in one call to a reader of the pool (on PostgreSQL one query
     /// instead of a round trip each).
     private func dailyLogs(users: [UserID], through last: Day) async throws(PipelineError) -> [[DailyLog]] {
+        try await withReader { (reader) throws(StorageError) in try await reader.dailyLogs(users: users, through: last) }
+    }
+
+    /// Runs `body` with a reader of the pool (a new one when every reader is in use), then returns it to the pool.
+    private func withReader<R>(_ body: (LogReader) async throws(StorageError) -> R) async throws(PipelineError) -> R {
         do throws(StorageError) {
-            let reader = try takeReader()
+            let reader: LogReader
+            if let pooled = readers.withLock({ $0.popLast() }) { reader = pooled } else { reader = try store.logReader() }
             defer { readers.withLock { $0.append(reader) } }
-            return try await reader.dailyLogs(users: users, through: last)
+            return try await body(reader)
         } catch {
             throw .storage(error)
         }
-    }
-
-    /// A reader of the pool, or a new one when every reader is in use.
-    private func takeReader() throws(StorageError) -> LogReader {
-        if let reader = readers.withLock({ $0.popLast() }) { return reader }
-        return try store.logReader()
     }
 
     private func takeTrainer() -> ModelTrainer {
