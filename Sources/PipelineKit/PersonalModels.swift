@@ -47,15 +47,19 @@ public final class PersonalModels: ModelTrainingService {
     /// `retrain(user:)` without the save: the artifact to store, for the `ml-retrain` task to store
     /// with its run's record.
     public func train(user id: UserID) async throws(PipelineError) -> TrainedModel {
-        guard let user = try await pipeline.user(id) else { throw .unknownUser(id.rawValue) }
         let now = pipeline.clock.now
-        let today = user.today(at: now)
         let population = try await populationModel()
         if Task.isCancelled { throw .cancelled }
-        let logs = try await dailyLogs(user: id, through: today.adding(days: -1))
-        let incumbent = try await pipeline.storage { (store) throws(StorageError) in
-            try await store.servingModel(scope: id.rawValue)
-        }.flatMap { try? ModelArtifact(json: Data($0.json.utf8)) }
+        // Everything the fit reads, on one reader: the store's connection is left to claims and records.
+        let read = try await withReader { (reader) throws(StorageError) -> (Day, [DailyLog], StoredModel?)? in
+            guard let user = try await reader.user(id) else { return nil }
+            let today = user.today(at: now)
+            let logs = try await reader.dailyLogs(user: id, through: today.adding(days: -1))
+            return (today, logs, try await reader.servingModel(scope: id.rawValue))
+        }
+        guard let read else { throw .unknownUser(id.rawValue) }
+        let (today, logs, served) = read
+        let incumbent = served.flatMap { try? ModelArtifact(json: Data($0.json.utf8)) }
         var trainer = takeTrainer()
         defer { returnTrainer(trainer) }
         let outcome: TrainingOutcome
@@ -79,11 +83,6 @@ public final class PersonalModels: ModelTrainingService {
     /// recent mean). The artifact's `source` names the exact kind.
     static func storedSource(_ source: ModelSource) -> String {
         source == .population ? ModelSource.population.rawValue : ModelSource.personal.rawValue
-    }
-
-    /// The user's logs through `last`, on a reader of this value's pool.
-    private func dailyLogs(user: UserID, through last: Day) async throws(PipelineError) -> [DailyLog] {
-        try await withReader { (reader) throws(StorageError) in try await reader.dailyLogs(user: user, through: last) }
     }
 
     /// Each user's logs through `last`, in one call to a reader of the pool (on PostgreSQL one query

@@ -1,6 +1,7 @@
 public import Domain
 
-/// Daily logs read on a connection of its own to a store's database, beside the store's actor.
+/// Daily logs (and the user and served model a retrain reads with them) read on a connection of its own to a
+/// store's database, beside the store's actor.
 ///
 /// A cohort retrain's workers read their users' logs at the same time instead of queueing on the one connection
 /// the store's actor owns, which stays free for the claims and the records they write. SQLite in write-ahead-log
@@ -36,6 +37,17 @@ public actor LogReader {
     /// Each user's logs through `last`: what `Store.dailyLogs(users:through:)` returns.
     public func dailyLogs(users: [UserID], through last: Day) throws(StorageError) -> [[DailyLog]] {
         try driver.dailyLogs(users: users, through: last)
+    }
+
+    /// The user, or `nil` if unknown: what `Store.user(_:)` returns.
+    public func user(_ id: UserID) throws(StorageError) -> User? {
+        try driver.user(id)
+    }
+
+    /// The artifact served for `scope`: what `Store.servingModel(scope:)` returns. With the user and their
+    /// logs, all a retrain reads.
+    public func servingModel(scope: String) throws(StorageError) -> StoredModel? {
+        try driver.servingModel(scope: scope)
     }
 }
 

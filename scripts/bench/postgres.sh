@@ -5,7 +5,8 @@
 #
 # Figures:
 # - ingestion of `generate --users USERS --days DAYS` on SQLite and on PostgreSQL, against psql's
-#   \copy of the same rows into a table with the same key (aim: within 2x);
+#   \copy of the same rows into a table with the same key (aim: within 2x), and against \copy of every
+#   column into pipeline's own daily_logs (what the table's constraints cost any bulk load);
 # - a whole `retrain --force` of BENCH_PG_USERS (10,000) users x DAYS, with 1 and 2 worker
 #   processes on one database, each process with one job (aim: 2 workers at least 1.5x one);
 # - claims per second of 8 concurrent workers (each claim takes one due request and finishes it).
@@ -50,14 +51,28 @@ bench_postgres() {
     local baseline
     baseline=$(seconds psql -X -q -v ON_ERROR_STOP=1 -h "$PIPELINE_TEST_POSTGRES_DIR/socket" -U pipeline -d bench_copy \
         -c "\\copy daily_logs FROM '$WORK/rows.csv' CSV")
+    # A second baseline: \copy of the same rows, every column, into pipeline's own daily_logs (its
+    # types, CHECKs, key and foreign key to users), in a database `pipeline init` created: what the
+    # table itself costs a bulk load.
+    psql_run bench_ingest -c "\\copy users TO '$WORK/users.csv' CSV" -c "\\copy daily_logs TO '$WORK/logs.csv' CSV"
+    psql_run postgres -c "CREATE DATABASE bench_table"
+    "$PIPELINE" init --db "$(postgres_url bench_table)" >/dev/null
+    psql_run bench_table -c "\\copy users FROM '$WORK/users.csv' CSV"
+    local same_table
+    same_table=$(seconds psql -X -q -v ON_ERROR_STOP=1 -h "$PIPELINE_TEST_POSTGRES_DIR/socket" -U pipeline \
+        -d bench_table -c "\\copy daily_logs FROM '$WORK/logs.csv' CSV")
     printf "  pipeline ingest, SQLite       %9d records in %6.2f s  %9s records/s\n" \
         "$records" "$on_sqlite" "$(rate "$records" "$on_sqlite")"
     printf "  pipeline ingest, PostgreSQL   %9d records in %6.2f s  %9s records/s\n" \
         "$records" "$on_postgres" "$(rate "$records" "$on_postgres")"
     printf "  psql \\\\copy, PostgreSQL        %9d rows    in %6.2f s  %9s rows/s\n" \
         "$rows" "$baseline" "$(rate "$rows" "$baseline")"
+    printf "  psql \\\\copy, pipeline's table    %9d rows    in %6.2f s  %9s rows/s\n" \
+        "$rows" "$same_table" "$(rate "$rows" "$same_table")"
     printf "  time ratio (pipeline on PostgreSQL / psql \\\\copy): %sx   (aim: at most 2x)\n" \
         "$(ratio "$on_postgres" "$baseline")"
+    printf "  time ratio (pipeline on PostgreSQL / psql \\\\copy into pipeline's table): %sx\n" \
+        "$(ratio "$on_postgres" "$same_table")"
     printf "  time ratio (PostgreSQL / SQLite ingest): %sx\n" "$(ratio "$on_postgres" "$on_sqlite")"
 
     echo "== postgres: retrain --force, $big users x $DAYS days, 1 and 2 worker processes (one job each)"
