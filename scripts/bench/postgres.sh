@@ -67,7 +67,7 @@ bench_postgres() {
         "$records" "$on_postgres" "$(rate "$records" "$on_postgres")"
     printf "  psql \\\\copy, PostgreSQL        %9d rows    in %6.2f s  %9s rows/s\n" \
         "$rows" "$baseline" "$(rate "$rows" "$baseline")"
-    printf "  psql \\\\copy, pipeline's table    %9d rows    in %6.2f s  %9s rows/s\n" \
+    printf "  psql \\\\copy, pipeline's table  %9d rows    in %6.2f s  %9s rows/s\n" \
         "$rows" "$same_table" "$(rate "$rows" "$same_table")"
     printf "  time ratio (pipeline on PostgreSQL / psql \\\\copy): %sx   (aim: at most 2x)\n" \
         "$(ratio "$on_postgres" "$baseline")"
