@@ -79,4 +79,15 @@ struct DatabaseFileTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path).isEmpty)
         #expect(!FileManager.default.fileExists(atPath: uri))
     }
+
+    @Test("SQLite's in-memory name is refused with a message saying to give a path, and no file of that name appears")
+    func inMemoryRefused() async throws {
+        let name = ":memory:"
+        #expect {
+            _ = try Store(path: name, clock: ManualClock(Date(iso: "2026-03-15T12:00:00Z")))
+        } throws: { error in
+            "\(error)".contains("in-memory database would lose everything") && "\(error)".contains("give the database file's path")
+        }
+        #expect(!FileManager.default.fileExists(atPath: name), "a file named \(name) in the working directory")
+    }
 }

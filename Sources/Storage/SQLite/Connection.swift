@@ -60,12 +60,20 @@ final class Connection {
     /// exist yet "exists" for `O_EXCL`, and SQLite would create the target with its default 0644:
     /// the links are followed here, the target created 0600, and that path given to SQLite. A
     /// `file:` URI is opened by SQLite as a URI on builds with SQLITE_USE_URI (Debian's, for one),
-    /// so the file created here would not be the database: such a path is refused.
+    /// so the file created here would not be the database: such a path is refused. So is `:memory:`,
+    /// SQLite's name for a database that vanishes with its connection: each `pipeline` command would
+    /// start empty, and the file of that name created here would be left behind.
     static func createPrivately(_ path: String) throws(StorageError) -> String {
         if path.hasPrefix("file:") {
             throw .cannotOpen(
                 path: path,
                 reason: "SQLite URIs (file:…) are not accepted; give the database file's path, e.g. ./pipeline.sqlite")
+        }
+        if path == ":memory:" {
+            throw .cannotOpen(
+                path: path,
+                reason: "an in-memory database would lose everything when the command ends; give the database "
+                    + "file's path, e.g. ./pipeline.sqlite")
         }
         var target = path
         // As many links as the kernel follows in one path (SYMLOOP_MAX on Linux), then ELOOP.
