@@ -87,7 +87,8 @@ extension PostgreSQLDriver {
     ///
     /// A day with no row is inserted whole (`upsertDay`'s VALUES rules); a day with a row takes
     /// `upsertDay`'s DO UPDATE rules, the row locked and re-read if another writer changed it
-    /// meanwhile. Both parts see the statement's snapshot, so a row another transaction inserts
+    /// meanwhile. When every day was inserted — a first ingestion — the update is not even looked
+    /// for (a one-time filter on the counts), which saves an index probe per day. Both parts see the statement's snapshot, so a row another transaction inserts
     /// after it was taken is neither inserted (the conflict) nor updated (not visible): the
     /// statement returns the days it wrote, and the caller writes the others with `upsertDay`.
     /// https://www.postgresql.org/docs/15/queries-with.html#QUERIES-WITH-MODIFYING
@@ -178,6 +179,7 @@ extension PostgreSQLDriver {
                     ELSE daily_logs.sleep_duration_source END
             FROM s
             WHERE daily_logs.user_id = s.user_id AND daily_logs.day = s.day
+                AND (SELECT count(*) FROM inserted) < (SELECT count(*) FROM s)
             RETURNING daily_logs.user_id, daily_logs.day)
         SELECT user_id, day FROM inserted UNION ALL SELECT user_id, day FROM updated
         """
