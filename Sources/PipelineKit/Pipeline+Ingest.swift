@@ -146,6 +146,13 @@ extension Pipeline {
             preconditionFailure("unexpected error: \(error)")
         }
         try await moveCalendarRequests(of: report.calendarInputs.changedUsers(before: zones))
+        if report.stored["watch", default: 0] >= IngestBatching.queueStatisticsItems {
+            do {
+                try await store.refreshQueueStatistics()
+            } catch {
+                log.log(.warning, "ingest: the watch queue's statistics were not refreshed (\(error)); draining anyway")
+            }
+        }
         report.drained = try await drainWatchQueue()
         return report
     }
@@ -410,6 +417,10 @@ struct IngestPlanner: LineProcessor {
 enum IngestBatching {
     static let records = 10_000
     static let interval: Duration = .milliseconds(500)
+    /// Watch items an input must queue for its drain to refresh the queue's statistics first
+    /// (`Store.refreshQueueStatistics`): far more than a day's input of a few users, few enough that a
+    /// bulk load's drain never pages through a queue its planner thinks empty.
+    static let queueStatisticsItems = 10_000
 }
 
 /// Writes planned input inside the store's transaction, counting what was stored and rejected, and

@@ -23,6 +23,7 @@ protocol StorageDriver: AnyObject {
     func summary() throws(StorageError) -> StoreSummary
     func integrityCheck() throws(StorageError) -> String
     func reclaimLogSpace() throws(StorageError)
+    func refreshQueueStatistics() throws(StorageError)
 
     // Batches (`Store.batch`): one open write transaction, staged into record by record.
     func beginBatch() throws(StorageError)

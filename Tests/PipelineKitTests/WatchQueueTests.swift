@@ -4,6 +4,8 @@ import PipelineKit
 import TestSupport
 import Testing
 
+@testable import Storage
+
 @Suite("Watch queue")
 struct WatchQueueTests {
     static let ada = UserID.literal("ada")
@@ -74,6 +76,36 @@ struct WatchQueueTests {
         #expect(report.stored["watch"] == 2)
         #expect(report.drained.applied == ["symptomLog": 1])
         #expect(try await pipeline.summary().watchItemsByKind == ["sleepQuality": 1])
+    }
+
+    @Test(
+        "a bulk input's 10,000 watch items are all applied, in order, after the queue's statistics are refreshed",
+        arguments: TestBackend.all)
+    func bulkInputDrainsWhole(backend: TestBackend) async throws {
+        let database = TestDatabase(backend, now: Date(iso: "2026-03-15T12:00:00Z"))
+        let pipeline = try await database.open()
+        // 100 days, each logged 100 times: the last item of a day is the one that stays.
+        var lines = ""
+        for copy in 0..<100 {
+            for offset in 0..<100 {
+                let day = Day.literal("2025-12-01").adding(days: offset)
+                lines += #"{"type":"watch","user":"ada","kind":"symptomLog","payload":{"day":"\#(day)","#
+                    + #""symptomSeverity":\#((offset + copy) % 11)}}"# + "\n"
+            }
+        }
+        let report = try await pipeline.ingestJSONLines(bytes: Array(lines.utf8)) { _ in }
+        #expect(report.stored["watch"] == 10_000)
+        #expect(report.drained.applied == ["symptomLog": 10_000])
+        #expect(try await pipeline.summary().watchItemsByKind.isEmpty)
+        let logs = try await pipeline.dailyLogs(user: Self.ada)
+        #expect(logs.count == 100)
+        #expect(logs.enumerated().allSatisfy { $0.element.symptomSeverity == ($0.offset + 99) % 11 })
+        if backend == .postgresql {
+            // The planner knows the queue held 10,000 rows (pg_class.reltuples is -1 until a table is analyzed).
+            let connection = try PostgreSQLConnection(url: database.path)
+            let rows = try connection.query("SELECT reltuples::bigint FROM pg_class WHERE oid = to_regclass('watch_items')")
+            #expect(rows.int64(0, 0) == 10_000)
+        }
     }
 
     @Test(

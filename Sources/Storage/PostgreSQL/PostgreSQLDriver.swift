@@ -92,6 +92,12 @@ final class PostgreSQLDriver: StorageDriver {
 
     func reclaimLogSpace() throws(StorageError) {}
 
+    /// https://www.postgresql.org/docs/15/sql-analyze.html: a sample of the table, in its own
+    /// transaction; it waits only for another ANALYZE or VACUUM of the same table.
+    func refreshQueueStatistics() throws(StorageError) {
+        try connection.execute("ANALYZE watch_items")
+    }
+
     /// PostgreSQL checks its own pages (and, with data checksums, their contents) as it reads them;
     /// what can be checked from a client is that every table pipeline needs is there and readable.
     func integrityCheck() throws(StorageError) -> String {

@@ -89,6 +89,8 @@ final class SQLiteDriver: StorageDriver {
         _ = try connection.scalarText("PRAGMA wal_checkpoint(TRUNCATE)")
     }
 
+    func refreshQueueStatistics() throws(StorageError) {}
+
     func executeForTesting(_ sql: String) throws(StorageError) {
         try connection.execute(sql)
     }
