@@ -34,7 +34,8 @@ public actor LogReader {
         try driver.dailyLogs(user: user, from: first, through: last)
     }
 
-    /// Each user's logs through `last`: what `Store.dailyLogs(users:through:)` returns.
+    /// Each user's logs through `last`, in day order, in the order of `users` (each named once): what
+    /// `dailyLogs(user:through:)` returns for each, in one call (on PostgreSQL one query, not one per user).
     public func dailyLogs(users: [UserID], through last: Day) throws(StorageError) -> [[DailyLog]] {
         try driver.dailyLogs(users: users, through: last)
     }

@@ -28,13 +28,6 @@ extension Store {
         try driver.dailyLogs(user: user, from: first, through: last)
     }
 
-    /// Each user's logs through `last`, in day order, in the order of `users` (each named once): what
-    /// `dailyLogs(user:through:)` returns for each. On PostgreSQL one query reads them all,
-    /// instead of a round trip per user.
-    public func dailyLogs(users: [UserID], through last: Day) throws(StorageError) -> [[DailyLog]] {
-        try driver.dailyLogs(users: users, through: last)
-    }
-
     /// Creates the user or changes their time zone. Runs in its own transaction.
     public func save(_ user: User) throws(StorageError) {
         try driver.save(user)

@@ -4,7 +4,7 @@ import Storage
 import TestSupport
 import Testing
 
-/// `Store.dailyLogs(users:through:)`, the population's read: the same logs as one read per user.
+/// `LogReader.dailyLogs(users:through:)`, the population's read: the same logs as one read per user.
 @Suite("Logs of many users in one read")
 struct ManyUsersLogsTests {
     @Test(
@@ -28,7 +28,8 @@ struct ManyUsersLogsTests {
             }
         }
         let last = Day.literal("2026-03-09")
-        let together = try await store.dailyLogs(users: users, through: last)
+        let reader = try store.logReader()
+        let together = try await reader.dailyLogs(users: users, through: last)
         #expect(together.count == users.count)
         for (user, logs) in zip(users, together) {
             #expect(logs == (try await store.dailyLogs(user: user, through: last)), "\(user.rawValue)")
@@ -36,6 +37,6 @@ struct ManyUsersLogsTests {
         }
         #expect(together.last?.isEmpty == true)
         #expect(together.dropLast().allSatisfy { !$0.isEmpty })
-        #expect(try await store.dailyLogs(users: [], through: last).isEmpty)
+        #expect(try await reader.dailyLogs(users: [], through: last).isEmpty)
     }
 }

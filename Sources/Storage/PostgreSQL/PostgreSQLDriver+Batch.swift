@@ -92,9 +92,8 @@ extension PostgreSQLDriver {
             return
         }
         // Column k of the chunk as one array parameter, except $3 (updated_at), the same for all.
-        let columns: [String?] = (0..<stagedDays[0].count).map { column in
-            column == 2 ? stagedDays[0][2] : PostgreSQLDriver.arrayLiteral(stagedDays.map { $0[column] })
-        }
+        var columns = PostgreSQLDriver.arrayColumns(stagedDays)
+        columns[2] = stagedDays[0][2]
         let written = try connection.query(PostgreSQLDriver.bulkUpsertDays, columns)
         guard written.count < stagedDays.count else { return }
         let done = Set((0..<written.count).map { written.string($0, 0) + "\u{0}" + written.string($0, 1) })
@@ -119,10 +118,7 @@ extension PostgreSQLDriver {
     func flushStagedWatchItems() throws(StorageError) {
         guard !stagedWatchItems.isEmpty else { return }
         defer { stagedWatchItems.removeAll(keepingCapacity: true) }
-        let columns = (0..<stagedWatchItems[0].count).map { column in
-            PostgreSQLDriver.arrayLiteral(stagedWatchItems.map { $0[column] })
-        }
-        try connection.query(PostgreSQLDriver.bulkInsertWatchItems, columns)
+        try connection.query(PostgreSQLDriver.bulkInsertWatchItems, PostgreSQLDriver.arrayColumns(stagedWatchItems))
     }
 
     /// Writes one input record in the open transaction.

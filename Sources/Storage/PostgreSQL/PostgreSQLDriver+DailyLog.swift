@@ -88,9 +88,10 @@ extension PostgreSQLDriver {
     /// A day with no row is inserted whole (`upsertDay`'s VALUES rules); a day with a row takes
     /// `upsertDay`'s DO UPDATE rules, the row locked and re-read if another writer changed it
     /// meanwhile. When every day was inserted — a first ingestion — the update is not even looked
-    /// for (a one-time filter on the counts), which saves an index probe per day. Both parts see the statement's snapshot, so a row another transaction inserts
-    /// after it was taken is neither inserted (the conflict) nor updated (not visible): the
-    /// statement returns the days it wrote, and the caller writes the others with `upsertDay`.
+    /// for (a one-time filter on the counts), which saves an index probe per day. Both parts see the
+    /// statement's snapshot, so a row another transaction inserts after it was taken is neither
+    /// inserted (the conflict) nor updated (not visible): the statement returns the days it wrote,
+    /// and the caller writes the others with `upsertDay`.
     /// https://www.postgresql.org/docs/15/queries-with.html#QUERIES-WITH-MODIFYING
     static let bulkUpsertDays: StaticString = """
         WITH s AS (

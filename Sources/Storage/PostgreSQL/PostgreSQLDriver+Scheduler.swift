@@ -33,9 +33,9 @@ extension PostgreSQLDriver {
     /// has given a request meanwhile, for the reason `insert` gives. The rows of one call belong to
     /// different chains, so the withdrawal never counts one of them against another.
     private func insertNew(_ requests: [NewTaskRequest]) throws(StorageError) -> Int {
-        func column(_ value: (NewTaskRequest) -> String?) -> String? {
-            PostgreSQLDriver.arrayLiteral(requests.map(value))
-        }
+        // As `insert`'s parameters, each an array, except $7 (submitted_at), the same for all.
+        var columns = PostgreSQLDriver.arrayColumns(requests.map(parameters(of:)))
+        columns[6] = .pg(nowMilliseconds)
         let inserted = try connection.query(
             """
             INSERT INTO task_requests (
@@ -51,12 +51,7 @@ extension PostgreSQLDriver {
             ORDER BY s.position
             ON CONFLICT (identifier, scope) WHERE lease_owner IS NULL DO NOTHING
             RETURNING id
-            """,
-            [
-                column(\.identifier), column(\.scope), column(\.kind.rawValue),
-                column { .pg($0.earliestBeginAt.map(Store.milliseconds)) }, column { .pg($0.requiresExternalPower) },
-                column { .pg($0.requiresNetwork) }, .pg(nowMilliseconds),
-            ])
+            """, columns)
         guard inserted.count > 0 else { return 0 }
         let ids = (0..<inserted.count).map { String(inserted.int64($0, 0)) }
         let withdrawn = try connection.query(
@@ -69,12 +64,18 @@ extension PostgreSQLDriver {
         return inserted.count - withdrawn
     }
 
-    private func insert(_ request: NewTaskRequest, replacing: Bool) throws(StorageError) -> Bool {
-        let parameters: [String?] = [
+    /// `insert`'s parameters: $1 identifier, $2 scope, $3 kind, $4 earliest_begin_at,
+    /// $5 requires_external_power, $6 requires_network, $7 submitted_at.
+    private func parameters(of request: NewTaskRequest) -> [String?] {
+        [
             request.identifier, request.scope, request.kind.rawValue,
             .pg(request.earliestBeginAt.map(Store.milliseconds)),
             .pg(request.requiresExternalPower), .pg(request.requiresNetwork), .pg(nowMilliseconds),
         ]
+    }
+
+    private func insert(_ request: NewTaskRequest, replacing: Bool) throws(StorageError) -> Bool {
+        let parameters = parameters(of: request)
         if replacing {
             return try connection.query(
                 """
@@ -280,8 +281,12 @@ extension PostgreSQLDriver {
     /// Opens a run for each claimed request, in their order, in one statement; returns the runs'
     /// ids by request.
     private func openRuns(for requests: [TaskRequestRecord]) throws(StorageError) -> [Int64: Int64] {
-        func column(_ value: (TaskRequestRecord) -> String?) -> String? {
-            PostgreSQLDriver.arrayLiteral(requests.map(value))
+        let runs = requests.map { request -> [String?] in
+            [
+                .pg(request.id), request.identifier, request.scope, request.kind.rawValue, .pg(request.attempts),
+                request.leaseOwner, .pg(request.claimedAt.map(Store.milliseconds)),
+                .pg(request.leaseExpiresAt.map(Store.milliseconds)),
+            ]
         }
         let rows = try connection.query(
             """
@@ -292,15 +297,10 @@ extension PostgreSQLDriver {
                 AS claimed (request_id, identifier, scope, kind, attempt, worker, started_at, lease_expires_at, position)
             ORDER BY position
             RETURNING id, request_id
-            """,
-            [
-                column { .pg($0.id) }, column(\.identifier), column(\.scope), column(\.kind.rawValue),
-                column { .pg($0.attempts) }, column(\.leaseOwner), column { .pg($0.claimedAt.map(Store.milliseconds)) },
-                column { .pg($0.leaseExpiresAt.map(Store.milliseconds)) },
-            ])
-        var runs: [Int64: Int64] = [:]
-        for row in 0..<rows.count { runs[rows.int64(row, 1)] = rows.int64(row, 0) }
-        return runs
+            """, PostgreSQLDriver.arrayColumns(runs))
+        var ids: [Int64: Int64] = [:]
+        for row in 0..<rows.count { ids[rows.int64(row, 1)] = rows.int64(row, 0) }
+        return ids
     }
 
     func finishTaskRuns(_ completions: [TaskRunCompletion], releasing: [TaskClaimRelease]) throws(StorageError)

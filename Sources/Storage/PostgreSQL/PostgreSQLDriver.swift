@@ -123,6 +123,13 @@ final class PostgreSQLDriver: StorageDriver {
     /// as one parameter so the statement stays constant (`identifier = ANY($1::text[])`, a chunk's
     /// columns). Quoted elements read as any element type, so `$1::integer[]` takes it as well as
     /// `text[]`. https://www.postgresql.org/docs/15/arrays.html#ARRAYS-IO
+    /// Many rows' parameters as one parameter per column: column k of `rows` as an array literal, for a
+    /// statement that reads them back with `unnest($1::…[], $2::…[], …)`.
+    static func arrayColumns(_ rows: [[String?]]) -> [String?] {
+        guard let first = rows.first else { return [] }
+        return first.indices.map { column in arrayLiteral(rows.map { $0[column] }) }
+    }
+
     static func arrayLiteral(_ values: [String?]) -> String {
         var bytes: [UInt8] = [UInt8(ascii: "{")]
         bytes.reserveCapacity(values.count * 8)
