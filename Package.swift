@@ -49,7 +49,8 @@ let package = Package(
         .target(name: "Domain"),
         .target(name: "Storage", dependencies: ["CSQLite", "CLibPQ", "Domain", "SQLiteSchema", "PostgreSQLSchema"]),
         .target(name: "Scheduling", dependencies: ["Storage", "Domain"]),
-        .target(name: "Learning", dependencies: ["COpenBLAS", "Domain", "ModelSpecs"]),
+        .target(name: "LearningKernels"),
+        .target(name: "Learning", dependencies: ["COpenBLAS", "LearningKernels", "Domain", "ModelSpecs"]),
         .target(name: "Ingestion", dependencies: ["Domain"]),
         .target(name: "PipelineKit", dependencies: ["Domain", "Storage", "Scheduling", "Learning", "Ingestion"]),
         .target(name: "Lifecycle", dependencies: ["Scheduling", "PipelineKit"]),
@@ -57,7 +58,7 @@ let package = Package(
         // `pipeline report`: the static HTML/SVG site, read through PipelineKit and Storage.
         .target(name: "HTMLReport", dependencies: ["PipelineKit", "Storage", "Scheduling", "Learning", "Domain"]),
         .target(name: "PipelineCLI", dependencies: ["PipelineKit", "Lifecycle", "Audit", "HTMLReport"]),
-        .executableTarget(name: "pipeline", dependencies: ["PipelineCLI"]),
+        .executableTarget(name: "pipeline", dependencies: ["PipelineCLI", "Learning"]),
 
         // The benchmark script's timing of Learning's fits alone (scripts/bench.sh retrain).
         .executableTarget(
@@ -86,9 +87,10 @@ let package = Package(
     ]
 )
 
-// READMEs, fixtures and golden files live beside the sources; only Swift files are compiled
-// (targets with embedded resources declare theirs), so everything else is excluded rather than
-// left "unhandled".
+// READMEs, fixtures and golden files live beside the sources; only Swift files (and the C of a C target)
+// are compiled (targets with embedded resources declare theirs), so everything else is excluded rather
+// than left "unhandled".
+let sourceSuffixes = [".swift", ".c", ".h"]
 let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
 for target in package.targets where target.type != .system && target.resources == nil {
     let folder = target.path ?? (target.type == .test ? "Tests/\(target.name)" : "Sources/\(target.name)")
@@ -97,7 +99,7 @@ for target in package.targets where target.type != .system && target.resources =
         var isDirectory: ObjCBool = false
         let path = root.appendingPathComponent("\(folder)/\(file)").path
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue,
-            !file.hasSuffix(".swift"), !target.exclude.contains(where: { file.hasPrefix($0 + "/") })
+            !sourceSuffixes.contains(where: file.hasSuffix), !target.exclude.contains(where: { file.hasPrefix($0 + "/") })
         {
             target.exclude.append(file)
         }

@@ -14,6 +14,10 @@ import Domain
 import Foundation
 import Learning
 
+// The kernels `pipeline` itself runs with (see BLASKernels): the benchmark measures what users get.
+BLASKernels.relaunchWithRecognizedKernels(
+    arguments: CommandLine.arguments, environment: ProcessInfo.processInfo.environment)
+
 let arguments = Array(CommandLine.arguments.dropFirst())
 guard let directory = arguments.first else {
     FileHandle.standardError.write(Data("usage: pipeline-bench DIRECTORY [--workers N] [--repeat R]\n".utf8))

@@ -1,4 +1,5 @@
 internal import COpenBLAS
+internal import LearningKernels
 internal import Foundation
 
 /// The BLAS and LAPACK calls the fits need, and the only code in the module that touches pointers.
@@ -211,36 +212,29 @@ enum LinearAlgebra {
         for k in 0..<(order - 1) { offDiagonal[k] = scratchOffDiagonal[k] }
     }
 
-    /// `result_i = y_iᵀ (L D Lᵀ)⁻¹ y_i` for every row of `y`, where L is unit lower bidiagonal with
-    /// subdiagonal `multipliers` and D = diag(`pivots`): the forward substitution runs down the columns for
-    /// all rows at once (w ← y_k − l_{k−1}·w; result += w²/d_k).
+    /// `result[i, a] = y_iᵀ (L_a D_a L_aᵀ)⁻¹ y_i` for every row of `y` and each of `penalties` factorizations,
+    /// where L_a is unit lower bidiagonal with subdiagonal `multipliers[a(p−1) ..< (a+1)(p−1)]` and
+    /// D_a = diag(`pivots[ap ..< (a+1)p]`). The forward substitution runs down the columns for all rows at
+    /// once (w ← y_k − l_{k−1}·w; result += w²/d_k), in C compiled for the CPU's widest vectors
+    /// (`LearningKernels`): Swift here targets baseline x86-64, two doubles per instruction.
     static func tridiagonalQuadraticForms(
-        _ y: Matrix, multipliers: [Double], pivots: [Double], into result: inout [Double], scratch: inout [Double]
+        _ y: Matrix, multipliers: [Double], pivots: [Double], penalties: Int, into result: inout Matrix,
+        scratch: inout [Double]
     ) {
-        precondition(pivots.count == y.columns && multipliers.count == max(y.columns - 1, 0), "quadratic forms")
-        let n = y.rows
-        result.resize(to: n)
-        scratch.resize(to: n)
-        guard n > 0, y.columns > 0 else { return }
+        let p = y.columns
+        precondition(
+            pivots.count == penalties * p && multipliers.count == penalties * max(p - 1, 0), "quadratic forms")
+        result.reshape(rows: y.rows, columns: penalties)
+        scratch.resize(to: penalties * p)
+        guard y.rows > 0, p > 0, penalties > 0 else { return }
         y.storage.withUnsafeBufferPointer { source in
-            result.withUnsafeMutableBufferPointer { output in
-                scratch.withUnsafeMutableBufferPointer { w in
-                    let out = output.baseAddress!
-                    let forward = w.baseAddress!
-                    let first = source.baseAddress!
-                    let inverse = 1 / pivots[0]
-                    for i in 0..<n {
-                        forward[i] = first[i]
-                        out[i] = first[i] * first[i] * inverse
-                    }
-                    for k in 1..<y.columns {
-                        let column = source.baseAddress! + k * n
-                        let multiplier = multipliers[k - 1]
-                        let inverse = 1 / pivots[k]
-                        for i in 0..<n {
-                            let value = column[i] - multiplier * forward[i]
-                            forward[i] = value
-                            out[i] += value * value * inverse
+            multipliers.withUnsafeBufferPointer { l in
+                pivots.withUnsafeBufferPointer { d in
+                    result.storage.withUnsafeMutableBufferPointer { output in
+                        scratch.withUnsafeMutableBufferPointer { inverses in
+                            learning_tridiagonal_quadratic_forms(
+                                y.rows, p, penalties, source.baseAddress, l.baseAddress, d.baseAddress,
+                                output.baseAddress, inverses.baseAddress)
                         }
                     }
                 }

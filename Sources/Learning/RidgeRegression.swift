@@ -34,15 +34,18 @@ struct RidgeWorkspace: Sendable {
     private var multipliers: [Double] = []
     private var pivots: [Double] = []
     private var lapackWorkspace = LinearAlgebra.EigenWorkspace()
+    /// X Q ("cov") or Q ("gram"), and the target and ones vector in its coordinates.
     private var projected = Matrix(rows: 0, columns: 0)
-    private var scratchP: [Double] = []
     private var projectedTarget: [Double] = []
     private var projectedOnes: [Double] = []
+    /// Per penalty, (T + αI)⁻¹ applied to the projected target (columns 0..<A) and ones (A..<2A); then those
+    /// fits on every row, and the hat matrix's diagonal (one column per penalty).
+    private var solutions = Matrix(rows: 0, columns: 0)
+    private var fitted = Matrix(rows: 0, columns: 0)
+    private var hat = Matrix(rows: 0, columns: 0)
+    private var scratchP: [Double] = []
+    private var scratchN: [Double] = []
     private var scaled: [Double] = []
-    private var fitted: [Double] = []
-    private var fittedOnes: [Double] = []
-    private var diagonal: [Double] = []
-    private var best: [Double] = []
 
     init() {}
 
@@ -74,109 +77,112 @@ struct RidgeWorkspace: Sendable {
         try center(x: x, y: y)
         let n = x.rows
         let p = x.columns
-        let count = Double(n)
-        var bestAlpha = alphas[0]
-        var bestError = Double.infinity
-        var coefficients = [Double](repeating: 0, count: p)
+        let covariance = n > p
         // One symmetric matrix is reduced to tridiagonal form, S = Q T Qᵀ; every penalty then needs only
         // (T + αI)⁻¹, an O(p) factorization, and the hat matrix's diagonal as quadratic forms in the rows of
-        // `projected` (see `LinearAlgebra.tridiagonalQuadraticForms`). Scikit-learn diagonalizes S instead;
+        // the basis (see `LinearAlgebra.tridiagonalQuadraticForms`). Scikit-learn diagonalizes S instead;
         // the two are the same linear algebra, and the goldens hold them to 1e-8.
-        if n > p {
-            // "cov": S = XᵀX, projected = X Q. Hat matrix X(XᵀX + αI)⁻¹Xᵀ = projected (T + αI)⁻¹ projectedᵀ.
+        if covariance {
+            // "cov": S = XᵀX, basis = X Q. Hat matrix X(XᵀX + αI)⁻¹Xᵀ = basis (T + αI)⁻¹ basisᵀ.
             LinearAlgebra.gram(centered, into: &decomposition)
             try LinearAlgebra.tridiagonalize(
                 &decomposition, diagonal: &tridiagonal, offDiagonal: &offDiagonal, workspace: &lapackWorkspace)
             LinearAlgebra.multiply(centered, decomposition, into: &projected)
             LinearAlgebra.multiply(projected, transposed: true, centeredTarget, into: &projectedTarget)
-            // scikit-learn carries Xᵀ1 (zero up to rounding for centred X) through the intercept term.
-            columnSums(of: projected, into: &projectedOnes)
-            for alpha in alphas {
-                factor(alpha: alpha)
-                solve(projectedTarget, into: &scratchP)
-                LinearAlgebra.multiply(projected, scratchP, into: &fitted)
-                solve(projectedOnes, into: &scratchP)
-                LinearAlgebra.multiply(projected, scratchP, into: &fittedOnes)
-                LinearAlgebra.tridiagonalQuadraticForms(
-                    projected, multipliers: multipliers, pivots: pivots, into: &diagonal, scratch: &scaled)
-                var total = 0.0
-                for i in 0..<n {
-                    let alphaC = centeredTarget[i] - fitted[i]
-                    let alphaD = 1 - diagonal[i] - (1 - fittedOnes[i]) / count
-                    let error = alphaC / alphaD
-                    total += error * error
-                }
-                let meanError = total / count
-                if meanError < bestError {
-                    bestError = meanError
-                    bestAlpha = alpha
-                }
-            }
-            // No penalty gave a finite error (values so extreme that the reduction overflowed): fail the fit.
-            guard bestError.isFinite else { throw .nonFiniteValues(stage: "the leave-one-out errors") }
-            factor(alpha: bestAlpha)
-            solve(projectedTarget, into: &scratchP)
-            LinearAlgebra.multiply(decomposition, scratchP, into: &coefficients)
         } else {
-            // "gram": S = XXᵀ, G⁻¹ = (XXᵀ + αI)⁻¹ = Q (T + αI)⁻¹ Qᵀ; the leave-one-out residual is c / diag(G⁻¹),
-            // c = G⁻¹y, with scikit-learn's correction for the centred intercept.
+            // "gram": S = XXᵀ, G⁻¹ = (XXᵀ + αI)⁻¹ = Q (T + αI)⁻¹ Qᵀ, basis = Q; the leave-one-out residual is
+            // c / diag(G⁻¹), c = G⁻¹y.
             LinearAlgebra.outerGram(centered, into: &decomposition)
             try LinearAlgebra.tridiagonalize(
                 &decomposition, diagonal: &tridiagonal, offDiagonal: &offDiagonal, workspace: &lapackWorkspace)
-            LinearAlgebra.multiply(decomposition, transposed: true, centeredTarget, into: &projectedTarget)
-            columnSums(of: decomposition, into: &projectedOnes)
-            for alpha in alphas {
-                factor(alpha: alpha)
-                solve(projectedTarget, into: &scratchP)
-                LinearAlgebra.multiply(decomposition, scratchP, into: &fitted)
-                solve(projectedOnes, into: &scratchP)
-                LinearAlgebra.multiply(decomposition, scratchP, into: &fittedOnes)
-                LinearAlgebra.tridiagonalQuadraticForms(
-                    decomposition, multipliers: multipliers, pivots: pivots, into: &diagonal, scratch: &scaled)
-                var total = 0.0
-                for i in 0..<n {
-                    let d = diagonal[i] - fittedOnes[i] / count
-                    let error = fitted[i] / d
-                    total += error * error
-                }
-                let meanError = total / count
-                if meanError < bestError {
-                    bestError = meanError
-                    bestAlpha = alpha
-                    best = fitted
-                }
+            swap(&projected, &decomposition)
+            LinearAlgebra.multiply(projected, transposed: true, centeredTarget, into: &projectedTarget)
+        }
+        // scikit-learn carries Xᵀ1 (zero up to rounding for centred X) through the intercept term.
+        columnSums(of: projected, into: &projectedOnes)
+        factor(alphas: alphas)
+        // For every penalty at once: the fits of the target and of the ones vector (one matrix product), and
+        // the hat matrix's diagonal.
+        solutions.reshape(rows: tridiagonal.count, columns: 2 * alphas.count)
+        for a in alphas.indices {
+            solve(projectedTarget, penalty: a, into: &scratchP)
+            for j in scratchP.indices { solutions[j, a] = scratchP[j] }
+            solve(projectedOnes, penalty: a, into: &scratchP)
+            for j in scratchP.indices { solutions[j, alphas.count + a] = scratchP[j] }
+        }
+        LinearAlgebra.multiply(projected, solutions, into: &fitted)
+        LinearAlgebra.tridiagonalQuadraticForms(
+            projected, multipliers: multipliers, pivots: pivots, penalties: alphas.count, into: &hat,
+            scratch: &scaled)
+
+        let count = Double(n)
+        var best = 0
+        var bestError = Double.infinity
+        for a in alphas.indices {
+            let target = fitted.columnRange(a).lowerBound
+            let ones = fitted.columnRange(alphas.count + a).lowerBound
+            let diagonal = hat.columnRange(a).lowerBound
+            var total = 0.0
+            for i in 0..<n {
+                // The residual over its leverage, with scikit-learn's correction for the centred intercept.
+                let error =
+                    covariance
+                    ? (centeredTarget[i] - fitted.storage[target + i])
+                        / (1 - hat.storage[diagonal + i] - (1 - fitted.storage[ones + i]) / count)
+                    : fitted.storage[target + i] / (hat.storage[diagonal + i] - fitted.storage[ones + i] / count)
+                total += error * error
             }
-            // `best` holds the fitted values of the best penalty only when one gave a finite error.
-            guard bestError.isFinite else { throw .nonFiniteValues(stage: "the leave-one-out errors") }
-            LinearAlgebra.multiply(centered, transposed: true, best, into: &coefficients)
+            let meanError = total / count
+            if meanError < bestError {
+                bestError = meanError
+                best = a
+            }
         }
-        return try solution(coefficients: coefficients, alpha: bestAlpha, error: bestError)
+        // No penalty gave a finite error (values so extreme that the reduction overflowed): fail the fit.
+        guard bestError.isFinite else { throw .nonFiniteValues(stage: "the leave-one-out errors") }
+        var coefficients = [Double](repeating: 0, count: p)
+        if covariance {
+            solve(projectedTarget, penalty: best, into: &scratchP)
+            LinearAlgebra.multiply(decomposition, scratchP, into: &coefficients)
+        } else {
+            scratchN.resize(to: n)
+            for i in 0..<n { scratchN[i] = fitted.storage[fitted.columnRange(best).lowerBound + i] }
+            LinearAlgebra.multiply(centered, transposed: true, scratchN, into: &coefficients)
+        }
+        return try solution(coefficients: coefficients, alpha: alphas[best], error: bestError)
     }
 
-    /// Factors T + αI = L D Lᵀ (T from `tridiagonalize`; positive definite for α > 0, so no pivoting).
-    private mutating func factor(alpha: Double) {
+    /// Factors T + αI = L D Lᵀ for every penalty (T from `tridiagonalize`; positive definite for α > 0, so no
+    /// pivoting): penalty a's subdiagonal of L at `multipliers[a(p−1)…]`, its D at `pivots[ap…]`.
+    private mutating func factor(alphas: [Double]) {
         let p = tridiagonal.count
-        pivots.resize(to: p)
-        multipliers.resize(to: max(p - 1, 0))
+        pivots.resize(to: alphas.count * p)
+        multipliers.resize(to: alphas.count * max(p - 1, 0))
         guard p > 0 else { return }
-        pivots[0] = tridiagonal[0] + alpha
-        for k in 1..<max(p, 1) {
-            let multiplier = offDiagonal[k - 1] / pivots[k - 1]
-            multipliers[k - 1] = multiplier
-            pivots[k] = tridiagonal[k] + alpha - multiplier * offDiagonal[k - 1]
+        for (a, alpha) in alphas.enumerated() {
+            let d = a * p
+            let l = a * (p - 1)
+            pivots[d] = tridiagonal[0] + alpha
+            for k in 1..<p {
+                let multiplier = offDiagonal[k - 1] / pivots[d + k - 1]
+                multipliers[l + k - 1] = multiplier
+                pivots[d + k] = tridiagonal[k] + alpha - multiplier * offDiagonal[k - 1]
+            }
         }
     }
 
-    /// `result = (T + αI)⁻¹ b` with the factors from `factor(alpha:)`.
-    private func solve(_ b: [Double], into result: inout [Double]) {
-        let p = pivots.count
+    /// `result = (T + αI)⁻¹ b` for penalty `a`, with the factors from `factor(alphas:)`.
+    private func solve(_ b: [Double], penalty a: Int, into result: inout [Double]) {
+        let p = tridiagonal.count
         result.resize(to: p)
         guard p > 0 else { return }
+        let d = a * p
+        let l = a * (p - 1)
         result[0] = b[0]
-        for k in 1..<max(p, 1) { result[k] = b[k] - multipliers[k - 1] * result[k - 1] }
-        for k in 0..<p { result[k] /= pivots[k] }
+        for k in 1..<p { result[k] = b[k] - multipliers[l + k - 1] * result[k - 1] }
+        for k in 0..<p { result[k] /= pivots[d + k] }
         if p >= 2 {
-            for k in stride(from: p - 2, through: 0, by: -1) { result[k] -= multipliers[k] * result[k + 1] }
+            for k in stride(from: p - 2, through: 0, by: -1) { result[k] -= multipliers[l + k] * result[k + 1] }
         }
     }
 

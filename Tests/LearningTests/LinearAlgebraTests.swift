@@ -36,41 +36,51 @@ struct LinearAlgebraTests {
     }
 
     @Test(
-        "the quadratic forms yᵢᵀ T⁻¹ yᵢ of a tridiagonal T from its L D Lᵀ factors match a dense solve",
+        "the quadratic forms yᵢᵀ (T + αI)⁻¹ yᵢ of a tridiagonal T, for several α at once, match dense solves",
         arguments: [1, 7, 8, 9, 20], [1, 2, 6])
     func tridiagonalQuadraticForms(rows n: Int, columns p: Int) throws {
-        // T: diagonal 4 + k/3, off-diagonal 1 − k/5 (diagonally dominant, so positive definite).
+        // T: diagonal 4 + k/3, off-diagonal 1 − k/5 (diagonally dominant, so positive definite). Six penalties
+        // and up to 20 rows cover the kernel's whole blocks (4 penalties × 8 rows) and the partial ones.
         let diagonal = (0..<p).map { 4 + Double($0) / 3 }
         let offDiagonal = (0..<max(p - 1, 0)).map { 1 - Double($0) / 5 }
-        var pivots = [diagonal[0]]
+        let alphas = [0, 0.5, 3, 10, 100, 0.01]
+        var pivots: [Double] = []
         var multipliers: [Double] = []
-        for k in 1..<max(p, 1) {
-            multipliers.append(offDiagonal[k - 1] / pivots[k - 1])
-            pivots.append(diagonal[k] - multipliers[k - 1] * offDiagonal[k - 1])
+        for alpha in alphas {
+            var pivot = diagonal[0] + alpha
+            pivots.append(pivot)
+            for k in 1..<max(p, 1) {
+                let multiplier = offDiagonal[k - 1] / pivot
+                multipliers.append(multiplier)
+                pivot = diagonal[k] + alpha - multiplier * offDiagonal[k - 1]
+                pivots.append(pivot)
+            }
         }
         var y = Matrix(rows: n, columns: p)
         for i in 0..<n {
             for k in 0..<p { y[i, k] = sin(Double(7 * i + 3 * k + 1)) * Double(k + 1) }
         }
-        var result: [Double] = []
+        var result = Matrix(rows: 0, columns: 0)
         var scratch: [Double] = []
         LinearAlgebra.tridiagonalQuadraticForms(
-            y, multipliers: multipliers, pivots: pivots, into: &result, scratch: &scratch)
-        try #require(result.count == n)
-        for i in 0..<n {
-            var t = Matrix(rows: p, columns: p)
-            for k in 0..<p {
-                t[k, k] = diagonal[k]
-                if k > 0 {
-                    t[k, k - 1] = offDiagonal[k - 1]
-                    t[k - 1, k] = offDiagonal[k - 1]
+            y, multipliers: multipliers, pivots: pivots, penalties: alphas.count, into: &result, scratch: &scratch)
+        try #require(result.rows == n && result.columns == alphas.count)
+        for (a, alpha) in alphas.enumerated() {
+            for i in 0..<n {
+                var t = Matrix(rows: p, columns: p)
+                for k in 0..<p {
+                    t[k, k] = diagonal[k] + alpha
+                    if k > 0 {
+                        t[k, k - 1] = offDiagonal[k - 1]
+                        t[k - 1, k] = offDiagonal[k - 1]
+                    }
                 }
+                let row = (0..<p).map { y[i, $0] }
+                var solution = row
+                try LinearAlgebra.solvePositiveDefinite(&t, &solution)
+                let expected = zip(row, solution).reduce(0) { $0 + $1.0 * $1.1 }
+                #expect(abs(result[i, a] - expected) <= 1e-12 * abs(expected), "row \(i) of \(n)×\(p), α = \(alpha)")
             }
-            let row = (0..<p).map { y[i, $0] }
-            var solution = row
-            try LinearAlgebra.solvePositiveDefinite(&t, &solution)
-            let expected = zip(row, solution).reduce(0) { $0 + $1.0 * $1.1 }
-            #expect(abs(result[i] - expected) <= 1e-12 * abs(expected), "row \(i) of \(n)×\(p)")
         }
     }
 

@@ -1,0 +1,65 @@
+internal import COpenBLAS
+internal import Foundation
+
+/// Which of OpenBLAS's kernels this process runs, and a better choice when OpenBLAS did not recognize the CPU.
+///
+/// Debian's OpenBLAS (0.3.21) picks its kernels by CPU model when the library loads. A processor newer than
+/// the library (an Intel Xeon of family 6, model 207, for one) is not in its table, and it falls back to
+/// `Prescott`: SSE3 kernels that ignore the AVX2, FMA and AVX-512 units the processor has. The fits then run
+/// about 1.3× slower. The only remedy is `OPENBLAS_CORETYPE`, read once as the library loads, so it must be
+/// in the environment before the process starts: `relaunchWithRecognizedKernels` starts the process again
+/// with it set, and `advice` says what to set for a caller that cannot.
+public enum BLASKernels {
+    /// The environment variable OpenBLAS reads for its kernels.
+    public static let environmentVariable = "OPENBLAS_CORETYPE"
+
+    /// The kernels OpenBLAS chose for this process, e.g. `Haswell`, `SkylakeX`, `Cooperlake` or `Prescott`.
+    public static var current: String {
+        guard let name = openblas_get_corename() else { return "unknown" }
+        return String(cString: name)
+    }
+
+    /// The kernels to ask for instead of `current`, or nil when `current` is fine: only OpenBLAS's fallback
+    /// for a CPU it does not know (`Prescott`) is replaced, by `SkylakeX` when the CPU (and the kernel, which
+    /// hides what it cannot save) offers AVX-512 F, CD, BW, DQ and VL, else by `Haswell` with AVX2 and FMA.
+    /// `flags` are the words of the `flags` line of /proc/cpuinfo.
+    public static func preferred(current: String, flags: Set<String>) -> String? {
+        guard current.lowercased() == "prescott" else { return nil }
+        if flags.isSuperset(of: ["avx512f", "avx512cd", "avx512bw", "avx512dq", "avx512vl"]) { return "SkylakeX" }
+        if flags.isSuperset(of: ["avx2", "fma"]) { return "Haswell" }
+        return nil
+    }
+
+    /// The words of the first `flags` line of a /proc/cpuinfo text (empty when there is none).
+    public static func cpuFlags(cpuinfo: String) -> Set<String> {
+        for line in cpuinfo.split(separator: "\n") where line.hasPrefix("flags") {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            return Set(line[line.index(after: colon)...].split(separator: " ").map(String.init))
+        }
+        return []
+    }
+
+    /// The kernels this process should have been started with, or nil: nil too when `OPENBLAS_CORETYPE` is
+    /// already set (the operator's choice stands) or /proc/cpuinfo cannot be read.
+    public static func advice(environment: [String: String]) -> String? {
+        guard environment[environmentVariable] == nil,
+            let cpuinfo = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)
+        else { return nil }
+        return preferred(current: current, flags: cpuFlags(cpuinfo: cpuinfo))
+    }
+
+    /// Starts this executable again, with the same arguments and `OPENBLAS_CORETYPE` set to `advice`, when
+    /// OpenBLAS fell back to its generic kernels; returns only when there is nothing to do or the restart
+    /// failed (the process then goes on with the kernels it has). Call it first thing in `main`, before any
+    /// file, lock or thread is opened: the new image keeps the process id and the standard streams, and
+    /// nothing else.
+    public static func relaunchWithRecognizedKernels(arguments: [String], environment: [String: String]) {
+        guard let kernels = advice(environment: environment) else { return }
+        setenv(environmentVariable, kernels, 1)
+        var cArguments = arguments.map { strdup($0) } + [nil]
+        execv("/proc/self/exe", &cArguments)
+        // execv returned: it failed. Carry on with the generic kernels rather than not at all.
+        unsetenv(environmentVariable)
+        for argument in cArguments { free(argument) }
+    }
+}
