@@ -200,7 +200,7 @@ bench_retrain() {
         fresh_copy "$source" "$WORK/all.sqlite"
         all=$(seconds "$PIPELINE" retrain --db "$WORK/all.sqlite" --now "$NOW" --jobs "$cores")
         read=$(seconds sqlite3 "$source" "SELECT * FROM daily_logs ORDER BY user_id, day")
-        "$python" scripts/reference/bench_sklearn.py "$WORK/features" >"$WORK/sklearn.json"
+        "$python" scripts/reference/bench_sklearn.py "$WORK/features" --repeat 3 >"$WORK/sklearn.json"
         sklearn=$("$python" -c "import json,sys; print(json.load(open(sys.argv[1]))['users_per_second'])" \
             "$WORK/sklearn.json")
         fits_one=$("$FITS" "$WORK/features" --workers 1 | sed 's/.*"users_per_second":\([0-9.]*\).*/\1/')

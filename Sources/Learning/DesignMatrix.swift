@@ -69,12 +69,7 @@ public struct DesignMatrix: Sendable {
         precondition(fallback.count == columnCount, "fallback for \(fallback.count) of \(columnCount) columns")
         var means = fallback
         for j in 0..<columnCount {
-            var sum = 0.0
-            var count = 0
-            for index in values.columnRange(j) where !values.storage[index].isNaN {
-                sum += values.storage[index]
-                count += 1
-            }
+            let (sum, count) = LinearAlgebra.observedColumnSum(values, j)
             if count > 0 { means[j] = sum / Double(count) }
         }
         return means

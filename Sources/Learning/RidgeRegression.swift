@@ -193,9 +193,7 @@ struct RidgeWorkspace: Sendable {
         guard LinearAlgebra.centerColumns(x, into: &centered, means: &means) else {
             throw .nonFiniteValues(stage: "the design matrix")
         }
-        var sum = 0.0
-        for value in y { sum += value }
-        let mean = sum / Double(n)
+        let mean = LinearAlgebra.sum(y) / Double(n)
         guard mean.isFinite else { throw .nonFiniteValues(stage: "the targets") }
         means.append(mean)
         centeredTarget.resize(to: n)
@@ -215,10 +213,6 @@ struct RidgeWorkspace: Sendable {
 
     private func columnSums(of m: Matrix, into sums: inout [Double]) {
         sums.resize(to: m.columns)
-        for j in 0..<m.columns {
-            var sum = 0.0
-            for index in m.columnRange(j) { sum += m.storage[index] }
-            sums[j] = sum
-        }
+        for j in 0..<m.columns { sums[j] = LinearAlgebra.columnSum(m, j) }
     }
 }

@@ -18,17 +18,8 @@ public struct Standardization: Sendable, Hashable, Codable {
         var means = [Double](repeating: 0, count: x.columns)
         var scales = [Double](repeating: 1, count: x.columns)
         for j in 0..<x.columns {
-            let range = x.columnRange(j)
-            var sum = 0.0
-            for index in range { sum += x.storage[index] }
-            let mean = sum / n
-            var correction = 0.0
-            var squares = 0.0
-            for index in range {
-                let deviation = x.storage[index] - mean
-                correction += deviation
-                squares += deviation * deviation
-            }
+            let mean = LinearAlgebra.columnSum(x, j) / n
+            let (correction, squares) = LinearAlgebra.deviationSums(x, j, mean: mean)
             let variance = (squares - correction * correction / n) / n
             means[j] = mean
             let bound = n * Double.ulpOfOne * variance + (n * mean * Double.ulpOfOne) * (n * mean * Double.ulpOfOne)

@@ -67,3 +67,68 @@ void learning_tridiagonal_quadratic_forms(
         }
     }
 }
+
+enum { lanes = 8 };
+
+/// ((s0 + s1) + (s2 + s3)) + ((s4 + s5) + (s6 + s7)).
+static inline double combine(const double *partial) {
+    return ((partial[0] + partial[1]) + (partial[2] + partial[3])) +
+           ((partial[4] + partial[5]) + (partial[6] + partial[7]));
+}
+
+LEARNING_VECTOR_CLONES
+double learning_sum(size_t n, const double *restrict x) {
+    double partial[lanes] = {0};
+    const size_t whole = n - n % lanes;
+    for (size_t i = 0; i < whole; i += lanes) {
+        for (size_t lane = 0; lane < lanes; lane++) partial[lane] += x[i + lane];
+    }
+    for (size_t i = whole; i < n; i++) partial[i - whole] += x[i];
+    return combine(partial);
+}
+
+LEARNING_VECTOR_CLONES
+void learning_deviation_sums(size_t n, const double *restrict x, double mean, double *deviations, double *squares) {
+    double linear[lanes] = {0};
+    double quadratic[lanes] = {0};
+    const size_t whole = n - n % lanes;
+    for (size_t i = 0; i < whole; i += lanes) {
+        for (size_t lane = 0; lane < lanes; lane++) {
+            const double deviation = x[i + lane] - mean;
+            linear[lane] += deviation;
+            quadratic[lane] += deviation * deviation;
+        }
+    }
+    for (size_t i = whole; i < n; i++) {
+        const double deviation = x[i] - mean;
+        linear[i - whole] += deviation;
+        quadratic[i - whole] += deviation * deviation;
+    }
+    *deviations = combine(linear);
+    *squares = combine(quadratic);
+}
+
+LEARNING_VECTOR_CLONES
+double learning_observed_sum(size_t n, const double *restrict x, size_t *count) {
+    double partial[lanes] = {0};
+    size_t counts[lanes] = {0};
+    const size_t whole = n - n % lanes;
+    for (size_t i = 0; i < whole; i += lanes) {
+        for (size_t lane = 0; lane < lanes; lane++) {
+            const double value = x[i + lane];
+            const int observed = value == value;  // false for NaN only
+            partial[lane] += observed ? value : 0.0;
+            counts[lane] += (size_t)observed;
+        }
+    }
+    for (size_t i = whole; i < n; i++) {
+        const double value = x[i];
+        const int observed = value == value;
+        partial[i - whole] += observed ? value : 0.0;
+        counts[i - whole] += (size_t)observed;
+    }
+    size_t total = 0;
+    for (size_t lane = 0; lane < lanes; lane++) total += counts[lane];
+    *count = total;
+    return combine(partial);
+}

@@ -16,4 +16,15 @@ void learning_tridiagonal_quadratic_forms(
     size_t n, size_t p, size_t count, const double *y, const double *multipliers, const double *pivots,
     double *out, double *inverses);
 
+/// Σ x[i] over n values, in eight interleaved partial sums added pairwise at the end (as NumPy's pairwise
+/// sum does within a block), so the additions do not wait on one another and fill the vector lanes.
+double learning_sum(size_t n, const double *x);
+
+/// Σ (x[i] − mean) into *deviations and Σ (x[i] − mean)² into *squares, summed as `learning_sum` does: the
+/// two sums of the two-pass variance with its rounding correction.
+void learning_deviation_sums(size_t n, const double *x, double mean, double *deviations, double *squares);
+
+/// Σ of the values of x that are not NaN, summed as `learning_sum` does; *count receives how many there are.
+double learning_observed_sum(size_t n, const double *x, size_t *count);
+
 #endif
