@@ -79,10 +79,10 @@ struct LogisticWorkspace: Sendable {
             iterations += 1
 
             // Newton system: [X 1]ᵀ W [X 1] + diag(1/C, …, 1/C, 0), as the Gram matrix of √W·[X 1]. Near the
-            // optimum it barely changes between steps: after a full step that cut the gradient fourfold, the
+            // optimum it barely changes between steps: after a full step that cut the gradient tenfold, the
             // previous factor is used again (a chord step: O(np) instead of the O(np²) of a new matrix). Such
             // a step contracts the gradient by about as much as the previous step moved the weights.
-            let chord = factored && fullStep && largest <= previousLargest / 4
+            let chord = factored && fullStep && largest <= previousLargest / 10
             if !chord {
                 LinearAlgebra.scaleRows(x, by: weights, into: &weighted)
                 LinearAlgebra.gram(weighted, into: &hessian, upperOnly: true)
