@@ -45,7 +45,8 @@ struct RidgeWorkspace: Sendable {
     private var hat = Matrix(rows: 0, columns: 0)
     private var scratchP: [Double] = []
     private var scratchN: [Double] = []
-    private var scaled: [Double] = []
+    /// The reciprocals of `pivots`, for the quadratic forms.
+    private var reciprocals: [Double] = []
 
     init() {}
 
@@ -88,16 +89,15 @@ struct RidgeWorkspace: Sendable {
             try LinearAlgebra.tridiagonalize(
                 &decomposition, diagonal: &tridiagonal, offDiagonal: &offDiagonal, workspace: &lapackWorkspace)
             LinearAlgebra.multiply(centered, decomposition, into: &projected)
-            LinearAlgebra.multiply(projected, transposed: true, centeredTarget, into: &projectedTarget)
         } else {
             // "gram": S = XXᵀ, G⁻¹ = (XXᵀ + αI)⁻¹ = Q (T + αI)⁻¹ Qᵀ, basis = Q; the leave-one-out residual is
             // c / diag(G⁻¹), c = G⁻¹y.
             LinearAlgebra.outerGram(centered, into: &decomposition)
             try LinearAlgebra.tridiagonalize(
                 &decomposition, diagonal: &tridiagonal, offDiagonal: &offDiagonal, workspace: &lapackWorkspace)
-            swap(&projected, &decomposition)
-            LinearAlgebra.multiply(projected, transposed: true, centeredTarget, into: &projectedTarget)
+            swap(&projected, &decomposition)  // `projected` holds the basis in both cases
         }
+        LinearAlgebra.multiply(projected, transposed: true, centeredTarget, into: &projectedTarget)
         // scikit-learn carries Xᵀ1 (zero up to rounding for centred X) through the intercept term.
         columnSums(of: projected, into: &projectedOnes)
         factor(alphas: alphas)
@@ -113,7 +113,7 @@ struct RidgeWorkspace: Sendable {
         LinearAlgebra.multiply(projected, solutions, into: &fitted)
         LinearAlgebra.tridiagonalQuadraticForms(
             projected, multipliers: multipliers, pivots: pivots, penalties: alphas.count, into: &hat,
-            scratch: &scaled)
+            scratch: &reciprocals)
 
         let count = Double(n)
         var best = 0

@@ -95,7 +95,11 @@ public final class PersonalModels: ModelTrainingService {
     private func withReader<R>(_ body: (LogReader) async throws(StorageError) -> R) async throws(PipelineError) -> R {
         do throws(StorageError) {
             let reader: LogReader
-            if let pooled = readers.withLock({ $0.popLast() }) { reader = pooled } else { reader = try store.logReader() }
+            if let pooled = readers.withLock({ $0.popLast() }) {
+                reader = pooled
+            } else {
+                reader = try store.logReader()
+            }
             defer { readers.withLock { $0.append(reader) } }
             return try await body(reader)
         } catch {

@@ -119,10 +119,6 @@ final class PostgreSQLDriver: StorageDriver {
         try connection.query("SELECT count(*) FROM schema_migrations").int(0, 0)
     }
 
-    /// A PostgreSQL array literal (`{"a",NULL,"b"}`) of values in their text form, `nil` as NULL, bound
-    /// as one parameter so the statement stays constant (`identifier = ANY($1::text[])`, a chunk's
-    /// columns). Quoted elements read as any element type, so `$1::integer[]` takes it as well as
-    /// `text[]`. https://www.postgresql.org/docs/15/arrays.html#ARRAYS-IO
     /// Many rows' parameters as one parameter per column: column k of `rows` as an array literal, for a
     /// statement that reads them back with `unnest($1::…[], $2::…[], …)`.
     static func arrayColumns(_ rows: [[String?]]) -> [String?] {
@@ -130,6 +126,10 @@ final class PostgreSQLDriver: StorageDriver {
         return first.indices.map { column in arrayLiteral(rows.map { $0[column] }) }
     }
 
+    /// A PostgreSQL array literal (`{"a",NULL,"b"}`) of values in their text form, `nil` as NULL, bound
+    /// as one parameter so the statement stays constant (`identifier = ANY($1::text[])`, a chunk's
+    /// columns). Quoted elements read as any element type, so `$1::integer[]` takes it as well as
+    /// `text[]`. https://www.postgresql.org/docs/15/arrays.html#ARRAYS-IO
     static func arrayLiteral(_ values: [String?]) -> String {
         var bytes: [UInt8] = [UInt8(ascii: "{")]
         bytes.reserveCapacity(values.count * 8)
