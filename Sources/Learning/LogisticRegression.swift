@@ -18,7 +18,6 @@ struct LogisticSolution: Sendable, Hashable {
 /// when the largest gradient entry of the *mean* loss, the scale scikit-learn's `tol` uses, is at most
 /// `tolerance`. Scratch buffers are kept between fits.
 struct LogisticWorkspace: Sendable {
-    private var weighted = Matrix(rows: 0, columns: 0)
     private var hessian = Matrix(rows: 0, columns: 0)
     private var eta: [Double] = []
     private var probabilities: [Double] = []
@@ -59,7 +58,7 @@ struct LogisticWorkspace: Sendable {
         var previousLargest = Double.infinity
         var fullStep = false
         while true {
-            // Gradient: Xᵀ(σ(η) − y) + w/C, and Σ(σ(η) − y) for the intercept.
+            // Gradient: Xᵀ(σ(η) − y) + w/C, and Σ(σ(η) − y) for the intercept; the rows' Newton weights σ(1 − σ).
             residual.resize(to: n)
             weights.resize(to: n)
             var interceptGradient = 0.0
@@ -67,7 +66,7 @@ struct LogisticWorkspace: Sendable {
                 let probability = probabilities[i]
                 residual[i] = probability - y[i]
                 interceptGradient += residual[i]
-                weights[i] = (probability * (1 - probability)).squareRoot()
+                weights[i] = probability * (1 - probability)
             }
             LinearAlgebra.multiply(x, transposed: true, residual, into: &gradient)
             for j in 0..<p { gradient[j] += theta[j] / c }
@@ -78,14 +77,13 @@ struct LogisticWorkspace: Sendable {
             if largest / Double(n) <= tolerance || iterations >= maximumIterations { break }
             iterations += 1
 
-            // Newton system: [X 1]ᵀ W [X 1] + diag(1/C, …, 1/C, 0), as the Gram matrix of √W·[X 1]. Near the
+            // Newton system: [X 1]ᵀ W [X 1] + diag(1/C, …, 1/C, 0). Near the
             // optimum it barely changes between steps: after a full step that cut the gradient tenfold, the
             // previous factor is used again (a chord step: O(np) instead of the O(np²) of a new matrix). Such
             // a step contracts the gradient by about as much as the previous step moved the weights.
             let chord = factored && fullStep && largest <= previousLargest / 10
             if !chord {
-                LinearAlgebra.scaleRows(x, by: weights, into: &weighted)
-                LinearAlgebra.gram(weighted, into: &hessian, upperOnly: true)
+                LinearAlgebra.weightedGram(x, weights: weights, into: &hessian)
                 for j in 0..<p { hessian[j, j] += 1 / c }
                 try LinearAlgebra.factorPositiveDefinite(&hessian)
                 factored = true

@@ -1,5 +1,7 @@
 #include "LearningKernels.h"
 
+#include <string.h>
+
 #ifndef __has_feature
 #define __has_feature(feature) 0
 #endif
@@ -131,4 +133,106 @@ double learning_observed_sum(size_t n, const double *restrict x, size_t *count) 
     for (size_t lane = 0; lane < lanes; lane++) total += counts[lane];
     *count = total;
     return combine(partial);
+}
+
+/// Eight lanes of doubles, loaded from and stored to any double's address.
+typedef double lane_vector __attribute__((vector_size(lanes * sizeof(double)), aligned(sizeof(double))));
+
+/// Macros, not functions: a function passing eight doubles by value would have one ABI with AVX-512 and
+/// another without, and clang refuses that in the baseline clone.
+#define load_lanes(x) (*(const lane_vector *)(x))
+
+static inline double lane_total(const lane_vector *v) {
+    double partial[lanes];
+    memcpy(partial, v, sizeof partial);
+    return combine(partial);
+}
+
+/// The largest block: 4 × 4 sums of 8 lanes fill 16 of AVX-512's 32 vector registers. With 16 registers of 4
+/// lanes (AVX2) they would not fit, and blocks are 2 × 2 there.
+enum { gram_block = 4, narrow_gram_block = 2 };
+
+/// One block of c: columns j0 ..< j0 + bj against k0 ..< k0 + bk (bj, bk ≤ gram_block), entries on or above the
+/// diagonal stored. Inlined with constant sizes and weighting for whole blocks, so the sums stay in registers.
+static inline __attribute__((always_inline)) void gram_block_sums(
+    size_t n, const double *restrict a, const double *restrict d, int weighted, size_t j0, size_t bj, size_t k0,
+    size_t bk, double *restrict c, size_t ldc) {
+    lane_vector sums[gram_block][gram_block];
+    for (size_t q = 0; q < bj; q++) {
+        for (size_t r = 0; r < bk; r++) sums[q][r] = (lane_vector){0};
+    }
+    const size_t whole = n - n % lanes;
+    for (size_t i = 0; i < whole; i += lanes) {
+        lane_vector right[gram_block];
+        for (size_t r = 0; r < bk; r++) right[r] = load_lanes(a + (k0 + r) * n + i);
+        const lane_vector weight = weighted ? load_lanes(d + i) : (lane_vector){0};
+        for (size_t q = 0; q < bj; q++) {
+            lane_vector left = load_lanes(a + (j0 + q) * n + i);
+            if (weighted) left = left * weight;
+            for (size_t r = 0; r < bk; r++) sums[q][r] += left * right[r];
+        }
+    }
+    for (size_t q = 0; q < bj; q++) {
+        const double *restrict left = a + (j0 + q) * n;
+        for (size_t r = 0; r < bk; r++) {
+            if (j0 + q > k0 + r) continue;
+            const double *restrict right = a + (k0 + r) * n;
+            double rest = 0;
+            for (size_t i = whole; i < n; i++) rest += (weighted ? left[i] * d[i] : left[i]) * right[i];
+            c[(j0 + q) + (k0 + r) * ldc] = lane_total(&sums[q][r]) + rest;
+        }
+    }
+}
+
+/// The blocks of order `block` over the upper triangle; whole ones with constant sizes.
+static inline __attribute__((always_inline)) void gram_blocks(
+    size_t n, size_t m, const double *restrict a, const double *restrict d, size_t block, double *restrict c,
+    size_t ldc) {
+    for (size_t j0 = 0; j0 < m; j0 += block) {
+        const size_t bj = m - j0 < block ? m - j0 : block;
+        for (size_t k0 = j0; k0 < m; k0 += block) {
+            const size_t bk = m - k0 < block ? m - k0 : block;
+            if (bj == block && bk == block && d) {
+                gram_block_sums(n, a, d, 1, j0, block, k0, block, c, ldc);
+            } else if (bj == block && bk == block) {
+                gram_block_sums(n, a, NULL, 0, j0, block, k0, block, c, ldc);
+            } else {
+                gram_block_sums(n, a, d, d != NULL, j0, bj, k0, bk, c, ldc);
+            }
+        }
+    }
+}
+
+LEARNING_VECTOR_CLONES
+void learning_gram_upper_in_blocks(
+    size_t block, size_t n, size_t m, const double *restrict a, const double *restrict d, int ones,
+    double *restrict c) {
+    const size_t ldc = m + (ones ? 1 : 0);
+    const int weighted = d != NULL;
+    if (block == gram_block) {
+        gram_blocks(n, m, a, d, gram_block, c, ldc);
+    } else {
+        gram_blocks(n, m, a, d, narrow_gram_block, c, ldc);
+    }
+    if (!ones) return;
+    // The column of ones: Σ d·a_j for each column j, then Σ d (n unweighted).
+    const size_t whole = n - n % lanes;
+    for (size_t j = 0; j < m; j++) {
+        const double *restrict column = a + j * n;
+        lane_vector sums = {0};
+        for (size_t i = 0; i < whole; i += lanes) {
+            sums += weighted ? load_lanes(column + i) * load_lanes(d + i) : load_lanes(column + i);
+        }
+        double rest = 0;
+        for (size_t i = whole; i < n; i++) rest += weighted ? column[i] * d[i] : column[i];
+        c[j + m * ldc] = lane_total(&sums) + rest;
+    }
+    c[m + m * ldc] = weighted ? learning_sum(n, d) : (double)n;
+}
+
+void learning_gram_upper(
+    size_t n, size_t m, const double *restrict a, const double *restrict d, int ones, double *restrict c) {
+    // The loader runs the AVX-512 clone exactly when the CPU has AVX-512: the blocks for its 32 registers.
+    const size_t block = __builtin_cpu_supports("avx512f") ? gram_block : narrow_gram_block;
+    learning_gram_upper_in_blocks(block, n, m, a, d, ones, c);
 }

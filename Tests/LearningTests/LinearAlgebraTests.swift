@@ -1,4 +1,6 @@
+import Domain
 import Foundation
+import LearningKernels
 import Testing
 
 @testable import Learning
@@ -80,6 +82,47 @@ struct LinearAlgebraTests {
                 try LinearAlgebra.solvePositiveDefinite(&t, &solution)
                 let expected = zip(row, solution).reduce(0) { $0 + $1.0 * $1.1 }
                 #expect(abs(result[i, a] - expected) <= 1e-12 * abs(expected), "row \(i) of \(n)×\(p), α = \(alpha)")
+            }
+        }
+    }
+
+    /// Every shape of block the kernel has: whole and partial blocks of columns, whole and partial groups of 8
+    /// rows, fewer rows than 8, with and without weights and the column of ones, in both block orders.
+    @Test(
+        "the weighted Gram kernel's upper triangle matches sums taken one product at a time",
+        arguments: [(1, 1), (7, 3), (8, 4), (9, 5), (17, 8), (40, 9), (352, 41)])
+    func weightedGramKernel(rows n: Int, columns m: Int) {
+        var random = SeededRandom(seed: UInt64(n * 100 + m))
+        let a = (0..<(n * m)).map { _ in random.uniform(-1...1) }
+        let d = (0..<n).map { _ in random.unit() }
+        for block in [4, 2] {
+            for weighted in [false, true] {
+                for ones in [false, true] {
+                    let order = m + (ones ? 1 : 0)
+                    let untouched = -7.0
+                    var c = [Double](repeating: untouched, count: order * order)
+                    func column(_ j: Int) -> (Int) -> Double { j < m ? { a[j * n + $0] } : { _ in 1 } }
+                    if weighted {
+                        learning_gram_upper_in_blocks(block, n, m, a, d, ones ? 1 : 0, &c)
+                    } else {
+                        learning_gram_upper_in_blocks(block, n, m, a, nil, ones ? 1 : 0, &c)
+                    }
+                    for k in 0..<order {
+                        for j in 0..<order {
+                            let value = c[j + k * order]
+                            guard j <= k else {
+                                #expect(value == untouched, "the lower triangle is left as it was")
+                                continue
+                            }
+                            let (left, right) = (column(j), column(k))
+                            let expected = (0..<n).reduce(0.0) { $0 + (weighted ? d[$1] : 1) * left($1) * right($1) }
+                            let scale = (0..<n).reduce(0.0) { $0 + abs(left($1) * right($1)) }
+                            #expect(
+                                abs(value - expected) <= 1e-14 * max(scale, 1),
+                                "c[\(j), \(k)] of \(n)×\(m), blocks of \(block), weighted \(weighted), ones \(ones)")
+                        }
+                    }
+                }
             }
         }
     }

@@ -27,4 +27,20 @@ void learning_deviation_sums(size_t n, const double *x, double mean, double *dev
 /// Σ of the values of x that are not NaN, summed as `learning_sum` does; *count receives how many there are.
 double learning_observed_sum(size_t n, const double *x, size_t *count);
 
+/// The upper triangle of c = aᵀ·diag(d)·a for the n×m column-major matrix a, into the column-major c of order
+/// m, or m + 1 with `ones`: then a is read as if it had one more column, all ones, so the last column of c
+/// holds the weighted column sums and Σd. A null d weighs every row 1. The strictly lower triangle of c is
+/// left as it was.
+///
+/// Compiled like `learning_tridiagonal_quadratic_forms`: a block of 4 × 4 entries is summed over 8 rows at a
+/// time in vector registers, each column of the block read once per block. For the small, tall matrices of a
+/// fit (a few hundred rows, a few dozen columns) this is about twice as fast as OpenBLAS's dsyrk, which
+/// copies a into packed panels first, and it weighs the rows as it goes instead of from a scaled copy.
+void learning_gram_upper(size_t n, size_t m, const double *a, const double *d, int ones, double *c);
+
+/// `learning_gram_upper` in blocks of 4 × 4 (what it does on a CPU with AVX-512) or, for any other `block`,
+/// 2 × 2 (on others): so tests check both on any CPU.
+void learning_gram_upper_in_blocks(
+    size_t block, size_t n, size_t m, const double *a, const double *d, int ones, double *c);
+
 #endif
