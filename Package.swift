@@ -49,7 +49,7 @@ let package = Package(
         .target(name: "Domain"),
         .target(name: "Storage", dependencies: ["CSQLite", "CLibPQ", "Domain", "SQLiteSchema", "PostgreSQLSchema"]),
         .target(name: "Scheduling", dependencies: ["Storage", "Domain"]),
-        .target(name: "LearningKernels"),
+        .target(name: "LearningKernels", linkerSettings: [.linkedLibrary("mvec")]),
         .target(name: "Learning", dependencies: ["COpenBLAS", "LearningKernels", "Domain", "ModelSpecs"]),
         .target(name: "Ingestion", dependencies: ["Domain"]),
         .target(name: "PipelineKit", dependencies: ["Domain", "Storage", "Scheduling", "Learning", "Ingestion"]),

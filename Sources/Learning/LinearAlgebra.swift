@@ -367,33 +367,25 @@ enum LinearAlgebra {
     }
 
     /// For the linear predictors `eta` (to which `shift` and `offset` are added in place) and 0/1 `labels`:
-    /// fills `probabilities` with σ(η) and returns Σ log(1 + e^η) − yη, each term computed without overflow.
+    /// fills `probabilities` with σ(η) and returns Σ log(1 + e^η) − yη, each term computed without overflow
+    /// (`learning_logistic_terms`: glibc's vector `exp` and `log1p` where the CPU has AVX-512 or AVX2).
     static func logisticTerms(
         eta: inout [Double], shift: Double, offset: [Double]?, labels: [Double], probabilities: inout [Double]
     ) -> Double {
         precondition(eta.count == labels.count && (offset?.count ?? eta.count) == eta.count, "logisticTerms")
         probabilities.resize(to: eta.count)
-        var loss = 0.0
-        eta.withUnsafeMutableBufferPointer { eta in
+        return eta.withUnsafeMutableBufferPointer { eta in
             labels.withUnsafeBufferPointer { labels in
                 probabilities.withUnsafeMutableBufferPointer { probabilities in
-                    if let offset {
-                        offset.withUnsafeBufferPointer { offset in
-                            for i in 0..<eta.count { eta[i] += shift + offset[i] }
-                        }
-                    } else {
-                        for i in 0..<eta.count { eta[i] += shift }
+                    func terms(_ offset: UnsafePointer<Double>?) -> Double {
+                        learning_logistic_terms(
+                            eta.count, eta.baseAddress, shift, offset, labels.baseAddress, probabilities.baseAddress)
                     }
-                    for i in 0..<eta.count {
-                        let value = eta[i]
-                        let e = exp(-abs(value))
-                        probabilities[i] = value >= 0 ? 1 / (1 + e) : e / (1 + e)
-                        loss += log1p(e) + max(value, 0) - labels[i] * value
-                    }
+                    guard let offset else { return terms(nil) }
+                    return offset.withUnsafeBufferPointer { terms($0.baseAddress) }
                 }
             }
         }
-        return loss
     }
 
     private static func mirrorUpper(_ c: inout Matrix) {

@@ -1,5 +1,6 @@
 #include "LearningKernels.h"
 
+#include <math.h>
 #include <string.h>
 
 #ifndef __has_feature
@@ -235,4 +236,105 @@ void learning_gram_upper(
     // The loader runs the AVX-512 clone exactly when the CPU has AVX-512: the blocks for its 32 registers.
     const size_t block = __builtin_cpu_supports("avx512f") ? gram_block : narrow_gram_block;
     learning_gram_upper_in_blocks(block, n, m, a, d, ones, c);
+}
+
+// glibc's vector math (libmvec), the variants of the x86-64 vector ABI: 8 lanes for AVX-512, 4 for AVX2.
+#if defined(__x86_64__) && defined(__GLIBC__)
+#include <immintrin.h>
+#define LEARNING_VECTOR_MATH 1
+__attribute__((target("avx512f"))) __m512d _ZGVeN8v_exp(__m512d);
+__attribute__((target("avx512f"))) __m512d _ZGVeN8v_log1p(__m512d);
+__attribute__((target("avx2"))) __m256d _ZGVdN4v_exp(__m256d);
+__attribute__((target("avx2"))) __m256d _ZGVdN4v_log1p(__m256d);
+#endif
+
+/// The terms of rows i ..< end, one at a time, added to *loss: the scalar code, and every path's last rows.
+static void logistic_terms_scalar(
+    size_t i, size_t end, double *restrict eta, double shift, const double *restrict offset,
+    const double *restrict labels, double *restrict probabilities, double *loss) {
+    for (; i < end; i++) {
+        const double value = offset ? eta[i] + (shift + offset[i]) : eta[i] + shift;
+        eta[i] = value;
+        const double e = exp(-fabs(value));
+        probabilities[i] = value >= 0 ? 1 / (1 + e) : e / (1 + e);
+        *loss += log1p(e) + (value > 0 ? value : 0.0) - labels[i] * value;
+    }
+}
+
+#ifdef LEARNING_VECTOR_MATH
+__attribute__((target("avx512f"))) static double logistic_terms_avx512(
+    size_t n, double *restrict eta, double shift, const double *restrict offset, const double *restrict labels,
+    double *restrict probabilities) {
+    const __m512d one = _mm512_set1_pd(1), zero = _mm512_setzero_pd(), shifts = _mm512_set1_pd(shift);
+    __m512d sums = zero;
+    const size_t whole = n - n % 8;
+    for (size_t i = 0; i < whole; i += 8) {
+        const __m512d added = offset ? _mm512_add_pd(shifts, _mm512_loadu_pd(offset + i)) : shifts;
+        const __m512d value = _mm512_add_pd(_mm512_loadu_pd(eta + i), added);
+        _mm512_storeu_pd(eta + i, value);
+        const __m512d e = _ZGVeN8v_exp(_mm512_sub_pd(zero, _mm512_abs_pd(value)));
+        const __m512d denominator = _mm512_add_pd(one, e);
+        const __mmask8 negative = _mm512_cmp_pd_mask(value, zero, _CMP_LT_OQ);
+        const __m512d numerator = _mm512_mask_blend_pd(negative, one, e);
+        _mm512_storeu_pd(probabilities + i, _mm512_div_pd(numerator, denominator));
+        const __m512d term = _mm512_sub_pd(
+            _mm512_add_pd(_ZGVeN8v_log1p(e), _mm512_max_pd(value, zero)),
+            _mm512_mul_pd(_mm512_loadu_pd(labels + i), value));
+        sums = _mm512_add_pd(sums, term);
+    }
+    double partial[8];
+    _mm512_storeu_pd(partial, sums);
+    double loss = combine(partial);
+    logistic_terms_scalar(whole, n, eta, shift, offset, labels, probabilities, &loss);
+    return loss;
+}
+
+__attribute__((target("avx2,fma"))) static double logistic_terms_avx2(
+    size_t n, double *restrict eta, double shift, const double *restrict offset, const double *restrict labels,
+    double *restrict probabilities) {
+    const __m256d one = _mm256_set1_pd(1), zero = _mm256_setzero_pd(), shifts = _mm256_set1_pd(shift);
+    const __m256d sign = _mm256_set1_pd(-0.0);
+    __m256d sums = zero;
+    const size_t whole = n - n % 4;
+    for (size_t i = 0; i < whole; i += 4) {
+        const __m256d added = offset ? _mm256_add_pd(shifts, _mm256_loadu_pd(offset + i)) : shifts;
+        const __m256d value = _mm256_add_pd(_mm256_loadu_pd(eta + i), added);
+        _mm256_storeu_pd(eta + i, value);
+        const __m256d e = _ZGVdN4v_exp(_mm256_or_pd(value, sign));  // e^−|η|
+        const __m256d negative = _mm256_cmp_pd(value, zero, _CMP_LT_OQ);
+        const __m256d numerator = _mm256_blendv_pd(one, e, negative);
+        _mm256_storeu_pd(probabilities + i, _mm256_div_pd(numerator, _mm256_add_pd(one, e)));
+        const __m256d term = _mm256_sub_pd(
+            _mm256_add_pd(_ZGVdN4v_log1p(e), _mm256_max_pd(value, zero)),
+            _mm256_mul_pd(_mm256_loadu_pd(labels + i), value));
+        sums = _mm256_add_pd(sums, term);
+    }
+    double partial[4];
+    _mm256_storeu_pd(partial, sums);
+    double loss = (partial[0] + partial[1]) + (partial[2] + partial[3]);
+    logistic_terms_scalar(whole, n, eta, shift, offset, labels, probabilities, &loss);
+    return loss;
+}
+#endif
+
+double learning_logistic_terms(
+    size_t n, double *restrict eta, double shift, const double *restrict offset, const double *restrict labels,
+    double *restrict probabilities) {
+    return learning_logistic_terms_in_lanes(8, n, eta, shift, offset, labels, probabilities);
+}
+
+double learning_logistic_terms_in_lanes(
+    size_t lanes, size_t n, double *restrict eta, double shift, const double *restrict offset,
+    const double *restrict labels, double *restrict probabilities) {
+#ifdef LEARNING_VECTOR_MATH
+    if (lanes >= 8 && __builtin_cpu_supports("avx512f")) {
+        return logistic_terms_avx512(n, eta, shift, offset, labels, probabilities);
+    }
+    if (lanes >= 4 && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) {
+        return logistic_terms_avx2(n, eta, shift, offset, labels, probabilities);
+    }
+#endif
+    double loss = 0;
+    logistic_terms_scalar(0, n, eta, shift, offset, labels, probabilities, &loss);
+    return loss;
 }

@@ -127,6 +127,36 @@ struct LinearAlgebraTests {
         }
     }
 
+    /// Each path (glibc's libmvec 8 or 4 rows a call, and the scalar code) against the formula with the scalar
+    /// `exp` and `log1p`, on row counts that leave partial groups, with and without an offset, at predictors far
+    /// enough out that a naive log(1 + e^η) would overflow.
+    @Test("the logistic terms match the scalar formula within a few ulps", arguments: [1, 7, 8, 13, 352])
+    func logisticTerms(rows n: Int) {
+        var random = SeededRandom(seed: UInt64(n))
+        let start = (0..<n).map { i in i % 5 == 4 ? (i % 2 == 0 ? 800.0 : -800.0) : random.uniform(-30...30) }
+        let labels = (0..<n).map { _ in random.chance(0.3) ? 1.0 : 0.0 }
+        for offset in [nil, (0..<n).map { _ in random.uniform(-2...2) }] {
+            for lanes in [8, 4, 1] {
+                var eta = start
+                var probabilities = [Double](repeating: .nan, count: n)
+                let loss = learning_logistic_terms_in_lanes(lanes, n, &eta, 0.25, offset, labels, &probabilities)
+                var expectedLoss = 0.0
+                for i in 0..<n {
+                    let value = start[i] + (0.25 + (offset?[i] ?? 0))
+                    #expect(eta[i] == value, "η of row \(i) is shifted in place (\(lanes) lanes)")
+                    let e = exp(-abs(value))
+                    let probability = value >= 0 ? 1 / (1 + e) : e / (1 + e)
+                    #expect(
+                        abs(probabilities[i] - probability) <= 8 * probability.ulp, "σ(η) of row \(i) of \(n), \(lanes) lanes")
+                    expectedLoss += log1p(e) + max(value, 0) - labels[i] * value
+                }
+                #expect(
+                    loss.isFinite && abs(loss - expectedLoss) <= 1e-13 * max(abs(expectedLoss), 1),
+                    "the loss of \(n) rows, \(lanes) lanes")
+            }
+        }
+    }
+
     @Test("the Gram matrices of a 3×2 matrix are AᵀA and AAᵀ")
     func gram() {
         let a = Matrix(rowMajor: [[1, 2], [3, 4], [5, 6]])
