@@ -14,6 +14,7 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "COpenBLAS", pkgConfig: "openblas", providers: [.apt(["libopenblas-dev"])]),
         .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        .systemLibrary(name: "CAllocator"),
 
         // Embedded data: migrations and model specs, compiled into the binary (no Bundle.module at run time).
         // Each backend's migrations in its own dialect, numbered the same way (Schema/<backend>/NNNN_name.sql).
@@ -52,7 +53,8 @@ let package = Package(
         .target(name: "LearningKernels", linkerSettings: [.linkedLibrary("mvec")]),
         .target(name: "Learning", dependencies: ["COpenBLAS", "LearningKernels", "Domain", "ModelSpecs"]),
         .target(name: "Ingestion", dependencies: ["Domain"]),
-        .target(name: "PipelineKit", dependencies: ["Domain", "Storage", "Scheduling", "Learning", "Ingestion"]),
+        .target(
+            name: "PipelineKit", dependencies: ["CAllocator", "Domain", "Storage", "Scheduling", "Learning", "Ingestion"]),
         .target(name: "Lifecycle", dependencies: ["Scheduling", "PipelineKit"]),
         .target(name: "Audit"),
         // `pipeline report`: the static HTML/SVG site, read through PipelineKit and Storage.
@@ -74,7 +76,7 @@ let package = Package(
         .testTarget(name: "SchedulingTests", dependencies: ["Scheduling", "TestSupport"]),
         .testTarget(name: "LearningTests", dependencies: ["Learning", "LearningKernels", "TestSupport"]),
         .testTarget(name: "IngestionTests", dependencies: ["Ingestion", "TestSupport"]),
-        .testTarget(name: "PipelineKitTests", dependencies: ["PipelineKit", "TestSupport"]),
+        .testTarget(name: "PipelineKitTests", dependencies: ["PipelineKit", "CAllocator", "TestSupport"]),
         .testTarget(name: "LifecycleTests", dependencies: ["Lifecycle", "TestSupport"]),
         // The audit's fixtures are Swift sources of iOS apps: read by the tests, never compiled.
         .testTarget(name: "AuditTests", dependencies: ["Audit", "TestSupport"], exclude: ["Fixtures"]),
