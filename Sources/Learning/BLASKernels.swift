@@ -48,18 +48,28 @@ public enum BLASKernels {
         return preferred(current: current, flags: cpuFlags(cpuinfo: cpuinfo))
     }
 
+    /// The environment variable OpenBLAS reads for the number of threads it starts as it loads.
+    public static let threadsVariable = "OPENBLAS_NUM_THREADS"
+
     /// Starts this executable again, with the same arguments and `OPENBLAS_CORETYPE` set to `advice`, when
     /// OpenBLAS fell back to its generic kernels; returns only when there is nothing to do or the restart
     /// failed (the process then goes on with the kernels it has). Call it first thing in `main`, before any
     /// file, lock or thread is opened: the new image keeps the process id and the standard streams, and
     /// nothing else.
+    ///
+    /// The new image also gets `OPENBLAS_NUM_THREADS=1` unless the environment sets it: the fits call OpenBLAS
+    /// on one thread each (`LinearAlgebra.singleThreaded`), and a thread pool started as the library loads
+    /// spins in `sched_yield` for about a tenth of a second of a core before it sleeps.
     public static func relaunchWithRecognizedKernels(arguments: [String], environment: [String: String]) {
         guard let kernels = advice(environment: environment) else { return }
         setenv(environmentVariable, kernels, 1)
+        let setThreads = environment[threadsVariable] == nil
+        if setThreads { setenv(threadsVariable, "1", 1) }
         var cArguments = arguments.map { strdup($0) } + [nil]
         execv("/proc/self/exe", &cArguments)
         // execv returned: it failed. Carry on with the generic kernels rather than not at all.
         unsetenv(environmentVariable)
+        if setThreads { unsetenv(threadsVariable) }
         for argument in cArguments { free(argument) }
     }
 }
