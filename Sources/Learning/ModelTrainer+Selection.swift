@@ -1,5 +1,6 @@
 import Domain
 internal import Foundation
+internal import LearningKernels
 
 /// A linear predictor in the design matrix's own units, `value = constant + Σ perUnit[j]·x[j]`, so heads
 /// fitted on different standardizations (the user's, a fold's, the population's) add up and convert.
@@ -617,25 +618,15 @@ extension ModelTrainer {
         return (flares + 0.5) / (days + 1)
     }
 
-    /// The range of each column over `rows`, widened to include `extending` when given.
+    /// The range of each column over `rows`, widened to include `extending` when given (`learning_column_bounds`).
     static func bounds(
         of x: Matrix, rows: Range<Int>, extending previous: ModelArtifact.FeatureBounds? = nil
     ) -> ModelArtifact.FeatureBounds {
+        precondition(rows.lowerBound >= 0 && rows.upperBound <= x.rows, "bounds: rows \(rows) of \(x.rows)")
         var lower = previous?.lower ?? [Double](repeating: .infinity, count: x.columns)
         var upper = previous?.upper ?? [Double](repeating: -.infinity, count: x.columns)
-        x.storage.withUnsafeBufferPointer { values in
-            for j in 0..<x.columns {
-                var low = lower[j]
-                var high = upper[j]
-                for i in rows {
-                    let value = values[j * x.rows + i]
-                    low = min(low, value)
-                    high = max(high, value)
-                }
-                lower[j] = low
-                upper[j] = high
-            }
-        }
+        precondition(lower.count == x.columns && upper.count == x.columns, "bounds: \(lower.count) for \(x.columns) columns")
+        learning_column_bounds(x.rows, rows.lowerBound, rows.upperBound, x.columns, x.storage, &lower, &upper)
         return .init(lower: lower, upper: upper)
     }
 

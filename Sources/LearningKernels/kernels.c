@@ -238,6 +238,40 @@ void learning_gram_upper(
     learning_gram_upper_in_blocks(block, n, m, a, d, ones, c);
 }
 
+LEARNING_VECTOR_CLONES
+void learning_column_bounds(
+    size_t n, size_t first, size_t end, size_t m, const double *restrict x, double *restrict lower,
+    double *restrict upper) {
+    const size_t count = end > first ? end - first : 0;
+    const size_t whole = count - count % lanes;
+    for (size_t j = 0; j < m; j++) {
+        const double *restrict column = x + j * n + first;
+        double low[lanes], high[lanes];
+        for (size_t lane = 0; lane < lanes; lane++) {
+            low[lane] = lower[j];
+            high[lane] = upper[j];
+        }
+        for (size_t i = 0; i < whole; i += lanes) {
+            for (size_t lane = 0; lane < lanes; lane++) {
+                const double value = column[i + lane];
+                low[lane] = value < low[lane] ? value : low[lane];
+                high[lane] = value > high[lane] ? value : high[lane];
+            }
+        }
+        for (size_t i = whole; i < count; i++) {
+            const double value = column[i];
+            low[0] = value < low[0] ? value : low[0];
+            high[0] = value > high[0] ? value : high[0];
+        }
+        for (size_t lane = 1; lane < lanes; lane++) {
+            low[0] = low[lane] < low[0] ? low[lane] : low[0];
+            high[0] = high[lane] > high[0] ? high[lane] : high[0];
+        }
+        lower[j] = low[0];
+        upper[j] = high[0];
+    }
+}
+
 // glibc's vector math (libmvec), the variants of the x86-64 vector ABI: 8 lanes for AVX-512, 4 for AVX2.
 #if defined(__x86_64__) && defined(__GLIBC__)
 #include <immintrin.h>

@@ -157,6 +157,23 @@ struct LinearAlgebraTests {
         }
     }
 
+    @Test(
+        "a feature's bounds over a range of rows are its minimum and maximum there, widened by earlier bounds",
+        arguments: [(0, 0), (0, 1), (3, 12), (5, 40), (0, 41)])
+    func columnBounds(first: Int, end: Int) {
+        var random = SeededRandom(seed: UInt64(first * 100 + end))
+        var x = Matrix(rows: 41, columns: 3)
+        for index in x.storage.indices { x.storage[index] = random.uniform(-5...5) }
+        let earlier = ModelArtifact.FeatureBounds(lower: [-1, 0, -9], upper: [1, 0, 9])
+        let bounds = ModelTrainer.bounds(of: x, rows: first..<end, extending: earlier)
+        for j in 0..<3 {
+            let column = (first..<end).map { x[$0, j] }
+            #expect(bounds.lower[j] == min(earlier.lower[j], column.min() ?? .infinity), "column \(j)")
+            #expect(bounds.upper[j] == max(earlier.upper[j], column.max() ?? -.infinity), "column \(j)")
+        }
+        #expect(ModelTrainer.bounds(of: x, rows: first..<end).lower[0] == ((first..<end).map { x[$0, 0] }.min() ?? .infinity))
+    }
+
     @Test("the Gram matrices of a 3×2 matrix are AᵀA and AAᵀ")
     func gram() {
         let a = Matrix(rowMajor: [[1, 2], [3, 4], [5, 6]])

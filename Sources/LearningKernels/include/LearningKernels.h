@@ -43,6 +43,11 @@ void learning_gram_upper(size_t n, size_t m, const double *a, const double *d, i
 void learning_gram_upper_in_blocks(
     size_t block, size_t n, size_t m, const double *a, const double *d, int ones, double *c);
 
+/// Widens lower[j] ... upper[j] to the range of rows first ..< end of each column j < m of the n×m column-major x,
+/// NaN skipped, in eight lanes of minima and maxima.
+void learning_column_bounds(
+    size_t n, size_t first, size_t end, size_t m, const double *x, double *lower, double *upper);
+
 /// For the linear predictors eta (to which shift, and offset unless it is null, are added in place) and the 0/1
 /// labels: fills probabilities with σ(η) and returns Σ log(1 + e^η) − yη, each term computed without overflow
 /// as log1p(e^−|η|) + max(η, 0) − yη. With AVX-512 or AVX2, e^−|η| and log1p are glibc's vector functions
