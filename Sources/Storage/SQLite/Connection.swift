@@ -31,6 +31,7 @@ final class Connection {
     /// to the file (WAL mode) is left to `enableWriteAheadLog()`, so a database that turns out to be
     /// from a newer version can be refused without being changed.
     init(path: String) throws(StorageError) {
+        _ = Connection.processConfiguration
         let file = try Connection.createPrivately(path)
         var handle: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
@@ -44,6 +45,13 @@ final class Connection {
         self.path = path
         try configure()
     }
+
+    /// Once per process, before the first connection initializes SQLite: no memory statistics (nothing reads
+    /// them, and each allocation took a global lock for them). If something else in the process initialized
+    /// SQLite first, they stay on.
+    private static let processConfiguration: Void = {
+        _ = pipeline_sqlite_disable_memory_statistics()
+    }()
 
     deinit {
         statements.removeAll()
