@@ -1,4 +1,5 @@
 public import Domain
+internal import LearningKernels
 
 /// Turns a user's daily logs into features, following a `ModelSpec`.
 ///
@@ -89,10 +90,16 @@ public struct FeatureBuilder: Sendable {
         design.observedMeans(fallback: features.map { spec.fallbackValue(of: $0) })
     }
 
+    /// Rows from which a window feature is filled from the means of every day of the series (in vector lanes, the
+    /// same bits: `Series.everyDayMeans`) rather than row by row: a design's regular rows, not a prediction's or a
+    /// hidden copy's one row.
+    static let rowsForEveryDayMeans = 16
+
     /// Features of the rows whose feature days are the indices `rows` of `series` (each predicts the next
     /// index), column by column. The one definition of every feature, for training and prediction alike.
     private func fill(_ values: inout Matrix, series: Series, rows: [Int]) {
         let n = rows.count
+        var means: [Double] = []
         for (j, feature) in features.enumerated() {
             let base = j * n
             let input = feature.input ?? 0
@@ -107,15 +114,21 @@ public struct FeatureBuilder: Sendable {
                 for (i, t) in rows.enumerated() { values.storage[base + i] = series.value(input, t - days) }
             case .missing:
                 for (i, t) in rows.enumerated() { values.storage[base + i] = series.value(input, t).isNaN ? 1 : 0 }
-            case .rollingMean(let days):
+            case .rollingMean(let days) where rows.count < Self.rowsForEveryDayMeans:
                 for (i, t) in rows.enumerated() {
                     values.storage[base + i] = series.mean(input, from: t - days + 1, through: t)
                 }
-            case .baselineDeviation(let days):
+            case .rollingMean(let days):
+                series.everyDayMeans(input, from: -days + 1, through: 0, into: &means)
+                for (i, t) in rows.enumerated() { values.storage[base + i] = means[t] }
+            case .baselineDeviation(let days) where rows.count < Self.rowsForEveryDayMeans:
                 for (i, t) in rows.enumerated() {
                     values.storage[base + i] =
                         series.value(input, t) - series.mean(input, from: t - days, through: t - 1)
                 }
+            case .baselineDeviation(let days):
+                series.everyDayMeans(input, from: -days, through: -1, into: &means)
+                for (i, t) in rows.enumerated() { values.storage[base + i] = series.value(input, t) - means[t] }
             }
         }
     }
@@ -184,6 +197,21 @@ private struct Series {
     @inline(__always)
     func value(_ input: Int, _ t: Int) -> Double {
         t >= 0 && t < count ? values[input * count + t] : .nan
+    }
+
+    /// `mean(input, from: t + from, through: t + through)` for every index t of the series, into `output`
+    /// (`learning_window_means`, the same bits).
+    func everyDayMeans(_ input: Int, from: Int, through: Int, into output: inout [Double]) {
+        output.resize(to: count)
+        let base = input * count
+        zeroed.withUnsafeBufferPointer { zeroed in
+            logged.withUnsafeBufferPointer { logged in
+                output.withUnsafeMutableBufferPointer { output in
+                    guard let zeroed = zeroed.baseAddress, let logged = logged.baseAddress else { return }
+                    learning_window_means(count, zeroed + base, logged + base, from, through, output.baseAddress)
+                }
+            }
+        }
     }
 
     /// The mean of the logged values at indices `from...through` (clipped to the series); NaN if none.

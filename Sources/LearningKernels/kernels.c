@@ -272,6 +272,46 @@ void learning_column_bounds(
     }
 }
 
+/// The mean of window [t + from, t + through] (clipped to the series) for one t, summed from its first index up.
+static double window_mean(
+    long count, const double *restrict zeroed, const double *restrict logged, long t, long from, long through) {
+    const long lower = t + from > 0 ? t + from : 0;
+    const long upper = t + through < count - 1 ? t + through : count - 1;
+    double sum = 0, days = 0;
+    for (long index = lower; index <= upper; index++) {
+        sum += zeroed[index];
+        days += logged[index];
+    }
+    return days > 0 ? sum / days : NAN;
+}
+
+LEARNING_VECTOR_CLONES
+void learning_window_means(
+    size_t count, const double *restrict zeroed, const double *restrict logged, long from, long through,
+    double *restrict out) {
+    const long n = (long)count;
+    long t = 0;
+    while (t < n) {
+        // Eight consecutive days whose windows are whole: lane r's k-th value is at t + r + from + k, so one
+        // vector addition adds the k-th value of all eight windows, each window still summed in its own order.
+        if (t + from >= 0 && t + lanes - 1 + through <= n - 1 && t + (long)lanes <= n) {
+            lane_vector sums = {0}, days = {0};
+            for (long k = 0; k <= through - from; k++) {
+                sums += load_lanes(zeroed + t + from + k);
+                days += load_lanes(logged + t + from + k);
+            }
+            double sum[lanes], day[lanes];
+            memcpy(sum, &sums, sizeof sum);
+            memcpy(day, &days, sizeof day);
+            for (size_t lane = 0; lane < lanes; lane++) out[t + lane] = day[lane] > 0 ? sum[lane] / day[lane] : NAN;
+            t += lanes;
+        } else {
+            out[t] = window_mean(n, zeroed, logged, t, from, through);
+            t += 1;
+        }
+    }
+}
+
 // glibc's vector math (libmvec), the variants of the x86-64 vector ABI: 8 lanes for AVX-512, 4 for AVX2.
 #if defined(__x86_64__) && defined(__GLIBC__)
 #include <immintrin.h>

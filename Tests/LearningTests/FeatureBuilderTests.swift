@@ -81,6 +81,24 @@ struct FeatureBuilderTests {
         }
     }
 
+    /// A design's window features come from the means of every day of the series, eight days side by side
+    /// (`learning_window_means`); a prediction row's, one row at a time. Over a year with unlogged days, each
+    /// training row must still equal its day's prediction row exactly.
+    @Test("every training row is, to the bit, the prediction row of its day")
+    func trainingRowsArePredictionRows() {
+        var random = SeededGenerator(seed: 29)
+        let logs = SyntheticUser.make(id: Self.user, days: 365, start: Self.start, random: &random).logs
+        let design = Self.builder.designMatrix(logs: logs, today: Self.start.adding(days: 365))
+        #expect(design.rowCount > 2 * FeatureBuilder.rowsForEveryDayMeans)
+        var compared = 0
+        for i in 0..<design.rowCount where !design.isHidden(i) {
+            let row = Self.builder.predictionRow(logs: logs, for: design.days[i])
+            #expect(Self.sameFeatures(design.row(i), row), "the row predicting \(design.days[i])")
+            compared += 1
+        }
+        #expect(compared > 300)
+    }
+
     @Test("a log dated today or later is never training data")
     func futureRowsIgnored() {
         let today = Self.start.adding(days: 30)

@@ -43,6 +43,14 @@ void learning_gram_upper(size_t n, size_t m, const double *a, const double *d, i
 void learning_gram_upper_in_blocks(
     size_t block, size_t n, size_t m, const double *a, const double *d, int ones, double *c);
 
+/// For every index t < count of a series, the mean of its logged values at indices t + from ... t + through
+/// (clipped to 0 ... count − 1) into out[t]: Σ zeroed / Σ logged (zeroed holds 0 and logged 0 where nothing was
+/// logged), NaN when nothing in the window was logged. Each window is summed from its first index up, as a loop
+/// over one day at a time would, so the means are the same bits; eight consecutive days are summed side by side
+/// in vector lanes.
+void learning_window_means(
+    size_t count, const double *zeroed, const double *logged, long from, long through, double *out);
+
 /// Widens lower[j] ... upper[j] to the range of rows first ..< end of each column j < m of the n×m column-major x,
 /// NaN skipped, in eight lanes of minima and maxima.
 void learning_column_bounds(
