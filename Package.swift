@@ -54,7 +54,8 @@ let package = Package(
         .target(name: "Learning", dependencies: ["COpenBLAS", "LearningKernels", "Domain", "ModelSpecs"]),
         .target(name: "Ingestion", dependencies: ["Domain"]),
         .target(
-            name: "PipelineKit", dependencies: ["CAllocator", "Domain", "Storage", "Scheduling", "Learning", "Ingestion"]),
+            name: "PipelineKit",
+            dependencies: ["CAllocator", "Domain", "Storage", "Scheduling", "Learning", "Ingestion"]),
         .target(name: "Lifecycle", dependencies: ["Scheduling", "PipelineKit"]),
         .target(name: "Audit"),
         // `pipeline report`: the static HTML/SVG site, read through PipelineKit and Storage.

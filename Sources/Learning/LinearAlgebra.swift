@@ -36,7 +36,8 @@ enum LinearAlgebra {
         x.storage.withUnsafeBufferPointer { xBuffer in
             d.withUnsafeBufferPointer { dBuffer in
                 c.storage.withUnsafeMutableBufferPointer { cBuffer in
-                    learning_gram_upper(x.rows, x.columns, xBuffer.baseAddress, dBuffer.baseAddress, 1, cBuffer.baseAddress)
+                    learning_gram_upper(
+                        x.rows, x.columns, xBuffer.baseAddress, dBuffer.baseAddress, 1, cBuffer.baseAddress)
                 }
             }
         }

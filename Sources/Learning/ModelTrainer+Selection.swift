@@ -625,7 +625,8 @@ extension ModelTrainer {
         precondition(rows.lowerBound >= 0 && rows.upperBound <= x.rows, "bounds: rows \(rows) of \(x.rows)")
         var lower = previous?.lower ?? [Double](repeating: .infinity, count: x.columns)
         var upper = previous?.upper ?? [Double](repeating: -.infinity, count: x.columns)
-        precondition(lower.count == x.columns && upper.count == x.columns, "bounds: \(lower.count) for \(x.columns) columns")
+        precondition(
+            lower.count == x.columns && upper.count == x.columns, "bounds: \(lower.count) for \(x.columns) columns")
         learning_column_bounds(x.rows, rows.lowerBound, rows.upperBound, x.columns, x.storage, &lower, &upper)
         return .init(lower: lower, upper: upper)
     }

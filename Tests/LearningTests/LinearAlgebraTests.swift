@@ -147,7 +147,8 @@ struct LinearAlgebraTests {
                     let e = exp(-abs(value))
                     let probability = value >= 0 ? 1 / (1 + e) : e / (1 + e)
                     #expect(
-                        abs(probabilities[i] - probability) <= 8 * probability.ulp, "σ(η) of row \(i) of \(n), \(lanes) lanes")
+                        abs(probabilities[i] - probability) <= 8 * probability.ulp,
+                        "σ(η) of row \(i) of \(n), \(lanes) lanes")
                     expectedLoss += log1p(e) + max(value, 0) - labels[i] * value
                 }
                 #expect(
@@ -171,7 +172,8 @@ struct LinearAlgebraTests {
             #expect(bounds.lower[j] == min(earlier.lower[j], column.min() ?? .infinity), "column \(j)")
             #expect(bounds.upper[j] == max(earlier.upper[j], column.max() ?? -.infinity), "column \(j)")
         }
-        #expect(ModelTrainer.bounds(of: x, rows: first..<end).lower[0] == ((first..<end).map { x[$0, 0] }.min() ?? .infinity))
+        let fresh = ModelTrainer.bounds(of: x, rows: first..<end)
+        #expect(fresh.lower[0] == ((first..<end).map { x[$0, 0] }.min() ?? .infinity), "without earlier bounds")
     }
 
     @Test("the Gram matrices of a 3×2 matrix are AᵀA and AAᵀ")
