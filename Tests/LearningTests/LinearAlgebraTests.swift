@@ -159,21 +159,25 @@ struct LinearAlgebraTests {
     }
 
     @Test(
-        "a feature's bounds over a range of rows are its minimum and maximum there, widened by earlier bounds",
+        "a feature's bounds over some rows are their minimum and maximum, NaN skipped, widened by earlier bounds",
         arguments: [(0, 0), (0, 1), (3, 12), (5, 40), (0, 41)])
     func columnBounds(first: Int, end: Int) {
         var random = SeededRandom(seed: UInt64(first * 100 + end))
         var x = Matrix(rows: 41, columns: 3)
         for index in x.storage.indices { x.storage[index] = random.uniform(-5...5) }
+        // A missing value at the start of a range and one inside it, ignored as `Swift.min` and `max` ignore them.
+        x[3, 1] = .nan
+        x[20, 2] = .nan
         let earlier = ModelArtifact.FeatureBounds(lower: [-1, 0, -9], upper: [1, 0, 9])
         let bounds = ModelTrainer.bounds(of: x, rows: first..<end, extending: earlier)
         for j in 0..<3 {
-            let column = (first..<end).map { x[$0, j] }
+            let column = (first..<end).map { x[$0, j] }.filter { !$0.isNaN }
             #expect(bounds.lower[j] == min(earlier.lower[j], column.min() ?? .infinity), "column \(j)")
             #expect(bounds.upper[j] == max(earlier.upper[j], column.max() ?? -.infinity), "column \(j)")
         }
         let fresh = ModelTrainer.bounds(of: x, rows: first..<end)
         #expect(fresh.lower[0] == ((first..<end).map { x[$0, 0] }.min() ?? .infinity), "without earlier bounds")
+        #expect(fresh.upper.allSatisfy { !$0.isNaN }, "no bound is NaN")
     }
 
     @Test("the Gram matrices of a 3×2 matrix are AᵀA and AAᵀ")

@@ -34,8 +34,9 @@ double learning_observed_sum(size_t n, const double *x, size_t *count);
 ///
 /// Compiled like `learning_tridiagonal_quadratic_forms`: a block of 4 × 4 entries is summed over 8 rows at a
 /// time in vector registers, each column of the block read once per block. For the small, tall matrices of a
-/// fit (a few hundred rows, a few dozen columns) this is about twice as fast as OpenBLAS's dsyrk, which
-/// copies a into packed panels first, and it weighs the rows as it goes instead of from a scaled copy.
+/// fit (a few hundred rows, a few dozen columns) this is faster than OpenBLAS's dsyrk (19.5 against 24.1 µs at
+/// 352 × 42 with its SkylakeX kernels), which copies a into packed panels first, and it weighs the rows as it
+/// goes instead of from a scaled copy.
 void learning_gram_upper(size_t n, size_t m, const double *a, const double *d, int ones, double *c);
 
 /// `learning_gram_upper` in blocks of 4 × 4 (what it does on a CPU with AVX-512) or, for any other `block`,
