@@ -18,6 +18,8 @@ final class SQLiteDriver: StorageDriver {
     var batchMilliseconds: Int64?
     /// Whether a batch has enlarged the connection's page cache.
     var hasBatchCache = false
+    /// Runs the log's checkpoints off the writing connection; `nil` on a reader.
+    private var checkpointer: LogCheckpointer?
 
     /// Opens (creating with mode 0600) the file at `path` and migrates it up to `schemaVersion`
     /// (all when `nil`). A newer or foreign database is refused before anything in it changes.
@@ -28,6 +30,11 @@ final class SQLiteDriver: StorageDriver {
         try migrator.checkCompatible(connection)
         try connection.enableWriteAheadLog()
         try migrator.migrate(connection, to: schemaVersion, now: Store.milliseconds(clock.now))
+        checkpointer = LogCheckpointer(attachedTo: connection)
+    }
+
+    deinit {
+        checkpointer?.detach(from: connection)
     }
 
     /// Opens a second connection to the file at `path`, which a store has already opened and migrated, for
@@ -86,7 +93,11 @@ final class SQLiteDriver: StorageDriver {
     }
 
     func reclaimLogSpace() throws(StorageError) {
-        _ = try connection.scalarText("PRAGMA wal_checkpoint(TRUNCATE)")
+        let truncate = { () throws(StorageError) in
+            _ = try self.connection.scalarText("PRAGMA wal_checkpoint(TRUNCATE)")
+        }
+        // The queue's checkpoint would make this one fail at once with SQLITE_BUSY.
+        if let checkpointer { try checkpointer.exclusively(truncate) } else { try truncate() }
     }
 
     func refreshQueueStatistics() throws(StorageError) {}
