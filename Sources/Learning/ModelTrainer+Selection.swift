@@ -213,6 +213,7 @@ extension ModelTrainer {
         var scoredDays: [Day] = []
         var row = [Double](repeating: 0, count: p)
         var z: [Double] = []
+        var incumbentZ: [Double] = []
         for (index, fold) in scored.enumerated() {
             let rate = flareRate(design, rows: 0..<fold.split)
             let baseRate = RawHead.constant(logit(rate), count: p)
@@ -251,15 +252,21 @@ extension ModelTrainer {
                 let label = target >= spec.flare.threshold ? 1.0 : 0.0
                 labels.append(label)
                 scoredDays.append(design.days[i])
-                for (slot, candidate) in candidates.enumerated() {
-                    let (severity, eta) =
-                        slot < foldModels
-                        ? candidate.model.linearPredictors(standardized: z) : candidate.model.linearPredictors(row: row)
-                    if candidate.severity != nil {
+                // By index: a candidate taken out of the array would be a copy of its artifact, every row.
+                for slot in candidates.indices {
+                    let severity: Double
+                    let eta: Double
+                    if slot < foldModels {
+                        (severity, eta) = candidates[slot].model.linearPredictors(standardized: z)
+                    } else {
+                        candidates[slot].model.standardize(row: row, into: &incumbentZ)
+                        (severity, eta) = candidates[slot].model.linearPredictors(standardized: incumbentZ)
+                    }
+                    if candidates[slot].severity != nil {
                         let value = min(max(severity, range.lowerBound), range.upperBound)
                         severityTallies[slot].absoluteError += abs(value - target)
                     }
-                    if candidate.flare != nil {
+                    if candidates[slot].flare != nil {
                         let probability = sigmoid(eta)
                         flareTallies[slot].logLoss += crossEntropy(probability, label)
                         flareTallies[slot].brier += (probability - label) * (probability - label)

@@ -43,6 +43,9 @@ extension Pipeline {
             identifiers: options.tasks, scope: options.user.map(TaskScope.user), force: options.force,
             budget: options.budget, jobs: options.jobs)
         plan.jobs = max(1, options.jobs)
+        let retrains = options.tasks?.contains(PipelineTasks.mlRetrain) ?? true
+        if retrains { options.personalModel?.prepareForRetrains() }
+        defer { if retrains { options.personalModel?.stopPreparing() } }
         do {
             return try await scheduler.launch(plan) { registrar throws(SchedulingError) in
                 try PipelineTasks.register(on: registrar, context: context)

@@ -16,6 +16,9 @@ public final class PersonalModels: ModelTrainingService {
     /// Users read and featurized at once while pooling the population.
     let jobs: Int
     private let population = Locked<Task<PopulationModel, any Error>?>(nil)
+    /// What the first retrain's population model comes from, read ahead as a launch starts
+    /// (`prepareForRetrains()`), until that retrain takes it.
+    private let preparedPopulation = Locked<Task<PopulationSource, any Error>?>(nil)
     private let trainers = Locked<[ModelTrainer]>([])
     /// Connections of their own for the logs each fit and pooling step reads (`Store.logReader()`), one per
     /// concurrent worker, so workers read side by side instead of one at a time through the store's actor
@@ -123,13 +126,38 @@ public final class PersonalModels: ModelTrainingService {
         Day(containing: now, in: TimeZone(secondsFromGMT: -12 * 3600)!)
     }
 
+    /// Starts reading the population model ahead of the first retrain: the stored one, or every user's rows
+    /// pooled (reads only; the model is trained and stored when a retrain asks for it). A launch calls this
+    /// before its chains start and its requests are claimed, which on a first launch takes as long as pooling
+    /// a thousand users.
+    public func prepareForRetrains() {
+        population.withLock { current in
+            guard current == nil else { return }
+            preparedPopulation.withLock { prepared in
+                if prepared == nil { prepared = Task { try await self.readPopulation(asOf: self.populationDay()) } }
+            }
+        }
+    }
+
+    /// Drops a population read ahead that no retrain took: a launch with no retrain due pools nothing more.
+    public func stopPreparing() {
+        preparedPopulation.withLock { prepared in
+            prepared?.cancel()
+            prepared = nil
+        }
+    }
+
     /// The population model for this launch: the stored one if it was trained as of the current
     /// population day, otherwise a new one pooled over every user and stored. Computed once per
     /// value, however many retrains ask at once.
     public func populationModel() async throws(PipelineError) -> PopulationModel {
         let task = population.withLock { current in
             if let current { return current }
-            let created = Task { try await self.loadOrTrainPopulation() }
+            let prepared = preparedPopulation.withLock { prepared in
+                defer { prepared = nil }
+                return prepared
+            }
+            let created = Task { try await self.loadOrTrainPopulation(prepared: prepared) }
             current = created
             return created
         }
@@ -142,7 +170,42 @@ public final class PersonalModels: ModelTrainingService {
         }
     }
 
-    private func loadOrTrainPopulation() async throws(PipelineError) -> PopulationModel {
+    /// Where a population model comes from: the one stored for `day`, or the cohort's rows pooled for it.
+    enum PopulationSource: Sendable {
+        case stored(PopulationModel, day: Day)
+        case pooled(PopulationAccumulator, day: Day)
+
+        var day: Day {
+            switch self {
+            case .stored(_, let day), .pooled(_, let day): day
+            }
+        }
+    }
+
+    private func populationDay() -> Day { populationDay(at: pipeline.clock.now) }
+
+    /// The stored population model when it was trained as of `day` with this spec, otherwise every user's
+    /// rows pooled for `day`. Writes nothing.
+    private func readPopulation(asOf day: Day) async throws(PipelineError) -> PopulationSource {
+        let scope = StoredModel.populationScope
+        if let stored = try await pipeline.storage({ (store) throws(StorageError) in
+            try await store.servingModel(scope: scope)
+        }),
+            stored.asOfDay == day, stored.specVersion == spec.version
+        {
+            do {
+                let artifact = try ModelArtifact(json: Data(stored.json.utf8))
+                return .stored(try PopulationModel(artifact: artifact, spec: spec), day: day)
+            } catch {
+                pipeline.log.log(.warning, "the stored population model is unreadable (\(error)); training a new one")
+            }
+        }
+        return .pooled(try await poolPopulation(asOf: day), day: day)
+    }
+
+    private func loadOrTrainPopulation(prepared: Task<PopulationSource, any Error>?) async throws(PipelineError)
+        -> PopulationModel
+    {
         if let kernels = BLASKernels.advice(environment: ProcessInfo.processInfo.environment) {
             pipeline.log.log(
                 .warning,
@@ -151,19 +214,24 @@ public final class PersonalModels: ModelTrainingService {
         }
         let now = pipeline.clock.now
         let day = populationDay(at: now)
-        let scope = StoredModel.populationScope
-        if let stored = try await pipeline.storage({ (store) throws(StorageError) in
-            try await store.servingModel(scope: scope)
-        }),
-            stored.asOfDay == day, stored.specVersion == spec.version
-        {
+        var source: PopulationSource?
+        if let prepared {
             do {
-                return try PopulationModel(artifact: try ModelArtifact(json: Data(stored.json.utf8)), spec: spec)
+                source = try await prepared.value
+            } catch let error as PipelineError {
+                throw error
             } catch {
-                pipeline.log.log(.warning, "the stored population model is unreadable (\(error)); training a new one")
+                preconditionFailure("unexpected error: \(error)")
             }
         }
-        let accumulator = try await poolPopulation(asOf: day)
+        // Read ahead for a population day that has since ended: read again.
+        if source?.day != day { source = try await readPopulation(asOf: day) }
+        let accumulator: PopulationAccumulator
+        switch source! {
+        case .stored(let model, _): return model
+        case .pooled(let pooled, _): accumulator = pooled
+        }
+        let scope = StoredModel.populationScope
         let model: PopulationModel
         do {
             model = try accumulator.model(trainedAt: now)
@@ -229,7 +297,7 @@ public final class PersonalModels: ModelTrainingService {
     }
 
     /// Users per pooling chunk: small enough to spread over the workers, large enough that merging is rare.
-    static let poolingChunk = 32
+    static let poolingChunk = 16
 
     /// Hands out indexes 0, 1, 2, … to concurrent workers.
     private final class Cursor: Sendable {

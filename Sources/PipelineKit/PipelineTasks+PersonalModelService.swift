@@ -18,6 +18,19 @@ public protocol PersonalModelService: Sendable {
     /// or `nil` when there is nothing to say yet (no model, too little data). The text goes to the
     /// user; it is never logged.
     func insight(user: UserID) async throws(PipelineError) -> String?
+
+    /// Called as a launch that may run `ml-retrain` starts, before it starts chains and claims requests: the
+    /// service may begin, in the background, what every retrain will wait for (`PersonalModels` reads the
+    /// population model, or pools it, while the launch's first queries run). Then `stopPreparing()` is called
+    /// when the launch returns, whatever ran: work that no retrain took is dropped there.
+    func prepareForRetrains()
+
+    func stopPreparing()
+}
+
+extension PersonalModelService {
+    public func prepareForRetrains() {}
+    public func stopPreparing() {}
 }
 
 /// A personal model service that can hand a retrain's model back instead of storing it: the
