@@ -56,9 +56,7 @@ public struct DesignMatrix: Sendable {
             storage.append(
                 contentsOf: values.storage[(j * rowCount + range.lowerBound)..<(j * rowCount + range.upperBound)])
         }
-        var subset = Matrix(rows: 0, columns: 0)
-        subset.reshape(rows: range.count, columns: columnCount)
-        subset.storage = storage
+        let subset = Matrix(rows: range.count, columns: columnCount, storage: storage)
         return DesignMatrix(
             featureNames: featureNames, days: Array(days[range]), targets: Array(targets[range]),
             persistence: Array(persistence[range]), values: subset, hidden: Array(hidden[range]))
@@ -78,12 +76,22 @@ public struct DesignMatrix: Sendable {
     /// The matrix with every missing value replaced by its column's entry in `imputation`.
     public func imputed(with imputation: [Double]) -> DesignMatrix {
         precondition(imputation.count == columnCount, "imputation for \(imputation.count) of \(columnCount) columns")
-        var copy = self
-        for j in 0..<columnCount {
-            for index in values.columnRange(j) where copy.values.storage[index].isNaN {
-                copy.values.storage[index] = imputation[j]
+        // One pass into a new buffer: changing a copy in place would first copy every value, then test each.
+        let count = values.storage.count
+        let storage = [Double](unsafeUninitializedCapacity: count) { buffer, initialized in
+            values.storage.withUnsafeBufferPointer { source in
+                for j in 0..<columnCount {
+                    let fill = imputation[j]
+                    for index in values.columnRange(j) {
+                        let value = source[index]
+                        buffer[index] = value.isNaN ? fill : value
+                    }
+                }
             }
+            initialized = count
         }
+        var copy = self
+        copy.values = Matrix(rows: rowCount, columns: columnCount, storage: storage)
         return copy
     }
 

@@ -12,6 +12,14 @@ struct Matrix: Sendable, Hashable {
         storage = Array(repeating: value, count: rows * columns)
     }
 
+    /// A matrix over `storage`, in column-major order.
+    init(rows: Int, columns: Int, storage: [Double]) {
+        precondition(rows >= 0 && columns >= 0 && storage.count == rows * columns, "matrix shape and storage")
+        self.rows = rows
+        self.columns = columns
+        self.storage = storage
+    }
+
     /// A matrix from rows of equal length, for tests and small constants.
     init(rowMajor values: [[Double]]) {
         let columns = values.first?.count ?? 0

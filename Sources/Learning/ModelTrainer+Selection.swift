@@ -118,6 +118,8 @@ extension ModelTrainer {
         user: UserID, design: DesignMatrix, today: Day, population: PopulationModel, incumbent: ModelArtifact?,
         trainedAt: Date
     ) throws(LearningError) -> TrainingOutcome {
+        // The nested functions below read this copy, not `self.spec`: capturing `self` would copy the trainer.
+        let spec = self.spec
         let p = design.columnCount
         let n = design.rowCount
         let pooled = population.isPooled
@@ -215,11 +217,11 @@ extension ModelTrainer {
         var z: [Double] = []
         var incumbentZ: [Double] = []
         for (index, fold) in scored.enumerated() {
-            let rate = flareRate(design, rows: 0..<fold.split)
+            let rate = Self.flareRate(design, rows: 0..<fold.split, threshold: spec.flare.threshold)
             let baseRate = RawHead.constant(logit(rate), count: p)
             func artifact(_ source: ModelSource, _ severity: RawHead, _ flare: RawHead) -> ModelArtifact {
-                makeArtifact(
-                    user: user, source: source, imputation: foldImputation, bounds: fold.bounds,
+                Self.makeArtifact(
+                    spec: spec, user: user, source: source, imputation: foldImputation, bounds: fold.bounds,
                     standardization: foldStandardization, severity: severity, flare: flare, alpha: 0,
                     flareFitted: "", trainedAt: trainedAt)
             }
@@ -352,7 +354,8 @@ extension ModelTrainer {
         }
 
         // The served artifact: the winners refitted on every row, with the user's own imputation and bounds.
-        let userRate = RawHead.constant(logit(flareRate(design, rows: 0..<n)), count: p)
+        let userRate = RawHead.constant(
+            logit(Self.flareRate(design, rows: 0..<n, threshold: spec.flare.threshold)), count: p)
         func severityHead(_ kind: ModelSource) -> (head: RawHead, alpha: Double) {
             switch kind {
             case .personal: (personal!.severity, personal!.alpha)
@@ -374,8 +377,8 @@ extension ModelTrainer {
         let servedFlare = flareHead.calibrated(calibration)
         func artifact(_ kind: ModelSource) -> ModelArtifact {
             let (head, alpha) = severityHead(kind)
-            var model = makeArtifact(
-                user: user, source: kind, imputation: imputation, bounds: bounds, standardization: standardization,
+            var model = Self.makeArtifact(
+                spec: spec, user: user, source: kind, imputation: imputation, bounds: bounds, standardization: standardization,
                 severity: head, flare: servedFlare, alpha: alpha,
                 flareFitted: kind == .personal && flareWinner == "personal" ? personal!.flareFitted : flareWinner,
                 trainedAt: trainedAt)
@@ -494,14 +497,25 @@ extension ModelTrainer {
                 }
                 LinearAlgebra.gram(block, into: &blockGram)
                 for index in 0..<(p * p) { gram.storage[index] += blockGram.storage[index] }
+                // Column by column, each sum still taken over the rows in order: the same bits as row by row,
+                // from contiguous memory.
+                residuals.resize(to: rows)
                 for i in done..<split {
                     let r = x0.targets[i] - (pooled ? severityOffsets[i] : 0)
+                    residuals[i - done] = r
                     sumR += r
-                    for j in 0..<p {
-                        let value = z.storage[j * n + i]
-                        sumZ[j] += value
-                        sumZR[j] += value * r
+                }
+                for j in 0..<p {
+                    let column = j * n + done
+                    var sum = sumZ[j]
+                    var product = sumZR[j]
+                    for i in 0..<rows {
+                        let value = z.storage[column + i]
+                        sum += value
+                        product += value * residuals[i]
                     }
+                    sumZ[j] = sum
+                    sumZR[j] = product
                 }
                 done = split
             }
@@ -583,8 +597,10 @@ extension ModelTrainer {
         return nil
     }
 
-    func makeArtifact(
-        user: UserID, source: ModelSource, imputation: [Double], bounds: ModelArtifact.FeatureBounds?,
+    /// Static, like the other helpers the nested functions of `select` call: a nested function that used
+    /// `self` would capture a copy of the whole trainer, its workspaces included, each time it is made.
+    static func makeArtifact(
+        spec: ModelSpec, user: UserID, source: ModelSource, imputation: [Double], bounds: ModelArtifact.FeatureBounds?,
         standardization: Standardization, severity: RawHead, flare: RawHead, alpha: Double, flareFitted: String,
         trainedAt: Date
     ) -> ModelArtifact {
@@ -615,12 +631,12 @@ extension ModelTrainer {
     }
 
     /// The flare share of the usable rows in `rows`, with half a pseudo-day on each side.
-    private func flareRate(_ design: DesignMatrix, rows: Range<Int>) -> Double {
+    private static func flareRate(_ design: DesignMatrix, rows: Range<Int>, threshold: Double) -> Double {
         var flares = 0.0
         var days = 0.0
         for i in rows where !design.isHidden(i) {
             days += 1
-            if design.targets[i] >= spec.flare.threshold { flares += 1 }
+            if design.targets[i] >= threshold { flares += 1 }
         }
         return (flares + 0.5) / (days + 1)
     }

@@ -99,15 +99,15 @@ struct RidgeWorkspace: Sendable {
         }
         LinearAlgebra.multiply(projected, transposed: true, centeredTarget, into: &projectedTarget)
         // scikit-learn carries Xᵀ1 (zero up to rounding for centred X) through the intercept term.
-        columnSums(of: projected, into: &projectedOnes)
+        Self.columnSums(of: projected, into: &projectedOnes)
         factor(alphas: alphas)
         // For every penalty at once: the fits of the target and of the ones vector (one matrix product), and
         // the hat matrix's diagonal.
         solutions.reshape(rows: tridiagonal.count, columns: 2 * alphas.count)
         for a in alphas.indices {
-            solve(projectedTarget, penalty: a, into: &scratchP)
+            solve(projectedTarget, penalty: a)
             for j in scratchP.indices { solutions[j, a] = scratchP[j] }
-            solve(projectedOnes, penalty: a, into: &scratchP)
+            solve(projectedOnes, penalty: a)
             for j in scratchP.indices { solutions[j, alphas.count + a] = scratchP[j] }
         }
         LinearAlgebra.multiply(projected, solutions, into: &fitted)
@@ -142,7 +142,7 @@ struct RidgeWorkspace: Sendable {
         guard bestError.isFinite else { throw .nonFiniteValues(stage: "the leave-one-out errors") }
         var coefficients = [Double](repeating: 0, count: p)
         if covariance {
-            solve(projectedTarget, penalty: best, into: &scratchP)
+            solve(projectedTarget, penalty: best)
             LinearAlgebra.multiply(decomposition, scratchP, into: &coefficients)
         } else {
             scratchN.resize(to: n)
@@ -171,18 +171,20 @@ struct RidgeWorkspace: Sendable {
         }
     }
 
-    /// `result = (T + αI)⁻¹ b` for penalty `a`, with the factors from `factor(alphas:)`.
-    private func solve(_ b: [Double], penalty a: Int, into result: inout [Double]) {
+    /// `scratchP = (T + αI)⁻¹ b` for penalty `a`, with the factors from `factor(alphas:)`. Mutating, and
+    /// writing a buffer of its own: a non-mutating method given `&scratchP` would have the whole workspace
+    /// copied for the call, and `scratchP` copied again on its first write.
+    private mutating func solve(_ b: [Double], penalty a: Int) {
         let p = tridiagonal.count
-        result.resize(to: p)
+        scratchP.resize(to: p)
         guard p > 0 else { return }
         let d = a * p
         let l = a * (p - 1)
-        result[0] = b[0]
-        for k in 1..<p { result[k] = b[k] - multipliers[l + k - 1] * result[k - 1] }
-        for k in 0..<p { result[k] /= pivots[d + k] }
+        scratchP[0] = b[0]
+        for k in 1..<p { scratchP[k] = b[k] - multipliers[l + k - 1] * scratchP[k - 1] }
+        for k in 0..<p { scratchP[k] /= pivots[d + k] }
         if p >= 2 {
-            for k in stride(from: p - 2, through: 0, by: -1) { result[k] -= multipliers[l + k] * result[k + 1] }
+            for k in stride(from: p - 2, through: 0, by: -1) { scratchP[k] -= multipliers[l + k] * scratchP[k + 1] }
         }
     }
 
@@ -211,7 +213,7 @@ struct RidgeWorkspace: Sendable {
         return RidgeSolution(coefficients: coefficients, intercept: intercept, alpha: alpha, leaveOneOutError: error)
     }
 
-    private func columnSums(of m: Matrix, into sums: inout [Double]) {
+    private static func columnSums(of m: Matrix, into sums: inout [Double]) {
         sums.resize(to: m.columns)
         for j in 0..<m.columns { sums[j] = LinearAlgebra.columnSum(m, j) }
     }

@@ -185,11 +185,12 @@ public final class PersonalModels: ModelTrainingService {
     private func populationDay() -> Day { populationDay(at: pipeline.clock.now) }
 
     /// The stored population model when it was trained as of `day` with this spec, otherwise every user's
-    /// rows pooled for `day`. Writes nothing.
+    /// rows pooled for `day`. Writes nothing, and reads on a reader of the pool: a read ahead that waits for a
+    /// lock leaves the store's connection to the launch.
     private func readPopulation(asOf day: Day) async throws(PipelineError) -> PopulationSource {
         let scope = StoredModel.populationScope
-        if let stored = try await pipeline.storage({ (store) throws(StorageError) in
-            try await store.servingModel(scope: scope)
+        if let stored = try await withReader({ (reader) throws(StorageError) in
+            try await reader.servingModel(scope: scope)
         }),
             stored.asOfDay == day, stored.specVersion == spec.version
         {
@@ -214,16 +215,9 @@ public final class PersonalModels: ModelTrainingService {
         }
         let now = pipeline.clock.now
         let day = populationDay(at: now)
-        var source: PopulationSource?
-        if let prepared {
-            do {
-                source = try await prepared.value
-            } catch let error as PipelineError {
-                throw error
-            } catch {
-                preconditionFailure("unexpected error: \(error)")
-            }
-        }
+        // A read ahead that failed (a lock that timed out, a connection lost) is read again here, so that its
+        // error is this retrain's only if it happens again.
+        var source = try? await prepared?.value
         // Read ahead for a population day that has since ended: read again.
         if source?.day != day { source = try await readPopulation(asOf: day) }
         let accumulator: PopulationAccumulator
