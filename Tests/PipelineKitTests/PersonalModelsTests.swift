@@ -1,6 +1,7 @@
 import Foundation
 import Learning
 import PipelineKit
+import Scheduling
 import Storage
 import TestSupport
 import Testing
@@ -128,6 +129,40 @@ struct PersonalModelsTests {
         database.clock.advance(by: 86_400)
         _ = try await PersonalModels(pipeline: pipeline).retrain(user: .literal("user-00001"))
         #expect(try await pipeline.store.modelHistory(scope: StoredModel.populationScope).count == 2)
+    }
+
+    @Test(
+        "a retrain launch with nothing due stores no population model; the next one with retrains pools it once",
+        arguments: TestBackend.all)
+    func populationReadAhead(backend: TestBackend) async throws {
+        let (database, pipeline, generator) = try await Self.cohort(backend, users: 6, days: 60)
+        // Everyone on UTC, so that every user's next retrain is due at 03:00 UTC.
+        try await pipeline.ingest(generator.truths().map { .user(UserUpdate(id: $0.id, timeZone: .utc)) })
+        func retrainLaunch() async throws -> LaunchReport {
+            var options = LaunchOptions()
+            options.tasks = [PipelineTasks.mlRetrain]
+            options.jobs = 2
+            options.conditions = ManualConditions()
+            options.personalModel = PersonalModels(pipeline: pipeline, jobs: 2)
+            return try await pipeline.launch(options)
+        }
+        func pooled() async throws -> [Day] {
+            try await pipeline.store.modelHistory(scope: StoredModel.populationScope).map(\.asOfDay)
+        }
+        // 11:00 UTC: the population day (UTC−12) is still 28 November, and every user's first retrain is due.
+        database.clock.set(Date(iso: "2026-11-29T11:00:00Z"))
+        #expect(try await retrainLaunch().runCount == 6)
+        #expect(try await pooled() == [.literal("2026-11-28")])
+        // 13:00: a new population day, and no retrain due before 03:00 tomorrow. The launch reads the
+        // population ahead as it starts, finds nothing to run, and drops what it read: nothing is stored.
+        database.clock.set(Date(iso: "2026-11-29T13:00:00Z"))
+        #expect(try await retrainLaunch().runCount == 0)
+        #expect(try await pooled() == [.literal("2026-11-28")])
+        // 03:30 the next day every retrain is due: the population of 29 November is pooled once, stored once.
+        database.clock.set(Date(iso: "2026-11-30T03:30:00Z"))
+        #expect(try await retrainLaunch().runCount == 6)
+        #expect(try await pooled().sorted() == [.literal("2026-11-28"), .literal("2026-11-29")])
+        withExtendedLifetime(database) {}
     }
 
     @Test(
