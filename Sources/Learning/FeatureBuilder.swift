@@ -12,10 +12,14 @@ internal import LearningKernels
 public struct FeatureBuilder: Sendable {
     public let spec: ModelSpec
     let features: [Feature]
+    /// Each feature's kind and input (0 for calendar features), without its name: what `fill` reads per
+    /// feature, copied without reference counting.
+    private let columns: [(kind: Feature.Kind, input: Int)]
 
     public init(spec: ModelSpec) {
         self.spec = spec
         features = spec.features
+        columns = spec.features.map { ($0.kind, $0.input ?? 0) }
     }
 
     public var featureNames: [String] { features.map(\.name) }
@@ -38,29 +42,46 @@ public struct FeatureBuilder: Sendable {
         fill(&regular, series: series, rows: usable)
         let every = spec.training.hideYesterdayEvery
         let userInputs = spec.inputs.indices.filter { Field.userOnly.contains(spec.inputs[$0].field) }
+        let p = features.count
         var order: [(row: Int, hidden: Bool)] = []
-        var hiddenValues: [[Double]] = []
-        var one = Matrix(rows: 1, columns: features.count)
+        order.reserveCapacity(usable.count + usable.count / max(1, every) + 1)
+        // The hidden copies' rows, one after another (row-major, p values each).
+        var hiddenValues: [Double] = []
+        var one = Matrix(rows: 1, columns: p)
+        var oneRow = [0]
         for (i, t) in usable.enumerated() {
             order.append((i, false))
             guard series.first.adding(days: t + 1).ordinal % every == 0 else { continue }
             let saved = series.hide(userInputs, at: t)
-            fill(&one, series: series, rows: [t])
+            oneRow[0] = t
+            fill(&one, series: series, rows: oneRow)
             series.restore(userInputs, at: t, saved)
-            order.append((hiddenValues.count, true))
-            hiddenValues.append(one.storage)
+            order.append((hiddenValues.count / p, true))
+            hiddenValues.append(contentsOf: one.storage)
         }
-        var values = Matrix(rows: order.count, columns: features.count)
-        for j in 0..<features.count {
-            for (i, entry) in order.enumerated() {
-                values.storage[j * order.count + i] =
-                    entry.hidden ? hiddenValues[entry.row][j] : regular.storage[j * usable.count + entry.row]
+        var values = Matrix(rows: order.count, columns: p)
+        values.storage.withUnsafeMutableBufferPointer { out in
+            regular.storage.withUnsafeBufferPointer { regular in
+                hiddenValues.withUnsafeBufferPointer { hiddenValues in
+                    for j in 0..<p {
+                        let column = j * order.count
+                        let regularColumn = j * usable.count
+                        for (i, entry) in order.enumerated() {
+                            out[column + i] =
+                                entry.hidden ? hiddenValues[entry.row * p + j] : regular[regularColumn + entry.row]
+                        }
+                    }
+                }
             }
         }
         var rowDays: [Day] = []
         var targets: [Double] = []
         var persistence: [Double] = []
         var hidden: [Bool] = []
+        rowDays.reserveCapacity(order.count)
+        targets.reserveCapacity(order.count)
+        persistence.reserveCapacity(order.count)
+        hidden.reserveCapacity(order.count)
         var last = 0
         for entry in order {
             if !entry.hidden { last = entry.row }
@@ -99,36 +120,55 @@ public struct FeatureBuilder: Sendable {
     /// index), column by column. The one definition of every feature, for training and prediction alike.
     private func fill(_ values: inout Matrix, series: Series, rows: [Int]) {
         let n = rows.count
+        let count = series.count
         var means: [Double] = []
-        for (j, feature) in features.enumerated() {
-            let base = j * n
-            let input = feature.input ?? 0
-            switch feature.kind {
-            case .targetWeekday(let weekday):
-                for (i, t) in rows.enumerated() {
-                    values.storage[base + i] = series.first.adding(days: t + 1).weekday == weekday ? 1 : 0
+        // Through buffer pointers: a row's loop does its arithmetic and nothing else (no bounds checks, no
+        // uniqueness checks of `values`), the same arithmetic in the same order as through the arrays.
+        values.storage.withUnsafeMutableBufferPointer { out in
+            series.values.withUnsafeBufferPointer { observed in
+                rows.withUnsafeBufferPointer { rows in
+                    /// `Series.value`: NaN outside the series.
+                    @inline(__always) func value(_ base: Int, _ t: Int) -> Double {
+                        t >= 0 && t < count ? observed[base + t] : .nan
+                    }
+                    for (j, column) in columns.enumerated() {
+                        let base = j * n
+                        let input = column.input * count
+                        switch column.kind {
+                        case .targetWeekday(let weekday):
+                            for i in 0..<n {
+                                out[base + i] = series.first.adding(days: rows[i] + 1).weekday == weekday ? 1 : 0
+                            }
+                        case .value:
+                            for i in 0..<n { out[base + i] = value(input, rows[i]) }
+                        case .lag(let days):
+                            for i in 0..<n { out[base + i] = value(input, rows[i] - days) }
+                        case .missing:
+                            for i in 0..<n { out[base + i] = value(input, rows[i]).isNaN ? 1 : 0 }
+                        case .rollingMean(let days) where n < Self.rowsForEveryDayMeans:
+                            for i in 0..<n {
+                                let t = rows[i]
+                                out[base + i] = series.mean(column.input, from: t - days + 1, through: t)
+                            }
+                        case .rollingMean(let days):
+                            series.everyDayMeans(column.input, from: -days + 1, through: 0, into: &means)
+                            means.withUnsafeBufferPointer { means in
+                                for i in 0..<n { out[base + i] = means[rows[i]] }
+                            }
+                        case .baselineDeviation(let days) where n < Self.rowsForEveryDayMeans:
+                            for i in 0..<n {
+                                let t = rows[i]
+                                out[base + i] =
+                                    value(input, t) - series.mean(column.input, from: t - days, through: t - 1)
+                            }
+                        case .baselineDeviation(let days):
+                            series.everyDayMeans(column.input, from: -days, through: -1, into: &means)
+                            means.withUnsafeBufferPointer { means in
+                                for i in 0..<n { out[base + i] = value(input, rows[i]) - means[rows[i]] }
+                            }
+                        }
+                    }
                 }
-            case .value:
-                for (i, t) in rows.enumerated() { values.storage[base + i] = series.value(input, t) }
-            case .lag(let days):
-                for (i, t) in rows.enumerated() { values.storage[base + i] = series.value(input, t - days) }
-            case .missing:
-                for (i, t) in rows.enumerated() { values.storage[base + i] = series.value(input, t).isNaN ? 1 : 0 }
-            case .rollingMean(let days) where rows.count < Self.rowsForEveryDayMeans:
-                for (i, t) in rows.enumerated() {
-                    values.storage[base + i] = series.mean(input, from: t - days + 1, through: t)
-                }
-            case .rollingMean(let days):
-                series.everyDayMeans(input, from: -days + 1, through: 0, into: &means)
-                for (i, t) in rows.enumerated() { values.storage[base + i] = means[t] }
-            case .baselineDeviation(let days) where rows.count < Self.rowsForEveryDayMeans:
-                for (i, t) in rows.enumerated() {
-                    values.storage[base + i] =
-                        series.value(input, t) - series.mean(input, from: t - days, through: t - 1)
-                }
-            case .baselineDeviation(let days):
-                series.everyDayMeans(input, from: -days, through: -1, into: &means)
-                for (i, t) in rows.enumerated() { values.storage[base + i] = series.value(input, t) - means[t] }
             }
         }
     }

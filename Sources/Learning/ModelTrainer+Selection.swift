@@ -378,8 +378,8 @@ extension ModelTrainer {
         func artifact(_ kind: ModelSource) -> ModelArtifact {
             let (head, alpha) = severityHead(kind)
             var model = Self.makeArtifact(
-                spec: spec, user: user, source: kind, imputation: imputation, bounds: bounds, standardization: standardization,
-                severity: head, flare: servedFlare, alpha: alpha,
+                spec: spec, user: user, source: kind, imputation: imputation, bounds: bounds,
+                standardization: standardization, severity: head, flare: servedFlare, alpha: alpha,
                 flareFitted: kind == .personal && flareWinner == "personal" ? personal!.flareFitted : flareWinner,
                 trainedAt: trainedAt)
             if kind == .personal && pooled { model.severity.shrunkToward = .population }
