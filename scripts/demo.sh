@@ -42,10 +42,12 @@ start=$(date +%s.%N)
 "$PIPELINE" retrain --now "$NOW"
 echo "   retrained $USERS users in $(awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN { printf "%.1f", e - s }') s"
 "$PIPELINE" history --identifier ml-retrain --json >"$DEMO/retrain.jsonl"
-promoted=$(grep -c '"reason":"promoted: ' "$DEMO/retrain.jsonl" || true)
-population=$(grep -c 'serving the population model' "$DEMO/retrain.jsonl" || true)
-echo "   personal models promoted: $promoted; kept the previous model (did not beat both baselines):" \
-    "$((USERS - promoted)), of which $population serve the population model for lack of data"
+# What each user is served now, from the reasons the retrains recorded ("serving: the personal model has …",
+# "serving: no scored day …, so the population model serves").
+served() { grep -cE "\"reason\":\"serving: (the |no scored day[^\"]*, so the )$1" "$DEMO/retrain.jsonl" || true; }
+echo "   served: the personal model to $(served 'personal model'), the population model to" \
+    "$(served 'population model'), tomorrow-equals-today to $(served 'tomorrow-equals-today')," \
+    "the recent mean to $(served 'recent-mean') of $USERS users"
 echo "   why, for three users:"
 head -3 "$DEMO/retrain.jsonl" | sed 's/.*"user":"\([^"]*\)".*"reason":"\([^"]*\)".*/\1: \2/' | indent
 
