@@ -25,6 +25,7 @@ public protocol PersonalModelService: Sendable {
     /// when the launch returns, whatever ran: work that no retrain took is dropped there.
     func prepareForRetrains()
 
+    /// Called when a launch that called `prepareForRetrains()` returns: drops what no retrain took.
     func stopPreparing()
 }
 
