@@ -127,7 +127,7 @@ public struct FeatureBuilder: Sendable {
         values.storage.withUnsafeMutableBufferPointer { out in
             series.values.withUnsafeBufferPointer { observed in
                 rows.withUnsafeBufferPointer { rows in
-                    /// `Series.value`: NaN outside the series.
+                    /// The value of the input starting at `base` on index `t`, NaN outside the series.
                     @inline(__always) func value(_ base: Int, _ t: Int) -> Double {
                         t >= 0 && t < count ? observed[base + t] : .nan
                     }
@@ -231,12 +231,6 @@ private struct Series {
             let index = k * count + t
             (values[index], zeroed[index], logged[index]) = value
         }
-    }
-
-    /// The value at index `t`, NaN outside the series.
-    @inline(__always)
-    func value(_ input: Int, _ t: Int) -> Double {
-        t >= 0 && t < count ? values[input * count + t] : .nan
     }
 
     /// `mean(input, from: t + from, through: t + through)` for every index t of the series, into `output`

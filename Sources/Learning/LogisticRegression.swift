@@ -77,10 +77,10 @@ struct LogisticWorkspace: Sendable {
             if largest / Double(n) <= tolerance || iterations >= maximumIterations { break }
             iterations += 1
 
-            // Newton system: [X 1]ᵀ W [X 1] + diag(1/C, …, 1/C, 0). Near the
-            // optimum it barely changes between steps: after a full step that cut the gradient tenfold, the
-            // previous factor is used again (a chord step: O(np) instead of the O(np²) of a new matrix). Such
-            // a step contracts the gradient by about as much as the previous step moved the weights.
+            // Newton system: [X 1]ᵀ W [X 1] + diag(1/C, …, 1/C, 0). Near the optimum it barely changes between
+            // steps: after a full step that cut the gradient tenfold, the previous factor is used again (a chord
+            // step: O(np) instead of the O(np²) of a new matrix). Such a step contracts the gradient by about as
+            // much as the previous step moved the weights.
             let chord = factored && fullStep && largest <= previousLargest / 10
             if !chord {
                 LinearAlgebra.weightedGram(x, weights: weights, into: &hessian)

@@ -134,7 +134,8 @@ public final class PersonalModels: ModelTrainingService {
         population.withLock { current in
             guard current == nil else { return }
             preparedPopulation.withLock { prepared in
-                if prepared == nil { prepared = Task { try await self.readPopulation(asOf: self.populationDay()) } }
+                guard prepared == nil else { return }
+                prepared = Task { try await self.readPopulation(asOf: self.populationDay(at: self.pipeline.clock.now)) }
             }
         }
     }
@@ -181,8 +182,6 @@ public final class PersonalModels: ModelTrainingService {
             }
         }
     }
-
-    private func populationDay() -> Day { populationDay(at: pipeline.clock.now) }
 
     /// The stored population model when it was trained as of `day` with this spec, otherwise every user's
     /// rows pooled for `day`. Writes nothing, and reads on a reader of the pool: a read ahead that waits for a

@@ -47,7 +47,7 @@ struct LogCheckpointerTests {
         #expect(count == 90)
     }
 
-    @Test("the end of a launch truncates the log after the thread's checkpoints")
+    @Test("with the checkpoints on their own queue, the end of a launch still truncates the log to nothing")
     func truncatesAfterwards() async throws {
         let directory = TemporaryDirectory()
         let path = directory.path("store.sqlite")
