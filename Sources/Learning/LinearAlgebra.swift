@@ -16,31 +16,46 @@ enum LinearAlgebra {
 
     /// `c = aᵀa`: both triangles filled, or only the upper one when `upperOnly` (enough for
     /// `solvePositiveDefinite`, which reads the upper triangle). Summed by `learning_gram_upper`, which beats
-    /// OpenBLAS's `dsyrk` on the small, tall matrices of a fit.
-    static func gram(_ a: Matrix, into c: inout Matrix, upperOnly: Bool = false) {
+    /// OpenBLAS's `dsyrk` on the small, tall matrices of a fit; `scratch` is its buffer, kept between calls.
+    static func gram(_ a: Matrix, into c: inout Matrix, scratch: inout [Double], upperOnly: Bool = false) {
         c.reshape(rows: a.columns, columns: a.columns)
         guard a.columns > 0 else { return }
+        reserveScratch(&scratch, rows: a.rows, columns: a.columns)
         a.storage.withUnsafeBufferPointer { aBuffer in
             c.storage.withUnsafeMutableBufferPointer { cBuffer in
-                learning_gram_upper(a.rows, a.columns, aBuffer.baseAddress, nil, 0, cBuffer.baseAddress)
+                scratch.withUnsafeMutableBufferPointer { scratchBuffer in
+                    learning_gram_upper(
+                        a.rows, a.columns, aBuffer.baseAddress, nil, 0, cBuffer.baseAddress, scratchBuffer.baseAddress)
+                }
             }
         }
         if !upperOnly { mirrorUpper(&c) }
     }
 
     /// The upper triangle of `c = [x 1]ᵀ diag(d) [x 1]`, of order `x.columns + 1`: the Newton matrix of a
-    /// logistic fit with an intercept, whose rows weigh `d = σ(η)(1 − σ(η))`.
-    static func weightedGram(_ x: Matrix, weights d: [Double], into c: inout Matrix) {
+    /// logistic fit with an intercept, whose rows weigh `d = σ(η)(1 − σ(η))`. `scratch` as for `gram`.
+    static func weightedGram(_ x: Matrix, weights d: [Double], into c: inout Matrix, scratch: inout [Double]) {
         precondition(d.count == x.rows, "weightedGram: \(d.count) weights for \(x.rows) rows")
         c.reshape(rows: x.columns + 1, columns: x.columns + 1)
+        reserveScratch(&scratch, rows: x.rows, columns: x.columns)
         x.storage.withUnsafeBufferPointer { xBuffer in
             d.withUnsafeBufferPointer { dBuffer in
                 c.storage.withUnsafeMutableBufferPointer { cBuffer in
-                    learning_gram_upper(
-                        x.rows, x.columns, xBuffer.baseAddress, dBuffer.baseAddress, 1, cBuffer.baseAddress)
+                    scratch.withUnsafeMutableBufferPointer { scratchBuffer in
+                        learning_gram_upper(
+                            x.rows, x.columns, xBuffer.baseAddress, dBuffer.baseAddress, 1, cBuffer.baseAddress,
+                            scratchBuffer.baseAddress)
+                    }
                 }
             }
         }
+    }
+
+    /// Grows `scratch` to what `learning_gram_upper` needs for a `rows`×`columns` matrix (it never shrinks, so
+    /// a workspace that sums matrices of several sizes fills it once).
+    private static func reserveScratch(_ scratch: inout [Double], rows: Int, columns: Int) {
+        let count = learning_gram_scratch_count(rows, columns)
+        if scratch.count < count { scratch.resize(to: count) }
     }
 
     /// `c = aaᵀ` (full symmetric, both triangles filled).

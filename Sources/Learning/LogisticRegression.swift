@@ -29,6 +29,7 @@ struct LogisticWorkspace: Sendable {
     private var step: [Double] = []
     private var trial: [Double] = []
     private var coefficients: [Double] = []
+    private var gramScratch: [Double] = []
 
     init() {}
 
@@ -83,7 +84,7 @@ struct LogisticWorkspace: Sendable {
             // much as the previous step moved the weights.
             let chord = factored && fullStep && largest <= previousLargest / 10
             if !chord {
-                LinearAlgebra.weightedGram(x, weights: weights, into: &hessian)
+                LinearAlgebra.weightedGram(x, weights: weights, into: &hessian, scratch: &gramScratch)
                 for j in 0..<p { hessian[j, j] += 1 / c }
                 try LinearAlgebra.factorPositiveDefinite(&hessian)
                 factored = true

@@ -480,6 +480,7 @@ extension ModelTrainer {
 
         var gram = Matrix(rows: p, columns: p)
         var blockGram = Matrix(rows: 0, columns: 0)
+        var gramScratch: [Double] = []
         var block = Matrix(rows: 0, columns: 0)
         var sumZ = [Double](repeating: 0, count: p)
         var sumZR = [Double](repeating: 0, count: p)
@@ -495,7 +496,7 @@ extension ModelTrainer {
                 for j in 0..<p {
                     for i in 0..<rows { block.storage[j * rows + i] = z.storage[j * n + done + i] }
                 }
-                LinearAlgebra.gram(block, into: &blockGram)
+                LinearAlgebra.gram(block, into: &blockGram, scratch: &gramScratch)
                 for index in 0..<(p * p) { gram.storage[index] += blockGram.storage[index] }
                 // Column by column, each sum still taken over the rows in order: the same bits as row by row,
                 // from contiguous memory.

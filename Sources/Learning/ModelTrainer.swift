@@ -94,11 +94,14 @@ public struct ModelTrainer: Sendable {
     /// for measuring throughput on identical matrices. Missing values take the column means.
     public mutating func fit(_ design: DesignMatrix) throws(LearningError) -> FitSummary {
         precondition(design.featureNames.count == design.columnCount && design.rowCount >= 2, "fit needs 2 rows")
-        let x =
-            design.hasMissingValues
-            ? design.imputed(with: design.observedMeans(fallback: Array(repeating: 0, count: design.columnCount)))
-            : design
-        let standardization = Standardization(fitting: x.values)
+        // A missing value (NaN) makes its column's mean NaN: the standardization's own pass finds it, and only then
+        // are missing values imputed and the columns fitted again.
+        var x = design
+        var standardization = Standardization(fitting: x.values)
+        if standardization.means.contains(where: \.isNaN) {
+            x = design.imputed(with: design.observedMeans(fallback: Array(repeating: 0, count: design.columnCount)))
+            standardization = Standardization(fitting: x.values)
+        }
         standardization.apply(x.values, into: &standardized)
         let severity = try ridge.fitLeaveOneOut(x: standardized, y: x.targets, alphas: spec.ridge.alphas)
         let labels = x.targets.map { $0 >= spec.flare.threshold ? 1.0 : 0.0 }

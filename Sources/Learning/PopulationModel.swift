@@ -88,6 +88,7 @@ public struct PopulationAccumulator: Sendable {
     private var workspace = Matrix(rows: 0, columns: 0)
     private var centeredWorkspace = Matrix(rows: 0, columns: 0)
     private var userComoment = Matrix(rows: 0, columns: 0)
+    private var gramScratch: [Double] = []
 
     /// An empty accumulator for a retrain on `today`.
     public init(spec: ModelSpec = .symptomForecast, today: Day) {
@@ -139,7 +140,7 @@ public struct PopulationAccumulator: Sendable {
         }
         var userMeans: [Double] = []
         _ = LinearAlgebra.centerColumns(workspace, into: &centeredWorkspace, means: &userMeans)
-        LinearAlgebra.gram(centeredWorkspace, into: &userComoment)
+        LinearAlgebra.gram(centeredWorkspace, into: &userComoment, scratch: &gramScratch)
         merge(count: n, means: userMeans, comoment: userComoment)
         users += 1
         firstDay = min(firstDay ?? design.days[0], design.days[0])

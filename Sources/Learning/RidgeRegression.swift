@@ -47,6 +47,7 @@ struct RidgeWorkspace: Sendable {
     private var scratchN: [Double] = []
     /// The reciprocals of `pivots`, for the quadratic forms.
     private var reciprocals: [Double] = []
+    private var gramScratch: [Double] = []
 
     init() {}
 
@@ -58,7 +59,7 @@ struct RidgeWorkspace: Sendable {
         let p = x.columns
         var coefficients = [Double](repeating: 0, count: p)
         if n > p {
-            LinearAlgebra.gram(centered, into: &decomposition)
+            LinearAlgebra.gram(centered, into: &decomposition, scratch: &gramScratch)
             for j in 0..<p { decomposition[j, j] += alpha }
             LinearAlgebra.multiply(centered, transposed: true, centeredTarget, into: &coefficients)
             try LinearAlgebra.solvePositiveDefinite(&decomposition, &coefficients)
@@ -85,7 +86,7 @@ struct RidgeWorkspace: Sendable {
         // the two are the same linear algebra, and the goldens hold them to 1e-8.
         if covariance {
             // "cov": S = XᵀX, basis = X Q. Hat matrix X(XᵀX + αI)⁻¹Xᵀ = basis (T + αI)⁻¹ basisᵀ.
-            LinearAlgebra.gram(centered, into: &decomposition)
+            LinearAlgebra.gram(centered, into: &decomposition, scratch: &gramScratch)
             try LinearAlgebra.tridiagonalize(
                 &decomposition, diagonal: &tridiagonal, offDiagonal: &offDiagonal, workspace: &lapackWorkspace)
             LinearAlgebra.multiply(centered, decomposition, into: &projected)

@@ -1,6 +1,7 @@
 #include "LearningKernels.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <string.h>
 
 #ifndef __has_feature
@@ -15,7 +16,7 @@
 #define LEARNING_VECTOR_CLONES
 #endif
 
-enum { block_rows = 8, block_penalties = 4 };
+enum { block_rows = 16, block_penalties = 4 };
 
 /// One block: `rows` ≤ block_rows rows from `row` and `penalties` ≤ block_penalties penalties from `first`.
 /// Forward substitution with L down the columns (w ← y_k − l_{k−1}·w), summing w²/d_k. Inlined with constant
@@ -143,99 +144,116 @@ typedef double lane_vector __attribute__((vector_size(lanes * sizeof(double)), a
 /// another without, and clang refuses that in the baseline clone.
 #define load_lanes(x) (*(const lane_vector *)(x))
 
-static inline double lane_total(const lane_vector *v) {
-    double partial[lanes];
-    memcpy(partial, v, sizeof partial);
-    return combine(partial);
-}
-
 /// The largest block: 4 × 4 sums of 8 lanes fill 16 of AVX-512's 32 vector registers. With 16 registers of 4
 /// lanes (AVX2) they would not fit, and blocks are 2 × 2 there.
 enum { gram_block = 4, narrow_gram_block = 2 };
 
-/// One block of c: columns j0 ..< j0 + bj against k0 ..< k0 + bk (bj, bk ≤ gram_block), entries on or above the
-/// diagonal stored. Inlined with constant sizes and weighting for whole blocks, so the sums stay in registers.
+/// Rows are copied and summed this many at a time: 512 rows of a few dozen columns stay in the L2 cache while
+/// every block of columns reads them.
+enum { gram_chunk_rows = 512 };
+
+/// A vector of lanes at an address that is a multiple of its size: no load straddles two cache lines.
+typedef double aligned_lane_vector __attribute__((vector_size(lanes * sizeof(double))));
+#define load_aligned_lanes(x) (*(const aligned_lane_vector *)__builtin_assume_aligned((x), sizeof(aligned_lane_vector)))
+
+/// One block of c, from `ld` rows (a multiple of 8, padded with zeros) of the copied columns `s`: columns
+/// j0 ..< j0 + bj against k0 ..< k0 + bk (bj, bk ≤ gram_block), entries on or above the diagonal stored, or
+/// added to what is there when `add`. Inlined with constant sizes for whole blocks, so the sums stay in
+/// registers.
 static inline __attribute__((always_inline)) void gram_block_sums(
-    size_t n, const double *restrict a, const double *restrict d, int weighted, size_t j0, size_t bj, size_t k0,
-    size_t bk, double *restrict c, size_t ldc) {
-    lane_vector sums[gram_block][gram_block];
+    size_t ld, const double *restrict s, size_t j0, size_t bj, size_t k0, size_t bk, int add, double *restrict c,
+    size_t ldc) {
+    aligned_lane_vector sums[gram_block][gram_block];
     for (size_t q = 0; q < bj; q++) {
-        for (size_t r = 0; r < bk; r++) sums[q][r] = (lane_vector){0};
+        for (size_t r = 0; r < bk; r++) sums[q][r] = (aligned_lane_vector){0};
     }
-    const size_t whole = n - n % lanes;
-    for (size_t i = 0; i < whole; i += lanes) {
-        lane_vector right[gram_block];
-        for (size_t r = 0; r < bk; r++) right[r] = load_lanes(a + (k0 + r) * n + i);
-        const lane_vector weight = weighted ? load_lanes(d + i) : (lane_vector){0};
+    for (size_t i = 0; i < ld; i += lanes) {
+        aligned_lane_vector right[gram_block];
+        for (size_t r = 0; r < bk; r++) right[r] = load_aligned_lanes(s + (k0 + r) * ld + i);
         for (size_t q = 0; q < bj; q++) {
-            lane_vector left = load_lanes(a + (j0 + q) * n + i);
-            if (weighted) left = left * weight;
+            const aligned_lane_vector left = load_aligned_lanes(s + (j0 + q) * ld + i);
             for (size_t r = 0; r < bk; r++) sums[q][r] += left * right[r];
         }
     }
     for (size_t q = 0; q < bj; q++) {
-        const double *restrict left = a + (j0 + q) * n;
         for (size_t r = 0; r < bk; r++) {
             if (j0 + q > k0 + r) continue;
-            const double *restrict right = a + (k0 + r) * n;
-            double rest = 0;
-            for (size_t i = whole; i < n; i++) rest += (weighted ? left[i] * d[i] : left[i]) * right[i];
-            c[(j0 + q) + (k0 + r) * ldc] = lane_total(&sums[q][r]) + rest;
+            double partial[lanes];
+            memcpy(partial, &sums[q][r], sizeof partial);
+            double *entry = c + (j0 + q) + (k0 + r) * ldc;
+            *entry = add ? *entry + combine(partial) : combine(partial);
         }
     }
 }
 
 /// The blocks of order `block` over the upper triangle; whole ones with constant sizes.
 static inline __attribute__((always_inline)) void gram_blocks(
-    size_t n, size_t m, const double *restrict a, const double *restrict d, size_t block, double *restrict c,
-    size_t ldc) {
+    size_t ld, size_t m, const double *restrict s, size_t block, int add, double *restrict c, size_t ldc) {
     for (size_t j0 = 0; j0 < m; j0 += block) {
         const size_t bj = m - j0 < block ? m - j0 : block;
         for (size_t k0 = j0; k0 < m; k0 += block) {
             const size_t bk = m - k0 < block ? m - k0 : block;
-            if (bj == block && bk == block && d) {
-                gram_block_sums(n, a, d, 1, j0, block, k0, block, c, ldc);
-            } else if (bj == block && bk == block) {
-                gram_block_sums(n, a, NULL, 0, j0, block, k0, block, c, ldc);
+            if (bj == block && bk == block) {
+                gram_block_sums(ld, s, j0, block, k0, block, add, c, ldc);
             } else {
-                gram_block_sums(n, a, d, d != NULL, j0, bj, k0, bk, c, ldc);
+                gram_block_sums(ld, s, j0, bj, k0, bk, add, c, ldc);
             }
         }
     }
 }
 
+size_t learning_gram_scratch_count(size_t n, size_t m) {
+    const size_t rows = n < gram_chunk_rows ? n : gram_chunk_rows;
+    const size_t ld = (rows + lanes - 1) / lanes * lanes;
+    return (m + 1) * ld + lanes;
+}
+
 LEARNING_VECTOR_CLONES
 void learning_gram_upper_in_blocks(
     size_t block, size_t n, size_t m, const double *restrict a, const double *restrict d, int ones,
-    double *restrict c) {
-    const size_t ldc = m + (ones ? 1 : 0);
-    const int weighted = d != NULL;
-    if (block == gram_block) {
-        gram_blocks(n, m, a, d, gram_block, c, ldc);
-    } else {
-        gram_blocks(n, m, a, d, narrow_gram_block, c, ldc);
-    }
-    if (!ones) return;
-    // The column of ones: Σ d·a_j for each column j, then Σ d (n unweighted).
-    const size_t whole = n - n % lanes;
-    for (size_t j = 0; j < m; j++) {
-        const double *restrict column = a + j * n;
-        lane_vector sums = {0};
-        for (size_t i = 0; i < whole; i += lanes) {
-            sums += weighted ? load_lanes(column + i) * load_lanes(d + i) : load_lanes(column + i);
+    double *restrict c, double *restrict scratch) {
+    // Each chunk of rows is copied, weighted by √d, into columns that start on a cache line and are padded with
+    // zeros to whole vectors: the blocks then read only whole, aligned vectors, and one copy serves as both
+    // factors of the weighted products (√d·a_j)(√d·a_k). The column after the last holds √d (1 unweighted):
+    // with `ones` it is summed as one more column, its products the weighted column sums and Σd.
+    const size_t order = m + (ones ? 1 : 0);
+    double *copy = (double *)(((uintptr_t)scratch + sizeof(aligned_lane_vector) - 1) &
+                              ~(uintptr_t)(sizeof(aligned_lane_vector) - 1));
+    if (n == 0) {
+        for (size_t k = 0; k < order; k++) {
+            for (size_t j = 0; j <= k; j++) c[j + k * order] = 0;
         }
-        double rest = 0;
-        for (size_t i = whole; i < n; i++) rest += weighted ? column[i] * d[i] : column[i];
-        c[j + m * ldc] = lane_total(&sums) + rest;
     }
-    c[m + m * ldc] = weighted ? learning_sum(n, d) : (double)n;
+    for (size_t first = 0; first < n; first += gram_chunk_rows) {
+        const size_t rows = n - first < gram_chunk_rows ? n - first : gram_chunk_rows;
+        const size_t ld = (rows + lanes - 1) / lanes * lanes;
+        double *restrict roots = copy + m * ld;
+        for (size_t i = 0; i < rows; i++) roots[i] = d ? sqrt(d[first + i]) : 1;
+        for (size_t i = rows; i < ld; i++) roots[i] = 0;
+        for (size_t j = 0; j < m; j++) {
+            const double *restrict column = a + j * n + first;
+            double *restrict target = copy + j * ld;
+            if (d) {
+                for (size_t i = 0; i < rows; i++) target[i] = column[i] * roots[i];
+            } else {
+                memcpy(target, column, rows * sizeof(double));
+            }
+            for (size_t i = rows; i < ld; i++) target[i] = 0;
+        }
+        if (block == gram_block) {
+            gram_blocks(ld, order, copy, gram_block, first > 0, c, order);
+        } else {
+            gram_blocks(ld, order, copy, narrow_gram_block, first > 0, c, order);
+        }
+    }
 }
 
 void learning_gram_upper(
-    size_t n, size_t m, const double *restrict a, const double *restrict d, int ones, double *restrict c) {
+    size_t n, size_t m, const double *restrict a, const double *restrict d, int ones, double *restrict c,
+    double *restrict scratch) {
     // The loader runs the AVX-512 clone exactly when the CPU has AVX-512: the blocks for its 32 registers.
     const size_t block = __builtin_cpu_supports("avx512f") ? gram_block : narrow_gram_block;
-    learning_gram_upper_in_blocks(block, n, m, a, d, ones, c);
+    learning_gram_upper_in_blocks(block, n, m, a, d, ones, c, scratch);
 }
 
 LEARNING_VECTOR_CLONES

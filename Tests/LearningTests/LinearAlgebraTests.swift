@@ -39,10 +39,10 @@ struct LinearAlgebraTests {
 
     @Test(
         "the quadratic forms yᵢᵀ (T + αI)⁻¹ yᵢ of a tridiagonal T, for several α at once, match dense solves",
-        arguments: [1, 7, 8, 9, 20], [1, 2, 6])
+        arguments: [1, 7, 8, 15, 16, 17, 40], [1, 2, 6])
     func tridiagonalQuadraticForms(rows n: Int, columns p: Int) throws {
         // T: diagonal 4 + k/3, off-diagonal 1 − k/5 (diagonally dominant, so positive definite). Six penalties
-        // and up to 20 rows cover the kernel's whole blocks (4 penalties × 8 rows) and the partial ones.
+        // and up to 40 rows cover the kernel's whole blocks (4 penalties × 16 rows) and the partial ones.
         let diagonal = (0..<p).map { 4 + Double($0) / 3 }
         let offDiagonal = (0..<max(p - 1, 0)).map { 1 - Double($0) / 5 }
         let alphas = [0, 0.5, 3, 10, 100, 0.01]
@@ -87,10 +87,11 @@ struct LinearAlgebraTests {
     }
 
     /// Every shape of block the kernel has: whole and partial blocks of columns, whole and partial groups of 8
-    /// rows, fewer rows than 8, with and without weights and the column of ones, in both block orders.
+    /// rows, fewer rows than 8, no rows, more rows than one chunk of 512 (a whole second chunk, and a partial
+    /// one), with and without weights and the column of ones, in both block orders.
     @Test(
         "the weighted Gram kernel's upper triangle matches sums taken one product at a time",
-        arguments: [(1, 1), (7, 3), (8, 4), (9, 5), (17, 8), (40, 9), (352, 41)])
+        arguments: [(0, 3), (1, 1), (7, 3), (8, 4), (9, 5), (17, 8), (40, 9), (352, 41), (1024, 5), (1100, 6)])
     func weightedGramKernel(rows n: Int, columns m: Int) {
         var random = SeededRandom(seed: UInt64(n * 100 + m))
         let a = (0..<(n * m)).map { _ in random.uniform(-1...1) }
@@ -102,10 +103,15 @@ struct LinearAlgebraTests {
                     let untouched = -7.0
                     var c = [Double](repeating: untouched, count: order * order)
                     func column(_ j: Int) -> (Int) -> Double { j < m ? { a[j * n + $0] } : { _ in 1 } }
-                    if weighted {
-                        learning_gram_upper_in_blocks(block, n, m, a, d, ones ? 1 : 0, &c)
-                    } else {
-                        learning_gram_upper_in_blocks(block, n, m, a, nil, ones ? 1 : 0, &c)
+                    // Scratch that starts anywhere: the kernel finds the cache line itself.
+                    var scratch = [Double](repeating: .nan, count: learning_gram_scratch_count(n, m) + 3)
+                    scratch.withUnsafeMutableBufferPointer { buffer in
+                        let start = buffer.baseAddress! + 3
+                        if weighted {
+                            learning_gram_upper_in_blocks(block, n, m, a, d, ones ? 1 : 0, &c, start)
+                        } else {
+                            learning_gram_upper_in_blocks(block, n, m, a, nil, ones ? 1 : 0, &c, start)
+                        }
                     }
                     for k in 0..<order {
                         for j in 0..<order {
@@ -184,7 +190,8 @@ struct LinearAlgebraTests {
     func gram() {
         let a = Matrix(rowMajor: [[1, 2], [3, 4], [5, 6]])
         var c = Matrix(rows: 0, columns: 0)
-        LinearAlgebra.gram(a, into: &c)
+        var scratch: [Double] = []
+        LinearAlgebra.gram(a, into: &c, scratch: &scratch)
         #expect(c == Matrix(rowMajor: [[35, 44], [44, 56]]))
         LinearAlgebra.outerGram(a, into: &c)
         #expect(c == Matrix(rowMajor: [[5, 11, 17], [11, 25, 39], [17, 39, 61]]))

@@ -144,7 +144,8 @@ struct RecoveryTests {
             d[j] = (generating - prior) * scale
         }
         var shifted = Matrix(rows: 0, columns: 0)
-        LinearAlgebra.gram(z, into: &shifted)
+        var scratch: [Double] = []
+        LinearAlgebra.gram(z, into: &shifted, scratch: &scratch)
         for j in 0..<p { shifted[j, j] += alpha }
         var u = g
         try LinearAlgebra.solvePositiveDefinite(&shifted, &u)

@@ -27,22 +27,28 @@ void learning_deviation_sums(size_t n, const double *x, double mean, double *dev
 /// Σ of the values of x that are not NaN, summed as `learning_sum` does; *count receives how many there are.
 double learning_observed_sum(size_t n, const double *x, size_t *count);
 
-/// The upper triangle of c = aᵀ·diag(d)·a for the n×m column-major matrix a, into the column-major c of order
-/// m, or m + 1 with `ones`: then a is read as if it had one more column, all ones, so the last column of c
-/// holds the weighted column sums and Σd. A null d weighs every row 1. The strictly lower triangle of c is
-/// left as it was.
+/// The upper triangle of c = aᵀ·diag(d)·a for the n×m column-major matrix a and weights d ≥ 0, into the
+/// column-major c of order m, or m + 1 with `ones`: then a is read as if it had one more column, all ones, so the
+/// last column of c holds the weighted column sums and Σd. A null d weighs every row 1. The strictly lower
+/// triangle of c is left as it was. `scratch` holds `learning_gram_scratch_count(n, m)` doubles.
 ///
-/// Compiled like `learning_tridiagonal_quadratic_forms`: a block of 4 × 4 entries is summed over 8 rows at a
-/// time in vector registers, each column of the block read once per block. For the small, tall matrices of a
-/// fit (a few hundred rows, a few dozen columns) this is faster than OpenBLAS's dsyrk (19.5 against 24.1 µs at
-/// 352 × 42 with its SkylakeX kernels), which copies a into packed panels first, and it weighs the rows as it
-/// goes instead of from a scaled copy.
-void learning_gram_upper(size_t n, size_t m, const double *a, const double *d, int ones, double *c);
+/// Compiled like `learning_tridiagonal_quadratic_forms`. The rows are taken 512 at a time, copied into `scratch`
+/// weighted by √d, each column starting on a cache line and padded with zeros to a multiple of 8 rows; a block of
+/// 4 × 4 entries is then summed over 8 rows at a time in vector registers, each column of the block read once
+/// per block. The copy costs one pass over a; it saves the weighting of every block's left factor and the loads
+/// that straddle two cache lines (a column of a Swift array starts anywhere), which cost more: 1.2 to 1.4 times
+/// faster at 352 × 42 on this machine's Xeon. For the small, tall matrices of a fit (a few hundred rows, a few
+/// dozen columns) this is faster than OpenBLAS's dsyrk (19.5 against 24.1 µs at 352 × 42 with its SkylakeX
+/// kernels, before the copy), which copies a into packed panels too.
+void learning_gram_upper(size_t n, size_t m, const double *a, const double *d, int ones, double *c, double *scratch);
+
+/// The scratch `learning_gram_upper` needs for an n×m matrix, in doubles.
+size_t learning_gram_scratch_count(size_t n, size_t m);
 
 /// `learning_gram_upper` in blocks of 4 × 4 (what it does on a CPU with AVX-512) or, for any other `block`,
 /// 2 × 2 (on others): so tests check both on any CPU.
 void learning_gram_upper_in_blocks(
-    size_t block, size_t n, size_t m, const double *a, const double *d, int ones, double *c);
+    size_t block, size_t n, size_t m, const double *a, const double *d, int ones, double *c, double *scratch);
 
 /// For every index t < count of a series, the mean of its logged values at indices t + from ... t + through
 /// (clipped to 0 ... count − 1) into out[t]: Σ zeroed / Σ logged (zeroed holds 0 and logged 0 where nothing was
