@@ -371,12 +371,42 @@ enum LinearAlgebra {
         guard n > 0 else { return }
         x.storage.withUnsafeBufferPointer { source in
             z.storage.withUnsafeMutableBufferPointer { target in
-                for j in 0..<x.columns {
-                    let column = source.baseAddress! + j * n
-                    let output = target.baseAddress! + j * n
-                    let mean = means[j]
-                    let scale = scales[j]
-                    for i in 0..<n { output[i] = (column[i] - mean) / scale }
+                learning_standardize(n, x.columns, source.baseAddress, means, scales, target.baseAddress)
+            }
+        }
+    }
+
+    /// `solutions` (order × 2·penalties): column a is (T + αₐI)⁻¹ `first` and column penalties + a is
+    /// (T + αₐI)⁻¹ `second`, from the factors of `RidgeWorkspace.factor` (`learning_tridiagonal_solves`).
+    static func tridiagonalSolves(
+        multipliers: [Double], pivots: [Double], order p: Int, penalties: Int, first: [Double], second: [Double],
+        into solutions: inout Matrix
+    ) {
+        precondition(first.count == p && second.count == p, "tridiagonalSolves: right-hand sides of order \(p)")
+        precondition(pivots.count >= penalties * p && multipliers.count >= penalties * max(p - 1, 0), "factors")
+        solutions.reshape(rows: p, columns: 2 * penalties)
+        solutions.storage.withUnsafeMutableBufferPointer { out in
+            learning_tridiagonal_solves(p, penalties, multipliers, pivots, first, second, out.baseAddress)
+        }
+    }
+
+    /// The mean squared leave-one-out error of a ridge fit with one penalty, from the columns of `fitted` that
+    /// hold the fits of the centred target and of the ones vector, and the column of `hat` that holds the hat
+    /// matrix's diagonal (`learning_leave_one_out_error`; `covariance` when the fit solved on XᵀX).
+    static func leaveOneOutError(
+        covariance: Bool, centeredTarget: [Double], fitted: Matrix, targetColumn: Int, onesColumn: Int, hat: Matrix,
+        hatColumn: Int
+    ) -> Double {
+        let n = centeredTarget.count
+        precondition(fitted.rows == n && hat.rows == n, "leaveOneOutError: \(n) targets, \(fitted.rows) fits")
+        return centeredTarget.withUnsafeBufferPointer { target in
+            fitted.storage.withUnsafeBufferPointer { fits in
+                hat.storage.withUnsafeBufferPointer { hats in
+                    learning_leave_one_out_error(
+                        n, covariance ? 1 : 0, target.baseAddress,
+                        fits.baseAddress! + fitted.columnRange(targetColumn).lowerBound,
+                        fits.baseAddress! + fitted.columnRange(onesColumn).lowerBound,
+                        hats.baseAddress! + hat.columnRange(hatColumn).lowerBound)
                 }
             }
         }

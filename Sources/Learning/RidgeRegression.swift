@@ -104,36 +104,20 @@ struct RidgeWorkspace: Sendable {
         factor(alphas: alphas)
         // For every penalty at once: the fits of the target and of the ones vector (one matrix product), and
         // the hat matrix's diagonal.
-        solutions.reshape(rows: tridiagonal.count, columns: 2 * alphas.count)
-        for a in alphas.indices {
-            solve(projectedTarget, penalty: a)
-            for j in scratchP.indices { solutions[j, a] = scratchP[j] }
-            solve(projectedOnes, penalty: a)
-            for j in scratchP.indices { solutions[j, alphas.count + a] = scratchP[j] }
-        }
+        LinearAlgebra.tridiagonalSolves(
+            multipliers: multipliers, pivots: pivots, order: tridiagonal.count, penalties: alphas.count,
+            first: projectedTarget, second: projectedOnes, into: &solutions)
         LinearAlgebra.multiply(projected, solutions, into: &fitted)
         LinearAlgebra.tridiagonalQuadraticForms(
             projected, multipliers: multipliers, pivots: pivots, penalties: alphas.count, into: &hat,
             scratch: &reciprocals)
 
-        let count = Double(n)
         var best = 0
         var bestError = Double.infinity
         for a in alphas.indices {
-            let target = fitted.columnRange(a).lowerBound
-            let ones = fitted.columnRange(alphas.count + a).lowerBound
-            let diagonal = hat.columnRange(a).lowerBound
-            var total = 0.0
-            for i in 0..<n {
-                // The residual over its leverage, with scikit-learn's correction for the centred intercept.
-                let error =
-                    covariance
-                    ? (centeredTarget[i] - fitted.storage[target + i])
-                        / (1 - hat.storage[diagonal + i] - (1 - fitted.storage[ones + i]) / count)
-                    : fitted.storage[target + i] / (hat.storage[diagonal + i] - fitted.storage[ones + i] / count)
-                total += error * error
-            }
-            let meanError = total / count
+            let meanError = LinearAlgebra.leaveOneOutError(
+                covariance: covariance, centeredTarget: centeredTarget, fitted: fitted, targetColumn: a,
+                onesColumn: alphas.count + a, hat: hat, hatColumn: a)
             if meanError < bestError {
                 bestError = meanError
                 best = a
@@ -143,7 +127,8 @@ struct RidgeWorkspace: Sendable {
         guard bestError.isFinite else { throw .nonFiniteValues(stage: "the leave-one-out errors") }
         var coefficients = [Double](repeating: 0, count: p)
         if covariance {
-            solve(projectedTarget, penalty: best)
+            scratchP.resize(to: tridiagonal.count)
+            for j in scratchP.indices { scratchP[j] = solutions[j, best] }
             LinearAlgebra.multiply(decomposition, scratchP, into: &coefficients)
         } else {
             scratchN.resize(to: n)
@@ -169,23 +154,6 @@ struct RidgeWorkspace: Sendable {
                 multipliers[l + k - 1] = multiplier
                 pivots[d + k] = tridiagonal[k] + alpha - multiplier * offDiagonal[k - 1]
             }
-        }
-    }
-
-    /// `scratchP = (T + αI)⁻¹ b` for penalty `a`, with the factors from `factor(alphas:)`. Mutating, and
-    /// writing a buffer of its own: a non-mutating method given `&scratchP` would have the whole workspace
-    /// copied for the call, and `scratchP` copied again on its first write.
-    private mutating func solve(_ b: [Double], penalty a: Int) {
-        let p = tridiagonal.count
-        scratchP.resize(to: p)
-        guard p > 0 else { return }
-        let d = a * p
-        let l = a * (p - 1)
-        scratchP[0] = b[0]
-        for k in 1..<p { scratchP[k] = b[k] - multipliers[l + k - 1] * scratchP[k - 1] }
-        for k in 0..<p { scratchP[k] /= pivots[d + k] }
-        if p >= 2 {
-            for k in stride(from: p - 2, through: 0, by: -1) { scratchP[k] -= multipliers[l + k] * scratchP[k + 1] }
         }
     }
 

@@ -72,6 +72,39 @@ void learning_tridiagonal_quadratic_forms(
     }
 }
 
+/// (T + αI)⁻¹ b for the two right-hand sides of one penalty, by the factors of T + αI = L D Lᵀ: forward
+/// substitution with L, the pivots, back substitution with Lᵀ. The two chains are independent, so each waits on
+/// its own products only.
+static inline __attribute__((always_inline)) void tridiagonal_solve_pair(
+    size_t p, const double *restrict l, const double *restrict d, const double *restrict first,
+    const double *restrict second, double *restrict x, double *restrict y) {
+#pragma clang fp contract(off)  // a product and a difference, each rounded: the bits of the scalar code
+    x[0] = first[0];
+    y[0] = second[0];
+    for (size_t k = 1; k < p; k++) {
+        x[k] = first[k] - l[k - 1] * x[k - 1];
+        y[k] = second[k] - l[k - 1] * y[k - 1];
+    }
+    for (size_t k = 0; k < p; k++) {
+        x[k] /= d[k];
+        y[k] /= d[k];
+    }
+    for (size_t k = p - 1; k-- > 0;) {
+        x[k] -= l[k] * x[k + 1];
+        y[k] -= l[k] * y[k + 1];
+    }
+}
+
+void learning_tridiagonal_solves(
+    size_t p, size_t count, const double *restrict multipliers, const double *restrict pivots,
+    const double *restrict first, const double *restrict second, double *restrict out) {
+    if (p == 0) return;
+    for (size_t a = 0; a < count; a++) {
+        tridiagonal_solve_pair(
+            p, multipliers + a * (p - 1), pivots + a * p, first, second, out + a * p, out + (count + a) * p);
+    }
+}
+
 enum { lanes = 8 };
 
 /// ((s0 + s1) + (s2 + s3)) + ((s4 + s5) + (s6 + s7)).
@@ -254,6 +287,54 @@ void learning_gram_upper(
     // The loader runs the AVX-512 clone exactly when the CPU has AVX-512: the blocks for its 32 registers.
     const size_t block = __builtin_cpu_supports("avx512f") ? gram_block : narrow_gram_block;
     learning_gram_upper_in_blocks(block, n, m, a, d, ones, c, scratch);
+}
+
+LEARNING_VECTOR_CLONES
+void learning_standardize(
+    size_t n, size_t m, const double *restrict x, const double *restrict means, const double *restrict scales,
+    double *restrict z) {
+    for (size_t j = 0; j < m; j++) {
+        const double *restrict column = x + j * n;
+        double *restrict output = z + j * n;
+        const double mean = means[j], scale = scales[j];
+        for (size_t i = 0; i < n; i++) output[i] = (column[i] - mean) / scale;
+    }
+}
+
+LEARNING_VECTOR_CLONES
+double learning_leave_one_out_error(
+    size_t n, int covariance, const double *restrict target, const double *restrict fitted,
+    const double *restrict ones, const double *restrict hat) {
+    const double count = (double)n;
+    double partial[lanes] = {0};
+    const size_t whole = n - n % lanes;
+    // The residual over its leverage, with scikit-learn's correction for the centred intercept.
+    if (covariance) {
+        for (size_t i = 0; i < whole; i += lanes) {
+            for (size_t lane = 0; lane < lanes; lane++) {
+                const size_t k = i + lane;
+                const double error = (target[k] - fitted[k]) / (1 - hat[k] - (1 - ones[k]) / count);
+                partial[lane] += error * error;
+            }
+        }
+        for (size_t k = whole; k < n; k++) {
+            const double error = (target[k] - fitted[k]) / (1 - hat[k] - (1 - ones[k]) / count);
+            partial[k - whole] += error * error;
+        }
+    } else {
+        for (size_t i = 0; i < whole; i += lanes) {
+            for (size_t lane = 0; lane < lanes; lane++) {
+                const size_t k = i + lane;
+                const double error = fitted[k] / (hat[k] - ones[k] / count);
+                partial[lane] += error * error;
+            }
+        }
+        for (size_t k = whole; k < n; k++) {
+            const double error = fitted[k] / (hat[k] - ones[k] / count);
+            partial[k - whole] += error * error;
+        }
+    }
+    return combine(partial) / count;
 }
 
 LEARNING_VECTOR_CLONES

@@ -38,7 +38,7 @@ struct LinearAlgebraTests {
     }
 
     @Test(
-        "the quadratic forms yᵢᵀ (T + αI)⁻¹ yᵢ of a tridiagonal T, for several α at once, match dense solves",
+        "a tridiagonal T's quadratic forms yᵢᵀ (T + αI)⁻¹ yᵢ and solves for several α at once match dense solves",
         arguments: [1, 7, 8, 15, 16, 17, 40], [1, 2, 6])
     func tridiagonalQuadraticForms(rows n: Int, columns p: Int) throws {
         // T: diagonal 4 + k/3, off-diagonal 1 − k/5 (diagonally dominant, so positive definite). Six penalties
@@ -83,6 +83,64 @@ struct LinearAlgebraTests {
                 let expected = zip(row, solution).reduce(0) { $0 + $1.0 * $1.1 }
                 #expect(abs(result[i, a] - expected) <= 1e-12 * abs(expected), "row \(i) of \(n)×\(p), α = \(alpha)")
             }
+        }
+        // The solves: columns a and count + a are (T + αₐI)⁻¹ applied to the first and the second row of y.
+        guard n >= 2 else { return }
+        let first = (0..<p).map { y[0, $0] }
+        let second = (0..<p).map { y[1, $0] }
+        var solutions = Matrix(rows: 0, columns: 0)
+        LinearAlgebra.tridiagonalSolves(
+            multipliers: multipliers, pivots: pivots, order: p, penalties: alphas.count, first: first, second: second,
+            into: &solutions)
+        try #require(solutions.rows == p && solutions.columns == 2 * alphas.count)
+        for (a, alpha) in alphas.enumerated() {
+            for (column, rightHandSide) in [(a, first), (alphas.count + a, second)] {
+                var t = Matrix(rows: p, columns: p)
+                for k in 0..<p {
+                    t[k, k] = diagonal[k] + alpha
+                    if k > 0 {
+                        t[k, k - 1] = offDiagonal[k - 1]
+                        t[k - 1, k] = offDiagonal[k - 1]
+                    }
+                }
+                var expected = rightHandSide
+                try LinearAlgebra.solvePositiveDefinite(&t, &expected)
+                let scale = expected.map(abs).max() ?? 0
+                for k in 0..<p {
+                    #expect(abs(solutions[k, column] - expected[k]) <= 1e-12 * scale, "entry \(k), α = \(alpha)")
+                }
+            }
+        }
+    }
+
+    @Test(
+        "the leave-one-out error is the mean of the squared residuals over their leverage, on XᵀX and on XXᵀ",
+        arguments: [1, 7, 8, 9, 23])
+    func leaveOneOutError(rows n: Int) {
+        // Two penalties' columns side by side, so the kernel must read the columns it is pointed at.
+        var fitted = Matrix(rows: n, columns: 4)
+        var hat = Matrix(rows: n, columns: 2)
+        var target: [Double] = []
+        for i in 0..<n {
+            target.append(cos(Double(3 * i + 1)))
+            for j in 0..<4 { fitted[i, j] = sin(Double(5 * i + j + 2)) / 3 }
+            for j in 0..<2 { hat[i, j] = 0.1 + 0.3 * abs(sin(Double(11 * i + j))) }
+        }
+        let count = Double(n)
+        for covariance in [true, false] {
+            let value = LinearAlgebra.leaveOneOutError(
+                covariance: covariance, centeredTarget: target, fitted: fitted, targetColumn: 1, onesColumn: 3,
+                hat: hat, hatColumn: 1)
+            var total = 0.0
+            for i in 0..<n {
+                let error =
+                    covariance
+                    ? (target[i] - fitted[i, 1]) / (1 - hat[i, 1] - (1 - fitted[i, 3]) / count)
+                    : fitted[i, 1] / (hat[i, 1] - fitted[i, 3] / count)
+                total += error * error
+            }
+            let expected = total / count
+            #expect(abs(value - expected) <= 1e-13 * expected, "\(n) rows, covariance \(covariance)")
         }
     }
 

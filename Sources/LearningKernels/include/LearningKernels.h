@@ -16,6 +16,13 @@ void learning_tridiagonal_quadratic_forms(
     size_t n, size_t p, size_t count, const double *y, const double *multipliers, const double *pivots,
     double *out, double *inverses);
 
+/// For each penalty a < count, with T + αₐI = L D Lᵀ factored as for `learning_tridiagonal_quadratic_forms`:
+/// out[a·p ..< (a+1)·p] = (T + αₐI)⁻¹ first and out[(count + a)·p ..< (count + a + 1)·p] = (T + αₐI)⁻¹ second,
+/// the two solves of a penalty side by side, so that each waits only on its own last product.
+void learning_tridiagonal_solves(
+    size_t p, size_t count, const double *multipliers, const double *pivots, const double *first,
+    const double *second, double *out);
+
 /// Σ x[i] over n values, in eight interleaved partial sums added pairwise at the end (as NumPy's pairwise
 /// sum does within a block), so the additions do not wait on one another and fill the vector lanes.
 double learning_sum(size_t n, const double *x);
@@ -49,6 +56,18 @@ size_t learning_gram_scratch_count(size_t n, size_t m);
 /// 2 × 2 (on others): so tests check both on any CPU.
 void learning_gram_upper_in_blocks(
     size_t block, size_t n, size_t m, const double *a, const double *d, int ones, double *c, double *scratch);
+
+/// z = (x − means[j]) / scales[j] down each column j < m of the n×m column-major x: a division, as scikit-learn's
+/// StandardScaler does, 8 or 4 rows a vector instruction.
+void learning_standardize(
+    size_t n, size_t m, const double *x, const double *means, const double *scales, double *z);
+
+/// The mean squared leave-one-out error of a ridge fit from its n fitted values of the centred target and of the
+/// ones vector and the hat matrix's diagonal: eᵢ = (targetᵢ − fittedᵢ) / (1 − hatᵢ − (1 − onesᵢ)/n) on XᵀX
+/// (`covariance`), eᵢ = fittedᵢ / (hatᵢ − onesᵢ/n) on XXᵀ, with scikit-learn's correction for the centred
+/// intercept. The squares are summed in eight interleaved partials, as `learning_sum` sums.
+double learning_leave_one_out_error(
+    size_t n, int covariance, const double *target, const double *fitted, const double *ones, const double *hat);
 
 /// For every index t < count of a series, the mean of its logged values at indices t + from ... t + through
 /// (clipped to 0 ... count − 1) into out[t]: Σ zeroed / Σ logged (zeroed holds 0 and logged 0 where nothing was
