@@ -250,17 +250,16 @@ public struct PopulationAccumulator: Sendable {
 
     private func fitFlareHead(standardization: Standardization) throws(LearningError) -> ModelArtifact.FlareHead {
         let p = spec.featureNames.count
-        let rows = sample.entries().map(\.row)
-        var x = Matrix(rows: rows.count, columns: p)
-        var labels = [Double](repeating: 0, count: rows.count)
-        for (i, row) in rows.enumerated() {
-            for j in 0..<p { x[i, j] = (row[j] - standardization.means[j]) / standardization.scales[j] }
-            labels[i] = row[p] >= spec.flare.threshold ? 1 : 0
-        }
+        // The sampled rows in key order, column by column: the features, then the target.
+        let sampled = sample.matrix()
+        let n = sampled.rows
+        var x = Matrix(rows: 0, columns: 0)
+        standardization.apply(Matrix(rows: n, columns: p, storage: Array(sampled.storage[0..<(n * p)])), into: &x)
+        let labels = sampled.storage[(n * p)...].map { $0 >= spec.flare.threshold ? 1.0 : 0.0 }
         let flares = labels.reduce(0, +)
-        guard flares > 0, flares < Double(rows.count) else {
+        guard flares > 0, flares < Double(n) else {
             // One class (or no rows): the base rate with half a pseudo-day on each side.
-            let rate = (flares + 0.5) / (Double(rows.count) + 1)
+            let rate = (flares + 0.5) / (Double(n) + 1)
             return .init(
                 coefficients: Array(repeating: 0, count: p), intercept: log(rate / (1 - rate)),
                 threshold: spec.flare.threshold, inverseRegularization: spec.flare.inverseRegularization,
@@ -344,6 +343,19 @@ struct BottomKSample: Sendable {
             for k in 0..<width { rows[start + k] = row[k] }
             siftDown(0)
         }
+    }
+
+    /// The kept rows in key order (the order of `entries()`), as the rows of a column-major matrix of `width`
+    /// columns: what the fit reads, without an array per row.
+    func matrix() -> Matrix {
+        let order = (0..<keys.count).sorted { keys[$0] < keys[$1] }
+        let n = order.count
+        var matrix = Matrix(rows: n, columns: width)
+        for (i, index) in order.enumerated() {
+            let start = slots[index] * width
+            for j in 0..<width { matrix.storage[j * n + i] = rows[start + j] }
+        }
+        return matrix
     }
 
     /// The kept rows, ordered by key so that the fit sees them in a reproducible order.
