@@ -1,7 +1,7 @@
 public import Domain
 import Foundation
 public import Learning
-public import Storage
+internal import Storage
 import Synchronization
 
 /// The personal models of DESIGN §5 over the store: retraining with gated, atomic promotion,

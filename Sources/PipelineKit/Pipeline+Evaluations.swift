@@ -1,4 +1,4 @@
-public import Domain
+internal import Domain
 import Foundation
 import Storage
 
@@ -11,7 +11,7 @@ extension Pipeline {
         let stored = StoredEvaluation(
             evaluatedAt: evaluation.evaluatedAt, first: evaluation.first, last: evaluation.last,
             days: evaluation.days, json: evaluation.json.jsonText)
-        try await storage { (store) throws(StorageError) in try await store.save(stored) }
+        _ = try await storage { (store) throws(StorageError) in try await store.save(stored) }
     }
 
     /// The evaluation that ran last, or `nil` when none was recorded. A stored document this version
