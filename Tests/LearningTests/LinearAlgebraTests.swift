@@ -58,6 +58,18 @@ struct LinearAlgebraTests {
                 pivots.append(pivot)
             }
         }
+        // b ← (T + αI)⁻¹ b by Cholesky of the dense T + αI.
+        func solveDense(_ alpha: Double, _ b: inout [Double]) throws {
+            var t = Matrix(rows: p, columns: p)
+            for k in 0..<p {
+                t[k, k] = diagonal[k] + alpha
+                if k > 0 {
+                    t[k, k - 1] = offDiagonal[k - 1]
+                    t[k - 1, k] = offDiagonal[k - 1]
+                }
+            }
+            try LinearAlgebra.solvePositiveDefinite(&t, &b)
+        }
         var y = Matrix(rows: n, columns: p)
         for i in 0..<n {
             for k in 0..<p { y[i, k] = sin(Double(7 * i + 3 * k + 1)) * Double(k + 1) }
@@ -69,17 +81,9 @@ struct LinearAlgebraTests {
         try #require(result.rows == n && result.columns == alphas.count)
         for (a, alpha) in alphas.enumerated() {
             for i in 0..<n {
-                var t = Matrix(rows: p, columns: p)
-                for k in 0..<p {
-                    t[k, k] = diagonal[k] + alpha
-                    if k > 0 {
-                        t[k, k - 1] = offDiagonal[k - 1]
-                        t[k - 1, k] = offDiagonal[k - 1]
-                    }
-                }
                 let row = (0..<p).map { y[i, $0] }
                 var solution = row
-                try LinearAlgebra.solvePositiveDefinite(&t, &solution)
+                try solveDense(alpha, &solution)
                 let expected = zip(row, solution).reduce(0) { $0 + $1.0 * $1.1 }
                 #expect(abs(result[i, a] - expected) <= 1e-12 * abs(expected), "row \(i) of \(n)×\(p), α = \(alpha)")
             }
@@ -95,16 +99,8 @@ struct LinearAlgebraTests {
         try #require(solutions.rows == p && solutions.columns == 2 * alphas.count)
         for (a, alpha) in alphas.enumerated() {
             for (column, rightHandSide) in [(a, first), (alphas.count + a, second)] {
-                var t = Matrix(rows: p, columns: p)
-                for k in 0..<p {
-                    t[k, k] = diagonal[k] + alpha
-                    if k > 0 {
-                        t[k, k - 1] = offDiagonal[k - 1]
-                        t[k - 1, k] = offDiagonal[k - 1]
-                    }
-                }
                 var expected = rightHandSide
-                try LinearAlgebra.solvePositiveDefinite(&t, &expected)
+                try solveDense(alpha, &expected)
                 let scale = expected.map(abs).max() ?? 0
                 for k in 0..<p {
                     #expect(abs(solutions[k, column] - expected[k]) <= 1e-12 * scale, "entry \(k), α = \(alpha)")
