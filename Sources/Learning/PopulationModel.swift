@@ -251,11 +251,12 @@ public struct PopulationAccumulator: Sendable {
     private func fitFlareHead(standardization: Standardization) throws(LearningError) -> ModelArtifact.FlareHead {
         let p = spec.featureNames.count
         // The sampled rows in key order, column by column: the features, then the target.
-        let sampled = sample.matrix()
+        var sampled = sample.matrix()
         let n = sampled.rows
-        var x = Matrix(rows: 0, columns: 0)
-        standardization.apply(Matrix(rows: n, columns: p, storage: Array(sampled.storage[0..<(n * p)])), into: &x)
         let labels = sampled.storage[(n * p)...].map { $0 >= spec.flare.threshold ? 1.0 : 0.0 }
+        sampled.storage.removeLast(n)  // the target column: the features stay where they are, not copied
+        var x = Matrix(rows: 0, columns: 0)
+        standardization.apply(Matrix(rows: n, columns: p, storage: sampled.storage), into: &x)
         let flares = labels.reduce(0, +)
         guard flares > 0, flares < Double(n) else {
             // One class (or no rows): the base rate with half a pseudo-day on each side.
@@ -348,7 +349,7 @@ struct BottomKSample: Sendable {
     /// The kept rows in key order (the order of `entries()`), as the rows of a column-major matrix of `width`
     /// columns: what the fit reads, without an array per row.
     func matrix() -> Matrix {
-        let order = (0..<keys.count).sorted { keys[$0] < keys[$1] }
+        let order = keyOrder()
         let n = order.count
         var matrix = Matrix(rows: n, columns: width)
         for (i, index) in order.enumerated() {
@@ -360,11 +361,14 @@ struct BottomKSample: Sendable {
 
     /// The kept rows, ordered by key so that the fit sees them in a reproducible order.
     func entries() -> [(key: UInt64, row: [Double])] {
-        (0..<keys.count).sorted { keys[$0] < keys[$1] }.map { index in
+        keyOrder().map { index in
             let start = slots[index] * width
             return (key: keys[index], row: Array(rows[start..<(start + width)]))
         }
     }
+
+    /// The heap's positions in key order.
+    private func keyOrder() -> [Int] { (0..<keys.count).sorted { keys[$0] < keys[$1] } }
 
     private mutating func swapEntries(_ a: Int, _ b: Int) {
         keys.swapAt(a, b)

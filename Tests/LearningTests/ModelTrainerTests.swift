@@ -261,6 +261,11 @@ struct ModelTrainerTests {
         #expect(merged.map(\.key) == kept.map(\.key))
         let sameRows = merged.map(\.row) == kept.map(\.row)
         #expect(sameRows, "the kept rows differ with the order users were added in")
+        // What the flare head fits: the same rows in the same order, one column per field.
+        let matrix = forward.sample.matrix()
+        try #require(matrix.rows == kept.count && matrix.columns == kept[0].row.count)
+        let asRows = (0..<matrix.rows).map { i in (0..<matrix.columns).map { matrix[i, $0] } }
+        #expect(asRows.elementsEqual(kept.map(\.row)) { $0.elementsEqual($1) { $0 == $1 || ($0.isNaN && $1.isNaN) } })
     }
 
     @Test("a single pass that builds each user's features once trains the same models as two passes")

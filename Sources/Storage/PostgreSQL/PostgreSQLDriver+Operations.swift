@@ -8,7 +8,7 @@ extension PostgreSQLDriver {
 
     func recordLaunch(worker: String) throws(StorageError) {
         try write { () throws(StorageError) in
-            try connection.query(
+            _ = try connection.query(
                 """
                 INSERT INTO scheduler_launches (id, launched_at, worker) VALUES (1, $1, $2)
                 ON CONFLICT (id) DO UPDATE SET launched_at = excluded.launched_at, worker = excluded.worker
