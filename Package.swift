@@ -12,7 +12,6 @@ let package = Package(
     targets: [
         // C libraries, reached through two-file system-library shims.
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
-        .systemLibrary(name: "COpenBLAS", pkgConfig: "openblas", providers: [.apt(["libopenblas-dev"])]),
         .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         .systemLibrary(name: "CAllocator"),
 
@@ -50,6 +49,8 @@ let package = Package(
         .target(name: "Domain"),
         .target(name: "Storage", dependencies: ["CSQLite", "CLibPQ", "Domain", "SQLiteSchema", "PostgreSQLSchema"]),
         .target(name: "Scheduling", dependencies: ["Storage", "Domain"]),
+        // OpenBLAS, loaded at run time (libopenblas.so.0, from libopenblas-dev) so a process picks its kernels first.
+        .target(name: "COpenBLAS", linkerSettings: [.linkedLibrary("dl")]),
         .target(name: "LearningKernels", linkerSettings: [.linkedLibrary("mvec")]),
         .target(name: "Learning", dependencies: ["COpenBLAS", "LearningKernels", "Domain", "ModelSpecs"]),
         .target(name: "Ingestion", dependencies: ["Domain"]),

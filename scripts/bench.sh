@@ -192,7 +192,7 @@ min_median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { printf "
 bench_retrain() {
     local repeats="${BENCH_REPEAT:-3}"
     echo "== retrain: $USERS users x $DAYS days, pipeline retrain on a freshly ingested database ($repeats repetitions)"
-    # The CPU and the kernels OpenBLAS runs for pipeline (the last "Core:" line: after a restart, if any) move
+    # The CPU and the kernels OpenBLAS runs for pipeline (the last "Core:" line: after a second load, if any) move
     # the figures more than most changes do; they change between machines of the same kind.
     printf "  CPU: %s; OpenBLAS kernels: %s\n" "$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)" \
         "$(OPENBLAS_VERBOSE=2 "$PIPELINE" --help 2>&1 >/dev/null | sed -n 's/^Core: //p' | tail -n 1)"

@@ -15,8 +15,7 @@ import Foundation
 import Learning
 
 // The kernels `pipeline` itself runs with (see BLASKernels): the benchmark measures what users get.
-BLASKernels.relaunchWithRecognizedKernels(
-    arguments: CommandLine.arguments, environment: ProcessInfo.processInfo.environment)
+try BLASKernels.load(environment: ProcessInfo.processInfo.environment)
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 guard let directory = arguments.first else {

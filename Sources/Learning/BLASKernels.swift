@@ -7,15 +7,15 @@ internal import Foundation
 /// the library (an Intel Xeon of family 6, model 207, for one) is not in its table, and it falls back to
 /// `Prescott`: SSE3 kernels that ignore the AVX2, FMA and AVX-512 units the processor has. The fits then run
 /// about 1.3× slower. The only remedy is `OPENBLAS_CORETYPE`, read once as the library loads, so it must be
-/// in the environment before the process starts: `relaunchWithRecognizedKernels` starts the process again
-/// with it set, and `advice` says what to set for a caller that cannot.
+/// in the environment before the library loads: `load` loads it again with the variable set (the library is
+/// loaded at run time, not linked), and `advice` says what to set for a caller that cannot.
 public enum BLASKernels {
     /// The environment variable OpenBLAS reads for its kernels.
     public static let environmentVariable = "OPENBLAS_CORETYPE"
 
     /// The kernels OpenBLAS chose for this process, e.g. `Haswell`, `SkylakeX`, `Cooperlake` or `Prescott`.
     public static var current: String {
-        guard let name = openblas_get_corename() else { return "unknown" }
+        guard let name = copenblas_get_corename() else { return "unknown" }
         return String(cString: name)
     }
 
@@ -39,7 +39,7 @@ public enum BLASKernels {
         return []
     }
 
-    /// The kernels this process should have been started with, or nil: nil too when `OPENBLAS_CORETYPE` is
+    /// The kernels this process should load instead of `current`, or nil: nil too when `OPENBLAS_CORETYPE` is
     /// already set (the operator's choice stands) or /proc/cpuinfo cannot be read.
     public static func advice(environment: [String: String]) -> String? {
         guard environment[environmentVariable] == nil,
@@ -51,25 +51,40 @@ public enum BLASKernels {
     /// The environment variable OpenBLAS reads for the number of threads it starts as it loads.
     public static let threadsVariable = "OPENBLAS_NUM_THREADS"
 
-    /// Starts this executable again, with the same arguments and `OPENBLAS_CORETYPE` set to `advice`, when
-    /// OpenBLAS fell back to its generic kernels; returns only when there is nothing to do or the restart
-    /// failed (the process then goes on with the kernels it has). Call it first thing in `main`, before any
-    /// file, lock or thread is opened: the new image keeps the process id and the standard streams, and
-    /// nothing else.
+    /// Why OpenBLAS could not be loaded: the dynamic loader's message, which names the library.
+    public struct LoadError: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// Loads OpenBLAS for this process, on kernels that use the CPU's vector units: when the library falls
+    /// back to its generic kernels, it is unloaded and loaded again with `OPENBLAS_CORETYPE` set to `advice`
+    /// (a few milliseconds, where starting the process over took about 25). Call it first thing in `main`,
+    /// before any thread is started: it sets environment variables, and the library must not be in use while
+    /// it is loaded again. Without this call the library loads on the first fit, with the kernels it chooses.
     ///
-    /// The new image also gets `OPENBLAS_NUM_THREADS=1` unless the environment sets it: the fits call OpenBLAS
-    /// on one thread each (`LinearAlgebra.singleThreaded`), and a thread pool started as the library loads
-    /// spins in `sched_yield` for about a tenth of a second of a core before it sleeps.
-    public static func relaunchWithRecognizedKernels(arguments: [String], environment: [String: String]) {
+    /// It also sets `OPENBLAS_NUM_THREADS=1` unless the environment sets it: the fits call OpenBLAS on one
+    /// thread each (`LinearAlgebra.singleThreaded`), and a thread pool started as the library loads spins in
+    /// `sched_yield` for about a tenth of a second of a core before it sleeps.
+    public static func load(environment: [String: String]) throws(LoadError) {
+        if environment[threadsVariable] == nil { setenv(threadsVariable, "1", 1) }
+        try open()
         guard let kernels = advice(environment: environment) else { return }
+        copenblas_unload()
         setenv(environmentVariable, kernels, 1)
-        let setThreads = environment[threadsVariable] == nil
-        if setThreads { setenv(threadsVariable, "1", 1) }
-        var cArguments = arguments.map { strdup($0) } + [nil]
-        execv("/proc/self/exe", &cArguments)
-        // execv returned: it failed. Carry on with the generic kernels rather than not at all.
-        unsetenv(environmentVariable)
-        if setThreads { unsetenv(threadsVariable) }
-        for argument in cArguments { free(argument) }
+        do throws(LoadError) {
+            try open()
+        } catch {
+            // The library loaded a moment ago: go on with the kernels it chooses rather than not at all.
+            unsetenv(environmentVariable)
+            try open()
+        }
+    }
+
+    private static func open() throws(LoadError) {
+        var message = [CChar](repeating: 0, count: 512)
+        guard copenblas_load(&message, message.count) == 0 else {
+            throw LoadError(description: String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) },
+                as: UTF8.self))
+        }
     }
 }

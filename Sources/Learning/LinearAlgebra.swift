@@ -5,14 +5,14 @@ internal import Foundation
 /// The BLAS and LAPACK calls the fits need, and the only code in the module that touches pointers.
 ///
 /// Every entry point checks dimensions (a mismatch is a programmer error and traps) and turns a
-/// LAPACK `info` into a `LearningError`. The Fortran routines are declared in `COpenBLAS/shim.h`:
+/// LAPACK `info` into a `LearningError`. The Fortran routines are declared in `COpenBLAS.h`:
 /// column-major, arguments by pointer, 32-bit integers, a hidden length per character argument.
 /// Reference: https://www.netlib.org/lapack/explore-html/ (dposv, dsyevd).
 enum LinearAlgebra {
     /// OpenBLAS's own threads would compete with the per-user parallelism of the caller (one fit per
     /// core was measured faster than one fit on two cores), so the process uses one BLAS thread.
     /// A global `let` is initialized once, thread-safely, on first use.
-    static let singleThreaded: Void = openblas_set_num_threads(1)
+    static let singleThreaded: Void = copenblas_set_num_threads(1)
 
     /// `c = aᵀa`: both triangles filled, or only the upper one when `upperOnly` (enough for
     /// `solvePositiveDefinite`, which reads the upper triangle). Summed by `learning_gram_upper`, which beats
@@ -67,8 +67,8 @@ enum LinearAlgebra {
         guard a.rows > 0 else { return }
         a.storage.withUnsafeBufferPointer { aBuffer in
             c.storage.withUnsafeMutableBufferPointer { cBuffer in
-                cblas_dsyrk(
-                    CblasColMajor, CblasUpper, CblasNoTrans, n, k, 1, aBuffer.baseAddress, max(1, n), 0,
+                copenblas_dsyrk(
+                    COPENBLAS_COL_MAJOR, COPENBLAS_UPPER, COPENBLAS_NO_TRANS, n, k, 1, aBuffer.baseAddress, max(1, n), 0,
                     cBuffer.baseAddress, max(1, n))
             }
         }
@@ -87,8 +87,8 @@ enum LinearAlgebra {
         a.storage.withUnsafeBufferPointer { aBuffer in
             b.storage.withUnsafeBufferPointer { bBuffer in
                 c.storage.withUnsafeMutableBufferPointer { cBuffer in
-                    cblas_dgemm(
-                        CblasColMajor, CblasNoTrans, CblasNoTrans, m, n, k, 1, aBuffer.baseAddress, max(1, m),
+                    copenblas_dgemm(
+                        COPENBLAS_COL_MAJOR, COPENBLAS_NO_TRANS, COPENBLAS_NO_TRANS, m, n, k, 1, aBuffer.baseAddress, max(1, m),
                         bBuffer.baseAddress, max(1, k), 0, cBuffer.baseAddress, max(1, m))
                 }
             }
@@ -109,8 +109,8 @@ enum LinearAlgebra {
         a.storage.withUnsafeBufferPointer { aBuffer in
             x.withUnsafeBufferPointer { xBuffer in
                 y.withUnsafeMutableBufferPointer { yBuffer in
-                    cblas_dgemv(
-                        CblasColMajor, transposed ? CblasTrans : CblasNoTrans, int32(a.rows), int32(a.columns), 1,
+                    copenblas_dgemv(
+                        COPENBLAS_COL_MAJOR, transposed ? COPENBLAS_TRANS : COPENBLAS_NO_TRANS, int32(a.rows), int32(a.columns), 1,
                         aBuffer.baseAddress, max(1, int32(a.rows)), xBuffer.baseAddress, 1, 0, yBuffer.baseAddress, 1)
                 }
             }
@@ -137,7 +137,7 @@ enum LinearAlgebra {
         var lda = n
         var info: Int32 = 0
         a.storage.withUnsafeMutableBufferPointer { aBuffer in
-            dpotrf_(&uplo, &n, aBuffer.baseAddress, &lda, &info, 1)
+            copenblas_dpotrf(&uplo, &n, aBuffer.baseAddress, &lda, &info, 1)
         }
         precondition(info >= 0, "dpotrf_: argument \(-info) is invalid")
         if info > 0 { throw .notPositiveDefinite(order: a.rows, minor: Int(info)) }
@@ -156,7 +156,7 @@ enum LinearAlgebra {
         var info: Int32 = 0
         factor.storage.withUnsafeBufferPointer { aBuffer in
             b.withUnsafeMutableBufferPointer { bBuffer in
-                dpotrs_(&uplo, &n, &nrhs, aBuffer.baseAddress, &lda, bBuffer.baseAddress, &ldb, &info, 1)
+                copenblas_dpotrs(&uplo, &n, &nrhs, aBuffer.baseAddress, &lda, bBuffer.baseAddress, &ldb, &info, 1)
             }
         }
         precondition(info == 0, "dpotrs_: argument \(-info) is invalid")
@@ -188,7 +188,7 @@ enum LinearAlgebra {
             eigenvalues.withUnsafeMutableBufferPointer { wBuffer in
                 workspace.real.withUnsafeMutableBufferPointer { work in
                     workspace.integer.withUnsafeMutableBufferPointer { iwork in
-                        dsyevd_(
+                        copenblas_dsyevd(
                             &jobz, &uplo, &n, aBuffer.baseAddress, &lda, wBuffer.baseAddress, work.baseAddress,
                             &lwork, iwork.baseAddress, &liwork, &info, 1, 1)
                     }
@@ -225,11 +225,11 @@ enum LinearAlgebra {
                 scratchOffDiagonal.withUnsafeMutableBufferPointer { e in
                     workspace.real.withUnsafeMutableBufferPointer { work in
                         let tau = work.baseAddress! + Int(lwork)
-                        dsytrd_(
+                        copenblas_dsytrd(
                             &uplo, &n, aBuffer.baseAddress, &lda, d.baseAddress, e.baseAddress, tau,
                             work.baseAddress, &lwork, &info, 1)
                         precondition(info == 0, "dsytrd_: argument \(-info) is invalid")
-                        dorgtr_(&uplo, &n, aBuffer.baseAddress, &lda, tau, work.baseAddress, &lwork, &info, 1)
+                        copenblas_dorgtr(&uplo, &n, aBuffer.baseAddress, &lda, tau, work.baseAddress, &lwork, &info, 1)
                     }
                 }
             }

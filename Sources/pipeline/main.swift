@@ -3,10 +3,15 @@ import Learning
 import PipelineCLI
 import PipelineKit
 
-// Before anything else: a CPU that OpenBLAS does not recognize gets its slowest kernels unless the process
-// starts with OPENBLAS_CORETYPE set, so such a process starts again with it set (see BLASKernels).
-BLASKernels.relaunchWithRecognizedKernels(
-    arguments: CommandLine.arguments, environment: ProcessInfo.processInfo.environment)
+// Before anything else: OpenBLAS loads on kernels that use this CPU's vector units, set before it loads
+// (a CPU it does not recognize gets its slowest kernels otherwise; see BLASKernels).
+do throws(BLASKernels.LoadError) {
+    try BLASKernels.load(environment: ProcessInfo.processInfo.environment)
+} catch {
+    FileHandle.standardError.write(
+        Data("Error: cannot load OpenBLAS (\(error)); on Debian: apt-get install libopenblas0\n".utf8))
+    exit(1)
+}
 
 // A retrain frees and allocates a few hundred kilobytes per user on each worker thread: keep them mapped.
 AllocatorTuning.keepFreedMemory(environment: ProcessInfo.processInfo.environment)

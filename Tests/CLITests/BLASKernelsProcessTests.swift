@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 
 /// `pipeline` on a CPU that Debian's OpenBLAS does not recognize (it falls back to its SSE3 `Prescott`
-/// kernels) starts again with OPENBLAS_CORETYPE set, so the fits use the CPU's AVX2 or AVX-512 units.
+/// kernels) loads the library again with OPENBLAS_CORETYPE set, so the fits use the CPU's AVX2 or AVX-512 units.
 @Suite("OpenBLAS kernels of the pipeline process", .timeLimit(.minutes(2)))
 struct BLASKernelsProcessTests {
     /// The kernels OpenBLAS reported, in order (OPENBLAS_VERBOSE=2 prints "Core: NAME" as it loads).
@@ -27,12 +27,12 @@ struct BLASKernelsProcessTests {
         if Self.flags.isSuperset(of: ["avx2", "fma"]) {
             #expect(final != "Prescott", "OpenBLAS chose \(cores)")
         }
-        // At most one restart, and only away from the fallback.
+        // At most one second load, and only away from the fallback.
         #expect(cores.count == 1 || (cores.count == 2 && cores[0] == "Prescott"), "\(cores)")
         #expect(run.stdout.contains("Usage: pipeline"))
     }
 
-    @Test("an operator's OPENBLAS_CORETYPE is kept as given, with no restart")
+    @Test("an operator's OPENBLAS_CORETYPE is kept as given, with no second load")
     func operatorChoiceKept() async throws {
         let run = try await runBinary(["--help"], environment: ["OPENBLAS_VERBOSE": "2", "OPENBLAS_CORETYPE": "Prescott"])
         #expect(run.status == 0, "\(run.stderr)")
