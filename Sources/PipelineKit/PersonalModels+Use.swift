@@ -94,7 +94,8 @@ extension PersonalModels {
                     + "so no personal matrix was fitted"
             )
         }
-        return FitDesign(design: design, stored: last, dataUnchanged: Self.fingerprint(logs) == last.designFingerprint)
+        return FitDesign(
+            design: design, stored: last, dataUnchanged: DesignFingerprint.matches(last.designFingerprint, logs))
     }
 
     /// One sentence about the user's strongest personal association, for the weekly insight; `nil`

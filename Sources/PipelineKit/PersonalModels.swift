@@ -77,7 +77,7 @@ public final class PersonalModels: ModelTrainingService {
         let model = StoredModel(
             scope: id.rawValue, specVersion: artifact.specVersion, source: Self.storedSource(artifact.source),
             asOfDay: today, trainedAt: now, promoted: outcome.promoted, reason: outcome.reason,
-            designFingerprint: Self.fingerprint(logs), json: artifact.jsonText)
+            designFingerprint: DesignFingerprint.of(logs), json: artifact.jsonText)
         return TrainedModel(outcome: RetrainOutcome(promoted: outcome.promoted, reason: outcome.reason), model: model)
     }
 
@@ -303,19 +303,5 @@ public final class PersonalModels: ModelTrainingService {
             let index = position.wrappingAdd(1, ordering: .relaxed).oldValue
             return index < count ? index : nil
         }
-    }
-
-    /// Identifies the logs a fit saw (days, values and sources), so the exact training matrix can be
-    /// rebuilt later and a change in the data since the fit noticed. FNV-1a over the values' bits.
-    static func fingerprint(_ logs: [DailyLog]) -> String {
-        var hash = FNV1a()
-        for log in logs {
-            hash.add(UInt64(bitPattern: Int64(log.day.ordinal)))
-            for field in Field.allCases {
-                hash.add(log.value(of: field).map { $0.bitPattern } ?? 0x7FF8_DEAD_0000_0001)
-                hash.add(log.source(of: field) == .user ? 1 as UInt64 : 0)
-            }
-        }
-        return String(hash.value, radix: 16)
     }
 }
