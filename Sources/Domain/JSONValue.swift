@@ -10,42 +10,48 @@ public enum JSONValue: Sendable, Hashable {
 
     /// Compact JSON text (no spaces), keys in insertion order.
     public var jsonText: String {
-        var output = ""
-        if case .object = self { output.reserveCapacity(1024) }
+        var output = JSONText()
+        if case .object = self { output.bytes.reserveCapacity(1024) }
         write(to: &output)
-        return output
+        return output.string
     }
 
+    /// Appends `jsonText` to `output`.
     public func write(to output: inout String) {
+        output += jsonText
+    }
+
+    /// Appends the compact JSON text to `output`, which can be given room for a large document first.
+    public func write(to output: inout JSONText) {
         switch self {
-        case .null: output += "null"
-        case .bool(let flag): output += flag ? "true" : "false"
+        case .null: output.append("null")
+        case .bool(let flag): output.append(flag ? "true" : "false")
         case .number(let number): JSONValue.writeNumber(number, to: &output)
         case .string(let text): JSONValue.writeString(text, to: &output)
         case .array(let elements):
-            output += "["
+            output.append("[")
             for (index, element) in elements.enumerated() {
-                if index > 0 { output += "," }
+                if index > 0 { output.append(",") }
                 element.write(to: &output)
             }
-            output += "]"
+            output.append("]")
         case .object(let object):
-            output += "{"
+            output.append("{")
             for (index, member) in object.members.enumerated() {
-                if index > 0 { output += "," }
+                if index > 0 { output.append(",") }
                 JSONValue.writeString(member.key, to: &output)
-                output += ":"
+                output.append(":")
                 member.value.write(to: &output)
             }
-            output += "}"
+            output.append("}")
         }
     }
 
     /// Whole numbers print without a fraction; others in the shortest form that reads back exactly.
-    static func writeNumber(_ number: Double, to output: inout String) {
+    static func writeNumber(_ number: Double, to output: inout JSONText) {
         precondition(number.isFinite, "JSON has no representation for NaN or infinity")
         if number.rounded() == number, abs(number) < 9_007_199_254_740_992 {
-            output += String(Int64(number))
+            output.write(String(Int64(number)))
         } else {
             number.write(to: &output)
         }
@@ -54,35 +60,42 @@ public enum JSONValue: Sendable, Hashable {
     /// Escapes what JSON requires, and beyond it every character that does not print as itself
     /// (`PrintableExcerpt.printsAsItself`: DEL, the C1 controls, bidirectional overrides, line
     /// separators …), so JSON printed to a terminal cannot drive it. The value read back is the same.
-    static func writeString(_ text: String, to output: inout String) {
-        output += "\""
-        // Most strings (keys, feature names, reasons) are printable ASCII with nothing to escape: one append.
-        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) {
-            output += text
-            output += "\""
+    static func writeString(_ text: String, to output: inout JSONText) {
+        output.append("\"")
+        // Most strings (keys, feature names, reasons) are printable ASCII with nothing to escape: checked on the
+        // string's contiguous bytes, and copied as they are.
+        func printsAsItself(_ byte: UInt8) -> Bool {
+            byte >= 0x20 && byte < 0x7F && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\")
+        }
+        let plain =
+            text.utf8.withContiguousStorageIfAvailable { $0.allSatisfy(printsAsItself) }
+            ?? text.utf8.allSatisfy(printsAsItself)
+        if plain {
+            output.write(text)
+            output.append("\"")
             return
         }
         for scalar in text.unicodeScalars {
             switch scalar {
-            case "\"": output += "\\\""
-            case "\\": output += "\\\\"
-            case "\n": output += "\\n"
-            case "\r": output += "\\r"
-            case "\t": output += "\\t"
+            case "\"": output.append("\\\"")
+            case "\\": output.append("\\\\")
+            case "\n": output.append("\\n")
+            case "\r": output.append("\\r")
+            case "\t": output.append("\\t")
             case _ where scalar.value < 0x20 || scalar.value == 0x7F:
                 writeEscape(UInt16(scalar.value), to: &output)
             case _ where scalar.value < 0x80 || PrintableExcerpt.printsAsItself(scalar):
-                output.unicodeScalars.append(scalar)
+                UTF8.encode(scalar) { output.bytes.append($0) }
             default:
                 for unit in String(scalar).utf16 { writeEscape(unit, to: &output) }
             }
         }
-        output += "\""
+        output.append("\"")
     }
 
-    private static func writeEscape(_ unit: UInt16, to output: inout String) {
+    private static func writeEscape(_ unit: UInt16, to output: inout JSONText) {
         let hex = String(unit, radix: 16)
-        output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+        output.write("\\u" + String(repeating: "0", count: 4 - hex.count) + hex)
     }
 
     public var objectValue: JSONObject? {
@@ -174,5 +187,29 @@ public struct JSONObject: Sendable, Hashable, ExpressibleByDictionaryLiteral {
             hasher.combine(member.key)
             hasher.combine(member.value)
         }
+    }
+}
+
+/// JSON text as it is written: UTF-8 bytes, appended without the checks a `String` makes on every append.
+/// Numbers print through `TextOutputStream`, whose ASCII path hands a `Double`'s digits over without an
+/// intermediate string.
+public struct JSONText: TextOutputStream, Sendable {
+    public var bytes: [UInt8] = []
+
+    public init() {}
+
+    /// The text written so far.
+    public var string: String { String(decoding: bytes, as: UTF8.self) }
+
+    public mutating func write(_ string: String) {
+        bytes.append(contentsOf: string.utf8)
+    }
+
+    public mutating func _writeASCII(_ buffer: UnsafeBufferPointer<UInt8>) {
+        bytes.append(contentsOf: buffer)
+    }
+
+    mutating func append(_ literal: StaticString) {
+        literal.withUTF8Buffer { bytes.append(contentsOf: $0) }
     }
 }

@@ -52,7 +52,11 @@ extension ModelArtifact {
             ])
         }
         if let user { object["user"] = .string(user) }
-        return object.jsonText
+        // Room for a whole artifact (about 7 KB with a selection record), so the text is not copied as it grows.
+        var text = JSONText()
+        text.bytes.reserveCapacity(8192)
+        JSONValue.object(object).write(to: &text)
+        return text.string
     }
 
     private static func numbers(_ values: [Double]) -> JSONValue {
