@@ -2,7 +2,7 @@ import Foundation
 import Scheduling
 import Testing
 
-/// The production timer: real time, on a dispatch timer that a cancellation stops at once.
+/// The production timer: real time, on one dispatch timer shared by every wait, which a cancellation leaves at once.
 @Suite("The wall-clock expiry timer", .timeLimit(.minutes(2)))
 struct WallClockTimerTests {
     @Test("a wait of no time returns, and a wait of an hour that is cancelled throws CancellationError at once")
@@ -35,5 +35,31 @@ struct WallClockTimerTests {
             try await timer.wait(3600, from: Date())
         }
         await #expect(throws: CancellationError.self) { try await early.value }
+    }
+
+    @Test("a short wait that starts after a long one still ends on time: the shared timer is armed for it")
+    func earlierDeadlineRearms() async throws {
+        let timer = WallClockExpiryTimer()
+        let long = Task { try await timer.wait(3600, from: Date()) }
+        // Several rounds, so each short wait arms the timer again after the previous one fired.
+        for _ in 0..<3 {
+            let started = ContinuousClock.now
+            try await timer.wait(0.05, from: Date())
+            // Never early; a wait that is never woken fails the suite's time limit instead.
+            #expect(ContinuousClock.now - started >= .milliseconds(50))
+        }
+        // Two waits at once end in the order of their deadlines, each when it is due.
+        let later = Task { () -> ContinuousClock.Instant in
+            try await timer.wait(0.2, from: Date())
+            return ContinuousClock.now
+        }
+        let soonerStarted = ContinuousClock.now
+        try await timer.wait(0.05, from: Date())
+        let soonerEnded = ContinuousClock.now
+        #expect(soonerEnded - soonerStarted >= .milliseconds(50))
+        let laterEnded = try await later.value
+        #expect(laterEnded >= soonerEnded)
+        long.cancel()
+        await #expect(throws: CancellationError.self) { try await long.value }
     }
 }
