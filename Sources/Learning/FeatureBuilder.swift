@@ -38,41 +38,28 @@ public struct FeatureBuilder: Sendable {
         if series.count >= 2 {
             for t in 0..<(series.count - 1) where !raw[t + 1].isNaN && !raw[t].isNaN { usable.append(t) }
         }
-        var regular = Matrix(rows: usable.count, columns: features.count)
-        fill(&regular, series: series, rows: usable)
         let every = spec.training.hideYesterdayEvery
         let userInputs = spec.inputs.indices.filter { Field.userOnly.contains(spec.inputs[$0].field) }
-        let p = features.count
+        // The rows in order: each usable day, and after a day whose yesterday is hidden (every `every`th), its
+        // hidden copy. Each is filled straight into its row of the matrix.
         var order: [(row: Int, hidden: Bool)] = []
         order.reserveCapacity(usable.count + usable.count / max(1, every) + 1)
-        // The hidden copies' rows, one after another (row-major, p values each).
-        var hiddenValues: [Double] = []
-        var one = Matrix(rows: 1, columns: p)
-        var oneRow = [0]
+        var regularPositions: [Int] = []
+        regularPositions.reserveCapacity(usable.count)
+        var hiddenCopies: [(t: Int, position: Int)] = []
         for (i, t) in usable.enumerated() {
+            regularPositions.append(order.count)
             order.append((i, false))
             guard series.first.adding(days: t + 1).ordinal % every == 0 else { continue }
-            let saved = series.hide(userInputs, at: t)
-            oneRow[0] = t
-            fill(&one, series: series, rows: oneRow)
-            series.restore(userInputs, at: t, saved)
-            order.append((hiddenValues.count / p, true))
-            hiddenValues.append(contentsOf: one.storage)
+            hiddenCopies.append((t, order.count))
+            order.append((hiddenCopies.count - 1, true))
         }
-        var values = Matrix(rows: order.count, columns: p)
-        values.storage.withUnsafeMutableBufferPointer { out in
-            regular.storage.withUnsafeBufferPointer { regular in
-                hiddenValues.withUnsafeBufferPointer { hiddenValues in
-                    for j in 0..<p {
-                        let column = j * order.count
-                        let regularColumn = j * usable.count
-                        for (i, entry) in order.enumerated() {
-                            out[column + i] =
-                                entry.hidden ? hiddenValues[entry.row * p + j] : regular[regularColumn + entry.row]
-                        }
-                    }
-                }
-            }
+        var values = Matrix(rows: order.count, columns: features.count)
+        fill(&values, series: series, rows: usable, positions: regularPositions)
+        for copy in hiddenCopies {
+            let saved = series.hide(userInputs, at: copy.t)
+            fill(&values, series: series, rows: [copy.t], positions: [copy.position])
+            series.restore(userInputs, at: copy.t, saved)
         }
         var rowDays: [Day] = []
         var targets: [Double] = []
@@ -117,54 +104,61 @@ public struct FeatureBuilder: Sendable {
     static let rowsForEveryDayMeans = 16
 
     /// Features of the rows whose feature days are the indices `rows` of `series` (each predicts the next
-    /// index), column by column. The one definition of every feature, for training and prediction alike.
-    private func fill(_ values: inout Matrix, series: Series, rows: [Int]) {
+    /// index), column by column, into rows `positions` of `values` (0, 1, 2, … when `nil`). The one definition
+    /// of every feature, for training and prediction alike.
+    private func fill(_ values: inout Matrix, series: Series, rows: [Int], positions: [Int]? = nil) {
         let n = rows.count
         let count = series.count
+        let height = values.rows
+        let positions = positions ?? Array(0..<n)
+        precondition(positions.count == n, "one position per row")
         var means: [Double] = []
         // Through buffer pointers: a row's loop does its arithmetic and nothing else (no bounds checks, no
         // uniqueness checks of `values`), the same arithmetic in the same order as through the arrays.
         values.storage.withUnsafeMutableBufferPointer { out in
             series.values.withUnsafeBufferPointer { observed in
-                rows.withUnsafeBufferPointer { rows in
-                    /// The value of the input starting at `base` on index `t`, NaN outside the series.
-                    @inline(__always) func value(_ base: Int, _ t: Int) -> Double {
-                        t >= 0 && t < count ? observed[base + t] : .nan
-                    }
-                    for (j, column) in columns.enumerated() {
-                        let base = j * n
-                        let input = column.input * count
-                        switch column.kind {
-                        case .targetWeekday(let weekday):
-                            for i in 0..<n {
-                                out[base + i] = series.first.adding(days: rows[i] + 1).weekday == weekday ? 1 : 0
-                            }
-                        case .value:
-                            for i in 0..<n { out[base + i] = value(input, rows[i]) }
-                        case .lag(let days):
-                            for i in 0..<n { out[base + i] = value(input, rows[i] - days) }
-                        case .missing:
-                            for i in 0..<n { out[base + i] = value(input, rows[i]).isNaN ? 1 : 0 }
-                        case .rollingMean(let days) where n < Self.rowsForEveryDayMeans:
-                            for i in 0..<n {
-                                let t = rows[i]
-                                out[base + i] = series.mean(column.input, from: t - days + 1, through: t)
-                            }
-                        case .rollingMean(let days):
-                            series.everyDayMeans(column.input, from: -days + 1, through: 0, into: &means)
-                            means.withUnsafeBufferPointer { means in
-                                for i in 0..<n { out[base + i] = means[rows[i]] }
-                            }
-                        case .baselineDeviation(let days) where n < Self.rowsForEveryDayMeans:
-                            for i in 0..<n {
-                                let t = rows[i]
-                                out[base + i] =
-                                    value(input, t) - series.mean(column.input, from: t - days, through: t - 1)
-                            }
-                        case .baselineDeviation(let days):
-                            series.everyDayMeans(column.input, from: -days, through: -1, into: &means)
-                            means.withUnsafeBufferPointer { means in
-                                for i in 0..<n { out[base + i] = value(input, rows[i]) - means[rows[i]] }
+                positions.withUnsafeBufferPointer { at in
+                    rows.withUnsafeBufferPointer { rows in
+                        /// The value of the input starting at `base` on index `t`, NaN outside the series.
+                        @inline(__always) func value(_ base: Int, _ t: Int) -> Double {
+                            t >= 0 && t < count ? observed[base + t] : .nan
+                        }
+                        for (j, column) in columns.enumerated() {
+                            let base = j * height
+                            let input = column.input * count
+                            switch column.kind {
+                            case .targetWeekday(let weekday):
+                                for i in 0..<n {
+                                    let target = series.first.adding(days: rows[i] + 1)
+                                    out[base + at[i]] = target.weekday == weekday ? 1 : 0
+                                }
+                            case .value:
+                                for i in 0..<n { out[base + at[i]] = value(input, rows[i]) }
+                            case .lag(let days):
+                                for i in 0..<n { out[base + at[i]] = value(input, rows[i] - days) }
+                            case .missing:
+                                for i in 0..<n { out[base + at[i]] = value(input, rows[i]).isNaN ? 1 : 0 }
+                            case .rollingMean(let days) where n < Self.rowsForEveryDayMeans:
+                                for i in 0..<n {
+                                    let t = rows[i]
+                                    out[base + at[i]] = series.mean(column.input, from: t - days + 1, through: t)
+                                }
+                            case .rollingMean(let days):
+                                series.everyDayMeans(column.input, from: -days + 1, through: 0, into: &means)
+                                means.withUnsafeBufferPointer { means in
+                                    for i in 0..<n { out[base + at[i]] = means[rows[i]] }
+                                }
+                            case .baselineDeviation(let days) where n < Self.rowsForEveryDayMeans:
+                                for i in 0..<n {
+                                    let t = rows[i]
+                                    out[base + at[i]] =
+                                        value(input, t) - series.mean(column.input, from: t - days, through: t - 1)
+                                }
+                            case .baselineDeviation(let days):
+                                series.everyDayMeans(column.input, from: -days, through: -1, into: &means)
+                                means.withUnsafeBufferPointer { means in
+                                    for i in 0..<n { out[base + at[i]] = value(input, rows[i]) - means[rows[i]] }
+                                }
                             }
                         }
                     }
