@@ -75,24 +75,31 @@ public struct DesignMatrix: Sendable {
 
     /// The matrix with every missing value replaced by its column's entry in `imputation`.
     public func imputed(with imputation: [Double]) -> DesignMatrix {
-        precondition(imputation.count == columnCount, "imputation for \(imputation.count) of \(columnCount) columns")
         // One pass into a new buffer: changing a copy in place would first copy every value, then test each.
         let count = values.storage.count
         let storage = [Double](unsafeUninitializedCapacity: count) { buffer, initialized in
-            values.storage.withUnsafeBufferPointer { source in
-                for j in 0..<columnCount {
-                    let fill = imputation[j]
-                    for index in values.columnRange(j) {
-                        let value = source[index]
-                        buffer[index] = value.isNaN ? fill : value
-                    }
-                }
-            }
+            writeImputed(with: imputation, into: buffer)
             initialized = count
         }
         var copy = self
         copy.values = Matrix(rows: rowCount, columns: columnCount, storage: storage)
         return copy
+    }
+
+    /// `imputed(with:)`'s values, column-major, into the first `rowCount × columnCount` values of `buffer`: the
+    /// first columns of a wider matrix with as many rows.
+    func writeImputed(with imputation: [Double], into buffer: UnsafeMutableBufferPointer<Double>) {
+        precondition(imputation.count == columnCount, "imputation for \(imputation.count) of \(columnCount) columns")
+        precondition(buffer.count >= values.storage.count, "room for the imputed values")
+        values.storage.withUnsafeBufferPointer { source in
+            for j in 0..<columnCount {
+                let fill = imputation[j]
+                for index in values.columnRange(j) {
+                    let value = source[index]
+                    buffer[index] = value.isNaN ? fill : value
+                }
+            }
+        }
     }
 
     /// Whether any value is missing.

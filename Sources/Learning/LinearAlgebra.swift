@@ -307,6 +307,26 @@ enum LinearAlgebra {
         values.withUnsafeBufferPointer { learning_sum($0.count, $0.baseAddress) }
     }
 
+    /// `centerColumns(_:into:means:)` with `x` its own output: the same values, without a second matrix.
+    static func centerColumns(inPlace x: inout Matrix, means: inout [Double]) -> Bool {
+        means.resize(to: x.columns)
+        let (n, p) = (x.rows, x.columns)
+        var finite = true
+        guard n > 0 else { return true }
+        x.storage.withUnsafeMutableBufferPointer { values in
+            means.withUnsafeMutableBufferPointer { means in
+                for j in 0..<p {
+                    let column = values.baseAddress! + j * n
+                    let mean = learning_sum(n, column) / Double(n)
+                    if !mean.isFinite { finite = false }
+                    means[j] = mean
+                    for i in 0..<n { column[i] -= mean }
+                }
+            }
+        }
+        return finite
+    }
+
     static func centerColumns(_ x: Matrix, into centered: inout Matrix, means: inout [Double]) -> Bool {
         centered.reshape(rows: x.rows, columns: x.columns)
         means.resize(to: x.columns)

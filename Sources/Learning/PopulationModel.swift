@@ -85,8 +85,11 @@ public struct PopulationAccumulator: Sendable {
     private var firstDay: Day?
     private var lastDay: Day?
     private(set) var sample: BottomKSample
+    /// Rows whose sample key is not below this are left out of the flare head's sample: a pooled sample elsewhere
+    /// already holds its full count of smaller keys (`sampleKeyBound`), so such a row could never be kept when
+    /// this accumulator is merged into it. The sample merged is the same; most rows are no longer copied twice.
+    public var sampleKeyLimit = UInt64.max
     private var workspace = Matrix(rows: 0, columns: 0)
-    private var centeredWorkspace = Matrix(rows: 0, columns: 0)
     private var userComoment = Matrix(rows: 0, columns: 0)
     private var gramScratch: [Double] = []
 
@@ -105,6 +108,10 @@ public struct PopulationAccumulator: Sendable {
     /// Rows pooled so far.
     public var rowCount: Int { count }
 
+    /// The largest key of the flare head's sample once it holds its full count of rows, `nil` before: a row with
+    /// a key from here up can no longer enter it (a `sampleKeyLimit` for accumulators merged into this one).
+    public var sampleKeyBound: UInt64? { sample.largestKeyWhenFull }
+
     /// Adds one user's training rows (logs in any order; those on or after the hold-out are ignored).
     public mutating func add(user: UserID, logs: [DailyLog]) {
         add(user: user, trainingRows: builder.designMatrix(logs: logs, today: holdoutStart))
@@ -122,25 +129,27 @@ public struct PopulationAccumulator: Sendable {
         precondition(design.featureNames == spec.featureNames, "a design of another spec")
         let n = design.rowCount
         guard n > 0 else { return }
-        let imputed = design.imputed(with: builder.imputation(for: design))
         let p = design.columnCount
-        // [X y], then centred on this user's means.
+        // [X y] with X imputed, written once into the workspace (which is centred on this user's means below).
         workspace.reshape(rows: n, columns: p + 1)
-        workspace.storage.replaceSubrange(0..<(n * p), with: imputed.values.storage)
-        workspace.storage.replaceSubrange((n * p)..<(n * (p + 1)), with: imputed.targets)
+        let imputation = builder.imputation(for: design)
+        workspace.storage.withUnsafeMutableBufferPointer { buffer in
+            design.writeImputed(with: imputation, into: buffer)
+            for i in 0..<n { buffer[n * p + i] = design.targets[i] }
+        }
         let userHash = BottomKSample.hash(user)
         var row = [Double](repeating: 0, count: p + 1)
         for i in 0..<n {
             let key = BottomKSample.key(
                 seed: sample.seed, userHash: userHash, day: design.days[i], hidden: design.isHidden(i))
-            if sample.admits(key) {
+            if key < sampleKeyLimit && sample.admits(key) {
                 for j in 0...p { row[j] = workspace.storage[j * n + i] }
                 sample.insert(key: key, row: row)
             }
         }
         var userMeans: [Double] = []
-        _ = LinearAlgebra.centerColumns(workspace, into: &centeredWorkspace, means: &userMeans)
-        LinearAlgebra.gram(centeredWorkspace, into: &userComoment, scratch: &gramScratch)
+        _ = LinearAlgebra.centerColumns(inPlace: &workspace, means: &userMeans)
+        LinearAlgebra.gram(workspace, into: &userComoment, scratch: &gramScratch)
         merge(count: n, means: userMeans, comoment: userComoment)
         users += 1
         firstDay = min(firstDay ?? design.days[0], design.days[0])
@@ -310,6 +319,9 @@ struct BottomKSample: Sendable {
     }
 
     func admits(_ key: UInt64) -> Bool { keys.count < capacity || key < keys[0] }
+
+    /// The largest key kept, once `capacity` rows are (the heap's root); `nil` before.
+    var largestKeyWhenFull: UInt64? { keys.count == capacity && capacity > 0 ? keys[0] : nil }
 
     mutating func insert(key: UInt64, row: [Double]) {
         row.withUnsafeBufferPointer { insert(key: key, row: $0) }

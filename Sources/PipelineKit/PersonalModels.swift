@@ -250,11 +250,13 @@ public final class PersonalModels: ModelTrainingService {
         let users = try await pipeline.users().map(\.id)
         let chunks = (users.count + Self.poolingChunk - 1) / Self.poolingChunk
         let cursor = Cursor()
+        let sampleBound = SampleBound()
         let spec = self.spec
         do {
             return try await withThrowingTaskGroup(of: (Int, PopulationAccumulator).self) { group in
                 @Sendable func pool(_ chunk: Int) async throws -> (Int, PopulationAccumulator) {
                     var accumulator = PopulationAccumulator(spec: spec, today: day)
+                    accumulator.sampleKeyLimit = sampleBound.limit
                     // The population learns only from rows before the evaluation window, and a row reads logs
                     // before its day: later logs would be read only to be ignored.
                     let last = accumulator.holdoutStart.adding(days: -1)
@@ -279,6 +281,7 @@ public final class PersonalModels: ModelTrainingService {
                         total.merge(ready)
                         next += 1
                     }
+                    if let bound = total.sampleKeyBound { sampleBound.lower(to: bound) }
                     if let chunk = cursor.next(below: chunks) { group.addTask { try await pool(chunk) } }
                 }
                 return total
@@ -294,6 +297,17 @@ public final class PersonalModels: ModelTrainingService {
 
     /// Users per pooling chunk: small enough to spread over the workers, large enough that merging is rare.
     static let poolingChunk = 16
+
+    /// The pooled sample's `sampleKeyBound` as the merges lower it, for the chunks started after.
+    private final class SampleBound: Sendable {
+        private let value = Atomic<UInt64>(.max)
+
+        var limit: UInt64 { value.load(ordering: .relaxed) }
+
+        func lower(to bound: UInt64) {
+            value.store(bound, ordering: .relaxed)
+        }
+    }
 
     /// Hands out indexes 0, 1, 2, … to concurrent workers.
     private final class Cursor: Sendable {

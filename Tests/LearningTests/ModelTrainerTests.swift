@@ -268,6 +268,36 @@ struct ModelTrainerTests {
         #expect(asRows.elementsEqual(kept.map(\.row)) { $0.elementsEqual($1) { $0 == $1 || ($0.isNaN && $1.isNaN) } })
     }
 
+    @Test("users pooled with a key limit from a full sample merge into it the very sample pooled without one")
+    func sampleKeyLimit() throws {
+        let users = Self.cohort()
+        let today = Self.start.adding(days: 200)
+        var spec = ModelSpec.symptomForecast
+        spec.population.flareSampleRows = 61
+        var forward = PopulationAccumulator(spec: spec, today: today)
+        for user in users { forward.add(user: user.id, logs: user.logs) }
+        var total = PopulationAccumulator(spec: spec, today: today)
+        var unlimited = PopulationAccumulator(spec: spec, today: today)
+        var limited = PopulationAccumulator(spec: spec, today: today)
+        let half = users.count / 2
+        for user in users[..<half] { total.add(user: user.id, logs: user.logs) }
+        limited.sampleKeyLimit = try #require(total.sampleKeyBound, "the first half fills the sample")
+        for user in users[half...] {
+            unlimited.add(user: user.id, logs: user.logs)
+            limited.add(user: user.id, logs: user.logs)
+        }
+        // The limit leaves rows out (the point of it), and none that the merged sample keeps.
+        #expect(limited.sample.entries().count < unlimited.sample.entries().count)
+        total.merge(limited)
+        let merged = total.sample.entries()
+        let kept = forward.sample.entries()
+        #expect(merged.map(\.key) == kept.map(\.key))
+        let sameRows = merged.map(\.row).elementsEqual(kept.map(\.row)) {
+            $0.elementsEqual($1) { $0 == $1 || ($0.isNaN && $1.isNaN) }
+        }
+        #expect(sameRows, "the merged sample kept other rows")
+    }
+
     @Test("a single pass that builds each user's features once trains the same models as two passes")
     func singlePass() throws {
         let users = Self.cohort()
