@@ -242,15 +242,21 @@ struct ModelTrainerTests {
         #expect(merged.artifact.trainingWindow == sequential.artifact.trainingWindow)
     }
 
-    @Test("a flare sample cut among hidden-yesterday copies keeps the same rows whatever the order of users")
-    func sampleOrderWithHiddenCopies() throws {
-        let users = Self.cohort()
-        let today = Self.start.adding(days: 200)
+    /// The cohort pooled user by user into a flare sample of 61 rows: far fewer than the cohort pools, so the cut
+    /// falls among days that have a hidden copy. With the spec and the day it was pooled for.
+    static func smallSample() -> (users: [SyntheticUser], today: Day, spec: ModelSpec, forward: PopulationAccumulator) {
+        let users = cohort()
+        let today = start.adding(days: 200)
         var spec = ModelSpec.symptomForecast
-        // Far fewer rows than the cohort pools, so the cut falls among days that have a hidden copy.
         spec.population.flareSampleRows = 61
         var forward = PopulationAccumulator(spec: spec, today: today)
         for user in users { forward.add(user: user.id, logs: user.logs) }
+        return (users, today, spec, forward)
+    }
+
+    @Test("a flare sample cut among hidden-yesterday copies keeps the same rows whatever the order of users")
+    func sampleOrderWithHiddenCopies() throws {
+        let (users, today, spec, forward) = Self.smallSample()
         var parts = [PopulationAccumulator(spec: spec, today: today), PopulationAccumulator(spec: spec, today: today)]
         for (index, user) in users.enumerated().reversed() { parts[index % 2].add(user: user.id, logs: user.logs) }
         parts[1].merge(parts[0])
@@ -270,12 +276,7 @@ struct ModelTrainerTests {
 
     @Test("users pooled with a key limit from a full sample merge into it the very sample pooled without one")
     func sampleKeyLimit() throws {
-        let users = Self.cohort()
-        let today = Self.start.adding(days: 200)
-        var spec = ModelSpec.symptomForecast
-        spec.population.flareSampleRows = 61
-        var forward = PopulationAccumulator(spec: spec, today: today)
-        for user in users { forward.add(user: user.id, logs: user.logs) }
+        let (users, today, spec, forward) = Self.smallSample()
         var total = PopulationAccumulator(spec: spec, today: today)
         var unlimited = PopulationAccumulator(spec: spec, today: today)
         var limited = PopulationAccumulator(spec: spec, today: today)
@@ -292,9 +293,7 @@ struct ModelTrainerTests {
         let merged = total.sample.entries()
         let kept = forward.sample.entries()
         #expect(merged.map(\.key) == kept.map(\.key))
-        let sameRows = merged.map(\.row).elementsEqual(kept.map(\.row)) {
-            $0.elementsEqual($1) { $0 == $1 || ($0.isNaN && $1.isNaN) }
-        }
+        let sameRows = merged.map(\.row) == kept.map(\.row)
         #expect(sameRows, "the merged sample kept other rows")
     }
 
