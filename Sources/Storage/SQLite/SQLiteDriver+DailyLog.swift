@@ -160,8 +160,9 @@ extension SQLiteDriver {
 
     private func decodeDailyLog(_ statement: Statement, user: UserID) -> DailyLog? {
         guard let day = statement.withBytes(1, { Day(utf8: $0) }) else { return nil }
+        // 'user' or 'health' (the table's CHECK): the first byte tells them apart.
         func source(_ column: Int32) -> Source {
-            statement.withBytes(column) { $0.first == UInt8(ascii: "u") } ? .user : .health
+            statement.firstByte(column) == UInt8(ascii: "u") ? .user : .health
         }
         var log = DailyLog(user: user, day: day)
         log.symptomSeverity = statement.optionalInt(2)
