@@ -32,6 +32,15 @@ public struct FeatureBuilder: Sendable {
     /// before the user logged yesterday, sees them. Those copies are training rows only (`isHidden`): they
     /// have no persistence forecast and are never scored.
     public func designMatrix(logs: [DailyLog], today: Day) -> DesignMatrix {
+        designMatrix(days: logs, today: today)
+    }
+
+    /// `designMatrix(logs:today:)` from the days' values alone, as the population's pooling reads them.
+    public func designMatrix(values: [DayValues], today: Day) -> DesignMatrix {
+        designMatrix(days: values, today: today)
+    }
+
+    private func designMatrix<Days: FieldValues>(days logs: [Days], today: Day) -> DesignMatrix {
         var series = Series(logs: logs, before: today, spec: spec)
         let raw = series.raw
         var usable: [Int] = []
@@ -182,7 +191,7 @@ private struct Series {
     /// The target field, undivided.
     var raw: [Double]
 
-    init(logs: [DailyLog], before limit: Day, spec: ModelSpec, through last: Day? = nil) {
+    init<Days: FieldValues>(logs: [Days], before limit: Day, spec: ModelSpec, through last: Day? = nil) {
         var earliest: Day?
         for log in logs where log.day < limit {
             if earliest == nil || log.day < earliest! { earliest = log.day }

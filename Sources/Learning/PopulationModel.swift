@@ -117,6 +117,11 @@ public struct PopulationAccumulator: Sendable {
         add(user: user, trainingRows: builder.designMatrix(logs: logs, today: holdoutStart))
     }
 
+    /// `add(user:logs:)` from the days' values alone (`Storage`'s `dayValues(users:through:)`).
+    public mutating func add(user: UserID, values: [DayValues]) {
+        add(user: user, trainingRows: builder.designMatrix(values: values, today: holdoutStart))
+    }
+
     /// Adds the training rows of a design matrix built for this retrain's `today` (by
     /// `FeatureBuilder.designMatrix(logs:today:)`), so a single pass can build each user's features once for
     /// this accumulator and for `ModelTrainer.train(user:design:today:population:trainedAt:)`.

@@ -88,10 +88,12 @@ public final class PersonalModels: ModelTrainingService {
         source == .population ? ModelSource.population.rawValue : ModelSource.personal.rawValue
     }
 
-    /// Each user's logs through `last`, in one call to a reader of the pool (on PostgreSQL one query
+    /// Each user's day values through `last`, in one call to a reader of the pool (on PostgreSQL one query
     /// instead of a round trip each).
-    private func dailyLogs(users: [UserID], through last: Day) async throws(PipelineError) -> [[DailyLog]] {
-        try await withReader { (reader) throws(StorageError) in try await reader.dailyLogs(users: users, through: last) }
+    private func dayValues(users: [UserID], through last: Day) async throws(PipelineError) -> [[DayValues]] {
+        try await withReader { (reader) throws(StorageError) in
+            try await reader.dayValues(users: users, through: last)
+        }
     }
 
     /// Runs `body` with a reader of the pool (a new one when every reader is in use), then returns it to the pool.
@@ -263,8 +265,8 @@ public final class PersonalModels: ModelTrainingService {
                     let end = min(users.count, (chunk + 1) * Self.poolingChunk)
                     let members = Array(users[(chunk * Self.poolingChunk)..<end])
                     try Task.checkCancellation()
-                    for (user, logs) in zip(members, try await self.dailyLogs(users: members, through: last)) {
-                        accumulator.add(user: user, logs: logs)
+                    for (user, values) in zip(members, try await self.dayValues(users: members, through: last)) {
+                        accumulator.add(user: user, values: values)
                     }
                     return (chunk, accumulator)
                 }

@@ -40,6 +40,12 @@ public actor LogReader {
         try driver.dailyLogs(users: users, through: last)
     }
 
+    /// Each user's day values through `last` (`dailyLogs(users:through:)` without notes and sources): what a
+    /// population model is pooled from.
+    public func dayValues(users: [UserID], through last: Day) throws(StorageError) -> [[DayValues]] {
+        try driver.dayValues(users: users, through: last)
+    }
+
     /// The user, or `nil` if unknown: what `Store.user(_:)` returns.
     public func user(_ id: UserID) throws(StorageError) -> User? {
         try driver.user(id)

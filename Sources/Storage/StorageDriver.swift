@@ -46,6 +46,7 @@ protocol StorageDriver: AnyObject {
     func dailyLog(user: UserID, day: Day) throws(StorageError) -> DailyLog?
     func dailyLogs(user: UserID, from first: Day?, through last: Day?) throws(StorageError) -> [DailyLog]
     func dailyLogs(users: [UserID], through last: Day) throws(StorageError) -> [[DailyLog]]
+    func dayValues(users: [UserID], through last: Day) throws(StorageError) -> [[DayValues]]
     func settings(for user: UserID) throws(StorageError) -> UserSettings
 
     // Watch queue

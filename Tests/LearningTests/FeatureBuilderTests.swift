@@ -99,6 +99,20 @@ struct FeatureBuilderTests {
         #expect(compared > 300)
     }
 
+    @Test("a year's values alone (no notes, no sources) build the very design matrix its logs do")
+    func valuesBuildTheSameDesign() {
+        var random = SeededGenerator(seed: 31)
+        let logs = SyntheticUser.make(id: Self.user, days: 365, start: Self.start, random: &random).logs
+        let today = Self.start.adding(days: 365)
+        let fromLogs = Self.builder.designMatrix(logs: logs, today: today)
+        let fromValues = Self.builder.designMatrix(values: logs.map(DayValues.init), today: today)
+        #expect(fromLogs.rowCount > 300)
+        #expect(fromValues.csv() == fromLogs.csv())
+        #expect(fromValues.days == fromLogs.days && (0..<fromLogs.rowCount).allSatisfy {
+            fromValues.isHidden($0) == fromLogs.isHidden($0)
+        })
+    }
+
     @Test("a log dated today or later is never training data")
     func futureRowsIgnored() {
         let today = Self.start.adding(days: 30)

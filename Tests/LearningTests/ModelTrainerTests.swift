@@ -297,6 +297,16 @@ struct ModelTrainerTests {
         #expect(sameRows, "the merged sample kept other rows")
     }
 
+    @Test("a population pooled from the days' values alone is the one pooled from the logs")
+    func populationFromValues() throws {
+        let users = Self.cohort()
+        let today = Self.start.adding(days: 200)
+        var fromValues = PopulationAccumulator(today: today)
+        for user in users { fromValues.add(user: user.id, values: user.logs.map(DayValues.init)) }
+        let population = try Self.population(users, today: today)
+        #expect(try fromValues.model(trainedAt: Self.trainedAt).artifact == population.artifact)
+    }
+
     @Test("a single pass that builds each user's features once trains the same models as two passes")
     func singlePass() throws {
         let users = Self.cohort()

@@ -4,7 +4,8 @@ import Storage
 import TestSupport
 import Testing
 
-/// `LogReader.dailyLogs(users:through:)`, the population's read: the same logs as one read per user.
+/// `LogReader.dailyLogs(users:through:)` and `dayValues(users:through:)`, the population's reads: the same logs
+/// (and their values) as one read per user.
 @Suite("Logs of many users in one read")
 struct ManyUsersLogsTests {
     @Test(
@@ -21,9 +22,15 @@ struct ManyUsersLogsTests {
                 var entry = UserEntry(user: user, day: Day.literal("2026-03-01").adding(days: offset))
                 entry.symptomSeverity = .set(Int(random.next() % 11))
                 entry.notes = .set("note \(offset)")
+                if random.chance(0.5) { entry.mood = .set(1 + Int(random.next() % 5)) }
+                if random.chance(0.5) { entry.energy = .set(1 + Int(random.next() % 5)) }
+                if random.chance(0.3) { entry.stepCount = .set(Int(random.next() % 20_000)) }
                 try await store.write(entry)
                 var metrics = HealthMetrics(user: user, day: entry.day)
                 metrics.hrv = 20 + Double(random.next() % 80)
+                if random.chance(0.5) { metrics.restingHeartRate = 50 + Double(random.next() % 30) / 3 }
+                if random.chance(0.5) { metrics.sleepDuration = 20_000 + Double(random.next() % 10_000) }
+                if random.chance(0.5) { metrics.stepCount = Int(random.next() % 15_000) }
                 try await store.write(metrics)
             }
         }
@@ -38,5 +45,11 @@ struct ManyUsersLogsTests {
         #expect(together.last?.isEmpty == true)
         #expect(together.dropLast().allSatisfy { !$0.isEmpty })
         #expect(try await reader.dailyLogs(users: [], through: last).isEmpty)
+
+        // The values alone: every field of the same days, read without notes and sources.
+        let values = try await reader.dayValues(users: users, through: last)
+        #expect(values == together.map { $0.map(DayValues.init) })
+        #expect(values.joined().contains { $0.mood != nil && $0.sleepDuration != nil && $0.stepCount != nil })
+        #expect(try await reader.dayValues(users: [], through: last).isEmpty)
     }
 }

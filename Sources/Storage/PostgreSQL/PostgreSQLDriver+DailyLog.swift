@@ -246,27 +246,61 @@ extension PostgreSQLDriver {
     }
 
     func dailyLogs(users: [UserID], through last: Day) throws(StorageError) -> [[DailyLog]] {
-        guard !users.isEmpty else { return [] }
-        let rows = try connection.query(
+        try grouped(
+            users: users, through: last,
             """
             SELECT user_id, day, symptom_severity, mood, energy, notes,
                 hrv, hrv_source, resting_heart_rate, resting_heart_rate_source,
                 step_count, step_count_source, sleep_duration, sleep_duration_source
             FROM daily_logs
             WHERE user_id = ANY($1::text[]) AND day <= $2 ORDER BY user_id, day
-            """, [PostgreSQLDriver.arrayLiteral(users.map(\.rawValue)), last.description])
+            """
+        ) { rows, row, user in decodeDailyLog(rows, row, user: user) }
+    }
+
+    /// Each user's day values through `last`, in day order, in the order of `users`: `dailyLogs(users:through:)`
+    /// without the notes and sources, in one query.
+    func dayValues(users: [UserID], through last: Day) throws(StorageError) -> [[DayValues]] {
+        try grouped(
+            users: users, through: last,
+            """
+            SELECT user_id, day, symptom_severity, mood, energy, hrv, resting_heart_rate, step_count, sleep_duration
+            FROM daily_logs
+            WHERE user_id = ANY($1::text[]) AND day <= $2 ORDER BY user_id, day
+            """
+        ) { rows, row, _ in
+            guard let day = rows.withBytes(row, 1, { Day(utf8: $0) }) else { return nil }
+            var read = DayValues(day: day)
+            read.symptomSeverity = rows.optionalInt(row, 2)
+            read.mood = rows.optionalInt(row, 3)
+            read.energy = rows.optionalInt(row, 4)
+            read.hrv = rows.optionalDouble(row, 5)
+            read.restingHeartRate = rows.optionalDouble(row, 6)
+            read.stepCount = rows.optionalInt(row, 7)
+            read.sleepDuration = rows.optionalDouble(row, 8)
+            return read
+        }
+    }
+
+    /// The rows `sql` selects for `users` ($1) through `last` ($2), `user_id` first and ordered by user and day,
+    /// decoded by `decode` into one array per user in the order of `users`, each in day order.
+    private func grouped<Row>(
+        users: [UserID], through last: Day, _ sql: StaticString, decode: (PostgreSQLRows, Int, UserID) -> Row?
+    ) throws(StorageError) -> [[Row]] {
+        guard !users.isEmpty else { return [] }
+        let rows = try connection.query(sql, [PostgreSQLDriver.arrayLiteral(users.map(\.rawValue)), last.description])
         var position: [String: Int] = [:]
         for (index, user) in users.enumerated() { position[user.rawValue] = index }
-        var logs = [[DailyLog]](repeating: [], count: users.count)
+        var grouped = [[Row]](repeating: [], count: users.count)
         // Each user's rows come together, in day order.
         var current = (id: "", index: -1)
         for row in 0..<rows.count {
             let id = rows.string(row, 0)
             if id != current.id { current = (id, position[id] ?? -1) }
-            guard current.index >= 0, let log = decodeDailyLog(rows, row, user: users[current.index]) else { continue }
-            logs[current.index].append(log)
+            guard current.index >= 0, let decoded = decode(rows, row, users[current.index]) else { continue }
+            grouped[current.index].append(decoded)
         }
-        return logs
+        return grouped
     }
 
     private func decodeDailyLog(_ rows: PostgreSQLRows, _ row: Int, user: UserID) -> DailyLog? {

@@ -158,6 +158,41 @@ extension SQLiteDriver {
         }
     }
 
+    /// Each user's day values through `last`, in day order, in the order of `users`: `dailyLogs(users:through:)`
+    /// without the notes and sources, five columns a day fewer.
+    func dayValues(users: [UserID], through last: Day) throws(StorageError) -> [[DayValues]] {
+        var values: [[DayValues]] = []
+        values.reserveCapacity(users.count)
+        for user in users {
+            values.append(
+                try connection.withStatement(
+                    """
+                    SELECT day, symptom_severity, mood, energy, hrv, resting_heart_rate, step_count, sleep_duration
+                    FROM daily_logs
+                    WHERE user_id = ?1 AND day <= ?2 ORDER BY day
+                    """
+                ) { (statement) throws(StorageError) -> [DayValues] in
+                    try statement.bind(1, user.rawValue)
+                    try statement.bind(2, last.description)
+                    var days: [DayValues] = []
+                    while try statement.step() {
+                        guard let day = statement.withBytes(0, { Day(utf8: $0) }) else { continue }
+                        var values = DayValues(day: day)
+                        values.symptomSeverity = statement.optionalInt(1)
+                        values.mood = statement.optionalInt(2)
+                        values.energy = statement.optionalInt(3)
+                        values.hrv = statement.optionalDouble(4)
+                        values.restingHeartRate = statement.optionalDouble(5)
+                        values.stepCount = statement.optionalInt(6)
+                        values.sleepDuration = statement.optionalDouble(7)
+                        days.append(values)
+                    }
+                    return days
+                })
+        }
+        return values
+    }
+
     private func decodeDailyLog(_ statement: Statement, user: UserID) -> DailyLog? {
         guard let day = statement.withBytes(1, { Day(utf8: $0) }) else { return nil }
         // 'user' or 'health' (the table's CHECK): the first byte tells them apart.
