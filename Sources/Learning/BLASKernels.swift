@@ -58,7 +58,7 @@ public enum BLASKernels {
 
     /// Loads OpenBLAS for this process, on kernels that use the CPU's vector units: when the library falls
     /// back to its generic kernels, it is unloaded and loaded again with `OPENBLAS_CORETYPE` set to `advice`
-    /// (a few milliseconds, where starting the process over took about 25). Call it first thing in `main`,
+    /// (a few milliseconds, where starting the process over took about 20). Call it first thing in `main`,
     /// before any thread is started: it sets environment variables, and the library must not be in use while
     /// it is loaded again. Without this call the library loads on the first fit, with the kernels it chooses.
     ///
