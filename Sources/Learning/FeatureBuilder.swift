@@ -49,19 +49,19 @@ public struct FeatureBuilder: Sendable {
         }
         let every = spec.training.hideYesterdayEvery
         let userInputs = spec.inputs.indices.filter { Field.userOnly.contains(spec.inputs[$0].field) }
-        // The rows in order: each usable day, and after a day whose yesterday is hidden (every `every`th), its
-        // hidden copy. Each is filled straight into its row of the matrix.
-        var order: [(row: Int, hidden: Bool)] = []
+        // The rows in order, each by the series index of its feature day: each usable day, and after a day whose
+        // yesterday is hidden (every `every`th), its hidden copy. Each is filled straight into its row of the matrix.
+        var order: [(t: Int, hidden: Bool)] = []
         order.reserveCapacity(usable.count + usable.count / max(1, every) + 1)
         var regularPositions: [Int] = []
         regularPositions.reserveCapacity(usable.count)
         var hiddenCopies: [(t: Int, position: Int)] = []
-        for (i, t) in usable.enumerated() {
+        for t in usable {
             regularPositions.append(order.count)
-            order.append((i, false))
+            order.append((t, false))
             guard series.first.adding(days: t + 1).ordinal % every == 0 else { continue }
             hiddenCopies.append((t, order.count))
-            order.append((hiddenCopies.count - 1, true))
+            order.append((t, true))
         }
         var values = Matrix(rows: order.count, columns: features.count)
         fill(&values, series: series, rows: usable, positions: regularPositions)
@@ -78,14 +78,11 @@ public struct FeatureBuilder: Sendable {
         targets.reserveCapacity(order.count)
         persistence.reserveCapacity(order.count)
         hidden.reserveCapacity(order.count)
-        var last = 0
-        for entry in order {
-            if !entry.hidden { last = entry.row }
-            let t = usable[last]
+        for (t, isHidden) in order {
             rowDays.append(series.first.adding(days: t + 1))
             targets.append(raw[t + 1])
-            persistence.append(entry.hidden ? .nan : raw[t])
-            hidden.append(entry.hidden)
+            persistence.append(isHidden ? .nan : raw[t])
+            hidden.append(isHidden)
         }
         return DesignMatrix(
             featureNames: featureNames, days: rowDays, targets: targets, persistence: persistence, values: values,

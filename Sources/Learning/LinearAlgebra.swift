@@ -68,8 +68,8 @@ enum LinearAlgebra {
         a.storage.withUnsafeBufferPointer { aBuffer in
             c.storage.withUnsafeMutableBufferPointer { cBuffer in
                 copenblas_dsyrk(
-                    COPENBLAS_COL_MAJOR, COPENBLAS_UPPER, COPENBLAS_NO_TRANS, n, k, 1, aBuffer.baseAddress, max(1, n), 0,
-                    cBuffer.baseAddress, max(1, n))
+                    COPENBLAS_COL_MAJOR, COPENBLAS_UPPER, COPENBLAS_NO_TRANS, n, k, 1, aBuffer.baseAddress,
+                    max(1, n), 0, cBuffer.baseAddress, max(1, n))
             }
         }
         mirrorUpper(&c)
@@ -88,8 +88,8 @@ enum LinearAlgebra {
             b.storage.withUnsafeBufferPointer { bBuffer in
                 c.storage.withUnsafeMutableBufferPointer { cBuffer in
                     copenblas_dgemm(
-                        COPENBLAS_COL_MAJOR, COPENBLAS_NO_TRANS, COPENBLAS_NO_TRANS, m, n, k, 1, aBuffer.baseAddress, max(1, m),
-                        bBuffer.baseAddress, max(1, k), 0, cBuffer.baseAddress, max(1, m))
+                        COPENBLAS_COL_MAJOR, COPENBLAS_NO_TRANS, COPENBLAS_NO_TRANS, m, n, k, 1, aBuffer.baseAddress,
+                        max(1, m), bBuffer.baseAddress, max(1, k), 0, cBuffer.baseAddress, max(1, m))
                 }
             }
         }
@@ -110,8 +110,9 @@ enum LinearAlgebra {
             x.withUnsafeBufferPointer { xBuffer in
                 y.withUnsafeMutableBufferPointer { yBuffer in
                     copenblas_dgemv(
-                        COPENBLAS_COL_MAJOR, transposed ? COPENBLAS_TRANS : COPENBLAS_NO_TRANS, int32(a.rows), int32(a.columns), 1,
-                        aBuffer.baseAddress, max(1, int32(a.rows)), xBuffer.baseAddress, 1, 0, yBuffer.baseAddress, 1)
+                        COPENBLAS_COL_MAJOR, transposed ? COPENBLAS_TRANS : COPENBLAS_NO_TRANS, int32(a.rows),
+                        int32(a.columns), 1, aBuffer.baseAddress, max(1, int32(a.rows)), xBuffer.baseAddress, 1, 0,
+                        yBuffer.baseAddress, 1)
                 }
             }
         }
@@ -309,42 +310,40 @@ enum LinearAlgebra {
 
     /// `centerColumns(_:into:means:)` with `x` its own output: the same values, without a second matrix.
     static func centerColumns(inPlace x: inout Matrix, means: inout [Double]) -> Bool {
-        means.resize(to: x.columns)
         let (n, p) = (x.rows, x.columns)
-        var finite = true
-        guard n > 0 else { return true }
-        x.storage.withUnsafeMutableBufferPointer { values in
-            means.withUnsafeMutableBufferPointer { means in
-                for j in 0..<p {
-                    let column = values.baseAddress! + j * n
-                    let mean = learning_sum(n, column) / Double(n)
-                    if !mean.isFinite { finite = false }
-                    means[j] = mean
-                    for i in 0..<n { column[i] -= mean }
-                }
-            }
+        return x.storage.withUnsafeMutableBufferPointer { values in
+            centerColumns(
+                rows: n, columns: p, of: UnsafePointer(values.baseAddress), into: values.baseAddress, means: &means)
         }
-        return finite
     }
 
     static func centerColumns(_ x: Matrix, into centered: inout Matrix, means: inout [Double]) -> Bool {
         centered.reshape(rows: x.rows, columns: x.columns)
-        means.resize(to: x.columns)
-        let n = x.rows
-        var finite = true
-        guard n > 0 else { return true }
-        x.storage.withUnsafeBufferPointer { source in
+        return x.storage.withUnsafeBufferPointer { source in
             centered.storage.withUnsafeMutableBufferPointer { target in
-                means.withUnsafeMutableBufferPointer { means in
-                    for j in 0..<x.columns {
-                        let column = source.baseAddress! + j * n
-                        let output = target.baseAddress! + j * n
-                        let mean = learning_sum(n, column) / Double(n)
-                        if !mean.isFinite { finite = false }
-                        means[j] = mean
-                        for i in 0..<n { output[i] = column[i] - mean }
-                    }
-                }
+                centerColumns(
+                    rows: x.rows, columns: x.columns, of: source.baseAddress, into: target.baseAddress, means: &means)
+            }
+        }
+    }
+
+    /// Each of the `columns` columns of `source` (`rows` values each, column-major) less its mean, into `target`,
+    /// which may be `source` itself; the means into `means`. False when a mean is not finite.
+    private static func centerColumns(
+        rows n: Int, columns p: Int, of source: UnsafePointer<Double>?, into target: UnsafeMutablePointer<Double>?,
+        means: inout [Double]
+    ) -> Bool {
+        means.resize(to: p)
+        guard n > 0, let source, let target else { return true }
+        var finite = true
+        means.withUnsafeMutableBufferPointer { means in
+            for j in 0..<p {
+                let column = source + j * n
+                let output = target + j * n
+                let mean = learning_sum(n, column) / Double(n)
+                if !mean.isFinite { finite = false }
+                means[j] = mean
+                for i in 0..<n { output[i] = column[i] - mean }
             }
         }
         return finite

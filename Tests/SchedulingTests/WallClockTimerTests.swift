@@ -48,16 +48,19 @@ struct WallClockTimerTests {
             // Never early; a wait that is never woken fails the suite's time limit instead.
             #expect(ContinuousClock.now - started >= .milliseconds(50))
         }
-        // Two waits at once end in the order of their deadlines, each when it is due.
-        let later = Task { () -> ContinuousClock.Instant in
+        // Two waits at once end in the order of their deadlines, each when it is due: the sooner one's firing does
+        // not wake the later one early.
+        let later = Task { () -> (started: ContinuousClock.Instant, ended: ContinuousClock.Instant) in
+            let started = ContinuousClock.now
             try await timer.wait(0.2, from: Date())
-            return ContinuousClock.now
+            return (started, ContinuousClock.now)
         }
         let soonerStarted = ContinuousClock.now
         try await timer.wait(0.05, from: Date())
         let soonerEnded = ContinuousClock.now
         #expect(soonerEnded - soonerStarted >= .milliseconds(50))
-        let laterEnded = try await later.value
+        let (laterStarted, laterEnded) = try await later.value
+        #expect(laterEnded - laterStarted >= .milliseconds(200))
         #expect(laterEnded >= soonerEnded)
         long.cancel()
         await #expect(throws: CancellationError.self) { try await long.value }

@@ -27,7 +27,8 @@ struct StatementBindingTests {
         // Twice over, so the second round's runs reuse room the first round's left behind.
         for round in 0..<2 {
             for (index, row) in Self.rows.enumerated() {
-                try connection.withStatement("INSERT INTO t (k, a, b, c) VALUES (?1, ?2, ?3, ?4)") { (statement) throws(StorageError) in
+                try connection.withStatement("INSERT INTO t (k, a, b, c) VALUES (?1, ?2, ?3, ?4)") {
+                    (statement) throws(StorageError) in
                     try statement.bind(1, round * 100 + index)
                     try statement.bind(2, row[0])
                     try statement.bind(3, row[1])
@@ -36,7 +37,8 @@ struct StatementBindingTests {
                 }
             }
         }
-        let stored = try connection.withStatement("SELECT a, b, c FROM t ORDER BY k") { (statement) throws(StorageError) in
+        let stored = try connection.withStatement("SELECT a, b, c FROM t ORDER BY k") {
+            (statement) throws(StorageError) in
             var rows: [[String]] = []
             while try statement.step() { rows.append([statement.string(0), statement.string(1), statement.string(2)]) }
             return rows

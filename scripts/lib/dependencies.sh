@@ -33,9 +33,9 @@ ensure_packages() {
 }
 
 # What building, testing and the demo need: OpenBLAS (libopenblas.so.0, which pipeline loads at run time),
-# SQLite and libpq with their headers, pkg-config to find them, time zone data for users' zones, the sqlite3 shell (tests build a foreign database
-# with it), zip/unzip for Apple Health export archives, GNU time for the benchmarks, and python3 for
-# the Apple Health export generator (its test and the benchmark).
+# SQLite and libpq with their headers, pkg-config to find them, time zone data for users' zones, the sqlite3
+# shell (tests build a foreign database with it), zip/unzip for Apple Health export archives, GNU time for the
+# benchmarks, and python3 for the Apple Health export generator (its test and the benchmark).
 PIPELINE_PACKAGES=(libopenblas-dev libsqlite3-dev sqlite3 libpq-dev pkg-config tzdata zip unzip time python3)
 
 # What the tests and benchmarks add: the PostgreSQL 15 server and psql, for a throwaway cluster, and

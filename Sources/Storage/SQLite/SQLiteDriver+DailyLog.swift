@@ -177,15 +177,15 @@ extension SQLiteDriver {
                     var days: [DayValues] = []
                     while try statement.step() {
                         guard let day = statement.withBytes(0, { Day(utf8: $0) }) else { continue }
-                        var values = DayValues(day: day)
-                        values.symptomSeverity = statement.optionalInt(1)
-                        values.mood = statement.optionalInt(2)
-                        values.energy = statement.optionalInt(3)
-                        values.hrv = statement.optionalDouble(4)
-                        values.restingHeartRate = statement.optionalDouble(5)
-                        values.stepCount = statement.optionalInt(6)
-                        values.sleepDuration = statement.optionalDouble(7)
-                        days.append(values)
+                        var read = DayValues(day: day)
+                        read.symptomSeverity = statement.optionalInt(1)
+                        read.mood = statement.optionalInt(2)
+                        read.energy = statement.optionalInt(3)
+                        read.hrv = statement.optionalDouble(4)
+                        read.restingHeartRate = statement.optionalDouble(5)
+                        read.stepCount = statement.optionalInt(6)
+                        read.sleepDuration = statement.optionalDouble(7)
+                        days.append(read)
                     }
                     return days
                 })

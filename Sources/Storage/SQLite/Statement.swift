@@ -73,7 +73,8 @@ final class Statement {
                 let copy = textRoom.baseAddress! + textUsed
                 copy.copyMemory(from: bytes, byteCount: buffer.count)
                 textUsed += buffer.count
-                return sqlite3_bind_text(handle, index, copy.assumingMemoryBound(to: CChar.self), Int32(buffer.count), nil)
+                return sqlite3_bind_text(
+                    handle, index, copy.assumingMemoryBound(to: CChar.self), Int32(buffer.count), nil)
             }
             // SQLITE_TRANSIENT: SQLite copies the bytes before the buffer goes away. An empty buffer may have no
             // address, and a NULL pointer would bind SQL NULL, not ''.
