@@ -62,9 +62,7 @@ extension Pipeline {
         do {
             report.daysWritten = try await store.batch { store in
                 _ = try store.stage(.user(update))
-                var written = 0
-                for write in accepted where try store.stage(write) == nil { written += 1 }
-                return written
+                return accepted.count - (try store.stage(accepted)).count
             }
         } catch let error as StorageError {
             throw .storage(error)

@@ -80,6 +80,7 @@ extension Pipeline {
             report = try await store.batch { store in
                 var writer = IngestWriter(strict: strict)
                 for item in plan { try writer.write(item, into: store, rejected: rejections.append) }
+                try writer.flush(into: store, rejected: rejections.append)
                 return try writer.finish()
             }
         } catch let error as StorageError {
@@ -129,6 +130,7 @@ extension Pipeline {
                     while let chunk = try plans.next() {
                         for item in chunk { try writer.write(item, into: store, rejected: onRejected) }
                     }
+                    try writer.flush(into: store, rejected: onRejected)
                     return try writer.finish()
                 }
             } else {
@@ -178,6 +180,7 @@ extension Pipeline {
                 for chunk in chunks {
                     for item in chunk { try writer.write(item, into: store, rejected: onRejected) }
                 }
+                try writer.flush(into: store, rejected: onRejected)
                 return writer
             }
             writer.sinceCheckpoint = 0  // each batch is its own transaction
@@ -439,6 +442,12 @@ struct IngestWriter {
     /// day has one or two and hashing their names was a measurable part of the writing thread.
     private var storedDayRecords = (entries: 0, health: 0)
     var sinceCheckpoint = 0
+    /// Days `write` has held back for `flush`, with their lines.
+    private var pendingDays: [DayWrite] = []
+    private var pendingLines: [[(number: Int, type: String)]] = []
+
+    /// Days staged at once: several of SQLite's many-row inserts (`Store.stage(_: [DayWrite])`).
+    static let daysPerStage = 256
 
     var report: IngestReport {
         var report = counted
@@ -469,12 +478,26 @@ struct IngestWriter {
         }
     }
 
+    /// Writes `item`, or holds it back when it is a day: days are staged many at a time (`flush`), in
+    /// input order. Other records do not wait for them — a user, settings or watch record writes other
+    /// rows than a day's, and a day's user is ensured as it is staged, so the rows end the same — but a
+    /// line refused before the database waits, so rejected lines are reported in line order. (A line the
+    /// database itself refuses, which the decoder's bounds should make impossible, may be reported after
+    /// a later record's.)
     mutating func write(_ item: PlannedWrite, into store: isolated Store, rejected: (IngestionError) -> Void) throws {
-        read(item, rejected: rejected)
         switch item {
+        case .day(let write, let lines):
+            read(item, rejected: rejected)
+            pendingDays.append(write)
+            pendingLines.append(lines)
+            sinceCheckpoint += lines.count
+            if pendingDays.count >= IngestWriter.daysPerStage { try flush(into: store, rejected: rejected) }
         case .rejected:
+            try flush(into: store, rejected: rejected)
+            read(item, rejected: rejected)
             return
         case .record(let record, let line):
+            read(item, rejected: rejected)
             if let refusal = try store.stage(record) {
                 // The decoder checks every bound the schema does, so this is a disagreement between the two.
                 reject(
@@ -484,14 +507,30 @@ struct IngestWriter {
             counted.stored[record.typeName, default: 0] += 1
             counted.calendarInputs.note(record)
             sinceCheckpoint += 1
-        case .day(let write, let lines):
-            if let refusal = try store.stage(write) {
+        }
+        if !strict, sinceCheckpoint >= IngestWriter.checkpointInterval {
+            try flush(into: store, rejected: rejected)
+            try store.checkpoint()
+            sinceCheckpoint = 0
+        }
+    }
+
+    /// Stages the days held back by `write`. Call it before the batch ends: `finish()` refuses to report
+    /// days never written.
+    mutating func flush(into store: isolated Store, rejected: (IngestionError) -> Void) throws {
+        guard !pendingDays.isEmpty else { return }
+        let refusals = try store.stage(pendingDays)
+        var refused = refusals.makeIterator()
+        var nextRefusal = refused.next()
+        for (index, lines) in pendingLines.enumerated() {
+            if let refusal = nextRefusal, refusal.index == index {
                 for line in lines {
                     reject(
-                        FieldError(line.type, "refused by the database (\(refusal))"), line: line.number,
+                        FieldError(line.type, "refused by the database (\(refusal.refusal))"), line: line.number,
                         rejected: rejected)
                 }
-                return
+                nextRefusal = refused.next()
+                continue
             }
             for line in lines {
                 switch line.type {
@@ -500,12 +539,9 @@ struct IngestWriter {
                 default: counted.stored[line.type, default: 0] += 1
                 }
             }
-            sinceCheckpoint += lines.count
         }
-        if !strict, sinceCheckpoint >= IngestWriter.checkpointInterval {
-            try store.checkpoint()
-            sinceCheckpoint = 0
-        }
+        pendingDays.removeAll(keepingCapacity: true)
+        pendingLines.removeAll(keepingCapacity: true)
     }
 
     mutating func reject(_ error: FieldError, line: Int, rejected: (IngestionError) -> Void) {
@@ -514,6 +550,7 @@ struct IngestWriter {
     }
 
     func finish() throws -> IngestReport {
+        precondition(pendingDays.isEmpty, "days held back were never written")
         if strict, counted.rejected > 0 {
             var rolledBack = report
             rolledBack.committed = false

@@ -32,6 +32,7 @@ protocol StorageDriver: AnyObject {
     func checkpoint() throws(StorageError)
     func stage(_ record: InputRecord) throws(StorageError) -> StorageError?
     func stage(_ write: DayWrite) throws(StorageError) -> StorageError?
+    func stage(_ writes: [DayWrite]) throws(StorageError) -> [(index: Int, refusal: StorageError)]
     func stageCompletion(watchItem id: Int64, applying entry: UserEntry) throws(StorageError) -> Bool
     func stageCompletions(_ completions: [WatchCompletion]) throws(StorageError) -> Set<Int64>
     func stageFailure(watchItem id: Int64, error message: String) throws(StorageError) -> Bool

@@ -34,6 +34,13 @@ extension Store {
         try driver.stage(write)
     }
 
+    /// Stages the writes of several user-days in the open `batch`, in order, as `stage(_: DayWrite)` would one
+    /// by one, and returns the refusals by the index of their write. Faster for many new days: SQLite inserts
+    /// them many rows per statement. Valid only inside `batch`.
+    public func stage(_ writes: [DayWrite]) throws(StorageError) -> [(index: Int, refusal: StorageError)] {
+        try driver.stage(writes)
+    }
+
     /// Commits what the open `batch` staged so far and begins the next transaction. Valid only
     /// inside `batch`.
     public func checkpoint() throws(StorageError) {

@@ -124,4 +124,86 @@ struct BatchMergeTests {
             #expect(after == write.applied(to: before), "day \(day): \(write) over \(String(describing: before))")
         }
     }
+    /// Writes for `days` days of two users, in input order: the first 100 on days with no row and each
+    /// day once (whole runs a driver may insert many rows at a time), then days of which about one in
+    /// eight already has a row and one in twenty comes twice. `before` are the writes that give those
+    /// rows first.
+    static func manyDays(_ days: Int, _ random: inout SeededRandom) -> (before: [DayWrite], staged: [DayWrite]) {
+        var before: [DayWrite] = []
+        var staged: [DayWrite] = []
+        for index in 0..<days {
+            var write = randomWrite(day: first.adding(days: index), &random)
+            if index / 50 % 2 == 1 { write = write.moved(to: UserID.literal("bo")) }
+            if index >= 100, random.chance(0.125) {
+                before.append(randomWrite(day: write.day, &random).moved(to: write.user))
+            }
+            staged.append(write)
+            if index >= 100, random.chance(0.05) {
+                staged.append(randomWrite(day: write.day, &random).moved(to: write.user))
+            }
+        }
+        return (before, staged)
+    }
+
+    @Test(
+        "staging many days in one call stores what staging them one at a time stores, new days and stored ones",
+        arguments: TestBackend.all)
+    func manyDaysAtOnce(backend: TestBackend) async throws {
+        var random = SeededRandom(seed: 31)
+        let (before, staged) = Self.manyDays(700, &random)
+        var stored: [[DailyLog]] = []
+        for together in [false, true] {
+            let database = TestDatabase(backend)
+            let store = try Store(path: database.path, clock: database.clock)
+            let beforeRefusals = try await store.batch { store in try before.compactMap { try store.stage($0) }.count }
+            #expect(beforeRefusals == 0)
+            let refusals = try await store.batch { store in
+                together ? try store.stage(staged).count : try staged.compactMap { try store.stage($0) }.count
+            }
+            #expect(refusals == 0)
+            stored.append(
+                try await store.dailyLogs(user: Self.user) + store.dailyLogs(user: UserID.literal("bo")))
+        }
+        #expect(stored[0].count > 600)
+        #expect(stored[1].count == stored[0].count)
+        let differing = zip(stored[0], stored[1]).filter { $0 != $1 }.map { "\($0.0.user) \($0.0.day)" }
+        #expect(differing.isEmpty, "stored otherwise when staged together: \(differing.prefix(5))")
+    }
+
+    @Test("a day SQLite refuses in a run of many is refused alone, at its index, and the rest are stored")
+    func refusalInsideARun() async throws {
+        let database = TestDatabase()
+        let store = try Store(path: database.path, clock: database.clock)
+        var writes = (0..<100).map { index in
+            var entry = UserEntry(user: Self.user, day: Self.first.adding(days: index))
+            entry.mood = .set(3)
+            return DayWrite(entry)
+        }
+        // Mood is 1 to 5 (the table's CHECK); the caller was to validate it.
+        for index in [5, 70] {
+            var entry = UserEntry(user: Self.user, day: Self.first.adding(days: index))
+            entry.mood = .set(9)
+            writes[index] = DayWrite(entry)
+        }
+        let staged = writes
+        let refusals = try await store.batch { store in try store.stage(staged).map(\.index) }
+        #expect(refusals == [5, 70])
+        let logs = try await store.dailyLogs(user: Self.user)
+        #expect(logs.count == 98)
+        #expect(logs.allSatisfy { $0.mood == 3 })
+        #expect(!logs.contains { $0.day == Self.first.adding(days: 5) || $0.day == Self.first.adding(days: 70) })
+    }
+}
+
+extension DayWrite {
+    /// The same write for another user.
+    fileprivate func moved(to user: UserID) -> DayWrite {
+        var entry = self.entry
+        entry.user = user
+        var health = self.health
+        health.user = user
+        var copy = DayWrite(entry)
+        copy.merge(health)
+        return copy
+    }
 }

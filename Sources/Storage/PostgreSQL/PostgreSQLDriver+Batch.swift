@@ -68,6 +68,15 @@ extension PostgreSQLDriver {
         return nil
     }
 
+    /// Stages each write in turn (`stage(_: DayWrite)` already sends many days per statement).
+    func stage(_ writes: [DayWrite]) throws(StorageError) -> [(index: Int, refusal: StorageError)] {
+        var refusals: [(index: Int, refusal: StorageError)] = []
+        for (index, write) in writes.enumerated() {
+            if let refusal = try stage(write) { refusals.append((index, refusal)) }
+        }
+        return refusals
+    }
+
     /// Days per chunk (and watch items per round trip): enough that a statement's fixed cost is a
     /// small share of the work, few enough that a chunk's arrays stay small.
     static let stagedLimit = 1_000

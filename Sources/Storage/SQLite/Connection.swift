@@ -13,6 +13,8 @@ final class Connection {
     private var statements: [UnsafeRawPointer: Statement] = [:]
     /// Statements whose SQL is built from `CopyTable`'s names, by their text.
     private var statementsByText: [String: Statement] = [:]
+    /// Long statements built once at run time, by a short name (`withStatement(named:sql:_:)`).
+    private var statementsByName: [String: Statement] = [:]
     private(set) var isInTransaction = false
     /// Run before every statement: traps unless the caller is on the executor of the `Store` that
     /// owns this connection (`Store.init` installs it once the store exists; until then the
@@ -56,6 +58,7 @@ final class Connection {
     deinit {
         statements.removeAll()
         statementsByText.removeAll()
+        statementsByName.removeAll()
         sqlite3_close_v2(handle)
     }
 
@@ -222,6 +225,22 @@ final class Connection {
         } else {
             statement = try Statement(connection: handle, sql: sql)
             statementsByText[sql] = statement
+        }
+        return try use(statement, body)
+    }
+
+    /// `withStatement` for long SQL built once at run time from names pipeline owns (`SQLiteDriver.insertDays`):
+    /// cached under `name`, a short key unique among such statements, so a run hashes the name, not the text.
+    /// `sql` is called only to prepare the statement the first time.
+    func withStatement<R>(
+        named name: String, sql: () -> String, _ body: (Statement) throws(StorageError) -> R
+    ) throws(StorageError) -> R {
+        let statement: Statement
+        if let cached = statementsByName[name] {
+            statement = cached
+        } else {
+            statement = try Statement(connection: handle, sql: sql())
+            statementsByName[name] = statement
         }
         return try use(statement, body)
     }

@@ -43,6 +43,27 @@ extension SQLiteDriver {
         try constraintRefusal { () throws(StorageError) in try apply(write) }
     }
 
+    /// Stages the writes of several user-days in the open `batch`, in order: each whole run of
+    /// `daysPerInsert` is first tried as new rows in one statement (`insertNewDays`, the common case of a
+    /// bulk load), and a run that cannot be is staged day by day, by the upsert. Returns the refusals of
+    /// `stage(_: DayWrite)` by the index of their write. Valid only inside `batch`.
+    func stage(_ writes: [DayWrite]) throws(StorageError) -> [(index: Int, refusal: StorageError)] {
+        var refusals: [(index: Int, refusal: StorageError)] = []
+        var start = 0
+        while start < writes.count {
+            let end = min(start + SQLiteDriver.daysPerInsert, writes.count)
+            var inserted = false
+            if end - start == SQLiteDriver.daysPerInsert { inserted = try insertNewDays(writes[start..<end]) }
+            if !inserted {
+                for index in start..<end {
+                    if let refusal = try stage(writes[index]) { refusals.append((index, refusal)) }
+                }
+            }
+            start = end
+        }
+        return refusals
+    }
+
     /// Runs `write`, returning a constraint's refusal instead of throwing it: SQLite has already
     /// undone the failing statement alone, and the rest of the transaction goes on.
     private func constraintRefusal(_ write: () throws(StorageError) -> Void) throws(StorageError) -> StorageError? {

@@ -18,14 +18,16 @@ final class Statement {
         }
         self.handle = handle
         self.sql = sql
+        textRoom = .allocate(byteCount: max(1024, 16 * Int(sqlite3_bind_parameter_count(handle))), alignment: 1)
         self.connection = connection
     }
 
     /// Room for the text a run binds: `bind(_:_: String?)` copies a string here and binds it `SQLITE_STATIC`, so a
     /// bound string costs SQLite no allocation and copy of its own (an ingestion binds seven per day). SQLite
     /// reads the bytes until `reset()` clears the bindings, which also frees the room for the next run. Text that
-    /// does not fit is bound `SQLITE_TRANSIENT`, which SQLite copies.
-    private let textRoom = UnsafeMutableRawBufferPointer.allocate(byteCount: 1024, alignment: 1)
+    /// does not fit is bound `SQLITE_TRANSIENT`, which SQLite copies. 1 KB, or 16 bytes a parameter for a
+    /// statement with more (several rows' values).
+    private let textRoom: UnsafeMutableRawBufferPointer
     private var textUsed = 0
 
     deinit {
