@@ -29,6 +29,7 @@ let package = Package(
                 .embedInCode("0007_operations.sql"),
                 .embedInCode("0008_watch_item_identity.sql"),
                 .embedInCode("0009_evaluations.sql"),
+                .embedInCode("0010_watch_identity_of_kept_items.sql"),
             ]),
         .target(
             name: "PostgreSQLSchema", path: "Schema/PostgreSQL",
@@ -42,6 +43,7 @@ let package = Package(
                 .embedInCode("0007_operations.sql"),
                 .embedInCode("0008_watch_item_identity.sql"),
                 .embedInCode("0009_evaluations.sql"),
+                .embedInCode("0010_watch_identity_of_kept_items.sql"),
             ]),
         .target(name: "ModelSpecs", path: "Models", resources: [.embedInCode("symptom-forecast.json")]),
 

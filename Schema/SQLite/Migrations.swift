@@ -19,6 +19,9 @@ public let sqliteMigrations: [EmbeddedMigration] = [
     EmbeddedMigration(
         version: 8, name: "watch_item_identity", sql: text(PackageResources._008_watch_item_identity_sql)),
     EmbeddedMigration(version: 9, name: "evaluations", sql: text(PackageResources._009_evaluations_sql)),
+    EmbeddedMigration(
+        version: 10, name: "watch_identity_of_kept_items",
+        sql: text(PackageResources._010_watch_identity_of_kept_items_sql)),
 ]
 
 private func text(_ bytes: [UInt8]) -> String {

@@ -13,7 +13,7 @@ extension PostgreSQLDriver {
     /// see `WatchSubmission.occurrence`): then it returns no row.
     static let insertWatchItem: StaticString = """
         INSERT INTO watch_items (user_id, kind, payload, enqueued_at, occurrence) VALUES ($1, $2, $3::json, $4, $5)
-        ON CONFLICT (user_id, kind, md5(payload::text), occurrence) DO NOTHING
+        ON CONFLICT (user_id, kind, md5(payload::text), occurrence) WHERE occurrence IS NOT NULL DO NOTHING
         RETURNING id
         """
 
@@ -26,7 +26,7 @@ extension PostgreSQLDriver {
         FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[], $5::integer[]) WITH ORDINALITY
             AS staged (user_id, kind, payload, enqueued_at, occurrence, position)
         ORDER BY position
-        ON CONFLICT (user_id, kind, md5(payload::text), occurrence) DO NOTHING
+        ON CONFLICT (user_id, kind, md5(payload::text), occurrence) WHERE occurrence IS NOT NULL DO NOTHING
         """
 
     func watchItemParameters(_ item: WatchSubmission) -> [String?] {

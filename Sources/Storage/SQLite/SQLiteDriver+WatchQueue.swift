@@ -26,7 +26,7 @@ extension SQLiteDriver {
                 max(coalesce((SELECT max(id) FROM watch_items), 0), coalesce((SELECT max(id) FROM watch_dead_letters), 0))
                     + 1,
                 ?1, ?2, ?3, ?4, ?5)
-            ON CONFLICT (user_id, kind, payload, occurrence) DO NOTHING
+            ON CONFLICT (user_id, kind, payload, occurrence) WHERE occurrence IS NOT NULL DO NOTHING
             """
         ) { (statement) throws(StorageError) in
             try statement.bind(1, item.user.rawValue)
