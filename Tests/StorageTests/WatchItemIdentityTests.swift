@@ -1,8 +1,9 @@
 import Domain
 import Foundation
-import Storage
 import TestSupport
 import Testing
+
+@testable import Storage
 
 /// A queued-as-is watch item is its user, kind, payload (byte for byte) and occurrence: queued
 /// again it is kept once; another copy number, payload, kind or user is another item.
@@ -33,5 +34,33 @@ struct WatchItemIdentityTests {
         ]
         #expect(Set(others + [first]).count == 7)
         #expect(try await store.allWatchItems(user: nil).count == 7)
+    }
+
+    @Test(
+        "items queued before the identity index held only kept items keep their identity after the migration",
+        arguments: TestBackend.all)
+    func identityAcrossMigration(backend: TestBackend) async throws {
+        let database = TestDatabase(backend)
+        let kept = WatchSubmission(
+            user: .literal("ada"), kind: "stepsBurst", payload: #"{"steps":100}"#, enqueuedAt: database.clock.now,
+            occurrence: 1)
+        let applied = WatchSubmission(
+            user: .literal("ada"), kind: "symptomLog", payload: #"{"day":"2026-03-01","mood":3}"#,
+            enqueuedAt: database.clock.now)
+        let keptID: Int64
+        do {
+            // Version 9: the index before migration 0010, over every item.
+            let old = try Store(path: database.path, clock: database.clock, schemaVersion: 9)
+            keptID = try await old.enqueue(kept)
+            _ = try await old.enqueue(applied)
+        }
+        let store = try Store(path: database.path, clock: database.clock)
+        #expect(try await store.schemaVersion() == Store.latestSchemaVersion)
+        #expect(try await store.enqueue(kept) == keptID)
+        _ = try await store.enqueue(applied)
+        var second = kept
+        second.occurrence = 2
+        #expect(try await store.enqueue(second) != keptID)
+        #expect(try await store.allWatchItems(user: nil).count == 4)
     }
 }
