@@ -41,21 +41,26 @@ extension Pipeline {
         var report = DrainReport()
         let now = clock.now
         let names = kinds.map(\.rawValue)
-        var after: Int64 = 0
         // The kinds are read together, in queue order: each kind's items still apply in the order
         // they were queued, and the kinds write different fields, so this is the same as draining
         // them one after the other, in one pass over the users' days instead of one per kind.
         // Each page commits on its own, so stopping between pages loses nothing: a cancelled drain
         // (a task past its budget) leaves the rest queued for the next one.
-        while !Task.isCancelled {
-            let page = try await storage { (store) throws(StorageError) in
+        //
+        // The next page is read before a page is written, and its payloads are parsed while it is:
+        // its items come after this page's, which writing this page does not change.
+        func read(after: Int64) async throws(PipelineError) -> [WatchItem] {
+            try await storage { (store) throws(StorageError) in
                 try await store.watchItems(kinds: names, user: user, after: after, limit: Pipeline.drainPageSize)
             }
-            guard let last = page.last else { break }
-            after = last.id
+        }
+        var page = Self.parse(try await read(after: 0))
+        while !Task.isCancelled, let last = page.last {
+            let next = try await read(after: last.item.id)
+            async let nextPage = Self.parse(next)
             let outcome: (DrainReport, [String])
             do {
-                outcome = try await store.batch { store in try Pipeline.apply(page, now: now, in: store) }
+                outcome = try await store.batch { [page] store in try Pipeline.apply(page, now: now, in: store) }
             } catch let error as StorageError {
                 throw .storage(error)
             } catch {
@@ -63,12 +68,33 @@ extension Pipeline {
             }
             report.add(outcome.0)
             for message in outcome.1 { log.log(.warning, message) }
+            page = await nextPage
         }
         return report
     }
 
+    /// A queued item with its payload read and checked: everything `entry(of:zone:now:)` does but the
+    /// future-day rule, which needs the user's time zone from the store.
+    struct ParsedWatchItem: Sendable {
+        let item: WatchItem
+        /// The entry (`nil` for a kind this version does not apply), or why the payload is refused.
+        let entry: Result<UserEntry?, FieldError>
+    }
+
+    private static func parse(_ page: [WatchItem]) -> [ParsedWatchItem] {
+        page.map { item in
+            ParsedWatchItem(
+                item: item,
+                entry: Result(catching: { () throws(FieldError) in
+                    guard let entry = try WatchPayload.entry(for: item) else { return nil }
+                    try entry.validate(asField: "payload")
+                    return entry
+                }))
+        }
+    }
+
     /// Applies one page of items inside a batch; returns the counts and warnings to log.
-    private static func apply(_ page: [WatchItem], now: Date, in store: isolated Store) throws(StorageError)
+    private static func apply(_ page: [ParsedWatchItem], now: Date, in store: isolated Store) throws(StorageError)
         -> (DrainReport, [String])
     {
         var report = DrainReport()
@@ -77,7 +103,8 @@ extension Pipeline {
         // Applied together after the loop, in queue order; the failures touch no day, so they may
         // go first.
         var completions: [WatchCompletion] = []
-        for item in page {
+        for parsed in page {
+            let item = parsed.item
             let zone: TimeZone
             if let known = zones[item.user] {
                 zone = known
@@ -85,7 +112,13 @@ extension Pipeline {
                 zone = try store.timeZone(of: item.user) ?? .utc
                 zones[item.user] = zone
             }
-            switch Result(catching: { () throws(FieldError) in try Self.entry(of: item, zone: zone, now: now) }) {
+            let checked = parsed.entry.flatMap { (entry) -> Result<UserEntry?, FieldError> in
+                Result(catching: { () throws(FieldError) in
+                    if let entry { try checkNotTooFarAhead(entry.day, field: "payload.day", timeZone: zone, now: now) }
+                    return entry
+                })
+            }
+            switch checked {
             case .success(nil):
                 continue  // a kind this version does not apply: it stays queued
             case .success(let entry?):
@@ -102,17 +135,10 @@ extension Pipeline {
             }
         }
         let applied = try store.stageCompletions(completions)
-        for item in page where applied.contains(item.id) { report.applied[item.kind, default: 0] += 1 }
+        for parsed in page where applied.contains(parsed.item.id) {
+            report.applied[parsed.item.kind, default: 0] += 1
+        }
         return (report, warnings)
-    }
-
-    /// The user entry a queued item stands for, checked as ingestion checks it; `nil` for a kind
-    /// this version does not apply.
-    private static func entry(of item: WatchItem, zone: TimeZone, now: Date) throws(FieldError) -> UserEntry? {
-        guard let entry = try WatchPayload.entry(for: item) else { return nil }
-        try entry.validate(asField: "payload")
-        try checkNotTooFarAhead(entry.day, field: "payload.day", timeZone: zone, now: now)
-        return entry
     }
 }
 
