@@ -269,8 +269,10 @@ public struct PopulationAccumulator: Sendable {
         let n = sampled.rows
         let labels = sampled.storage[(n * p)...].map { $0 >= spec.flare.threshold ? 1.0 : 0.0 }
         sampled.storage.removeLast(n)  // the target column: the features stay where they are, not copied
-        var x = Matrix(rows: 0, columns: 0)
-        standardization.apply(Matrix(rows: n, columns: p, storage: sampled.storage), into: &x)
+        // Standardized where they are: at 20,000 rows a copy is 7 MB more at the retrain's peak.
+        var x = Matrix(rows: n, columns: p, storage: sampled.storage)
+        sampled = Matrix(rows: 0, columns: 0)
+        standardization.applyInPlace(&x)
         let flares = labels.reduce(0, +)
         guard flares > 0, flares < Double(n) else {
             // One class (or no rows): the base rate with half a pseudo-day on each side.

@@ -32,4 +32,18 @@ public struct Standardization: Sendable, Hashable, Codable {
     func apply(_ x: Matrix, into z: inout Matrix) {
         LinearAlgebra.standardize(x, means: means, scales: scales, into: &z)
     }
+
+    /// Standardizes `x` where it is, for a matrix too large to keep twice (the population's flare sample):
+    /// the same arithmetic as `apply(_:into:)`, so the same bits.
+    func applyInPlace(_ x: inout Matrix) {
+        precondition(means.count == x.columns, "standardize: column count")
+        let n = x.rows
+        x.storage.withUnsafeMutableBufferPointer { values in
+            for j in 0..<means.count {
+                let mean = means[j]
+                let scale = scales[j]
+                for i in (j * n)..<((j + 1) * n) { values[i] = (values[i] - mean) / scale }
+            }
+        }
+    }
 }
