@@ -253,4 +253,17 @@ struct LinearAlgebraTests {
         LinearAlgebra.multiply(a, transposed: true, [1, 1, 1], into: &product)
         #expect(product == [9, 12])
     }
+
+    @Test("standardizing a matrix where it is gives the bits of standardizing it into another")
+    func standardizeInPlace() {
+        var random = SeededRandom(seed: 5)
+        var x = Matrix(rows: 1_003, columns: 7)
+        for index in x.storage.indices { x.storage[index] = random.uniform(-50...80) }
+        let standardization = Standardization(fitting: x)
+        var copied = Matrix(rows: 0, columns: 0)
+        standardization.apply(x, into: &copied)
+        standardization.applyInPlace(&x)
+        #expect(x.storage.map(\.bitPattern) == copied.storage.map(\.bitPattern))
+        #expect(standardization.scales.allSatisfy { $0 != 1 }, "every column is scaled")
+    }
 }
