@@ -481,10 +481,7 @@ extension ModelTrainer {
         var gram = Matrix(rows: p, columns: p)
         var blockGram = Matrix(rows: 0, columns: 0)
         var gramScratch: [Double] = []
-        // The rows added to the sums, and a fold's rows for its flare head: two matrices, so that neither shrinks and
-        // grows again (each growth writes zeros over what is then copied in).
         var block = Matrix(rows: 0, columns: 0)
-        var foldRows = Matrix(rows: 0, columns: 0)
         var sumZ = [Double](repeating: 0, count: p)
         var sumZR = [Double](repeating: 0, count: p)
         var sumR = 0.0
@@ -553,9 +550,9 @@ extension ModelTrainer {
                     PersonalHeads(severity: severity, flare: flare, flareFitted: "", alpha: alpha, flareSolution: nil))
                 continue
             }
-            foldRows.reshape(rows: split, columns: p)
+            block.reshape(rows: split, columns: p)
             for j in 0..<p {
-                for i in 0..<split { foldRows.storage[j * split + i] = z.storage[j * n + i] }
+                for i in 0..<split { block.storage[j * split + i] = z.storage[j * n + i] }
             }
             let offset = pooled ? Array(logitOffsets[0..<split]) : nil
             // A warm start near a separating solution (a small fold) can leave Newton's Hessian singular; such
@@ -563,7 +560,7 @@ extension ModelTrainer {
             // prior head, as a user with one class of label does.
             guard
                 let solution = try flareHead(
-                    x: foldRows, labels: labels, offset: offset, start: start, warmIterations: Self.foldNewtonSteps,
+                    x: block, labels: labels, offset: offset, start: start, warmIterations: Self.foldNewtonSteps,
                     coldIterations: spec.flare.maximumIterations)
             else {
                 let flare = pooled ? flarePrior : RawHead.constant(logit((flares + 0.5) / (count + 1)), count: p)
