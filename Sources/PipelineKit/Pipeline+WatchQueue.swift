@@ -73,8 +73,8 @@ extension Pipeline {
         return report
     }
 
-    /// A queued item with its payload read and checked: everything `entry(of:zone:now:)` does but the
-    /// future-day rule, which needs the user's time zone from the store.
+    /// A queued item with its payload read and checked as ingestion checks it, all but the future-day rule,
+    /// which needs the user's time zone from the store (`apply` checks it).
     struct ParsedWatchItem: Sendable {
         let item: WatchItem
         /// The entry (`nil` for a kind this version does not apply), or why the payload is refused.
