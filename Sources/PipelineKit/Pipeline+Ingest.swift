@@ -519,17 +519,14 @@ struct IngestWriter {
     /// days never written.
     mutating func flush(into store: isolated Store, rejected: (IngestionError) -> Void) throws {
         guard !pendingDays.isEmpty else { return }
-        let refusals = try store.stage(pendingDays)
-        var refused = refusals.makeIterator()
-        var nextRefusal = refused.next()
+        let refusals = Dictionary(uniqueKeysWithValues: try store.stage(pendingDays).map { ($0.index, $0.refusal) })
         for (index, lines) in pendingLines.enumerated() {
-            if let refusal = nextRefusal, refusal.index == index {
+            if let refusal = refusals[index] {
                 for line in lines {
                     reject(
-                        FieldError(line.type, "refused by the database (\(refusal.refusal))"), line: line.number,
+                        FieldError(line.type, "refused by the database (\(refusal))"), line: line.number,
                         rejected: rejected)
                 }
-                nextRefusal = refused.next()
                 continue
             }
             for line in lines {

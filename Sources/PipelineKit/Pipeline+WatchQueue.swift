@@ -112,11 +112,13 @@ extension Pipeline {
                 zone = try store.timeZone(of: item.user) ?? .utc
                 zones[item.user] = zone
             }
-            let checked = parsed.entry.flatMap { (entry) -> Result<UserEntry?, FieldError> in
-                Result(catching: { () throws(FieldError) in
-                    if let entry { try checkNotTooFarAhead(entry.day, field: "payload.day", timeZone: zone, now: now) }
-                    return entry
-                })
+            var checked = parsed.entry
+            if case .success(let entry?) = checked {
+                do throws(FieldError) {
+                    try checkNotTooFarAhead(entry.day, field: "payload.day", timeZone: zone, now: now)
+                } catch {
+                    checked = .failure(error)
+                }
             }
             switch checked {
             case .success(nil):

@@ -134,6 +134,16 @@ extension StorageDriver {
         return logs
     }
 
+    /// Stages `writes` one by one (`stage(_: DayWrite)`), returning the refusals by their index in the
+    /// whole array the slice is of.
+    func stageEach(_ writes: ArraySlice<DayWrite>) throws(StorageError) -> [(index: Int, refusal: StorageError)] {
+        var refusals: [(index: Int, refusal: StorageError)] = []
+        for index in writes.indices {
+            if let refusal = try stage(writes[index]) { refusals.append((index, refusal)) }
+        }
+        return refusals
+    }
+
     /// One item after another, each as `stageCompletion`: where a statement costs no round trip.
     func stageCompletions(_ completions: [WatchCompletion]) throws(StorageError) -> Set<Int64> {
         var applied = Set<Int64>()

@@ -64,24 +64,15 @@ struct BatchMergeTests {
             // Some days come twice in the batch.
             if random.chance(0.05) { staged.append(Self.randomWrite(day: single, &random)) }
         }
-        @Sendable func moved(_ write: DayWrite) -> DayWrite {
-            var entry = write.entry
-            entry.day = write.day.adding(days: 1)
-            var health = write.health
-            health.day = entry.day
-            var copy = DayWrite(entry)
-            copy.merge(health)
-            return copy
-        }
         for write in before {
             try await store.batch { store in _ = try store.stage(write) }
-            let copy = moved(write)
+            let copy = write.moved(toDay: write.day.adding(days: 1))
             try await store.batch { store in _ = try store.stage(copy) }
         }
         for write in staged {
             try await store.batch { store in _ = try store.stage(write) }
         }
-        let batch = staged.map(moved)
+        let batch = staged.map { $0.moved(toDay: $0.day.adding(days: 1)) }
         let refusals = try await store.batch { store in
             try batch.compactMap { try store.stage($0) }.count
         }
@@ -133,13 +124,13 @@ struct BatchMergeTests {
         var staged: [DayWrite] = []
         for index in 0..<days {
             var write = randomWrite(day: first.adding(days: index), &random)
-            if index / 50 % 2 == 1 { write = write.moved(to: UserID.literal("bo")) }
+            if index / 50 % 2 == 1 { write = write.moved(toUser: UserID.literal("bo")) }
             if index >= 100, random.chance(0.125) {
-                before.append(randomWrite(day: write.day, &random).moved(to: write.user))
+                before.append(randomWrite(day: write.day, &random).moved(toUser: write.user))
             }
             staged.append(write)
             if index >= 100, random.chance(0.05) {
-                staged.append(randomWrite(day: write.day, &random).moved(to: write.user))
+                staged.append(randomWrite(day: write.day, &random).moved(toUser: write.user))
             }
         }
         return (before, staged)
@@ -196,12 +187,14 @@ struct BatchMergeTests {
 }
 
 extension DayWrite {
-    /// The same write for another user.
-    fileprivate func moved(to user: UserID) -> DayWrite {
+    /// The same write for another user or another day.
+    fileprivate func moved(toUser user: UserID? = nil, toDay day: Day? = nil) -> DayWrite {
         var entry = self.entry
-        entry.user = user
+        entry.user = user ?? entry.user
+        entry.day = day ?? entry.day
         var health = self.health
-        health.user = user
+        health.user = entry.user
+        health.day = entry.day
         var copy = DayWrite(entry)
         copy.merge(health)
         return copy

@@ -70,11 +70,7 @@ extension PostgreSQLDriver {
 
     /// Stages each write in turn (`stage(_: DayWrite)` already sends many days per statement).
     func stage(_ writes: [DayWrite]) throws(StorageError) -> [(index: Int, refusal: StorageError)] {
-        var refusals: [(index: Int, refusal: StorageError)] = []
-        for (index, write) in writes.enumerated() {
-            if let refusal = try stage(write) { refusals.append((index, refusal)) }
-        }
-        return refusals
+        try stageEach(writes[...])
     }
 
     /// Days per chunk (and watch items per round trip): enough that a statement's fixed cost is a

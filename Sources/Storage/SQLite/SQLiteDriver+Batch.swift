@@ -54,11 +54,7 @@ extension SQLiteDriver {
             let end = min(start + SQLiteDriver.daysPerInsert, writes.count)
             var inserted = false
             if end - start == SQLiteDriver.daysPerInsert { inserted = try insertNewDays(writes[start..<end]) }
-            if !inserted {
-                for index in start..<end {
-                    if let refusal = try stage(writes[index]) { refusals.append((index, refusal)) }
-                }
-            }
+            if !inserted { refusals += try stageEach(writes[start..<end]) }
             start = end
         }
         return refusals
