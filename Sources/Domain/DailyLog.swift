@@ -115,6 +115,15 @@ public struct UserEntry: Sendable, Hashable {
             throw .invalidValue(field: "notes", problem: "must be at most \(Field.notesLimit) characters")
         }
     }
+
+    /// Whether the entry only sets fields: none of them is `.clear`.
+    public var clearsNothing: Bool {
+        func keeps<V>(_ patch: Patch<V>) -> Bool {
+            if case .clear = patch { false } else { true }
+        }
+        return keeps(symptomSeverity) && keeps(mood) && keeps(energy) && keeps(notes) && keeps(hrv)
+            && keeps(restingHeartRate) && keeps(stepCount) && keeps(sleepDuration)
+    }
 }
 
 /// One day of health metrics from a sync (HealthKit, a wearable). A `nil` field means "no reading"

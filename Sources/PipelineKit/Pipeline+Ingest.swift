@@ -445,8 +445,12 @@ struct IngestWriter {
     /// Days `write` has held back for `flush`, with their lines.
     private var pendingDays: [DayWrite] = []
     private var pendingLines: [[(number: Int, type: String)]] = []
+    /// Watch items `write` has held back for `flush`, with their lines.
+    private var pendingItems: [WatchSubmission] = []
+    private var pendingItemLines: [Int] = []
 
-    /// Days staged at once: several of SQLite's many-row inserts (`Store.stage(_: [DayWrite])`).
+    /// Days, or watch items, staged at once: several of SQLite's many-row inserts (`Store.stage(_: [DayWrite])`,
+    /// `Store.stage(_: [WatchSubmission])`).
     static let daysPerStage = 256
 
     var report: IngestReport {
@@ -478,12 +482,13 @@ struct IngestWriter {
         }
     }
 
-    /// Writes `item`, or holds it back when it is a day: days are staged many at a time (`flush`), in
-    /// input order. Other records do not wait for them — a user, settings or watch record writes other
-    /// rows than a day's, and a day's user is ensured as it is staged, so the rows end the same — but a
-    /// line refused before the database waits, so rejected lines are reported in line order. (A line the
-    /// database itself refuses, which the decoder's bounds should make impossible, may be reported after
-    /// a later record's.)
+    /// Writes `item`, or holds it back when it is a day or a watch item: those are staged many at a time
+    /// (`flush`), each kind in input order. Other records do not wait for them — a user, settings or watch
+    /// record writes other rows than a day's, a day's or item's user is ensured as it is staged, and the
+    /// queue is drained only after the input is stored, so the rows end the same — but a line refused
+    /// before the database waits, so rejected lines are reported in line order. (A line the database
+    /// itself refuses, which the decoder's bounds should make impossible, may be reported after a later
+    /// record's.)
     mutating func write(_ item: PlannedWrite, into store: isolated Store, rejected: (IngestionError) -> Void) throws {
         switch item {
         case .day(let write, let lines):
@@ -496,6 +501,12 @@ struct IngestWriter {
             try flush(into: store, rejected: rejected)
             read(item, rejected: rejected)
             return
+        case .record(.watch(let watchItem), let line):
+            read(item, rejected: rejected)
+            pendingItems.append(watchItem)
+            pendingItemLines.append(line)
+            sinceCheckpoint += 1
+            if pendingItems.count >= IngestWriter.daysPerStage { try flush(into: store, rejected: rejected) }
         case .record(let record, let line):
             read(item, rejected: rejected)
             if let refusal = try store.stage(record) {
@@ -515,9 +526,24 @@ struct IngestWriter {
         }
     }
 
-    /// Stages the days held back by `write`. Call it before the batch ends: `finish()` refuses to report
-    /// days never written.
+    /// Stages the days and watch items held back by `write`. Call it before the batch ends: `finish()`
+    /// refuses to report records never written.
     mutating func flush(into store: isolated Store, rejected: (IngestionError) -> Void) throws {
+        try flushDays(into: store, rejected: rejected)
+        guard !pendingItems.isEmpty else { return }
+        let refusals = Dictionary(uniqueKeysWithValues: try store.stage(pendingItems).map { ($0.index, $0.refusal) })
+        for (index, line) in pendingItemLines.enumerated() {
+            if let refusal = refusals[index] {
+                reject(FieldError("watch", "refused by the database (\(refusal))"), line: line, rejected: rejected)
+            } else {
+                counted.stored["watch", default: 0] += 1
+            }
+        }
+        pendingItems.removeAll(keepingCapacity: true)
+        pendingItemLines.removeAll(keepingCapacity: true)
+    }
+
+    private mutating func flushDays(into store: isolated Store, rejected: (IngestionError) -> Void) throws {
         guard !pendingDays.isEmpty else { return }
         let refusals = Dictionary(uniqueKeysWithValues: try store.stage(pendingDays).map { ($0.index, $0.refusal) })
         for (index, lines) in pendingLines.enumerated() {
@@ -547,7 +573,7 @@ struct IngestWriter {
     }
 
     func finish() throws -> IngestReport {
-        precondition(pendingDays.isEmpty, "days held back were never written")
+        precondition(pendingDays.isEmpty && pendingItems.isEmpty, "records held back were never written")
         if strict, counted.rejected > 0 {
             var rolledBack = report
             rolledBack.committed = false

@@ -99,23 +99,27 @@ extension Pipeline {
     {
         var report = DrainReport()
         var warnings: [String] = []
-        var zones: [UserID: TimeZone] = [:]
+        // Each user's zone and the last day it allows (the day after today there), read once a page.
+        var lastAllowedDay: [UserID: (day: Day, zone: TimeZone)] = [:]
         // Applied together after the loop, in queue order; the failures touch no day, so they may
         // go first.
         var completions: [WatchCompletion] = []
         for parsed in page {
             let item = parsed.item
-            let zone: TimeZone
-            if let known = zones[item.user] {
-                zone = known
-            } else {
-                zone = try store.timeZone(of: item.user) ?? .utc
-                zones[item.user] = zone
-            }
             var checked = parsed.entry
             if case .success(let entry?) = checked {
+                let last: (day: Day, zone: TimeZone)
+                if let known = lastAllowedDay[item.user] {
+                    last = known
+                } else {
+                    let zone = try store.timeZone(of: item.user) ?? .utc
+                    last = (Day(containing: now, in: zone).adding(days: 1), zone)
+                    lastAllowedDay[item.user] = last
+                }
                 do throws(FieldError) {
-                    try checkNotTooFarAhead(entry.day, field: "payload.day", timeZone: zone, now: now)
+                    if entry.day > last.day {
+                        try checkNotTooFarAhead(entry.day, field: "payload.day", timeZone: last.zone, now: now)
+                    }
                 } catch {
                     checked = .failure(error)
                 }

@@ -33,6 +33,7 @@ protocol StorageDriver: AnyObject {
     func stage(_ record: InputRecord) throws(StorageError) -> StorageError?
     func stage(_ write: DayWrite) throws(StorageError) -> StorageError?
     func stage(_ writes: [DayWrite]) throws(StorageError) -> [(index: Int, refusal: StorageError)]
+    func stage(_ items: [WatchSubmission]) throws(StorageError) -> [(index: Int, refusal: StorageError)]
     func stageCompletion(watchItem id: Int64, applying entry: UserEntry) throws(StorageError) -> Bool
     func stageCompletions(_ completions: [WatchCompletion]) throws(StorageError) -> Set<Int64>
     func stageFailure(watchItem id: Int64, error message: String) throws(StorageError) -> Bool
@@ -134,23 +135,16 @@ extension StorageDriver {
         return logs
     }
 
-    /// Stages `writes` one by one (`stage(_: DayWrite)`), returning the refusals by their index in the
-    /// whole array the slice is of.
-    func stageEach(_ writes: ArraySlice<DayWrite>) throws(StorageError) -> [(index: Int, refusal: StorageError)] {
+    /// Stages `items` one by one with `stageOne`, returning the refusals by their index in the whole
+    /// array the slice is of.
+    func stageEach<Item>(
+        _ items: ArraySlice<Item>, _ stageOne: (Item) throws(StorageError) -> StorageError?
+    ) throws(StorageError) -> [(index: Int, refusal: StorageError)] {
         var refusals: [(index: Int, refusal: StorageError)] = []
-        for index in writes.indices {
-            if let refusal = try stage(writes[index]) { refusals.append((index, refusal)) }
+        for index in items.indices {
+            if let refusal = try stageOne(items[index]) { refusals.append((index, refusal)) }
         }
         return refusals
-    }
-
-    /// One item after another, each as `stageCompletion`: where a statement costs no round trip.
-    func stageCompletions(_ completions: [WatchCompletion]) throws(StorageError) -> Set<Int64> {
-        var applied = Set<Int64>()
-        for completion in completions where try stageCompletion(watchItem: completion.id, applying: completion.entry) {
-            applied.insert(completion.id)
-        }
-        return applied
     }
 }
 

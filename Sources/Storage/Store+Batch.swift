@@ -41,6 +41,13 @@ extension Store {
         try driver.stage(writes)
     }
 
+    /// Queues watch items in the open `batch`, in order, as `stage(_: InputRecord)` would one by one, and
+    /// returns the refusals by the index of their item. SQLite inserts them many per statement. Valid only
+    /// inside `batch`.
+    public func stage(_ items: [WatchSubmission]) throws(StorageError) -> [(index: Int, refusal: StorageError)] {
+        try driver.stage(items)
+    }
+
     /// Commits what the open `batch` staged so far and begins the next transaction. Valid only
     /// inside `batch`.
     public func checkpoint() throws(StorageError) {

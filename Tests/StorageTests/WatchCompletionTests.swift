@@ -63,4 +63,76 @@ struct WatchCompletionTests {
         #expect(try await store.allWatchItems(user: Self.ada).map(\.id) == [id])
         #expect(try await store.dailyLog(user: Self.ada, day: Self.day) == nil)
     }
+
+    /// 400 entries over 40 days of two users: most only set fields; two in a hundred clear one.
+    static func entries(_ random: inout SeededRandom) -> [UserEntry] {
+        (0..<400).map { index in
+            var entry = UserEntry(
+                user: .literal(index % 7 == 0 ? "bo" : "ada"), day: day.adding(days: Int(random.next() % 40)))
+            func patch<V>(_ values: [V]) -> Patch<V> {
+                random.chance(0.4) ? .set(values[Int(random.next() % UInt64(values.count))]) : .unchanged
+            }
+            entry.symptomSeverity = patch([0, 4, 10])
+            entry.mood = patch([1, 5])
+            entry.energy = patch([2, 3])
+            entry.notes = patch(["slept \"badly\"", ""])
+            entry.hrv = patch([40, 41.25])
+            entry.restingHeartRate = patch([55, 61.5])
+            entry.stepCount = patch([0, 200_000])
+            entry.sleepDuration = patch([0, 27_000.5])
+            // Runs of 32 with a clearing entry are applied one by one, the others together.
+            if index % 100 == 17 { entry.mood = .clear }
+            if index % 100 == 81 { entry.hrv = .clear }
+            return entry
+        }
+    }
+
+    @Test(
+        "a page of 400 entries, days repeated and some fields cleared, over user and health rows, applies as one by one",
+        arguments: TestBackend.all)
+    func pageAppliesAsOneByOne(backend: TestBackend) async throws {
+        var random = SeededRandom(seed: 47)
+        let entries = Self.entries(&random)
+        var stored: [[DailyLog]] = []
+        for together in [false, true] {
+            let database = TestDatabase(backend)
+            let store = try Store(path: database.path, clock: database.clock)
+            // Rows before: health readings on even days, a user's on every third.
+            for offset in 0..<40 {
+                for user in ["ada", "bo"] {
+                    let day = Self.day.adding(days: offset)
+                    if offset % 2 == 0 {
+                        try await store.write(
+                            HealthMetrics(user: .literal(user), day: day, hrv: 70, restingHeartRate: 58, stepCount: 9_000))
+                    }
+                    if offset % 3 == 0 {
+                        var entry = UserEntry(user: .literal(user), day: day)
+                        entry.sleepDuration = .set(25_000)
+                        entry.symptomSeverity = .set(6)
+                        try await store.write(entry)
+                    }
+                }
+            }
+            var page: [WatchCompletion] = []
+            for entry in entries {
+                let id = try await store.enqueue(
+                    WatchSubmission(
+                        user: entry.user, kind: "symptomLog", payload: "{}", enqueuedAt: database.clock.now))
+                page.append(WatchCompletion(id: id, entry: entry))
+            }
+            if together {
+                let completions = page
+                #expect(try await store.batch { store in try store.stageCompletions(completions) }.count == 400)
+            } else {
+                for completion in page {
+                    #expect(try await store.complete(watchItem: completion.id, applying: completion.entry))
+                }
+            }
+            #expect(try await store.allWatchItems(user: nil).isEmpty)
+            stored.append(try await store.dailyLogs(user: .literal("ada")) + store.dailyLogs(user: .literal("bo")))
+        }
+        #expect(stored[0].count > 60)
+        let differing = zip(stored[0], stored[1]).filter { $0 != $1 }.map { "\($0.0.user) \($0.0.day)" }
+        #expect(stored[1].count == stored[0].count && differing.isEmpty, "applied otherwise: \(differing.prefix(5))")
+    }
 }

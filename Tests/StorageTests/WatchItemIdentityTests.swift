@@ -63,4 +63,63 @@ struct WatchItemIdentityTests {
         #expect(try await store.enqueue(second) != keptID)
         #expect(try await store.allWatchItems(user: nil).count == 4)
     }
+
+    /// 100 submissions for two users: applied items (no occurrence) and kept ones, one kept copy twice
+    /// in one run of 32 and another queued before them.
+    static func manySubmissions(now: Date) -> (before: WatchSubmission, staged: [WatchSubmission]) {
+        var staged = (0..<100).map { index in
+            let user = UserID.literal(index % 3 == 0 ? "bo" : "ada")
+            if index % 5 == 0 {
+                return WatchSubmission(
+                    user: user, kind: "stepsBurst", payload: #"{"steps":\#(index % 4)}"#, enqueuedAt: now,
+                    occurrence: 1 + index / 10)
+            }
+            return WatchSubmission(
+                user: user, kind: "symptomLog", payload: #"{"day":"2026-03-01","symptomSeverity":\#(index % 11)}"#,
+                enqueuedAt: now)
+        }
+        // Index 20 repeats index 0's copy ("bo", steps 0, occurrence 1); index 45's is queued before.
+        staged[20] = staged[0]
+        return (staged[45], staged)
+    }
+
+    @Test(
+        "queueing many items in one call queues what queueing them one at a time queues, in order, each copy once",
+        arguments: TestBackend.all)
+    func manyItemsAtOnce(backend: TestBackend) async throws {
+        var queued: [[WatchItem]] = []
+        for together in [false, true] {
+            let database = TestDatabase(backend)
+            let store = try Store(path: database.path, clock: database.clock)
+            let (before, staged) = Self.manySubmissions(now: database.clock.now)
+            _ = try await store.enqueue(before)
+            let refusals = try await store.batch { store in
+                together ? try store.stage(staged).count : try staged.compactMap { try store.stage(.watch($0)) }.count
+            }
+            #expect(refusals == 0)
+            queued.append(try await store.allWatchItems(user: nil))
+        }
+        // The queued-before item, then 99 of the 100 less the repeat of index 0 and index 45's copy.
+        #expect(queued[0].count == 99)
+        #expect(queued[1].map(\.payload) == queued[0].map(\.payload))
+        #expect(queued[1].map(\.user) == queued[0].map(\.user))
+        #expect(queued[1].map(\.kind) == queued[0].map(\.kind))
+        #expect(zip(queued[1], queued[1].dropFirst()).allSatisfy { $0.id < $1.id })
+    }
+
+    @Test("an item SQLite refuses in a run of many is refused alone, at its index, and the rest are queued")
+    func refusalInsideARun() async throws {
+        let database = TestDatabase()
+        let store = try Store(path: database.path, clock: database.clock)
+        var staged = Self.manySubmissions(now: database.clock.now).staged
+        // The payload must be JSON and the kind not empty (the table's CHECKs); the caller was to check.
+        staged[3].payload = "{"
+        staged[70].kind = ""
+        let items = staged
+        let refusals = try await store.batch { store in try store.stage(items).map(\.index) }
+        #expect(refusals == [3, 70])
+        let queued = try await store.allWatchItems(user: nil)
+        #expect(queued.count == 97)
+        #expect(!queued.contains { $0.payload == "{" || $0.kind.isEmpty })
+    }
 }

@@ -70,7 +70,12 @@ extension PostgreSQLDriver {
 
     /// Stages each write in turn (`stage(_: DayWrite)` already sends many days per statement).
     func stage(_ writes: [DayWrite]) throws(StorageError) -> [(index: Int, refusal: StorageError)] {
-        try stageEach(writes[...])
+        try stageEach(writes[...]) { (write) throws(StorageError) in try stage(write) }
+    }
+
+    /// Stages each item in turn (`stage(_: InputRecord)` already sends many items per statement).
+    func stage(_ items: [WatchSubmission]) throws(StorageError) -> [(index: Int, refusal: StorageError)] {
+        try stageEach(items[...]) { (item) throws(StorageError) in try stage(.watch(item)) }
     }
 
     /// Days per chunk (and watch items per round trip): enough that a statement's fixed cost is a

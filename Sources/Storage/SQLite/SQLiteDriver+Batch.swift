@@ -44,17 +44,37 @@ extension SQLiteDriver {
     }
 
     /// Stages the writes of several user-days in the open `batch`, in order: each whole run of
-    /// `daysPerInsert` is first tried as new rows in one statement (`insertNewDays`, the common case of a
+    /// `rowsPerInsert` is first tried as new rows in one statement (`insertNewDays`, the common case of a
     /// bulk load), and a run that cannot be is staged day by day, by the upsert. Returns the refusals of
     /// `stage(_: DayWrite)` by the index of their write. Valid only inside `batch`.
     func stage(_ writes: [DayWrite]) throws(StorageError) -> [(index: Int, refusal: StorageError)] {
+        try stageInRuns(writes) { (run) throws(StorageError) in try insertNewDays(run) } one: {
+            (write) throws(StorageError) in try stage(write)
+        }
+    }
+
+    /// Queues watch items in the open `batch`: runs of `rowsPerInsert` as one statement each (`insertWatchItems`),
+    /// any other item, and each of a run the database refused, as `stage(_: InputRecord)`.
+    func stage(_ items: [WatchSubmission]) throws(StorageError) -> [(index: Int, refusal: StorageError)] {
+        try stageInRuns(items) { (run) throws(StorageError) in try insertWatchItems(run) } one: {
+            (item) throws(StorageError) in try stage(.watch(item))
+        }
+    }
+
+    /// Stages `items` in runs of `rowsPerInsert`: each whole run with `insertRun`, which returns `false`
+    /// when the database refused it (and SQLite undid the statement alone); a short last run, or a
+    /// refused one, item by item with `stageOne`. Returns the refusals by index.
+    private func stageInRuns<Item>(
+        _ items: [Item], insertRun: (ArraySlice<Item>) throws(StorageError) -> Bool,
+        one stageOne: (Item) throws(StorageError) -> StorageError?
+    ) throws(StorageError) -> [(index: Int, refusal: StorageError)] {
         var refusals: [(index: Int, refusal: StorageError)] = []
         var start = 0
-        while start < writes.count {
-            let end = min(start + SQLiteDriver.daysPerInsert, writes.count)
+        while start < items.count {
+            let end = min(start + SQLiteDriver.rowsPerInsert, items.count)
             var inserted = false
-            if end - start == SQLiteDriver.daysPerInsert { inserted = try insertNewDays(writes[start..<end]) }
-            if !inserted { refusals += try stageEach(writes[start..<end]) }
+            if end - start == SQLiteDriver.rowsPerInsert { inserted = try insertRun(items[start..<end]) }
+            if !inserted { refusals += try stageEach(items[start..<end], stageOne) }
             start = end
         }
         return refusals

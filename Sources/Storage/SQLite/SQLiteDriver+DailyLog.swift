@@ -105,12 +105,8 @@ extension SQLiteDriver {
     /// changes nothing and returns `false`: SQLite undoes a refused statement whole. Their users are ensured
     /// first, and stay.
     func insertNewDays(_ writes: ArraySlice<DayWrite>) throws(StorageError) -> Bool {
-        precondition(writes.count == SQLiteDriver.daysPerInsert, "a whole run of days")
-        var ensured: UserID?
-        for write in writes where write.user != ensured {
-            try ensureUser(write.user)
-            ensured = write.user
-        }
+        precondition(writes.count == SQLiteDriver.rowsPerInsert, "a whole run of days")
+        try ensureUsers(writes.lazy.map(\.user))
         do throws(StorageError) {
             try connection.withStatement(named: "insertDays", sql: SQLiteDriver.insertDays) {
                 (statement) throws(StorageError) in
@@ -124,6 +120,36 @@ extension SQLiteDriver {
             return true
         } catch where error.isConstraint {
             return false
+        }
+    }
+
+    /// Upserts `entries` in their order. Runs of `rowsPerInsert` entries that clear no field (what a
+    /// watch item's payload holds) take one statement each (`upsertNonClearingEntries`); any other entry
+    /// takes `upsertDay`.
+    func apply(_ entries: [UserEntry]) throws(StorageError) {
+        var start = 0
+        while start < entries.count {
+            let end = min(start + SQLiteDriver.rowsPerInsert, entries.count)
+            let run = entries[start..<end]
+            if run.count == SQLiteDriver.rowsPerInsert, run.allSatisfy(\.clearsNothing) {
+                try upsertNonClearingEntries(run)
+            } else {
+                for entry in run { try apply(entry) }
+            }
+            start = end
+        }
+    }
+
+    private func upsertNonClearingEntries(_ entries: ArraySlice<UserEntry>) throws(StorageError) {
+        try ensureUsers(entries.lazy.map(\.user))
+        try connection.withStatement(named: "upsertNonClearingEntries", sql: SQLiteDriver.upsertNonClearingEntries) {
+            (statement) throws(StorageError) in
+            var first: Int32 = 1
+            for entry in entries {
+                try bindRow(of: DayWrite(entry), to: statement, from: first)
+                first += SQLiteDriver.dayColumns
+            }
+            try statement.run()
         }
     }
 
@@ -148,25 +174,58 @@ extension SQLiteDriver {
         try statement.bind(first + 14, row.sleepDuration?.source.rawValue)
     }
 
-    /// Days `insertDays` inserts at once: one statement's fixed cost (its start, its cursors, its end)
-    /// shared by 32 rows made a bulk load of new days about a quarter faster than a statement a day.
-    static let daysPerInsert = 32
+    /// Rows a many-row statement writes at once (`insertDays`, `upsertNonClearingEntries`, `insertWatchItems`):
+    /// one statement's fixed cost (its start, its cursors, its end) shared by 32 rows made a bulk load of
+    /// new days about a quarter faster than a statement a day.
+    static let rowsPerInsert = 32
     static let dayColumns: Int32 = 15
 
-    /// `upsertDay`'s insert of `daysPerInsert` rows, without its `ON CONFLICT` clause: a stored day makes
+    /// `upsertDay`'s insert of `rowsPerInsert` rows, without its `ON CONFLICT` clause: a stored day makes
     /// the statement fail.
     static func insertDays() -> String {
-        let rows = (0..<daysPerInsert).map { row in
-            let first = Int32(row) * dayColumns + 1
-            return "(" + (first..<first + dayColumns).map { "?\($0)" }.joined(separator: ", ") + ")"
-        }
-        return """
-            INSERT INTO daily_logs (
-                user_id, day, updated_at, symptom_severity, mood, energy, notes,
-                hrv, hrv_source, resting_heart_rate, resting_heart_rate_source,
-                step_count, step_count_source, sleep_duration, sleep_duration_source)
-            VALUES \(rows.joined(separator: ", "))
-            """
+        """
+        INSERT INTO daily_logs (
+            user_id, day, updated_at, symptom_severity, mood, energy, notes,
+            hrv, hrv_source, resting_heart_rate, resting_heart_rate_source,
+            step_count, step_count_source, sleep_duration, sleep_duration_source)
+        VALUES \(rowsOfParameters())
+        """
+    }
+
+    /// `upsertDay` for `rowsPerInsert` entries that clear no field, in order (a later row of the same day
+    /// updates the row an earlier one left). For such an entry a field it mentions is a value, and one it
+    /// does not is `NULL` in its row, so "the field the entry mentions" is the field whose new value is
+    /// not `NULL`, which needs no parameter of its own.
+    static func upsertNonClearingEntries() -> String {
+        """
+        \(insertDays())
+        ON CONFLICT (user_id, day) DO UPDATE SET
+            updated_at = excluded.updated_at,
+            symptom_severity = coalesce(excluded.symptom_severity, symptom_severity),
+            mood = coalesce(excluded.mood, mood),
+            energy = coalesce(excluded.energy, energy),
+            notes = coalesce(excluded.notes, notes),
+            hrv = coalesce(excluded.hrv, hrv),
+            hrv_source = CASE WHEN excluded.hrv IS NULL THEN hrv_source ELSE excluded.hrv_source END,
+            resting_heart_rate = coalesce(excluded.resting_heart_rate, resting_heart_rate),
+            resting_heart_rate_source = CASE
+                WHEN excluded.resting_heart_rate IS NULL THEN resting_heart_rate_source
+                ELSE excluded.resting_heart_rate_source END,
+            step_count = coalesce(excluded.step_count, step_count),
+            step_count_source = CASE WHEN excluded.step_count IS NULL THEN step_count_source
+                ELSE excluded.step_count_source END,
+            sleep_duration = coalesce(excluded.sleep_duration, sleep_duration),
+            sleep_duration_source = CASE WHEN excluded.sleep_duration IS NULL THEN sleep_duration_source
+                ELSE excluded.sleep_duration_source END
+        """
+    }
+
+    /// `(?1, …, ?15), (?16, …)`: `rowsPerInsert` rows of `columns` parameters.
+    static func rowsOfParameters(columns: Int32 = dayColumns) -> String {
+        (0..<rowsPerInsert).map { row in
+            let first = Int32(row) * columns + 1
+            return "(" + (first..<first + columns).map { "?\($0)" }.joined(separator: ", ") + ")"
+        }.joined(separator: ", ")
     }
 
     /// The user's log for `day`, or `nil` when nothing was stored for it.

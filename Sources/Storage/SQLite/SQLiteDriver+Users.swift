@@ -43,6 +43,15 @@ extension SQLiteDriver {
         knownUsers.insert(id)
     }
 
+    /// `ensureUser` for each user of a run of rows, skipping repeats of the one before (rows come by user).
+    func ensureUsers(_ users: some Sequence<UserID>) throws(StorageError) {
+        var ensured: UserID?
+        for user in users where user != ensured {
+            try ensureUser(user)
+            ensured = user
+        }
+    }
+
     /// The user with this id, or `nil`.
     func user(_ id: UserID) throws(StorageError) -> User? {
         try connection.withStatement("SELECT id, time_zone FROM users WHERE id = ?1") {

@@ -48,6 +48,53 @@ extension SQLiteDriver {
         }
     }
 
+    /// Queues a whole run of items (`rowsPerInsert`) in one statement and returns `true`; or, when the
+    /// database refuses any of them, changes nothing and returns `false`. Their ids follow the largest
+    /// id in use, in order, as `apply(_: WatchSubmission)` gives them one by one; an item queued
+    /// already is skipped, its id unused.
+    func insertWatchItems(_ items: ArraySlice<WatchSubmission>) throws(StorageError) -> Bool {
+        precondition(items.count == SQLiteDriver.rowsPerInsert, "a whole run of items")
+        try ensureUsers(items.lazy.map(\.user))
+        let largest = try connection.withStatement(
+            """
+            SELECT max(coalesce((SELECT max(id) FROM watch_items), 0),
+                coalesce((SELECT max(id) FROM watch_dead_letters), 0))
+            """
+        ) { (statement) throws(StorageError) -> Int64 in
+            _ = try statement.step()
+            return statement.int64(0)
+        }
+        do throws(StorageError) {
+            try connection.withStatement(named: "insertWatchItems", sql: SQLiteDriver.insertWatchItems) {
+                (statement) throws(StorageError) in
+                var first: Int32 = 1
+                for (offset, item) in items.enumerated() {
+                    try statement.bind(first, largest + 1 + Int64(offset))
+                    try statement.bind(first + 1, item.user.rawValue)
+                    try statement.bind(first + 2, item.kind)
+                    try statement.bind(first + 3, item.payload)
+                    try statement.bind(first + 4, Store.milliseconds(item.enqueuedAt))
+                    try statement.bind(first + 5, item.occurrence.map(Int64.init))
+                    first += SQLiteDriver.watchItemColumns
+                }
+                try statement.run()
+            }
+            return true
+        } catch where error.isConstraint {
+            return false
+        }
+    }
+
+    static let watchItemColumns: Int32 = 6
+
+    static func insertWatchItems() -> String {
+        """
+        INSERT INTO watch_items (id, user_id, kind, payload, enqueued_at, occurrence)
+        VALUES \(rowsOfParameters(columns: watchItemColumns))
+        ON CONFLICT (user_id, kind, payload, occurrence) WHERE occurrence IS NOT NULL DO NOTHING
+        """
+    }
+
     /// Queued items of any of `kinds` (for one user, or all when `nil`), oldest first: at most
     /// `limit` of them, with ids after `after`, so a long queue is read page by page.
     ///
@@ -111,6 +158,21 @@ extension SQLiteDriver {
         guard try deleteWatchItem(id) else { return false }
         try apply(entry)
         return true
+    }
+
+    /// `stageCompletion(watchItem:applying:)` for a page: the items still queued removed in one
+    /// statement, then their entries applied in the page's order (`apply(_: [UserEntry])`).
+    func stageCompletions(_ completions: [WatchCompletion]) throws(StorageError) -> Set<Int64> {
+        let removed = try connection.withStatement(
+            "DELETE FROM watch_items WHERE id IN (SELECT value FROM json_each(?1)) RETURNING id"
+        ) { (delete) throws(StorageError) -> Set<Int64> in
+            try delete.bind(1, "[" + completions.map { String($0.id) }.joined(separator: ",") + "]")
+            var removed = Set<Int64>(minimumCapacity: completions.count)
+            while try delete.step() { removed.insert(delete.int64(0)) }
+            return removed
+        }
+        try apply(completions.filter { removed.contains($0.id) }.map(\.entry))
+        return removed
     }
 
     /// Records a failed attempt at applying an item. After `WatchItem.maxAttempts` failures the item
