@@ -270,6 +270,11 @@ private struct Cursor {
         }
     }
 
+    /// 10⁰ … 10¹⁵, each exact.
+    private static let powersOfTen: [Double] = [
+        1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+    ]
+
     mutating func number() throws(JSONSyntaxError) -> Double {
         let start = index
         if bytes[index] == UInt8(ascii: "-") { index += 1 }
@@ -284,14 +289,18 @@ private struct Cursor {
         }
         var isInteger = true
         while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+        var point: Int?
         if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
             isInteger = false
+            point = index
             index += 1
             guard index < bytes.count, isDigit(bytes[index]) else { throw error("expected a digit after '.'") }
             while index < bytes.count, isDigit(bytes[index]) { index += 1 }
         }
+        var hasExponent = false
         if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
             isInteger = false
+            hasExponent = true
             index += 1
             if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
                 index += 1
@@ -311,6 +320,21 @@ private struct Cursor {
                 position += 1
             }
             return Double(negative ? -value : value)
+        }
+        // Short decimals (heart rates, durations): their digits as one whole number, divided by the power of
+        // ten of the digits after the point. Both are exact doubles (at most 15 digits in all), and one
+        // division rounds correctly, so this is the value `Double(String)` parses (Clinger's fast path).
+        if let point, !hasExponent, index - start <= 17 {
+            let negative = bytes[start] == UInt8(ascii: "-")
+            let digits = index - start - 1 - (negative ? 1 : 0)
+            if digits <= 15 {
+                var whole = 0
+                for position in (negative ? start + 1 : start)..<index where position != point {
+                    whole = whole * 10 + Int(bytes[position] - UInt8(ascii: "0"))
+                }
+                let value = Double(whole) / Cursor.powersOfTen[index - point - 1]
+                return negative ? -value : value
+            }
         }
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
         guard let value = Double(text), value.isFinite else {

@@ -28,6 +28,30 @@ struct JSONParserTests {
         #expect(try JSONParser().parse("5e-324") == .number(Double.leastNonzeroMagnitude))
     }
 
+    @Test("decimals of up to 15 digits, and longer ones, parse to the bits Double(String) gives")
+    func decimalsAsDoubleParsesThem() throws {
+        var random = SeededRandom(seed: 5)
+        var texts = ["0.0", "-0.0", "0.1", "0.30000000000000004", "999999999999999.9", "99999999999999.99",
+            "0.000000000000001", "-1.5", "48.2", "123456789012345.6", "1.7976931348623157", "2.2250738585072014"]
+        for _ in 0..<20_000 {
+            let digits = 1 + Int(random.next() % 17)
+            var text = String((0..<digits).map { _ in Character(String(random.next() % 10)) })
+            while text.count > 1, text.hasPrefix("0") { text.removeFirst() }
+            let point = 1 + Int(random.next() % UInt64(max(text.count, 2) - 1))
+            if point < text.count {
+                text.insert(".", at: text.index(text.startIndex, offsetBy: point))
+            } else {
+                text += ".5"
+            }
+            if text.hasPrefix(".") { text = "0" + text }
+            texts.append(random.chance(0.5) ? "-" + text : text)
+        }
+        for text in texts {
+            let parsed = try #require(try JSONParser().parse(text).numberValue, "\(text)")
+            #expect(parsed.bitPattern == Double(text)!.bitPattern, "\(text)")
+        }
+    }
+
     @Test(
         "malformed documents are refused with the place and reason",
         arguments: [
