@@ -14,18 +14,29 @@ public struct UserID: Hashable, Comparable, Sendable, CustomStringConvertible {
         self.rawValue = rawValue
     }
 
+    /// The identifier spelled by `bytes` (UTF-8), checked before a string is made of them; `nil` as `init(_:)`.
+    public init?(utf8 bytes: UnsafeBufferPointer<UInt8>) {
+        guard UserID.isValid(utf8: bytes) else { return nil }
+        rawValue = String(decoding: bytes, as: UTF8.self)
+    }
+
     public static func isValid(_ text: String) -> Bool {
-        let bytes = text.utf8
+        var text = text
+        return text.withUTF8 { isValid(utf8: $0) }
+    }
+
+    private static func isValid(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard (1...64).contains(bytes.count) else { return false }
-        return bytes.allSatisfy { byte in
+        for byte in bytes {
             switch byte {
             case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "-"):
-                true
+                continue
             default:
-                false
+                return false
             }
         }
+        return true
     }
 
     public var description: String { rawValue }

@@ -58,7 +58,7 @@ struct DayLineDecoder {
                 return false
             }
         case (1, .string(let text)):
-            user = UserID(String(decoding: text, as: UTF8.self))
+            user = UserID(utf8: text)
             return user != nil
         case (2, .string(let text)):
             day = Day(utf8: text)
