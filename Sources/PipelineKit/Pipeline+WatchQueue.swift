@@ -47,17 +47,31 @@ extension Pipeline {
         // Each page commits on its own, so stopping between pages loses nothing: a cancelled drain
         // (a task past its budget) leaves the rest queued for the next one.
         //
-        // The next page is read before a page is written, and its payloads are parsed while it is:
-        // its items come after this page's, which writing this page does not change.
-        func read(after: Int64) async throws(PipelineError) -> [WatchItem] {
+        // The next page is read while a page is written, and its payloads are parsed: its items come
+        // after this page's, which writing this page does not change. After a full first page (a bulk
+        // ingestion's queue) the pages are read on a connection of their own, beside the store's,
+        // which writes; a short queue (a user's few items) is not worth opening one.
+        func read(after id: Int64, from reader: LogReader?) async throws(PipelineError) -> [WatchItem] {
             try await storage { (store) throws(StorageError) in
-                try await store.watchItems(kinds: names, user: user, after: after, limit: Pipeline.drainPageSize)
+                if let reader {
+                    return try await reader.watchItems(kinds: names, user: user, after: id, limit: Pipeline.drainPageSize)
+                }
+                return try await store.watchItems(kinds: names, user: user, after: id, limit: Pipeline.drainPageSize)
             }
         }
-        var page = Self.parse(try await read(after: 0))
+        var page = Self.parse(try await read(after: 0, from: nil))
+        let reader =
+            page.count == Pipeline.drainPageSize
+            ? try await storage { (store) throws(StorageError) in try store.logReader() } : nil
+        func readAhead(after id: Int64) async -> Result<[ParsedWatchItem], PipelineError> {
+            do throws(PipelineError) {
+                return .success(Self.parse(try await read(after: id, from: reader)))
+            } catch {
+                return .failure(error)
+            }
+        }
         while !Task.isCancelled, let last = page.last {
-            let next = try await read(after: last.item.id)
-            async let nextPage = Self.parse(next)
+            async let next = readAhead(after: last.item.id)
             let outcome: (DrainReport, [String])
             do {
                 outcome = try await store.batch { [page] store in try Pipeline.apply(page, now: now, in: store) }
@@ -68,7 +82,7 @@ extension Pipeline {
             }
             report.add(outcome.0)
             for message in outcome.1 { log.log(.warning, message) }
-            page = await nextPage
+            page = try await next.get()
         }
         return report
     }

@@ -1,7 +1,7 @@
 public import Domain
 
-/// Daily logs (and the user and served model a retrain reads with them) read on a connection of its own to a
-/// store's database, beside the store's actor.
+/// Daily logs (and the user and served model a retrain reads with them, and a long drain's watch items) read on a
+/// connection of its own to a store's database, beside the store's actor.
 ///
 /// A cohort retrain's workers read their users' logs at the same time instead of queueing on the one connection
 /// the store's actor owns, which stays free for the claims and the records they write. SQLite in write-ahead-log
@@ -44,6 +44,15 @@ public actor LogReader {
     /// population model is pooled from.
     public func dayValues(users: [UserID], through last: Day) throws(StorageError) -> [[DayValues]] {
         try driver.dayValues(users: users, through: last)
+    }
+
+    /// Queued watch items of any of `kinds`, oldest first, at most `limit` with ids after `after`: what
+    /// `Store.watchItems(kinds:user:after:limit:)` returns. A long drain reads its next page here while the
+    /// store writes the one before.
+    public func watchItems(kinds: [String], user: UserID? = nil, after: Int64 = 0, limit: Int) throws(StorageError)
+        -> [WatchItem]
+    {
+        try driver.watchItems(kinds: kinds, user: user, after: after, limit: limit)
     }
 
     /// The user, or `nil` if unknown: what `Store.user(_:)` returns.
