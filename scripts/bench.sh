@@ -34,14 +34,16 @@ seconds() {
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
 rate() { awk -v n="$1" -v s="$2" 'BEGIN { printf "%.0f", n / s }'; }
 
+# Ingestion and both baselines are measured BENCH_REPEAT times (3), one after another in each repetition, and
+# printed as the min and the median of the times and of each repetition's ratios.
 bench_ingest() {
-    echo "== ingest: pipeline generate --users $USERS --days $DAYS, then pipeline ingest"
+    local repeats="${BENCH_REPEAT:-3}"
+    echo "== ingest: pipeline generate --users $USERS --days $DAYS, then pipeline ingest ($repeats repetitions)"
     "$PIPELINE" generate --users "$USERS" --days "$DAYS" --now "$NOW" >"$WORK/cohort.jsonl"
     local records
     records=$(wc -l <"$WORK/cohort.jsonl")
     rm -f "$WORK/ingest.sqlite"*
-    local ours
-    ours=$(seconds "$PIPELINE" ingest "$WORK/cohort.jsonl" --db "$WORK/ingest.sqlite" --now "$NOW")
+    "$PIPELINE" ingest "$WORK/cohort.jsonl" --db "$WORK/ingest.sqlite" --now "$NOW" >/dev/null
 
     # The baseline: the same daily rows, as CSV, loaded by the sqlite3 shell's .import into a
     # table with the same unique key, in WAL mode with synchronous=NORMAL like pipeline's.
@@ -60,9 +62,6 @@ CREATE TABLE daily_logs (
 .mode csv
 .import $WORK/rows.csv daily_logs
 SQL
-    rm -f "$WORK/import.sqlite"*
-    local baseline
-    baseline=$(seconds sqlite3 "$WORK/import.sqlite" ".read $WORK/import.sql")
 
     # A second baseline: every column of the same rows inserted into pipeline's own daily_logs table (its
     # STRICT types, CHECK constraints and primary key, from the ingested database's schema), so the ratio
@@ -71,35 +70,46 @@ SQL
     # is one INSERT … SELECT from it that turns empty fields into NULL: every row arrives (counted below).
     # Like the first, it checks no foreign key.
     sqlite3 -csv "$WORK/ingest.sqlite" "SELECT * FROM daily_logs" >"$WORK/all-columns.csv"
-    local names values
+    local names values schema
     names=$(sqlite3 "$WORK/ingest.sqlite" "SELECT group_concat(name, ', ') FROM pragma_table_info('daily_logs')")
     values=$(sqlite3 "$WORK/ingest.sqlite" \
         "SELECT group_concat(CASE WHEN type IN ('INTEGER', 'REAL') THEN 'CAST(nullif(' || name || ', '''') AS ' || type
              || ')' ELSE 'nullif(' || name || ', '''')' END, ', ') FROM pragma_table_info('daily_logs')")
+    schema=$(sqlite3 "$WORK/ingest.sqlite" ".schema daily_logs")
     rm -f "$WORK/staged.sqlite"*
     sqlite3 "$WORK/staged.sqlite" "CREATE TABLE staged ($names);" ".mode csv" ".import $WORK/all-columns.csv staged"
-    rm -f "$WORK/import-schema.sqlite"*
-    {
-        echo "PRAGMA journal_mode = WAL;"
-        sqlite3 "$WORK/ingest.sqlite" ".schema daily_logs"
-    } | sqlite3 "$WORK/import-schema.sqlite" >/dev/null
     {
         echo "PRAGMA synchronous = NORMAL;"
         echo "ATTACH '$WORK/staged.sqlite' AS source;"
         echo "INSERT INTO daily_logs SELECT $values FROM source.staged;"
     } >"$WORK/import-schema.sql"
-    local same_table
-    same_table=$(seconds sqlite3 "$WORK/import-schema.sqlite" ".read $WORK/import-schema.sql")
-    local loaded
-    loaded=$(sqlite3 "$WORK/import-schema.sqlite" "SELECT count(*) FROM daily_logs")
-    [ "$loaded" -eq "$rows" ] || { echo "the same-table baseline loaded $loaded of $rows rows" >&2; return 1; }
-    printf "  pipeline ingest   %9d records in %6.2f s  %9s records/s\n" "$records" "$ours" "$(rate "$records" "$ours")"
-    printf "  sqlite3 .import   %9d rows    in %6.2f s  %9s rows/s   (nine columns, no constraints)\n" \
-        "$rows" "$baseline" "$(rate "$rows" "$baseline")"
-    printf "  sqlite3 INSERT    %9d rows    in %6.2f s  %9s rows/s   (every column, INSERT … SELECT into pipeline's daily_logs)\n" \
-        "$rows" "$same_table" "$(rate "$rows" "$same_table")"
-    printf "  time ratio (pipeline / sqlite3): %sx   (aim: at most 1.5x)\n" "$(ratio "$ours" "$baseline")"
-    printf "  time ratio (pipeline / sqlite3 into the same table): %sx\n" "$(ratio "$ours" "$same_table")"
+
+    local ours=() baselines=() same_tables=() ratios=() same_ratios=() ours_one baseline same_table loaded
+    for _ in $(seq "$repeats"); do
+        rm -f "$WORK/ingest.sqlite"*
+        ours_one=$(seconds "$PIPELINE" ingest "$WORK/cohort.jsonl" --db "$WORK/ingest.sqlite" --now "$NOW")
+        rm -f "$WORK/import.sqlite"*
+        baseline=$(seconds sqlite3 "$WORK/import.sqlite" ".read $WORK/import.sql")
+        rm -f "$WORK/import-schema.sqlite"*
+        printf 'PRAGMA journal_mode = WAL;\n%s\n' "$schema" | sqlite3 "$WORK/import-schema.sqlite" >/dev/null
+        same_table=$(seconds sqlite3 "$WORK/import-schema.sqlite" ".read $WORK/import-schema.sql")
+        loaded=$(sqlite3 "$WORK/import-schema.sqlite" "SELECT count(*) FROM daily_logs")
+        [ "$loaded" -eq "$rows" ] || { echo "the same-table baseline loaded $loaded of $rows rows" >&2; return 1; }
+        ours+=("$ours_one") baselines+=("$baseline") same_tables+=("$same_table")
+        ratios+=("$(ratio "$ours_one" "$baseline")") same_ratios+=("$(ratio "$ours_one" "$same_table")")
+    done
+    printf "  pipeline ingest   %9d records in %s s   (min / median; %s records/s at the median)\n" "$records" \
+        "$(min_median "${ours[@]}" | sed 's| | / |')" "$(rate "$records" "$(min_median "${ours[@]}" | cut -d' ' -f2)")"
+    printf "  sqlite3 .import   %9d rows    in %s s   (nine columns, no constraints)\n" \
+        "$rows" "$(min_median "${baselines[@]}" | sed 's| | / |')"
+    printf "  sqlite3 INSERT    %9d rows    in %s s   (every column, INSERT … SELECT into pipeline's daily_logs)\n" \
+        "$rows" "$(min_median "${same_tables[@]}" | sed 's| | / |')"
+    printf "  time ratio (pipeline / sqlite3), min / median of the repetitions: %s   (aim: at most 1.5x)\n" \
+        "$(min_median "${ratios[@]}" | sed 's|\([0-9.]*\) \([0-9.]*\)|\1x / \2x|')"
+    printf "  time ratio (pipeline / sqlite3 into the same table), min / median: %s\n" \
+        "$(min_median "${same_ratios[@]}" | sed 's|\([0-9.]*\) \([0-9.]*\)|\1x / \2x|')"
+    printf "  each repetition, pipeline / .import: %s\n" "$(paste -d/ <(printf '%s\n' "${ours[@]}") \
+        <(printf '%s\n' "${baselines[@]}") | tr '\n' ' ')"
 }
 
 # python VENV: scikit-learn, pinned, in scripts/reference/.venv (created on first use).
