@@ -60,9 +60,9 @@ extension Pipeline {
             }
         }
         var page = Self.parse(try await read(after: 0, from: nil))
-        let reader =
-            page.count == Pipeline.drainPageSize
-            ? try await storage { (store) throws(StorageError) in try store.logReader() } : nil
+        // The reader only saves time: when it cannot be opened (a server at its connection limit, a file
+        // removed while open), the pages are read through the store, as for a short queue.
+        let reader = page.count == Pipeline.drainPageSize ? try? store.logReader() : nil
         func readAhead(after id: Int64) async -> Result<[ParsedWatchItem], PipelineError> {
             do throws(PipelineError) {
                 return .success(Self.parse(try await read(after: id, from: reader)))
