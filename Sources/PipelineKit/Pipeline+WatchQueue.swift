@@ -54,7 +54,8 @@ extension Pipeline {
         func read(after id: Int64, from reader: LogReader?) async throws(PipelineError) -> [WatchItem] {
             try await storage { (store) throws(StorageError) in
                 if let reader {
-                    return try await reader.watchItems(kinds: names, user: user, after: id, limit: Pipeline.drainPageSize)
+                    return try await reader.watchItems(
+                        kinds: names, user: user, after: id, limit: Pipeline.drainPageSize)
                 }
                 return try await store.watchItems(kinds: names, user: user, after: id, limit: Pipeline.drainPageSize)
             }

@@ -31,8 +31,10 @@ struct JSONParserTests {
     @Test("decimals of up to 15 digits, and longer ones, parse to the bits Double(String) gives")
     func decimalsAsDoubleParsesThem() throws {
         var random = SeededRandom(seed: 5)
-        var texts = ["0.0", "-0.0", "0.1", "0.30000000000000004", "999999999999999.9", "99999999999999.99",
-            "0.000000000000001", "-1.5", "48.2", "123456789012345.6", "1.7976931348623157", "2.2250738585072014"]
+        var texts = [
+            "0.0", "-0.0", "0.1", "0.30000000000000004", "999999999999999.9", "99999999999999.99",
+            "0.000000000000001", "-1.5", "48.2", "123456789012345.6", "1.7976931348623157", "2.2250738585072014",
+        ]
         for _ in 0..<20_000 {
             let digits = 1 + Int(random.next() % 17)
             var text = String((0..<digits).map { _ in Character(String(random.next() % 10)) })

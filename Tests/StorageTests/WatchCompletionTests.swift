@@ -47,7 +47,8 @@ struct WatchCompletionTests {
         #expect(try await store.dailyLog(user: Self.ada, day: Self.day)?.symptomSeverity == 3)
     }
 
-    @Test("a page rolled back with its batch leaves every item queued and the day unwritten", arguments: TestBackend.all)
+    @Test(
+        "a page rolled back with its batch leaves every item queued and the day unwritten", arguments: TestBackend.all)
     func rolledBackPageKeepsTheQueue(backend: TestBackend) async throws {
         struct Stop: Error {}
         let database = TestDatabase(backend)
@@ -103,7 +104,8 @@ struct WatchCompletionTests {
                     let day = Self.day.adding(days: offset)
                     if offset % 2 == 0 {
                         try await store.write(
-                            HealthMetrics(user: .literal(user), day: day, hrv: 70, restingHeartRate: 58, stepCount: 9_000))
+                            HealthMetrics(
+                                user: .literal(user), day: day, hrv: 70, restingHeartRate: 58, stepCount: 9_000))
                     }
                     if offset % 3 == 0 {
                         var entry = UserEntry(user: .literal(user), day: day)

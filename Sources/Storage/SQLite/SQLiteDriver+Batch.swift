@@ -48,17 +48,13 @@ extension SQLiteDriver {
     /// bulk load), and a run that cannot be is staged day by day, by the upsert. Returns the refusals of
     /// `stage(_: DayWrite)` by the index of their write. Valid only inside `batch`.
     func stage(_ writes: [DayWrite]) throws(StorageError) -> [(index: Int, refusal: StorageError)] {
-        try stageInRuns(writes) { (run) throws(StorageError) in try insertNewDays(run) } one: {
-            (write) throws(StorageError) in try stage(write)
-        }
+        try stageInRuns(writes, insertRun: insertNewDays, one: stage)
     }
 
     /// Queues watch items in the open `batch`: runs of `rowsPerInsert` as one statement each (`insertWatchItems`),
     /// any other item, and each of a run the database refused, as `stage(_: InputRecord)`.
     func stage(_ items: [WatchSubmission]) throws(StorageError) -> [(index: Int, refusal: StorageError)] {
-        try stageInRuns(items) { (run) throws(StorageError) in try insertWatchItems(run) } one: {
-            (item) throws(StorageError) in try stage(.watch(item))
-        }
+        try stageInRuns(items, insertRun: insertWatchItems) { (item) throws(StorageError) in try stage(.watch(item)) }
     }
 
     /// Stages `items` in runs of `rowsPerInsert`: each whole run with `insertRun`, which returns `false`

@@ -118,7 +118,7 @@ extension SQLiteDriver {
                 try statement.run()
             }
             return true
-        } catch where error.isConstraint {
+        } catch  where error.isConstraint {
             return false
         }
     }
