@@ -46,12 +46,31 @@ extension InputRecord {
 }
 
 /// DESIGN §2: a row for tomorrow may exist (time-zone travel, clock skew), but a row more than one
-/// day after the user's today is an error.
-func checkNotTooFarAhead(_ day: Day, field: String, timeZone: TimeZone, now: Date) throws(FieldError) {
-    let today = Day(containing: now, in: timeZone)
-    guard day.ordinal <= today.ordinal + 1 else {
+/// day after the user's today is an error. Each user's last allowed day (their tomorrow) is worked out
+/// once, when their zone is set; a user without one is checked in UTC.
+struct FutureDayRule {
+    let now: Date
+    private var lastAllowedDay: [UserID: (day: Day, zone: TimeZone)] = [:]
+
+    init(now: Date) {
+        self.now = now
+    }
+
+    func knows(_ user: UserID) -> Bool {
+        lastAllowedDay[user] != nil
+    }
+
+    mutating func setZone(_ zone: TimeZone, of user: UserID) {
+        lastAllowedDay[user] = (Day(containing: now, in: zone).adding(days: 1), zone)
+    }
+
+    func check(_ day: Day, field: String, user: UserID) throws(FieldError) {
+        let last = lastAllowedDay[user] ?? (Day(containing: now, in: .utc).adding(days: 1), .utc)
+        guard day > last.day else { return }
         throw FieldError(
-            field, "is more than one day after today (\(today) in \(timeZone.ianaName)); future days are refused")
+            field,
+            "is more than one day after today (\(last.day.adding(days: -1)) in \(last.zone.ianaName)); "
+                + "future days are refused")
     }
 }
 
@@ -286,13 +305,12 @@ struct IngestPlanner: LineProcessor {
     init(decoder: RecordDecoder?, now: Date, zones: StoredZones) {
         self.decoder = decoder
         self.now = now
-        for (user, zone) in zones.known {
-            lastAllowedDay[user] = (Day(containing: now, in: zone).adding(days: 1), zone)
-        }
+        futureDays = FutureDayRule(now: now)
+        for (user, zone) in zones.known { futureDays.setZone(zone, of: user) }
         unresolvedZones = zones.unresolved
     }
     /// Each known user's time zone, and the last day they may write in it (their tomorrow).
-    var lastAllowedDay: [UserID: (day: Day, zone: TimeZone)] = [:]
+    var futureDays: FutureDayRule
     /// Users whose stored zone does not resolve (and no user record in the input has set it again),
     /// with its name: their days cannot be checked, and UTC would be a guess.
     var unresolvedZones: [UserID: String] = [:]
@@ -345,7 +363,7 @@ struct IngestPlanner: LineProcessor {
         case .user(let update):
             // Other tables: their order relative to the held-back day does not matter.
             if let zone = update.timeZone {
-                lastAllowedDay[update.id] = (Day(containing: now, in: zone).adding(days: 1), zone)
+                futureDays.setZone(zone, of: update.id)
                 unresolvedZones[update.id] = nil
             }
             output.append(.record(record, line: line))
@@ -413,11 +431,7 @@ struct IngestPlanner: LineProcessor {
                 "\(user)'s stored time zone '\(name)' is no IANA time zone this machine's tzdata knows; "
                     + "set it with a user record (\"timeZone\") before their days")
         }
-        guard let last = lastAllowedDay[user] else {
-            try checkNotTooFarAhead(day, field: field, timeZone: .utc, now: now)
-            return
-        }
-        if day > last.day { try checkNotTooFarAhead(day, field: field, timeZone: last.zone, now: now) }
+        try futureDays.check(day, field: field, user: user)
     }
 }
 
@@ -451,7 +465,7 @@ struct IngestWriter {
 
     /// Days, or watch items, staged at once: several of SQLite's many-row inserts (`Store.stage(_: [DayWrite])`,
     /// `Store.stage(_: [WatchSubmission])`).
-    static let daysPerStage = 256
+    static let stagedAtOnce = 256
 
     var report: IngestReport {
         var report = counted
@@ -496,7 +510,7 @@ struct IngestWriter {
             pendingDays.append(write)
             pendingLines.append(lines)
             sinceCheckpoint += lines.count
-            if pendingDays.count >= IngestWriter.daysPerStage { try flush(into: store, rejected: rejected) }
+            if pendingDays.count >= IngestWriter.stagedAtOnce { try flush(into: store, rejected: rejected) }
         case .rejected:
             try flush(into: store, rejected: rejected)
             read(item, rejected: rejected)
@@ -506,7 +520,7 @@ struct IngestWriter {
             pendingItems.append(watchItem)
             pendingItemLines.append(line)
             sinceCheckpoint += 1
-            if pendingItems.count >= IngestWriter.daysPerStage { try flush(into: store, rejected: rejected) }
+            if pendingItems.count >= IngestWriter.stagedAtOnce { try flush(into: store, rejected: rejected) }
         case .record(let record, let line):
             read(item, rejected: rejected)
             if let refusal = try store.stage(record) {

@@ -114,8 +114,8 @@ extension Pipeline {
     {
         var report = DrainReport()
         var warnings: [String] = []
-        // Each user's zone and the last day it allows (the day after today there), read once a page.
-        var lastAllowedDay: [UserID: (day: Day, zone: TimeZone)] = [:]
+        // Each user's zone read once a page.
+        var futureDays = FutureDayRule(now: now)
         // Applied together after the loop, in queue order; the failures touch no day, so they may
         // go first.
         var completions: [WatchCompletion] = []
@@ -123,18 +123,11 @@ extension Pipeline {
             let item = parsed.item
             var checked = parsed.entry
             if case .success(let entry?) = checked {
-                let last: (day: Day, zone: TimeZone)
-                if let known = lastAllowedDay[item.user] {
-                    last = known
-                } else {
-                    let zone = try store.timeZone(of: item.user) ?? .utc
-                    last = (Day(containing: now, in: zone).adding(days: 1), zone)
-                    lastAllowedDay[item.user] = last
+                if !futureDays.knows(item.user) {
+                    futureDays.setZone(try store.timeZone(of: item.user) ?? .utc, of: item.user)
                 }
                 do throws(FieldError) {
-                    if entry.day > last.day {
-                        try checkNotTooFarAhead(entry.day, field: "payload.day", timeZone: last.zone, now: now)
-                    }
+                    try futureDays.check(entry.day, field: "payload.day", user: item.user)
                 } catch {
                     checked = .failure(error)
                 }

@@ -78,7 +78,7 @@ extension SQLiteDriver {
 
     /// Runs `write`, returning a constraint's refusal instead of throwing it: SQLite has already
     /// undone the failing statement alone, and the rest of the transaction goes on.
-    private func constraintRefusal(_ write: () throws(StorageError) -> Void) throws(StorageError) -> StorageError? {
+    func constraintRefusal(_ write: () throws(StorageError) -> Void) throws(StorageError) -> StorageError? {
         do throws(StorageError) {
             try write()
             return nil

@@ -107,20 +107,12 @@ extension SQLiteDriver {
     func insertNewDays(_ writes: ArraySlice<DayWrite>) throws(StorageError) -> Bool {
         precondition(writes.count == SQLiteDriver.rowsPerInsert, "a whole run of days")
         try ensureUsers(writes.lazy.map(\.user))
-        do throws(StorageError) {
-            try connection.withStatement(named: "insertDays", sql: SQLiteDriver.insertDays) {
-                (statement) throws(StorageError) in
-                var first: Int32 = 1
-                for write in writes {
-                    try bindRow(of: write, to: statement, from: first)
-                    first += SQLiteDriver.dayColumns
-                }
-                try statement.run()
+        let refusal = try constraintRefusal { () throws(StorageError) in
+            try runRows(named: "insertDays", sql: SQLiteDriver.insertDays, writes, columns: SQLiteDriver.dayColumns) {
+                (write, statement, first) throws(StorageError) in try bindRow(of: write, to: statement, from: first)
             }
-            return true
-        } catch  where error.isConstraint {
-            return false
         }
+        return refusal == nil
     }
 
     /// Upserts `entries` in their order. Runs of `rowsPerInsert` entries that clear no field (what a
@@ -142,12 +134,25 @@ extension SQLiteDriver {
 
     private func upsertNonClearingEntries(_ entries: ArraySlice<UserEntry>) throws(StorageError) {
         try ensureUsers(entries.lazy.map(\.user))
-        try connection.withStatement(named: "upsertNonClearingEntries", sql: SQLiteDriver.upsertNonClearingEntries) {
-            (statement) throws(StorageError) in
+        try runRows(
+            named: "upsertNonClearingEntries", sql: SQLiteDriver.upsertNonClearingEntries, entries,
+            columns: SQLiteDriver.dayColumns
+        ) { (entry, statement, first) throws(StorageError) in
+            try bindRow(of: DayWrite(entry), to: statement, from: first)
+        }
+    }
+
+    /// Runs the many-row statement `name` (its SQL from `sql`, built the first time) once, with `rows` bound in
+    /// order: `bind` binds a row's parameters from `first`, the next row's start `columns` after.
+    func runRows<Rows: Sequence>(
+        named name: String, sql: () -> String, _ rows: Rows, columns: Int32,
+        bind: (Rows.Element, Statement, Int32) throws(StorageError) -> Void
+    ) throws(StorageError) {
+        try connection.withStatement(named: name, sql: sql) { (statement) throws(StorageError) in
             var first: Int32 = 1
-            for entry in entries {
-                try bindRow(of: DayWrite(entry), to: statement, from: first)
-                first += SQLiteDriver.dayColumns
+            for row in rows {
+                try bind(row, statement, first)
+                first += columns
             }
             try statement.run()
         }

@@ -15,28 +15,17 @@ extension SQLiteDriver {
     @discardableResult
     func apply(_ item: WatchSubmission) throws(StorageError) -> Int64 {
         try ensureUser(item.user)
-        // The id is above every id a watch item or dead letter has: without it SQLite hands the
-        // largest id out again once its item has moved to the dead letters, and when that new item
-        // failed too, its dead letter could not take the id (https://www.sqlite.org/autoinc.html).
-        // Both maxima are read from primary keys, inside the write transaction.
+        let id = try largestWatchItemID() + 1
         try connection.withStatement(
             """
-            INSERT INTO watch_items (id, user_id, kind, payload, enqueued_at, occurrence)
-            VALUES (
-                max(coalesce((SELECT max(id) FROM watch_items), 0), coalesce((SELECT max(id) FROM watch_dead_letters), 0))
-                    + 1,
-                ?1, ?2, ?3, ?4, ?5)
+            INSERT INTO watch_items (id, user_id, kind, payload, enqueued_at, occurrence) VALUES (?1, ?2, ?3, ?4, ?5, ?6)
             ON CONFLICT (user_id, kind, payload, occurrence) WHERE occurrence IS NOT NULL DO NOTHING
             """
         ) { (statement) throws(StorageError) in
-            try statement.bind(1, item.user.rawValue)
-            try statement.bind(2, item.kind)
-            try statement.bind(3, item.payload)
-            try statement.bind(4, Store.milliseconds(item.enqueuedAt))
-            try statement.bind(5, item.occurrence.map(Int64.init))
+            try bind(item, id: id, to: statement, from: 1)
             try statement.run()
         }
-        if connection.changes == 1 || item.occurrence == nil { return connection.lastInsertedRowID }
+        if connection.changes == 1 || item.occurrence == nil { return id }
         return try connection.withStatement(
             "SELECT id FROM watch_items WHERE user_id = ?1 AND kind = ?2 AND payload = ?3 AND occurrence = ?4"
         ) { (statement) throws(StorageError) -> Int64 in
@@ -44,7 +33,7 @@ extension SQLiteDriver {
             try statement.bind(2, item.kind)
             try statement.bind(3, item.payload)
             try statement.bind(4, item.occurrence.map(Int64.init))
-            return try statement.step() ? statement.int64(0) : connection.lastInsertedRowID
+            return try statement.step() ? statement.int64(0) : id
         }
     }
 
@@ -55,34 +44,16 @@ extension SQLiteDriver {
     func insertWatchItems(_ items: ArraySlice<WatchSubmission>) throws(StorageError) -> Bool {
         precondition(items.count == SQLiteDriver.rowsPerInsert, "a whole run of items")
         try ensureUsers(items.lazy.map(\.user))
-        let largest = try connection.withStatement(
-            """
-            SELECT max(coalesce((SELECT max(id) FROM watch_items), 0),
-                coalesce((SELECT max(id) FROM watch_dead_letters), 0))
-            """
-        ) { (statement) throws(StorageError) -> Int64 in
-            _ = try statement.step()
-            return statement.int64(0)
-        }
-        do throws(StorageError) {
-            try connection.withStatement(named: "insertWatchItems", sql: SQLiteDriver.insertWatchItems) {
-                (statement) throws(StorageError) in
-                var first: Int32 = 1
-                for (offset, item) in items.enumerated() {
-                    try statement.bind(first, largest + 1 + Int64(offset))
-                    try statement.bind(first + 1, item.user.rawValue)
-                    try statement.bind(first + 2, item.kind)
-                    try statement.bind(first + 3, item.payload)
-                    try statement.bind(first + 4, Store.milliseconds(item.enqueuedAt))
-                    try statement.bind(first + 5, item.occurrence.map(Int64.init))
-                    first += SQLiteDriver.watchItemColumns
-                }
-                try statement.run()
+        let largest = try largestWatchItemID()
+        let refusal = try constraintRefusal { () throws(StorageError) in
+            try runRows(
+                named: "insertWatchItems", sql: SQLiteDriver.insertWatchItems, items.enumerated(),
+                columns: SQLiteDriver.watchItemColumns
+            ) { (numbered, statement, first) throws(StorageError) in
+                try bind(numbered.element, id: largest + 1 + Int64(numbered.offset), to: statement, from: first)
             }
-            return true
-        } catch  where error.isConstraint {
-            return false
         }
+        return refusal == nil
     }
 
     static let watchItemColumns: Int32 = 6
@@ -93,6 +64,34 @@ extension SQLiteDriver {
         VALUES \(rowsOfParameters(columns: watchItemColumns))
         ON CONFLICT (user_id, kind, payload, occurrence) WHERE occurrence IS NOT NULL DO NOTHING
         """
+    }
+
+    /// The largest id a watch item or dead letter has; a new item's id is above it. Without that SQLite
+    /// hands the largest id out again once its item has moved to the dead letters, and when that new
+    /// item failed too, its dead letter could not take the id (https://www.sqlite.org/autoinc.html).
+    /// Both maxima are read from primary keys; read it inside the write transaction that inserts.
+    private func largestWatchItemID() throws(StorageError) -> Int64 {
+        try connection.withStatement(
+            """
+            SELECT max(coalesce((SELECT max(id) FROM watch_items), 0),
+                coalesce((SELECT max(id) FROM watch_dead_letters), 0))
+            """
+        ) { (statement) throws(StorageError) -> Int64 in
+            _ = try statement.step()
+            return statement.int64(0)
+        }
+    }
+
+    /// `item`'s columns with `id`, as parameters `first` … `first + 5` in the order of the inserts' column list.
+    private func bind(_ item: WatchSubmission, id: Int64, to statement: Statement, from first: Int32)
+        throws(StorageError)
+    {
+        try statement.bind(first, id)
+        try statement.bind(first + 1, item.user.rawValue)
+        try statement.bind(first + 2, item.kind)
+        try statement.bind(first + 3, item.payload)
+        try statement.bind(first + 4, Store.milliseconds(item.enqueuedAt))
+        try statement.bind(first + 5, item.occurrence.map(Int64.init))
     }
 
     /// Queued items of any of `kinds` (for one user, or all when `nil`), oldest first: at most
