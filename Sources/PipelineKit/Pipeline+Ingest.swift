@@ -284,12 +284,79 @@ final class RejectionLog: Sendable {
 
 /// What the writer does with a piece of planned input.
 enum PlannedWrite: Sendable {
-    /// One user-day, from consecutive entry and health records (their lines and types).
-    case day(DayWrite, lines: [(number: Int, type: String)])
+    /// One user-day, from consecutive entry and health records.
+    case day(PlannedDay)
     /// A user, settings or watch record.
     case record(InputRecord, line: Int)
     /// A line refused before it reached the database.
     case rejected(line: Int, FieldError)
+}
+
+/// One user-day planned from consecutive entry and health records, with the watch items of a known kind
+/// for that day that the input had among them.
+struct PlannedDay: Sendable {
+    var write: DayWrite
+    /// The day's entry and health lines, with their kinds.
+    var lines: DayLines
+    /// The watch items read among the day's records whose payload is for this day, by line, with the entry
+    /// each stands for. They are queued as every watch item is, and `IngestWriter` also merges them into
+    /// the day it stores, after its records, which is what their drain does to the stored day; the drain
+    /// then finds their effect there and writes nothing (`SQLiteDriver.upsertNonClearingEntries`). A
+    /// bulk input's drain no longer rewrites every page of the days it touches.
+    var watchItems: [(line: Int, entry: UserEntry)] = []
+}
+
+/// A planned day's entry and health lines, in input order: one or two in almost every input, held without an
+/// array of their own (an allocation a day, freed on the writing thread, was a measurable part of its work).
+struct DayLines: Sequence, Sendable {
+    enum Kind: Sendable {
+        case entry, health
+
+        var typeName: String {
+            switch self {
+            case .entry: "entry"
+            case .health: "health"
+            }
+        }
+    }
+
+    typealias Element = (number: Int, kind: Kind)
+
+    private(set) var count = 1
+    /// How many of the lines are entries.
+    private(set) var entries: Int
+    private let first: Element
+    private var second: Element?
+    private var rest: [Element] = []
+
+    init(_ number: Int, _ kind: Kind) {
+        first = (number, kind)
+        entries = kind == .entry ? 1 : 0
+    }
+
+    mutating func append(_ number: Int, _ kind: Kind) {
+        if second == nil { second = (number, kind) } else { rest.append((number, kind)) }
+        count += 1
+        if kind == .entry { entries += 1 }
+    }
+
+    struct Iterator: IteratorProtocol {
+        let lines: DayLines
+        var index = 0
+
+        mutating func next() -> Element? {
+            defer { index += 1 }
+            switch index {
+            case 0: return lines.first
+            case 1: return lines.second
+            default: return index - 2 < lines.rest.count ? lines.rest[index - 2] : nil
+            }
+        }
+    }
+
+    func makeIterator() -> Iterator {
+        Iterator(lines: self)
+    }
 }
 
 /// The rules of an ingestion that need no database, run on the reading thread: decoding, the
@@ -314,7 +381,7 @@ struct IngestPlanner: LineProcessor {
     /// Users whose stored zone does not resolve (and no user record in the input has set it again),
     /// with its name: their days cannot be checked, and UTC would be a guess.
     var unresolvedZones: [UserID: String] = [:]
-    var pending: (write: DayWrite, lines: [(number: Int, type: String)])?
+    var pending: PlannedDay?
     /// How many copies of each queued-as-is watch item (by a hash of user, kind and payload) the
     /// input has had so far.
     var unknownItemCopies: [UInt64: Int] = [:]
@@ -337,8 +404,9 @@ struct IngestPlanner: LineProcessor {
     }
 
     mutating func plan(_ record: InputRecord, line: Int, into output: inout [PlannedWrite]) {
+        let watchEntry: UserEntry?
         do throws(FieldError) {
-            try validate(record)
+            watchEntry = try validate(record)
         } catch {
             output.append(.rejected(line: line, error))
             return
@@ -347,18 +415,18 @@ struct IngestPlanner: LineProcessor {
         case .entry(let entry):
             if let current = pending, current.write.user == entry.user, current.write.day == entry.day {
                 pending!.write.merge(entry)
-                pending!.lines.append((line, "entry"))
+                pending!.lines.append(line, .entry)
             } else {
                 flush(into: &output)
-                pending = (DayWrite(entry), [(line, "entry")])
+                pending = PlannedDay(write: DayWrite(entry), lines: DayLines(line, .entry))
             }
         case .health(let metrics):
             if let current = pending, current.write.user == metrics.user, current.write.day == metrics.day {
                 pending!.write.merge(metrics)
-                pending!.lines.append((line, "health"))
+                pending!.lines.append(line, .health)
             } else {
                 flush(into: &output)
-                pending = (DayWrite(metrics), [(line, "health")])
+                pending = PlannedDay(write: DayWrite(metrics), lines: DayLines(line, .health))
             }
         case .user(let update):
             // Other tables: their order relative to the held-back day does not matter.
@@ -374,7 +442,14 @@ struct IngestPlanner: LineProcessor {
             unknownItemCopies[key] = occurrence
             item.occurrence = occurrence
             output.append(.record(.watch(item), line: line))
-        case .settings, .watch:
+        case .watch(let item):
+            if let entry = watchEntry, let current = pending, current.write.user == item.user,
+                current.write.day == entry.day
+            {
+                pending!.watchItems.append((line, entry))
+            }
+            output.append(.record(record, line: line))
+        case .settings:
             output.append(.record(record, line: line))
         }
     }
@@ -390,12 +465,14 @@ struct IngestPlanner: LineProcessor {
     }
 
     private mutating func flush(into output: inout [PlannedWrite]) {
-        guard let (write, lines) = pending else { return }
+        guard let day = pending else { return }
         pending = nil
-        output.append(.day(write, lines: lines))
+        output.append(.day(day))
     }
 
-    private func validate(_ record: InputRecord) throws(FieldError) {
+    /// Checks `record` against the rules that need no database; returns the entry a watch item of a
+    /// known kind stands for.
+    private func validate(_ record: InputRecord) throws(FieldError) -> UserEntry? {
         switch record {
         case .entry(let entry):
             // Decoded lines were checked against the bounds by the decoder already.
@@ -409,11 +486,11 @@ struct IngestPlanner: LineProcessor {
             }
             try checkDay(metrics.day, field: "day", user: metrics.user)
         case .watch(let item):
-            if let kind = WatchKind(rawValue: item.kind) {
-                let payload = try WatchPayload.entry(
-                    for: WatchItem(id: 0, user: item.user, kind: kind.rawValue, payload: item.payload, enqueuedAt: now))
-                if let day = payload?.day { try checkDay(day, field: "payload.day", user: item.user) }
-            }
+            guard let kind = WatchKind(rawValue: item.kind) else { return nil }
+            let entry = try WatchPayload.entry(
+                for: WatchItem(id: 0, user: item.user, kind: kind.rawValue, payload: item.payload, enqueuedAt: now))
+            if let day = entry?.day { try checkDay(day, field: "payload.day", user: item.user) }
+            return entry
         case .settings(let update):
             for case (let key, let value?) in update.changes {
                 do { try key.validate(value) } catch { throw FieldError(error) }
@@ -421,6 +498,7 @@ struct IngestPlanner: LineProcessor {
         case .user:
             break
         }
+        return nil
     }
 
     /// DESIGN §2: a row may be for tomorrow in the user's zone (UTC for a new user), not later.
@@ -458,10 +536,14 @@ struct IngestWriter {
     var sinceCheckpoint = 0
     /// Days `write` has held back for `flush`, with their lines.
     private var pendingDays: [DayWrite] = []
-    private var pendingLines: [[(number: Int, type: String)]] = []
+    private var pendingLines: [DayLines] = []
+    /// The watch items to merge into held-back days (`PlannedDay.watchItems`), by the day's index.
+    private var pendingMerges: [(index: Int, items: [(line: Int, entry: UserEntry)])] = []
     /// Watch items `write` has held back for `flush`, with their lines.
     private var pendingItems: [WatchSubmission] = []
     private var pendingItemLines: [Int] = []
+    /// The lines of watch items the database refused to queue: not merged into their day either.
+    private var refusedItemLines: Set<Int> = []
 
     /// Days, or watch items, staged at once: several of SQLite's many-row inserts (`Store.stage(_: [DayWrite])`,
     /// `Store.stage(_: [WatchSubmission])`).
@@ -491,8 +573,8 @@ struct IngestWriter {
             reject(error, line: line, rejected: rejected)
         case .record:
             counted.records += 1
-        case .day(_, let lines):
-            counted.records += lines.count
+        case .day(let day):
+            counted.records += day.lines.count
         }
     }
 
@@ -505,11 +587,12 @@ struct IngestWriter {
     /// record's.)
     mutating func write(_ item: PlannedWrite, into store: isolated Store, rejected: (IngestionError) -> Void) throws {
         switch item {
-        case .day(let write, let lines):
+        case .day(let day):
             read(item, rejected: rejected)
-            pendingDays.append(write)
-            pendingLines.append(lines)
-            sinceCheckpoint += lines.count
+            if !day.watchItems.isEmpty { pendingMerges.append((pendingDays.count, day.watchItems)) }
+            pendingDays.append(day.write)
+            pendingLines.append(day.lines)
+            sinceCheckpoint += day.lines.count
             if pendingDays.count >= IngestWriter.stagedAtOnce { try flush(into: store, rejected: rejected) }
         case .rejected:
             try flush(into: store, rejected: rejected)
@@ -540,14 +623,20 @@ struct IngestWriter {
         }
     }
 
-    /// Stages the days and watch items held back by `write`. Call it before the batch ends: `finish()`
+    /// Stages the watch items and days held back by `write`. Call it before the batch ends: `finish()`
     /// refuses to report records never written.
     mutating func flush(into store: isolated Store, rejected: (IngestionError) -> Void) throws {
+        // The items first: a day's merged items were read before it, so each is known queued or refused.
+        try flushItems(into: store, rejected: rejected)
         try flushDays(into: store, rejected: rejected)
+    }
+
+    private mutating func flushItems(into store: isolated Store, rejected: (IngestionError) -> Void) throws {
         guard !pendingItems.isEmpty else { return }
         let refusals = Dictionary(uniqueKeysWithValues: try store.stage(pendingItems).map { ($0.index, $0.refusal) })
         for (index, line) in pendingItemLines.enumerated() {
             if let refusal = refusals[index] {
+                refusedItemLines.insert(line)
                 reject(FieldError("watch", "refused by the database (\(refusal))"), line: line, rejected: rejected)
             } else {
                 counted.stored["watch", default: 0] += 1
@@ -559,26 +648,51 @@ struct IngestWriter {
 
     private mutating func flushDays(into store: isolated Store, rejected: (IngestionError) -> Void) throws {
         guard !pendingDays.isEmpty else { return }
-        let refusals = Dictionary(uniqueKeysWithValues: try store.stage(pendingDays).map { ($0.index, $0.refusal) })
+        // Each day with merged items as its records alone leave it, in case the database refuses the merged one.
+        var unmerged: [Int: DayWrite] = [:]
+        for (index, items) in pendingMerges {
+            for item in items where !refusedItemLines.contains(item.line) {
+                if unmerged[index] == nil { unmerged[index] = pendingDays[index] }
+                pendingDays[index].merge(item.entry)
+            }
+        }
+        pendingMerges.removeAll(keepingCapacity: true)
+        var refusals = Dictionary(uniqueKeysWithValues: try store.stage(pendingDays).map { ($0.index, $0.refusal) })
+        if !unmerged.isEmpty {
+            try restageUnmerged(unmerged, refusals: &refusals, into: store)
+        }
         for (index, lines) in pendingLines.enumerated() {
             if let refusal = refusals[index] {
                 for line in lines {
                     reject(
-                        FieldError(line.type, "refused by the database (\(refusal))"), line: line.number,
+                        FieldError(line.kind.typeName, "refused by the database (\(refusal))"), line: line.number,
                         rejected: rejected)
                 }
                 continue
             }
-            for line in lines {
-                switch line.type {
-                case "entry": storedDayRecords.entries += 1
-                case "health": storedDayRecords.health += 1
-                default: counted.stored[line.type, default: 0] += 1
-                }
-            }
+            storedDayRecords.entries += lines.entries
+            storedDayRecords.health += lines.count - lines.entries
         }
         pendingDays.removeAll(keepingCapacity: true)
         pendingLines.removeAll(keepingCapacity: true)
+    }
+
+    /// Stages a refused merged day as its records alone leave it (its items stay queued, and their drain
+    /// reports why they fail), then again each later held-back day of the same user-day: applying a
+    /// `DayWrite` again after another leaves the row it leaves applied once after it, so the day ends as
+    /// staged in order.
+    private func restageUnmerged(
+        _ unmerged: [Int: DayWrite], refusals: inout [Int: StorageError], into store: isolated Store
+    ) throws {
+        for index in unmerged.keys.sorted() where refusals[index] != nil {
+            let day = pendingDays[index]
+            let later = (index + 1..<pendingDays.count).filter { later in
+                refusals[later] == nil && pendingDays[later].user == day.user && pendingDays[later].day == day.day
+            }
+            let again = try store.stage([unmerged[index]!] + later.map { pendingDays[$0] })
+            refusals[index] = nil
+            for (position, refusal) in again { refusals[position == 0 ? index : later[position - 1]] = refusal }
+        }
     }
 
     mutating func reject(_ error: FieldError, line: Int, rejected: (IngestionError) -> Void) {

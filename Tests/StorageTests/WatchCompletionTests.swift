@@ -1,8 +1,9 @@
 import Domain
 import Foundation
-import Storage
 import TestSupport
 import Testing
+
+@testable import Storage
 
 /// A page of watch items applied together (`Store.stageCompletions`) keeps the queue's contract:
 /// each item still queued is removed and applied, in the page's order, in the batch's transaction;
@@ -136,5 +137,46 @@ struct WatchCompletionTests {
         #expect(stored[0].count > 60)
         let differing = zip(stored[0], stored[1]).filter { $0 != $1 }.map { "\($0.0.user) \($0.0.day)" }
         #expect(stored[1].count == stored[0].count && differing.isEmpty, "applied otherwise: \(differing.prefix(5))")
+    }
+
+    @Test("on SQLite a page's entries that change nothing leave their day's row unwritten, its updated_at too")
+    func unchangedDaysAreNotWritten() async throws {
+        let database = TestDatabase(.sqlite)
+        let store = try Store(path: database.path, clock: database.clock)
+        // 32 days (one statement's run), each with the values its entry will bring again.
+        let days = (0..<32).map { Self.day.adding(days: $0) }
+        func entry(_ day: Day, severity: Int) -> UserEntry {
+            var entry = UserEntry(user: Self.ada, day: day)
+            entry.symptomSeverity = .set(severity)
+            entry.sleepDuration = .set(25_000)
+            return entry
+        }
+        for day in days { try await store.write(entry(day, severity: 4)) }
+        let written = Int64(database.clock.now.timeIntervalSince1970 * 1000)
+        database.clock.advance(by: 3600)
+        // The same values again, except one day's severity; another day's entry mentions less.
+        var page: [WatchCompletion] = []
+        for (index, day) in days.enumerated() {
+            var next = entry(day, severity: index == 5 ? 6 : 4)
+            if index == 9 { next.sleepDuration = .unchanged }
+            let id = try await store.enqueue(
+                WatchSubmission(user: Self.ada, kind: "symptomLog", payload: "{}", enqueuedAt: database.clock.now))
+            page.append(WatchCompletion(id: id, entry: next))
+        }
+        let completions = page
+        #expect(try await store.batch { store in try store.stageCompletions(completions) }.count == 32)
+
+        let connection = try Connection(path: database.path)
+        let changed = try connection.withStatement(
+            "SELECT day FROM daily_logs WHERE updated_at > ?1 ORDER BY day"
+        ) { (statement) throws(StorageError) -> [String] in
+            try statement.bind(1, written)
+            var days: [String] = []
+            while try statement.step() { days.append(statement.string(0)) }
+            return days
+        }
+        #expect(changed == [days[5].description])
+        #expect(try await store.dailyLog(user: Self.ada, day: days[5])?.symptomSeverity == 6)
+        #expect(try await store.dailyLog(user: Self.ada, day: days[9])?.sleepDuration == Sourced(25_000, .user))
     }
 }

@@ -170,13 +170,21 @@ extension SQLiteDriver {
         try statement.bind(first + 5, row.energy)
         try statement.bind(first + 6, row.notes)
         try statement.bind(first + 7, row.hrv?.value)
-        try statement.bind(first + 8, row.hrv?.source.rawValue)
+        try statement.bind(first + 8, (row.hrv?.source).map(SQLiteDriver.text))
         try statement.bind(first + 9, row.restingHeartRate?.value)
-        try statement.bind(first + 10, row.restingHeartRate?.source.rawValue)
+        try statement.bind(first + 10, (row.restingHeartRate?.source).map(SQLiteDriver.text))
         try statement.bind(first + 11, row.stepCount?.value)
-        try statement.bind(first + 12, row.stepCount?.source.rawValue)
+        try statement.bind(first + 12, (row.stepCount?.source).map(SQLiteDriver.text))
         try statement.bind(first + 13, row.sleepDuration?.value)
-        try statement.bind(first + 14, row.sleepDuration?.source.rawValue)
+        try statement.bind(first + 14, (row.sleepDuration?.source).map(SQLiteDriver.text))
+    }
+
+    /// A source as the `*_source` columns spell it, bound without a copy.
+    static func text(_ source: Source) -> StaticString {
+        switch source {
+        case .user: "user"
+        case .health: "health"
+        }
     }
 
     /// Rows a many-row statement writes at once (`insertDays`, `upsertNonClearingEntries`, `insertWatchItems`):
@@ -201,6 +209,10 @@ extension SQLiteDriver {
     /// updates the row an earlier one left). For such an entry a field it mentions is a value, and one it
     /// does not is `NULL` in its row, so "the field the entry mentions" is the field whose new value is
     /// not `NULL`, which needs no parameter of its own.
+    ///
+    /// An entry that would change no value of its stored day leaves the row as it is, `updated_at` too, and
+    /// its page unwritten: a drain after an ingestion finds most items' effect already stored, merged into
+    /// their day as it was (`IngestWriter`), and would otherwise rewrite every page those days are on.
     static func upsertNonClearingEntries() -> String {
         """
         \(insertDays())
@@ -222,6 +234,17 @@ extension SQLiteDriver {
             sleep_duration = coalesce(excluded.sleep_duration, sleep_duration),
             sleep_duration_source = CASE WHEN excluded.sleep_duration IS NULL THEN sleep_duration_source
                 ELSE excluded.sleep_duration_source END
+        WHERE coalesce(excluded.symptom_severity, symptom_severity) IS NOT symptom_severity
+            OR coalesce(excluded.mood, mood) IS NOT mood
+            OR coalesce(excluded.energy, energy) IS NOT energy
+            OR coalesce(excluded.notes, notes) IS NOT notes
+            OR excluded.hrv IS NOT NULL AND (excluded.hrv IS NOT hrv OR excluded.hrv_source IS NOT hrv_source)
+            OR excluded.resting_heart_rate IS NOT NULL AND (excluded.resting_heart_rate IS NOT resting_heart_rate
+                OR excluded.resting_heart_rate_source IS NOT resting_heart_rate_source)
+            OR excluded.step_count IS NOT NULL AND (excluded.step_count IS NOT step_count
+                OR excluded.step_count_source IS NOT step_count_source)
+            OR excluded.sleep_duration IS NOT NULL AND (excluded.sleep_duration IS NOT sleep_duration
+                OR excluded.sleep_duration_source IS NOT sleep_duration_source)
         """
     }
 

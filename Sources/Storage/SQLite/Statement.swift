@@ -87,6 +87,17 @@ final class Statement {
         try check(code)
     }
 
+    /// Binds text that lives as long as the program (a `StaticString`): SQLite reads it in place, with no copy.
+    func bind(_ index: Int32, _ value: StaticString?) throws(StorageError) {
+        guard let value else {
+            try check(sqlite3_bind_null(handle, index))
+            return
+        }
+        precondition(value.hasPointerRepresentation, "text, not a single scalar")
+        let bytes = UnsafeRawPointer(value.utf8Start).assumingMemoryBound(to: CChar.self)
+        try check(sqlite3_bind_text(handle, index, bytes, Int32(value.utf8CodeUnitCount), nil))
+    }
+
     // MARK: Stepping
 
     /// Runs one step; `true` when a row is available.

@@ -1,0 +1,163 @@
+import Domain
+import Foundation
+import Ingestion
+import TestSupport
+import Testing
+
+@testable import PipelineKit
+@testable import Storage
+
+/// An ingestion merges a known watch item read among its day's records into the day as it stores it,
+/// and still queues the item; the drain then finds the item's effect stored. The rows must end as if
+/// every item had only been queued and drained after the whole input.
+@Suite("Watch items merged into their day")
+struct WatchMergeTests {
+    static let now = Date(iso: "2026-03-15T12:00:00Z")
+    static let ada = UserID.literal("ada")
+
+    static func line(_ type: String, _ day: Day, _ fields: String) -> String {
+        #"{"type":"\#(type)","user":"ada","day":"\#(day)",\#(fields)}"#
+    }
+
+    static func checkIn(_ day: Day, _ fields: String) -> String {
+        #"{"type":"watch","user":"ada","kind":"healthCheckIn","payload":{"day":"\#(day)",\#(fields)}}"#
+    }
+
+    static func ingest(_ lines: [String], into pipeline: Pipeline) async throws -> IngestReport {
+        try await pipeline.ingestJSONLines(bytes: Array(lines.joined(separator: "\n").utf8)) { error in
+            Issue.record("rejected: \(error)")
+        }
+    }
+
+    @Test("the planner carries an item read among its day's records, and no other, with the day")
+    func plannerMergesOnlyItsDaysItems() throws {
+        let day = Day.literal("2026-03-10")
+        func watch(_ kind: String, _ payload: String) -> InputRecord {
+            .watch(WatchSubmission(user: Self.ada, kind: kind, payload: payload, enqueuedAt: Self.now))
+        }
+        var entry = UserEntry(user: Self.ada, day: day)
+        entry.mood = .set(3)
+        var planner = IngestPlanner(decoder: nil, now: Self.now, zones: StoredZones())
+        var output: [PlannedWrite] = []
+        let records: [InputRecord] = [
+            watch("healthCheckIn", #"{"day":"2026-03-10","mood":1}"#),  // before the day's first record
+            .entry(entry),
+            watch("healthCheckIn", #"{"day":"2026-03-10","mood":5,"energy":2}"#),  // merged
+            watch("healthCheckIn", #"{"day":"2026-03-09","mood":4}"#),  // another day
+            watch("sleepQuality", #"{"day":"2026-03-10","score":4}"#),  // a kind this version does not apply
+            .health(HealthMetrics(user: Self.ada, day: day, hrv: 50)),
+            watch("symptomLog", #"{"day":"2026-03-10","symptomSeverity":7}"#),  // merged
+        ]
+        for (index, record) in records.enumerated() { planner.plan(record, line: index + 1, into: &output) }
+        planner.finish(into: &output)
+        let days = output.compactMap { planned -> PlannedDay? in
+            if case .day(let day) = planned { return day }
+            return nil
+        }
+        #expect(days.count == 1)
+        #expect(days.first?.lines.map(\.number) == [2, 6])
+        #expect(days.first?.watchItems.map(\.line) == [3, 7])
+        #expect(days.first?.watchItems.map(\.entry.mood) == [.set(5), .unchanged])
+        // Every watch record is still written as one, to be queued.
+        #expect(output.filter { if case .record(.watch, _) = $0 { true } else { false } }.count == 5)
+    }
+
+    @Test(
+        "a generated cohort ends as when its watch items were only queued and drained after its days",
+        arguments: TestBackend.all)
+    func cohortEndsAsQueued(backend: TestBackend) async throws {
+        let generator = CohortGenerator(users: 8, days: 120, seed: 21, now: Self.now)
+        var lines: [String] = []
+        generator.generate { chunk in lines += chunk.split(separator: "\n").map(String.init) }
+        let watchLines = lines.filter { $0.hasPrefix(#"{"type":"watch""#) }
+        #expect(watchLines.count > 40)
+
+        let merged = TestDatabase(backend, now: Self.now)
+        let mergedPipeline = try await merged.open()
+        let report = try await Self.ingest(lines, into: mergedPipeline)
+        #expect(report.drained.appliedCount == watchLines.count)
+
+        // The items in an input of their own: no day to merge into, so each is applied by its drain only.
+        let queued = TestDatabase(backend, now: Self.now)
+        let queuedPipeline = try await queued.open()
+        _ = try await Self.ingest(lines.filter { !$0.hasPrefix(#"{"type":"watch""#) }, into: queuedPipeline)
+        let drained = try await Self.ingest(watchLines, into: queuedPipeline)
+        #expect(drained.drained.appliedCount == watchLines.count)
+
+        for user in try await queuedPipeline.users() {
+            let expected = try await queuedPipeline.dailyLogs(user: user.id)
+            #expect(try await mergedPipeline.dailyLogs(user: user.id) == expected, "\(user.id)")
+        }
+        #expect(try await mergedPipeline.summary().watchItemsByKind.isEmpty)
+    }
+
+    @Test(
+        "a merged item still wins over a later record of its day, as its drain applies it after the input",
+        arguments: TestBackend.all)
+    func mergedItemWinsOverLaterRecord(backend: TestBackend) async throws {
+        let database = TestDatabase(backend, now: Self.now)
+        let pipeline = try await database.open()
+        // 40 days, so that the drain applies its items many to a statement.
+        let days = (0..<40).map { Day.literal("2026-01-01").adding(days: $0) }
+        var lines: [String] = []
+        for day in days {
+            lines.append(Self.line("entry", day, #""mood":3,"sleepDuration":25000"#))
+            lines.append(Self.checkIn(day, #""mood":5,"energy":2"#))
+            lines.append(Self.line("health", day, #""hrv":50,"sleepDuration":27000"#))
+        }
+        // Later in the input, each day's mood again, and nothing else: the item must still win.
+        for day in days { lines.append(Self.line("entry", day, #""mood":1"#)) }
+        let report = try await Self.ingest(lines, into: pipeline)
+        #expect(report.drained.applied == ["healthCheckIn": 40])
+        let logs = try await pipeline.dailyLogs(user: Self.ada)
+        #expect(logs.count == 40)
+        for log in logs {
+            #expect(log.mood == 5, "\(log.day)")
+            #expect(log.energy == 2, "\(log.day)")
+            #expect(log.hrv == Sourced(50, .health), "\(log.day)")
+            #expect(log.sleepDuration == Sourced(25_000, .user), "\(log.day)")
+        }
+    }
+
+    @Test("a merged day the database refuses is stored as its records alone left it, and its item still applies")
+    func refusedMergedDayFallsBack() async throws {
+        let database = TestDatabase(.sqlite, now: Self.now)
+        let pipeline = try await database.open()
+        // A rule only this database has: no new day with mood 5. An update may set it.
+        let connection = try Connection(path: database.path)
+        try connection.execute(
+            """
+            CREATE TRIGGER no_new_mood_5 AFTER INSERT ON daily_logs WHEN NEW.mood = 5
+            BEGIN SELECT RAISE(ABORT, 'no new day with mood 5'); END
+            """)
+        let day = Day.literal("2026-03-10")
+        let other = Day.literal("2026-03-11")
+        func entry(_ day: Day, mood: Int? = nil, sleep: Double? = nil) -> InputRecord {
+            var entry = UserEntry(user: Self.ada, day: day)
+            if let mood { entry.mood = .set(mood) }
+            if let sleep { entry.sleepDuration = .set(sleep) }
+            return .entry(entry)
+        }
+        // One call: one batch, whose days are staged together.
+        let report = try await pipeline.ingest([
+            entry(day, mood: 3, sleep: 25_000),
+            .watch(
+                WatchSubmission(
+                    user: Self.ada, kind: "healthCheckIn", payload: #"{"day":"2026-03-10","mood":5,"energy":2}"#,
+                    enqueuedAt: Self.now)),
+            .health(HealthMetrics(user: Self.ada, day: day, hrv: 50)),
+            entry(other, mood: 2),
+            // The same day again: staged after the refused one, so staged again after its fallback.
+            entry(day, sleep: 26_000),
+        ])
+        #expect(report.rejected == 0)
+        #expect(report.stored["entry"] == 3)
+        #expect(report.drained.applied == ["healthCheckIn": 1])
+        let log = try #require(try await pipeline.dailyLog(user: Self.ada, day: day))
+        #expect(log.mood == 5)
+        #expect(log.energy == 2)
+        #expect(log.hrv == Sourced(50, .health))
+        #expect(log.sleepDuration == Sourced(26_000, .user))
+        #expect(try await pipeline.dailyLog(user: Self.ada, day: other)?.mood == 2)
+    }
+}
