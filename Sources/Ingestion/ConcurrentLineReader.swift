@@ -24,8 +24,9 @@ extension LineProcessor {
 /// stores the previous lines, so a large ingestion uses two cores: parsing overlaps SQLite's work
 /// instead of adding to it.
 ///
-/// Outputs arrive in input order, in chunks; at most `depth` chunks wait at a time, so memory stays
-/// flat however long the input; when the input has nothing more ready, what was read is handed
+/// Outputs arrive in input order, in chunks of what about `chunkSize` lines gave (a processor may hold
+/// outputs back and hand on several lines' work as one); at most `depth` chunks wait at a time, so memory
+/// stays flat however long the input; when the input has nothing more ready, what was read is handed
 /// over at once. `next()` blocks: call it from a thread that may block.
 public final class ConcurrentLineReader<Output: Sendable>: Sendable {
     private enum Item: Sendable {
@@ -41,7 +42,7 @@ public final class ConcurrentLineReader<Output: Sendable>: Sendable {
     private let done = Atomic<Bool>(false)
 
     public init<Processor: LineProcessor>(
-        source: JSONLinesReader.Source, processor: Processor, chunkSize: Int = 4_096, depth: Int = 8
+        source: JSONLinesReader.Source, processor: Processor, chunkSize: Int = 8_192, depth: Int = 8
     ) where Processor.Output == Output {
         free = DispatchSemaphore(value: depth)
         let thread = Thread { [self] in produce(source: source, processor: processor, chunkSize: chunkSize) }
@@ -94,14 +95,16 @@ public final class ConcurrentLineReader<Output: Sendable>: Sendable {
     ) where Processor.Output == Output {
         var processor = processor
         var chunk: [Output] = []
-        chunk.reserveCapacity(chunkSize)
+        var linesInChunk = 0
         let outcome: Result<Void, IngestionError>
         do {
             outcome = try JSONLinesReader(source).forEachLine { (number, line) throws(ReadingStopped) in
                 processor.process(number, line, into: &chunk)
-                if chunk.count >= chunkSize {
+                linesInChunk += 1
+                if linesInChunk >= chunkSize, !chunk.isEmpty {
                     guard push(.outputs(chunk)) else { throw ReadingStopped() }
                     chunk.removeAll(keepingCapacity: true)
+                    linesInChunk = 0
                 }
             } caughtUp: { () throws(ReadingStopped) in
                 // The input has nothing more ready: hand over what there is rather than hold it
@@ -110,6 +113,7 @@ public final class ConcurrentLineReader<Output: Sendable>: Sendable {
                 guard !chunk.isEmpty else { return }
                 guard push(.outputs(chunk)) else { throw ReadingStopped() }
                 chunk.removeAll(keepingCapacity: true)
+                linesInChunk = 0
             }
         } catch {
             return  // cancelled

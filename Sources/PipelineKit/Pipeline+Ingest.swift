@@ -211,7 +211,7 @@ extension Pipeline {
         while let chunk = try plans.next() {
             if pending.isEmpty { collectingSince = .now }
             pending.append(chunk)
-            pendingCount += chunk.count
+            pendingCount += chunk.reduce(0) { $0 + $1.records }
             if pendingCount >= IngestBatching.records || !plans.hasReadyChunk
                 || collectingSince.duration(to: .now) >= IngestBatching.interval
             {
@@ -284,26 +284,66 @@ final class RejectionLog: Sendable {
 
 /// What the writer does with a piece of planned input.
 enum PlannedWrite: Sendable {
-    /// One user-day, from consecutive entry and health records.
-    case day(PlannedDay)
+    /// Consecutive user-days, each from consecutive entry and health records.
+    case days(PlannedDays)
     /// A user, settings or watch record.
     case record(InputRecord, line: Int)
     /// A line refused before it reached the database.
     case rejected(line: Int, FieldError)
+
+    /// The input records it stands for.
+    var records: Int {
+        switch self {
+        case .days(let days): days.records
+        case .record, .rejected: 1
+        }
+    }
 }
 
-/// One user-day planned from consecutive entry and health records, with the watch items of a known kind
-/// for that day that the input had among them.
+/// One user-day being planned from consecutive entry and health records, with the watch items of a known
+/// kind for that day that the input had among them.
 struct PlannedDay: Sendable {
     var write: DayWrite
     /// The day's entry and health lines, with their kinds.
     var lines: DayLines
     /// The watch items read among the day's records whose payload is for this day, by line, with the entry
-    /// each stands for. They are queued as every watch item is, and `IngestWriter` also merges them into
-    /// the day it stores, after its records, which is what their drain does to the stored day; the drain
-    /// then finds their effect there and writes nothing (`SQLiteDriver.upsertNonClearingEntries`). A
-    /// bulk input's drain no longer rewrites every page of the days it touches.
+    /// each stands for. They are queued as every watch item is, and also merged into the day, after its
+    /// records, which is what their drain does to the stored day; the drain then finds their effect there
+    /// and writes nothing (`SQLiteDriver.upsertNonClearingEntries`), where it rewrote every page of a bulk
+    /// input's days.
     var watchItems: [(line: Int, entry: UserEntry)] = []
+}
+
+/// Planned user-days handed to the writer together, in input order, as the store stages them: the writing
+/// thread takes them a batch at a time instead of unpacking each one (a copy and a release a day), and the
+/// watch items are merged on the reading thread.
+struct PlannedDays: Sendable {
+    /// Days handed over at once, unless a rejected line, or the input's end or pause, comes first.
+    static let limit = 256
+
+    private(set) var writes: [DayWrite] = []
+    private(set) var lines: [DayLines] = []
+    /// The days with watch items merged in (`PlannedDay.watchItems`), by index in `writes`, each with the
+    /// write its records alone made: what is staged instead for an item the database refuses to queue,
+    /// or when it refuses the merged write.
+    private(set) var merges: [(index: Int, unmerged: DayWrite, items: [(line: Int, entry: UserEntry)])] = []
+    /// The entry and health records of the days.
+    private(set) var records = 0
+
+    var count: Int { writes.count }
+
+    mutating func append(_ day: PlannedDay) {
+        if day.watchItems.isEmpty {
+            writes.append(day.write)
+        } else {
+            var merged = day.write
+            for item in day.watchItems { merged.merge(item.entry) }
+            merges.append((writes.count, day.write, day.watchItems))
+            writes.append(merged)
+        }
+        lines.append(day.lines)
+        records += day.lines.count
+    }
 }
 
 /// A planned day's entry and health lines, in input order: one or two in almost every input, held without an
@@ -382,6 +422,8 @@ struct IngestPlanner: LineProcessor {
     /// with its name: their days cannot be checked, and UTC would be a guess.
     var unresolvedZones: [UserID: String] = [:]
     var pending: PlannedDay?
+    /// Days planned and not yet handed on (`PlannedWrite.days`).
+    var days = PlannedDays()
     /// How many copies of each queued-as-is watch item (by a hash of user, kind and payload) the
     /// input has had so far.
     var unknownItemCopies: [UInt64: Int] = [:]
@@ -390,13 +432,13 @@ struct IngestPlanner: LineProcessor {
         guard let decoder else { preconditionFailure("a planner without a decoder plans records, not lines") }
         switch line {
         case .tooLong:
-            output.append(.rejected(line: number, JSONLinesReader.tooLongError))
+            handOn(.rejected(line: number, JSONLinesReader.tooLongError), into: &output)
         case .text(let bytes):
             let record: InputRecord
             do throws(FieldError) {
                 record = try decoder.decode(line: bytes)
             } catch {
-                output.append(.rejected(line: number, error))
+                handOn(.rejected(line: number, error), into: &output)
                 return
             }
             plan(record, line: number, into: &output)
@@ -408,7 +450,7 @@ struct IngestPlanner: LineProcessor {
         do throws(FieldError) {
             watchEntry = try validate(record)
         } catch {
-            output.append(.rejected(line: line, error))
+            handOn(.rejected(line: line, error), into: &output)
             return
         }
         switch record {
@@ -456,18 +498,36 @@ struct IngestPlanner: LineProcessor {
 
     mutating func finish(into output: inout [PlannedWrite]) {
         flush(into: &output)
+        handOnDays(into: &output)
     }
 
     /// A stalled input must not hold back the day read last: it is written now, and a record of the
     /// same day arriving later merges into it in the database.
     mutating func caughtUp(into output: inout [PlannedWrite]) {
         flush(into: &output)
+        handOnDays(into: &output)
     }
 
+    /// Ends the day being planned: it joins the days to hand on.
     private mutating func flush(into output: inout [PlannedWrite]) {
         guard let day = pending else { return }
         pending = nil
-        output.append(.day(day))
+        days.append(day)
+        if days.count >= PlannedDays.limit { handOnDays(into: &output) }
+    }
+
+    private mutating func handOnDays(into output: inout [PlannedWrite]) {
+        guard days.count > 0 else { return }
+        output.append(.days(days))
+        days = PlannedDays()
+    }
+
+    /// Hands on a rejected line after the days planned before it, so that rejections are reported in line
+    /// order. (A user, settings or watch record does not wait for the days: it writes other rows, and the
+    /// writer holds days back anyway. The day being planned stays either way.)
+    private mutating func handOn(_ rejection: PlannedWrite, into output: inout [PlannedWrite]) {
+        handOnDays(into: &output)
+        output.append(rejection)
     }
 
     /// Checks `record` against the rules that need no database; returns the entry a watch item of a
@@ -537,8 +597,8 @@ struct IngestWriter {
     /// Days `write` has held back for `flush`, with their lines.
     private var pendingDays: [DayWrite] = []
     private var pendingLines: [DayLines] = []
-    /// The watch items to merge into held-back days (`PlannedDay.watchItems`), by the day's index.
-    private var pendingMerges: [(index: Int, items: [(line: Int, entry: UserEntry)])] = []
+    /// The held-back days with watch items merged in (`PlannedDays.merges`), by index in `pendingDays`.
+    private var pendingMerges: [(index: Int, unmerged: DayWrite, items: [(line: Int, entry: UserEntry)])] = []
     /// Watch items `write` has held back for `flush`, with their lines.
     private var pendingItems: [WatchSubmission] = []
     private var pendingItemLines: [Int] = []
@@ -573,8 +633,8 @@ struct IngestWriter {
             reject(error, line: line, rejected: rejected)
         case .record:
             counted.records += 1
-        case .day(let day):
-            counted.records += day.lines.count
+        case .days(let days):
+            counted.records += days.records
         }
     }
 
@@ -587,12 +647,14 @@ struct IngestWriter {
     /// record's.)
     mutating func write(_ item: PlannedWrite, into store: isolated Store, rejected: (IngestionError) -> Void) throws {
         switch item {
-        case .day(let day):
+        case .days(let days):
             read(item, rejected: rejected)
-            if !day.watchItems.isEmpty { pendingMerges.append((pendingDays.count, day.watchItems)) }
-            pendingDays.append(day.write)
-            pendingLines.append(day.lines)
-            sinceCheckpoint += day.lines.count
+            for merge in days.merges {
+                pendingMerges.append((pendingDays.count + merge.index, merge.unmerged, merge.items))
+            }
+            pendingDays.append(contentsOf: days.writes)
+            pendingLines.append(contentsOf: days.lines)
+            sinceCheckpoint += days.records
             if pendingDays.count >= IngestWriter.stagedAtOnce { try flush(into: store, rejected: rejected) }
         case .rejected:
             try flush(into: store, rejected: rejected)
@@ -648,13 +710,17 @@ struct IngestWriter {
 
     private mutating func flushDays(into store: isolated Store, rejected: (IngestionError) -> Void) throws {
         guard !pendingDays.isEmpty else { return }
-        // Each day with merged items as its records alone leave it, in case the database refuses the merged one.
+        // Each day with merged items as its records alone leave it, in case the database refuses the merged one;
+        // an item the database refused to queue is taken out again.
         var unmerged: [Int: DayWrite] = [:]
-        for (index, items) in pendingMerges {
-            for item in items where !refusedItemLines.contains(item.line) {
-                if unmerged[index] == nil { unmerged[index] = pendingDays[index] }
-                pendingDays[index].merge(item.entry)
+        for (index, write, items) in pendingMerges {
+            if items.contains(where: { refusedItemLines.contains($0.line) }) {
+                let queued = items.filter { !refusedItemLines.contains($0.line) }
+                pendingDays[index] = write
+                guard !queued.isEmpty else { continue }
+                for item in queued { pendingDays[index].merge(item.entry) }
             }
+            unmerged[index] = write
         }
         pendingMerges.removeAll(keepingCapacity: true)
         var refusals = Dictionary(uniqueKeysWithValues: try store.stage(pendingDays).map { ($0.index, $0.refusal) })

@@ -50,14 +50,21 @@ struct WatchMergeTests {
         ]
         for (index, record) in records.enumerated() { planner.plan(record, line: index + 1, into: &output) }
         planner.finish(into: &output)
-        let days = output.compactMap { planned -> PlannedDay? in
-            if case .day(let day) = planned { return day }
+        let batches = output.compactMap { planned -> PlannedDays? in
+            if case .days(let days) = planned { return days }
             return nil
         }
-        #expect(days.count == 1)
-        #expect(days.first?.lines.map(\.number) == [2, 6])
-        #expect(days.first?.watchItems.map(\.line) == [3, 7])
-        #expect(days.first?.watchItems.map(\.entry.mood) == [.set(5), .unchanged])
+        let days = try #require(batches.first)
+        #expect(batches.count == 1 && days.count == 1)
+        #expect(days.lines.first.map { $0.map(\.number) } == [2, 6])
+        #expect(days.merges.map(\.index) == [0])
+        #expect(days.merges.first?.items.map(\.line) == [3, 7])
+        // The day as stored: its entry's mood 3, then the two items merged after its records.
+        #expect(days.merges.first?.unmerged.entry.mood == .set(3))
+        #expect(days.writes.first?.entry.mood == .set(5))
+        #expect(days.writes.first?.entry.energy == .set(2))
+        #expect(days.writes.first?.entry.symptomSeverity == .set(7))
+        #expect(days.writes.first?.health.hrv == 50)
         // Every watch record is still written as one, to be queued.
         #expect(output.filter { if case .record(.watch, _) = $0 { true } else { false } }.count == 5)
     }
