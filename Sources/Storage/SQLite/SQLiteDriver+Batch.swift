@@ -43,7 +43,7 @@ extension SQLiteDriver {
         try constraintRefusal { () throws(StorageError) in try apply(write) }
     }
 
-    /// Stages the writes of several user-days in the open `batch`, in order: each whole run of
+    /// Stages the writes of several user-days in the open `batch`, in order: each run of up to
     /// `rowsPerInsert` is first tried as new rows in one statement (`insertNewDays`, the common case of a
     /// bulk load), and a run that cannot be is staged day by day, by the upsert. Returns the refusals of
     /// `stage(_: DayWrite)` by the index of their write. Valid only inside `batch`.
@@ -51,15 +51,15 @@ extension SQLiteDriver {
         try stageInRuns(writes, insertRun: insertNewDays, one: stage)
     }
 
-    /// Queues watch items in the open `batch`: runs of `rowsPerInsert` as one statement each (`insertWatchItems`),
-    /// any other item, and each of a run the database refused, as `stage(_: InputRecord)`.
+    /// Queues watch items in the open `batch`: runs of up to `rowsPerInsert` as one statement each
+    /// (`insertWatchItems`), a run of one, and each of a run the database refused, as `stage(_: InputRecord)`.
     func stage(_ items: [WatchSubmission]) throws(StorageError) -> [(index: Int, refusal: StorageError)] {
         try stageInRuns(items, insertRun: insertWatchItems) { (item) throws(StorageError) in try stage(.watch(item)) }
     }
 
-    /// Stages `items` in runs of `rowsPerInsert`: each whole run with `insertRun`, which returns `false`
-    /// when the database refused it (and SQLite undid the statement alone); a short last run, or a
-    /// refused one, item by item with `stageOne`. Returns the refusals by index.
+    /// Stages `items` in runs of up to `rowsPerInsert`: each run of two or more with `insertRun`, which returns
+    /// `false` when the database refused it (and SQLite undid the statement alone); a run of one, or a refused
+    /// run, item by item with `stageOne`. Returns the refusals by index.
     private func stageInRuns<Item>(
         _ items: [Item], insertRun: (ArraySlice<Item>) throws(StorageError) -> Bool,
         one stageOne: (Item) throws(StorageError) -> StorageError?
@@ -69,7 +69,7 @@ extension SQLiteDriver {
         while start < items.count {
             let end = min(start + SQLiteDriver.rowsPerInsert, items.count)
             var inserted = false
-            if end - start == SQLiteDriver.rowsPerInsert { inserted = try insertRun(items[start..<end]) }
+            if end - start >= 2 { inserted = try insertRun(items[start..<end]) }
             if !inserted { refusals += try stageEach(items[start..<end], stageOne) }
             start = end
         }

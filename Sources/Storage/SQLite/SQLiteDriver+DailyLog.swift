@@ -100,33 +100,35 @@ extension SQLiteDriver {
         }
     }
 
-    /// Inserts the rows `writes` leave on days with no row, all in one statement (`insertDays`), and returns
-    /// `true`; or, when the database refuses any of them (a day already stored, one day twice, a constraint),
-    /// changes nothing and returns `false`: SQLite undoes a refused statement whole. Their users are ensured
-    /// first, and stay.
+    /// Inserts the rows `writes` (a run of 2 to `rowsPerInsert`) leave on days with no row, all in one statement
+    /// (`insertDays`), and returns `true`; or, when the database refuses any of them (a day already stored, one
+    /// day twice, a constraint), changes nothing and returns `false`: SQLite undoes a refused statement whole.
+    /// Their users are ensured first, and stay.
     func insertNewDays(_ writes: ArraySlice<DayWrite>) throws(StorageError) -> Bool {
-        precondition(writes.count == SQLiteDriver.rowsPerInsert, "a whole run of days")
         try ensureUsers(writes.lazy.map(\.user))
         let refusal = try constraintRefusal { () throws(StorageError) in
-            try runRows(named: "insertDays", sql: SQLiteDriver.insertDays, writes, columns: SQLiteDriver.dayColumns) {
-                (write, statement, first) throws(StorageError) in try bindRow(of: write, to: statement, from: first)
+            try runRows(.insertDays, count: writes.count, writes) { (write, statement, first) throws(StorageError) in
+                try bindRow(of: write, to: statement, from: first)
             }
         }
         return refusal == nil
     }
 
-    /// Upserts `entries` in their order. Runs of `rowsPerInsert` entries that clear no field (what a
-    /// watch item's payload holds) take one statement each (`upsertNonClearingEntries`); any other entry
-    /// takes `upsertDay`.
+    /// Upserts `entries` in their order. Runs of up to `rowsPerInsert` entries that clear no field (what a
+    /// watch item's payload holds) take one statement each (`upsertNonClearingEntries`); any other entry,
+    /// and a run of one, takes `upsertDay`.
     func apply(_ entries: [UserEntry]) throws(StorageError) {
         var start = 0
         while start < entries.count {
-            let end = min(start + SQLiteDriver.rowsPerInsert, entries.count)
-            let run = entries[start..<end]
-            if run.count == SQLiteDriver.rowsPerInsert, run.allSatisfy(\.clearsNothing) {
-                try upsertNonClearingEntries(run)
+            var end = start
+            while end < entries.count, end - start < SQLiteDriver.rowsPerInsert, entries[end].clearsNothing {
+                end += 1
+            }
+            if end - start >= 2 {
+                try upsertNonClearingEntries(entries[start..<end])
             } else {
-                for entry in run { try apply(entry) }
+                end = start + 1
+                try apply(entries[start])
             }
             start = end
         }
@@ -134,21 +136,23 @@ extension SQLiteDriver {
 
     private func upsertNonClearingEntries(_ entries: ArraySlice<UserEntry>) throws(StorageError) {
         try ensureUsers(entries.lazy.map(\.user))
-        try runRows(
-            named: "upsertNonClearingEntries", sql: SQLiteDriver.upsertNonClearingEntries, entries,
-            columns: SQLiteDriver.dayColumns
-        ) { (entry, statement, first) throws(StorageError) in
+        try runRows(.upsertNonClearingEntries, count: entries.count, entries) {
+            (entry, statement, first) throws(StorageError) in
             try bindRow(of: DayWrite(entry), to: statement, from: first)
         }
     }
 
-    /// Runs the many-row statement `name` (its SQL from `sql`, built the first time) once, with `rows` bound in
-    /// order: `bind` binds a row's parameters from `first`, the next row's start `columns` after.
+    /// Runs the many-row statement `kind` for `count` rows (built and prepared the first time) once, with
+    /// `rows` bound in order: `bind` binds a row's parameters from `first`, the next row's start the
+    /// statement's columns after.
     func runRows<Rows: Sequence>(
-        named name: String, sql: () -> String, _ rows: Rows, columns: Int32,
+        _ kind: ManyRowStatement, count: Int, _ rows: Rows,
         bind: (Rows.Element, Statement, Int32) throws(StorageError) -> Void
     ) throws(StorageError) {
-        try connection.withStatement(named: name, sql: sql) { (statement) throws(StorageError) in
+        precondition((2...SQLiteDriver.rowsPerInsert).contains(count), "a run of 2 to rowsPerInsert rows")
+        let columns = kind.columns
+        try connection.withStatement(named: kind.name(rows: count), sql: { kind.sql(rows: count) }) {
+            (statement) throws(StorageError) in
             var first: Int32 = 1
             for row in rows {
                 try bind(row, statement, first)
@@ -179,6 +183,36 @@ extension SQLiteDriver {
         try statement.bind(first + 14, (row.sleepDuration?.source).map(SQLiteDriver.text))
     }
 
+    /// The statements that write many rows at once, in runs of 2 to `rowsPerInsert`.
+    enum ManyRowStatement: CaseIterable {
+        case insertDays, upsertNonClearingEntries, insertWatchItems
+
+        var columns: Int32 {
+            switch self {
+            case .insertDays, .upsertNonClearingEntries: SQLiteDriver.dayColumns
+            case .insertWatchItems: SQLiteDriver.watchItemColumns
+            }
+        }
+
+        func sql(rows: Int) -> String {
+            switch self {
+            case .insertDays: SQLiteDriver.insertDays(rows: rows)
+            case .upsertNonClearingEntries: SQLiteDriver.upsertNonClearingEntries(rows: rows)
+            case .insertWatchItems: SQLiteDriver.insertWatchItems(rows: rows)
+            }
+        }
+
+        /// The prepared statement's name for a run of `rows`, built once.
+        func name(rows: Int) -> String {
+            ManyRowStatement.names[self]![rows]
+        }
+
+        private static let names = Dictionary(
+            uniqueKeysWithValues: allCases.map { kind in
+                (kind, (0...SQLiteDriver.rowsPerInsert).map { "\(kind)-\($0)" })
+            })
+    }
+
     /// A source as the `*_source` columns spell it, bound without a copy.
     static func text(_ source: Source) -> StaticString {
         switch source {
@@ -187,35 +221,36 @@ extension SQLiteDriver {
         }
     }
 
-    /// Rows a many-row statement writes at once (`insertDays`, `upsertNonClearingEntries`, `insertWatchItems`):
-    /// one statement's fixed cost (its start, its cursors, its end) shared by 32 rows made a bulk load of
-    /// new days about a quarter faster than a statement a day.
+    /// Rows a many-row statement writes at most at once (`ManyRowStatement`): one statement's fixed cost (its
+    /// start, its cursors, its end) shared by 32 rows made a bulk load of new days about a quarter faster than
+    /// a statement a day. A shorter run takes a statement of its own length (each length prepared once), so
+    /// the few watch items a batch of days carries are one statement too, not one each.
     static let rowsPerInsert = 32
     static let dayColumns: Int32 = 15
 
-    /// `upsertDay`'s insert of `rowsPerInsert` rows, without its `ON CONFLICT` clause: a stored day makes
-    /// the statement fail.
-    static func insertDays() -> String {
+    /// `upsertDay`'s insert of `rows` rows, without its `ON CONFLICT` clause: a stored day makes the statement
+    /// fail.
+    static func insertDays(rows: Int) -> String {
         """
         INSERT INTO daily_logs (
             user_id, day, updated_at, symptom_severity, mood, energy, notes,
             hrv, hrv_source, resting_heart_rate, resting_heart_rate_source,
             step_count, step_count_source, sleep_duration, sleep_duration_source)
-        VALUES \(rowsOfParameters())
+        VALUES \(rowsOfParameters(rows: rows))
         """
     }
 
-    /// `upsertDay` for `rowsPerInsert` entries that clear no field, in order (a later row of the same day
-    /// updates the row an earlier one left). For such an entry a field it mentions is a value, and one it
-    /// does not is `NULL` in its row, so "the field the entry mentions" is the field whose new value is
-    /// not `NULL`, which needs no parameter of its own.
+    /// `upsertDay` for `rows` entries that clear no field, in order (a later row of the same day updates the
+    /// row an earlier one left). For such an entry a field it mentions is a value, and one it does not is
+    /// `NULL` in its row, so "the field the entry mentions" is the field whose new value is not `NULL`, which
+    /// needs no parameter of its own.
     ///
     /// An entry that would change no value of its stored day leaves the row as it is, `updated_at` too, and
     /// its page unwritten: a drain after an ingestion finds most items' effect already stored, merged into
-    /// their day as it was (`IngestWriter`), and would otherwise rewrite every page those days are on.
-    static func upsertNonClearingEntries() -> String {
+    /// their day as it was (`PlannedDays`), and would otherwise rewrite every page those days are on.
+    static func upsertNonClearingEntries(rows: Int) -> String {
         """
-        \(insertDays())
+        \(insertDays(rows: rows))
         ON CONFLICT (user_id, day) DO UPDATE SET
             updated_at = excluded.updated_at,
             symptom_severity = coalesce(excluded.symptom_severity, symptom_severity),
@@ -248,9 +283,9 @@ extension SQLiteDriver {
         """
     }
 
-    /// `(?1, …, ?15), (?16, …)`: `rowsPerInsert` rows of `columns` parameters.
-    static func rowsOfParameters(columns: Int32 = dayColumns) -> String {
-        (0..<rowsPerInsert).map { row in
+    /// `(?1, …, ?15), (?16, …)`: `rows` rows of `columns` parameters.
+    static func rowsOfParameters(columns: Int32 = dayColumns, rows: Int) -> String {
+        (0..<rows).map { row in
             let first = Int32(row) * columns + 1
             return "(" + (first..<first + columns).map { "?\($0)" }.joined(separator: ", ") + ")"
         }.joined(separator: ", ")

@@ -37,19 +37,16 @@ extension SQLiteDriver {
         }
     }
 
-    /// Queues a whole run of items (`rowsPerInsert`) in one statement and returns `true`; or, when the
+    /// Queues a run of 2 to `rowsPerInsert` items in one statement and returns `true`; or, when the
     /// database refuses any of them, changes nothing and returns `false`. Their ids follow the largest
     /// id in use, in order, as `apply(_: WatchSubmission)` gives them one by one; an item queued
     /// already is skipped, its id unused.
     func insertWatchItems(_ items: ArraySlice<WatchSubmission>) throws(StorageError) -> Bool {
-        precondition(items.count == SQLiteDriver.rowsPerInsert, "a whole run of items")
         try ensureUsers(items.lazy.map(\.user))
         let largest = try largestWatchItemID()
         let refusal = try constraintRefusal { () throws(StorageError) in
-            try runRows(
-                named: "insertWatchItems", sql: SQLiteDriver.insertWatchItems, items.enumerated(),
-                columns: SQLiteDriver.watchItemColumns
-            ) { (numbered, statement, first) throws(StorageError) in
+            try runRows(.insertWatchItems, count: items.count, items.enumerated()) {
+                (numbered, statement, first) throws(StorageError) in
                 try bind(numbered.element, id: largest + 1 + Int64(numbered.offset), to: statement, from: first)
             }
         }
@@ -58,10 +55,10 @@ extension SQLiteDriver {
 
     static let watchItemColumns: Int32 = 6
 
-    static func insertWatchItems() -> String {
+    static func insertWatchItems(rows: Int) -> String {
         """
         INSERT INTO watch_items (id, user_id, kind, payload, enqueued_at, occurrence)
-        VALUES \(rowsOfParameters(columns: watchItemColumns))
+        VALUES \(rowsOfParameters(columns: watchItemColumns, rows: rows))
         ON CONFLICT (user_id, kind, payload, occurrence) WHERE occurrence IS NOT NULL DO NOTHING
         """
     }
