@@ -594,11 +594,9 @@ struct IngestWriter {
     /// day has one or two and hashing their names was a measurable part of the writing thread.
     private var storedDayRecords = (entries: 0, health: 0)
     var sinceCheckpoint = 0
-    /// Days `write` has held back for `flush`, with their lines.
-    private var pendingDays: [DayWrite] = []
-    private var pendingLines: [DayLines] = []
-    /// The held-back days with watch items merged in (`PlannedDays.merges`), by index in `pendingDays`.
-    private var pendingMerges: [(index: Int, unmerged: DayWrite, items: [(line: Int, entry: UserEntry)])] = []
+    /// Batches of days `write` has held back for `flush`, as the planner handed them on.
+    private var pendingDays: [PlannedDays] = []
+    private var pendingDayCount = 0
     /// Watch items `write` has held back for `flush`, with their lines.
     private var pendingItems: [WatchSubmission] = []
     private var pendingItemLines: [Int] = []
@@ -649,13 +647,10 @@ struct IngestWriter {
         switch item {
         case .days(let days):
             read(item, rejected: rejected)
-            for merge in days.merges {
-                pendingMerges.append((pendingDays.count + merge.index, merge.unmerged, merge.items))
-            }
-            pendingDays.append(contentsOf: days.writes)
-            pendingLines.append(contentsOf: days.lines)
+            pendingDays.append(days)
+            pendingDayCount += days.count
             sinceCheckpoint += days.records
-            if pendingDays.count >= IngestWriter.stagedAtOnce { try flush(into: store, rejected: rejected) }
+            if pendingDayCount >= IngestWriter.stagedAtOnce { try flush(into: store, rejected: rejected) }
         case .rejected:
             try flush(into: store, rejected: rejected)
             read(item, rejected: rejected)
@@ -708,54 +703,57 @@ struct IngestWriter {
         pendingItemLines.removeAll(keepingCapacity: true)
     }
 
+    /// Stages the held-back batches of days in order, each as the planner handed it on.
     private mutating func flushDays(into store: isolated Store, rejected: (IngestionError) -> Void) throws {
-        guard !pendingDays.isEmpty else { return }
-        // Each day with merged items as its records alone leave it, in case the database refuses the merged one;
-        // an item the database refused to queue is taken out again.
-        var unmerged: [Int: DayWrite] = [:]
-        for (index, write, items) in pendingMerges {
-            if items.contains(where: { refusedItemLines.contains($0.line) }) {
-                let queued = items.filter { !refusedItemLines.contains($0.line) }
-                pendingDays[index] = write
-                guard !queued.isEmpty else { continue }
-                for item in queued { pendingDays[index].merge(item.entry) }
-            }
-            unmerged[index] = write
-        }
-        pendingMerges.removeAll(keepingCapacity: true)
-        var refusals = Dictionary(uniqueKeysWithValues: try store.stage(pendingDays).map { ($0.index, $0.refusal) })
-        if !unmerged.isEmpty {
-            try restageUnmerged(unmerged, refusals: &refusals, into: store)
-        }
-        for (index, lines) in pendingLines.enumerated() {
-            if let refusal = refusals[index] {
-                for line in lines {
-                    reject(
-                        FieldError(line.kind.typeName, "refused by the database (\(refusal))"), line: line.number,
-                        rejected: rejected)
+        for days in pendingDays {
+            // Each day with merged items as its records alone leave it, in case the database refuses the merged
+            // one; an item the database refused to queue is taken out again.
+            var writes = days.writes
+            var unmerged: [Int: DayWrite] = [:]
+            for (index, write, items) in days.merges {
+                if items.contains(where: { refusedItemLines.contains($0.line) }) {
+                    let queued = items.filter { !refusedItemLines.contains($0.line) }
+                    writes[index] = write
+                    guard !queued.isEmpty else { continue }
+                    for item in queued { writes[index].merge(item.entry) }
                 }
-                continue
+                unmerged[index] = write
             }
-            storedDayRecords.entries += lines.entries
-            storedDayRecords.health += lines.count - lines.entries
+            var refusals = Dictionary(uniqueKeysWithValues: try store.stage(writes).map { ($0.index, $0.refusal) })
+            if !unmerged.isEmpty {
+                try Self.restage(unmerged, of: writes, refusals: &refusals, into: store)
+            }
+            for (index, lines) in days.lines.enumerated() {
+                if let refusal = refusals[index] {
+                    for line in lines {
+                        reject(
+                            FieldError(line.kind.typeName, "refused by the database (\(refusal))"),
+                            line: line.number, rejected: rejected)
+                    }
+                    continue
+                }
+                storedDayRecords.entries += lines.entries
+                storedDayRecords.health += lines.count - lines.entries
+            }
         }
         pendingDays.removeAll(keepingCapacity: true)
-        pendingLines.removeAll(keepingCapacity: true)
+        pendingDayCount = 0
     }
 
-    /// Stages a refused merged day as its records alone leave it (its items stay queued, and their drain
-    /// reports why they fail), then again each later held-back day of the same user-day: applying a
-    /// `DayWrite` again after another leaves the row it leaves applied once after it, so the day ends as
-    /// staged in order.
-    private func restageUnmerged(
-        _ unmerged: [Int: DayWrite], refusals: inout [Int: StorageError], into store: isolated Store
+    /// Stages each refused merged day of `writes` as its records alone left it (`unmerged`; its items stay
+    /// queued, and their drain reports why they fail), then again each later day of `writes` for the same
+    /// user-day: applying a `DayWrite` again after another leaves the row it leaves applied once after it, so
+    /// the day ends as staged in order. (Later batches are staged after this one anyway.)
+    private static func restage(
+        _ unmerged: [Int: DayWrite], of writes: [DayWrite], refusals: inout [Int: StorageError],
+        into store: isolated Store
     ) throws {
         for index in unmerged.keys.sorted() where refusals[index] != nil {
-            let day = pendingDays[index]
-            let later = (index + 1..<pendingDays.count).filter { later in
-                refusals[later] == nil && pendingDays[later].user == day.user && pendingDays[later].day == day.day
+            let day = writes[index]
+            let later = (index + 1..<writes.count).filter { later in
+                refusals[later] == nil && writes[later].user == day.user && writes[later].day == day.day
             }
-            let again = try store.stage([unmerged[index]!] + later.map { pendingDays[$0] })
+            let again = try store.stage([unmerged[index]!] + later.map { writes[$0] })
             refusals[index] = nil
             for (position, refusal) in again { refusals[position == 0 ? index : later[position - 1]] = refusal }
         }
