@@ -310,7 +310,9 @@ struct PlannedDay: Sendable {
     /// each stands for. They are queued as every watch item is, and also merged into the day, after its
     /// records, which is what their drain does to the stored day; the drain then finds their effect there
     /// and writes nothing (`SQLiteDriver.upsertNonClearingEntries`), where it rewrote every page of a bulk
-    /// input's days.
+    /// input's days. One case ends otherwise: a user record later in the same input that moves the user's
+    /// zone far enough west makes the drain refuse the item's day as too far ahead (it stays queued, and is
+    /// retried), while its value, like the day's own records, is already stored.
     var watchItems: [(line: Int, entry: UserEntry)] = []
 }
 
