@@ -308,33 +308,24 @@ private struct Cursor {
             guard index < bytes.count, isDigit(bytes[index]) else { throw error("expected a digit in the exponent") }
             while index < bytes.count, isDigit(bytes[index]) { index += 1 }
         }
-        let length = index - start
+        let negative = bytes[start] == UInt8(ascii: "-")
+        let first = negative ? start + 1 : start
         // Short integers are the common case (steps, severities): accumulate them directly.
-        if isInteger, length <= 16 {
+        if isInteger, index - start <= 16 {
             var value = 0
-            var position = start
-            let negative = bytes[position] == UInt8(ascii: "-")
-            if negative { position += 1 }
-            while position < index {
-                value = value * 10 + Int(bytes[position] - UInt8(ascii: "0"))
-                position += 1
-            }
+            for position in first..<index { value = value * 10 + Int(bytes[position] - UInt8(ascii: "0")) }
             return Double(negative ? -value : value)
         }
         // Short decimals (heart rates, durations): their digits as one whole number, divided by the power of
         // ten of the digits after the point. Both are exact doubles (at most 15 digits in all), and one
         // division rounds correctly, so this is the value `Double(String)` parses (Clinger's fast path).
-        if let point, !hasExponent, index - start <= 17 {
-            let negative = bytes[start] == UInt8(ascii: "-")
-            let digits = index - start - 1 - (negative ? 1 : 0)
-            if digits <= 15 {
-                var whole = 0
-                for position in (negative ? start + 1 : start)..<index where position != point {
-                    whole = whole * 10 + Int(bytes[position] - UInt8(ascii: "0"))
-                }
-                let value = Double(whole) / Cursor.powersOfTen[index - point - 1]
-                return negative ? -value : value
+        if let point, !hasExponent, index - first - 1 <= 15 {
+            var whole = 0
+            for position in first..<index where position != point {
+                whole = whole * 10 + Int(bytes[position] - UInt8(ascii: "0"))
             }
+            let value = Double(whole) / Cursor.powersOfTen[index - point - 1]
+            return negative ? -value : value
         }
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
         guard let value = Double(text), value.isFinite else {

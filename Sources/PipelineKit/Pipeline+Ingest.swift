@@ -328,7 +328,8 @@ struct PlannedDays: Sendable {
     /// The days with watch items merged in (`PlannedDay.watchItems`), by index in `writes`, each with the
     /// write its records alone made: what is staged instead for an item the database refuses to queue,
     /// or when it refuses the merged write.
-    private(set) var merges: [(index: Int, unmerged: DayWrite, items: [(line: Int, entry: UserEntry)])] = []
+    private(set) var merges: [Merge] = []
+    typealias Merge = (index: Int, unmerged: DayWrite, items: [(line: Int, entry: UserEntry)])
     /// The entry and health records of the days.
     private(set) var records = 0
 
@@ -627,15 +628,8 @@ struct IngestWriter {
     /// Counts `item` as read, and reports it if it was refused before reaching the database: all a
     /// strict ingestion's first pass does.
     mutating func read(_ item: PlannedWrite, rejected: (IngestionError) -> Void) {
-        switch item {
-        case .rejected(let line, let error):
-            counted.records += 1
-            reject(error, line: line, rejected: rejected)
-        case .record:
-            counted.records += 1
-        case .days(let days):
-            counted.records += days.records
-        }
+        counted.records += item.records
+        if case .rejected(let line, let error) = item { reject(error, line: line, rejected: rejected) }
     }
 
     /// Writes `item`, or holds it back when it is a day or a watch item: those are staged many at a time
@@ -708,23 +702,15 @@ struct IngestWriter {
     /// Stages the held-back batches of days in order, each as the planner handed it on.
     private mutating func flushDays(into store: isolated Store, rejected: (IngestionError) -> Void) throws {
         for days in pendingDays {
-            // Each day with merged items as its records alone leave it, in case the database refuses the merged
-            // one; an item the database refused to queue is taken out again.
+            // An item the database refused to queue is taken out of its day again.
             var writes = days.writes
-            var unmerged: [Int: DayWrite] = [:]
             for (index, write, items) in days.merges {
-                if items.contains(where: { refusedItemLines.contains($0.line) }) {
-                    let queued = items.filter { !refusedItemLines.contains($0.line) }
-                    writes[index] = write
-                    guard !queued.isEmpty else { continue }
-                    for item in queued { writes[index].merge(item.entry) }
-                }
-                unmerged[index] = write
+                guard items.contains(where: { refusedItemLines.contains($0.line) }) else { continue }
+                writes[index] = write
+                for item in items where !refusedItemLines.contains(item.line) { writes[index].merge(item.entry) }
             }
             var refusals = Dictionary(uniqueKeysWithValues: try store.stage(writes).map { ($0.index, $0.refusal) })
-            if !unmerged.isEmpty {
-                try Self.restage(unmerged, of: writes, refusals: &refusals, into: store)
-            }
+            try Self.restageRefused(days.merges, of: writes, refusals: &refusals, into: store)
             for (index, lines) in days.lines.enumerated() {
                 if let refusal = refusals[index] {
                     for line in lines {
@@ -742,20 +728,20 @@ struct IngestWriter {
         pendingDayCount = 0
     }
 
-    /// Stages each refused merged day of `writes` as its records alone left it (`unmerged`; its items stay
+    /// Stages each merged day of `writes` the database refused as its records alone left it (its items stay
     /// queued, and their drain reports why they fail), then again each later day of `writes` for the same
     /// user-day: applying a `DayWrite` again after another leaves the row it leaves applied once after it, so
     /// the day ends as staged in order. (Later batches are staged after this one anyway.)
-    private static func restage(
-        _ unmerged: [Int: DayWrite], of writes: [DayWrite], refusals: inout [Int: StorageError],
+    private static func restageRefused(
+        _ merges: [PlannedDays.Merge], of writes: [DayWrite], refusals: inout [Int: StorageError],
         into store: isolated Store
     ) throws {
-        for index in unmerged.keys.sorted() where refusals[index] != nil {
+        for (index, unmerged, _) in merges where refusals[index] != nil {
             let day = writes[index]
             let later = (index + 1..<writes.count).filter { later in
                 refusals[later] == nil && writes[later].user == day.user && writes[later].day == day.day
             }
-            let again = try store.stage([unmerged[index]!] + later.map { writes[$0] })
+            let again = try store.stage([unmerged] + later.map { writes[$0] })
             refusals[index] = nil
             for (position, refusal) in again { refusals[position == 0 ? index : later[position - 1]] = refusal }
         }

@@ -100,7 +100,7 @@ extension SQLiteDriver {
         }
     }
 
-    /// Inserts the rows `writes` (a run of 2 to `rowsPerInsert`) leave on days with no row, all in one statement
+    /// Inserts the rows `writes` (a run of up to `rowsPerInsert`) leave on days with no row, all in one statement
     /// (`insertDays`), and returns `true`; or, when the database refuses any of them (a day already stored, one
     /// day twice, a constraint), changes nothing and returns `false`: SQLite undoes a refused statement whole.
     /// Their users are ensured first, and stay.
@@ -149,7 +149,7 @@ extension SQLiteDriver {
         _ kind: ManyRowStatement, count: Int, _ rows: Rows,
         bind: (Rows.Element, Statement, Int32) throws(StorageError) -> Void
     ) throws(StorageError) {
-        precondition((2...SQLiteDriver.rowsPerInsert).contains(count), "a run of 2 to rowsPerInsert rows")
+        precondition((1...SQLiteDriver.rowsPerInsert).contains(count), "a run of 1 to rowsPerInsert rows")
         let columns = kind.columns
         try connection.withStatement(named: kind.name(rows: count), sql: { kind.sql(rows: count) }) {
             (statement) throws(StorageError) in
@@ -183,7 +183,8 @@ extension SQLiteDriver {
         try statement.bind(first + 14, (row.sleepDuration?.source).map(SQLiteDriver.text))
     }
 
-    /// The statements that write many rows at once, in runs of 2 to `rowsPerInsert`.
+    /// The statements that write many rows at once, in runs of up to `rowsPerInsert` (a single watch item's
+    /// insert is a run of one).
     enum ManyRowStatement: CaseIterable {
         case insertDays, upsertNonClearingEntries, insertWatchItems
 

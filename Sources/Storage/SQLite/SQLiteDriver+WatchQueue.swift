@@ -16,14 +16,8 @@ extension SQLiteDriver {
     func apply(_ item: WatchSubmission) throws(StorageError) -> Int64 {
         try ensureUser(item.user)
         let id = try largestWatchItemID() + 1
-        try connection.withStatement(
-            """
-            INSERT INTO watch_items (id, user_id, kind, payload, enqueued_at, occurrence) VALUES (?1, ?2, ?3, ?4, ?5, ?6)
-            ON CONFLICT (user_id, kind, payload, occurrence) WHERE occurrence IS NOT NULL DO NOTHING
-            """
-        ) { (statement) throws(StorageError) in
-            try bind(item, id: id, to: statement, from: 1)
-            try statement.run()
+        try runRows(.insertWatchItems, count: 1, CollectionOfOne(item)) {
+            (item, statement, first) throws(StorageError) in try bind(item, id: id, to: statement, from: first)
         }
         if connection.changes == 1 || item.occurrence == nil { return id }
         return try connection.withStatement(
@@ -37,7 +31,7 @@ extension SQLiteDriver {
         }
     }
 
-    /// Queues a run of 2 to `rowsPerInsert` items in one statement and returns `true`; or, when the
+    /// Queues a run of up to `rowsPerInsert` items in one statement and returns `true`; or, when the
     /// database refuses any of them, changes nothing and returns `false`. Their ids follow the largest
     /// id in use, in order, as `apply(_: WatchSubmission)` gives them one by one; an item queued
     /// already is skipped, its id unused.
