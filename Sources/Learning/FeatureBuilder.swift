@@ -32,15 +32,20 @@ public struct FeatureBuilder: Sendable {
     /// before the user logged yesterday, sees them. Those copies are training rows only (`isHidden`): they
     /// have no persistence forecast and are never scored.
     public func designMatrix(logs: [DailyLog], today: Day) -> DesignMatrix {
-        designMatrix(days: logs, today: today)
+        build(days: logs, today: today)
     }
 
     /// `designMatrix(logs:today:)` from the days' values alone, as the population's pooling reads them.
     public func designMatrix(values: [DayValues], today: Day) -> DesignMatrix {
-        designMatrix(days: values, today: today)
+        build(days: values, today: today)
     }
 
-    private func designMatrix<Days: FieldValues>(days logs: [Days], today: Day) -> DesignMatrix {
+    /// `designMatrix(logs:today:)` from the days' values and sources, as a retrain reads them.
+    public func designMatrix(days: [SourcedDayValues], today: Day) -> DesignMatrix {
+        build(days: days, today: today)
+    }
+
+    private func build<Days: FieldValues>(days logs: [Days], today: Day) -> DesignMatrix {
         var series = Series(logs: logs, before: today, spec: spec)
         let raw = series.raw
         var usable: [Int] = []

@@ -67,6 +67,16 @@ public struct ModelTrainer: Sendable {
             incumbent: incumbent, trainedAt: trainedAt)
     }
 
+    /// `train(user:logs:…)` from the days a retrain reads: their values and sources, without the notes.
+    public mutating func train(
+        user: UserID, days: [SourcedDayValues], today: Day, population: PopulationModel,
+        incumbent: ModelArtifact? = nil, trainedAt: Date
+    ) throws(LearningError) -> TrainingOutcome {
+        try train(
+            user: user, design: builder.designMatrix(days: days, today: today), today: today, population: population,
+            incumbent: incumbent, trainedAt: trainedAt)
+    }
+
     /// `train(user:logs:…)` from the user's design matrix for `today`, already built by
     /// `FeatureBuilder.designMatrix(logs:today:)` (e.g. once for this and for `PopulationAccumulator.add`).
     public mutating func train(

@@ -1,7 +1,8 @@
 import Domain
 
-/// Identifies the logs a fit saw (days, values and sources), so that the exact training matrix can be rebuilt
-/// later (`pipeline features`) and a change in the data since the fit noticed.
+/// Identifies the logs a fit saw (days, values and sources, as `DailyLog`s or `SourcedDayValues`: the same
+/// fingerprint either way), so that the exact training matrix can be rebuilt later (`pipeline features`) and a
+/// change in the data since the fit noticed.
 ///
 /// A fingerprint is "2:" and sixteen hex digits: a 64-bit hash that takes each day's ordinal and each field's
 /// value bits and source as whole words (xor, multiply by an odd constant, fold the high half into the low, all
@@ -9,7 +10,7 @@ import Domain
 /// mix. Earlier versions stored FNV-1a over the same words' bytes, with no prefix: eight times the steps, 2% of
 /// a retrain's CPU. Those are still recognized.
 enum DesignFingerprint {
-    static func of(_ logs: [DailyLog]) -> String {
+    static func of<Days: SourcedFieldValues>(_ logs: [Days]) -> String {
         var hash: UInt64 = 0x243F_6A88_85A3_08D3
         forEachWord(of: logs) { word in
             hash = (hash ^ word) &* 0x9E37_79B9_7F4A_7C15
@@ -22,7 +23,7 @@ enum DesignFingerprint {
     }
 
     /// Whether `stored` is the fingerprint of `logs`, in either form.
-    static func matches(_ stored: String?, _ logs: [DailyLog]) -> Bool {
+    static func matches<Days: SourcedFieldValues>(_ stored: String?, _ logs: [Days]) -> Bool {
         guard let stored else { return false }
         if stored.hasPrefix(prefix) { return stored == of(logs) }
         var hash = FNV1a()
@@ -34,7 +35,7 @@ enum DesignFingerprint {
 
     /// The words a fingerprint hashes, in order: per log its day's ordinal, then per field the value's bits (or
     /// a NaN pattern no value has) and 1 for a value the person typed.
-    private static func forEachWord(of logs: [DailyLog], _ body: (UInt64) -> Void) {
+    private static func forEachWord<Days: SourcedFieldValues>(of logs: [Days], _ body: (UInt64) -> Void) {
         for log in logs {
             body(UInt64(bitPattern: Int64(log.day.ordinal)))
             for field in Field.allCases {

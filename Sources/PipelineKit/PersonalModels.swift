@@ -53,22 +53,23 @@ public final class PersonalModels: ModelTrainingService {
         let now = pipeline.clock.now
         let population = try await populationModel()
         if Task.isCancelled { throw .cancelled }
-        // Everything the fit reads, on one reader: the store's connection is left to claims and records.
-        let read = try await withReader { (reader) throws(StorageError) -> (Day, [DailyLog], StoredModel?)? in
+        // Everything the fit reads, on one reader: the store's connection is left to claims and records. The days
+        // come without their notes, which no fit reads.
+        let read = try await withReader { (reader) throws(StorageError) -> (Day, [SourcedDayValues], StoredModel?)? in
             guard let user = try await reader.user(id) else { return nil }
             let today = user.today(at: now)
-            let logs = try await reader.dailyLogs(user: id, through: today.adding(days: -1))
-            return (today, logs, try await reader.servingModel(scope: id.rawValue))
+            let days = try await reader.sourcedDayValues(user: id, through: today.adding(days: -1))
+            return (today, days, try await reader.servingModel(scope: id.rawValue))
         }
         guard let read else { throw .unknownUser(id.rawValue) }
-        let (today, logs, served) = read
+        let (today, days, served) = read
         let incumbent = served.flatMap { try? ModelArtifact(json: Data($0.json.utf8)) }
         var trainer = takeTrainer()
         defer { returnTrainer(trainer) }
         let outcome: TrainingOutcome
         do {
             outcome = try trainer.train(
-                user: id, logs: logs, today: today, population: population, incumbent: incumbent, trainedAt: now)
+                user: id, days: days, today: today, population: population, incumbent: incumbent, trainedAt: now)
         } catch {
             throw .learning(error)
         }
@@ -77,7 +78,7 @@ public final class PersonalModels: ModelTrainingService {
         let model = StoredModel(
             scope: id.rawValue, specVersion: artifact.specVersion, source: Self.storedSource(artifact.source),
             asOfDay: today, trainedAt: now, promoted: outcome.promoted, reason: outcome.reason,
-            designFingerprint: DesignFingerprint.of(logs), json: artifact.jsonText)
+            designFingerprint: DesignFingerprint.of(days), json: artifact.jsonText)
         return TrainedModel(outcome: RetrainOutcome(promoted: outcome.promoted, reason: outcome.reason), model: model)
     }
 

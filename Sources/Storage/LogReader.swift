@@ -40,6 +40,12 @@ public actor LogReader {
         try driver.dailyLogs(users: users, through: last)
     }
 
+    /// The user's day values and sources through `last`, in day order (`dailyLogs(user:through:)` without the
+    /// notes): what a retrain learns from.
+    public func sourcedDayValues(user: UserID, through last: Day) throws(StorageError) -> [SourcedDayValues] {
+        try driver.sourcedDayValues(user: user, through: last)
+    }
+
     /// Each user's day values through `last` (`dailyLogs(users:through:)` without notes and sources): what a
     /// population model is pooled from.
     public func dayValues(users: [UserID], through last: Day) throws(StorageError) -> [[DayValues]] {

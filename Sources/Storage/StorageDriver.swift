@@ -49,6 +49,7 @@ protocol StorageDriver: AnyObject {
     func dailyLogs(user: UserID, from first: Day?, through last: Day?) throws(StorageError) -> [DailyLog]
     func dailyLogs(users: [UserID], through last: Day) throws(StorageError) -> [[DailyLog]]
     func dayValues(users: [UserID], through last: Day) throws(StorageError) -> [[DayValues]]
+    func sourcedDayValues(user: UserID, through last: Day) throws(StorageError) -> [SourcedDayValues]
     func settings(for user: UserID) throws(StorageError) -> UserSettings
 
     // Watch queue
@@ -124,6 +125,35 @@ protocol StorageDriver: AnyObject {
     // Test hooks
     func executeForTesting(_ sql: String) throws(StorageError)
     func migrationCountForTesting() throws(StorageError) -> Int
+}
+
+/// Where a day's values are in a row both drivers read: `day` at `first`, the three user-only fields after it,
+/// then the four metrics, each `stride` columns after the one before (1: the values alone; 2: each value followed
+/// by its source, which the table's CHECK makes NULL exactly when the value is, and whose first byte tells
+/// 'user' from 'health').
+struct DayColumns {
+    var first: Int32
+    var stride: Int32
+
+    /// `day, symptom_severity, mood, energy, hrv, resting_heart_rate, step_count, sleep_duration` from `first`.
+    static func values(from first: Int32) -> DayColumns { DayColumns(first: first, stride: 1) }
+    /// `day, symptom_severity, mood, energy, hrv, hrv_source, …, sleep_duration, sleep_duration_source` from 0.
+    static let sourced = DayColumns(first: 0, stride: 2)
+
+    func value(_ field: Field) -> Int32 {
+        switch field {
+        case .symptomSeverity: first + 1
+        case .mood: first + 2
+        case .energy: first + 3
+        case .hrv: first + 4
+        case .restingHeartRate: first + 4 + stride
+        case .stepCount: first + 4 + 2 * stride
+        case .sleepDuration: first + 4 + 3 * stride
+        }
+    }
+
+    /// A metric's source, in a row of `sourced`.
+    func source(_ metric: Field) -> Int32 { value(metric) + 1 }
 }
 
 extension StorageDriver {

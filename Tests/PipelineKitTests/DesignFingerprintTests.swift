@@ -70,6 +70,22 @@ struct DesignFingerprintTests {
         }
     }
 
+    @Test("the days a retrain reads (values and sources, no notes) have their logs' fingerprint")
+    func sourcedDaysSameAsLogs() {
+        var logs = Self.logs
+        logs[0].notes = "slept badly"
+        let days = logs.map(SourcedDayValues.init)
+        #expect(DesignFingerprint.of(days) == DesignFingerprint.of(logs))
+        #expect(DesignFingerprint.matches(DesignFingerprint.of(logs), days))
+        for (day, log) in zip(days, logs) {
+            #expect(Field.allCases.allSatisfy { day.source(of: $0) == log.source(of: $0) })
+        }
+        // A source the person typed is part of it, as for logs.
+        var typed = logs
+        typed[0].hrv = Sourced(48.2, .user)
+        #expect(DesignFingerprint.of(typed.map(SourcedDayValues.init)) != DesignFingerprint.of(days))
+    }
+
     @Test("a fingerprint stored by an earlier version (FNV-1a, no prefix) is still recognized")
     func earlierFormRecognized() {
         let logs = Self.logs

@@ -4,8 +4,9 @@ import Storage
 import TestSupport
 import Testing
 
-/// `LogReader.dailyLogs(users:through:)` and `dayValues(users:through:)`, the population's reads: the same logs
-/// (and their values) as one read per user.
+/// `LogReader.dailyLogs(users:through:)` and `dayValues(users:through:)`, the population's reads, and
+/// `sourcedDayValues(user:through:)`, a retrain's: the same logs (their values, and their sources) as one read of
+/// `DailyLog`s per user.
 @Suite("Logs of many users in one read")
 struct ManyUsersLogsTests {
     @Test(
@@ -51,5 +52,17 @@ struct ManyUsersLogsTests {
         #expect(values == together.map { $0.map(DayValues.init) })
         #expect(values.joined().contains { $0.mood != nil && $0.sleepDuration != nil && $0.stepCount != nil })
         #expect(try await reader.dayValues(users: [], through: last).isEmpty)
+
+        // A retrain's read: the values and who wrote each metric, without the notes.
+        for (user, logs) in zip(users, together) {
+            let days = try await reader.sourcedDayValues(user: user, through: last)
+            #expect(days == logs.map(SourcedDayValues.init), "\(user.rawValue)")
+            for (day, log) in zip(days, logs) {
+                #expect(Field.allCases.allSatisfy { day.source(of: $0) == log.source(of: $0) })
+            }
+        }
+        let logs = together.joined()
+        #expect(logs.contains { $0.stepCount?.source == .user } && logs.contains { $0.stepCount?.source == .health })
+        #expect(try await reader.sourcedDayValues(user: .literal("nobody"), through: last).isEmpty)
     }
 }

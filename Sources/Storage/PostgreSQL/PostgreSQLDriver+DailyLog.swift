@@ -268,18 +268,40 @@ extension PostgreSQLDriver {
             FROM daily_logs
             WHERE user_id = ANY($1::text[]) AND day <= $2 ORDER BY user_id, day
             """
-        ) { rows, row, _ in
-            guard let day = rows.withBytes(row, 1, { Day(utf8: $0) }) else { return nil }
-            var read = DayValues(day: day)
-            read.symptomSeverity = rows.optionalInt(row, 2)
-            read.mood = rows.optionalInt(row, 3)
-            read.energy = rows.optionalInt(row, 4)
-            read.hrv = rows.optionalDouble(row, 5)
-            read.restingHeartRate = rows.optionalDouble(row, 6)
-            read.stepCount = rows.optionalInt(row, 7)
-            read.sleepDuration = rows.optionalDouble(row, 8)
-            return read
+        ) { rows, row, _ in decodeDayValues(rows, row, .values(from: 1)) }
+    }
+
+    /// The user's day values and sources through `last`, in day order: `dailyLogs(user:through:)` without the
+    /// notes.
+    func sourcedDayValues(user: UserID, through last: Day) throws(StorageError) -> [SourcedDayValues] {
+        let rows = try connection.query(
+            """
+            SELECT day, symptom_severity, mood, energy, hrv, hrv_source, resting_heart_rate, resting_heart_rate_source,
+                step_count, step_count_source, sleep_duration, sleep_duration_source
+            FROM daily_logs
+            WHERE user_id = $1 AND day <= $2 ORDER BY day
+            """, [user.rawValue, last.description])
+        return (0..<rows.count).compactMap { row in
+            decodeDayValues(rows, row, .sourced).map { read in
+                SourcedDayValues(read) { metric in
+                    let column = DayColumns.sourced.source(metric)
+                    return rows.withBytes(row, column) { $0.first == UInt8(ascii: "u") } ? .user : .health
+                }
+            }
         }
+    }
+
+    private func decodeDayValues(_ rows: PostgreSQLRows, _ row: Int, _ columns: DayColumns) -> DayValues? {
+        guard let day = rows.withBytes(row, columns.first, { Day(utf8: $0) }) else { return nil }
+        var read = DayValues(day: day)
+        read.symptomSeverity = rows.optionalInt(row, columns.value(.symptomSeverity))
+        read.mood = rows.optionalInt(row, columns.value(.mood))
+        read.energy = rows.optionalInt(row, columns.value(.energy))
+        read.hrv = rows.optionalDouble(row, columns.value(.hrv))
+        read.restingHeartRate = rows.optionalDouble(row, columns.value(.restingHeartRate))
+        read.stepCount = rows.optionalInt(row, columns.value(.stepCount))
+        read.sleepDuration = rows.optionalDouble(row, columns.value(.sleepDuration))
+        return read
     }
 
     /// The rows `sql` selects for `users` ($1) through `last` ($2), `user_id` first and ordered by user and day,

@@ -353,21 +353,50 @@ extension SQLiteDriver {
                     try statement.bind(2, last.description)
                     var days: [DayValues] = []
                     while try statement.step() {
-                        guard let day = statement.withBytes(0, { Day(utf8: $0) }) else { continue }
-                        var read = DayValues(day: day)
-                        read.symptomSeverity = statement.optionalInt(1)
-                        read.mood = statement.optionalInt(2)
-                        read.energy = statement.optionalInt(3)
-                        read.hrv = statement.optionalDouble(4)
-                        read.restingHeartRate = statement.optionalDouble(5)
-                        read.stepCount = statement.optionalInt(6)
-                        read.sleepDuration = statement.optionalDouble(7)
-                        days.append(read)
+                        if let read = decodeDayValues(statement, .values(from: 0)) { days.append(read) }
                     }
                     return days
                 })
         }
         return values
+    }
+
+    /// The user's day values and sources through `last`, in day order: `dailyLogs(user:through:)` without the
+    /// notes (and the user's id), two columns fewer a day.
+    func sourcedDayValues(user: UserID, through last: Day) throws(StorageError) -> [SourcedDayValues] {
+        try connection.withStatement(
+            """
+            SELECT day, symptom_severity, mood, energy, hrv, hrv_source, resting_heart_rate, resting_heart_rate_source,
+                step_count, step_count_source, sleep_duration, sleep_duration_source
+            FROM daily_logs
+            WHERE user_id = ?1 AND day <= ?2 ORDER BY day
+            """
+        ) { (statement) throws(StorageError) -> [SourcedDayValues] in
+            try statement.bind(1, user.rawValue)
+            try statement.bind(2, last.description)
+            var days: [SourcedDayValues] = []
+            while try statement.step() {
+                guard let read = decodeDayValues(statement, .sourced) else { continue }
+                days.append(
+                    SourcedDayValues(read) { metric in
+                        statement.firstByte(DayColumns.sourced.source(metric)) == UInt8(ascii: "u") ? .user : .health
+                    })
+            }
+            return days
+        }
+    }
+
+    private func decodeDayValues(_ statement: Statement, _ columns: DayColumns) -> DayValues? {
+        guard let day = statement.withBytes(columns.first, { Day(utf8: $0) }) else { return nil }
+        var read = DayValues(day: day)
+        read.symptomSeverity = statement.optionalInt(columns.value(.symptomSeverity))
+        read.mood = statement.optionalInt(columns.value(.mood))
+        read.energy = statement.optionalInt(columns.value(.energy))
+        read.hrv = statement.optionalDouble(columns.value(.hrv))
+        read.restingHeartRate = statement.optionalDouble(columns.value(.restingHeartRate))
+        read.stepCount = statement.optionalInt(columns.value(.stepCount))
+        read.sleepDuration = statement.optionalDouble(columns.value(.sleepDuration))
+        return read
     }
 
     private func decodeDailyLog(_ statement: Statement, user: UserID) -> DailyLog? {
