@@ -241,3 +241,45 @@ public struct DayWrite: Sendable, Hashable {
         if let value = next.sleepDuration { health.sleepDuration = value }
     }
 }
+
+/// A set of the fields only a person writes, the notes among them: what a watch item of a known kind sets or
+/// clears.
+public struct PersonalFields: OptionSet, Sendable, Hashable {
+    public let rawValue: UInt8
+
+    public init(rawValue: UInt8) {
+        self.rawValue = rawValue
+    }
+
+    public static let symptomSeverity = PersonalFields(rawValue: 1 << 0)
+    public static let mood = PersonalFields(rawValue: 1 << 1)
+    public static let energy = PersonalFields(rawValue: 1 << 2)
+    public static let notes = PersonalFields(rawValue: 1 << 3)
+}
+
+extension UserEntry {
+    /// The fields only a person writes that this entry sets or clears.
+    public var personalFields: PersonalFields {
+        var fields: PersonalFields = []
+        if !symptomSeverity.isUnchanged { fields.insert(.symptomSeverity) }
+        if !mood.isUnchanged { fields.insert(.mood) }
+        if !energy.isUnchanged { fields.insert(.energy) }
+        if !notes.isUnchanged { fields.insert(.notes) }
+        return fields
+    }
+
+    /// Whether the entry sets or clears a metric (which a health sync may also write).
+    public var changesMetrics: Bool {
+        !hrv.isUnchanged || !restingHeartRate.isUnchanged || !stepCount.isUnchanged || !sleepDuration.isUnchanged
+    }
+}
+
+extension DayWrite {
+    /// Leaves `fields` as the stored row has them: the write then sets and clears only its other fields.
+    public mutating func leaveUnchanged(_ fields: PersonalFields) {
+        if fields.contains(.symptomSeverity) { entry.symptomSeverity = .unchanged }
+        if fields.contains(.mood) { entry.mood = .unchanged }
+        if fields.contains(.energy) { entry.energy = .unchanged }
+        if fields.contains(.notes) { entry.notes = .unchanged }
+    }
+}

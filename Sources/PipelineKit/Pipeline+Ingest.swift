@@ -13,8 +13,12 @@ public struct IngestReport: Sendable, Hashable {
     public var rejected = 0
     /// Whether anything was written: `false` when a strict ingestion rolled back.
     public var committed = true
-    /// The watch items applied right after storing (the foreground path).
+    /// The watch items applied right after storing (the foreground path), with those withheld from the queue
+    /// and stored with their day.
     public var drained = DrainReport()
+    /// The watch items stored with their day instead of queued (`PlannedDay.watchItems`), by kind: counted
+    /// among the stored records and, once the queue is drained, among the applied items.
+    var storedWithDay: [String: Int] = [:]
     /// Reminder hours and time zones stored, for moving the calendar tasks' pending requests.
     var calendarInputs = CalendarInputs()
 
@@ -88,7 +92,8 @@ extension Pipeline {
     @discardableResult
     public func ingest(_ records: [InputRecord], strict: Bool = false) async throws(PipelineError) -> IngestReport {
         let zones = try await timeZones(of: Set(records.map(\.user)))
-        var planner = IngestPlanner(decoder: nil, now: clock.now, zones: zones)
+        var planner = IngestPlanner(
+            decoder: nil, now: clock.now, zones: zones, queueHadKnownItems: try await queueHoldsKnownItems())
         var planned: [PlannedWrite] = []
         for (index, record) in records.enumerated() { planner.plan(record, line: index + 1, into: &planned) }
         planner.finish(into: &planned)
@@ -111,7 +116,7 @@ extension Pipeline {
         }
         var finished = report
         try await moveCalendarRequests(of: report.calendarInputs.changedUsers(before: zones))
-        finished.drained = try await drainWatchQueue()
+        try await drain(after: &finished)
         if !rejections.errors.isEmpty { throw .rejected(rejections.errors) }
         return finished
     }
@@ -135,7 +140,9 @@ extension Pipeline {
     ) async throws(PipelineError) -> IngestReport {
         let now = clock.now
         let zones = try await timeZones(of: nil)
-        let planner = IngestPlanner(decoder: RecordDecoder(defaultEnqueuedAt: now), now: now, zones: zones)
+        let planner = IngestPlanner(
+            decoder: RecordDecoder(defaultEnqueuedAt: now), now: now, zones: zones,
+            queueHadKnownItems: try await queueHoldsKnownItems())
         var report: IngestReport
         do {
             if strict {
@@ -167,15 +174,32 @@ extension Pipeline {
             preconditionFailure("unexpected error: \(error)")
         }
         try await moveCalendarRequests(of: report.calendarInputs.changedUsers(before: zones))
-        if report.stored["watch", default: 0] >= IngestBatching.queueStatisticsItems {
+        let queued = report.stored["watch", default: 0] - report.storedWithDay.values.reduce(0, +)
+        if queued >= IngestBatching.queueStatisticsItems {
             do {
                 try await store.refreshQueueStatistics()
             } catch {
                 log.log(.warning, "ingest: the watch queue's statistics were not refreshed (\(error)); draining anyway")
             }
         }
-        report.drained = try await drainWatchQueue()
+        try await drain(after: &report)
         return report
+    }
+
+    /// Applies the queued watch items of the known kinds after an ingestion, and reports them with the items
+    /// the ingestion stored with their day instead of queueing them.
+    private func drain(after report: inout IngestReport) async throws(PipelineError) {
+        report.drained = try await drainWatchQueue()
+        report.drained.applied.merge(report.storedWithDay, uniquingKeysWith: +)
+    }
+
+    /// Whether the watch queue holds an item of a kind this version applies: an ingestion that starts with
+    /// one queues every item, in order behind it (`IngestPlanner.withholds`).
+    private func queueHoldsKnownItems() async throws(PipelineError) -> Bool {
+        let kinds = WatchKind.allCases.map(\.rawValue)
+        return try await storage { (store) throws(StorageError) in
+            !(try await store.watchItems(kinds: kinds, limit: 1)).isEmpty
+        }
     }
 
     /// Writes planned input in short transactions: one ends when it holds `IngestBatching.records`
@@ -307,13 +331,26 @@ struct PlannedDay: Sendable {
     /// The day's entry and health lines, with their kinds.
     var lines: DayLines
     /// The watch items read among the day's records whose payload is for this day, by line, with the entry
-    /// each stands for. They are queued as every watch item is, and also merged into the day, after its
-    /// records, which is what their drain does to the stored day; the drain then finds their effect there
-    /// and writes nothing (`SQLiteDriver.upsertNonClearingEntries`), where it rewrote every page of a bulk
-    /// input's days. One case ends otherwise: a user record later in the same input that moves the user's
-    /// zone far enough west makes the drain refuse the item's day as too far ahead (it stays queued, and is
-    /// retried), while its value, like the day's own records, is already stored.
-    var watchItems: [(line: Int, entry: UserEntry)] = []
+    /// each stands for. Each is merged into the day after its records, which is what its drain does to the
+    /// stored day, and is either queued as every watch item is (the drain then finds its effect there and
+    /// writes nothing, `SQLiteDriver.upsertNonClearingEntries`) or, when nothing could be applied after it,
+    /// withheld from the queue (`IngestPlanner.withhold`): then it carries its submission, which the writer
+    /// queues after all if the database refuses the merged day. One case ends otherwise for a queued item: a
+    /// user record later in the same input that moves the user's zone far enough west makes the drain refuse
+    /// the item's day as too far ahead (it stays queued, and is retried), while its value, like the day's own
+    /// records, is already stored.
+    var watchItems: [PlannedItem] = []
+    /// The fields of watch items withheld from the queue in earlier days of the same user-day, which this
+    /// day's records leave unchanged: the drain would have applied those items again after them.
+    var leftUnchanged: PersonalFields = []
+
+    typealias PlannedItem = (line: Int, entry: UserEntry, withheld: WatchSubmission?)
+}
+
+/// A user and a day, as a dictionary key.
+struct UserDay: Hashable, Sendable {
+    var user: UserID
+    var day: Day
 }
 
 /// Planned user-days handed to the writer together, in input order, as the store stages them: the writing
@@ -329,19 +366,24 @@ struct PlannedDays: Sendable {
     /// write its records alone made: what is staged instead for an item the database refuses to queue,
     /// or when it refuses the merged write.
     private(set) var merges: [Merge] = []
-    typealias Merge = (index: Int, unmerged: DayWrite, items: [(line: Int, entry: UserEntry)])
-    /// The entry and health records of the days.
+    typealias Merge = (index: Int, unmerged: DayWrite, items: [PlannedDay.PlannedItem])
+    /// The entry and health records of the days, and the watch items withheld from the queue.
     private(set) var records = 0
 
     var count: Int { writes.count }
 
     mutating func append(_ day: PlannedDay) {
+        var write = day.write
+        write.leaveUnchanged(day.leftUnchanged)
         if day.watchItems.isEmpty {
-            writes.append(day.write)
+            writes.append(write)
         } else {
-            var merged = day.write
-            for item in day.watchItems { merged.merge(item.entry) }
-            merges.append((writes.count, day.write, day.watchItems))
+            var merged = write
+            for item in day.watchItems {
+                merged.merge(item.entry)
+                if item.withheld != nil { records += 1 }
+            }
+            merges.append((writes.count, write, day.watchItems))
             writes.append(merged)
         }
         lines.append(day.lines)
@@ -412,9 +454,10 @@ struct IngestPlanner: LineProcessor {
     let decoder: RecordDecoder?
     let now: Date
 
-    init(decoder: RecordDecoder?, now: Date, zones: StoredZones) {
+    init(decoder: RecordDecoder?, now: Date, zones: StoredZones, queueHadKnownItems: Bool) {
         self.decoder = decoder
         self.now = now
+        withholds = !queueHadKnownItems
         futureDays = FutureDayRule(now: now)
         for (user, zone) in zones.known { futureDays.setZone(zone, of: user) }
         unresolvedZones = zones.unresolved
@@ -430,6 +473,21 @@ struct IngestPlanner: LineProcessor {
     /// How many copies of each queued-as-is watch item (by a hash of user, kind and payload) the
     /// input has had so far.
     var unknownItemCopies: [UInt64: Int] = [:]
+
+    /// Whether a watch item merged into its day may be withheld from the queue (`withhold`): not when the
+    /// queue held items of a known kind as the input began (the drain applies them in queue order, so an
+    /// earlier item of the same day would be applied after the withheld one), nor once `queuedDays` is full.
+    var withholds: Bool
+    /// The fields of the items withheld from the queue, by user-day: every later day of the input for the
+    /// same user-day leaves them unchanged (`PlannedDay.leftUnchanged`), since the drain would have applied
+    /// the items again after it.
+    var withheld: [UserDay: PersonalFields] = [:]
+    /// The user-days of the known-kind items this input queued so far: a later item of such a day is queued
+    /// too, since the drain applies the earlier one after everything the input stored.
+    var queuedDays: Set<UserDay> = []
+    /// User-days held in `withheld` and in `queuedDays`, each: about 5 MB at most. A bulk input with more
+    /// watch items than this queues the rest, as every item was before items were withheld.
+    static let trackedDays = 65_536
 
     mutating func process(_ number: Int, _ line: JSONLinesReader.Line, into output: inout [PlannedWrite]) {
         guard let decoder else { preconditionFailure("a planner without a decoder plans records, not lines") }
@@ -464,6 +522,9 @@ struct IngestPlanner: LineProcessor {
             } else {
                 flush(into: &output)
                 pending = PlannedDay(write: DayWrite(entry), lines: DayLines(line, .entry))
+                if !withheld.isEmpty {
+                    pending!.leftUnchanged = withheld[UserDay(user: entry.user, day: entry.day)] ?? []
+                }
             }
         case .health(let metrics):
             if let current = pending, current.write.user == metrics.user, current.write.day == metrics.day {
@@ -472,6 +533,11 @@ struct IngestPlanner: LineProcessor {
             } else {
                 flush(into: &output)
                 pending = PlannedDay(write: DayWrite(metrics), lines: DayLines(line, .health))
+                // A health sync writes no personal field: nothing of it is left unchanged, but a later entry in
+                // the same day's records is.
+                if !withheld.isEmpty {
+                    pending!.leftUnchanged = withheld[UserDay(user: metrics.user, day: metrics.day)] ?? []
+                }
             }
         case .user(let update):
             // Other tables: their order relative to the held-back day does not matter.
@@ -488,10 +554,20 @@ struct IngestPlanner: LineProcessor {
             item.occurrence = occurrence
             output.append(.record(.watch(item), line: line))
         case .watch(let item):
-            if let entry = watchEntry, let current = pending, current.write.user == item.user,
-                current.write.day == entry.day
-            {
-                pending!.watchItems.append((line, entry))
+            guard let entry = watchEntry else {
+                output.append(.record(record, line: line))
+                return
+            }
+            let key = UserDay(user: item.user, day: entry.day)
+            let merged = pending.map { $0.write.user == item.user && $0.write.day == entry.day } ?? false
+            if merged && withhold(entry, of: key) {
+                pending!.watchItems.append((line, entry, item))
+                return
+            }
+            if merged { pending!.watchItems.append((line, entry, nil)) }
+            if withholds {
+                queuedDays.insert(key)
+                if queuedDays.count >= Self.trackedDays { withholds = false }
             }
             output.append(.record(record, line: line))
         case .settings:
@@ -502,6 +578,24 @@ struct IngestPlanner: LineProcessor {
     mutating func finish(into output: inout [PlannedWrite]) {
         flush(into: &output)
         handOnDays(into: &output)
+    }
+
+    /// Whether the item `entry` stands for, merged into the day being planned, is withheld from the queue:
+    /// its effect is stored with the day, in the same transaction, and the drain has nothing to do for it.
+    /// That leaves the day as queueing it would when the drain would apply nothing after it: no item of the
+    /// same day was queued before it (in this input, or before it began: `withholds`), and a later day of
+    /// the input for the same user-day leaves its fields unchanged (`withheld`), as the drain would have set
+    /// them again. Items queued later are applied after it either way. (Another process writing the same
+    /// user-day at the same time may see its write land before or after the item's, as with any two writers.)
+    private mutating func withhold(_ entry: UserEntry, of key: UserDay) -> Bool {
+        guard withholds, !entry.changesMetrics, !queuedDays.contains(key) else { return false }
+        if let fields = withheld[key] {
+            withheld[key] = fields.union(entry.personalFields)
+            return true
+        }
+        guard withheld.count < Self.trackedDays else { return false }
+        withheld[key] = entry.personalFields
+        return true
     }
 
     /// A stalled input must not hold back the day read last: it is written now, and a record of the
@@ -710,7 +804,9 @@ struct IngestWriter {
                 for item in items where !refusedItemLines.contains(item.line) { writes[index].merge(item.entry) }
             }
             var refusals = Dictionary(uniqueKeysWithValues: try store.stage(writes).map { ($0.index, $0.refusal) })
+            let refusedMerges = Set(days.merges.map(\.index).filter { refusals[$0] != nil })
             try Self.restageRefused(days.merges, of: writes, refusals: &refusals, into: store)
+            try settleWithheld(days.merges, refused: refusedMerges, into: store, rejected: rejected)
             for (index, lines) in days.lines.enumerated() {
                 if let refusal = refusals[index] {
                     for line in lines {
@@ -729,9 +825,10 @@ struct IngestWriter {
     }
 
     /// Stages each merged day of `writes` the database refused as its records alone left it (its items stay
-    /// queued, and their drain reports why they fail), then again each later day of `writes` for the same
-    /// user-day: applying a `DayWrite` again after another leaves the row it leaves applied once after it, so
-    /// the day ends as staged in order. (Later batches are staged after this one anyway.)
+    /// queued, or are queued by `settleWithheld`, and their drain reports why they fail), then again each
+    /// later day of `writes` for the same user-day: applying a `DayWrite` again after another leaves the row
+    /// it leaves applied once after it, so the day ends as staged in order. (Later batches are staged after
+    /// this one anyway.)
     private static func restageRefused(
         _ merges: [PlannedDays.Merge], of writes: [DayWrite], refusals: inout [Int: StorageError],
         into store: isolated Store
@@ -747,6 +844,37 @@ struct IngestWriter {
         }
     }
 
+    /// Counts the watch items withheld from the queue that were stored with their day, and queues those of
+    /// days the database refused merged: their drain applies them, or reports why they fail. (Such an item is
+    /// queued after the items of its batch; the decoder checks every bound the schema does, so a refused day
+    /// is a disagreement between the two.)
+    private mutating func settleWithheld(
+        _ merges: [PlannedDays.Merge], refused: Set<Int>, into store: isolated Store,
+        rejected: (IngestionError) -> Void
+    ) throws {
+        var queued: [(line: Int, item: WatchSubmission)] = []
+        for (index, _, items) in merges {
+            for case (let line, _, let item?) in items {
+                if refused.contains(index) {
+                    queued.append((line, item))
+                } else {
+                    counted.stored["watch", default: 0] += 1
+                    counted.storedWithDay[item.kind, default: 0] += 1
+                }
+            }
+        }
+        guard !queued.isEmpty else { return }
+        let refusals = Dictionary(
+            uniqueKeysWithValues: try store.stage(queued.map(\.item)).map { ($0.index, $0.refusal) })
+        for (index, (line, _)) in queued.enumerated() {
+            if let refusal = refusals[index] {
+                reject(FieldError("watch", "refused by the database (\(refusal))"), line: line, rejected: rejected)
+            } else {
+                counted.stored["watch", default: 0] += 1
+            }
+        }
+    }
+
     mutating func reject(_ error: FieldError, line: Int, rejected: (IngestionError) -> Void) {
         counted.rejected += 1
         rejected(.rejectedLine(line: line, error))
@@ -758,6 +886,7 @@ struct IngestWriter {
             var rolledBack = report
             rolledBack.committed = false
             rolledBack.stored = [:]
+            rolledBack.storedWithDay = [:]
             rolledBack.calendarInputs = CalendarInputs()
             throw StrictRollback(report: rolledBack)
         }
