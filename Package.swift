@@ -78,7 +78,7 @@ let package = Package(
         .testTarget(name: "DomainTests", dependencies: ["Domain", "TestSupport"]),
         .testTarget(name: "StorageTests", dependencies: ["Storage", "TestSupport"]),
         .testTarget(name: "SchedulingTests", dependencies: ["Scheduling", "TestSupport"]),
-        .testTarget(name: "LearningTests", dependencies: ["Learning", "LearningKernels", "TestSupport"]),
+        .testTarget(name: "LearningTests", dependencies: ["Learning", "LearningKernels", "COpenBLAS", "TestSupport"]),
         .testTarget(name: "IngestionTests", dependencies: ["Ingestion", "TestSupport"]),
         .testTarget(name: "PipelineKitTests", dependencies: ["PipelineKit", "CAllocator", "TestSupport"]),
         .testTarget(name: "LifecycleTests", dependencies: ["Lifecycle", "TestSupport"]),

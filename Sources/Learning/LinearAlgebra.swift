@@ -127,40 +127,27 @@ enum LinearAlgebra {
         solveFactored(a, &b)
     }
 
-    /// Replaces symmetric positive definite `a` by its Cholesky factor `U` (`a = UᵀU`, `dpotrf`, upper
-    /// triangle), for `solveFactored`. Throws `notPositiveDefinite` when LAPACK reports a non-positive minor.
+    /// Replaces symmetric positive definite `a` by its Cholesky factor `U` (`a = UᵀU`, upper triangle, as
+    /// LAPACK's `dpotrf`), for `solveFactored`. Throws `notPositiveDefinite` at the first non-positive minor.
+    /// `learning_cholesky_upper`: at a fit's orders (a few dozen) OpenBLAS's blocked `dpotrf`, and its
+    /// `dtrsm`-based `dpotrs` even more, spent much of their work on blocking and packing (`Sources/Learning`'s
+    /// README, "Linear algebra").
     static func factorPositiveDefinite(_ a: inout Matrix) throws(LearningError) {
         precondition(a.rows == a.columns, "factor: \(a.rows)×\(a.columns)")
         guard a.rows > 0 else { return }
-        _ = singleThreaded
-        var uplo = CChar(UInt8(ascii: "U"))
-        var n = int32(a.rows)
-        var lda = n
-        var info: Int32 = 0
-        a.storage.withUnsafeMutableBufferPointer { aBuffer in
-            copenblas_dpotrf(&uplo, &n, aBuffer.baseAddress, &lda, &info, 1)
-        }
-        precondition(info >= 0, "dpotrf_: argument \(-info) is invalid")
-        if info > 0 { throw .notPositiveDefinite(order: a.rows, minor: Int(info)) }
+        let minor = a.storage.withUnsafeMutableBufferPointer { learning_cholesky_upper(a.rows, $0.baseAddress!) }
+        if minor > 0 { throw .notPositiveDefinite(order: a.rows, minor: minor) }
     }
 
-    /// Solves `a·x = b` with `factor` from `factorPositiveDefinite(a)` (`dpotrs`); `b` becomes `x`.
+    /// Solves `a·x = b` with `factor` from `factorPositiveDefinite(a)` (as `dpotrs`); `b` becomes `x`.
     static func solveFactored(_ factor: Matrix, _ b: inout [Double]) {
         precondition(factor.rows == factor.columns && b.count == factor.rows, "solve: \(factor.rows) with \(b.count)")
         guard factor.rows > 0 else { return }
-        _ = singleThreaded
-        var uplo = CChar(UInt8(ascii: "U"))
-        var n = int32(factor.rows)
-        var nrhs: Int32 = 1
-        var lda = n
-        var ldb = n
-        var info: Int32 = 0
-        factor.storage.withUnsafeBufferPointer { aBuffer in
-            b.withUnsafeMutableBufferPointer { bBuffer in
-                copenblas_dpotrs(&uplo, &n, &nrhs, aBuffer.baseAddress, &lda, bBuffer.baseAddress, &ldb, &info, 1)
+        factor.storage.withUnsafeBufferPointer { u in
+            b.withUnsafeMutableBufferPointer {
+                learning_cholesky_solve_upper(factor.rows, u.baseAddress!, $0.baseAddress!)
             }
         }
-        precondition(info == 0, "dpotrs_: argument \(-info) is invalid")
     }
 
     /// Replaces symmetric `a` by its eigenvectors (columns) and fills `eigenvalues` in ascending order

@@ -2,6 +2,7 @@
 
 #include <math.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #ifndef __has_feature
@@ -121,6 +122,17 @@ double learning_sum(size_t n, const double *restrict x) {
         for (size_t lane = 0; lane < lanes; lane++) partial[lane] += x[i + lane];
     }
     for (size_t i = whole; i < n; i++) partial[i - whole] += x[i];
+    return combine(partial);
+}
+
+/// Σ x[i]·y[i] over n values, in eight interleaved partial sums as `learning_sum`.
+static inline __attribute__((always_inline)) double dot(size_t n, const double *x, const double *y) {
+    double partial[lanes] = {0};
+    const size_t whole = n - n % lanes;
+    for (size_t i = 0; i < whole; i += lanes) {
+        for (size_t lane = 0; lane < lanes; lane++) partial[lane] += x[i + lane] * y[i + lane];
+    }
+    for (size_t i = whole; i < n; i++) partial[i - whole] += x[i] * y[i];
     return combine(partial);
 }
 
@@ -287,6 +299,76 @@ void learning_gram_upper(
     // The loader runs the AVX-512 clone exactly when the CPU has AVX-512: the blocks for its 32 registers.
     const size_t block = __builtin_cpu_supports("avx512f") ? gram_block : narrow_gram_block;
     learning_gram_upper_in_blocks(block, n, m, a, d, ones, c, scratch);
+}
+
+/// Orders whose factor is worked on the stack; a larger one takes a buffer from the heap.
+enum { cholesky_stack_order = 64 };
+
+/// The Cholesky factor of the SPD matrix whose lower triangle `l` holds (column-major, leading dimension `ld`, a
+/// multiple of `lanes`, 64-byte aligned; zeros above each diagonal back to an aligned row, and below the last), in
+/// place, right-looking: each step scales its column
+/// and takes its share from every later column. Each of those runs down contiguous memory in whole vectors from
+/// an aligned row at or above where it starts, so the entries above a column's diagonal (never read as results)
+/// take harmless values and no step has a scalar tail.
+static inline __attribute__((always_inline)) size_t cholesky_lower(size_t n, size_t ld, double *l) {
+    for (size_t j = 0; j < n; j++) {
+        double *column = l + j * ld;
+        // Not positive, or NaN: where LAPACK's dpotrf stops.
+        if (!(column[j] > 0)) return j + 1;
+        const double diagonal = sqrt(column[j]);
+        const double reciprocal = 1 / diagonal;
+        for (size_t i = (j + 1) / lanes * lanes; i < ld; i += lanes) {
+            *(aligned_lane_vector *)__builtin_assume_aligned(column + i, sizeof(aligned_lane_vector)) =
+                load_aligned_lanes(column + i) * reciprocal;
+        }
+        column[j] = diagonal;
+        for (size_t k = j + 1; k < n; k++) {
+            double *trailing = l + k * ld;
+            const double factor = column[k];
+            for (size_t i = k / lanes * lanes; i < ld; i += lanes) {
+                *(aligned_lane_vector *)__builtin_assume_aligned(trailing + i, sizeof(aligned_lane_vector)) =
+                    load_aligned_lanes(trailing + i) - factor * load_aligned_lanes(column + i);
+            }
+        }
+    }
+    return 0;
+}
+
+LEARNING_VECTOR_CLONES
+size_t learning_cholesky_upper(size_t n, double *a) {
+    const size_t ld = (n + lanes - 1) / lanes * lanes;
+    double stack[cholesky_stack_order * cholesky_stack_order] __attribute__((aligned(64)));
+    double *l = n <= cholesky_stack_order ? stack : aligned_alloc(64, ld * n * sizeof(double));
+    if (l == NULL) abort();
+    // L = Uᵀ, column-major, so that every step works down contiguous columns: the upper triangle of a, transposed.
+    // The rows a column's vectors reach above its diagonal, and the padding below the last row, start at zero.
+    for (size_t j = 0; j < n; j++) {
+        double *column = l + j * ld;
+        for (size_t i = j / lanes * lanes; i < j; i++) column[i] = 0;
+        for (size_t i = j; i < n; i++) column[i] = a[i * n + j];
+        for (size_t i = n; i < ld; i++) column[i] = 0;
+    }
+    const size_t minor = cholesky_lower(n, ld, l);
+    if (minor == 0) {
+        for (size_t j = 0; j < n; j++) {
+            for (size_t i = j; i < n; i++) a[i * n + j] = l[j * ld + i];
+        }
+    }
+    if (l != stack) free(l);
+    return minor;
+}
+
+LEARNING_VECTOR_CLONES
+void learning_cholesky_solve_upper(size_t n, const double *u, double *b) {
+    // Uᵀy = b, forward: yⱼ from the column of U above its diagonal and the y before it.
+    for (size_t j = 0; j < n; j++) b[j] = (b[j] - dot(j, u + j * n, b)) / u[j * n + j];
+    // Ux = y, backward, a column at a time: xⱼ, then its share taken from every y above it.
+    for (size_t j = n; j-- > 0;) {
+        const double *restrict column = u + j * n;
+        const double x = b[j] / column[j];
+        b[j] = x;
+        for (size_t i = 0; i < j; i++) b[i] -= x * column[i];
+    }
 }
 
 LEARNING_VECTOR_CLONES

@@ -1,3 +1,4 @@
+import COpenBLAS
 import Domain
 import Foundation
 import LearningKernels
@@ -24,6 +25,72 @@ struct LinearAlgebraTests {
         try LinearAlgebra.solvePositiveDefinite(&matrix, &rhs)
         // Exact solution (1/11, 7/11).
         #expect(abs(rhs[0] - 1.0 / 11) < 1e-15 && abs(rhs[1] - 7.0 / 11) < 1e-15)
+    }
+
+    @Test(
+        "the Cholesky factor and its solve agree with LAPACK's dpotrf and dpotrs, the lower triangle untouched",
+        arguments: [1, 2, 7, 8, 9, 43, 64, 65, 70])
+    func choleskyAgreesWithLAPACK(order n: Int) throws {
+        var random = SeededRandom(seed: UInt64(n))
+        // BᵀB + n·I, symmetric positive definite, with a lower triangle that differs from the upper.
+        var b = Matrix(rows: n, columns: n)
+        for index in b.storage.indices { b.storage[index] = Double(random.next() % 2_001) / 1_000 - 1 }
+        var a = Matrix(rows: n, columns: n)
+        for j in 0..<n {
+            for i in 0...j {
+                var sum = i == j ? Double(n) : 0
+                for k in 0..<n { sum += b[k, i] * b[k, j] }
+                a[i, j] = sum
+            }
+            for i in (j + 1)..<n { a[i, j] = -7 }
+        }
+        var lapack = a
+        var uplo = CChar(UInt8(ascii: "U"))
+        var order = Int32(n)
+        var lda = Int32(n)
+        var info: Int32 = 0
+        lapack.storage.withUnsafeMutableBufferPointer {
+            copenblas_dpotrf(&uplo, &order, $0.baseAddress, &lda, &info, 1)
+        }
+        #expect(info == 0)
+        var factor = a
+        try LinearAlgebra.factorPositiveDefinite(&factor)
+        let scale = lapack.storage.map(abs).max()!
+        for j in 0..<n {
+            for i in 0..<n {
+                if i <= j {
+                    #expect(abs(factor[i, j] - lapack[i, j]) <= 1e-13 * scale, "U[\(i), \(j)]")
+                } else {
+                    #expect(factor[i, j] == -7, "lower [\(i), \(j)]")
+                }
+            }
+        }
+        var rhs = (0..<n).map { Double($0 % 5) - 2 }
+        var expected = rhs
+        var one: Int32 = 1
+        var ldb = Int32(n)
+        lapack.storage.withUnsafeBufferPointer { u in
+            expected.withUnsafeMutableBufferPointer {
+                copenblas_dpotrs(&uplo, &order, &one, u.baseAddress, &lda, $0.baseAddress, &ldb, &info, 1)
+            }
+        }
+        LinearAlgebra.solveFactored(factor, &rhs)
+        let size = expected.map(abs).max()!
+        #expect(zip(rhs, expected).allSatisfy { abs($0 - $1) <= 1e-12 * size })
+
+        // A leading minor that is not positive definite is named as LAPACK names it.
+        for minor in Set([1, (n + 1) / 2, n]) {
+            var broken = a
+            broken[minor - 1, minor - 1] = -1
+            var reference = broken
+            reference.storage.withUnsafeMutableBufferPointer {
+                copenblas_dpotrf(&uplo, &order, $0.baseAddress, &lda, &info, 1)
+            }
+            #expect(info == Int32(minor))
+            #expect(throws: LearningError.notPositiveDefinite(order: n, minor: minor)) {
+                try LinearAlgebra.factorPositiveDefinite(&broken)
+            }
+        }
     }
 
     @Test("eigenvalues come in ascending order with orthonormal vectors")

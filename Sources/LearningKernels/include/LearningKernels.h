@@ -27,6 +27,18 @@ void learning_tridiagonal_solves(
 /// sum does within a block), so the additions do not wait on one another and fill the vector lanes.
 double learning_sum(size_t n, const double *x);
 
+/// The Cholesky factor U of the symmetric positive definite n×n column-major a (a = UᵀU), in place of a's upper
+/// triangle, which is all it reads; the lower triangle is left as it was. Returns 0, or j + 1 when the leading
+/// minor of order j + 1 is not positive definite (or holds a NaN), as LAPACK's dpotrf reports it; a is then left
+/// as it was. The right-looking unblocked algorithm on Uᵀ, so that every update runs down a contiguous column (a
+/// copy on the stack up to order 64): at the orders of a fit (a few dozen), OpenBLAS's blocked dpotrf spent much
+/// of its work on blocking and packing.
+size_t learning_cholesky_upper(size_t n, double *a);
+
+/// Solves a·x = b in place of b, with u from `learning_cholesky_upper(a)`: Uᵀy = b, then Ux = y (dpotrs for one
+/// right-hand side).
+void learning_cholesky_solve_upper(size_t n, const double *u, double *b);
+
 /// Σ (x[i] − mean) into *deviations and Σ (x[i] − mean)² into *squares, summed as `learning_sum` does: the
 /// two sums of the two-pass variance with its rounding correction.
 void learning_deviation_sums(size_t n, const double *x, double mean, double *deviations, double *squares);
