@@ -520,24 +520,14 @@ struct IngestPlanner: LineProcessor {
                 pending!.write.merge(entry)
                 pending!.lines.append(line, .entry)
             } else {
-                flush(into: &output)
-                pending = PlannedDay(write: DayWrite(entry), lines: DayLines(line, .entry))
-                if !withheld.isEmpty {
-                    pending!.leftUnchanged = withheld[UserDay(user: entry.user, day: entry.day)] ?? []
-                }
+                startDay(DayWrite(entry), DayLines(line, .entry), into: &output)
             }
         case .health(let metrics):
             if let current = pending, current.write.user == metrics.user, current.write.day == metrics.day {
                 pending!.write.merge(metrics)
                 pending!.lines.append(line, .health)
             } else {
-                flush(into: &output)
-                pending = PlannedDay(write: DayWrite(metrics), lines: DayLines(line, .health))
-                // A health sync writes no personal field: nothing of it is left unchanged, but a later entry in
-                // the same day's records is.
-                if !withheld.isEmpty {
-                    pending!.leftUnchanged = withheld[UserDay(user: metrics.user, day: metrics.day)] ?? []
-                }
+                startDay(DayWrite(metrics), DayLines(line, .health), into: &output)
             }
         case .user(let update):
             // Other tables: their order relative to the held-back day does not matter.
@@ -603,6 +593,14 @@ struct IngestPlanner: LineProcessor {
     mutating func caughtUp(into output: inout [PlannedWrite]) {
         flush(into: &output)
         handOnDays(into: &output)
+    }
+
+    /// Ends the day being planned and starts planning `write`, which leaves the fields of the items withheld
+    /// for its user-day so far unchanged (a health sync has none of them; a later entry of the day may).
+    private mutating func startDay(_ write: DayWrite, _ lines: DayLines, into output: inout [PlannedWrite]) {
+        flush(into: &output)
+        pending = PlannedDay(write: write, lines: lines)
+        if !withheld.isEmpty { pending!.leftUnchanged = withheld[UserDay(user: write.user, day: write.day)] ?? [] }
     }
 
     /// Ends the day being planned: it joins the days to hand on.

@@ -167,12 +167,20 @@ struct WatchMergeTests {
     }
 
     @Test(
-        "a merged item still wins over a later record of its day, as its drain applies it after the input",
-        arguments: TestBackend.all)
-    func mergedItemWinsOverLaterRecord(backend: TestBackend) async throws {
+        "a merged item still wins over a later record of its day, withheld or queued and drained after the input",
+        arguments: TestBackend.all, [false, true])
+    func mergedItemWinsOverLaterRecord(backend: TestBackend, queueHeldItem: Bool) async throws {
         let database = TestDatabase(backend, now: Self.now)
         let pipeline = try await database.open()
-        // 40 days, so that the drain applies its items many to a statement.
+        if queueHeldItem {
+            // An item of another day queued before the input: every merged item is queued too, and its drain
+            // applies it again after the later records, 40 to a statement.
+            _ = try await Self.ingest([Self.line("entry", Day.literal("2025-12-01"), #""mood":2"#)], into: pipeline)
+            _ = try await pipeline.store.enqueue(
+                WatchSubmission(
+                    user: Self.ada, kind: "healthCheckIn", payload: #"{"day":"2025-12-01","mood":4}"#,
+                    enqueuedAt: Self.now))
+        }
         let days = (0..<40).map { Day.literal("2026-01-01").adding(days: $0) }
         var lines: [String] = []
         for day in days {
@@ -185,8 +193,9 @@ struct WatchMergeTests {
             lines.append(Self.line("entry", day, index % 2 == 0 ? #""mood":1"# : #""mood":null"#))
         }
         let report = try await Self.ingest(lines, into: pipeline)
-        #expect(report.drained.applied == ["healthCheckIn": 40])
-        let logs = try await pipeline.dailyLogs(user: Self.ada)
+        #expect(report.drained.applied == ["healthCheckIn": queueHeldItem ? 41 : 40])
+        #expect(report.storedWithDay == (queueHeldItem ? [:] : ["healthCheckIn": 40]))
+        let logs = try await pipeline.dailyLogs(user: Self.ada, from: days.first)
         #expect(logs.count == 40)
         for log in logs {
             #expect(log.mood == 5, "\(log.day)")
