@@ -32,7 +32,7 @@ fi
 checkouts=$1
 if [[ ! -d $checkouts ]]; then echo "audit-corpus.sh: $checkouts is not a folder" >&2; exit 64; fi
 if [[ ! -x $pipeline ]]; then
-    echo "audit-corpus.sh: $pipeline is not built (swift build -c release --product pipeline)" >&2
+    echo "audit-corpus.sh: $pipeline is not built (swift build -c release --static-swift-stdlib --product pipeline)" >&2
     exit 1
 fi
 

@@ -14,8 +14,10 @@ cd "$(dirname "$0")/.."
 source scripts/lib/dependencies.sh
 ensure_packages "${PIPELINE_PACKAGES[@]}" "${PIPELINE_SERVER_PACKAGES[@]}"
 
-swift build -c release --product pipeline >&2
-swift build -c release --product pipeline-bench >&2
+# Built as README's "Running it from cron" builds it, the Swift runtime and Foundation linked in (both products
+# alike, so neither build undoes the other's).
+swift build -c release --static-swift-stdlib --product pipeline >&2
+swift build -c release --static-swift-stdlib --product pipeline-bench >&2
 PIPELINE="$PWD/.build/release/pipeline"
 FITS="$PWD/.build/release/pipeline-bench"
 WORK="$(mktemp -d /tmp/pipeline-bench.XXXXXX)"

@@ -15,7 +15,7 @@ ensure_packages "${PIPELINE_PACKAGES[@]}"
 USERS="${1:-200}"
 DAYS="${2:-180}"
 echo "== building (release)"
-swift build -c release --product pipeline 2>&1 | tail -1
+swift build -c release --static-swift-stdlib --product pipeline 2>&1 | tail -1
 PIPELINE="$PWD/.build/release/pipeline"
 DEMO="$(mktemp -d /tmp/pipeline-demo.XXXXXX)"
 export PIPELINE_DB="$DEMO/pipeline.sqlite"

@@ -72,7 +72,7 @@ if [[ -z "$binary" ]]; then
 fi
 binary="$(absolute "$binary")"
 database="$(absolute "$database")"
-[[ -x "$binary" ]] || fail "no pipeline executable at $binary; build it with 'swift build -c release' or pass --binary"
+[[ -x "$binary" ]] || fail "no pipeline executable at $binary; build it with 'swift build -c release --static-swift-stdlib' or pass --binary"
 [[ -n "$metrics" ]] && metrics="$(absolute "$metrics")"
 
 # In a crontab '%' ends the command and a newline ends the entry; quotes would break the quoting below.

@@ -25,7 +25,8 @@ enum LinearAlgebra {
             c.storage.withUnsafeMutableBufferPointer { cBuffer in
                 scratch.withUnsafeMutableBufferPointer { scratchBuffer in
                     learning_gram_upper(
-                        a.rows, a.columns, aBuffer.baseAddress, nil, 0, cBuffer.baseAddress, scratchBuffer.baseAddress)
+                        a.rows, a.columns, aBuffer.baseAddress, a.rows, nil, 0, cBuffer.baseAddress,
+                        scratchBuffer.baseAddress)
                 }
             }
         }
@@ -43,11 +44,72 @@ enum LinearAlgebra {
                 c.storage.withUnsafeMutableBufferPointer { cBuffer in
                     scratch.withUnsafeMutableBufferPointer { scratchBuffer in
                         learning_gram_upper(
-                            x.rows, x.columns, xBuffer.baseAddress, dBuffer.baseAddress, 1, cBuffer.baseAddress,
-                            scratchBuffer.baseAddress)
+                            x.rows, x.columns, xBuffer.baseAddress, x.rows, dBuffer.baseAddress, 1,
+                            cBuffer.baseAddress, scratchBuffer.baseAddress)
                     }
                 }
             }
+        }
+    }
+
+    /// `weightedGram` summed over the rows' two halves, into `c` and `second`, then added into `c`: each half on
+    /// its own thread when `concurrently`, and the same sums, bit for bit, either way. The population's flare head
+    /// (20,000 rows) is fitted so while every retrain waits for it: its Newton matrices then take both cores.
+    static func weightedGramInHalves(
+        _ x: Matrix, weights d: [Double], into c: inout Matrix, second: inout Matrix, scratch: inout [Double],
+        secondScratch: inout [Double], concurrently: Bool
+    ) {
+        precondition(d.count == x.rows, "weightedGramInHalves: \(d.count) weights for \(x.rows) rows")
+        let order = x.columns + 1
+        let half = x.rows / 2
+        c.reshape(rows: order, columns: order)
+        second.reshape(rows: order, columns: order)
+        reserveScratch(&scratch, rows: half, columns: x.columns)
+        reserveScratch(&secondScratch, rows: x.rows - half, columns: x.columns)
+        x.storage.withUnsafeBufferPointer { xBuffer in
+            d.withUnsafeBufferPointer { dBuffer in
+                c.storage.withUnsafeMutableBufferPointer { first in
+                    second.storage.withUnsafeMutableBufferPointer { last in
+                        scratch.withUnsafeMutableBufferPointer { firstScratch in
+                            secondScratch.withUnsafeMutableBufferPointer { lastScratch in
+                                let halves = GramHalves(
+                                    rows: x.rows, columns: x.columns, half: half, x: xBuffer.baseAddress,
+                                    d: dBuffer.baseAddress, sums: (first.baseAddress, last.baseAddress),
+                                    scratch: (firstScratch.baseAddress, lastScratch.baseAddress))
+                                if concurrently {
+                                    DispatchQueue.concurrentPerform(iterations: 2) { halves.sum($0) }
+                                } else {
+                                    halves.sum(0)
+                                    halves.sum(1)
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        for k in 0..<order {
+            for j in 0...k { c[j, k] += second[j, k] }
+        }
+    }
+
+    /// The two halves of `weightedGramInHalves`, each summed by `learning_gram_upper` into its own matrix with its
+    /// own scratch: two threads share nothing they write.
+    private struct GramHalves: @unchecked Sendable {
+        let rows: Int
+        let columns: Int
+        let half: Int
+        let x: UnsafePointer<Double>?
+        let d: UnsafePointer<Double>?
+        let sums: (UnsafeMutablePointer<Double>?, UnsafeMutablePointer<Double>?)
+        let scratch: (UnsafeMutablePointer<Double>?, UnsafeMutablePointer<Double>?)
+
+        func sum(_ index: Int) {
+            let first = index == 0 ? 0 : half
+            let count = index == 0 ? half : rows - half
+            learning_gram_upper(
+                count, columns, x.map { $0 + first }, rows, d.map { $0 + first }, 1, index == 0 ? sums.0 : sums.1,
+                index == 0 ? scratch.0 : scratch.1)
         }
     }
 

@@ -30,6 +30,19 @@ struct LogisticWorkspace: Sendable {
     private var trial: [Double] = []
     private var coefficients: [Double] = []
     private var gramScratch: [Double] = []
+    private var secondHalf = Matrix(rows: 0, columns: 0)
+    private var secondScratch: [Double] = []
+
+    /// How each Newton matrix is summed over the rows.
+    enum GramSummation: Sendable {
+        /// In one pass: every personal fit.
+        case onePass
+        /// Over the two halves of the rows, added together (`LinearAlgebra.weightedGramInHalves`), at once on two
+        /// threads or one after the other: the same sums either way.
+        case halves(concurrently: Bool)
+    }
+
+    var gramSummation = GramSummation.onePass
 
     init() {}
 
@@ -84,7 +97,14 @@ struct LogisticWorkspace: Sendable {
             // much as the previous step moved the weights.
             let chord = factored && fullStep && largest <= previousLargest / 10
             if !chord {
-                LinearAlgebra.weightedGram(x, weights: weights, into: &hessian, scratch: &gramScratch)
+                switch gramSummation {
+                case .onePass:
+                    LinearAlgebra.weightedGram(x, weights: weights, into: &hessian, scratch: &gramScratch)
+                case .halves(let concurrently):
+                    LinearAlgebra.weightedGramInHalves(
+                        x, weights: weights, into: &hessian, second: &secondHalf, scratch: &gramScratch,
+                        secondScratch: &secondScratch, concurrently: concurrently)
+                }
                 for j in 0..<p { hessian[j, j] += 1 / c }
                 try LinearAlgebra.factorPositiveDefinite(&hessian)
                 factored = true

@@ -185,7 +185,10 @@ public struct PopulationAccumulator: Sendable {
     /// Fits the population model. The ridge penalty is chosen from the spec's grid by generalized
     /// cross-validation (GCV), the rotation-invariant form of leave-one-out that needs only the sufficient
     /// statistics; with thousands of pooled rows the two agree closely and the penalty barely matters.
-    public func model(trainedAt: Date) throws(LearningError) -> PopulationModel {
+    ///
+    /// With `threads` above 1 the flare head's Newton matrices are summed on two threads: the model is the same,
+    /// bit for bit, whatever `threads` is.
+    public func model(trainedAt: Date, threads: Int = 1) throws(LearningError) -> PopulationModel {
         let p = spec.featureNames.count
         let n = Double(count)
         var standardization = Standardization(
@@ -205,7 +208,7 @@ public struct PopulationAccumulator: Sendable {
         } else if count == 1 {
             intercept = means[p]
         }
-        let flare = try fitFlareHead(standardization: standardization)
+        let flare = try fitFlareHead(standardization: standardization, concurrently: threads > 1)
         let window = firstDay.map { ModelArtifact.TrainingWindow(first: $0, last: lastDay!, usableDays: count) }
         var artifact = ModelArtifact(
             spec: spec, user: nil, source: .population, imputation: standardization.means,
@@ -262,7 +265,9 @@ public struct PopulationAccumulator: Sendable {
         return (coefficients, bestAlpha)
     }
 
-    private func fitFlareHead(standardization: Standardization) throws(LearningError) -> ModelArtifact.FlareHead {
+    private func fitFlareHead(standardization: Standardization, concurrently: Bool) throws(LearningError)
+        -> ModelArtifact.FlareHead
+    {
         let p = spec.featureNames.count
         // The sampled rows in key order, column by column: the features, then the target.
         var sampled = sample.matrix()
@@ -283,6 +288,7 @@ public struct PopulationAccumulator: Sendable {
                 fitted: "constant")
         }
         var workspace = LogisticWorkspace()
+        workspace.gramSummation = .halves(concurrently: concurrently)
         let fit = try workspace.fit(
             x: x, y: labels, offset: nil, inverseRegularization: spec.flare.inverseRegularization,
             tolerance: spec.flare.tolerance, maximumIterations: spec.flare.maximumIterations)
@@ -371,9 +377,14 @@ struct BottomKSample: Sendable {
         let order = keyOrder()
         let n = order.count
         var matrix = Matrix(rows: n, columns: width)
-        for (i, index) in order.enumerated() {
-            let start = slots[index] * width
-            for j in 0..<width { matrix.storage[j * n + i] = rows[start + j] }
+        // Through buffers: 20,000 rows of 44 columns cost 7 ms element by element through the arrays.
+        matrix.storage.withUnsafeMutableBufferPointer { target in
+            rows.withUnsafeBufferPointer { source in
+                for (i, index) in order.enumerated() {
+                    let start = slots[index] * width
+                    for j in 0..<width { target[j * n + i] = source[start + j] }
+                }
+            }
         }
         return matrix
     }

@@ -255,7 +255,7 @@ size_t learning_gram_scratch_count(size_t n, size_t m) {
 
 LEARNING_VECTOR_CLONES
 void learning_gram_upper_in_blocks(
-    size_t block, size_t n, size_t m, const double *restrict a, const double *restrict d, int ones,
+    size_t block, size_t n, size_t m, const double *restrict a, size_t lda, const double *restrict d, int ones,
     double *restrict c, double *restrict scratch) {
     // Each chunk of rows is copied, weighted by √d, into columns that start on a cache line and are padded with
     // zeros to whole vectors: the blocks then read only whole, aligned vectors, and one copy serves as both
@@ -276,7 +276,7 @@ void learning_gram_upper_in_blocks(
         for (size_t i = 0; i < rows; i++) roots[i] = d ? sqrt(d[first + i]) : 1;
         for (size_t i = rows; i < ld; i++) roots[i] = 0;
         for (size_t j = 0; j < m; j++) {
-            const double *restrict column = a + j * n + first;
+            const double *restrict column = a + j * lda + first;
             double *restrict target = copy + j * ld;
             if (d) {
                 for (size_t i = 0; i < rows; i++) target[i] = column[i] * roots[i];
@@ -294,11 +294,11 @@ void learning_gram_upper_in_blocks(
 }
 
 void learning_gram_upper(
-    size_t n, size_t m, const double *restrict a, const double *restrict d, int ones, double *restrict c,
+    size_t n, size_t m, const double *restrict a, size_t lda, const double *restrict d, int ones, double *restrict c,
     double *restrict scratch) {
     // The loader runs the AVX-512 clone exactly when the CPU has AVX-512: the blocks for its 32 registers.
     const size_t block = __builtin_cpu_supports("avx512f") ? gram_block : narrow_gram_block;
-    learning_gram_upper_in_blocks(block, n, m, a, d, ones, c, scratch);
+    learning_gram_upper_in_blocks(block, n, m, a, lda, d, ones, c, scratch);
 }
 
 /// Orders whose factor is worked on the stack; a larger one takes a buffer from the heap.

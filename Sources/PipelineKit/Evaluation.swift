@@ -263,7 +263,7 @@ extension PersonalModels {
             for (index, user) in users.enumerated() { accumulator.add(user: user.id, logs: logs[index]) }
             let population: PopulationModel
             do {
-                population = try accumulator.model(trainedAt: now)
+                population = try accumulator.model(trainedAt: now, threads: jobs)
             } catch {
                 throw .learning(error)
             }

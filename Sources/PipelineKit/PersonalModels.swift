@@ -233,7 +233,8 @@ public final class PersonalModels: ModelTrainingService {
         let scope = StoredModel.populationScope
         let model: PopulationModel
         do {
-            model = try accumulator.model(trainedAt: now)
+            // Every retrain waits for it: its flare head takes as many cores as the retrains would.
+            model = try accumulator.model(trainedAt: now, threads: jobs)
         } catch {
             throw .learning(error)
         }
@@ -250,7 +251,8 @@ public final class PersonalModels: ModelTrainingService {
     /// `poolingChunk`, each accumulated in user order, and the chunks are merged in chunk order as they
     /// finish, so the sums — and the artifacts trained on them — are bit-identical whatever `jobs` is.
     private func poolPopulation(asOf day: Day) async throws(PipelineError) -> PopulationAccumulator {
-        let users = try await pipeline.users().map(\.id)
+        // On a reader, not through the store's actor, where a first launch is writing the chains it starts.
+        let users = try await withReader { (reader) throws(StorageError) in try await reader.users() }.map(\.id)
         let chunks = (users.count + Self.poolingChunk - 1) / Self.poolingChunk
         let cursor = Cursor()
         let sampleBound = SampleBound()

@@ -1,6 +1,7 @@
 import Domain
 public import Foundation
 public import Storage
+import Synchronization
 
 /// What one launch should run.
 public struct LaunchPlan: Sendable, Hashable {
@@ -134,11 +135,16 @@ extension TaskScheduler {
         }
         let names = selected.map(\.rawValue)
         let cutoff: Int64
+        let backlog: Backlog
         do {
             if plan.force {
                 try await store.makeTaskRequestsDue(identifiers: names, scope: plan.scope?.storageKey)
             }
             cutoff = try await store.latestTaskRequestID()
+            backlog = Backlog(
+                workers: max(1, plan.jobs),
+                requests: try await store.dueTaskRequestCount(
+                    identifiers: names, scope: plan.scope?.storageKey, at: clock.now, upToRequestID: cutoff))
         } catch {
             throw .storage(error)
         }
@@ -146,7 +152,8 @@ extension TaskScheduler {
         let results = await withTaskGroup(of: WorkerResult.self) { group in
             for index in 1...max(1, plan.jobs) {
                 group.addTask {
-                    await self.work(as: "\(self.worker)/\(index)", plan: plan, identifiers: names, upTo: cutoff)
+                    await self.work(
+                        as: "\(self.worker)/\(index)", plan: plan, identifiers: names, upTo: cutoff, backlog: backlog)
                 }
             }
             var results: [WorkerResult] = []
@@ -324,9 +331,9 @@ extension TaskScheduler {
     /// A run's budget counts from its claim, and its lease covers that budget and the grace, so a run
     /// later in a batch never outlives its lease. A claimed request whose wait in the batch has used
     /// half its budget, or that a cancelled launch did not reach, is given back unrun instead.
-    private func work(as owner: String, plan: LaunchPlan, identifiers: [String], upTo cutoff: Int64) async
-        -> WorkerResult
-    {
+    private func work(
+        as owner: String, plan: LaunchPlan, identifiers: [String], upTo cutoff: Int64, backlog: Backlog
+    ) async -> WorkerResult {
         var result = WorkerResult()
         var pace = BatchPace(limit: configuration.claimBatchLimit, duration: configuration.claimBatchDuration)
         let grace = configuration.expiryGrace
@@ -337,7 +344,7 @@ extension TaskScheduler {
                 processingLease: (plan.budget ?? configuration.processingBudget) + grace,
                 isOnExternalPower: conditions.isOnExternalPower,
                 hasNetworkConnectivity: conditions.hasNetworkConnectivity, identifiers: identifiers,
-                scope: plan.scope?.storageKey, limit: pace.batchSize, upToRequestID: cutoff)
+                scope: plan.scope?.storageKey, limit: min(pace.batchSize, backlog.share), upToRequestID: cutoff)
             let claimed: [ClaimedTaskRequest]
             do {
                 claimed = try await store.claimTaskRequests(claim)
@@ -346,6 +353,7 @@ extension TaskScheduler {
                 break
             }
             guard !claimed.isEmpty else { break }
+            backlog.claimed(claimed.count)
             let claimInstant = ContinuousClock.now
             var finished: [FinishedRun] = []
             var released: [TaskClaimRelease] = []
@@ -387,6 +395,33 @@ extension TaskScheduler {
     /// How the log names a request: `ml-retrain [ada]`, `cleanup [global]`.
     static func label(_ request: TaskRequestRecord) -> String {
         "\(request.identifier) [\(request.scope.isEmpty ? "global" : request.scope)]"
+    }
+
+    /// The requests a launch's workers have still to claim, as counted at its start (`Store.dueTaskRequestCount`)
+    /// less those claimed since. A claim takes at most a `2 × workers`th of them: as the last requests are
+    /// claimed, claims shrink to one, and the workers finish within about a run of each other, instead of one
+    /// waiting while another runs the rest of a whole batch (up to `claimBatchLimit` retrains, ~60 ms). Requests
+    /// that become due during the launch, or that workers elsewhere claim, only make claims smaller or larger
+    /// than they need be; nothing is claimed or run differently.
+    final class Backlog: Sendable {
+        let workers: Int
+        private let unclaimed: Atomic<Int>
+
+        init(workers: Int, requests: Int) {
+            self.workers = max(1, workers)
+            unclaimed = Atomic(max(0, requests))
+        }
+
+        /// The most the next claim takes: at least one, and no bound once the count is used up (requests it did
+        /// not count, such as a dead worker's expired leases, are then claimed as before).
+        var share: Int {
+            let left = unclaimed.load(ordering: .relaxed)
+            return left > 0 ? max(1, left / (2 * workers)) : Int.max
+        }
+
+        func claimed(_ count: Int) {
+            unclaimed.subtract(count, ordering: .relaxed)
+        }
     }
 
     /// The size of a worker's next claim, from the mean duration of its runs so far: 1 to begin with,

@@ -61,6 +61,12 @@ public actor LogReader {
         try driver.watchItems(kinds: kinds, user: user, after: after, limit: limit)
     }
 
+    /// Every user, in id order: what `Store.users()` returns. A population is pooled over them while a first
+    /// launch's store writes the chains it starts.
+    public func users() throws(StorageError) -> [User] {
+        try driver.users()
+    }
+
     /// The user, or `nil` if unknown: what `Store.user(_:)` returns.
     public func user(_ id: UserID) throws(StorageError) -> User? {
         try driver.user(id)

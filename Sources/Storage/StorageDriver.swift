@@ -81,6 +81,8 @@ protocol StorageDriver: AnyObject {
     func cancelTaskRequests(identifier: String?, scope: String?) throws(StorageError) -> Int
     func taskRequests(identifier: String?, scope: String?) throws(StorageError) -> [TaskRequestRecord]
     func latestTaskRequestID() throws(StorageError) -> Int64
+    func dueTaskRequestCount(identifiers: [String], scope: String?, at now: Int64, upToRequestID: Int64)
+        throws(StorageError) -> Int
     func usersWithoutTaskRequest(identifier: String, after: String?, limit: Int) throws(StorageError) -> [User]
     func heldOrWaitingTaskRequests(
         identifiers: [String], scope: String?, at now: Int64, upToRequestID: Int64, isOnExternalPower: Bool,

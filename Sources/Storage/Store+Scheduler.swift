@@ -59,6 +59,16 @@ extension Store {
         try driver.latestTaskRequestID()
     }
 
+    /// How many requests of `identifiers` (of `scope`, when given), with an id up to `upToRequestID`, no lease
+    /// and their time come at `now`: the requests a launch's workers are about to claim, whatever their
+    /// conditions (so at most one too many of those the machine cannot run). One count over an index.
+    public func dueTaskRequestCount(identifiers: [String], scope: String?, at now: Date, upToRequestID: Int64)
+        throws(StorageError) -> Int
+    {
+        try driver.dueTaskRequestCount(
+            identifiers: identifiers, scope: scope, at: Store.milliseconds(now), upToRequestID: upToRequestID)
+    }
+
     /// Users with no request of `identifier` at all, pending or running: the scopes a launch must
     /// start the chain for. In id order: the first `limit` after the id `after`, so a launch over many
     /// users takes them a page at a time.

@@ -209,7 +209,8 @@ struct LinearAlgebraTests {
 
     /// Every shape of block the kernel has: whole and partial blocks of columns, whole and partial groups of 8
     /// rows, fewer rows than 8, no rows, more rows than one chunk of 512 (a whole second chunk, and a partial
-    /// one), with and without weights and the column of ones, in both block orders.
+    /// one), with and without weights and the column of ones, in both block orders; and the same rows read as a
+    /// range of a taller matrix.
     @Test(
         "the weighted Gram kernel's upper triangle matches sums taken one product at a time",
         arguments: [(0, 3), (1, 1), (7, 3), (8, 4), (9, 5), (17, 8), (40, 9), (352, 41), (1024, 5), (1100, 6)])
@@ -229,11 +230,33 @@ struct LinearAlgebraTests {
                     scratch.withUnsafeMutableBufferPointer { buffer in
                         let start = buffer.baseAddress! + 3
                         if weighted {
-                            learning_gram_upper_in_blocks(block, n, m, a, d, ones ? 1 : 0, &c, start)
+                            learning_gram_upper_in_blocks(block, n, m, a, n, d, ones ? 1 : 0, &c, start)
                         } else {
-                            learning_gram_upper_in_blocks(block, n, m, a, nil, ones ? 1 : 0, &c, start)
+                            learning_gram_upper_in_blocks(block, n, m, a, n, nil, ones ? 1 : 0, &c, start)
                         }
                     }
+                    // The same rows as a range of a taller matrix (NaN above and below, which a read would spread):
+                    // the same sums, bit for bit.
+                    let lda = n + 5
+                    var tall = [Double](repeating: .nan, count: lda * m)
+                    for j in 0..<m {
+                        for i in 0..<n { tall[j * lda + 3 + i] = a[j * n + i] }
+                    }
+                    var fromRange = [Double](repeating: untouched, count: order * order)
+                    tall.withUnsafeBufferPointer { tallBuffer in
+                        scratch.withUnsafeMutableBufferPointer { buffer in
+                            let rows = tallBuffer.baseAddress! + 3
+                            let start = buffer.baseAddress! + 3
+                            if weighted {
+                                learning_gram_upper_in_blocks(
+                                    block, n, m, rows, lda, d, ones ? 1 : 0, &fromRange, start)
+                            } else {
+                                learning_gram_upper_in_blocks(
+                                    block, n, m, rows, lda, nil, ones ? 1 : 0, &fromRange, start)
+                            }
+                        }
+                    }
+                    #expect(fromRange == c, "\(n)×\(m) taken from a taller matrix, blocks of \(block)")
                     for k in 0..<order {
                         for j in 0..<order {
                             let value = c[j + k * order]

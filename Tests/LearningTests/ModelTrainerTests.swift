@@ -20,6 +20,43 @@ struct ModelTrainerTests {
         return try accumulator.model(trainedAt: trainedAt)
     }
 
+    /// The flare head's Newton matrices are summed over two halves of the sampled rows, on two threads or one:
+    /// the same sums, so a retrain's population does not depend on its `--jobs`. And the halves add up to the
+    /// matrix of one pass over the rows (an odd count of rows: halves of 1 and 2 rows in a 3-row case).
+    @Test("the population model is the same, bit for bit, fitted on one thread or two")
+    func populationThreads() throws {
+        let users = Self.cohort()
+        var accumulator = PopulationAccumulator(today: Self.start.adding(days: 200))
+        for user in users { accumulator.add(user: user.id, logs: user.logs) }
+        let one = try accumulator.model(trainedAt: Self.trainedAt, threads: 1)
+        let two = try accumulator.model(trainedAt: Self.trainedAt, threads: 2)
+        #expect(one.artifact.flare.fitted == "population")
+        #expect(two.artifact == one.artifact)
+
+        var random = SeededRandom(seed: 41)
+        for rows in [1, 3, 40, 1_100] {
+            let x = Matrix(rows: rows, columns: 5, storage: (0..<(rows * 5)).map { _ in random.uniform(-2...2) })
+            let weights = (0..<rows).map { _ in random.unit() }
+            var whole = Matrix(rows: 0, columns: 0)
+            var scratch: [Double] = []
+            LinearAlgebra.weightedGram(x, weights: weights, into: &whole, scratch: &scratch)
+            for concurrently in [false, true] {
+                var halves = Matrix(rows: 0, columns: 0)
+                var second = Matrix(rows: 0, columns: 0)
+                var (first, last): ([Double], [Double]) = ([], [])
+                LinearAlgebra.weightedGramInHalves(
+                    x, weights: weights, into: &halves, second: &second, scratch: &first, secondScratch: &last,
+                    concurrently: concurrently)
+                for k in 0..<6 {
+                    for j in 0...k {
+                        let scale = max(1, abs(whole[j, k]))
+                        #expect(abs(halves[j, k] - whole[j, k]) <= 1e-13 * scale, "\(rows) rows: [\(j), \(k)]")
+                    }
+                }
+            }
+        }
+    }
+
     @Test("a user with fewer than 14 usable days gets no personal model; a pooled model or a baseline serves")
     func fewDays() throws {
         let users = Self.cohort()

@@ -79,6 +79,27 @@ struct BatchTests {
     }
 
     @Test(
+        "claims shrink as the launch's due requests run out, to one at the end: workers finish together",
+        arguments: TestBackend.all)
+    func claimsShrinkAtTheEnd(backend: TestBackend) async throws {
+        // A budget no batch waits half of, however loaded the machine: no claimed request is given back.
+        var configuration = Self.batching
+        configuration.refreshBudget = 3600
+        let harness = try SchedulerHarness(backend, configuration: configuration)
+        try await harness.addUsers(Self.users)
+        let openRuns = Locked<[Int]>([])
+        let report = try await harness.launch([Self.storing(harness, openRuns: openRuns)])
+
+        #expect(report.runs.count == Self.users.count)
+        #expect(report.unsuccessfulRuns.isEmpty)
+        // One worker, so each run starts with its own batch's runs open. Of 40 due requests the first claim takes
+        // one, and each later claim at most half of those left: 19, 10, 5, 2, then one at a time (by the limit
+        // alone, 32 and the 7 left over: a second worker would wait while the 7 ran).
+        let batches = [1, 19, 10, 5, 2, 1, 1, 1]
+        #expect(openRuns.withLock { $0 } == batches.flatMap { Array(repeating: $0, count: $0) })
+    }
+
+    @Test(
         "a write the database refuses fails its run alone, saying why, and stores nothing of it; the rest of the batch is recorded",
         arguments: TestBackend.all)
     func refusedWrite(backend: TestBackend) async throws {

@@ -41,4 +41,38 @@ struct ChainStartTests {
         #expect(new.map(\.scope) == ["new-1", "new-2", "new-3"])
         #expect(try await store.submit([Self.request("daily", "new-2"), Self.request("daily", "new-3")], replacing: false) == 0)
     }
+
+    @Test(
+        "the due count of a launch leaves out leased, later, newer and other tasks' and scopes' requests",
+        arguments: TestBackend.all)
+    func dueCount(backend: TestBackend) async throws {
+        let database = TestDatabase(backend)
+        let store = try Store(path: database.path, clock: database.clock)
+        let now = database.clock.now
+        try await store.submit(
+            ["a", "b", "c", "running"].map { Self.request("daily", $0) }
+                + [
+                    NewTaskRequest(
+                        identifier: "daily", scope: "later", kind: .refresh, earliestBeginAt: now + 3600),
+                    Self.request("weekly", "a"),
+                ],
+            replacing: false)
+        _ = try await store.claimTaskRequests(
+            TaskClaim(
+                owner: "w", refreshLease: 600, processingLease: 600, isOnExternalPower: true,
+                hasNetworkConnectivity: true, identifiers: ["daily"], scope: "running", limit: 10))
+        let cutoff = try await store.latestTaskRequestID()
+        try await store.submit(Self.request("daily", "newer"), replacing: false)
+
+        func count(_ identifiers: [String], scope: String? = nil, at instant: Date = now) async throws -> Int {
+            try await store.dueTaskRequestCount(
+                identifiers: identifiers, scope: scope, at: instant, upToRequestID: cutoff)
+        }
+        #expect(try await count(["daily"]) == 3)
+        #expect(try await count(["daily", "weekly"]) == 4)
+        #expect(try await count(["daily"], scope: "b") == 1)
+        #expect(try await count(["daily"], scope: "running") == 0)
+        #expect(try await count(["daily"], at: now + 3600) == 4)
+        #expect(try await count(["monthly"]) == 0)
+    }
 }

@@ -46,7 +46,8 @@ void learning_deviation_sums(size_t n, const double *x, double mean, double *dev
 /// Σ of the values of x that are not NaN, summed as `learning_sum` does; *count receives how many there are.
 double learning_observed_sum(size_t n, const double *x, size_t *count);
 
-/// The upper triangle of c = aᵀ·diag(d)·a for the n×m column-major matrix a and weights d ≥ 0, into the
+/// The upper triangle of c = aᵀ·diag(d)·a for the n×m column-major matrix a, whose columns start `lda` ≥ n
+/// doubles apart (rows of a taller matrix: `lda` its rows, `a` its first row taken), and weights d ≥ 0, into the
 /// column-major c of order m, or m + 1 with `ones`: then a is read as if it had one more column, all ones, so the
 /// last column of c holds the weighted column sums and Σd. A null d weighs every row 1. The strictly lower
 /// triangle of c is left as it was. `scratch` holds `learning_gram_scratch_count(n, m)` doubles.
@@ -59,7 +60,8 @@ double learning_observed_sum(size_t n, const double *x, size_t *count);
 /// faster at 352 × 42 on this machine's Xeon. For the small, tall matrices of a fit (a few hundred rows, a few
 /// dozen columns) this is faster than OpenBLAS's dsyrk (19.5 against 24.1 µs at 352 × 42 with its SkylakeX
 /// kernels, before the copy), which copies a into packed panels too.
-void learning_gram_upper(size_t n, size_t m, const double *a, const double *d, int ones, double *c, double *scratch);
+void learning_gram_upper(
+    size_t n, size_t m, const double *a, size_t lda, const double *d, int ones, double *c, double *scratch);
 
 /// The scratch `learning_gram_upper` needs for an n×m matrix, in doubles.
 size_t learning_gram_scratch_count(size_t n, size_t m);
@@ -67,7 +69,8 @@ size_t learning_gram_scratch_count(size_t n, size_t m);
 /// `learning_gram_upper` in blocks of 4 × 4 (what it does on a CPU with AVX-512) or, for any other `block`,
 /// 2 × 2 (on others): so tests check both on any CPU.
 void learning_gram_upper_in_blocks(
-    size_t block, size_t n, size_t m, const double *a, const double *d, int ones, double *c, double *scratch);
+    size_t block, size_t n, size_t m, const double *a, size_t lda, const double *d, int ones, double *c,
+    double *scratch);
 
 /// z = (x − means[j]) / scales[j] down each column j < m of the n×m column-major x: a division, as scikit-learn's
 /// StandardScaler does, 8 or 4 rows a vector instruction.

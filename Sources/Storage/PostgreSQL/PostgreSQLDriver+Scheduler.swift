@@ -182,6 +182,19 @@ extension PostgreSQLDriver {
         return try decodeUsers(rows)
     }
 
+    func dueTaskRequestCount(identifiers: [String], scope: String?, at now: Int64, upToRequestID: Int64)
+        throws(StorageError) -> Int
+    {
+        try connection.query(
+            """
+            SELECT count(*) FROM task_requests
+            WHERE lease_owner IS NULL AND coalesce(earliest_begin_at, submitted_at) <= $3::bigint
+                AND identifier = ANY($1::text[]) AND ($2::text IS NULL OR scope = $2::text) AND id <= $4::bigint
+            """,
+            [PostgreSQLDriver.arrayLiteral(identifiers), scope, .pg(now), .pg(upToRequestID)]
+        ).int(0, 0)
+    }
+
     func heldOrWaitingTaskRequests(
         identifiers: [String], scope: String?, at now: Int64, upToRequestID: Int64, isOnExternalPower: Bool,
         hasNetworkConnectivity: Bool, limit: Int

@@ -130,6 +130,25 @@ extension SQLiteDriver {
         Int64(try connection.scalarInt("SELECT coalesce(max(id), 0) FROM task_requests"))
     }
 
+    func dueTaskRequestCount(identifiers: [String], scope: String?, at now: Int64, upToRequestID: Int64)
+        throws(StorageError) -> Int
+    {
+        try connection.withStatement(
+            """
+            SELECT count(*) FROM task_requests
+            WHERE lease_owner IS NULL AND coalesce(earliest_begin_at, submitted_at) <= ?3
+                AND identifier IN (SELECT value FROM json_each(?1)) AND (?2 IS NULL OR scope = ?2) AND id <= ?4
+            """
+        ) { (statement) throws(StorageError) in
+            try statement.bind(1, SQLiteDriver.jsonArray(identifiers))
+            try statement.bind(2, scope)
+            try statement.bind(3, now)
+            try statement.bind(4, upToRequestID)
+            guard try statement.step() else { return 0 }
+            return Int(statement.int64(0))
+        }
+    }
+
     /// Users with no request of `identifier` at all, pending or running: the scopes a launch must
     /// start the chain for.
     func usersWithoutTaskRequest(identifier: String, after: String?, limit: Int) throws(StorageError) -> [User] {
