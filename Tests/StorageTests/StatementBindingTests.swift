@@ -52,4 +52,32 @@ struct StatementBindingTests {
         }
         #expect(empty == "2")
     }
+
+    /// `optionalInt` and `optionalDouble` ask SQLite for the type only when the value reads as zero: NULL and the
+    /// zeros (0, 0.0, and -0.0, which SQLite stores as a whole number) must still come back apart, in STRICT
+    /// columns as pipeline's tables declare them.
+    @Test("NULL reads as nil and zero as zero, beside other values, for integers and numbers")
+    func optionalValues() throws {
+        let database = TestDatabase(.sqlite)
+        let connection = try Connection(path: database.path)
+        try connection.execute("CREATE TABLE t (k INTEGER PRIMARY KEY, i INTEGER, r REAL) STRICT")
+        let rows: [(Int?, Double?)] = [(nil, nil), (0, 0), (-3, -0.0), (7, 2.5), (Int(Int64.max), -1e300)]
+        for (index, row) in rows.enumerated() {
+            try connection.withStatement("INSERT INTO t (k, i, r) VALUES (?1, ?2, ?3)") {
+                (statement) throws(StorageError) in
+                try statement.bind(1, index)
+                try statement.bind(2, row.0)
+                try statement.bind(3, row.1)
+                try statement.run()
+            }
+        }
+        let read = try connection.withStatement("SELECT i, r FROM t ORDER BY k") {
+            (statement) throws(StorageError) in
+            var read: [(Int?, Double?)] = []
+            while try statement.step() { read.append((statement.optionalInt(0), statement.optionalDouble(1))) }
+            return read
+        }
+        #expect(read.map(\.0) == rows.map(\.0))
+        #expect(read.map(\.1) == rows.map(\.1))
+    }
 }

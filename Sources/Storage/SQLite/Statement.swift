@@ -128,16 +128,21 @@ final class Statement {
         Int(sqlite3_column_int64(handle, column))
     }
 
+    /// The column's integer, `nil` for NULL. SQLite reads NULL as 0, so only a 0 takes a second call to tell the
+    /// two apart: a stored value costs one call into SQLite, not two (a retrain reads millions).
     func optionalInt(_ column: Int32) -> Int? {
-        isNull(column) ? nil : int(column)
+        let value = sqlite3_column_int64(handle, column)
+        return value == 0 && isNull(column) ? nil : Int(value)
     }
 
     func double(_ column: Int32) -> Double {
         sqlite3_column_double(handle, column)
     }
 
+    /// The column's number, `nil` for NULL; one call for a value that is not zero, as `optionalInt`.
     func optionalDouble(_ column: Int32) -> Double? {
-        isNull(column) ? nil : double(column)
+        let value = sqlite3_column_double(handle, column)
+        return value == 0 && isNull(column) ? nil : value
     }
 
     func string(_ column: Int32) -> String {
