@@ -12,8 +12,12 @@ let package = Package(
     targets: [
         // C libraries, reached through two-file system-library shims.
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
-        .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         .systemLibrary(name: "CAllocator"),
+        // libpq (libpq-dev's header), loaded at run time (libpq.so.5) by the first connection to a server, so a
+        // command that opens none does not load it and the twenty libraries it needs.
+        .target(name: "CLibPQ", dependencies: ["CDynamicLibrary"]),
+        // What both loaders share: opening a library (RTLD_DEEPBIND outside sanitized builds) and resolving its entries.
+        .target(name: "CDynamicLibrary", linkerSettings: [.linkedLibrary("dl")]),
 
         // Embedded data: migrations and model specs, compiled into the binary (no Bundle.module at run time).
         // Each backend's migrations in its own dialect, numbered the same way (Schema/<backend>/NNNN_name.sql).
@@ -52,7 +56,7 @@ let package = Package(
         .target(name: "Storage", dependencies: ["CSQLite", "CLibPQ", "Domain", "SQLiteSchema", "PostgreSQLSchema"]),
         .target(name: "Scheduling", dependencies: ["Storage", "Domain"]),
         // OpenBLAS, loaded at run time (libopenblas.so.0, from libopenblas-dev) so a process picks its kernels first.
-        .target(name: "COpenBLAS", linkerSettings: [.linkedLibrary("dl")]),
+        .target(name: "COpenBLAS", dependencies: ["CDynamicLibrary"]),
         .target(name: "LearningKernels", linkerSettings: [.linkedLibrary("mvec")]),
         .target(name: "Learning", dependencies: ["COpenBLAS", "LearningKernels", "Domain", "ModelSpecs"]),
         .target(name: "Ingestion", dependencies: ["Domain"]),

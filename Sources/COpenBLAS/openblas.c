@@ -1,8 +1,6 @@
-// RTLD_DEEPBIND is a GNU extension of dlfcn.h.
-#define _GNU_SOURCE
-
 #include "COpenBLAS.h"
 
+#include <CDynamicLibrary.h>
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -35,64 +33,24 @@ static struct entries table;
 // &table once every entry is resolved, NULL before: the calls read it without the lock.
 static _Atomic(const struct entries *) loaded;
 
-static void report(char *message, size_t capacity, const char *what, const char *detail) {
-    if (capacity > 0) {
-        snprintf(message, capacity, "%s%s%s", what, detail ? ": " : "", detail ? detail : "");
-    }
-}
-
-// Resolves `name` into *slot; false (with the reason in message) when the library lacks it.
-static int resolve(void *library, const char *name, void **slot, char *message, size_t capacity) {
-    dlerror();
-    *slot = dlsym(library, name);
-    if (*slot == NULL) {
-        const char *reason = dlerror();
-        report(message, capacity, name, reason ? reason : "not found");
-        return 0;
-    }
-    return 1;
-}
-
-// The library is opened with RTLD_DEEPBIND: its own symbols, and those of the libraries it needs, are found there
-// first, instead of each being looked for through every library the process has loaded (about fifty with
-// Foundation and libpq), which made opening it take about 5 ms of every command's start. A sanitizer's runtime
-// refuses RTLD_DEEPBIND (it must see the library's calls into the C library), so a sanitized build opens it the
-// ordinary way.
-#if defined(__has_feature)
-#if __has_feature(thread_sanitizer) || __has_feature(address_sanitizer)
-#define COPENBLAS_OPEN_FLAGS (RTLD_LAZY | RTLD_LOCAL)
-#endif
-#endif
-#ifndef COPENBLAS_OPEN_FLAGS
-#define COPENBLAS_OPEN_FLAGS (RTLD_LAZY | RTLD_LOCAL | RTLD_DEEPBIND)
-#endif
-
 int copenblas_load(char *message, size_t capacity) {
     pthread_mutex_lock(&lock);
     if (atomic_load_explicit(&loaded, memory_order_acquire) != NULL) {
         pthread_mutex_unlock(&lock);
         return 0;
     }
-    void *library = dlopen(COPENBLAS_LIBRARY, COPENBLAS_OPEN_FLAGS);
+    void *library = dynamic_library_open(COPENBLAS_LIBRARY, message, capacity);
     if (library == NULL) {
-        const char *reason = dlerror();
-        report(message, capacity, reason ? reason : "cannot load " COPENBLAS_LIBRARY, NULL);
         pthread_mutex_unlock(&lock);
         return -1;
     }
     struct entries found;
-    // Object pointers from dlsym stored into function pointers through a void ** view of each slot, the form
-    // POSIX gives for dlsym's result.
-    int complete = resolve(library, "openblas_get_corename", (void **)&found.get_corename, message, capacity)
-        && resolve(library, "openblas_set_num_threads", (void **)&found.set_num_threads, message, capacity)
-        && resolve(library, "cblas_dgemm", (void **)&found.dgemm, message, capacity)
-        && resolve(library, "cblas_dgemv", (void **)&found.dgemv, message, capacity)
-        && resolve(library, "cblas_dsyrk", (void **)&found.dsyrk, message, capacity)
-        && resolve(library, "dpotrf_", (void **)&found.dpotrf, message, capacity)
-        && resolve(library, "dpotrs_", (void **)&found.dpotrs, message, capacity)
-        && resolve(library, "dsyevd_", (void **)&found.dsyevd, message, capacity)
-        && resolve(library, "dsytrd_", (void **)&found.dsytrd, message, capacity)
-        && resolve(library, "dorgtr_", (void **)&found.dorgtr, message, capacity);
+#define RESOLVE(symbol, slot) dynamic_library_resolve(library, symbol, (void **)&found.slot, message, capacity)
+    int complete = RESOLVE("openblas_get_corename", get_corename)
+        && RESOLVE("openblas_set_num_threads", set_num_threads) && RESOLVE("cblas_dgemm", dgemm) && RESOLVE("cblas_dgemv", dgemv) && RESOLVE("cblas_dsyrk", dsyrk)
+        && RESOLVE("dpotrf_", dpotrf) && RESOLVE("dpotrs_", dpotrs) && RESOLVE("dsyevd_", dsyevd)
+        && RESOLVE("dsytrd_", dsytrd) && RESOLVE("dorgtr_", dorgtr);
+#undef RESOLVE
     if (!complete) {
         dlclose(library);
         pthread_mutex_unlock(&lock);

@@ -43,6 +43,15 @@ final class PostgreSQLConnection {
     /// `pg_stat_activity`. https://www.postgresql.org/docs/15/libpq-connect.html
     init(url: String) throws(StorageError) {
         address = StorageAddress(url)
+        // libpq is loaded by the first connection (CLibPQ): a machine without it cannot reach a server at all.
+        var message = [CChar](repeating: 0, count: 512)
+        guard clibpq_load(&message, message.count) == 0 else {
+            let reason = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            throw .cannotConnect(
+                location: address.displayText,
+                reason: "cannot load libpq (\(CLIBPQ_LIBRARY)): " + PostgreSQLConnection.oneLine(reason)
+                    + "; install libpq5")
+        }
         // A URL libpq cannot read is a mistake to fix, not a server to wait for: checked first.
         var parseError: UnsafeMutablePointer<CChar>?
         if let options = PQconninfoParse(url, &parseError) {

@@ -1,0 +1,109 @@
+#include "CLibPQ.h"
+
+#include <CDynamicLibrary.h>
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+// The functions pipeline calls: (return type, name, parameters, arguments). Those returning nothing apart,
+// since C lets no function return a void expression.
+#define CLIBPQ_FUNCTIONS(X)                                                                                       \
+    X(char *, PQcmdStatus, (PGresult * res), (res))                                                              \
+    X(char *, PQcmdTuples, (PGresult * res), (res))                                                              \
+    X(PGconn *, PQconnectdbParams, (const char *const *keywords, const char *const *values, int expand_dbname),  \
+      (keywords, values, expand_dbname))                                                                         \
+    X(PQconninfoOption *, PQconninfoParse, (const char *conninfo, char **errmsg), (conninfo, errmsg))            \
+    X(char *, PQerrorMessage, (const PGconn *conn), (conn))                                                      \
+    X(PGresult *, PQexec, (PGconn * conn, const char *query), (conn, query))                                     \
+    X(PGresult *, PQexecParams,                                                                                  \
+      (PGconn * conn, const char *command, int nParams, const Oid *paramTypes, const char *const *paramValues,   \
+       const int *paramLengths, const int *paramFormats, int resultFormat),                                      \
+      (conn, command, nParams, paramTypes, paramValues, paramLengths, paramFormats, resultFormat))               \
+    X(PGresult *, PQexecPrepared,                                                                                \
+      (PGconn * conn, const char *stmtName, int nParams, const char *const *paramValues, const int *paramLengths, \
+       const int *paramFormats, int resultFormat),                                                               \
+      (conn, stmtName, nParams, paramValues, paramLengths, paramFormats, resultFormat))                          \
+    X(int, PQgetisnull, (const PGresult *res, int tup_num, int field_num), (res, tup_num, field_num))            \
+    X(int, PQgetlength, (const PGresult *res, int tup_num, int field_num), (res, tup_num, field_num))            \
+    X(char *, PQgetvalue, (const PGresult *res, int tup_num, int field_num), (res, tup_num, field_num))          \
+    X(int, PQntuples, (const PGresult *res), (res))                                                              \
+    X(PGresult *, PQprepare,                                                                                     \
+      (PGconn * conn, const char *stmtName, const char *query, int nParams, const Oid *paramTypes),              \
+      (conn, stmtName, query, nParams, paramTypes))                                                              \
+    X(char *, PQresultErrorField, (const PGresult *res, int fieldcode), (res, fieldcode))                        \
+    X(ExecStatusType, PQresultStatus, (const PGresult *res), (res))                                              \
+    X(PQnoticeProcessor, PQsetNoticeProcessor, (PGconn * conn, PQnoticeProcessor proc, void *arg),              \
+      (conn, proc, arg))                                                                                         \
+    X(ConnStatusType, PQstatus, (const PGconn *conn), (conn))
+
+#define CLIBPQ_PROCEDURES(X)                                                                                      \
+    X(PQclear, (PGresult * res), (res))                                                                          \
+    X(PQconninfoFree, (PQconninfoOption * connOptions), (connOptions))                                           \
+    X(PQfinish, (PGconn * conn), (conn))                                                                         \
+    X(PQfreemem, (void *ptr), (ptr))
+
+// The library's entry points, resolved together as it loads.
+struct entries {
+#define CLIBPQ_FIELD(type, name, parameters, arguments) type(*name) parameters;
+#define CLIBPQ_PROCEDURE_FIELD(name, parameters, arguments) void(*name) parameters;
+    CLIBPQ_FUNCTIONS(CLIBPQ_FIELD)
+    CLIBPQ_PROCEDURES(CLIBPQ_PROCEDURE_FIELD)
+};
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static struct entries table;
+// &table once every entry is resolved, NULL before: the calls read it without the lock.
+static _Atomic(const struct entries *) loaded;
+
+int clibpq_load(char *message, size_t capacity) {
+    pthread_mutex_lock(&lock);
+    if (atomic_load_explicit(&loaded, memory_order_acquire) != NULL) {
+        pthread_mutex_unlock(&lock);
+        return 0;
+    }
+    void *library = dynamic_library_open(CLIBPQ_LIBRARY, message, capacity);
+    if (library == NULL) {
+        pthread_mutex_unlock(&lock);
+        return -1;
+    }
+    struct entries found;
+    int complete = 1;
+#define CLIBPQ_RESOLVE(type, name, parameters, arguments)                                                        \
+    complete = complete && dynamic_library_resolve(library, #name, (void **)&found.name, message, capacity);
+#define CLIBPQ_RESOLVE_PROCEDURE(name, parameters, arguments) CLIBPQ_RESOLVE(void, name, parameters, arguments)
+    CLIBPQ_FUNCTIONS(CLIBPQ_RESOLVE)
+    CLIBPQ_PROCEDURES(CLIBPQ_RESOLVE_PROCEDURE)
+    if (!complete) {
+        dlclose(library);
+        pthread_mutex_unlock(&lock);
+        return -1;
+    }
+    // The library stays loaded for the life of the process: connections may outlive any one caller.
+    table = found;
+    atomic_store_explicit(&loaded, &table, memory_order_release);
+    pthread_mutex_unlock(&lock);
+    return 0;
+}
+
+// The loaded entries; a call before a successful load is a mistake of the caller's, and ends here.
+static const struct entries *entries(void) {
+    const struct entries *current = atomic_load_explicit(&loaded, memory_order_acquire);
+    if (__builtin_expect(current != NULL, 1)) {
+        return current;
+    }
+    char message[512];
+    if (clibpq_load(message, sizeof message) != 0) {
+        fprintf(stderr, "cannot load libpq (%s): %s\n", CLIBPQ_LIBRARY, message);
+        abort();
+    }
+    return atomic_load_explicit(&loaded, memory_order_acquire);
+}
+
+#define CLIBPQ_DEFINE(type, name, parameters, arguments)                                                         \
+    type name parameters { return entries()->name arguments; }
+#define CLIBPQ_DEFINE_PROCEDURE(name, parameters, arguments)                                                     \
+    void name parameters { entries()->name arguments; }
+CLIBPQ_FUNCTIONS(CLIBPQ_DEFINE)
+CLIBPQ_PROCEDURES(CLIBPQ_DEFINE_PROCEDURE)
