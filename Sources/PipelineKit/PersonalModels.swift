@@ -252,7 +252,7 @@ public final class PersonalModels: ModelTrainingService {
     /// finish, so the sums — and the artifacts trained on them — are bit-identical whatever `jobs` is.
     private func poolPopulation(asOf day: Day) async throws(PipelineError) -> PopulationAccumulator {
         // On a reader, not through the store's actor, where a first launch is writing the chains it starts.
-        let users = try await withReader { (reader) throws(StorageError) in try await reader.users() }.map(\.id)
+        let users = try await withReader { (reader) throws(StorageError) in try await reader.userIDs() }
         let chunks = (users.count + Self.poolingChunk - 1) / Self.poolingChunk
         let cursor = Cursor()
         let sampleBound = SampleBound()

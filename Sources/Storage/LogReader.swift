@@ -61,10 +61,10 @@ public actor LogReader {
         try driver.watchItems(kinds: kinds, user: user, after: after, limit: limit)
     }
 
-    /// Every user, in id order: what `Store.users()` returns. A population is pooled over them while a first
-    /// launch's store writes the chains it starts.
-    public func users() throws(StorageError) -> [User] {
-        try driver.users()
+    /// Every user's id, in order: the ids of what `Store.users()` returns, without their time zones (a quarter of
+    /// the memory). A population is pooled over them while a first launch's store writes the chains it starts.
+    public func userIDs() throws(StorageError) -> [UserID] {
+        try driver.userIDs()
     }
 
     /// The user, or `nil` if unknown: what `Store.user(_:)` returns.

@@ -42,6 +42,7 @@ protocol StorageDriver: AnyObject {
     func save(_ user: User) throws(StorageError)
     func user(_ id: UserID) throws(StorageError) -> User?
     func users() throws(StorageError) -> [User]
+    func userIDs() throws(StorageError) -> [UserID]
     func timeZoneNames() throws(StorageError) -> [UserID: String]
     func write(_ entry: UserEntry) throws(StorageError)
     func write(_ metrics: HealthMetrics) throws(StorageError)

@@ -35,6 +35,16 @@ struct LogReaderTests {
         let later = try await reader.dailyLogs(user: Self.user, from: Day.literal("2026-03-02"))
         #expect(later.map(\.day) == [Day.literal("2026-03-02"), Day.literal("2026-03-03")])
         #expect(later.map(\.symptomSeverity) == [6, 7])
+
+        // Every user's id, in the store's order (by id), without reading their zones.
+        for name in ["zed", "ada", "reader-2"] {
+            var entry = UserEntry(user: UserID.literal(name), day: Day.literal("2026-03-01"))
+            entry.mood = .set(4)
+            try await store.write(entry)
+        }
+        let ids = try await reader.userIDs()
+        #expect(ids == (try await store.users()).map(\.id))
+        #expect(ids.map(\.rawValue) == ["ada", "reader", "reader-2", "zed"])
     }
 
     @Test(

@@ -383,6 +383,16 @@ extension PostgreSQLDriver {
         try decodeUsers(try connection.query("SELECT id, time_zone FROM users ORDER BY id"))
     }
 
+    func userIDs() throws(StorageError) -> [UserID] {
+        let rows = try connection.query("SELECT id FROM users ORDER BY id")
+        var ids: [UserID] = []
+        ids.reserveCapacity(rows.count)
+        for row in 0..<rows.count {
+            if let id = UserID(rows.string(row, 0)) { ids.append(id) }
+        }
+        return ids
+    }
+
     func timeZoneNames() throws(StorageError) -> [UserID: String] {
         let rows = try connection.query("SELECT id, time_zone FROM users")
         var names: [UserID: String] = [:]

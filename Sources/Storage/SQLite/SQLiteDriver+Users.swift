@@ -73,6 +73,19 @@ extension SQLiteDriver {
         }
     }
 
+    /// Every user's id, ordered: counted first, so the array is allocated once at its size (100,000 ids grown by
+    /// doubling touched half as much memory again).
+    func userIDs() throws(StorageError) -> [UserID] {
+        var ids: [UserID] = []
+        ids.reserveCapacity(try connection.scalarInt("SELECT count(*) FROM users"))
+        try connection.withStatement("SELECT id FROM users ORDER BY id") { (statement) throws(StorageError) in
+            while try statement.step() {
+                if let id = UserID(statement.string(0)) { ids.append(id) }
+            }
+        }
+        return ids
+    }
+
     func timeZoneNames() throws(StorageError) -> [UserID: String] {
         try connection.withStatement("SELECT id, time_zone FROM users") { (statement) throws(StorageError) in
             var names: [UserID: String] = [:]
