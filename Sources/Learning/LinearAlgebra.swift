@@ -74,8 +74,8 @@ enum LinearAlgebra {
                             secondScratch.withUnsafeMutableBufferPointer { lastScratch in
                                 let halves = GramHalves(
                                     rows: x.rows, columns: x.columns, half: half, x: xBuffer.baseAddress,
-                                    d: dBuffer.baseAddress, sums: (first.baseAddress, last.baseAddress),
-                                    scratch: (firstScratch.baseAddress, lastScratch.baseAddress))
+                                    d: dBuffer.baseAddress, sums: [first.baseAddress, last.baseAddress],
+                                    scratch: [firstScratch.baseAddress, lastScratch.baseAddress])
                                 if concurrently {
                                     DispatchQueue.concurrentPerform(iterations: 2) { halves.sum($0) }
                                 } else {
@@ -101,15 +101,16 @@ enum LinearAlgebra {
         let half: Int
         let x: UnsafePointer<Double>?
         let d: UnsafePointer<Double>?
-        let sums: (UnsafeMutablePointer<Double>?, UnsafeMutablePointer<Double>?)
-        let scratch: (UnsafeMutablePointer<Double>?, UnsafeMutablePointer<Double>?)
+        /// Per half: where its matrix is summed, and its scratch.
+        let sums: [UnsafeMutablePointer<Double>?]
+        let scratch: [UnsafeMutablePointer<Double>?]
 
+        /// Half 0 (rows `0..<half`) or half 1 (the rest).
         func sum(_ index: Int) {
             let first = index == 0 ? 0 : half
             let count = index == 0 ? half : rows - half
             learning_gram_upper(
-                count, columns, x.map { $0 + first }, rows, d.map { $0 + first }, 1, index == 0 ? sums.0 : sums.1,
-                index == 0 ? scratch.0 : scratch.1)
+                count, columns, x.map { $0 + first }, rows, d.map { $0 + first }, 1, sums[index], scratch[index])
         }
     }
 

@@ -342,21 +342,13 @@ extension SQLiteDriver {
         values.reserveCapacity(users.count)
         for user in users {
             values.append(
-                try connection.withStatement(
+                try days(
                     """
                     SELECT day, symptom_severity, mood, energy, hrv, resting_heart_rate, step_count, sleep_duration
                     FROM daily_logs
                     WHERE user_id = ?1 AND day <= ?2 ORDER BY day
-                    """
-                ) { (statement) throws(StorageError) -> [DayValues] in
-                    try statement.bind(1, user.rawValue)
-                    try statement.bind(2, last.description)
-                    var days: [DayValues] = []
-                    while try statement.step() {
-                        if let read = decodeDayValues(statement, .values(from: 0)) { days.append(read) }
-                    }
-                    return days
-                })
+                    """, of: user, through: last
+                ) { statement in decodeDayValues(statement, .values(from: 0)) })
         }
         return values
     }
@@ -364,25 +356,35 @@ extension SQLiteDriver {
     /// The user's day values and sources through `last`, in day order: `dailyLogs(user:through:)` without the
     /// notes (and the user's id), two columns fewer a day.
     func sourcedDayValues(user: UserID, through last: Day) throws(StorageError) -> [SourcedDayValues] {
-        try connection.withStatement(
+        try days(
             """
             SELECT day, symptom_severity, mood, energy, hrv, hrv_source, resting_heart_rate, resting_heart_rate_source,
                 step_count, step_count_source, sleep_duration, sleep_duration_source
             FROM daily_logs
             WHERE user_id = ?1 AND day <= ?2 ORDER BY day
-            """
-        ) { (statement) throws(StorageError) -> [SourcedDayValues] in
+            """, of: user, through: last
+        ) { statement in
+            decodeDayValues(statement, .sourced).map { read in
+                SourcedDayValues(read) { metric in
+                    statement.firstByte(DayColumns.sourced.source(metric)) == UInt8(ascii: "u") ? .user : .health
+                }
+            }
+        }
+    }
+
+    /// The rows `sql` selects for `user` (?1) through `last` (?2), each decoded by `decode`; a row it cannot read
+    /// (a malformed day) is left out.
+    private func days<Row>(
+        _ sql: StaticString, of user: UserID, through last: Day, _ decode: (Statement) -> Row?
+    ) throws(StorageError) -> [Row] {
+        try connection.withStatement(sql) { (statement) throws(StorageError) -> [Row] in
             try statement.bind(1, user.rawValue)
             try statement.bind(2, last.description)
-            var days: [SourcedDayValues] = []
+            var rows: [Row] = []
             while try statement.step() {
-                guard let read = decodeDayValues(statement, .sourced) else { continue }
-                days.append(
-                    SourcedDayValues(read) { metric in
-                        statement.firstByte(DayColumns.sourced.source(metric)) == UInt8(ascii: "u") ? .user : .health
-                    })
+                if let row = decode(statement) { rows.append(row) }
             }
-            return days
+            return rows
         }
     }
 
