@@ -50,8 +50,15 @@ public final class ConcurrentLineReader<Output: Sendable>: Sendable {
         thread.start()
     }
 
+    /// Gives back the slots of the chunks never taken. libdispatch traps (SIGILL, "semaphore object
+    /// deallocated while in use") when a semaphore is released with a value below the one it was created
+    /// with, and each chunk left queued holds a slot of `free`: a writer that stops at a database error leaves
+    /// some. The reading thread holds the reader until it has returned, so nothing waits on either semaphore
+    /// now; `cancel()` has signalled `free` at least once for a wait that found the reader cancelled.
     deinit {
         cancel()
+        let untaken = queue.withLock { $0.count }
+        for _ in 0..<untaken { free.signal() }
     }
 
     /// The next chunk of outputs, in order; `nil` at the end of the input.
@@ -71,12 +78,12 @@ public final class ConcurrentLineReader<Output: Sendable>: Sendable {
         }
     }
 
-    /// Stops the reading thread; outputs not yet taken are dropped. Safe to call more than once.
     /// Whether a chunk is ready, so that `next()` would not wait for the reading thread.
     public var hasReadyChunk: Bool {
         queue.withLock { !$0.isEmpty }
     }
 
+    /// Stops the reading thread; outputs not yet taken are dropped. Safe to call more than once.
     public func cancel() {
         cancelled.store(true, ordering: .relaxed)
         free.signal()
