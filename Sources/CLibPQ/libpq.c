@@ -15,27 +15,33 @@
     X(PGconn *, PQconnectdbParams, (const char *const *keywords, const char *const *values, int expand_dbname),  \
       (keywords, values, expand_dbname))                                                                         \
     X(PQconninfoOption *, PQconninfoParse, (const char *conninfo, char **errmsg), (conninfo, errmsg))            \
+    X(int, PQconsumeInput, (PGconn * conn), (conn))                                                              \
     X(char *, PQerrorMessage, (const PGconn *conn), (conn))                                                      \
-    X(PGresult *, PQexec, (PGconn * conn, const char *query), (conn, query))                                     \
-    X(PGresult *, PQexecParams,                                                                                  \
+    X(int, PQflush, (PGconn * conn), (conn))                                                                     \
+    X(int, PQgetisnull, (const PGresult *res, int tup_num, int field_num), (res, tup_num, field_num))            \
+    X(int, PQgetlength, (const PGresult *res, int tup_num, int field_num), (res, tup_num, field_num))            \
+    X(PGresult *, PQgetResult, (PGconn * conn), (conn))                                                          \
+    X(char *, PQgetvalue, (const PGresult *res, int tup_num, int field_num), (res, tup_num, field_num))          \
+    X(int, PQisBusy, (PGconn * conn), (conn))                                                                    \
+    X(int, PQntuples, (const PGresult *res), (res))                                                              \
+    X(char *, PQresultErrorField, (const PGresult *res, int fieldcode), (res, fieldcode))                        \
+    X(ExecStatusType, PQresultStatus, (const PGresult *res), (res))                                              \
+    X(int, PQsendPrepare,                                                                                        \
+      (PGconn * conn, const char *stmtName, const char *query, int nParams, const Oid *paramTypes),              \
+      (conn, stmtName, query, nParams, paramTypes))                                                              \
+    X(int, PQsendQuery, (PGconn * conn, const char *query), (conn, query))                                       \
+    X(int, PQsendQueryParams,                                                                                    \
       (PGconn * conn, const char *command, int nParams, const Oid *paramTypes, const char *const *paramValues,   \
        const int *paramLengths, const int *paramFormats, int resultFormat),                                      \
       (conn, command, nParams, paramTypes, paramValues, paramLengths, paramFormats, resultFormat))               \
-    X(PGresult *, PQexecPrepared,                                                                                \
+    X(int, PQsendQueryPrepared,                                                                                  \
       (PGconn * conn, const char *stmtName, int nParams, const char *const *paramValues, const int *paramLengths, \
        const int *paramFormats, int resultFormat),                                                               \
       (conn, stmtName, nParams, paramValues, paramLengths, paramFormats, resultFormat))                          \
-    X(int, PQgetisnull, (const PGresult *res, int tup_num, int field_num), (res, tup_num, field_num))            \
-    X(int, PQgetlength, (const PGresult *res, int tup_num, int field_num), (res, tup_num, field_num))            \
-    X(char *, PQgetvalue, (const PGresult *res, int tup_num, int field_num), (res, tup_num, field_num))          \
-    X(int, PQntuples, (const PGresult *res), (res))                                                              \
-    X(PGresult *, PQprepare,                                                                                     \
-      (PGconn * conn, const char *stmtName, const char *query, int nParams, const Oid *paramTypes),              \
-      (conn, stmtName, query, nParams, paramTypes))                                                              \
-    X(char *, PQresultErrorField, (const PGresult *res, int fieldcode), (res, fieldcode))                        \
-    X(ExecStatusType, PQresultStatus, (const PGresult *res), (res))                                              \
     X(PQnoticeProcessor, PQsetNoticeProcessor, (PGconn * conn, PQnoticeProcessor proc, void *arg),              \
       (conn, proc, arg))                                                                                         \
+    X(int, PQsetnonblocking, (PGconn * conn, int arg), (conn, arg))                                              \
+    X(int, PQsocket, (const PGconn *conn), (conn))                                                               \
     X(ConnStatusType, PQstatus, (const PGconn *conn), (conn))
 
 #define CLIBPQ_PROCEDURES(X)                                                                                      \

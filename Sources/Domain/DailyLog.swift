@@ -111,8 +111,8 @@ public struct UserEntry: Sendable, Hashable {
         try check(.restingHeartRate, restingHeartRate.newValue)
         try check(.stepCount, stepCount.newValue.map(Double.init))
         try check(.sleepDuration, sleepDuration.newValue)
-        if let text = notes.newValue, text.unicodeScalars.count > Field.notesLimit {
-            throw .invalidValue(field: "notes", problem: "must be at most \(Field.notesLimit) characters")
+        if let text = notes.newValue, let problem = Field.notesProblem(text) {
+            throw .invalidValue(field: "notes", problem: problem)
         }
     }
 

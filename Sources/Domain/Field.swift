@@ -73,6 +73,19 @@ public enum Field: String, Sendable, Hashable, CaseIterable {
 
     /// Longest accepted `notes` text, in Unicode scalars (what SQLite's `length()` counts).
     public static let notesLimit = 2_000
+
+    /// What is wrong with `text` as a stored text (notes, a watch item's kind), or `nil`: a NUL character
+    /// (U+0000), which PostgreSQL's `text` cannot hold, is refused on every backend, so that what one
+    /// stores the other can.
+    public static func textProblem(_ text: String) -> String? {
+        text.utf8.contains(0) ? "holds a NUL character (\\u0000), which the database cannot store" : nil
+    }
+
+    /// What is wrong with `text` as `notes`, or `nil`.
+    public static func notesProblem(_ text: String) -> String? {
+        if text.unicodeScalars.count > notesLimit { return "must be at most \(notesLimit) characters" }
+        return textProblem(text)
+    }
 }
 
 /// A value with the source that wrote it.

@@ -139,6 +139,7 @@ public struct RecordDecoder: Sendable {
         guard case .string(let kind) = kindValue, !kind.isEmpty, kind.utf8.count <= 64 else {
             throw FieldError("kind", "expected a non-empty string of at most 64 bytes")
         }
+        if let problem = Field.textProblem(kind) { throw FieldError("kind", problem) }
         guard let payloadValue = object["payload"] else { throw FieldError("payload", "missing") }
         guard case .object(let payload) = payloadValue else {
             throw FieldError("payload", "expected an object, got \(payloadValue.typeName)")
@@ -178,9 +179,7 @@ public struct RecordDecoder: Sendable {
         case nil: break
         case .null?: entry.notes = .clear
         case .string(let text)?:
-            guard text.unicodeScalars.count <= Field.notesLimit else {
-                throw FieldError(prefix + "notes", "must be at most \(Field.notesLimit) characters")
-            }
+            if let problem = Field.notesProblem(text) { throw FieldError(prefix + "notes", problem) }
             entry.notes = .set(text)
         case let other?:
             throw FieldError(prefix + "notes", "expected a string or null, got \(other.typeName)")

@@ -34,9 +34,11 @@ extension PipelineError: CLIReportableError {
 /// its stores itself).
 extension StorageError: CLIReportableError {
     var exitStatus: ExitStatus {
-        if isIOFailure { return .ioError }
+        if cannotWrite { return .ioError }
         if isBusy { return .temporaryFailure }
         if case .copyTargetNotEmpty = self { return .dataError }
+        // A value of the source the target cannot hold (a copy's only such error).
+        if isRecordRefusal { return .dataError }
         return .failure
     }
 

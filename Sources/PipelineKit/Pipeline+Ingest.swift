@@ -641,6 +641,7 @@ struct IngestPlanner: LineProcessor {
             }
             try checkDay(metrics.day, field: "day", user: metrics.user)
         case .watch(let item):
+            if let problem = Field.textProblem(item.kind) { throw FieldError("kind", problem) }
             guard let kind = WatchKind(rawValue: item.kind) else { return nil }
             let entry = try WatchPayload.entry(
                 for: WatchItem(id: 0, user: item.user, kind: kind.rawValue, payload: item.payload, enqueuedAt: now))

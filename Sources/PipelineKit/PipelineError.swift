@@ -49,10 +49,17 @@ public enum PipelineError: Error, Sendable, CustomStringConvertible {
         }
     }
 
-    /// The disk under the database is full or failing (exit 74).
+    /// The database cannot be written now: the disk under it is full or failing, or it is read-only
+    /// (exit 74).
     public var isIOFailure: Bool {
-        if case .storage(let error) = self { return error.isIOFailure }
+        if case .storage(let error) = self { return error.cannotWrite }
         return false
+    }
+
+    /// The database's error, when the database failed.
+    public var storageError: StorageError? {
+        if case .storage(let error) = self { return error }
+        return nil
     }
 
     /// Worth retrying later: another process holds the database (exit 75).

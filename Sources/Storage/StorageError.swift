@@ -35,6 +35,10 @@ public enum StorageError: Error, Sendable, CustomStringConvertible {
         case .sqlite(let code, let message, let sql):
             if isBusy {
                 "the database is locked by another process (SQLite \(code): \(message)); try again later"
+            } else if isReadOnly {
+                "the database cannot be written by this process (SQLite \(code): \(message)): the file, its folder or "
+                    + "its file system is read-only. Commands that only read (status, export, model) work; give the "
+                    + "commands that write access to the file and its folder"
             } else if isIOFailure {
                 "the database could not be written: the disk is full or failing (SQLite \(code): \(message)). "
                     + "The failed transaction was rolled back and nothing stored before it was lost; free space or "
@@ -54,6 +58,9 @@ public enum StorageError: Error, Sendable, CustomStringConvertible {
                     + "command again"
             } else if isBusy {
                 "the PostgreSQL database is busy or unavailable (SQLSTATE \(sqlState): \(message)); try again later"
+            } else if isReadOnly {
+                "the PostgreSQL database refuses writes (SQLSTATE \(sqlState): \(message)): a standby, or a role or "
+                    + "database with default_transaction_read_only; point --db at the primary"
             } else if let sql {
                 "PostgreSQL error \(sqlState): \(message) (in: \(sql.prefix(200)))"
             } else {
@@ -118,6 +125,34 @@ public enum StorageError: Error, Sendable, CustomStringConvertible {
         switch self {
         case .sqlite(let code, _, _): code & 0xFF == 13 || code & 0xFF == 10
         case .postgresql(let sqlState, _, _): sqlState == "53100" || sqlState.hasPrefix("58")
+        default: false
+        }
+    }
+
+    /// The database can be read but not written by this process: SQLite's SQLITE_READONLY (8) with its
+    /// extended codes (a read-only file, folder or file system); PostgreSQL's read_only_sql_transaction
+    /// (25006: a standby, or `default_transaction_read_only`).
+    public var isReadOnly: Bool {
+        switch self {
+        case .sqlite(let code, _, _): code & 0xFF == 8
+        case .postgresql(let sqlState, _, _): sqlState == "25006"
+        default: false
+        }
+    }
+
+    /// Nothing can be written now, through no fault of the input: the disk is full or failing, or the
+    /// database is read-only. Exit 74 ("cannot write").
+    public var cannotWrite: Bool { isIOFailure || isReadOnly }
+
+    /// The database refused one record's values, and only them: a constraint (SQLite 19, PostgreSQL
+    /// class 23), a value it cannot hold (SQLite's SQLITE_TOOBIG 18 and SQLITE_MISMATCH 20; PostgreSQL's
+    /// data exceptions, class 22, such as a NUL character, and program limits, class 54, such as an index
+    /// row too large), or a trigger raising an error (PostgreSQL class P0). Another record may well be
+    /// stored; in a batch, the record is rejected and the batch goes on.
+    public var isRecordRefusal: Bool {
+        switch self {
+        case .sqlite(let code, _, _): [18, 19, 20].contains(code & 0xFF)
+        case .postgresql(let sqlState, _, _): ["22", "23", "54", "P0"].contains(String(sqlState.prefix(2)))
         default: false
         }
     }

@@ -161,9 +161,14 @@ struct BatchMergeTests {
         #expect(differing.isEmpty, "stored otherwise when staged together: \(differing.prefix(5))")
     }
 
-    @Test("a day SQLite refuses in a run of many is refused alone, at its index, and the rest are stored")
-    func refusalInsideARun() async throws {
-        let database = TestDatabase()
+    /// On PostgreSQL a refused statement aborts its transaction: before each statement of a batch ran under
+    /// a savepoint, a day the database refused failed the whole batch, good days included. (Checked by
+    /// running the chunk's statement without `underSavepoint`: the batch threw, its transaction aborted.)
+    @Test(
+        "a day the database refuses in a run of many is refused alone, at its index, and the rest are stored",
+        arguments: TestBackend.all)
+    func refusalInsideARun(backend: TestBackend) async throws {
+        let database = TestDatabase(backend)
         let store = try Store(path: database.path, clock: database.clock)
         var writes = (0..<100).map { index in
             var entry = UserEntry(user: Self.user, day: Self.first.adding(days: index))
@@ -183,6 +188,32 @@ struct BatchMergeTests {
         #expect(logs.count == 98)
         #expect(logs.allSatisfy { $0.mood == 3 })
         #expect(!logs.contains { $0.day == Self.first.adding(days: 5) || $0.day == Self.first.adding(days: 70) })
+    }
+
+    @Test(
+        "a watch item or settings record the database refuses in a batch is refused alone; the batch goes on",
+        arguments: TestBackend.all)
+    func refusedItemsAndRecords(backend: TestBackend) async throws {
+        let database = TestDatabase(backend)
+        let store = try Store(path: database.path, clock: database.clock)
+        let now = database.clock.now
+        // Both tables take JSON only; the decoder was to check it.
+        let items = ["{\"a\":1}", "not json", "{\"a\":3}"].map { payload in
+            WatchSubmission(user: Self.user, kind: "future-kind", payload: payload, enqueuedAt: now)
+        }
+        var entry = UserEntry(user: Self.user, day: Self.first)
+        entry.energy = .set(0)
+        var settings = SettingsUpdate(user: Self.user)
+        settings.changes[.reminderHour] = .some(.integer(21))
+        let records: [InputRecord] = [.entry(entry), .settings(settings)]
+        let (itemRefusals, recordRefusals) = try await store.batch { store in
+            (try store.stage(items).map(\.index), try records.map { try store.stage($0) != nil })
+        }
+        #expect(itemRefusals == [1])
+        #expect(recordRefusals == [true, false])
+        #expect(try await store.allWatchItems().map(\.payload) == ["{\"a\":1}", "{\"a\":3}"])
+        #expect(try await store.settings(for: Self.user).reminderHour == 21)
+        #expect(try await store.dailyLog(user: Self.user, day: Self.first) == nil)
     }
 }
 

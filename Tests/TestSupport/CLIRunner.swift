@@ -74,11 +74,13 @@ public func pipelineBinary() throws -> URL {
 /// `timedOut`, so a hung child fails the test instead of hanging it. `currentDirectory` is the
 /// child's working directory (default: this process's). With `fileSizeLimit` (KiB), no file the
 /// child writes may grow past it (`ulimit -f`, with SIGXFSZ ignored): a write beyond it fails as
-/// on a full disk.
+/// on a full disk. With `readOnlyFolder`, the child sees that folder read-only: as root, in a mount
+/// namespace of its own where the folder is bound read-only (as on a read-only file system, which root
+/// cannot write either); otherwise with the folder's write permission taken away while it runs.
 public func runBinary(
     _ arguments: [String], stdin: String = "", environment: [String: String] = [:],
     standardOutput: FileHandle? = nil, timeLimit: Duration? = nil, currentDirectory: String? = nil,
-    fileSizeLimit: Int? = nil
+    fileSizeLimit: Int? = nil, readOnlyFolder: String? = nil
 ) async throws -> BinaryRun {
     let executable = try pipelineBinary()
     let folder = TemporaryDirectory("pipeline-binary")
@@ -101,6 +103,14 @@ public func runBinary(
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
         process.arguments =
             ["-c", "trap '' XFSZ; ulimit -f \(fileSizeLimit) && exec \"$0\" \"$@\"", executable.path] + arguments
+    } else if let readOnlyFolder, getuid() == 0 {
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/unshare")
+        process.arguments =
+            [
+                "--mount", "/bin/sh", "-c",
+                "mount --bind \"$1\" \"$1\" && mount -o remount,bind,ro \"$1\" && shift && exec \"$@\"", "sh",
+                readOnlyFolder, executable.path,
+            ] + arguments
     } else {
         process.executableURL = executable
         process.arguments = arguments
@@ -110,6 +120,10 @@ public func runBinary(
     process.standardInput = input
     process.standardOutput = standardOutput ?? output
     process.standardError = error
+    if let readOnlyFolder, getuid() != 0 {
+        chmod(readOnlyFolder, 0o555)
+    }
+    defer { if let readOnlyFolder, getuid() != 0 { chmod(readOnlyFolder, 0o755) } }
     let watchdog = Locked<Task<Bool, Never>?>(nil)
     // Cancelled (a test past its time limit), the child is killed, which ends the wait.
     let started = Locked<Int32?>(nil)
@@ -149,4 +163,54 @@ public func runBinary(
         stderr: try String(contentsOfFile: paths.error, encoding: .utf8))
     run.timedOut = timedOut
     return run
+}
+
+/// The built `pipeline` running with a pipe for standard input, so that a test can feed it in steps and act
+/// between them (stop a server, hold a lock) while it reads.
+public final class StreamingBinary: Sendable {
+    private let process: Process
+    private let input: FileHandle
+    private let folder = TemporaryDirectory("pipeline-stream")
+    private let ended: Task<Void, Never>
+
+    public init(_ arguments: [String], environment: [String: String] = [:]) throws {
+        // A write to a pipe whose reader has exited must fail, not end the test process.
+        signal(SIGPIPE, SIG_IGN)
+        let process = Process()
+        process.executableURL = try pipelineBinary()
+        process.arguments = arguments
+        process.environment = environment
+        let pipe = Pipe()
+        process.standardInput = pipe
+        for (name, set) in [("stdout", { process.standardOutput = $0 }), ("stderr", { process.standardError = $0 })]
+            as [(String, (FileHandle) -> Void)]
+        {
+            let path = folder.path(name)
+            try Data().write(to: URL(fileURLWithPath: path))
+            set(try FileHandle(forWritingTo: URL(fileURLWithPath: path)))
+        }
+        let (stream, continuation) = AsyncStream.makeStream(of: Void.self)
+        process.terminationHandler = { _ in continuation.finish() }
+        try process.run()
+        self.process = process
+        input = pipe.fileHandleForWriting
+        ended = Task { for await _ in stream {} }
+    }
+
+    /// Writes `text` to the process's standard input; a process that has exited is not written to.
+    public func write(_ text: String) {
+        guard process.isRunning else { return }
+        try? input.write(contentsOf: Data(text.utf8))
+    }
+
+    /// Closes standard input and waits for the process to end.
+    public func finish() async throws -> BinaryRun {
+        try? input.close()
+        await ended.value
+        let killed = process.terminationReason == .uncaughtSignal
+        return BinaryRun(
+            status: killed ? -1 : process.terminationStatus, uncaughtSignal: killed ? process.terminationStatus : nil,
+            stdout: try String(contentsOfFile: folder.path("stdout"), encoding: .utf8),
+            stderr: try String(contentsOfFile: folder.path("stderr"), encoding: .utf8))
+    }
 }

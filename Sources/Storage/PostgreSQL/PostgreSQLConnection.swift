@@ -6,8 +6,14 @@ import Synchronization
 /// it has prepared.
 ///
 /// Not thread-safe and not reentrant: it is owned by the `Store` actor (through its driver) and
-/// never leaves it. Every value travels as a bound parameter in text form (`PQexecPrepared`), and
-/// an error keeps only the server's primary message — never its DETAIL, which can quote a row.
+/// never leaves it. Every value travels as a bound parameter in text form (`PQsendQueryPrepared`), and
+/// an error keeps only the server's primary message — never its DETAIL, which can quote a row, and of a
+/// message that can quote a value, only what comes before it (`withoutValues`).
+///
+/// Every call waits for the server's answer for at most `answerLimit`, on the client's clock: the
+/// server's own limits (`statement_timeout`) end a slow statement, but not a server that stopped
+/// answering (its processes frozen, its host gone). The connection is then closed, and every later
+/// call fails at once as a lost connection, which a command reports as "try again later".
 final class PostgreSQLConnection {
     private let handle: OpaquePointer
     let address: StorageAddress
@@ -20,6 +26,21 @@ final class PostgreSQLConnection {
     var checkIsolation: () -> Void = {}
     /// Set while a call runs, so a call started inside another (not reentrant) stops at once.
     private let inUse = Atomic<Bool>(false)
+    /// How long a call waits for the server's answer (`defaultAnswerLimit`).
+    var answerLimit = PostgreSQLConnection.defaultAnswerLimit
+    /// Why the connection was closed by the client (the server did not answer in time); every call then fails.
+    private var abandoned: String?
+
+    /// How much longer than the session's `statement_timeout` a call waits for its answer: a server that
+    /// works answers within its own limit, with an error if need be, and the grace covers the round trip
+    /// and a busy host. A command therefore ends at most `statement_timeout` and this much after its own
+    /// budget: 75 s with the default timeout.
+    static let answerGrace: Duration = .seconds(15)
+    /// The answer limit with the default `statement_timeout`.
+    static let defaultAnswerLimit: Duration = .seconds(60) + answerGrace
+    /// The answer limit of a migration, which runs without a `statement_timeout` (an index over a large
+    /// table may take long), and of every call when an operator turned the timeout off.
+    static let migrationAnswerLimit: Duration = .seconds(3_600)
 
     /// Server-side limits for every session, each for a reason:
     /// - `statement_timeout`: no statement — and so no row lock a claim or a finish takes — is held
@@ -29,13 +50,41 @@ final class PostgreSQLConnection {
     ///   fails with 55P03, which pipeline reports as "try again later" (exit 75);
     /// - `idle_in_transaction_session_timeout`: a process that hangs inside a transaction (a stalled
     ///   input) is disconnected and its locks released instead of blocking other workers forever.
+    ///
+    /// A value an operator set for pipeline's sessions — in the URL (`options=-clock_timeout%3D5s`),
+    /// `PGOPTIONS`, or with `ALTER ROLE`/`ALTER DATABASE … SET` — is kept; one from the server's
+    /// configuration file, meant for every client, is not.
     /// https://www.postgresql.org/docs/15/runtime-config-client.html
-    static let sessionSettings = """
-        SET statement_timeout = '60s';
-        SET lock_timeout = '15s';
-        SET idle_in_transaction_session_timeout = '5min';
-        SET client_min_messages = 'warning'
-        """
+    static let sessionSettings: [(name: String, value: String)] = [
+        ("statement_timeout", "60s"), ("lock_timeout", "15s"), ("idle_in_transaction_session_timeout", "5min"),
+    ]
+
+    /// Where a setting comes from when an operator chose it for these sessions (`pg_settings.source`).
+    private static let chosenSources: Set<String> = ["client", "user", "database", "database user"]
+
+    /// Sets `sessionSettings` but those an operator chose, and the answer limit from the session's
+    /// `statement_timeout`.
+    private func configureSession() throws(StorageError) {
+        let rows = try query(
+            """
+            SELECT name, setting, source FROM pg_settings
+            WHERE name IN ('statement_timeout', 'lock_timeout', 'idle_in_transaction_session_timeout')
+            """)
+        var chosen: [String: String] = [:]
+        for row in 0..<rows.count where PostgreSQLConnection.chosenSources.contains(rows.string(row, 2)) {
+            chosen[rows.string(row, 0)] = rows.string(row, 1)
+        }
+        let settings = PostgreSQLConnection.sessionSettings.filter { chosen[$0.name] == nil }
+        try execute(
+            (settings.map { "SET \($0.name) = '\($0.value)'" } + ["SET client_min_messages = 'warning'"])
+                .joined(separator: "; "))
+        if let milliseconds = chosen["statement_timeout"].flatMap(Int64.init) {
+            answerLimit =
+                milliseconds > 0
+                ? .milliseconds(milliseconds) + PostgreSQLConnection.answerGrace
+                : PostgreSQLConnection.migrationAnswerLimit
+        }
+    }
 
     /// Connects with libpq's URI form. Defaults go first, so the URL (and then libpq's environment:
     /// PGHOST, PGUSER, PGPASSWORD, PGPASSFILE, PGSSLMODE…) overrides them: a 10-second connect
@@ -80,10 +129,13 @@ final class PostgreSQLConnection {
             throw .cannotConnect(location: address.displayText, reason: PostgreSQLConnection.oneLine(reason))
         }
         handle = connection
+        // Nonblocking, so that sending a large statement to a server that does not read it cannot block
+        // either (https://www.postgresql.org/docs/15/libpq-async.html): every wait is `wait(for:until:)`'s.
+        PQsetnonblocking(connection, 1)
         // Notices ("relation already exists, skipping") are the server talking to a person at a
         // terminal; libpq prints them to stderr by default, and cron would mail them.
         PQsetNoticeProcessor(connection, { _, _ in }, nil)
-        try execute(PostgreSQLConnection.sessionSettings)
+        try configureSession()
     }
 
     deinit {
@@ -93,11 +145,11 @@ final class PostgreSQLConnection {
     // MARK: Running SQL
 
     /// Runs SQL that binds nothing (settings, migrations, transaction control); it may hold several
-    /// statements.
-    func execute(_ sql: String) throws(StorageError) {
+    /// statements. `answerLimit` bounds the wait for its answer when given, else the connection's.
+    func execute(_ sql: String, answerLimit limit: Duration? = nil) throws(StorageError) {
         enter()
         defer { leave() }
-        let result = PQexec(handle, sql)
+        let result = try answer(to: sql, within: limit) { PQsendQuery(handle, sql) }
         defer { PQclear(result) }
         try check(result, sql: sql)
     }
@@ -109,8 +161,10 @@ final class PostgreSQLConnection {
         enter()
         defer { leave() }
         let name = try preparedName(sql)
-        let result = withCStrings(parameters) { values in
-            PQexecPrepared(handle, name, Int32(parameters.count), values, nil, nil, 0)
+        let result = try withParameters(parameters, sql: sql.description) { (values) throws(StorageError) in
+            try answer(to: sql.description) {
+                PQsendQueryPrepared(handle, name, Int32(parameters.count), values, nil, nil, 0)
+            }
         }
         do {
             try check(result, sql: sql.description)
@@ -127,7 +181,7 @@ final class PostgreSQLConnection {
         let key = UnsafeRawPointer(sql.utf8Start)
         if let known = prepared[key] { return known }
         let name = "p\(prepared.count + 1)"
-        let result = PQprepare(handle, name, sql.description, 0, nil)
+        let result = try answer(to: sql.description) { PQsendPrepare(handle, name, sql.description, 0, nil) }
         defer { PQclear(result) }
         try check(result, sql: sql.description)
         prepared[key] = name
@@ -141,8 +195,8 @@ final class PostgreSQLConnection {
     func queryUncached(_ sql: String, _ parameters: [String?] = []) throws(StorageError) -> PostgreSQLRows {
         enter()
         defer { leave() }
-        let result = withCStrings(parameters) { values in
-            PQexecParams(handle, sql, Int32(parameters.count), nil, values, nil, nil, 0)
+        let result = try withParameters(parameters, sql: sql) { (values) throws(StorageError) in
+            try answer(to: sql) { PQsendQueryParams(handle, sql, Int32(parameters.count), nil, values, nil, nil, 0) }
         }
         do {
             try check(result, sql: sql)
@@ -151,6 +205,111 @@ final class PostgreSQLConnection {
             throw error
         }
         return PostgreSQLRows(result!)
+    }
+
+    /// Calls `body` with the parameters as C strings. A parameter holding a NUL character is refused
+    /// (SQLSTATE 22021, as the server refuses one): a C string ends at its first NUL, so libpq would
+    /// send the value cut short, and PostgreSQL's text cannot hold the character anyway.
+    private func withParameters<R>(
+        _ parameters: [String?], sql: String, _ body: ([UnsafePointer<CChar>?]) throws(StorageError) -> R
+    ) throws(StorageError) -> R {
+        let storage: [UnsafeMutablePointer<CChar>?] = parameters.map { $0.map { strdup($0) } ?? nil }
+        defer { storage.forEach { free($0) } }
+        for (parameter, copy) in zip(parameters, storage) {
+            if let parameter, let copy, strlen(copy) != parameter.utf8.count {
+                throw .postgresql(
+                    sqlState: "22021",
+                    message: "a text value holds a NUL character (U+0000), which PostgreSQL cannot store",
+                    sql: sql)
+            }
+        }
+        return try body(storage.map { $0.map { UnsafePointer($0) } })
+    }
+
+    /// Sends a call with `send` (a `PQsend…` function) and waits for its answer: the last result, or the
+    /// first error of a call that holds several statements. Throws, having closed the connection, when the
+    /// answer does not come within `limit` (the connection's `answerLimit` by default) or the call
+    /// cannot be sent.
+    private func answer(
+        to sql: String, within limit: Duration? = nil, _ send: () -> Int32
+    ) throws(StorageError) -> OpaquePointer? {
+        if let abandoned { throw .postgresql(sqlState: "08006", message: abandoned, sql: sql) }
+        let limit = limit ?? answerLimit
+        let deadline = ContinuousClock.now + limit
+        guard send() == 1 else {
+            throw .postgresql(sqlState: "08006", message: lostConnectionMessage(), sql: sql)
+        }
+        // Nonblocking: what libpq could not hand to the kernel yet is sent as the server reads.
+        while true {
+            let flushed = PQflush(handle)
+            if flushed == 0 { break }
+            if flushed < 0 { throw .postgresql(sqlState: "08006", message: lostConnectionMessage(), sql: sql) }
+            if try wait(for: Int16(POLLIN | POLLOUT), until: deadline, limit: limit, sql: sql) & Int16(POLLIN) != 0 {
+                _ = PQconsumeInput(handle)
+            }
+        }
+        var kept: OpaquePointer?
+        while true {
+            // `PQisBusy` is false once a result is ready, or the connection is lost (then `PQgetResult`
+            // returns its error at once).
+            while PQisBusy(handle) != 0 {
+                _ = try wait(for: Int16(POLLIN), until: deadline, limit: limit, sql: sql)
+                _ = PQconsumeInput(handle)
+            }
+            guard let next = PQgetResult(handle) else { break }
+            if let current = kept, PostgreSQLConnection.isError(current) {
+                PQclear(next)
+            } else {
+                PQclear(kept)
+                kept = next
+            }
+        }
+        return kept
+    }
+
+    /// Waits until the connection's socket is ready for `events`, or throws when `deadline` (`limit` after
+    /// the call was sent) passes first: the connection is then closed, so the server's late answer can never
+    /// be taken for the next call's. Returns the events that happened.
+    private func wait(
+        for events: Int16, until deadline: ContinuousClock.Instant, limit: Duration, sql: String
+    ) throws(StorageError) -> Int16 {
+        var descriptor = pollfd(fd: PQsocket(handle), events: events, revents: 0)
+        guard descriptor.fd >= 0 else {
+            throw .postgresql(sqlState: "08006", message: lostConnectionMessage(), sql: sql)
+        }
+        while true {
+            let left = ContinuousClock.now.duration(to: deadline)
+            if left <= .zero { break }
+            let milliseconds = Int32(min(left / .milliseconds(1), Double(Int32.max)).rounded(.up))
+            let ready = poll(&descriptor, 1, milliseconds)
+            if ready > 0 { return descriptor.revents }
+            if ready < 0, errno != EINTR {
+                throw .postgresql(sqlState: "08006", message: lostConnectionMessage(), sql: sql)
+            }
+        }
+        let reason = "the server did not answer within \(limit.components.seconds) s; the connection was closed"
+        abandon(reason)
+        throw .postgresql(sqlState: "08006", message: reason, sql: sql)
+    }
+
+    /// Closes the connection's socket for good (libpq frees it with the connection): the server sees it end and
+    /// rolls back what it had open, and every later call fails with `reason`.
+    private func abandon(_ reason: String) {
+        abandoned = reason
+        isInTransaction = false
+        let socket = PQsocket(handle)
+        if socket >= 0 { shutdown(socket, Int32(SHUT_RDWR)) }
+    }
+
+    /// The message of a call that could not reach the server.
+    private func lostConnectionMessage() -> String {
+        "the connection to the server was lost: "
+            + PostgreSQLConnection.oneLine(address.scrub(String(cString: PQerrorMessage(handle))))
+    }
+
+    private static func isError(_ result: OpaquePointer) -> Bool {
+        let status = PQresultStatus(result)
+        return status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK
     }
 
     // MARK: Transactions
@@ -179,10 +338,10 @@ final class PostgreSQLConnection {
     /// error here, not a silent loss.
     func commit() throws(StorageError) {
         enter()
-        let result = PQexec(handle, "COMMIT")
-        leave()
-        defer { PQclear(result) }
+        defer { leave() }
         isInTransaction = false
+        let result = try answer(to: "COMMIT") { PQsendQuery(handle, "COMMIT") }
+        defer { PQclear(result) }
         try check(result, sql: "COMMIT")
         if let status = PQcmdStatus(result), String(cString: status) == "ROLLBACK" {
             throw .postgresql(sqlState: "40000", message: "the transaction was rolled back", sql: "COMMIT")
@@ -190,13 +349,13 @@ final class PostgreSQLConnection {
     }
 
     /// Rolls back the open transaction. A failure here has nothing to recover: the server rolls an
-    /// unfinished transaction back when the session ends.
+    /// unfinished transaction back when the session ends (or the connection was closed already).
     func rollback() {
         guard isInTransaction else { return }
         isInTransaction = false
         enter()
         defer { leave() }
-        PQclear(PQexec(handle, "ROLLBACK"))
+        PQclear(try? answer(to: "ROLLBACK") { PQsendQuery(handle, "ROLLBACK") })
     }
 
     // MARK: Errors
@@ -210,6 +369,7 @@ final class PostgreSQLConnection {
         var message =
             result.flatMap { PQresultErrorField($0, PostgreSQLConnection.primaryMessageField) }
             .map { String(cString: $0) } ?? String(cString: PQerrorMessage(handle))
+        message = PostgreSQLConnection.withoutValues(message, sqlState: sqlState)
         if PQstatus(handle) != CONNECTION_OK {
             // The server went away (restart, failover, network): libpq has no SQLSTATE for it.
             if sqlState.isEmpty { sqlState = "08006" }
@@ -218,6 +378,23 @@ final class PostgreSQLConnection {
         throw .postgresql(
             sqlState: sqlState.isEmpty ? "XX000" : sqlState,
             message: PostgreSQLConnection.oneLine(address.scrub(message)), sql: sql)
+    }
+
+    /// A server message with every value it may quote left out. A data exception (class 22) quotes
+    /// the value it refused — `invalid input syntax for type integer: "…"`, `value "…" is out of range`,
+    /// `malformed array literal: "…"`, a row of notes at a time — so only its words before the first
+    /// quote or colon are kept. A message raised by a function or trigger (class P0) is its author's
+    /// text, which may hold anything, so none of it is kept. Other classes name objects (tables,
+    /// constraints, columns), not values; the values are in DETAIL, which is never read.
+    /// https://www.postgresql.org/docs/15/errcodes-appendix.html
+    static func withoutValues(_ message: String, sqlState: String) -> String {
+        if sqlState.hasPrefix("P0") {
+            return
+                "an error raised by a function or trigger on the server (its text is not shown: it may quote a value)"
+        }
+        guard sqlState.hasPrefix("22") else { return message }
+        let words = message.prefix { $0 != "\"" && $0 != ":" }.trimmingCharacters(in: .whitespaces)
+        return words.split(separator: " ").count >= 3 ? words : "a value was refused (data exception)"
     }
 
     /// `PG_DIAG_SQLSTATE` and `PG_DIAG_MESSAGE_PRIMARY` are character macros Swift does not import.

@@ -31,83 +31,201 @@ extension PostgreSQLDriver {
         connection.rollback()
     }
 
-    /// Stages a record. Unlike SQLite, PostgreSQL cannot undo one failed statement of a transaction
-    /// without a savepoint, and a savepoint per record would give a large batch tens of thousands
-    /// of subtransactions (which slow every other session's snapshots once past 64). So a record
-    /// the database refuses fails the whole batch, back to its last checkpoint, with the database's
-    /// reason. The decoder checks every bound the schema does before anything is staged, so such a
-    /// refusal is a disagreement between the two, never bad input; nothing committed is lost.
+    /// Stages a record, written before this returns: the database's refusal of it (`StorageError.isRecordRefusal`)
+    /// is returned, and the rest of the batch goes on, as on SQLite. PostgreSQL cannot undo one failed
+    /// statement of a transaction by itself, so each statement of a batch runs under a savepoint
+    /// (`underSavepoint`): a refused statement is undone alone, and one that wrote many records is written
+    /// again record by record to find the refused ones. The decoder checks every bound the schema does, so a
+    /// refusal is a disagreement between the two (or a trigger of the operator's), never the common case.
     func stage(_ record: InputRecord) throws(StorageError) -> StorageError? {
-        if case .entry(let entry) = record { return try stage(DayWrite(entry)) }
-        if case .health(let metrics) = record { return metrics.isEmpty ? nil : try stage(DayWrite(metrics)) }
-        if case .watch(let item) = record {
-            // Queued items are only read once the batch is committed: they need not wait for the days
-            // staged before them, and are inserted many per statement.
-            try ensureUser(item.user)
-            stagedWatchItems.append(watchItemParameters(item))
-            if stagedWatchItems.count >= PostgreSQLDriver.stagedLimit { try flushStagedWatchItems() }
-            return nil
+        switch record {
+        case .entry(let entry): return try stage(DayWrite(entry))
+        case .health(let metrics): return metrics.isEmpty ? nil : try stage(DayWrite(metrics))
+        case .watch(let item): return try stage([item]).first?.refusal
+        case .user, .settings:
+            try flushStagedDays()
+            do {
+                try underSavepoint { () throws(StorageError) in try apply(record) }
+                return nil
+            } catch  where error.isRecordRefusal {
+                return error
+            }
         }
-        // A user or settings record writes other tables than the staged days, which need only their
-        // user's row (`ensureUser`, done as each is staged): applied at once, it leaves the chunk
-        // growing instead of cutting it at every user of an input ordered by user.
-        try apply(record)
-        return nil
     }
 
-    /// Queues the day's write; queued writes are merged together, in two statements per chunk
-    /// (`flushStagedDays`), when the chunk is full, when the same day comes again, when a day is
-    /// written otherwise, and before the batch commits.
+    /// Stages one day's write, written before this returns, as `stage(_: InputRecord)`.
     func stage(_ write: DayWrite) throws(StorageError) -> StorageError? {
+        try stage([write]).first?.refusal
+    }
+
+    /// Stages the writes of several user-days, in order, written before this returns: up to `stagedLimit` days
+    /// a statement (`bulkUpsertDays`; a user-day that comes again starts the next statement), each under a
+    /// savepoint. Returns the refusals by the index of their write.
+    func stage(_ writes: [DayWrite]) throws(StorageError) -> [(index: Int, refusal: StorageError)] {
+        try flushStagedDays()
+        var refusals: [(index: Int, refusal: StorageError)] = []
+        var chunk = StagedChunk()
+        for (index, write) in writes.enumerated() {
+            try ensureUser(write.user)
+            let key = write.user.rawValue + "\u{0}" + write.day.description
+            if chunk.keys.contains(key) || chunk.rows.count >= PostgreSQLDriver.stagedLimit {
+                refusals += try writeDays(chunk)
+                chunk = StagedChunk()
+            }
+            chunk.append(dayParameters(write), index: index, key: key)
+        }
+        refusals += try writeDays(chunk)
+        return refusals
+    }
+
+    /// Queues watch items, in order, written before this returns: up to `stagedLimit` a statement
+    /// (`bulkInsertWatchItems`), each under a savepoint. Returns the refusals by the index of their item.
+    func stage(_ items: [WatchSubmission]) throws(StorageError) -> [(index: Int, refusal: StorageError)] {
+        try flushStagedDays()
+        var refusals: [(index: Int, refusal: StorageError)] = []
+        var chunk = StagedChunk()
+        for (index, item) in items.enumerated() {
+            try ensureUser(item.user)
+            if chunk.rows.count >= PostgreSQLDriver.stagedLimit {
+                refusals += try writeRows(
+                    chunk, all: PostgreSQLDriver.bulkInsertWatchItems, one: PostgreSQLDriver.insertWatchItem)
+                chunk = StagedChunk()
+            }
+            chunk.append(watchItemParameters(item), index: index)
+        }
+        refusals += try writeRows(
+            chunk, all: PostgreSQLDriver.bulkInsertWatchItems, one: PostgreSQLDriver.insertWatchItem)
+        return refusals
+    }
+
+    /// Rows for one statement, with the index of the write each came from.
+    struct StagedChunk {
+        var rows: [[String?]] = []
+        var indexes: [Int] = []
+        var keys: Set<String> = []
+
+        mutating func append(_ row: [String?], index: Int, key: String? = nil) {
+            rows.append(row)
+            indexes.append(index)
+            if let key { keys.insert(key) }
+        }
+    }
+
+    /// Writes a chunk of days, as `flushStagedDays` writes its queue, under a savepoint; when the database
+    /// refuses it, writes each day on its own to find the refused ones. Returns their refusals.
+    private func writeDays(_ chunk: StagedChunk) throws(StorageError) -> [(index: Int, refusal: StorageError)] {
+        guard !chunk.rows.isEmpty else { return [] }
+        do {
+            try underSavepoint { () throws(StorageError) in try upsertDays(chunk.rows) }
+            return []
+        } catch  where error.isRecordRefusal {
+            return try writeEach(chunk, error) { (row) throws(StorageError) in
+                try connection.query(PostgreSQLDriver.upsertDay, row)
+            }
+        }
+    }
+
+    /// Writes a chunk's rows with `all` (column k of the rows as array parameter k) under a savepoint; when the
+    /// database refuses it, each row with `one`. Returns the refusals.
+    private func writeRows(_ chunk: StagedChunk, all: StaticString, one: StaticString) throws(StorageError)
+        -> [(index: Int, refusal: StorageError)]
+    {
+        guard !chunk.rows.isEmpty else { return [] }
+        do {
+            try underSavepoint { () throws(StorageError) in
+                if chunk.rows.count == 1 {
+                    try connection.query(one, chunk.rows[0])
+                } else {
+                    try connection.query(all, PostgreSQLDriver.arrayColumns(chunk.rows))
+                }
+            }
+            return []
+        } catch  where error.isRecordRefusal {
+            return try writeEach(chunk, error) { (row) throws(StorageError) in try connection.query(one, row) }
+        }
+    }
+
+    /// After the database refused a whole chunk with `refusal`: writes each row on its own under a savepoint,
+    /// and returns the refusals by index. A chunk of one row is that row's refusal.
+    private func writeEach(
+        _ chunk: StagedChunk, _ refusal: StorageError, _ write: ([String?]) throws(StorageError) -> Void
+    ) throws(StorageError) -> [(index: Int, refusal: StorageError)] {
+        guard chunk.rows.count > 1 else { return chunk.indexes.map { ($0, refusal) } }
+        var refusals: [(index: Int, refusal: StorageError)] = []
+        for (row, index) in zip(chunk.rows, chunk.indexes) {
+            do {
+                try underSavepoint { () throws(StorageError) in try write(row) }
+            } catch  where error.isRecordRefusal {
+                refusals.append((index, error))
+            }
+        }
+        return refusals
+    }
+
+    /// Runs `body` under a savepoint of the open transaction: when the database refuses a record
+    /// (`StorageError.isRecordRefusal`), what `body` did is undone and the transaction goes on; any other
+    /// error fails the transaction. A savepoint that wrote is a subtransaction with an id of its own until
+    /// the commit; a non-strict ingestion commits every `IngestBatching.records` records, a few dozen such
+    /// statements, below the 64 a session caches before other sessions' snapshots slow down.
+    /// https://www.postgresql.org/docs/15/sql-savepoint.html
+    func underSavepoint(_ body: () throws(StorageError) -> Void) throws(StorageError) {
+        try connection.execute("SAVEPOINT staged")
+        do {
+            try body()
+        } catch  where error.isRecordRefusal {
+            try connection.execute("ROLLBACK TO SAVEPOINT staged; RELEASE SAVEPOINT staged")
+            throw error
+        }
+        try connection.execute("RELEASE SAVEPOINT staged")
+    }
+
+    /// Days per chunk (and watch items per statement): enough that a statement's fixed cost is a
+    /// small share of the work, few enough that a chunk's arrays stay small.
+    static let stagedLimit = 1_000
+
+    /// Forgets what was queued and not sent: its transaction is rolling back.
+    func discardStaged() {
+        stagedDays.removeAll()
+        stagedDayKeys.removeAll()
+    }
+
+    /// Queues a day's write whose refusal would fail the batch (a drained watch item's, whose payload was
+    /// checked as it was queued): queued writes are merged together, in two statements per chunk
+    /// (`flushStagedDays`), when the chunk is full, when the same day comes again, when a day is written
+    /// otherwise, and before the batch commits.
+    func queue(_ write: DayWrite) throws(StorageError) {
         try ensureUser(write.user)
         let key = write.user.rawValue + "\u{0}" + write.day.description
         if stagedDayKeys.contains(key) { try flushStagedDays() }
         stagedDays.append(dayParameters(write))
         stagedDayKeys.insert(key)
         if stagedDays.count >= PostgreSQLDriver.stagedLimit { try flushStagedDays() }
-        return nil
     }
 
-    /// Stages each write in turn (`stage(_: DayWrite)` already sends many days per statement).
-    func stage(_ writes: [DayWrite]) throws(StorageError) -> [(index: Int, refusal: StorageError)] {
-        try stageEach(writes[...]) { (write) throws(StorageError) in try stage(write) }
-    }
-
-    /// Stages each item in turn (`stage(_: InputRecord)` already sends many items per statement).
-    func stage(_ items: [WatchSubmission]) throws(StorageError) -> [(index: Int, refusal: StorageError)] {
-        try stageEach(items[...]) { (item) throws(StorageError) in try stage(.watch(item)) }
-    }
-
-    /// Days per chunk (and watch items per round trip): enough that a statement's fixed cost is a
-    /// small share of the work, few enough that a chunk's arrays stay small.
-    static let stagedLimit = 1_000
-
-    /// Forgets what was staged and not sent: its transaction is rolling back.
-    func discardStaged() {
-        stagedDays.removeAll()
-        stagedDayKeys.removeAll()
-        stagedWatchItems.removeAll()
-    }
-
-    /// Writes the staged days: one day with `upsertDay`, more with `bulkUpsertDays`, then any day
-    /// that statement could not write (a row another writer inserted meanwhile) with `upsertDay`.
+    /// Writes the queued days (`queue(_:)`).
     func flushStagedDays() throws(StorageError) {
         guard !stagedDays.isEmpty else { return }
         defer {
             stagedDays.removeAll(keepingCapacity: true)
             stagedDayKeys.removeAll(keepingCapacity: true)
         }
-        guard stagedDays.count > 1 else {
-            try connection.query(PostgreSQLDriver.upsertDay, stagedDays[0])
+        try upsertDays(stagedDays)
+    }
+
+    /// Writes days, each user-day at most once: one day with `upsertDay`, more with `bulkUpsertDays`, then any
+    /// day that statement could not write (a row another writer inserted meanwhile) with `upsertDay`.
+    private func upsertDays(_ days: [[String?]]) throws(StorageError) {
+        guard days.count > 1 else {
+            if let day = days.first { try connection.query(PostgreSQLDriver.upsertDay, day) }
             return
         }
         // Column k of the chunk as one array parameter, except $3 (updated_at), the same for all.
-        var columns = PostgreSQLDriver.arrayColumns(stagedDays)
-        columns[2] = stagedDays[0][2]
+        var columns = PostgreSQLDriver.arrayColumns(days)
+        columns[2] = days[0][2]
         let written = try connection.query(PostgreSQLDriver.bulkUpsertDays, columns)
-        guard written.count < stagedDays.count else { return }
+        guard written.count < days.count else { return }
         let done = Set((0..<written.count).map { written.string($0, 0) + "\u{0}" + written.string($0, 1) })
-        for parameters in stagedDays where !done.contains((parameters[0] ?? "") + "\u{0}" + (parameters[1] ?? "")) {
+        for parameters in days where !done.contains((parameters[0] ?? "") + "\u{0}" + (parameters[1] ?? "")) {
             try connection.query(PostgreSQLDriver.upsertDay, parameters)
         }
     }
@@ -119,16 +237,9 @@ extension PostgreSQLDriver {
         knownUsersBeforeBatch = knownUsers
     }
 
-    /// Sends everything staged and not yet written.
+    /// Sends everything queued and not yet written.
     func flushStaged() throws(StorageError) {
         try flushStagedDays()
-        try flushStagedWatchItems()
-    }
-
-    func flushStagedWatchItems() throws(StorageError) {
-        guard !stagedWatchItems.isEmpty else { return }
-        defer { stagedWatchItems.removeAll(keepingCapacity: true) }
-        try connection.query(PostgreSQLDriver.bulkInsertWatchItems, PostgreSQLDriver.arrayColumns(stagedWatchItems))
     }
 
     /// Writes one input record in the open transaction.

@@ -1,3 +1,4 @@
+import Domain
 import Foundation
 
 /// `pipeline copy` on PostgreSQL (see `Store+Copy.swift`): rows read in one REPEATABLE READ
@@ -108,6 +109,7 @@ extension PostgreSQLDriver {
         }.joined(separator: ", ")
         let sql =
             "INSERT INTO \"\(table.name)\" (\(names)) SELECT \(values) FROM unnest(\(arrays)) AS copied (\(names))"
+        try Self.checkStorable(rows, of: table)
         let parameters: [String?] = columns.enumerated().map { index, column in
             Self.arrayLiteral(
                 rows.map { row in
@@ -141,6 +143,30 @@ extension PostgreSQLDriver {
 
     func abandonImport() {
         connection.rollback()
+    }
+
+    /// Refuses a page holding a text PostgreSQL cannot store, a NUL character (which SQLite stores, and
+    /// versions before the decoder refused it accepted), naming its table, column and row by its key —
+    /// not its value, which may be health data.
+    private static func checkStorable(_ rows: [[CopyValue]], of table: CopyTable) throws(StorageError) {
+        for row in rows {
+            for (index, column) in table.columns.enumerated() {
+                guard case .text(let text) = row[index], text.utf8.contains(0) else { continue }
+                let key = zip(table.keyColumns, table.key(of: row)).map { name, value in
+                    switch value {
+                    case .text(let text): "\(name) \(PrintableExcerpt.of(text))"
+                    case .integer(let number): "\(name) \(number)"
+                    case .real(let number): "\(name) \(number)"
+                    case .null: "\(name) null"
+                    }
+                }
+                throw .postgresql(
+                    sqlState: "22021",
+                    message: "\(table.name).\(column.name) of the row with \(key.joined(separator: ", ")) holds a NUL "
+                        + "character (U+0000), which PostgreSQL cannot store; remove it from the source and copy again",
+                    sql: nil)
+            }
+        }
     }
 
     /// A value in libpq's text format.

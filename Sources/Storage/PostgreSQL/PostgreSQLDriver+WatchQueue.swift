@@ -80,9 +80,8 @@ extension PostgreSQLDriver {
     /// the item's removal); the removal itself is immediate, so of two workers draining one item
     /// only the one whose DELETE found it applies it.
     func stageCompletion(watchItem id: Int64, applying entry: UserEntry) throws(StorageError) -> Bool {
-        try flushStagedWatchItems()
         guard try deleteWatchItem(id) else { return false }
-        _ = try stage(DayWrite(entry))
+        try queue(DayWrite(entry))
         return true
     }
 
@@ -91,7 +90,6 @@ extension PostgreSQLDriver {
     /// page's order: one statement for the page.
     func stageCompletions(_ completions: [WatchCompletion]) throws(StorageError) -> Set<Int64> {
         guard !completions.isEmpty else { return [] }
-        try flushStagedWatchItems()
         let deleted = try connection.query(
             """
             DELETE FROM watch_items WHERE id IN (
@@ -100,7 +98,7 @@ extension PostgreSQLDriver {
             """, [PostgreSQLDriver.arrayLiteral(completions.map { .pg($0.id) })])
         let removed = Set((0..<deleted.count).map { deleted.int64($0, 0) })
         for completion in completions where removed.contains(completion.id) {
-            _ = try stage(DayWrite(completion.entry))
+            try queue(DayWrite(completion.entry))
         }
         return removed
     }

@@ -16,16 +16,20 @@ final class PostgreSQLDriver: StorageDriver {
     var knownUsersBeforeBatch: Set<UserID> = []
     /// The timestamp of the open `batch`: every row it writes is stamped with the same instant.
     var batchMilliseconds: Int64?
-    /// Day writes staged in the open batch and not yet sent, as `upsertDay`'s parameters, and their
-    /// user-days (`flushStagedDays`).
+    /// Day writes queued in the open batch and not yet sent (a drain's, `queue(_:)`), as `upsertDay`'s
+    /// parameters, and their user-days (`flushStagedDays`).
     var stagedDays: [[String?]] = []
     var stagedDayKeys: Set<String> = []
-    /// Watch items staged in the open batch and not yet sent (`flushStaged`).
-    var stagedWatchItems: [[String?]] = []
 
-    init(url: String, clock: any Clock, schemaVersion: Int?) throws(StorageError) {
+    /// Connects and migrates up to `schemaVersion` (all when `nil`). With `existingOnly`, a database
+    /// pipeline never set up (no `schema_migrations` on the search path) is refused with `noDatabase`,
+    /// checked on the same connection: a server at its connection limit must not see two.
+    init(url: String, clock: any Clock, schemaVersion: Int?, existingOnly: Bool = false) throws(StorageError) {
         self.clock = clock
         connection = try PostgreSQLConnection(url: url)
+        if existingOnly, !(try connection.query("SELECT to_regclass('schema_migrations') IS NOT NULL").bool(0, 0)) {
+            throw .noDatabase(path: connection.address.displayText)
+        }
         let migrator = PostgreSQLMigrator()
         try migrator.checkCompatible(connection)
         try migrator.migrate(connection, to: schemaVersion, now: Store.milliseconds(clock.now))

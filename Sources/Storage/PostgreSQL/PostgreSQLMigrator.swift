@@ -88,7 +88,7 @@ struct PostgreSQLMigrator {
                 // An index over a large table may take longer than the session's statement timeout.
                 try connection.execute("SET LOCAL statement_timeout = 0")
                 do throws(StorageError) {
-                    try connection.execute(migration.sql)
+                    try connection.execute(migration.sql, answerLimit: PostgreSQLConnection.migrationAnswerLimit)
                 } catch .postgresql(_, let message, _) {
                     throw .migrationFailed(version: migration.version, name: migration.name, message: message)
                 }
@@ -107,12 +107,26 @@ struct PostgreSQLMigrator {
         let first =
             current.string(0, 1).split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
             .first { !$0.isEmpty && $0 != "\"$user\"" } ?? ""
-        let name = first.hasPrefix("\"") ? String(first.dropFirst().dropLast()) : first
+        let name = PostgreSQLMigrator.schemaName(first)
         guard !name.isEmpty else {
             throw .cannotOpen(
                 path: connection.address.displayText, reason: "the search_path names no schema to create tables in")
         }
         // A name cannot be a bound parameter; quote it as an identifier (doubling any quote).
         try connection.execute("CREATE SCHEMA IF NOT EXISTS \"\(name.replacingOccurrences(of: "\"", with: "\"\""))\"")
+    }
+
+    /// The schema an element of `search_path` names, as the server reads it: a quoted name as written
+    /// (a doubled quote inside stands for one), any other folded to lower case, as PostgreSQL folds an
+    /// unquoted identifier (ASCII letters only, in a UTF-8 database). `search_path=Pipeline` names the
+    /// schema `pipeline`; creating `Pipeline` would leave the path naming a schema that still does not
+    /// exist. https://www.postgresql.org/docs/15/sql-syntax-lexical.html#SQL-SYNTAX-IDENTIFIERS
+    static func schemaName(_ element: String) -> String {
+        if element.hasPrefix("\""), element.hasSuffix("\""), element.count >= 2 {
+            return String(element.dropFirst().dropLast()).replacingOccurrences(of: "\"\"", with: "\"")
+        }
+        return String(
+            decoding: element.utf8.map { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) ? $0 + 32 : $0 },
+            as: UTF8.self)
     }
 }

@@ -76,13 +76,14 @@ extension SQLiteDriver {
         return refusals
     }
 
-    /// Runs `write`, returning a constraint's refusal instead of throwing it: SQLite has already
-    /// undone the failing statement alone, and the rest of the transaction goes on.
+    /// Runs `write`, returning the database's refusal of the record (`StorageError.isRecordRefusal`: a
+    /// constraint, a value too big) instead of throwing it: SQLite has already undone the failing
+    /// statement alone, and the rest of the transaction goes on.
     func constraintRefusal(_ write: () throws(StorageError) -> Void) throws(StorageError) -> StorageError? {
         do throws(StorageError) {
             try write()
             return nil
-        } catch  where error.isConstraint {
+        } catch  where error.isRecordRefusal {
             return error
         }
     }
