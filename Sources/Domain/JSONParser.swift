@@ -37,16 +37,14 @@ public struct JSONParser {
         try Array(text.utf8).withUnsafeBufferPointer { (bytes) throws(JSONSyntaxError) in try parse(bytes) }
     }
 
-    /// Whether `key` looks like a field name: 1–64 ASCII letters, digits, `_`, `-` or `.`, starting with a
-    /// letter. Messages name only such keys; any other key may hold a value (`"hrv 48.2"`), and a message
+    /// Whether `key` looks like a field name: 1–64 ASCII letters, `_` or `-`, starting with a letter, as
+    /// every field name is and a misspelt one (`symptom_severity`, `Mood`) still is. Messages name only such
+    /// keys; any other key may hold a value (`"hrv 48.2"`, `"hrv123.456"`, `"steps_9000"`), and a message
     /// never repeats one.
     public static func isFieldName(_ key: String) -> Bool {
         let bytes = key.utf8
         guard let first = bytes.first, bytes.count <= 64, isLetter(first) else { return false }
-        return bytes.allSatisfy { byte in
-            isLetter(byte) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "_")
-                || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
-        }
+        return bytes.allSatisfy { byte in isLetter(byte) || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-") }
     }
 
     private static func isLetter(_ byte: UInt8) -> Bool {

@@ -45,8 +45,11 @@ public struct SchedulerConfiguration: Sendable, Hashable {
     /// At most this many rows of each kind are pruned per launch, so a launch after a long time
     /// (or the first after an upgrade) spends a bounded time on it; later launches take the rest.
     public var pruneLimit = 1_000
-    /// A lease that expired this many budgets ago without a launch reclaiming it is reported stuck.
-    public var stuckAfterBudgets: Double = 4
+    /// A lease that expired this many budgets ago without a launch reclaiming it is reported stuck. By
+    /// default as soon as it expires: a lease covers its run's budget and grace, so only a worker that died
+    /// (or hangs) leaves one to expire, and its request waits for the next launch that runs its task (for
+    /// `ml-retrain`, the next `pipeline retrain`, perhaps a day later).
+    public var stuckAfterBudgets: Double = 0
     /// How many requests of each kind may be pending at once, over all tasks and scopes; `nil` for
     /// no limit beyond one per task and scope (a server). A phone uses `.iOS`.
     public var pendingRequestLimit: PendingRequestLimit?

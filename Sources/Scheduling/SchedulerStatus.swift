@@ -12,6 +12,9 @@ public struct SchedulerStatus: Sendable {
         /// Pending and due now.
         public var due: Int
         public var running: Int
+        /// Leased by a worker whose lease expired (it died): claimable again, by the next launch that runs
+        /// the task (reported `stuck` too).
+        public var abandoned = 0
         public var lastSuccess: Date?
         /// Finished runs by outcome, over the whole history.
         public var runs: [TaskOutcome: Int]
@@ -54,8 +57,8 @@ public struct SchedulerStatus: Sendable {
     /// The latest run succeeded without leaving a successor pending: the handler did not reschedule
     /// itself (DESIGN §8, bug 10).
     public var brokenChains: [TaskRun]
-    /// Leases that expired long ago (`stuckAfterBudgets` budgets) and that no launch took over: the
-    /// worker died and no launch has run since.
+    /// Leases that expired (`stuckAfterBudgets` budgets ago; by default at all) and that no launch took
+    /// over: the worker died and no launch has run the task since.
     public var stuck: [ScheduledRequest]
     /// Requests whose identifier is not registered by this version: no launch will run them.
     public var unregistered: [TaskIdentifier: Int]
@@ -95,7 +98,8 @@ extension TaskScheduler {
                 tasks.append(
                     SchedulerStatus.TaskSummary(
                         identifier: identifier, scope: scope, pending: count.pending, due: count.due,
-                        running: count.running, lastSuccess: mine.first { $0.outcome == .success }?.lastFinishedAt,
+                        running: count.running, abandoned: count.abandoned,
+                        lastSuccess: mine.first { $0.outcome == .success }?.lastFinishedAt,
                         runs: Dictionary(uniqueKeysWithValues: mine.map { (TaskOutcome($0.outcome), $0.runs) }),
                         discarded: discarded[identifier.rawValue] ?? DiscardedTaskRequestCounts()))
                 let scopes = try await store.scopesNeverSubmitted(

@@ -15,18 +15,24 @@ extension Store {
     /// Opens the database at `address` as `init(path:)` does, but only if it exists: a missing
     /// SQLite file, or a PostgreSQL database pipeline never set up, is refused with
     /// `StorageError.noDatabase` instead of being created (a copy's source, and every command that
-    /// reads or runs tasks, where a mistyped path must not read as an empty database).
+    /// reads or runs tasks, where a mistyped path must not read as an empty database). An SQLite file
+    /// this process cannot write is opened for reading only.
     public static func existing(_ address: String, clock: any Clock = SystemClock()) throws(StorageError) -> Store {
         // An SQLite address is the file's path as written.
         let parsed = StorageAddress(address)
         switch parsed {
         case .sqlite:
             if !FileManager.default.fileExists(atPath: address) { throw .noDatabase(path: address) }
-        case .postgresql(let url):
+            // A file this process cannot write, or in a folder it cannot write (where SQLite keeps the
+            // database's -wal and -shm files), is read as it is, and every write refused.
+            let folder = (address as NSString).deletingLastPathComponent
+            if access(address, W_OK) != 0 || access(folder.isEmpty ? "." : folder, W_OK) != 0 {
+                return try Store(readingOnly: address, clock: clock)
+            }
+        case .postgresql:
             // A server database pipeline never set up is as missing as an absent file: opening it as a
             // store would create the tables there.
-            let found = try PostgreSQLConnection(url: url).query("SELECT to_regclass('schema_migrations') IS NOT NULL")
-            if !found.bool(0, 0) { throw .noDatabase(path: parsed.displayText) }
+            return try Store(path: address, clock: clock, schemaVersion: nil, existingOnly: true)
         }
         return try Store(path: address, clock: clock)
     }

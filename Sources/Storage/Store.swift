@@ -27,20 +27,35 @@ public actor Store {
     }
 
     /// Opens and migrates up to `schemaVersion` (all when `nil`): tests use it to build databases
-    /// as earlier versions left them.
-    init(path address: String, clock: any Clock, schemaVersion: Int?) throws(StorageError) {
+    /// as earlier versions left them. With `existingOnly`, a PostgreSQL database pipeline never set up
+    /// is refused (`Store.existing`).
+    init(path address: String, clock: any Clock, schemaVersion: Int?, existingOnly: Bool = false)
+        throws(StorageError)
+    {
         let parsed = StorageAddress(address)
-        location = parsed.displayText
-        backend = parsed.backend
-        self.clock = clock
-        self.address = parsed
         let driver: any StorageDriver
         switch parsed {
         case .sqlite(let path):
             driver = try SQLiteDriver(path: path, clock: clock, schemaVersion: schemaVersion)
         case .postgresql(let url):
-            driver = try PostgreSQLDriver(url: url, clock: clock, schemaVersion: schemaVersion)
+            driver = try PostgreSQLDriver(
+                url: url, clock: clock, schemaVersion: schemaVersion, existingOnly: existingOnly)
         }
+        self.init(address: parsed, driver: driver, clock: clock)
+    }
+
+    /// A store of the SQLite file at `path` opened for reading only (`SQLiteDriver(readingOnlyAt:)`): every
+    /// write fails with SQLITE_READONLY.
+    init(readingOnly path: String, clock: any Clock) throws(StorageError) {
+        self.init(
+            address: .sqlite(path: path), driver: try SQLiteDriver(readingOnlyAt: path, clock: clock), clock: clock)
+    }
+
+    private init(address parsed: StorageAddress, driver: any StorageDriver, clock: any Clock) {
+        location = parsed.displayText
+        backend = parsed.backend
+        self.clock = clock
+        self.address = parsed
         self.driver = driver
         // Until here the initializer alone had the connection. From now on every statement traps
         // unless it runs on this actor's executor, so storage reached from any other isolation

@@ -34,6 +34,7 @@ struct HostileInputTests {
             #"{"type":"entry","user":"alice","day":"2026-03-01","\u001b[2J\u001b]0;owned\u0007":1}"#,
             #"{"type":"entry","user":"alice","day":"2026-03-01",""# + bigKey + #"":1}"#,
             #"{"type":"health","user":"alice","day":"2026-03-01","hrv 123.456":1}"#,
+            #"{"type":"health","user":"alice","day":"2026-03-01","hrv123.456":1,"steps_9000":1}"#,
             #"{"type":"watch","user":"alice","kind":"symptomLog","payload":{"day":"2026-03-01","\u009b31m":1}}"#,
             #"{"type":"entry","user":"alice","\u202ex":1,"\u202ex":2}"#,
             #"{"type":"entry","user":"alice","day":"2026-03-01","sleep_quality\u2028line 98: forged":1}"#,
@@ -43,17 +44,20 @@ struct HostileInputTests {
         #expect(run.status == 65)
         let lines = run.stderr.split(separator: "\n").map(String.init)
         // One line per rejected record and the summary: nothing forged in between.
-        #expect(lines.count == 8, "\(lines)")
+        #expect(lines.count == 9, "\(lines)")
         #expect(lines.dropLast().allSatisfy { $0.hasPrefix("line ") })
         #expect(lines.dropLast().enumerated().allSatisfy { $0.element.hasPrefix("line \($0.offset + 1): ") })
-        #expect(lines.last == "stored 1 of 8 records (1 entry); rejected 7")
-        #expect(!run.stderr.contains("forged") && !run.stderr.contains("owned") && !run.stderr.contains("123.456"))
+        #expect(lines.last == "stored 1 of 9 records (1 entry); rejected 8")
+        #expect(
+            !run.stderr.contains("forged") && !run.stderr.contains("owned") && !run.stderr.contains("123.456")
+                && !run.stderr.contains("9000"))
         Self.expectPrintable(run.stderr)
         // A key that could be a misspelt field is still named, so the sender can fix it.
         let named = #"{"type":"entry","user":"alice","day":"2026-03-01","symptom_severity":1}"#
         let misspelt = await runCLI(["ingest", "-", "--db", db, "--now", Self.now], stdin: named)
         #expect(misspelt.stderr.contains("line 1: symptom_severity: not a field of a entry record"))
         #expect(lines[3] == "line 4: key 4: not a field of a health record")
+        #expect(lines[4] == "line 5: key 4: not a field of a health record")
     }
 
     @Test(

@@ -46,4 +46,34 @@ struct PostgreSQLAddressTests {
         #expect(without.status == 75, "\(without.stderr)")
         #expect(without.stderr.contains("/nonexistent"))
     }
+
+    /// Such a string was taken for an SQLite path: `ingest` created a file of that name, and every message
+    /// echoed it, password and all.
+    @Test(
+        "a libpq keyword/value string is a PostgreSQL database, and its password is never printed",
+        .enabled(if: TestBackend.all.contains(.postgresql)))
+    func keywordValueString() async throws {
+        let (host, user, database) = try Self.server()
+        let folder = TemporaryDirectory()
+        let secret = "s3cret-" + UUID().uuidString.prefix(8)
+        let schema = "t_kv_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+        let address =
+            "host=\(host) dbname=\(database) user=\(user) password='\(secret) x' options='-csearch_path=\(schema)'"
+        let ingest = try await runBinary(
+            ["ingest", "-", "--db", address, "--now", "2026-03-15T12:00:00Z"],
+            stdin: #"{"type":"entry","user":"ada","day":"2026-03-15","symptomSeverity":4}"# + "\n",
+            timeLimit: .seconds(180), currentDirectory: folder.url.path)
+        #expect(ingest.status == 0, "\(ingest.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).isEmpty, "no file was created")
+        let status = try await runBinary(["status", "--db", address], timeLimit: .seconds(180))
+        #expect(status.status == 0, "\(status.stderr)")
+        #expect(status.stdout.contains("password=***"), "\(status.stdout)")
+        #expect(!status.stdout.contains(secret) && !status.stderr.contains(secret))
+
+        let down = try await runBinary(
+            ["status", "--db", "host=/nonexistent dbname=\(database) password=\(secret)"], timeLimit: .seconds(180))
+        #expect(down.status == 75, "\(down.stderr)")
+        #expect(down.stderr.contains("password=***"))
+        #expect(!down.stderr.contains(secret) && !down.stdout.contains(secret))
+    }
 }

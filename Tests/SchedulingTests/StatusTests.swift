@@ -56,19 +56,28 @@ struct StatusTests {
         #expect(try await harness.scheduler().status(of: Self.registered).brokenChains.isEmpty)
     }
 
-    @Test("a lease that expired long ago without a launch taking it over is reported stuck", arguments: TestBackend.all)
+    @Test(
+        "a request whose worker died is counted abandoned and reported stuck as soon as its lease expires",
+        arguments: TestBackend.all)
     func stuck(backend: TestBackend) async throws {
         let harness = try SchedulerHarness(backend)
         try await harness.addUsers(["ada"])
         try await harness.launch(
             [.periodic("daily", every: 86_400)], plan: LaunchPlan(identifiers: [], jobs: 1))
         try await LeaseTests.claimAndDie(harness)
-        harness.clock.advance(by: 40 + 4 * 30 - 1)
-        #expect(try await harness.scheduler().status(of: Self.registered).stuck.isEmpty)
+        // The lease covers the 30 s budget and the 10 s grace.
+        harness.clock.advance(by: 40 - 1)
+        let running = try await harness.scheduler().status(of: Self.registered)
+        #expect(running.stuck.isEmpty)
+        let leased = try #require(running.tasks.first { $0.identifier == "daily" })
+        #expect(leased.running == 1 && leased.abandoned == 0)
         harness.clock.advance(by: 1)
         let status = try await harness.scheduler().status(of: Self.registered)
         #expect(status.stuck.map(\.identifier) == ["daily"])
         #expect(status.stuck.first?.lease?.owner == "other-host:4242:dead/1")
+        let abandoned = try #require(status.tasks.first { $0.identifier == "daily" })
+        #expect(abandoned.running == 0 && abandoned.abandoned == 1)
+        #expect(status.hasProblems)
     }
 
     @Test("requests of identifiers this version does not register are reported", arguments: TestBackend.all)

@@ -107,6 +107,7 @@ enum StatusCommand: Command {
             let outcomes = TaskOutcome.allCases.compactMap { outcome in runs[outcome].map { "\($0) \(outcome)" } }
             let discarded = task?.discarded ?? DiscardedTaskRequestCounts()
             var counts = "    pending \(task?.pending ?? 0) (due \(task?.due ?? 0)), running \(task?.running ?? 0)"
+            if let abandoned = task?.abandoned, abandoned > 0 { counts += ", abandoned \(abandoned) (see stuck)" }
             if discarded.attempts > 0 { counts += ", discarded \(discarded.attempts)" }
             if discarded.cancelled > 0 { counts += ", cancelled \(discarded.cancelled)" }
             let lastSuccess = task?.lastSuccess.map { ISO8601Instant.string(from: $0) } ?? "never"
@@ -234,6 +235,7 @@ enum StatusCommand: Command {
                     "pending": .number(Double(task?.pending ?? 0)),
                     "due": .number(Double(task?.due ?? 0)),
                     "running": .number(Double(task?.running ?? 0)),
+                    "abandoned": .number(Double(task?.abandoned ?? 0)),
                     "discarded": .number(Double(task?.discarded.attempts ?? 0)),
                     "cancelled": .number(Double(task?.discarded.cancelled ?? 0)),
                     "lastSuccess": task?.lastSuccess.map { .string(ISO8601Instant.string(from: $0)) } ?? .null,

@@ -32,12 +32,17 @@ final class Connection {
     /// Opens (creating with mode 0600 if absent) the database at `path`. Configuration that writes
     /// to the file (WAL mode) is left to `enableWriteAheadLog()`, so a database that turns out to be
     /// from a newer version can be refused without being changed.
-    init(path: String) throws(StorageError) {
+    convenience init(path: String) throws(StorageError) {
         _ = Connection.processConfiguration
         let file = try Connection.createPrivately(path)
+        try self.init(
+            path: path, opening: file, flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX)
+    }
+
+    /// Opens `name` (the file, or a `file:` URI) with `flags`; `path` is the database as the user gave it.
+    private init(path: String, opening name: String, flags: Int32) throws(StorageError) {
         var handle: OpaquePointer?
-        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
-        let code = sqlite3_open_v2(file, &handle, flags, nil)
+        let code = sqlite3_open_v2(name, &handle, flags, nil)
         guard code == SQLITE_OK, let handle else {
             let reason = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "SQLite error \(code)"
             sqlite3_close_v2(handle)
@@ -46,6 +51,35 @@ final class Connection {
         self.handle = handle
         self.path = path
         try configure()
+    }
+
+    /// Opens the database at `path` for reading only, for a process that cannot write the file or its
+    /// folder (another user's database, a read-only file system). SQLite reads a database in write-ahead-log
+    /// mode through its `-shm` file, which it must be able to create or find; when the folder has no `-wal`
+    /// file and cannot be written, nothing can be writing the database (a writer would have made one there),
+    /// so it is opened `immutable`: no shared memory, no locks.
+    /// https://www.sqlite.org/wal.html#readonly and https://www.sqlite.org/uri.html#uriimmutable
+    convenience init(readingOnly path: String) throws(StorageError) {
+        _ = Connection.processConfiguration
+        let folder = (path as NSString).deletingLastPathComponent
+        let isQuiet =
+            !FileManager.default.fileExists(atPath: path + "-wal") && access(folder.isEmpty ? "." : folder, W_OK) != 0
+        let uri = "file:" + Connection.uriPath(path) + (isQuiet ? "?immutable=1" : "?mode=ro")
+        try self.init(path: path, opening: uri, flags: SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX)
+    }
+
+    /// `path` for a `file:` URI: every byte other than an unreserved character or `/` percent-encoded
+    /// (`?`, `#` and `%` would otherwise end or change it). https://www.sqlite.org/uri.html
+    static func uriPath(_ path: String) -> String {
+        var encoded = ""
+        for byte in path.utf8 {
+            let isPlain =
+                (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+                || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || "/-._~".utf8.contains(byte)
+            encoded += isPlain ? String(UnicodeScalar(byte)) : String(format: "%%%02X", byte)
+        }
+        return encoded
     }
 
     /// Once per process, before the first connection initializes SQLite: no memory statistics (nothing reads

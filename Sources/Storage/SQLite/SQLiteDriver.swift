@@ -46,6 +46,23 @@ final class SQLiteDriver: StorageDriver {
         try Migrator().checkCompatible(connection)
     }
 
+    /// Opens the file at `path` for reading only (`Connection(readingOnly:)`): for a process that cannot write
+    /// it, the commands that only read. Its schema must be this build's: migrating would need to write.
+    init(readingOnlyAt path: String, clock: any Clock) throws(StorageError) {
+        self.clock = clock
+        connection = try Connection(readingOnly: path)
+        let migrator = Migrator()
+        try migrator.checkCompatible(connection)
+        let version = try migrator.currentVersion(connection)
+        guard version == migrator.latestVersion else {
+            throw .cannotOpen(
+                path: path,
+                reason: "it is read-only for this process and at schema version \(version), which this pipeline must "
+                    + "migrate to \(migrator.latestVersion) before reading it; run 'pipeline init' once with write access"
+            )
+        }
+    }
+
     func checkIsolation(with check: @escaping () -> Void) {
         connection.checkIsolation = check
     }
