@@ -23,7 +23,7 @@ public final class PersonalModels: ModelTrainingService {
     /// Connections of their own for the logs each fit and pooling step reads (`Store.logReader()`), one per
     /// concurrent worker, so workers read side by side instead of one at a time through the store's actor
     /// (on PostgreSQL, one more server connection per worker while this value lives).
-    private let readers = Locked<[LogReader]>([])
+    private let readers = ReaderPool()
 
     public init(pipeline: Pipeline, spec: ModelSpec = .symptomForecast, jobs: Int = 1) {
         self.pipeline = pipeline
@@ -98,16 +98,21 @@ public final class PersonalModels: ModelTrainingService {
     }
 
     /// Runs `body` with a reader of the pool (a new one when every reader is in use), then returns it to the pool.
-    private func withReader<R>(_ body: (LogReader) async throws(StorageError) -> R) async throws(PipelineError) -> R {
+    /// When no more readers can be opened (`StorageError.isBusy`: a server at its connection limit), the
+    /// retrain goes on with the readers it has, waiting for one to come back; with none at all, it reads
+    /// through the store's connection. Fewer readers only make it slower.
+    private func withReader<R>(_ body: (any LogSource) async throws(StorageError) -> R) async throws(PipelineError) -> R
+    {
         do throws(StorageError) {
-            let reader: LogReader
-            if let pooled = readers.withLock({ $0.popLast() }) {
-                reader = pooled
-            } else {
-                reader = try store.logReader()
+            let taken = try await readers.take(
+                opening: { () throws(StorageError) in try store.logReader() }, log: pipeline.log)
+            switch taken {
+            case .reader(let reader):
+                defer { readers.give(back: reader) }
+                return try await body(reader)
+            case .none:
+                return try await body(store)
             }
-            defer { readers.withLock { $0.append(reader) } }
-            return try await body(reader)
         } catch {
             throw .storage(error)
         }

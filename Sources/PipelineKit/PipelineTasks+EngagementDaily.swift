@@ -67,7 +67,7 @@ extension TaskContext {
                 task.setTaskCompleted(
                     success: true, reason: queued == nil ? "today's reminder was already queued" : "reminder queued")
             } catch {
-                task.setTaskCompleted(success: false, reason: "\(error)")
+                fail(task, error)
             }
         }
     }

@@ -34,7 +34,7 @@ extension TaskContext {
                 if report.deadLettered > 0 { reason += ", \(report.deadLettered) moved to the dead-letter list" }
                 task.setTaskCompleted(success: true, reason: reason)
             } catch {
-                task.setTaskCompleted(success: false, reason: "\(error)")
+                fail(task, error)
             }
         }
     }

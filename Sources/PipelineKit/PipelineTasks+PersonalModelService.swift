@@ -112,7 +112,7 @@ extension TaskContext {
                     success: true,
                     reason: outcome.promoted ? outcome.reason : outcome.reason + "; the current model keeps serving")
             } catch {
-                task.setTaskCompleted(success: false, reason: "\(error)")
+                fail(task, error)
             }
         }
     }
@@ -125,7 +125,7 @@ extension TaskContext {
             do {
                 timeZone = try await store.timeZone(of: user) ?? .utc
             } catch {
-                task.setTaskCompleted(success: false, reason: "\(error)")
+                fail(task, error)
                 return nil
             }
         }
@@ -195,12 +195,8 @@ extension TaskContext {
                 try await store.post(
                     NewOutboxMessage(user: user, kind: OutboxKind.weeklyInsight, day: week, body: insight))
                 task.setTaskCompleted(success: true, reason: "insight queued")
-            } catch let error as StorageError {
-                task.setTaskCompleted(success: false, reason: "\(error)")
-            } catch let error as PipelineError {
-                task.setTaskCompleted(success: false, reason: "\(error)")
             } catch {
-                task.setTaskCompleted(success: false, reason: "\(error)")
+                fail(task, error)
             }
         }
     }

@@ -133,7 +133,7 @@ struct TaskContext: Sendable {
             let (timeZone, settings) = try await profile(of: user)
             return (user, timeZone, settings)
         } catch {
-            task.setTaskCompleted(success: false, reason: "\(error)")
+            fail(task, error)
             return nil
         }
     }
@@ -147,9 +147,25 @@ struct TaskContext: Sendable {
         do {
             try await task.submitWithRun(request)
             return true
+        } catch .storage(let busy) where busy.isBusy {
+            task.deferRun(because: busy)
+            return false
         } catch {
             task.setTaskCompleted(success: false, reason: "could not submit its successor: \(error)")
             return false
+        }
+    }
+
+    /// Ends the run after `error`. A busy database (a lock held past its timeout, too many connections, the
+    /// server restarting: `StorageError.isBusy`) gives the run back, its attempt uncounted, and the launch
+    /// ends for a later one to run it (`BackgroundTask.deferRun(because:)`); any other error completes the
+    /// run unsuccessfully, to be retried with backoff.
+    func fail(_ task: BackgroundTask, _ error: any Error) {
+        let storage = (error as? StorageError) ?? (error as? PipelineError).flatMap(\.storageError)
+        if let storage, storage.isBusy {
+            task.deferRun(because: storage)
+        } else {
+            task.setTaskCompleted(success: false, reason: "\(error)")
         }
     }
 }

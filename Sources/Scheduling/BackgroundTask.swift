@@ -54,6 +54,8 @@ public final class BackgroundTask: Sendable {
         /// by itself, so only then is it sent to the supervisor.
         var hasReturned = false
         var writes: [TaskRunWrite] = []
+        /// Why the handler gave the run back (`deferRun(because:)`).
+        var deferral: StorageError?
     }
 
     init(
@@ -110,6 +112,22 @@ public final class BackgroundTask: Sendable {
                 "\(identifier) [\(scope)]: setTaskCompleted(success: \(success)) called again; ignored, "
                     + "the first call counts")
         }
+    }
+
+    /// Gives the run back because the database is busy (`StorageError.isBusy`: a lock held past its
+    /// timeout, too many connections, a server restarting): nothing of the run is recorded, its request
+    /// is released for a later launch with its attempt uncounted, and the launch claims nothing more and
+    /// ends with `error` once its runs in progress have finished. A busy database is nobody's failure,
+    /// and a run charged an attempt for it would reach its retry limit in an outage. Completes the task;
+    /// counts once, as `setTaskCompleted` does.
+    public func deferRun(because error: StorageError) {
+        let accepted = state.withLock { state in
+            guard state.completion == nil, !state.isClosed else { return false }
+            state.deferral = error
+            return true
+        }
+        guard accepted else { return }
+        setTaskCompleted(success: false, reason: "the database is busy: \(error)")
     }
 
     // MARK: Writes stored with the run
@@ -181,6 +199,11 @@ public final class BackgroundTask: Sendable {
             state.expirationHandler = nil
             return (state.completion, state.isExpired, state.hadExpirationHandler, state.ignoredCompletions)
         }
+    }
+
+    /// Why the handler gave the run back (`deferRun(because:)`), final once the run is closed.
+    var deferral: StorageError? {
+        state.withLock { $0.deferral }
     }
 
     /// The writes to store with the run's record (`storeWithRun`), final once the run is closed.

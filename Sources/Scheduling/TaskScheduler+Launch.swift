@@ -149,11 +149,13 @@ extension TaskScheduler {
             throw .storage(error)
         }
 
+        let stop = Stop()
         let results = await withTaskGroup(of: WorkerResult.self) { group in
             for index in 1...max(1, plan.jobs) {
                 group.addTask {
                     await self.work(
-                        as: "\(self.worker)/\(index)", plan: plan, identifiers: names, upTo: cutoff, backlog: backlog)
+                        as: "\(self.worker)/\(index)", plan: plan, identifiers: names, upTo: cutoff, backlog: backlog,
+                        stop: stop)
                 }
             }
             var results: [WorkerResult] = []
@@ -168,6 +170,7 @@ extension TaskScheduler {
         report.runs = runs.latest
         report.outcomes = runs.outcomes
         if let failure = results.compactMap(\.error).first { throw failure }
+        if let busy = stop.reason { throw .storage(busy) }
         // History grows only by runs, so a launch that ran nothing has nothing new to prune and stays quick.
         if report.runCount > 0 { report.pruned = try await pruneHistory() }
 
@@ -324,6 +327,24 @@ extension TaskScheduler {
         var error: SchedulingError?
     }
 
+    /// Set once the database is found busy (a run given back, `BackgroundTask.deferRun(because:)`, or a
+    /// claim or record that waited out a lock): every worker then claims nothing more, gives back the
+    /// requests it holds unrun, and the launch ends with the reason once the runs in progress have
+    /// finished. Each further run would wait out the same lock and fail; a later launch finds it free.
+    final class Stop: Sendable {
+        private let state = Locked<StorageError?>(nil)
+
+        var reason: StorageError? { state.withLock { $0 } }
+
+        var isStopped: Bool { reason != nil }
+
+        func stop(_ reason: StorageError) {
+            state.withLock { current in
+                if current == nil { current = reason }
+            }
+        }
+    }
+
     /// One worker: claims due requests a batch at a time, runs them one after another, and records
     /// the batch's runs, with the writes they stored with their records, in one transaction; until
     /// nothing is due.
@@ -332,12 +353,12 @@ extension TaskScheduler {
     /// later in a batch never outlives its lease. A claimed request whose wait in the batch has used
     /// half its budget, or that a cancelled launch did not reach, is given back unrun instead.
     private func work(
-        as owner: String, plan: LaunchPlan, identifiers: [String], upTo cutoff: Int64, backlog: Backlog
+        as owner: String, plan: LaunchPlan, identifiers: [String], upTo cutoff: Int64, backlog: Backlog, stop: Stop
     ) async -> WorkerResult {
         var result = WorkerResult()
         var pace = BatchPace(limit: configuration.claimBatchLimit, duration: configuration.claimBatchDuration)
         let grace = configuration.expiryGrace
-        while !Task.isCancelled {
+        while !Task.isCancelled, !stop.isStopped {
             let conditions = conditions.currentConditions()
             let claim = TaskClaim(
                 owner: owner, refreshLease: (plan.budget ?? configuration.refreshBudget) + grace,
@@ -349,7 +370,7 @@ extension TaskScheduler {
             do {
                 claimed = try await store.claimTaskRequests(claim)
             } catch {
-                result.error = .storage(error)
+                if error.isBusy { stop.stop(error) } else { result.error = .storage(error) }
                 break
             }
             guard !claimed.isEmpty else { break }
@@ -359,8 +380,11 @@ extension TaskScheduler {
             var released: [TaskClaimRelease] = []
             for item in claimed {
                 let waited = claimInstant.duration(to: .now).timeInterval
-                if !finished.isEmpty, Task.isCancelled || hasWaitedTooLong(item, waited: waited, plan: plan) {
-                    released.append(TaskClaimRelease(runID: item.runID, requestID: item.request.id, owner: owner))
+                let release = TaskClaimRelease(runID: item.runID, requestID: item.request.id, owner: owner)
+                if stop.isStopped
+                    || (!finished.isEmpty && (Task.isCancelled || hasWaitedTooLong(item, waited: waited, plan: plan)))
+                {
+                    released.append(release)
                     continue
                 }
                 if let dead = item.abandonedBy {
@@ -371,13 +395,27 @@ extension TaskScheduler {
                     )
                 }
                 let started = ContinuousClock.now
-                finished.append(await execute(item, waited: finished.isEmpty ? 0 : waited, plan: plan))
+                let run = await execute(item, waited: finished.isEmpty ? 0 : waited, plan: plan)
+                if let busy = run.deferral {
+                    log.log(
+                        .warning,
+                        "\(run.label): the database is busy (\(busy)); given back unrun for a later launch, "
+                            + "and nothing more is claimed")
+                    released.append(release)
+                    stop.stop(busy)
+                    continue
+                }
+                finished.append(run)
                 pace.record(started.duration(to: .now))
             }
             do {
                 for run in try await record(finished, releasing: released, owner: owner) { result.runs.append(run) }
             } catch {
-                result.error = error
+                if case .storage(let failure) = error, failure.isBusy {
+                    stop.stop(failure)
+                } else {
+                    result.error = error
+                }
                 break
             }
         }
@@ -462,6 +500,9 @@ extension TaskScheduler {
         var discard: Bool
         var periods: Int?
         var writes: [TaskRunWrite]
+        /// Why the handler gave the run back (`BackgroundTask.deferRun(because:)`): it is then released
+        /// unrun, not recorded.
+        var deferral: StorageError?
 
         var label: String { TaskScheduler.label(claimed.request) }
 
@@ -480,6 +521,7 @@ extension TaskScheduler {
         let outcome: TaskOutcome
         let reason: String?
         var writes: [TaskRunWrite] = []
+        var deferral: StorageError?
         let request = ScheduledRequest(record)
         let label = Self.label(record)
         if let request, let registration = registration(for: request.identifier) {
@@ -493,6 +535,7 @@ extension TaskScheduler {
                 waited: waited
             ).run()
             writes = task.writesToStore
+            deferral = task.deferral
         } else {
             // Claims only take registered identifiers, so only an unreadable row lands here.
             (outcome, reason) = (.failure, "the stored request could not be read")
@@ -502,7 +545,7 @@ extension TaskScheduler {
         }
         var run = FinishedRun(
             claimed: claimed, request: request, startedAt: startedAt, outcome: outcome, reason: nil, retryAt: nil,
-            discard: false, periods: periods, writes: writes)
+            discard: false, periods: periods, writes: writes, deferral: deferral)
         settle(&run, outcome: outcome, reason: reason)
         return run
     }

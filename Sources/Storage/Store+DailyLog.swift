@@ -28,6 +28,23 @@ extension Store {
         try driver.dailyLogs(user: user, from: first, through: last)
     }
 
+    /// The user's day values and sources through `last`, in day order: what a retrain learns from
+    /// (`LogReader.sourcedDayValues(user:through:)`, on the store's connection).
+    public func sourcedDayValues(user: UserID, through last: Day) throws(StorageError) -> [SourcedDayValues] {
+        try driver.sourcedDayValues(user: user, through: last)
+    }
+
+    /// Each user's day values through `last`, in the order of `users`: what a population is pooled from
+    /// (`LogReader.dayValues(users:through:)`, on the store's connection).
+    public func dayValues(users: [UserID], through last: Day) throws(StorageError) -> [[DayValues]] {
+        try driver.dayValues(users: users, through: last)
+    }
+
+    /// Every user's id, in order (`LogReader.userIDs()`, on the store's connection).
+    public func userIDs() throws(StorageError) -> [UserID] {
+        try driver.userIDs()
+    }
+
     /// Creates the user or changes their time zone. Runs in its own transaction.
     public func save(_ user: User) throws(StorageError) {
         try driver.save(user)
