@@ -157,23 +157,32 @@ struct SchedulingRegressionTests {
             store: store, permittedIdentifiers: ["sync"], clock: database.clock,
             conditions: FixedConditions(isOnExternalPower: true), timer: timer, log: SilentLog())
         let started = Gate()
-        async let report = scheduler.launch(LaunchPlan(jobs: 1)) { registrar throws(SchedulingError) in
-            try registrar.register(
-                "sync", for: .everyUser,
-                startingWith: { scope, _ in AppRefreshTaskRequest(identifier: "sync", scope: scope) },
-                using: { task in
-                    _ = try? await task.scheduler.submit(
-                        AppRefreshTaskRequest(
-                            identifier: "sync", scope: task.scope, earliestBeginDate: task.startedAt + 3600),
-                        policy: .replace)
-                    started.open()
-                    await Gate().waitOrCancellation()
-                    if completesAfterExpiry { task.setTaskCompleted(success: true, reason: "finished anyway") }
-                })
+        let launch = Task {
+            // The gate opens when the launch returns too: a launch that never ran the handler (DESIGN §8,
+            // bug 1: no chain started) fails this test at once instead of leaving it waiting.
+            defer { started.open() }
+            return try await scheduler.launch(LaunchPlan(jobs: 1)) { registrar throws(SchedulingError) in
+                try registrar.register(
+                    "sync", for: .everyUser,
+                    startingWith: { scope, _ in AppRefreshTaskRequest(identifier: "sync", scope: scope) },
+                    using: { task in
+                        _ = try? await task.scheduler.submit(
+                            AppRefreshTaskRequest(
+                                identifier: "sync", scope: task.scope, earliestBeginDate: task.startedAt + 3600),
+                            policy: .replace)
+                        started.open()
+                        await Gate().waitOrCancellation()
+                        if completesAfterExpiry { task.setTaskCompleted(success: true, reason: "finished anyway") }
+                    })
+            }
         }
-        await started.waitOrCancellation()
+        await withTaskCancellationHandler {
+            await started.waitOrCancellation()
+        } onCancel: {
+            launch.cancel()
+        }
         timer.advance(by: 30)
-        let run = try #require(try await report.runs.first)
+        let run = try #require(try await launch.value.runs.first)
         #expect(run.outcome == .expired)
         #expect(run.reason?.contains("no expiration handler") == true)
         let retry = try #require(try await scheduler.pendingRequests().first)
