@@ -31,10 +31,7 @@ start_test_postgres() {
         cat "$folder/initdb.log" >&2
         return 1
     fi
-    if ! _as_postgres_owner "$PIPELINE_POSTGRES_BIN/pg_ctl" -D "$folder/data" -l "$folder/server.log" -w -t 60 \
-        -o "-c listen_addresses='' -c unix_socket_directories='$folder/socket' -c max_connections=200 \
-            -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_locks_per_transaction=256" \
-        start >"$folder/pg_ctl.log" 2>&1; then
+    if ! _start_test_postgres_server "$folder"; then
         echo "error: the test PostgreSQL server did not start:" >&2
         cat "$folder/pg_ctl.log" "$folder/server.log" >&2 2>/dev/null
         return 1
@@ -42,6 +39,14 @@ start_test_postgres() {
     "$PIPELINE_POSTGRES_BIN/psql" -q -h "$folder/socket" -U pipeline -d postgres \
         -c "CREATE DATABASE pipeline_test" >/dev/null
     export PIPELINE_TEST_POSTGRES="postgresql:///pipeline_test?host=$folder/socket&user=pipeline"
+}
+
+# _start_test_postgres_server FOLDER: starts the cluster in FOLDER with the test settings (again, after a stop).
+_start_test_postgres_server() {
+    _as_postgres_owner "$PIPELINE_POSTGRES_BIN/pg_ctl" -D "$1/data" -l "$1/server.log" -w -t 60 \
+        -o "-c listen_addresses='' -c unix_socket_directories='$1/socket' -c max_connections=200 \
+            -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_locks_per_transaction=256" \
+        start >"$1/pg_ctl.log" 2>&1
 }
 
 stop_test_postgres() {
