@@ -66,12 +66,14 @@ struct BackgroundTaskCheck {
                     message: "The expiration handler of this background task does not call endBackgroundTask(_:); "
                         + "when time runs out, iOS terminates the app."))
         }
-        checkIdentifier(token, end: end, in: file, fileIndex: fileIndex, ended: ended, paths: paths, into: &findings)
+        checkIdentifier(
+            token, end: end, expiration: expiration, in: file, fileIndex: fileIndex, ended: ended, paths: paths,
+            into: &findings)
     }
 
     private func checkIdentifier(
-        _ token: Int, end: Int, in file: SourceFile, fileIndex: Int, ended: Set<String>, paths: CompletionPaths,
-        into findings: inout [Finding]
+        _ token: Int, end: Int, expiration: Int?, in file: SourceFile, fileIndex: Int, ended: Set<String>,
+        paths: CompletionPaths, into findings: inout [Finding]
     ) {
         let location = file.location(token)
         var start = token
@@ -95,9 +97,19 @@ struct BackgroundTaskCheck {
         }
         let name = file.text(previous - 1)
         guard let body = enclosingBody(of: token, in: file) else { return }
+        var expirationEndsOnly = false
+        if let expiration {
+            expirationEndsOnly = endsWithoutReset(name, closure: expiration, in: file, fileIndex: fileIndex)
+        }
+        let endedTwice = Finding(
+            rule: .unpairedBeginBackgroundTask, at: location,
+            message: "`\(name)` is ended by the expiration handler, which never sets it to `.invalid`, and ended again "
+                + "on the normal path: when time runs out the task is ended twice, the second time one that is over.")
         if !isLocal(name, declaredIn: body, file: file) {
+            if expirationEndsOnly, ended.contains(name) { findings.append(endedTwice) }
             if let call = project.call(file: fileIndex, token: token),
-                project.index.runsOnStateChange(CallableID(file: Int32(fileIndex), index: call.caller)),
+                call.onStateChange
+                    || project.index.runsOnStateChange(CallableID(file: Int32(fileIndex), index: call.caller)),
                 !endsOrChecks(name, in: file, fileIndex: fileIndex, from: body.open + 1, to: previous - 1)
             {
                 findings.append(
@@ -123,6 +135,7 @@ struct BackgroundTaskCheck {
                         + "runs until iOS terminates the app."))
             return
         }
+        if expirationEndsOnly { findings.append(endedTwice) }
         for leak in Set(outcome.leaks).sorted(by: { ($0.file, $0.token) < ($1.file, $1.token) }) {
             let leakFile = project.file(Int(leak.file))
             let token = Int(leak.token)
@@ -130,6 +143,79 @@ struct BackgroundTaskCheck {
                 leakFile, token, owed: "endBackgroundTask(_:)", what: "the background task `\(name)`")
             findings.append(Finding(rule: .unpairedBeginBackgroundTask, at: leakFile.location(token), message: message))
         }
+    }
+
+    /// Whether the expiration closure at `open` ends the task `name` holds — itself, or through a project function it
+    /// passes `name` to — without ever setting `name` again (to `.invalid`), so a later end on the normal path ends
+    /// it a second time. A closure that binds its own `name` in a capture list is not judged.
+    private func endsWithoutReset(_ name: String, closure open: Int, in file: SourceFile, fileIndex: Int) -> Bool {
+        let close = Int(file.matching[open])
+        guard close > open else { return false }
+        if file.isPunct(open + 1, ASCII.openBracket) {
+            let captures = Int(file.matching[open + 1])
+            for token in (open + 2)..<max(captures, open + 2) where file.isIdentifier(token) && file.text(token) == name
+            {
+                return false
+            }
+        }
+        var ends = false
+        for token in (open + 1)..<close where file.isIdentifier(token) && file.text(token) == name {
+            if file.isPunct(token + 1, ASCII.equals), !file.isPunct(token + 2, ASCII.equals) { return false }
+            guard let call = enclosingCall(of: token, in: file, after: open) else { continue }
+            if file.is(call, "endBackgroundTask") {
+                ends = true
+            } else if let callee = project.callee(
+                file: fileIndex, token: call, name: file.text(call), labels: file.labels(ofCallAt: call + 1)),
+                mayEndTask(callee), !resetsTask(callee)
+            {
+                ends = true
+            }
+        }
+        return ends
+    }
+
+    /// The called name whose argument list holds `token` directly (`end(name)`, `helper(token: name)`).
+    private func enclosingCall(of token: Int, in file: SourceFile, after limit: Int) -> Int? {
+        var cursor = token - 1
+        var depth = 0
+        while cursor > limit {
+            if file.isPunct(cursor, ASCII.closeParen) || file.isPunct(cursor, ASCII.closeBracket) { depth += 1 }
+            if file.isPunct(cursor, ASCII.openParen) || file.isPunct(cursor, ASCII.openBracket) {
+                if depth == 0 {
+                    return file.isPunct(cursor, ASCII.openParen) && file.isIdentifier(cursor - 1) ? cursor - 1 : nil
+                }
+                depth -= 1
+            }
+            if file.isPunct(cursor, ASCII.openBrace) || file.isPunct(cursor, ASCII.closeBrace)
+                || file.isPunct(cursor, ASCII.semicolon) || file.startsStatement(cursor)
+            {
+                return nil
+            }
+            cursor -= 1
+        }
+        return nil
+    }
+
+    /// Whether a project function records that the task has ended, so that ending through it twice is caught: it
+    /// assigns something (`task = .invalid`) or removes the task from where it keeps it (`open.remove(task)`).
+    private func resetsTask(_ callee: CallableID) -> Bool {
+        let info = project.index.callable(callee)
+        let file = project.file(Int(callee.file))
+        let scope = file.scopes[Int(info.scope)]
+        for token in max(Int(scope.open), 0)..<min(Int(scope.close), file.count) {
+            if file.is(token, "invalid") || file.is(token, "UIBackgroundTaskInvalid") { return true }
+            if file.isPunct(token, ASCII.equals), !file.isPunct(token + 1, ASCII.equals),
+                !file.isPunct(token - 1, ASCII.equals), !file.isPunct(token - 1, ASCII.bang),
+                !file.isPunct(token - 1, ASCII.less), !file.isPunct(token - 1, ASCII.greater)
+            {
+                return true
+            }
+            if file.isIdentifier(token), file.text(token).hasPrefix("remove"), file.isPunct(token + 1, ASCII.openParen)
+            {
+                return true
+            }
+        }
+        return false
     }
 
     /// The body (function or closure) the call is in: where a local identifier lives and dies.

@@ -21,6 +21,9 @@ struct HandlerCheck {
         var file: Int
         var open: Int
         var taskName: String
+        /// For a function passed by name (`launchHandler: handleRefresh`), its name's token: a mistake in its body is
+        /// reported there, naming the registration.
+        var function: Int? = nil
     }
 
     private func check(
@@ -30,10 +33,18 @@ struct HandlerCheck {
         let file = project.file(fileIndex)
         let call = project.summary(fileIndex).calls[Int(registration.call)]
         let token = Int(call.token)
-        let location = file.location(token)
         guard let handler = handler(of: token, in: file, fileIndex: fileIndex) else { return }
         let outcome = paths.analyzeRoot(file: handler.file, open: handler.open, aliases: [handler.taskName])
-        let identifier = describe(registration, file: fileIndex)
+        var identifier = describe(registration, file: fileIndex)
+        var location = file.location(token)
+        if let function = handler.function {
+            // The mistake is in the function the registration names: point there, and name the registration.
+            let functionFile = project.file(handler.file)
+            location = functionFile.location(function)
+            identifier +=
+                " (registered at \(ProjectIndex.short(file.location(token))) with "
+                + "`\(functionFile.text(function))` as its handler)"
+        }
         if registration.kind == .sceneModifier {
             if !outcome.submits {
                 findings.append(
@@ -76,10 +87,15 @@ struct HandlerCheck {
                     message: "setTaskCompleted(success:) is called again for the task for \(identifier) on a path "
                         + "that has already completed it; the first result is the one that counts."))
         }
-        if !outcome.setsExpirationHandler, outcome.expirationHandlerOnlyLogs {
+        // A handler that completes its task on every path before it returns leaves nothing to cancel.
+        var completesBeforeReturning = outcome.mentions && outcome.leaks.isEmpty && !outcome.finishesLater
+        if case .open = outcome.fall { completesBeforeReturning = false }
+        if !outcome.setsExpirationHandler, let onlyLogs = outcome.expirationHandlerOnlyLogs {
+            let site =
+                handler.function == nil ? location : project.file(Int(onlyLogs.file)).location(Int(onlyLogs.token))
             findings.append(
                 Finding(
-                    rule: .handlerMissingExpirationHandler, at: location,
+                    rule: .handlerMissingExpirationHandler, at: site,
                     message: "The expiration handler of the task for \(identifier) only logs: it neither cancels "
                         + "the work nor completes the task, so the work runs on when time is up and iOS ends the "
                         + "app."))
@@ -91,7 +107,7 @@ struct HandlerCheck {
                     rule: .handlerMissingExpirationHandler, at: location,
                     message: "The task for \(identifier) is kept in a property, and nothing in the sources ever sets "
                         + "an expirationHandler, so the work is not cancelled when time runs out."))
-        } else if !outcome.setsExpirationHandler, !outcome.escaped {
+        } else if !outcome.setsExpirationHandler, !outcome.escaped, !completesBeforeReturning {
             findings.append(
                 Finding(
                     rule: .handlerMissingExpirationHandler, at: location,
@@ -235,9 +251,11 @@ struct HandlerCheck {
         else { return nil }
         let info = project.index.callable(callee)
         let calleeFile = project.file(Int(callee.file))
-        let open = Int(calleeFile.scopes[Int(info.scope)].open)
+        let scope = calleeFile.scopes[Int(info.scope)]
+        let open = Int(scope.open)
         guard open >= 0 else { return nil }
-        return Handler(file: Int(callee.file), open: open, taskName: info.parameters.first ?? "task")
+        return Handler(
+            file: Int(callee.file), open: open, taskName: info.parameters.first ?? "task", function: Int(scope.name))
     }
 }
 
