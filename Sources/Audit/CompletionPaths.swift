@@ -975,7 +975,9 @@ private struct Walker {
             let parameters = handedOver.map { positions?[$0] ?? $0 }
             if let callee, let outcome = paths.helper(callee, parameters: parameters, depth: depth + 1) {
                 absorb(outcome, &state, inDo: inDo)
-            } else if callee == nil, !paths.isLogging(name), !isConstructorOfData(name) {
+            } else if callee != nil || !paths.isLogging(name) && !isConstructorOfData(name) {
+                // Outside the sources, or a project function already being followed or too deep to follow: whoever
+                // receives it finishes the work.
                 escaped = true
                 handedOutside = true
                 finishesLater = true

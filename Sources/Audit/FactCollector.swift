@@ -415,7 +415,9 @@ struct FactCollector {
             summary.requests.append(RequestInfo(kind: kind, identifier: values[0], call: call))
             if kind == .refresh { summary.needsDetailedPass = true }
         case "submit":
-            if isMember, mentionsScheduler, arguments.count == 1, arguments[0].label < 0 {
+            // `BGTaskScheduler.shared.submit(request)`, or `submit(request)` in an extension of `BGTaskScheduler`.
+            let inScheduler = enclosingTypeName(of: index) == "BGTaskScheduler"
+            if isMember || inScheduler, mentionsScheduler, arguments.count == 1, arguments[0].label < 0 {
                 let caller = Int(owner[Int(file.scopeOf[index])])
                 summary.callables[caller].containsSubmit = true
             }

@@ -78,13 +78,18 @@ struct BackgroundTaskCheck {
         let location = file.location(token)
         var start = token
         while file.isPunct(start - 1, ASCII.dot), file.isIdentifier(start - 2) { start -= 2 }
-        let previous = start - 1
+        var previous = start - 1
+        while file.word(previous) == .await || file.word(previous) == .try { previous -= 1 }
         if file.word(previous) == .return || file.isPunct(previous, ASCII.openParen)
             || file.isPunct(previous, ASCII.comma) || file.isPunct(previous, ASCII.colon)
             || (file.isPunct(previous, ASCII.openBrace) && file.scopes[Int(file.scopeOf[previous])].isCallable)
         {
             // (A one-expression function body returns the identifier, as `return` does.)
             // Handed to a caller or another function, which owns ending it.
+            return
+        }
+        if file.isPunct(previous, ASCII.equals), file.isPunct(previous - 1, ASCII.closeBracket) {
+            // Kept in a collection (`tasks[name] = …`): whoever reads it back ends it, which is not followed.
             return
         }
         guard file.isPunct(previous, ASCII.equals), file.isIdentifier(previous - 1), !file.is(previous - 1, "_") else {
@@ -160,7 +165,12 @@ struct BackgroundTaskCheck {
         }
         var ends = false
         for token in (open + 1)..<close where file.isIdentifier(token) && file.text(token) == name {
-            if file.isPunct(token + 1, ASCII.equals), !file.isPunct(token + 2, ASCII.equals) { return false }
+            // `name = .invalid` sets it back; `guard let name = name` only binds a copy.
+            if file.isPunct(token + 1, ASCII.equals), !file.isPunct(token + 2, ASCII.equals),
+                file.word(token - 1) != .let, file.word(token - 1) != .var
+            {
+                return false
+            }
             guard let call = enclosingCall(of: token, in: file, after: open) else { continue }
             if file.is(call, "endBackgroundTask") {
                 ends = true
@@ -206,8 +216,10 @@ struct BackgroundTaskCheck {
             if file.is(token, "invalid") || file.is(token, "UIBackgroundTaskInvalid") { return true }
             if file.isPunct(token, ASCII.equals), !file.isPunct(token + 1, ASCII.equals),
                 !file.isPunct(token - 1, ASCII.equals), !file.isPunct(token - 1, ASCII.bang),
-                !file.isPunct(token - 1, ASCII.less), !file.isPunct(token - 1, ASCII.greater)
+                !file.isPunct(token - 1, ASCII.less), !file.isPunct(token - 1, ASCII.greater),
+                file.word(token - 2) != .let, file.word(token - 2) != .var
             {
+                // An assignment records something; a `let` binding (`guard let task = token as? …`) does not.
                 return true
             }
             if file.isIdentifier(token), file.text(token).hasPrefix("remove"), file.isPunct(token + 1, ASCII.openParen)
