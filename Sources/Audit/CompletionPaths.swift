@@ -41,6 +41,9 @@ struct PathOutcome: Sendable {
     /// Calls of project functions given a closure that finishes the work, where the function may return without
     /// calling that closure (the name of the called function's token).
     var uncalledContinuations: [Site] = []
+    /// Calls made through an optional chain (`delegate?.refresh { … }`) given a closure that finishes the work: when
+    /// the chain is `nil` the call, and the closure with it, is skipped.
+    var skippedContinuations: [Site] = []
     /// The obligation was handed to code the audit cannot see (an unknown function, a stored property).
     var escaped = false
     /// Of those, handed to a function outside the sources or returned to the caller (not only kept in a property).
@@ -351,6 +354,7 @@ private struct Walker {
     var finishesLater = false
     var repeated: [Site] = []
     var uncalledContinuations: [Site] = []
+    var skippedContinuations: [Site] = []
     /// How many "finished once" flag tests the walk is inside.
     var guarded = 0
     var escaped = false
@@ -370,6 +374,7 @@ private struct Walker {
             leaks: leaks, thrown: thrown, fall: fall, mentions: mentions,
             setsExpirationHandler: setsExpirationHandler, expirationHandlerOnlyLogs: expirationHandlerOnlyLogs,
             finishesLater: finishesLater, repeated: repeated, uncalledContinuations: uncalledContinuations,
+            skippedContinuations: skippedContinuations,
             escaped: escaped,
             handedOutside: handedOutside, submits: submits)
     }
@@ -543,6 +548,7 @@ private struct Walker {
         expirationHandlerOnlyLogs = expirationHandlerOnlyLogs ?? inner.expirationHandlerOnlyLogs
         repeated += inner.repeated
         uncalledContinuations += inner.uncalledContinuations
+        skippedContinuations += inner.skippedContinuations
         escaped = escaped || inner.escaped
         handedOutside = handedOutside || inner.handedOutside
         submits = submits || inner.submits
@@ -551,6 +557,11 @@ private struct Walker {
         finish(&state)
         if paths.obligation == .taskCompleted, let site = continuationThatMayNotRun(scope) {
             uncalledContinuations.append(site)
+        }
+        if paths.obligation == .taskCompleted, scope.name >= 0, file.isPunct(Int(scope.name) - 1, ASCII.dot),
+            file.isPunct(Int(scope.name) - 2, ASCII.question)
+        {
+            skippedContinuations.append(site(Int(scope.name)))
         }
         // A Combine `sink` whose value closure finishes the work owes nothing on completion: a publisher that
         // delivers its one value and then `.finished` (a `Future`) has already finished it.
@@ -1001,6 +1012,7 @@ private struct Walker {
         expirationHandlerOnlyLogs = expirationHandlerOnlyLogs ?? outcome.expirationHandlerOnlyLogs
         repeated += outcome.repeated
         uncalledContinuations += outcome.uncalledContinuations
+        skippedContinuations += outcome.skippedContinuations
         escaped = escaped || outcome.escaped
         handedOutside = handedOutside || outcome.handedOutside
         submits = submits || outcome.submits

@@ -314,7 +314,8 @@ struct FactCollector {
             CallInfo(
                 name: name, receiver: receiver(ofCallAt: index),
                 labels: arguments.map { $0.label >= 0 ? file.text($0.label) : "_" },
-                arguments: values, caller: owner[scope], deferredBy: deferral[scope],
+                arguments: values, hasTrailingClosure: trailingClosure, caller: owner[scope],
+                deferredBy: deferral[scope],
                 onStateChange: onStateChange[scope], token: Int32(index),
                 line: Int32(token.line), column: Int32(file.column(index))))
         noteBackgroundFacts(

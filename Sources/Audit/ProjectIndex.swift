@@ -151,7 +151,7 @@ final class ProjectIndex {
             case .storedValues:
                 return true
             case .initializer, .function:
-                return Self.accepts(call.labels, callee)
+                return Self.accepts(call.labels, callee, trailingClosure: call.hasTrailingClosure)
             case .property, .topLevel:
                 return false
             }
@@ -160,7 +160,7 @@ final class ProjectIndex {
 
     /// Whether `parameterPositions(of:in:)` finds a position for every label, without building the array (this runs
     /// for every call while the call graph is built).
-    private static func accepts(_ labels: [String], _ callee: CallableInfo) -> Bool {
+    private static func accepts(_ labels: [String], _ callee: CallableInfo, trailingClosure: Bool) -> Bool {
         var parameter = 0
         let count = callee.labels.count
         for label in labels {
@@ -171,7 +171,8 @@ final class ProjectIndex {
             guard parameter < count else { return false }
             parameter += 1
         }
-        return true
+        // A trailing closure needs a parameter after the labelled ones (`sync { … }` is not `sync()`).
+        return !trailingClosure || parameter < count
     }
 
     /// For each of a call's argument labels, the position of the parameter it passes: labels in order, parameters

@@ -45,6 +45,8 @@ struct BackgroundTaskCheck {
                         rule: .unpairedBeginBackgroundTask, at: location,
                         message: "beginBackgroundTask has no expiration handler (`nil`): when time runs out nothing "
                             + "ends the task and iOS terminates the app."))
+            } else if let local = localClosure(named: argument, before: token, in: file) {
+                expiration = local
             } else if !referenceEndsTask(file, argument, fileIndex: fileIndex) {
                 findings.append(
                     Finding(
@@ -228,6 +230,23 @@ struct BackgroundTaskCheck {
             }
         }
         return false
+    }
+
+    /// For an expiration handler passed by a name bound earlier in the same body to a closure
+    /// (`let onExpiry = { … }`), that closure's `{`.
+    private func localClosure(named argument: Argument, before token: Int, in file: SourceFile) -> Int? {
+        guard argument.end == argument.start + 1, file.isIdentifier(argument.start),
+            let body = enclosingBody(of: token, in: file)
+        else { return nil }
+        let name = file.text(argument.start)
+        for index in (body.open + 1)..<token where file.word(index) == .let || file.word(index) == .var {
+            if file.isIdentifier(index + 1), file.text(index + 1) == name, file.isPunct(index + 2, ASCII.equals),
+                file.isPunct(index + 3, ASCII.openBrace)
+            {
+                return index + 3
+            }
+        }
+        return nil
     }
 
     /// The body (function or closure) the call is in: where a local identifier lives and dies.

@@ -80,6 +80,15 @@ struct HandlerCheck {
                     message: "`\(siteFile.text(Int(site.token)))` may return without calling the closure that "
                         + "completes the task for \(identifier), so on that path the task is never completed."))
         }
+        for site in Set(outcome.skippedContinuations).sorted(by: { ($0.file, $0.token) < ($1.file, $1.token) }) {
+            let siteFile = project.file(Int(site.file))
+            findings.append(
+                Finding(
+                    rule: .handlerNotCompleted, at: siteFile.location(Int(site.token)),
+                    message: "`\(siteFile.text(Int(site.token)))` is called through an optional chain: when it is "
+                        + "nil the call is skipped, and with it the closure that completes the task for "
+                        + "\(identifier)."))
+        }
         for repeated in Set(outcome.repeated).sorted(by: { ($0.file, $0.token) < ($1.file, $1.token) }) {
             findings.append(
                 Finding(
