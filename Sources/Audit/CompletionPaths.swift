@@ -884,6 +884,8 @@ private struct Walker {
     private func isAliasArgument(_ argument: Argument) -> Bool {
         guard file.isIdentifier(argument.start), aliases.contains(file.text(argument.start)) else { return false }
         if argument.end - argument.start == 1 || file.word(argument.start + 1) == .as { return true }
+        // `task!`: the same value, unwrapped.
+        if argument.end - argument.start == 2, file.isPunct(argument.start + 1, ASCII.bang) { return true }
         return paths.obligation == .incomingCallReported && argument.end - argument.start == 3
             && file.isPunct(argument.start + 1, ASCII.dot) && file.is(argument.start + 2, "dictionaryPayload")
     }

@@ -117,7 +117,8 @@ struct BackgroundTaskCheck {
             if let call = project.call(file: fileIndex, token: token),
                 call.onStateChange
                     || project.index.runsOnStateChange(CallableID(file: Int32(fileIndex), index: call.caller)),
-                !endsOrChecks(name, in: file, fileIndex: fileIndex, from: body.open + 1, to: previous - 1)
+                !endsOrChecks(name, in: file, fileIndex: fileIndex, from: body.open + 1, to: previous - 1),
+                !callersCheck(name, CallableID(file: Int32(fileIndex), index: call.caller))
             {
                 findings.append(
                     Finding(
@@ -258,6 +259,23 @@ struct BackgroundTaskCheck {
             scope = Int(current.parent)
         }
         return nil
+    }
+
+    /// Whether every call of `callable` made on a change of app state looks at the task `name` holds before it
+    /// (`if task == .invalid { begin() }`), so on that way the function that begins a task is only reached when none
+    /// is held.
+    private func callersCheck(_ name: String, _ callable: CallableID) -> Bool {
+        let index = project.index
+        let callers = index.callers(of: callable).filter { index.isRecurring($0) }
+        guard !callers.isEmpty else { return false }
+        return callers.allSatisfy { id in
+            let call = index.call(id)
+            let fileIndex = Int(id.file)
+            let file = project.file(fileIndex)
+            let token = Int(call.token)
+            guard let body = enclosingBody(of: token, in: file) else { return false }
+            return endsOrChecks(name, in: file, fileIndex: fileIndex, from: body.open + 1, to: token)
+        }
     }
 
     /// Whether tokens `start..<end`, before a new task is begun, look at the one `name` holds: mention `name` (a

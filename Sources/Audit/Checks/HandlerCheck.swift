@@ -99,7 +99,7 @@ struct HandlerCheck {
         // A handler that completes its task on every path before it returns leaves nothing to cancel.
         var completesBeforeReturning = outcome.mentions && outcome.leaks.isEmpty && !outcome.finishesLater
         if case .open = outcome.fall { completesBeforeReturning = false }
-        if !outcome.setsExpirationHandler, let onlyLogs = outcome.expirationHandlerOnlyLogs {
+        if !outcome.setsExpirationHandler, let onlyLogs = outcome.expirationHandlerOnlyLogs, !completesBeforeReturning {
             let site =
                 handler.function == nil ? location : project.file(Int(onlyLogs.file)).location(Int(onlyLogs.token))
             findings.append(
