@@ -10,10 +10,20 @@ struct BackgroundTaskCheck {
         for fileIndex in 0..<project.fileCount where project.summary(fileIndex).needsDetailedPass {
             let file = project.file(fileIndex)
             for token in 0..<file.count
-            where file.is(token, "beginBackgroundTask") && file.isPunct(token - 1, ASCII.dot) {
+            where file.is(token, "beginBackgroundTask") && file.isPunct(token - 1, ASCII.dot)
+                && !isProjectFunction(token, in: file, fileIndex: fileIndex)
+            {
                 check(token, in: file, fileIndex: fileIndex, ended: ended, paths: paths, into: &findings)
             }
         }
+    }
+
+    /// Whether `x.beginBackgroundTask(…)` calls the app's own function of that name (a wrapper that returns a
+    /// callback, say) rather than UIKit's: it is not made on `UIApplication` itself and reaches one project function.
+    private func isProjectFunction(_ token: Int, in file: SourceFile, fileIndex: Int) -> Bool {
+        guard let call = project.call(file: fileIndex, token: token) else { return false }
+        if case .type(let name) = call.receiver, name == "UIApplication" { return false }
+        return project.callee(file: fileIndex, token: token, name: call.name, labels: call.labels) != nil
     }
 
     private func check(
