@@ -31,13 +31,19 @@ struct PathOutcome: Sendable {
     var mentions = false
     /// A `task.expirationHandler = …` assignment was seen.
     var setsExpirationHandler = false
-    /// An expiration handler was set that does nothing but log (so the work is not cancelled).
-    var expirationHandlerOnlyLogs = false
+    /// An expiration handler was set that does nothing but log (so the work is not cancelled): where it is set.
+    var expirationHandlerOnlyLogs: Site?
+    /// Some finishing happens in a closure or in code the obligation was handed to, so it may come after the body
+    /// returns; without it, every path finished before returning.
+    var finishesLater = false
     /// Finishing calls made on a path that had already finished (`setTaskCompleted` twice, no flag between).
     var repeated: [Site] = []
     /// Calls of project functions given a closure that finishes the work, where the function may return without
     /// calling that closure (the name of the called function's token).
     var uncalledContinuations: [Site] = []
+    /// Calls made through an optional chain (`delegate?.refresh { … }`) given a closure that finishes the work: when
+    /// the chain is `nil` the call, and the closure with it, is skipped.
+    var skippedContinuations: [Site] = []
     /// The obligation was handed to code the audit cannot see (an unknown function, a stored property).
     var escaped = false
     /// Of those, handed to a function outside the sources or returned to the caller (not only kept in a property).
@@ -201,6 +207,70 @@ final class CompletionPaths {
 
     func isLogging(_ name: String) -> Bool { Self.loggingCalls.contains(name) }
 
+    /// What calls that stop work or end a task are called, for code outside the sources, whose effects cannot be
+    /// read: `cancel()`, `endBackgroundTask(_:)`, `setTaskCompleted(success:)`, `invalidateAndCancel()`, `stop()` …
+    private static let stoppingPrefixes = [
+        "cancel", "end", "stop", "finish", "complet", "settaskcompleted", "invalidate", "suspend", "pause",
+        "disconnect", "close", "abort", "terminate", "teardown", "shutdown", "interrupt",
+    ]
+    private var loggerCache: [CallableID: Bool] = [:]
+
+    /// Whether the call at `token` is a logger: a call whose effects reach no task. A project function is judged by
+    /// its body (it assigns nothing outside itself and every call it makes is a logger, three calls deep); a call
+    /// outside the sources by what it is called, as its body cannot be read (`print`, `os_log`, an SDK's
+    /// `Logger.warn`, `Analytics.track` are loggers; `queue.cancelAllOperations()`, `session.invalidateAndCancel()`
+    /// are not).
+    func isLogger(file fileIndex: Int, token: Int, depth: Int) -> Bool {
+        let file = project.file(fileIndex)
+        let name = file.text(token)
+        let lowered = name.lowercased()
+        if Self.stoppingPrefixes.contains(where: { lowered.hasPrefix($0) }) { return false }
+        let labels = file.isPunct(token + 1, ASCII.openParen) ? file.labels(ofCallAt: token + 1) : []
+        // Every declaration the call may reach (one per `#if` branch, say) must be a logger.
+        let candidates = project.resolved(file: fileIndex, token: token, name: name, labels: labels)
+        return candidates.allSatisfy { callee in
+            if let known = loggerCache[callee] { return known }
+            // Deep chains and recursion count as reaching the task: rather silence than a false alarm.
+            loggerCache[callee] = false
+            let result = depth < 3 && bodyOnlyLogs(callee, depth: depth)
+            loggerCache[callee] = result
+            return result
+        }
+    }
+
+    private func bodyOnlyLogs(_ callee: CallableID, depth: Int) -> Bool {
+        let info = project.index.callable(callee)
+        guard info.kind == .function else { return false }
+        let fileIndex = Int(callee.file)
+        let file = project.file(fileIndex)
+        let scope = file.scopes[Int(info.scope)]
+        let open = Int(scope.open)
+        let close = min(Int(scope.close), file.count)
+        guard open >= 0, close > open else { return false }
+        for index in (open + 1)..<close {
+            if file.isPunct(index, ASCII.equals), !file.isPunct(index + 1, ASCII.equals),
+                !file.isPunct(index - 1, ASCII.equals), !file.isPunct(index - 1, ASCII.bang),
+                !file.isPunct(index - 1, ASCII.less), !file.isPunct(index - 1, ASCII.greater)
+            {
+                // A local being declared (`let line = …`) is no effect; anything else assigned is.
+                var back = index - 1
+                while back > open, file.line(back) == file.line(index), file.word(back) != .let,
+                    file.word(back) != .var
+                {
+                    back -= 1
+                }
+                guard file.word(back) == .let || file.word(back) == .var else { return false }
+            }
+            if file.isIdentifier(index), file.word(index) == .none, file.isPunct(index + 1, ASCII.openParen),
+                !file.isPunct(index - 1, ASCII.hash), file.word(index - 1) != .func,
+                !isLogger(file: fileIndex, token: index, depth: depth + 1)
+            {
+                return false
+            }
+        }
+        return true
+    }
+
     /// Whether the body of `callee` mentions the finishing call at all, so that following it can matter.
     func mayFinish(_ callee: CallableID) -> Bool {
         if let known = mayFinishCache[callee] { return known }
@@ -280,9 +350,11 @@ private struct Walker {
     var thrown: [Site] = []
     var mentions = false
     var setsExpirationHandler = false
-    var expirationHandlerOnlyLogs = false
+    var expirationHandlerOnlyLogs: Site?
+    var finishesLater = false
     var repeated: [Site] = []
     var uncalledContinuations: [Site] = []
+    var skippedContinuations: [Site] = []
     /// How many "finished once" flag tests the walk is inside.
     var guarded = 0
     var escaped = false
@@ -301,7 +373,9 @@ private struct Walker {
         PathOutcome(
             leaks: leaks, thrown: thrown, fall: fall, mentions: mentions,
             setsExpirationHandler: setsExpirationHandler, expirationHandlerOnlyLogs: expirationHandlerOnlyLogs,
-            repeated: repeated, uncalledContinuations: uncalledContinuations, escaped: escaped,
+            finishesLater: finishesLater, repeated: repeated, uncalledContinuations: uncalledContinuations,
+            skippedContinuations: skippedContinuations,
+            escaped: escaped,
             handedOutside: handedOutside, submits: submits)
     }
 
@@ -378,6 +452,7 @@ private struct Walker {
                     // Returning the obligation hands it to the caller.
                     escaped = true
                     handedOutside = true
+                    finishesLater = true
                     finish(&state)
                 }
                 // The returned or thrown expression may finish the work itself (`return completion(.noData)`).
@@ -470,20 +545,50 @@ private struct Walker {
         var inner = Walker(paths: paths, file: file, fileIndex: fileIndex, aliases: aliases, depth: depth)
         let fall = inner.block(body, close, entry: .open(site(open)), inDo: false)
         setsExpirationHandler = setsExpirationHandler || inner.setsExpirationHandler
-        expirationHandlerOnlyLogs = expirationHandlerOnlyLogs || inner.expirationHandlerOnlyLogs
+        expirationHandlerOnlyLogs = expirationHandlerOnlyLogs ?? inner.expirationHandlerOnlyLogs
         repeated += inner.repeated
         uncalledContinuations += inner.uncalledContinuations
+        skippedContinuations += inner.skippedContinuations
         escaped = escaped || inner.escaped
         handedOutside = handedOutside || inner.handedOutside
         submits = submits || inner.submits
         guard inner.mentions else { return }
+        finishesLater = true
+        finish(&state)
         if paths.obligation == .taskCompleted, let site = continuationThatMayNotRun(scope) {
             uncalledContinuations.append(site)
         }
+        if paths.obligation == .taskCompleted, scope.name >= 0, file.isPunct(Int(scope.name) - 1, ASCII.dot),
+            file.isPunct(Int(scope.name) - 2, ASCII.question)
+        {
+            skippedContinuations.append(site(Int(scope.name)))
+        }
+        // A Combine `sink` whose value closure finishes the work owes nothing on completion: a publisher that
+        // delivers its one value and then `.finished` (a `Future`) has already finished it.
+        if valueClosureFinishes(after: scope, close: close) { return }
         // The closure finishes the work: its unfinished paths, and errors that end it, are the leaks.
         leaks += inner.leaks + inner.thrown
         if case .open(let origin) = fall { leaks.append(origin) }
-        finish(&state)
+    }
+
+    /// For the completion closure of `sink(receiveCompletion:receiveValue:)` (or `.sink { completion in … }
+    /// receiveValue: { … }`), whether the value closure finishes the work on every path.
+    private func valueClosureFinishes(after scope: Scope, close: Int) -> Bool {
+        guard scope.name >= 0, file.is(Int(scope.name), "sink"),
+            scope.label < 0 || file.is(Int(scope.label), "receiveCompletion")
+        else { return false }
+        var label = close + 1
+        if file.isPunct(label, ASCII.comma) { label += 1 }
+        let open = label + 2
+        guard file.is(label, "receiveValue"), file.isPunct(label + 1, ASCII.colon), file.isPunct(open, ASCII.openBrace)
+        else { return false }
+        let valueClose = Int(file.matching[open])
+        guard valueClose > open else { return false }
+        let body = CompletionPaths.closureParameters(file, open: open).bodyStart
+        var value = Walker(paths: paths, file: file, fileIndex: fileIndex, aliases: aliases, depth: depth)
+        let fall = value.block(body, valueClose, entry: .open(site(open)), inDo: false)
+        if case .open = fall { return false }
+        return value.mentions && value.leaks.isEmpty && value.thrown.isEmpty
     }
 
     /// For a closure passed to a project function (`Feed.reload { task.setTaskCompleted(…) }`), the call's site
@@ -779,6 +884,8 @@ private struct Walker {
     private func isAliasArgument(_ argument: Argument) -> Bool {
         guard file.isIdentifier(argument.start), aliases.contains(file.text(argument.start)) else { return false }
         if argument.end - argument.start == 1 || file.word(argument.start + 1) == .as { return true }
+        // `task!`: the same value, unwrapped.
+        if argument.end - argument.start == 2, file.isPunct(argument.start + 1, ASCII.bang) { return true }
         return paths.obligation == .incomingCallReported && argument.end - argument.start == 3
             && file.isPunct(argument.start + 1, ASCII.dot) && file.is(argument.start + 2, "dictionaryPayload")
     }
@@ -789,7 +896,7 @@ private struct Walker {
             if file.isPunct(index + 2, ASCII.openBrace) {
                 let close = Int(file.matching[index + 2])
                 if close > index, onlyLogs(from: index + 3, to: close) {
-                    expirationHandlerOnlyLogs = true
+                    expirationHandlerOnlyLogs = expirationHandlerOnlyLogs ?? site(index)
                 } else {
                     setsExpirationHandler = true
                 }
@@ -810,6 +917,7 @@ private struct Walker {
             if aliases.contains(name), isStoredValue(index) {
                 // Kept for later (`self.pending = completionHandler`): whoever reads it finishes the work.
                 escaped = true
+                finishesLater = true
                 finish(&state)
             }
             return index + 1
@@ -819,21 +927,28 @@ private struct Walker {
         return index + 1
     }
 
-    /// Whether the code in `start..<end` only logs: every call is a logging call and nothing is assigned.
+    /// Whether the code in `start..<end` only logs: it assigns nothing, and every call in it is a logger, a call
+    /// whose effects reach no task (`CompletionPaths.isLogger`). Arguments of a logger are not actions.
     private func onlyLogs(from start: Int, to end: Int) -> Bool {
         var index = start
         while index < end {
-            if file.isPunct(index, ASCII.equals) { return false }
-            if file.isIdentifier(index), file.word(index) == .none,
-                file.isPunct(index + 1, ASCII.openParen) || file.isPunct(index + 1, ASCII.openBrace)
+            if file.isPunct(index, ASCII.equals), !file.isPunct(index + 1, ASCII.equals),
+                !file.isPunct(index - 1, ASCII.equals), !file.isPunct(index - 1, ASCII.bang),
+                !file.isPunct(index - 1, ASCII.less), !file.isPunct(index - 1, ASCII.greater)
             {
-                guard paths.isLogging(file.text(index)) else { return false }
-                // Skip the arguments: interpolations in a log message are not actions.
+                return false
+            }
+            if file.isIdentifier(index), file.word(index) == .none, file.isPunct(index + 1, ASCII.openParen) {
+                guard paths.isLogger(file: fileIndex, token: index, depth: 0) else { return false }
                 let close = Int(file.matching[index + 1])
                 if close > index + 1 {
                     index = close + 1
                     continue
                 }
+            } else if file.isIdentifier(index), file.word(index) == .none, file.isPunct(index + 1, ASCII.openBrace),
+                !paths.isLogger(file: fileIndex, token: index, depth: 0)
+            {
+                return false
             }
             index += 1
         }
@@ -873,9 +988,12 @@ private struct Walker {
             let parameters = handedOver.map { positions?[$0] ?? $0 }
             if let callee, let outcome = paths.helper(callee, parameters: parameters, depth: depth + 1) {
                 absorb(outcome, &state, inDo: inDo)
-            } else if callee == nil, !paths.isLogging(name), !isConstructorOfData(name) {
+            } else if callee != nil || !paths.isLogging(name) && !isConstructorOfData(name) {
+                // Outside the sources, or a project function already being followed or too deep to follow: whoever
+                // receives it finishes the work.
                 escaped = true
                 handedOutside = true
+                finishesLater = true
                 finish(&state)
             }
             return
@@ -893,13 +1011,15 @@ private struct Walker {
 
     private mutating func absorb(_ outcome: PathOutcome, _ state: inout Fall, inDo: Bool) {
         setsExpirationHandler = setsExpirationHandler || outcome.setsExpirationHandler
-        expirationHandlerOnlyLogs = expirationHandlerOnlyLogs || outcome.expirationHandlerOnlyLogs
+        expirationHandlerOnlyLogs = expirationHandlerOnlyLogs ?? outcome.expirationHandlerOnlyLogs
         repeated += outcome.repeated
         uncalledContinuations += outcome.uncalledContinuations
+        skippedContinuations += outcome.skippedContinuations
         escaped = escaped || outcome.escaped
         handedOutside = handedOutside || outcome.handedOutside
         submits = submits || outcome.submits
         guard outcome.mentions else { return }
+        finishesLater = finishesLater || outcome.finishesLater
         leaks += outcome.leaks
         if !inDo { thrown += outcome.thrown }
         if case .open(let origin) = outcome.fall { leaks.append(origin) }

@@ -8,6 +8,9 @@ struct FactCollector {
     private var deferral: [String?]
     /// For each type scope, its index in `summary.types`.
     private var typeOfScope: [Int32]
+    /// For each scope, whether it sits in a closure run on every change of app state (a `NotificationCenter`
+    /// observer of `willResignActive`, `didEnterBackground` …).
+    private var onStateChange: [Bool]
     private let mentionsScheduler: Bool
 
     static func collect(_ file: SourceFile) -> FileSummary {
@@ -23,6 +26,7 @@ struct FactCollector {
         owner = Array(repeating: 0, count: file.scopes.count)
         deferral = Array(repeating: nil, count: file.scopes.count)
         typeOfScope = Array(repeating: -1, count: file.scopes.count)
+        onStateChange = Array(repeating: false, count: file.scopes.count)
         var mentions = false
         for index in file.tokens.indices where file.is(index, "BGTaskScheduler") {
             mentions = true
@@ -63,6 +67,7 @@ struct FactCollector {
                 } else {
                     deferral[index] = deferral[parent]
                 }
+                onStateChange[index] = onStateChange[parent] || scope.kind == .closure && observesStateChange(scope)
             }
         }
     }
@@ -184,6 +189,48 @@ struct FactCollector {
         return "`\(chainText(endingAt: callee))`"
     }
 
+    /// A closure passed to an observer of the app's state: `addObserver(forName: UIApplication.willResignActive…)`,
+    /// `.onReceive(NotificationCenter.default.publisher(for: …))`, or a `sink` on such a publisher.
+    private func observesStateChange(_ scope: Scope) -> Bool {
+        let callee = Int(scope.name)
+        guard file.isIdentifier(callee) else { return false }
+        if file.is(callee, "addObserver") || file.is(callee, "onReceive") {
+            guard file.isPunct(callee + 1, ASCII.openParen) else { return false }
+            return namesStateChange(from: callee + 2, to: Int(file.matching[callee + 1]))
+        }
+        if file.is(callee, "sink") {
+            var start = callee
+            while start > 0, callee - start < 40, !file.startsStatement(start) { start -= 1 }
+            return namesStateChange(from: start, to: callee)
+        }
+        return false
+    }
+
+    /// Whether tokens `start..<end` name a notification posted on every change of app state.
+    private func namesStateChange(from start: Int, to end: Int) -> Bool {
+        guard start < end else { return false }
+        for index in start..<end where file.isIdentifier(index) {
+            let name = file.text(index)
+            if Self.stateChanges.contains(where: { name.contains($0) }) { return true }
+        }
+        return false
+    }
+
+    private static let stateChanges = ["EnterBackground", "EnterForeground", "ResignActive", "BecomeActive"]
+
+    /// `#selector(willResignActive)`, `#selector(self.appDidEnterBackground(_:))`: the method's name.
+    private func selectorMethod(_ argument: Argument) -> String? {
+        guard file.isPunct(argument.start, ASCII.hash), file.is(argument.start + 1, "selector"),
+            file.isPunct(argument.start + 2, ASCII.openParen)
+        else { return nil }
+        for index in (argument.start + 3)..<argument.end where file.isIdentifier(index) {
+            if file.isPunct(index + 1, ASCII.openParen) || file.isPunct(index + 1, ASCII.closeParen) {
+                return file.text(index)
+            }
+        }
+        return nil
+    }
+
     /// `DispatchQueue.main.async`, `.onAppear`, `Task.detached`: the dotted name a reader knows the call by.
     private func chainText(endingAt index: Int) -> String {
         var parts = [file.text(index)]
@@ -267,7 +314,9 @@ struct FactCollector {
             CallInfo(
                 name: name, receiver: receiver(ofCallAt: index),
                 labels: arguments.map { $0.label >= 0 ? file.text($0.label) : "_" },
-                arguments: values, caller: owner[scope], deferredBy: deferral[scope], token: Int32(index),
+                arguments: values, hasTrailingClosure: trailingClosure, caller: owner[scope],
+                deferredBy: deferral[scope],
+                onStateChange: onStateChange[scope], token: Int32(index),
                 line: Int32(token.line), column: Int32(file.column(index))))
         noteBackgroundFacts(
             name: name, at: index, call: callIndex, arguments: arguments, values: values,
@@ -367,12 +416,24 @@ struct FactCollector {
             summary.requests.append(RequestInfo(kind: kind, identifier: values[0], call: call))
             if kind == .refresh { summary.needsDetailedPass = true }
         case "submit":
-            if isMember, mentionsScheduler, arguments.count == 1, arguments[0].label < 0 {
+            // `BGTaskScheduler.shared.submit(request)`, or `submit(request)` in an extension of `BGTaskScheduler`.
+            let inScheduler = enclosingTypeName(of: index) == "BGTaskScheduler"
+            if isMember || inScheduler, mentionsScheduler, arguments.count == 1, arguments[0].label < 0 {
                 let caller = Int(owner[Int(file.scopeOf[index])])
                 summary.callables[caller].containsSubmit = true
             }
         case "beginBackgroundTask":
             summary.needsDetailedPass = true
+        case "addObserver":
+            // `addObserver(self, selector: #selector(flush), name: UIApplication.willResignActiveNotification, …)`:
+            // the selector's method runs on every change of app state, like `applicationWillResignActive`.
+            guard
+                let name = arguments.first(where: { $0.label >= 0 && file.is($0.label, "name") }),
+                namesStateChange(from: name.start, to: name.end),
+                let selector = arguments.first(where: { $0.label >= 0 && file.is($0.label, "selector") }),
+                let method = selectorMethod(selector)
+            else { return }
+            summary.stateChangeSelectors.insert(method)
         case "endBackgroundTask":
             if !values.isEmpty, !isInsideExpirationHandler(index), case .path(let components) = values[0],
                 let last = components.last
@@ -687,7 +748,7 @@ struct FactCollector {
     /// `true`, and which to anything else.
     private mutating func collectAssignment(at index: Int) {
         if file.isPunct(index + 1, ASCII.dot), file.is(index + 2, "toggle"), file.isPunct(index + 3, ASCII.openParen) {
-            summary.namesReset.insert(file.text(index))
+            noteReset(at: index)
             return
         }
         guard file.isPunct(index + 1, ASCII.equals), !file.isPunct(index + 2, ASCII.equals) else { return }
@@ -700,8 +761,14 @@ struct FactCollector {
         {
             summary.namesSetTrue.insert(file.text(index))
         } else {
-            summary.namesReset.insert(file.text(index))
+            noteReset(at: index)
         }
+    }
+
+    private mutating func noteReset(at index: Int) {
+        let name = file.text(index)
+        summary.namesReset.insert(name)
+        summary.resets.append(NameReset(name: name, caller: owner[Int(file.scopeOf[index])], token: Int32(index)))
     }
 
     /// `let name = "literal"`, `let name: String = "literal"`, `var name: String { "literal" }` and

@@ -30,6 +30,18 @@ struct FileSummary: Sendable {
     var namesReset: Set<String> = []
     /// Types that keep an instance of themselves in a static property (`static let shared = Type()`).
     var singletonTypes: [String] = []
+    /// Methods registered with `NotificationCenter` for a change of app state (`#selector(willResignActive)` with
+    /// `UIApplication.willResignActiveNotification`): they run each time the app changes state.
+    var stateChangeSelectors: Set<String> = []
+    /// Where a name is assigned anything other than the literal `true`, or toggled.
+    var resets: [NameReset] = []
+}
+
+/// A name set back (`flag = false`, `flag.toggle()`): the callable it happens in and its token.
+struct NameReset: Sendable {
+    var name: String
+    var caller: Int32
+    var token: Int32
 }
 
 /// A Boolean stored variable declared outside any function, with what decides how long it keeps its value: a
@@ -115,11 +127,15 @@ struct CallInfo: Sendable {
     var receiver: Receiver = .implicit
     var labels: [String]
     var arguments: [ArgumentValue]
+    /// A closure follows the call's parentheses (`sync { … }`), passed to a parameter after the labelled ones.
+    var hasTrailingClosure = false
     /// The local callable the call is made from.
     var caller: Int32
     /// When the call sits in a closure that runs later (`.onAppear`, `Task`, `DispatchQueue.main.async` …),
     /// how to name that closure in a message.
     var deferredBy: String?
+    /// Made in a closure that runs on every change of app state (a `NotificationCenter` observer).
+    var onStateChange = false
     var token: Int32
     var line: Int32
     var column: Int32

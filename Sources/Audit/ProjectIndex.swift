@@ -52,6 +52,8 @@ final class ProjectIndex {
     private var constantsByName: [String: [(file: Int32, constant: ConstantInfo)]] = [:]
     private var launchMemo: [CallableID: LaunchContext] = [:]
     private var stateChangeMemo: [CallableID: Bool] = [:]
+    /// Methods registered as observers of a change of app state, in any file.
+    private var stateChangeSelectors: Set<String> = []
 
     private struct NameKey: Hashable {
         var name: String
@@ -87,6 +89,7 @@ final class ProjectIndex {
             for constant in file.constants {
                 constantsByName[constant.name, default: []].append((Int32(fileIndex), constant))
             }
+            stateChangeSelectors.formUnion(file.stateChangeSelectors)
         }
         for (fileIndex, file) in files.enumerated() {
             for (index, call) in file.calls.enumerated() where byName[call.name] != nil {
@@ -148,7 +151,7 @@ final class ProjectIndex {
             case .storedValues:
                 return true
             case .initializer, .function:
-                return Self.accepts(call.labels, callee)
+                return Self.accepts(call.labels, callee, trailingClosure: call.hasTrailingClosure)
             case .property, .topLevel:
                 return false
             }
@@ -157,7 +160,7 @@ final class ProjectIndex {
 
     /// Whether `parameterPositions(of:in:)` finds a position for every label, without building the array (this runs
     /// for every call while the call graph is built).
-    private static func accepts(_ labels: [String], _ callee: CallableInfo) -> Bool {
+    private static func accepts(_ labels: [String], _ callee: CallableInfo, trailingClosure: Bool) -> Bool {
         var parameter = 0
         let count = callee.labels.count
         for label in labels {
@@ -168,7 +171,8 @@ final class ProjectIndex {
             guard parameter < count else { return false }
             parameter += 1
         }
-        return true
+        // A trailing closure needs a parameter after the labelled ones (`sync { … }` is not `sync()`).
+        return !trailingClosure || parameter < count
     }
 
     /// For each of a call's argument labels, the position of the parameter it passes: labels in order, parameters
@@ -218,10 +222,12 @@ final class ProjectIndex {
         "applicationWillEnterForeground", "sceneWillEnterForeground",
     ]
 
-    /// Whether the call is made each time the app changes state — from one of `recurringCallbacks`, or in a SwiftUI
-    /// `.onChange`/`.onReceive` closure — directly or through up to three calls.
+    /// Whether the call is made each time the app changes state — from one of `recurringCallbacks`, a method
+    /// registered with `NotificationCenter` for a change of state (`#selector(willResignActive)`), an observer closure
+    /// for one, or a SwiftUI `.onChange`/`.onReceive` closure — directly or through up to three calls.
     func isRecurring(_ id: CallID) -> Bool {
         let call = call(id)
+        if call.onStateChange { return true }
         if let deferredBy = call.deferredBy, deferredBy.contains(".onChange") || deferredBy.contains(".onReceive") {
             return true
         }
@@ -235,10 +241,14 @@ final class ProjectIndex {
         if let known = stateChangeMemo[callable] { return known }
         // Cycles and deep chains end as "no"; the answer is kept so each function is looked at once.
         stateChangeMemo[callable] = false
-        var result = Self.recurringCallbacks.contains(self.callable(callable).name)
+        let info = self.callable(callable)
+        var result =
+            Self.recurringCallbacks.contains(info.name)
+            || info.kind == .function && stateChangeSelectors.contains(info.name)
         if !result, depth < 3 {
             result = callers(of: callable).contains { id in
                 let call = call(id)
+                if call.onStateChange { return true }
                 if let deferredBy = call.deferredBy,
                     deferredBy.contains(".onChange") || deferredBy.contains(".onReceive")
                 {

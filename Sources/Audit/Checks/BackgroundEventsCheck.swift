@@ -11,42 +11,103 @@ struct BackgroundEventsCheck {
         for fileIndex in 0..<project.fileCount {
             let summary = project.summary(fileIndex)
             guard !summary.backgroundEventHandlers.isEmpty else { continue }
-            let file = project.file(fileIndex)
             for callable in summary.backgroundEventHandlers {
                 let info = summary.callables[Int(callable)]
                 guard info.parameters.count == 3 else { continue }
                 let handler = info.parameters[2]
-                let body = file.scopes[Int(info.scope)]
-                guard body.open >= 0, !handsOver(handler, in: file, body: body) else { continue }
-                for token in (Int(body.open) + 1)..<min(Int(body.close), file.count)
-                where file.isIdentifier(token) && !file.isPunct(token - 1, ASCII.dot) && file.text(token) == handler {
-                    let called =
-                        file.isPunct(token + 1, ASCII.openParen)
-                        || (file.isPunct(token + 1, ASCII.question) && file.isPunct(token + 2, ASCII.openParen))
-                    guard called, runsNow(token, in: file, body: Int(info.scope)) else { continue }
+                let id = CallableID(file: Int32(fileIndex), index: callable)
+                var visiting: Set<CallableID> = []
+                // A body that also stores the handler or passes it on somewhere: a direct call on another path is
+                // then the case where no session of the app has events to deliver, where calling it at once is right.
+                guard let early = earlyCalls(of: handler, in: id, depth: 0, visiting: &visiting) else { continue }
+                for site in early {
+                    let file = project.file(Int(site.file))
+                    let token = Int(site.token)
+                    let name = file.text(token)
+                    let place =
+                        site.file == Int32(fileIndex) && file.callable(containing: token) == Int(info.scope)
+                        ? "while handleEventsForBackgroundURLSession runs"
+                        : "by `\(project.index.callable(callableID(containing: site)).signature)`, which "
+                            + "handleEventsForBackgroundURLSession passes it to, before returning"
                     findings.append(
                         Finding(
                             rule: .backgroundEventsCompletionTooEarly, at: file.location(token),
-                            message: "`\(handler)` is called while handleEventsForBackgroundURLSession runs, before "
-                                + "the session has delivered its events; keep it and call it from "
-                                + "urlSessionDidFinishEvents(forBackgroundURLSession:)."))
+                            message: "`\(name)` is called \(place), before the session has delivered its events; "
+                                + "keep it and call it from urlSessionDidFinishEvents(forBackgroundURLSession:)."))
                 }
             }
         }
     }
 
-    /// Whether the body stores the completion handler or passes it on somewhere: then a direct call on another path
-    /// is the case where no session of the app has events to deliver (an identifier it does not know), where
-    /// calling it at once is right.
-    private func handsOver(_ handler: String, in file: SourceFile, body: Scope) -> Bool {
+    /// The calls of closure parameter `handler` of `callable` made while it runs — in its body, or in a project
+    /// function it passes the handler to (three calls deep) — or `nil` when the handler is kept (stored, or passed
+    /// to code outside the sources or too deep to follow), so that whoever keeps it calls it later.
+    private func earlyCalls(of handler: String, in id: CallableID, depth: Int, visiting: inout Set<CallableID>)
+        -> [Site]?
+    {
+        guard depth <= 3, visiting.insert(id).inserted else { return nil }
+        defer { visiting.remove(id) }
+        let info = project.index.callable(id)
+        let fileIndex = Int(id.file)
+        let file = project.file(fileIndex)
+        let body = file.scopes[Int(info.scope)]
+        guard body.open >= 0 else { return nil }
+        var sites: [Site] = []
         for token in (Int(body.open) + 1)..<min(Int(body.close), file.count)
-        where file.isIdentifier(token) && file.text(token) == handler && !file.isPunct(token - 1, ASCII.dot) {
+        where file.isIdentifier(token) && !file.isPunct(token - 1, ASCII.dot) && file.text(token) == handler {
             let called =
                 file.isPunct(token + 1, ASCII.openParen)
                 || (file.isPunct(token + 1, ASCII.question) && file.isPunct(token + 2, ASCII.openParen))
-            if !called { return true }
+            if called {
+                if runsNow(token, in: file, body: Int(info.scope)) { sites.append(Site(fileIndex, token)) }
+                continue
+            }
+            // Passed on: followed into a project function that runs it now; anything else keeps it.
+            guard let (callee, parameter) = passed(token, in: file, fileIndex: fileIndex),
+                runsNow(token, in: file, body: Int(info.scope)),
+                let inner = earlyCalls(of: parameter, in: callee, depth: depth + 1, visiting: &visiting)
+            else { return nil }
+            sites += inner
         }
-        return false
+        return sites
+    }
+
+    /// For a name passed as an argument (`helper(completion: handler)`), the project function it is passed to and the
+    /// parameter's name there.
+    private func passed(_ token: Int, in file: SourceFile, fileIndex: Int) -> (CallableID, String)? {
+        guard file.isPunct(token + 1, ASCII.closeParen) || file.isPunct(token + 1, ASCII.comma) else { return nil }
+        var open = token - 1
+        while open > 0, !file.isPunct(open, ASCII.openParen) {
+            if file.isPunct(open, ASCII.closeParen) || file.isPunct(open, ASCII.closeBracket) {
+                open = Int(file.matching[open])
+                guard open >= 0 else { return nil }
+            } else if file.isPunct(open, ASCII.openBrace) || file.isPunct(open, ASCII.closeBrace)
+                || file.isPunct(open, ASCII.openBracket)
+            {
+                return nil
+            }
+            open -= 1
+        }
+        guard open > 0, file.isIdentifier(open - 1) else { return nil }
+        let arguments = file.arguments(ofCallAt: open)
+        guard let position = arguments.firstIndex(where: { $0.start == token && $0.end == token + 1 }) else {
+            return nil
+        }
+        let labels = arguments.map { $0.label >= 0 ? file.text($0.label) : "_" }
+        guard
+            let callee = project.callee(file: fileIndex, token: open - 1, name: file.text(open - 1), labels: labels),
+            let positions = ProjectIndex.parameterPositions(of: labels, in: project.index.callable(callee))
+        else { return nil }
+        let parameters = project.index.callable(callee).parameters
+        guard position < positions.count, positions[position] < parameters.count else { return nil }
+        return (callee, parameters[positions[position]])
+    }
+
+    private func callableID(containing site: Site) -> CallableID {
+        let file = project.file(Int(site.file))
+        let scope = file.callable(containing: Int(site.token)) ?? 0
+        let callables = project.summary(Int(site.file)).callables
+        return CallableID(file: site.file, index: Int32(callables.firstIndex { Int($0.scope) == scope } ?? 0))
     }
 
     /// Whether the code at `token` runs as part of the callback: not inside a closure kept for later or a local

@@ -10,10 +10,20 @@ struct BackgroundTaskCheck {
         for fileIndex in 0..<project.fileCount where project.summary(fileIndex).needsDetailedPass {
             let file = project.file(fileIndex)
             for token in 0..<file.count
-            where file.is(token, "beginBackgroundTask") && file.isPunct(token - 1, ASCII.dot) {
+            where file.is(token, "beginBackgroundTask") && file.isPunct(token - 1, ASCII.dot)
+                && !isProjectFunction(token, in: file, fileIndex: fileIndex)
+            {
                 check(token, in: file, fileIndex: fileIndex, ended: ended, paths: paths, into: &findings)
             }
         }
+    }
+
+    /// Whether `x.beginBackgroundTask(…)` calls the app's own function of that name (a wrapper that returns a
+    /// callback, say) rather than UIKit's: it is not made on `UIApplication` itself and reaches one project function.
+    private func isProjectFunction(_ token: Int, in file: SourceFile, fileIndex: Int) -> Bool {
+        guard let call = project.call(file: fileIndex, token: token) else { return false }
+        if case .type(let name) = call.receiver, name == "UIApplication" { return false }
+        return project.callee(file: fileIndex, token: token, name: call.name, labels: call.labels) != nil
     }
 
     private func check(
@@ -45,6 +55,8 @@ struct BackgroundTaskCheck {
                         rule: .unpairedBeginBackgroundTask, at: location,
                         message: "beginBackgroundTask has no expiration handler (`nil`): when time runs out nothing "
                             + "ends the task and iOS terminates the app."))
+            } else if let local = localClosure(named: argument, before: token, in: file) {
+                expiration = local
             } else if !referenceEndsTask(file, argument, fileIndex: fileIndex) {
                 findings.append(
                     Finding(
@@ -66,23 +78,30 @@ struct BackgroundTaskCheck {
                     message: "The expiration handler of this background task does not call endBackgroundTask(_:); "
                         + "when time runs out, iOS terminates the app."))
         }
-        checkIdentifier(token, end: end, in: file, fileIndex: fileIndex, ended: ended, paths: paths, into: &findings)
+        checkIdentifier(
+            token, end: end, expiration: expiration, in: file, fileIndex: fileIndex, ended: ended, paths: paths,
+            into: &findings)
     }
 
     private func checkIdentifier(
-        _ token: Int, end: Int, in file: SourceFile, fileIndex: Int, ended: Set<String>, paths: CompletionPaths,
-        into findings: inout [Finding]
+        _ token: Int, end: Int, expiration: Int?, in file: SourceFile, fileIndex: Int, ended: Set<String>,
+        paths: CompletionPaths, into findings: inout [Finding]
     ) {
         let location = file.location(token)
         var start = token
         while file.isPunct(start - 1, ASCII.dot), file.isIdentifier(start - 2) { start -= 2 }
-        let previous = start - 1
+        var previous = start - 1
+        while file.word(previous) == .await || file.word(previous) == .try { previous -= 1 }
         if file.word(previous) == .return || file.isPunct(previous, ASCII.openParen)
             || file.isPunct(previous, ASCII.comma) || file.isPunct(previous, ASCII.colon)
             || (file.isPunct(previous, ASCII.openBrace) && file.scopes[Int(file.scopeOf[previous])].isCallable)
         {
             // (A one-expression function body returns the identifier, as `return` does.)
             // Handed to a caller or another function, which owns ending it.
+            return
+        }
+        if file.isPunct(previous, ASCII.equals), file.isPunct(previous - 1, ASCII.closeBracket) {
+            // Kept in a collection (`tasks[name] = …`): whoever reads it back ends it, which is not followed.
             return
         }
         guard file.isPunct(previous, ASCII.equals), file.isIdentifier(previous - 1), !file.is(previous - 1, "_") else {
@@ -95,10 +114,21 @@ struct BackgroundTaskCheck {
         }
         let name = file.text(previous - 1)
         guard let body = enclosingBody(of: token, in: file) else { return }
+        var expirationEndsOnly = false
+        if let expiration {
+            expirationEndsOnly = endsWithoutReset(name, closure: expiration, in: file, fileIndex: fileIndex)
+        }
+        let endedTwice = Finding(
+            rule: .unpairedBeginBackgroundTask, at: location,
+            message: "`\(name)` is ended by the expiration handler, which never sets it to `.invalid`, and ended again "
+                + "on the normal path: when time runs out the task is ended twice, the second time one that is over.")
         if !isLocal(name, declaredIn: body, file: file) {
+            if expirationEndsOnly, ended.contains(name) { findings.append(endedTwice) }
             if let call = project.call(file: fileIndex, token: token),
-                project.index.runsOnStateChange(CallableID(file: Int32(fileIndex), index: call.caller)),
-                !endsOrChecks(name, in: file, fileIndex: fileIndex, from: body.open + 1, to: previous - 1)
+                call.onStateChange
+                    || project.index.runsOnStateChange(CallableID(file: Int32(fileIndex), index: call.caller)),
+                !endsOrChecks(name, in: file, fileIndex: fileIndex, from: body.open + 1, to: previous - 1),
+                !callersCheck(name, CallableID(file: Int32(fileIndex), index: call.caller))
             {
                 findings.append(
                     Finding(
@@ -123,6 +153,7 @@ struct BackgroundTaskCheck {
                         + "runs until iOS terminates the app."))
             return
         }
+        if expirationEndsOnly { findings.append(endedTwice) }
         for leak in Set(outcome.leaks).sorted(by: { ($0.file, $0.token) < ($1.file, $1.token) }) {
             let leakFile = project.file(Int(leak.file))
             let token = Int(leak.token)
@@ -130,6 +161,103 @@ struct BackgroundTaskCheck {
                 leakFile, token, owed: "endBackgroundTask(_:)", what: "the background task `\(name)`")
             findings.append(Finding(rule: .unpairedBeginBackgroundTask, at: leakFile.location(token), message: message))
         }
+    }
+
+    /// Whether the expiration closure at `open` ends the task `name` holds — itself, or through a project function it
+    /// passes `name` to — without ever setting `name` again (to `.invalid`), so a later end on the normal path ends
+    /// it a second time. A closure that binds its own `name` in a capture list is not judged.
+    private func endsWithoutReset(_ name: String, closure open: Int, in file: SourceFile, fileIndex: Int) -> Bool {
+        let close = Int(file.matching[open])
+        guard close > open else { return false }
+        if file.isPunct(open + 1, ASCII.openBracket) {
+            let captures = Int(file.matching[open + 1])
+            for token in (open + 2)..<max(captures, open + 2) where file.isIdentifier(token) && file.text(token) == name
+            {
+                return false
+            }
+        }
+        var ends = false
+        for token in (open + 1)..<close where file.isIdentifier(token) && file.text(token) == name {
+            // `name = .invalid` sets it back; `guard let name = name` only binds a copy.
+            if file.isPunct(token + 1, ASCII.equals), !file.isPunct(token + 2, ASCII.equals),
+                file.word(token - 1) != .let, file.word(token - 1) != .var
+            {
+                return false
+            }
+            guard let call = enclosingCall(of: token, in: file, after: open) else { continue }
+            if file.is(call, "endBackgroundTask") {
+                ends = true
+            } else if let callee = project.callee(
+                file: fileIndex, token: call, name: file.text(call), labels: file.labels(ofCallAt: call + 1)),
+                mayEndTask(callee), !resetsTask(callee)
+            {
+                ends = true
+            }
+        }
+        return ends
+    }
+
+    /// The called name whose argument list holds `token` directly (`end(name)`, `helper(token: name)`).
+    private func enclosingCall(of token: Int, in file: SourceFile, after limit: Int) -> Int? {
+        var cursor = token - 1
+        var depth = 0
+        while cursor > limit {
+            if file.isPunct(cursor, ASCII.closeParen) || file.isPunct(cursor, ASCII.closeBracket) { depth += 1 }
+            if file.isPunct(cursor, ASCII.openParen) || file.isPunct(cursor, ASCII.openBracket) {
+                if depth == 0 {
+                    return file.isPunct(cursor, ASCII.openParen) && file.isIdentifier(cursor - 1) ? cursor - 1 : nil
+                }
+                depth -= 1
+            }
+            if file.isPunct(cursor, ASCII.openBrace) || file.isPunct(cursor, ASCII.closeBrace)
+                || file.isPunct(cursor, ASCII.semicolon) || file.startsStatement(cursor)
+            {
+                return nil
+            }
+            cursor -= 1
+        }
+        return nil
+    }
+
+    /// Whether a project function records that the task has ended, so that ending through it twice is caught: it
+    /// assigns something (`task = .invalid`) or removes the task from where it keeps it (`open.remove(task)`).
+    private func resetsTask(_ callee: CallableID) -> Bool {
+        let info = project.index.callable(callee)
+        let file = project.file(Int(callee.file))
+        let scope = file.scopes[Int(info.scope)]
+        for token in max(Int(scope.open), 0)..<min(Int(scope.close), file.count) {
+            if file.is(token, "invalid") || file.is(token, "UIBackgroundTaskInvalid") { return true }
+            if file.isPunct(token, ASCII.equals), !file.isPunct(token + 1, ASCII.equals),
+                !file.isPunct(token - 1, ASCII.equals), !file.isPunct(token - 1, ASCII.bang),
+                !file.isPunct(token - 1, ASCII.less), !file.isPunct(token - 1, ASCII.greater),
+                file.word(token - 2) != .let, file.word(token - 2) != .var
+            {
+                // An assignment records something; a `let` binding (`guard let task = token as? …`) does not.
+                return true
+            }
+            if file.isIdentifier(token), file.text(token).hasPrefix("remove"), file.isPunct(token + 1, ASCII.openParen)
+            {
+                return true
+            }
+        }
+        return false
+    }
+
+    /// For an expiration handler passed by a name bound earlier in the same body to a closure
+    /// (`let onExpiry = { … }`), that closure's `{`.
+    private func localClosure(named argument: Argument, before token: Int, in file: SourceFile) -> Int? {
+        guard argument.end == argument.start + 1, file.isIdentifier(argument.start),
+            let body = enclosingBody(of: token, in: file)
+        else { return nil }
+        let name = file.text(argument.start)
+        for index in (body.open + 1)..<token where file.word(index) == .let || file.word(index) == .var {
+            if file.isIdentifier(index + 1), file.text(index + 1) == name, file.isPunct(index + 2, ASCII.equals),
+                file.isPunct(index + 3, ASCII.openBrace)
+            {
+                return index + 3
+            }
+        }
+        return nil
     }
 
     /// The body (function or closure) the call is in: where a local identifier lives and dies.
@@ -141,6 +269,23 @@ struct BackgroundTaskCheck {
             scope = Int(current.parent)
         }
         return nil
+    }
+
+    /// Whether every call of `callable` made on a change of app state looks at the task `name` holds before it
+    /// (`if task == .invalid { begin() }`), so on that way the function that begins a task is only reached when none
+    /// is held.
+    private func callersCheck(_ name: String, _ callable: CallableID) -> Bool {
+        let index = project.index
+        let callers = index.callers(of: callable).filter { index.isRecurring($0) }
+        guard !callers.isEmpty else { return false }
+        return callers.allSatisfy { id in
+            let call = index.call(id)
+            let fileIndex = Int(id.file)
+            let file = project.file(fileIndex)
+            let token = Int(call.token)
+            guard let body = enclosingBody(of: token, in: file) else { return false }
+            return endsOrChecks(name, in: file, fileIndex: fileIndex, from: body.open + 1, to: token)
+        }
     }
 
     /// Whether tokens `start..<end`, before a new task is begun, look at the one `name` holds: mention `name` (a

@@ -21,6 +21,9 @@ struct HandlerCheck {
         var file: Int
         var open: Int
         var taskName: String
+        /// For a function passed by name (`launchHandler: handleRefresh`), its name's token: a mistake in its body is
+        /// reported there, naming the registration.
+        var function: Int? = nil
     }
 
     private func check(
@@ -30,10 +33,18 @@ struct HandlerCheck {
         let file = project.file(fileIndex)
         let call = project.summary(fileIndex).calls[Int(registration.call)]
         let token = Int(call.token)
-        let location = file.location(token)
         guard let handler = handler(of: token, in: file, fileIndex: fileIndex) else { return }
         let outcome = paths.analyzeRoot(file: handler.file, open: handler.open, aliases: [handler.taskName])
-        let identifier = describe(registration, file: fileIndex)
+        var identifier = describe(registration, file: fileIndex)
+        var location = file.location(token)
+        if let function = handler.function {
+            // The mistake is in the function the registration names: point there, and name the registration.
+            let functionFile = project.file(handler.file)
+            location = functionFile.location(function)
+            identifier +=
+                " (registered at \(ProjectIndex.short(file.location(token))) with "
+                + "`\(functionFile.text(function))` as its handler)"
+        }
         if registration.kind == .sceneModifier {
             if !outcome.submits {
                 findings.append(
@@ -69,6 +80,15 @@ struct HandlerCheck {
                     message: "`\(siteFile.text(Int(site.token)))` may return without calling the closure that "
                         + "completes the task for \(identifier), so on that path the task is never completed."))
         }
+        for site in Set(outcome.skippedContinuations).sorted(by: { ($0.file, $0.token) < ($1.file, $1.token) }) {
+            let siteFile = project.file(Int(site.file))
+            findings.append(
+                Finding(
+                    rule: .handlerNotCompleted, at: siteFile.location(Int(site.token)),
+                    message: "`\(siteFile.text(Int(site.token)))` is called through an optional chain: when it is "
+                        + "nil the call is skipped, and with it the closure that completes the task for "
+                        + "\(identifier)."))
+        }
         for repeated in Set(outcome.repeated).sorted(by: { ($0.file, $0.token) < ($1.file, $1.token) }) {
             findings.append(
                 Finding(
@@ -76,10 +96,15 @@ struct HandlerCheck {
                     message: "setTaskCompleted(success:) is called again for the task for \(identifier) on a path "
                         + "that has already completed it; the first result is the one that counts."))
         }
-        if !outcome.setsExpirationHandler, outcome.expirationHandlerOnlyLogs {
+        // A handler that completes its task on every path before it returns leaves nothing to cancel.
+        var completesBeforeReturning = outcome.mentions && outcome.leaks.isEmpty && !outcome.finishesLater
+        if case .open = outcome.fall { completesBeforeReturning = false }
+        if !outcome.setsExpirationHandler, let onlyLogs = outcome.expirationHandlerOnlyLogs, !completesBeforeReturning {
+            let site =
+                handler.function == nil ? location : project.file(Int(onlyLogs.file)).location(Int(onlyLogs.token))
             findings.append(
                 Finding(
-                    rule: .handlerMissingExpirationHandler, at: location,
+                    rule: .handlerMissingExpirationHandler, at: site,
                     message: "The expiration handler of the task for \(identifier) only logs: it neither cancels "
                         + "the work nor completes the task, so the work runs on when time is up and iOS ends the "
                         + "app."))
@@ -91,7 +116,7 @@ struct HandlerCheck {
                     rule: .handlerMissingExpirationHandler, at: location,
                     message: "The task for \(identifier) is kept in a property, and nothing in the sources ever sets "
                         + "an expirationHandler, so the work is not cancelled when time runs out."))
-        } else if !outcome.setsExpirationHandler, !outcome.escaped {
+        } else if !outcome.setsExpirationHandler, !outcome.escaped, !completesBeforeReturning {
             findings.append(
                 Finding(
                     rule: .handlerMissingExpirationHandler, at: location,
@@ -235,9 +260,11 @@ struct HandlerCheck {
         else { return nil }
         let info = project.index.callable(callee)
         let calleeFile = project.file(Int(callee.file))
-        let open = Int(calleeFile.scopes[Int(info.scope)].open)
+        let scope = calleeFile.scopes[Int(info.scope)]
+        let open = Int(scope.open)
         guard open >= 0 else { return nil }
-        return Handler(file: Int(callee.file), open: open, taskName: info.parameters.first ?? "task")
+        return Handler(
+            file: Int(callee.file), open: open, taskName: info.parameters.first ?? "task", function: Int(scope.name))
     }
 }
 

@@ -9,10 +9,12 @@ struct ResubmitFlagCheck {
     let project: Project
 
     func run(into findings: inout [Finding]) {
-        let flags = processFlags()
-        guard !flags.isEmpty else { return }
+        let resetsByFlag = processFlags()
+        guard !resetsByFlag.isEmpty else { return }
+        let flags = Set(resetsByFlag.keys)
         let index = project.index
         var regions: [HandlerRegion]?
+        var reach: Set<CallableID>?
         for fileIndex in 0..<project.fileCount {
             let summary = project.summary(fileIndex)
             for (callableIndex, callable) in summary.callables.enumerated() where callable.open >= 0 {
@@ -27,45 +29,107 @@ struct ResubmitFlagCheck {
                         submits(in: guarded.region, of: id, file: fileIndex)
                     else { continue }
                     if regions == nil { regions = handlerRegions() }
-                    guard runsRepeatedly(id, test: guarded.test, file: fileIndex, regions: regions ?? []) else {
-                        continue
-                    }
                     let name = file.text(guarded.test)
+                    let resets = resetsByFlag[name] ?? []
+                    if resets.isEmpty {
+                        guard runsRepeatedly(id, test: guarded.test, file: fileIndex, regions: regions ?? []) else {
+                            continue
+                        }
+                    } else {
+                        // Set back somewhere: the submit is blocked only when the handler reaches it and no reset
+                        // is on the handler's way (in the handler, or in code it calls), so in a process that
+                        // stays in the background the flag is still set when the handler runs again.
+                        if reach == nil { reach = handlerReach(regions ?? []) }
+                        let reached = reach ?? []
+                        let inHandler = { (file: Int32, token: Int32, caller: CallableID) in
+                            reached.contains(caller) || (regions ?? []).contains { $0.contains(file, token) }
+                        }
+                        guard inHandler(Int32(fileIndex), Int32(guarded.test), id),
+                            !resets.contains(where: { inHandler($0.file, $0.token, $0.callable) })
+                        else { continue }
+                    }
                     findings.append(
                         Finding(
                             rule: .resubmitBlockedByFlag, at: file.location(guarded.test),
-                            message: "`\(name)` lives as long as the process, is only ever set to true, and skips "
-                                + "the submit in \(callable.signature) once set; iOS keeps the app in memory between "
-                                + "background launches, so the next request is submitted once per process and the "
-                                + "chain stops after its first run."))
+                            message: "`\(name)` lives as long as the process, "
+                                + (resets.isEmpty
+                                    ? "is only ever set to true, "
+                                    : "is set back only in code the launch handler does not run, ")
+                                + "and skips the submit in \(callable.signature) once set; iOS keeps the app in "
+                                + "memory between background launches, so the handler's request is not submitted and "
+                                + "the chain stops after its first run."))
                 }
             }
         }
     }
 
-    /// Names of flags that keep `true` for the life of the process once set: declared (every declaration of the
-    /// name) as a global, a `static` property or a property of a singleton or app type, set to `true` somewhere and
-    /// never to anything else.
-    private func processFlags() -> Set<String> {
+    /// Where a flag is set back: the file, the token and the callable it is in.
+    private struct Reset {
+        var file: Int32
+        var token: Int32
+        var callable: CallableID
+    }
+
+    /// Flags that keep their value for the life of the process, with where each is set back: declared (every
+    /// declaration of the name) as a global, a `static` property or a property of a singleton or app type, and set to
+    /// `true` somewhere.
+    private func processFlags() -> [String: [Reset]] {
         let index = project.index
         var setTrue: Set<String> = []
-        var reset: Set<String> = []
         var singletons: Set<String> = []
-        for summary in index.files {
+        var resets: [String: [Reset]] = [:]
+        for (fileIndex, summary) in index.files.enumerated() {
             setTrue.formUnion(summary.namesSetTrue)
-            reset.formUnion(summary.namesReset)
             singletons.formUnion(summary.singletonTypes)
+            for reset in summary.resets {
+                resets[reset.name, default: []].append(
+                    Reset(
+                        file: Int32(fileIndex), token: reset.token,
+                        callable: CallableID(file: Int32(fileIndex), index: reset.caller)))
+            }
         }
         var lifetime: [String: Bool] = [:]
         for summary in index.files {
-            for flag in summary.flags where setTrue.contains(flag.name) && !reset.contains(flag.name) {
+            for flag in summary.flags where setTrue.contains(flag.name) {
                 let processWide =
                     flag.isStatic || flag.typeName == nil || singletons.contains(flag.typeName ?? "")
                     || index.isAppType(flag.typeName)
                 lifetime[flag.name] = (lifetime[flag.name] ?? true) && processWide
             }
         }
-        return Set(lifetime.compactMap { $0.value ? $0.key : nil })
+        var result: [String: [Reset]] = [:]
+        for (name, processWide) in lifetime where processWide { result[name] = resets[name] ?? [] }
+        return result
+    }
+
+    /// Every callable a launch handler runs: called from a handler's body, or from those (eight calls deep).
+    private func handlerReach(_ regions: [HandlerRegion]) -> Set<CallableID> {
+        let index = project.index
+        var callsByCaller: [CallableID: [CallID]] = [:]
+        var work: [(CallableID, Int)] = []
+        for (fileIndex, summary) in index.files.enumerated() {
+            for (callIndex, call) in summary.calls.enumerated() {
+                let id = CallID(file: Int32(fileIndex), index: Int32(callIndex))
+                callsByCaller[CallableID(file: Int32(fileIndex), index: call.caller), default: []].append(id)
+                guard regions.contains(where: { $0.contains(Int32(fileIndex), call.token) }) else { continue }
+                for callee in index.resolve(call: call, from: Int32(fileIndex)) { work.append((callee, 1)) }
+            }
+            for (callableIndex, callable) in summary.callables.enumerated() where callable.open >= 0 {
+                if regions.contains(where: { $0.file == Int32(fileIndex) && $0.open == callable.open }) {
+                    work.append((CallableID(file: Int32(fileIndex), index: Int32(callableIndex)), 0))
+                }
+            }
+        }
+        var reached: Set<CallableID> = []
+        while let (callable, depth) = work.popLast() {
+            guard reached.insert(callable).inserted, depth < 8 else { continue }
+            for call in callsByCaller[callable] ?? [] {
+                for callee in index.resolve(call: index.call(call), from: call.file) {
+                    work.append((callee, depth + 1))
+                }
+            }
+        }
+        return reached
     }
 
     /// Where code runs only while a flag is false: after `guard !flag else { return }` or `if flag { return }`

@@ -8,7 +8,7 @@ final class AppDelegate: UIResponder, UIApplicationDelegate {
         _ application: UIApplication,
         didFinishLaunchingWithOptions launchOptions: [UIApplication.LaunchOptionsKey: Any]?
     ) -> Bool {
-        BGTaskScheduler.shared.register( // expect: handler-missing-expiration-handler
+        BGTaskScheduler.shared.register(
             forTaskWithIdentifier: "com.example.engagement", using: nil, launchHandler: handleEngagement)
         scheduleEngagement()
         return true
@@ -18,7 +18,7 @@ final class AppDelegate: UIResponder, UIApplicationDelegate {
         try? BGTaskScheduler.shared.submit(BGAppRefreshTaskRequest(identifier: "com.example.engagement"))
     }
 
-    func handleEngagement(_ task: BGTask) {
+    func handleEngagement(_ task: BGTask) { // expect: handler-missing-expiration-handler
         scheduleEngagement()
         Reminders.sendIfNeeded { task.setTaskCompleted(success: $0) }
     }

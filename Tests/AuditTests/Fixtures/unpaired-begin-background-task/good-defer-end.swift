@@ -7,8 +7,11 @@ final class Exporter {
         taskID = UIApplication.shared.beginBackgroundTask(withName: "export", expirationHandler: {
             Exporter.cancelRequested = true
             UIApplication.shared.endBackgroundTask(taskID)
+            taskID = .invalid
         })
-        defer { UIApplication.shared.endBackgroundTask(taskID) }
+        defer {
+            if taskID != .invalid { UIApplication.shared.endBackgroundTask(taskID) }
+        }
         guard !entries.isEmpty else { return }
         try CSV.write(entries)
     }

@@ -7,11 +7,13 @@ final class Exporter {
     func export() {
         backgroundTask = UIApplication.shared.beginBackgroundTask {
             UIApplication.shared.endBackgroundTask(self.backgroundTask!)
+            self.backgroundTask = nil
         }
         Archive.write { self.finish() }
     }
 
     private func finish() {
+        guard backgroundTask != nil else { return }
         UIApplication.shared.endBackgroundTask(backgroundTask!)
         backgroundTask = nil
     }

@@ -2,16 +2,21 @@
 import UIKit
 
 enum BackgroundWindow {
-    /// Begins a window the caller ends with `finish(_:)`.
+    private static var open: Set<UIBackgroundTaskIdentifier> = []
+
+    /// Begins a window the caller ends with `finish(_:)`; whichever of the caller and the expiration handler comes
+    /// first ends it.
     static func begin(_ name: String) -> UIBackgroundTaskIdentifier {
         var identifier = UIBackgroundTaskIdentifier.invalid
         identifier = UIApplication.shared.beginBackgroundTask(withName: name) {
-            UIApplication.shared.endBackgroundTask(identifier)
+            finish(identifier)
         }
+        open.insert(identifier)
         return identifier
     }
 
     static func finish(_ identifier: UIBackgroundTaskIdentifier) {
+        guard open.remove(identifier) != nil else { return }
         UIApplication.shared.endBackgroundTask(identifier)
     }
 
