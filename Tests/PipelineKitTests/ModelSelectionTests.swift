@@ -18,39 +18,43 @@ struct ModelSelectionTests {
         return try ModelArtifact(json: Data(stored.json.utf8))
     }
 
-    /// Item 1. Two retrains a day apart: the second scores five candidates — the personal procedure, the
-    /// incumbent re-scored, the population model and both baselines — on the same four folds; the kind
-    /// served never has a higher error there than either baseline, and it is the best unless the
-    /// incumbent's kind was kept within the margin.
+    /// Two retrains a day apart: the second scores every candidate — the personal procedure, the incumbent
+    /// re-scored, the population model, exponential smoothing, the slow mean and both baselines — on the same
+    /// four folds, and serves their combination: weights that sum to one, held toward the cohort's, the
+    /// combination's own out-of-fold error recorded beside the others.
     @Test(
-        "every candidate is scored on the same folds and no model worse than a baseline is served",
+        "every candidate is scored on the same folds and their combination is served with its weights",
         arguments: TestBackend.all)
     func candidates(backend: TestBackend) async throws {
         let (database, pipeline, generator) = try await PersonalModelsTests.cohort(
             backend, users: 16, days: 150, seed: 41)
-        _ = PersonalModels(pipeline: pipeline)
         for user in generator.truths() { _ = try await PersonalModels(pipeline: pipeline).retrain(user: user.id) }
         database.clock.advance(by: 86_400)
         let models = PersonalModels(pipeline: pipeline)
-        let margin = ModelSpec.symptomForecast.selection.margin
+        let cohort = try #require(try await models.populationModel().cohort)
+        #expect(cohort.users == 16 && cohort.days > 16 * 40)
         for user in generator.truths() {
-            let incumbent = try await Self.artifact(pipeline, user.id)
             _ = try await models.retrain(user: user.id)
             let artifact = try await Self.artifact(pipeline, user.id)
             let selection = try #require(artifact.selection)
             #expect(
                 selection.severity.map(\.candidate) == [
-                    "persistence", "recentMean", "population", "personal", "incumbent",
+                    "persistence", "recentMean", "smoothing", "longMean", "population", "personal", "combined",
+                    "incumbent",
                 ])
             #expect(selection.flare.map(\.candidate) == ["baseRate", "population", "personal", "incumbent"])
             #expect(selection.folds == 4 && selection.days >= 20)
-            let served = try #require(selection.meanAbsoluteError(of: artifact.source.rawValue))
-            #expect(served <= selection.meanAbsoluteError(of: "persistence")!)
-            #expect(served <= selection.meanAbsoluteError(of: "recentMean")!)
-            let best = selection.severity.filter { $0.candidate != "incumbent" }.map(\.meanAbsoluteError).min()!
-            #expect(served == best || (artifact.source == incumbent.source && served <= best + margin))
-            #expect(selection.severityWinner == artifact.source)
+            #expect(artifact.source == .combined && selection.severityWinner == .combined)
+            let weights = try #require(artifact.combination)
+            #expect(weights.map(\.candidate) == CombinationCandidate.allCases)
+            #expect(abs(weights.reduce(0) { $0 + $1.weight } - 1) < 1e-9)
+            // Held toward the cohort's weights as `priorPseudoDays` days against the user's 20-odd fold days.
+            for weight in weights {
+                #expect(abs(weight.weight - cohort.weight(weight.candidate, withPersonal: true)) < 0.25)
+            }
             #expect(artifact.reason.contains("rolling-origin folds"))
+            let distribution = try #require(artifact.distribution)
+            #expect(distribution.lower < 0 && distribution.upper > 0 && distribution.coverage == 0.8)
         }
         withExtendedLifetime(database) {}
     }
