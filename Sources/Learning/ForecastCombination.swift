@@ -260,9 +260,13 @@ enum Combination {
     /// The distribution served with a combination: the quantiles at the cohort's interval level and its
     /// complement of the user's out-of-fold errors together with the cohort's error quantiles, counted as
     /// `intervalPseudoDays` days (split-conformal on the fold errors, the cohort's the prior of a short history).
-    static func distribution(errors: [Double], cohort: CohortSettings, spec: ModelSpec) -> ForecastDistribution? {
+    static func distribution(errors: [Double], cohort: CohortSettings, spec: ModelSpec) -> ForecastDistribution {
         let pseudo = cohort.errorQuantiles
-        guard !errors.isEmpty || !pseudo.isEmpty else { return nil }
+        guard !errors.isEmpty || !pseudo.isEmpty else {
+            // No error seen yet, the user's or the cohort's: the interval is the whole scale.
+            let width = spec.target.maximum - spec.target.minimum
+            return ForecastDistribution(lower: -width, upper: width, coverage: spec.combination.intervalCoverage)
+        }
         let weight = pseudo.isEmpty ? 0 : spec.combination.intervalPseudoDays / Double(pseudo.count)
         let level = cohort.intervalLevel
         return ForecastDistribution(

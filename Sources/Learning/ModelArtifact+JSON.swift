@@ -27,14 +27,16 @@ extension ModelArtifact {
         ])
         object["imputation"] = Self.numbers(imputation)
         if let metrics {
-            object["metrics"] = .object([
+            var fields: JSONObject = [
                 "days": .number(Double(metrics.days)), "first": .string(metrics.first.description),
                 "flareDays": .number(Double(metrics.flareDays)), "flareLogLoss": .number(metrics.flareLogLoss),
                 "last": .string(metrics.last.description), "modelMAE": .number(metrics.modelMAE),
                 "persistenceMAE": .number(metrics.persistenceMAE),
                 "populationFlareLogLoss": .number(metrics.populationFlareLogLoss),
                 "populationMAE": .number(metrics.populationMAE),
-            ])
+            ]
+            if let smoothing = metrics.smoothingMAE { fields["smoothingMAE"] = .number(smoothing) }
+            object["metrics"] = .object(fields)
         }
         if let pooledUsers { object["pooledUsers"] = .number(Double(pooledUsers)) }
         object["promoted"] = .bool(promoted)
@@ -225,12 +227,13 @@ extension HoldoutMetrics {
             let populationMAE = object["populationMAE"]?.numberValue,
             let flareLogLoss = object["flareLogLoss"]?.numberValue,
             let populationFlareLogLoss = object["populationFlareLogLoss"]?.numberValue,
-            let flareDays = object["flareDays"]?.intValue
+            let flareDays = object["flareDays"]?.intValue,
+            let smoothingMAE = JSON.optional(object["smoothingMAE"], \.numberValue)
         else { return nil }
         self.init(
             first: first, last: last, days: days, modelMAE: modelMAE, persistenceMAE: persistenceMAE,
-            populationMAE: populationMAE, flareLogLoss: flareLogLoss, populationFlareLogLoss: populationFlareLogLoss,
-            flareDays: flareDays)
+            populationMAE: populationMAE, smoothingMAE: smoothingMAE, flareLogLoss: flareLogLoss,
+            populationFlareLogLoss: populationFlareLogLoss, flareDays: flareDays)
     }
 }
 

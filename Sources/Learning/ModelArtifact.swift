@@ -210,6 +210,8 @@ public struct HoldoutMetrics: Sendable, Hashable, Codable {
     /// "Tomorrow = today".
     public var persistenceMAE: Double
     public var populationMAE: Double
+    /// Exponential smoothing with the cohort's constant; `nil` in artifacts written before it was a candidate.
+    public var smoothingMAE: Double? = nil
     /// Mean negative log-likelihood of the flare head (probabilities clipped to [1e-15, 1 − 1e-15]).
     public var flareLogLoss: Double
     public var populationFlareLogLoss: Double

@@ -439,7 +439,7 @@ extension ModelTrainer {
         if days > 0, let populationError = mae["population"], let populationLoss = loss["population"] {
             served.metrics = HoldoutMetrics(
                 first: record.first!, last: record.last!, days: days, modelMAE: mae["combined"]!,
-                persistenceMAE: mae["persistence"]!, populationMAE: populationError,
+                persistenceMAE: mae["persistence"]!, populationMAE: populationError, smoothingMAE: mae["smoothing"],
                 flareLogLoss: loss[flareWinner]!, populationFlareLogLoss: populationLoss,
                 flareDays: Int(labels.reduce(0, +)))
         }
@@ -746,7 +746,7 @@ extension ModelTrainer {
     static func combine(
         evidence: FoldForecasts, design: DesignMatrix, cohort: CohortSettings, smoothing index: Int,
         smoothingColumn: Int, pooled: Bool, spec: ModelSpec
-    ) -> (weights: [CombinationWeight], distribution: ForecastDistribution?, absoluteError: Double) {
+    ) -> (weights: [CombinationWeight], distribution: ForecastDistribution, absoluteError: Double) {
         let range = spec.target.minimum...spec.target.maximum
         let withPersonal = evidence.hasPersonal
         guard evidence.count > 0 else {

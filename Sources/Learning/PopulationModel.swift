@@ -39,13 +39,15 @@ public struct PopulationModel: Sendable, Hashable {
     }
 
     /// The population model as a user without an artifact of their own is served it: missing values take
-    /// the user's own means over their logs before `today`, and inputs are clipped to the user's range.
+    /// the user's own means over their logs before `today`, inputs are clipped to the user's range, and the
+    /// interval is the cohort's (`CohortSettings.errorQuantiles`; the whole scale before the cohort has any).
     public func serving(user: UserID, logs: [DailyLog], today: Day) -> ModelArtifact {
         let builder = FeatureBuilder(spec: spec)
         let design = builder.designMatrix(logs: logs, today: today)
         var served = artifact
         served.user = user.rawValue
         served.imputation = builder.imputation(for: design)
+        served.distribution = Combination.distribution(errors: [], cohort: cohort ?? .initial(spec), spec: spec)
         if design.rowCount > 0 {
             served.bounds = spec.openingTargetFeatures(
                 ModelTrainer.bounds(of: design.imputed(with: served.imputation).values, rows: 0..<design.rowCount))

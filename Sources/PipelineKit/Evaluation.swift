@@ -72,13 +72,15 @@ public struct Evaluation: Sendable, Hashable {
         public var users: Int
         public var served: Double
         public var persistence: Double
+        /// Exponential smoothing with α = 0.3 (`Evaluation.smoothing`); `nil` in evaluations recorded before it.
+        public var smoothing: Double?
         /// Over the forecasts the population model could make (`nil` when it made none).
         public var population: Double?
         public var populationForecasts: Int
 
         public init(
-            first: Day, last: Day, forecasts: Int, users: Int, served: Double, persistence: Double, population: Double?,
-            populationForecasts: Int
+            first: Day, last: Day, forecasts: Int, users: Int, served: Double, persistence: Double,
+            smoothing: Double? = nil, population: Double?, populationForecasts: Int
         ) {
             self.first = first
             self.last = last
@@ -86,6 +88,7 @@ public struct Evaluation: Sendable, Hashable {
             self.users = users
             self.served = served
             self.persistence = persistence
+            self.smoothing = smoothing
             self.population = population
             self.populationForecasts = populationForecasts
         }
@@ -96,6 +99,7 @@ public struct Evaluation: Sendable, Hashable {
                 "forecasts": .number(Double(forecasts)), "users": .number(Double(users)),
                 "meanAbsoluteError": .object([
                     "served": .number(served), "persistence": .number(persistence),
+                    "smoothing": smoothing.map { .number($0) } ?? .null,
                     "population": population.map { .number($0) } ?? .null,
                 ]),
                 "populationForecasts": .number(Double(populationForecasts)),
@@ -111,7 +115,8 @@ public struct Evaluation: Sendable, Hashable {
             else { return nil }
             self.init(
                 first: first, last: last, forecasts: forecasts, users: users, served: served,
-                persistence: persistence, population: mae["population"]?.numberValue,
+                persistence: persistence, smoothing: mae["smoothing"]?.numberValue,
+                population: mae["population"]?.numberValue,
                 populationForecasts: populationForecasts)
         }
     }
@@ -311,7 +316,7 @@ private struct WeekTally {
         let count = Double(max(tally.forecasts, 1))
         return Evaluation.Period(
             first: first, last: last, forecasts: tally.forecasts, users: users.count, served: tally.served / count,
-            persistence: tally.persistence / count,
+            persistence: tally.persistence / count, smoothing: tally.smoothing / count,
             population: tally.populationForecasts > 0 ? tally.population / Double(tally.populationForecasts) : nil,
             populationForecasts: tally.populationForecasts)
     }
