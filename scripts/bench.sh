@@ -3,7 +3,7 @@
 # figure beside its baseline and their ratio. Release build; takes a few minutes.
 #
 #   scripts/bench.sh            every benchmark
-#   scripts/bench.sh NAME       one of: ingest, retrain, instructions, evaluate, memory, audit, apple-health,
+#   scripts/bench.sh NAME       one of: ingest, retrain, instructions, evaluate, real, memory, audit, apple-health,
 #                               report, postgres, scale
 #                               (postgres and scale are not part of `all`: postgres starts a server and takes
 #                               ~10 min; scale retrains 100,000 users)
@@ -365,6 +365,14 @@ run_report() {
     bench_report "$PIPELINE" "$WORK/report.sqlite" "$NOW"
 }
 
+# Forecast quality on real people (scripts/bench/real.py): PMData's 16 participants, each person's last 21 logged
+# mornings, the served forecast beside the simple forecasters on the same mornings.
+bench_real() {
+    echo "== real: PMData's first months (Tests/Fixtures/pmdata-early), each person's last 21 logged mornings"
+    mkdir -p "$WORK/real"
+    python3 scripts/bench/real.py "$PIPELINE" Tests/Fixtures/pmdata-early "$WORK/real" 21
+}
+
 run_apple_health() {
     echo "== apple-health: pipeline ingest --format apple-health on a generated ${APPLE_HEALTH_BENCH_MB:-1024} MB export"
     bench_apple_health "$PIPELINE"
@@ -376,6 +384,7 @@ case "$what" in
     retrain) bench_retrain ;;
     instructions) bench_instructions ;;
     evaluate) bench_evaluate ;;
+    real) bench_real ;;
     memory) bench_memory ;;
     audit) run_audit ;;
     apple-health) run_apple_health ;;
@@ -386,10 +395,11 @@ case "$what" in
         bench_ingest
         bench_retrain
         bench_evaluate
+        bench_real
         bench_memory
         run_audit
         run_apple_health
         run_report
         ;;
-    *) echo "unknown benchmark: $what (expected: ingest, retrain, instructions, evaluate, memory, audit, apple-health, report, postgres, scale)" >&2; exit 64 ;;
+    *) echo "unknown benchmark: $what (expected: ingest, retrain, instructions, evaluate, real, memory, audit, apple-health, report, postgres, scale)" >&2; exit 64 ;;
 esac

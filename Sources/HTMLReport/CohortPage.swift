@@ -33,21 +33,20 @@ struct CohortPage {
         page.heading(2, "Served models", id: "models")
         var counts: [ServedModelKind: Int] = [:]
         for user in report.users { counts[user.servedModel, default: 0] += 1 }
-        var categories: [(label: String, count: Int)] = [
-            ("personal", counts[.personal] ?? 0), ("population", counts[.population] ?? 0),
-        ]
+        let combinations = counts.keys.filter { if case .combined = $0 { true } else { false } }.sorted()
+        var categories: [(label: String, count: Int)] = combinations.map { ($0.label, counts[$0] ?? 0) }
+        if combinations.isEmpty { categories.append(("combination", 0)) }
+        if let personal = counts[.personal] { categories.append(("personal", personal)) }
+        categories.append(("population", counts[.population] ?? 0))
         let baselines = counts.keys.filter { if case .baseline = $0 { true } else { false } }.sorted()
-        if baselines.isEmpty {
-            categories.append(("baselines", 0))
-        } else {
-            categories += baselines.map { ($0.label, counts[$0] ?? 0) }
-        }
+        categories += baselines.map { ($0.label, counts[$0] ?? 0) }
         categories.append(("not trained yet", counts[ServedModelKind.none] ?? 0))
         page.figure(
             ChartFactory.categoryBars(
                 title: "Users by kind of served model", categories: categories, valueLabel: "users"),
-            caption: "Users by the kind of model they are served: their own promoted personal model, the population "
-                + "model (too few days, or no personal fit beat both references yet), or a baseline forecast.")
+            caption: "Users by the model they are served: a combination of their own past (exponential smoothing and "
+                + "their long-run level) with the population model and their personal model, by the candidate it "
+                + "weighs most (as pipeline model shows it), or the population model until their first retrain.")
     }
 
     private func forecastQuality(_ page: inout HTMLPage) {
@@ -59,11 +58,12 @@ struct CohortPage {
                 title: "Mean absolute error of next-day severity", groups: periods.map(\.label),
                 series: [
                     ("served models", periods.map(\.servedMAE)), ("tomorrow = today", periods.map(\.persistenceMAE)),
+                    ("exponential smoothing", periods.map(\.smoothingMAE)),
                     ("population model", periods.map(\.populationMAE)),
                 ], valueLabel: "mean absolute error (points)", groupLabel: "days scored"),
             caption: "Mean absolute error of the next day's severity (0–10) of the models users are served, beside "
-                + "\"tomorrow = today\" and the population model on the same days; lower is better. Figures: "
-                + quality.method + ".")
+                + "\"tomorrow = today\", exponential smoothing of each person's own severities and the population "
+                + "model on the same days; lower is better. Figures: " + quality.method + ".")
         if let measured = quality.measuredAt {
             var note = "Measured \(ISO8601Instant.string(from: measured))."
             if let retrained = quality.retrainedSince {
@@ -78,13 +78,17 @@ struct CohortPage {
                     + "last weeks instead, and this page shows it once it has run.", class: "meta")
         }
         page.table(
-            ["days scored", "users", "days", "served models", "tomorrow = today", "population model"],
+            [
+                "days scored", "users", "days", "served models", "tomorrow = today", "exponential smoothing",
+                "population model",
+            ],
             periods.map { period in
                 [
                     HTMLPage.Cell(period.label), HTMLPage.Cell(String(period.users), numeric: true),
                     HTMLPage.Cell(String(period.days), numeric: true),
                     HTMLPage.Cell(Self.decimal(period.servedMAE), numeric: true),
                     HTMLPage.Cell(Self.decimal(period.persistenceMAE), numeric: true),
+                    HTMLPage.Cell(Self.decimal(period.smoothingMAE), numeric: true),
                     HTMLPage.Cell(Self.decimal(period.populationMAE), numeric: true),
                 ]
             })

@@ -28,8 +28,8 @@ public struct ServedModelSnapshot: Sendable {
 /// The hold-out metrics of the served models (each model's last `holdoutDays` before its fit,
 /// days it did not train on), pooled by the week its hold-out ended.
 ///
-/// A user served their personal model contributes that model's error; a user served the
-/// population model contributes the population's error on the hold-out of their latest personal
+/// A user served a model of their own (a combination, or a personal model or baseline of an earlier
+/// version) contributes that model's out-of-fold error; a user served the population model contributes the population's error on the hold-out of their latest personal
 /// fit, which scored the population model on the same days. Each period's figures are means over
 /// days, so a user with more scored days weighs more.
 public struct HoldoutForecastQuality: ForecastQualitySource {
@@ -53,12 +53,14 @@ public struct HoldoutForecastQuality: ForecastQualitySource {
             var served = 0.0
             var persistence = 0.0
             var population = 0.0
+            var smoothing = 0.0
+            var smoothingDays = 0
         }
         var byWeek: [Int: Sums] = [:]
         for user in users {
             let metrics: HoldoutMetrics
             let servedMAE: Double
-            if let served = user.served, served.source == .personal, let own = served.metrics {
+            if let served = user.served, served.source != .population, let own = served.metrics {
                 metrics = own
                 servedMAE = own.modelMAE
             } else if user.served?.source == .population, let latest = user.latestEvaluated?.metrics {
@@ -80,6 +82,10 @@ public struct HoldoutForecastQuality: ForecastQualitySource {
             sums.served += servedMAE * days
             sums.persistence += metrics.persistenceMAE * days
             sums.population += metrics.populationMAE * days
+            if let smoothing = metrics.smoothingMAE, smoothing.isFinite {
+                sums.smoothing += smoothing * days
+                sums.smoothingDays += metrics.days
+            }
             byWeek[week] = sums
         }
         return byWeek.keys.sorted().suffix(limit).map { week in
@@ -88,7 +94,8 @@ public struct HoldoutForecastQuality: ForecastQualitySource {
             return ForecastQuality.Period(
                 label: "\(sums.first) – \(sums.last)", first: sums.first, last: sums.last, days: sums.days,
                 users: sums.users, servedMAE: sums.served / days, persistenceMAE: sums.persistence / days,
-                populationMAE: sums.population / days)
+                populationMAE: sums.population / days,
+                smoothingMAE: sums.smoothingDays == sums.days ? sums.smoothing / days : .nan)
         }
     }
 }
@@ -114,7 +121,8 @@ public struct WalkForwardForecastQuality: ForecastQualitySource {
             ForecastQuality.Period(
                 label: "\(period.first) – \(period.last)", first: period.first, last: period.last,
                 days: period.forecasts, users: period.users, servedMAE: period.served,
-                persistenceMAE: period.persistence, populationMAE: period.population ?? .nan)
+                persistenceMAE: period.persistence, populationMAE: period.population ?? .nan,
+                smoothingMAE: period.smoothing ?? .nan)
         }
         return ForecastQuality(
             method: "walk-forward evaluation (pipeline evaluate) of the \(evaluation.days) days "

@@ -114,6 +114,7 @@ struct HTMLPage {
         .series-ok rect{fill:#56b4e9}
         .series-user rect{fill:#0072b2}.series-health rect{fill:#009e73}
         .series-band rect{fill:#f0f0f0}.series-flare rect{fill:#fde0cf}
+        .series-interval rect{fill:#d55e00;fill-opacity:.14}
         .series-reference polyline{stroke:#999;stroke-dasharray:3 3;fill:none}.series-reference rect{fill:#999}
         .chart .line circle{stroke:none}
         .legend .swatch{stroke:none}

@@ -1,5 +1,6 @@
 public import Domain
 public import Foundation
+public import Learning
 
 /// Everything the cohort page shows, read once from the database: values only, so rendering is a pure
 /// function a test can call on data it made.
@@ -30,27 +31,40 @@ public struct UserSummary: Sendable, Hashable {
     public var lastDay: Day?
 }
 
-/// The kind of model a user is served. `baseline` covers a served forecast that is not a fitted
-/// model ("tomorrow = today", the recent mean), named by `detail`; a source this version does not
-/// know is counted as a baseline under its own name, so a newer model selection still shows.
+/// The kind of model a user is served, as `pipeline model` names it: a combination by the candidate it weighs
+/// most, the population model (a user never retrained), or, for an artifact of an earlier version, the
+/// personal model or a baseline ("tomorrow = today", the recent mean) named by its source.
 public enum ServedModelKind: Sendable, Hashable, Comparable {
+    case combined(leading: String)
     case personal
     case population
     case baseline(String)
     case none
 
-    /// From `StoredModel.source` (`nil`: nothing trained yet).
-    public init(storedSource: String?) {
-        switch storedSource {
-        case nil: self = .none
-        case "personal": self = .personal
-        case "population": self = .population
-        case let other?: self = .baseline(other)
+    /// The kind of `artifact` (`nil`: nothing trained yet); `ownArtifact` is false when the user is served the
+    /// population model because they were never retrained.
+    public init(artifact: ModelArtifact?, ownArtifact: Bool) {
+        guard let artifact else {
+            self = .none
+            return
+        }
+        guard ownArtifact else {
+            self = .population
+            return
+        }
+        switch artifact.source {
+        case .combined:
+            let leading = artifact.combination?.max { abs($0.weight) < abs($1.weight) }?.candidate
+            self = .combined(leading: leading?.rawValue ?? "smoothing")
+        case .personal: self = .personal
+        case .population: self = .population
+        case .persistence, .recentMean, .smoothing: self = .baseline(artifact.source.rawValue)
         }
     }
 
     public var label: String {
         switch self {
+        case .combined(let leading): "combination, mostly \(leading)"
         case .personal: "personal"
         case .population: "population"
         case .baseline(let name): "baseline (\(name))"
@@ -92,11 +106,14 @@ public struct ForecastQuality: Sendable, Hashable {
         public var persistenceMAE: Double
         /// Not a number when the population model made no forecast in the period.
         public var populationMAE: Double
+        /// Exponential smoothing of each user's severities; not a number where the figures predate it.
+        public var smoothingMAE: Double
 
         public init(
             label: String, first: Day, last: Day, days: Int, users: Int, servedMAE: Double, persistenceMAE: Double,
-            populationMAE: Double
+            populationMAE: Double, smoothingMAE: Double = .nan
         ) {
+            self.smoothingMAE = smoothingMAE
             self.label = label
             self.first = first
             self.last = last
@@ -201,11 +218,19 @@ public struct UserReport: Sendable {
     /// The served model's forecast for each day, from the days before it; `nil` where it cannot be
     /// scored (severity not logged that day or the day before).
     public var forecast: [Double?]
+    /// The served 80% interval of each forecast, where the model has one.
+    public var interval: [ClosedRange<Double>?]
     public var flareProbability: [Double?]
     /// The severity at or above which a day is a flare.
     public var flareThreshold: Double
     /// Days held out of the served model's fit (its forecasts there are out of sample).
     public var holdout: ClosedRange<Day>?
+    /// Tomorrow's forecast, as `pipeline predict` makes it now.
+    public var next: NextForecast?
+    /// The served combination's weights, and every candidate's out-of-fold error at its retrain (empty for a
+    /// user never retrained).
+    public var combination: [CombinationWeight]
+    public var candidates: [SelectionRecord.CandidateScore]
     /// Per metric field, per day of `days`: who wrote the value, `nil` when empty.
     public var sources: [(field: Field, perDay: [Source?])]
     public var servedModel: ServedModelKind
@@ -215,6 +240,14 @@ public struct UserReport: Sendable {
     public var history: [ModelHistoryEntry]
     /// The person's notes of the charted days, newest first; empty under `--redact`.
     public var notes: [(day: Day, text: String)]
+}
+
+/// The forecast for the day after the report's today.
+public struct NextForecast: Sendable, Hashable {
+    public var day: Day
+    public var severity: Double
+    public var interval: ClosedRange<Double>?
+    public var flareProbability: Double
 }
 
 /// One association as the page says it.

@@ -40,10 +40,6 @@ public struct ReportSummary: Sendable, Hashable {
 /// page `index.html` and `users/<name>.html` per user. Nothing is written outside the folder, and a
 /// page references nothing outside itself but the other pages.
 public enum ReportGenerator {
-    /// Days of logs read before a user's first charted day, so the features of that day (lags, 7-day
-    /// means, the 28-day baseline) see the days they need.
-    static let lookbackDays = 60
-
     public static func write(pipeline: Pipeline, options: ReportOptions) async throws(ReportError) -> ReportSummary {
         let folder = try ReportFolder(path: options.outputPath)
         let now = pipeline.clock.now
@@ -145,7 +141,8 @@ struct UserContext: Sendable {
         let id = user.id
         let logs = try await ReportGenerator.read { () async throws(PipelineError) in
             try await pipeline.dailyLogs(
-                user: id, from: first.adding(days: -ReportGenerator.lookbackDays), through: today)
+                // Every day logged: a forecast's exponential means reach back to the first, as in training.
+                user: id, through: today)
         }
         let (history, ownServing) = try await ReportGenerator.readStore(
             { (store) throws(StorageError) in
@@ -187,7 +184,8 @@ struct UserContext: Sendable {
         let loggedDays = logs.filter { $0.day >= first && $0.day < today }
         let name = names.name(of: id)
         let summary = UserSummary(
-            name: name, page: "users/\(name).html", servedModel: ServedModelKind(storedSource: servedStored?.source),
+            name: name, page: "users/\(name).html",
+            servedModel: ServedModelKind(artifact: served, ownArtifact: ownServing != nil),
             loggedDays: loggedDays.count, lastDay: logs.last(where: { $0.day <= today })?.day)
         let snapshot = ServedModelSnapshot(user: id, served: served, latestEvaluated: latestEvaluated)
         guard options.user == nil || options.user == id else {
@@ -199,19 +197,32 @@ struct UserContext: Sendable {
         var byDay: [Day: DailyLog] = [:]
         for log in loggedDays { byDay[log.day] = log }
         var forecast = [Double?](repeating: nil, count: days.count)
+        var interval = [ClosedRange<Double>?](repeating: nil, count: days.count)
         var flare = [Double?](repeating: nil, count: days.count)
+        var next: NextForecast?
         if let usable {
             for row in 0..<design.rowCount where design.days[row] >= first {
                 let prediction = usable.predict(row: design.row(row), targetRange: range)
                 let index = first.distance(to: design.days[row])
                 forecast[index] = prediction.severity
+                interval[index] = prediction.interval
                 flare[index] = prediction.flare
             }
+            // What 'pipeline predict' says now: tomorrow, from the logs through today.
+            let tomorrow = today.adding(days: 1)
+            let prediction = usable.predict(
+                row: builder.predictionRow(logs: logs.filter { $0.day <= today }, for: tomorrow), targetRange: range)
+            next = NextForecast(
+                day: tomorrow, severity: prediction.severity, interval: prediction.interval,
+                flareProbability: prediction.flare)
         }
         let holdout: ClosedRange<Day>? =
             if let metrics = usable?.metrics { metrics.first...metrics.last } else { nil }
+        let personalWeight =
+            usable?.source == .personal ? 1 : usable?.combination?.first { $0.candidate == .personal }?.weight ?? 0
         let associations =
-            (usable?.source == .personal ? PersonalModels.describedAssociations(from: usable!, spec: spec) : [])
+            (personalWeight >= PersonalModels.insightWeight
+                ? PersonalModels.describedAssociations(from: usable!, spec: spec) : [])
             .filter { abs($0.effect) >= 0.05 }.prefix(5)
             .map {
                 AssociationLine(sentence: $0.sentence, input: $0.association.input, perUnit: $0.association.perUnit)
@@ -225,7 +236,9 @@ struct UserContext: Sendable {
             name: name, timeZone: options.redact ? nil : user.timeZone.identifier, today: today, days: days,
             severity: days.map { byDay[$0]?.value(of: .symptomSeverity) },
             mood: days.map { byDay[$0]?.value(of: .mood) }, energy: days.map { byDay[$0]?.value(of: .energy) },
-            forecast: forecast, flareProbability: flare, flareThreshold: threshold, holdout: holdout,
+            forecast: forecast, interval: interval, flareProbability: flare, flareThreshold: threshold,
+            holdout: holdout, next: next, combination: ownServing == nil ? [] : usable?.combination ?? [],
+            candidates: ownServing == nil ? [] : usable?.selection?.severity ?? [],
             sources: Field.metrics.map { field in (field, days.map { byDay[$0]?.source(of: field) }) },
             servedModel: summary.servedModel, servedTrainedAt: servedStored?.trainedAt,
             associations: Array(associations), history: entries,

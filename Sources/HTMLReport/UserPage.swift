@@ -1,5 +1,7 @@
 import Domain
 import Foundation
+import Learning
+import PipelineKit
 
 /// `users/<name>.html`: one person's last months — what they logged, what the served model forecast
 /// for those days, where each metric came from, what the model learned and how it got there.
@@ -18,6 +20,7 @@ struct UserPage {
         page.paragraph(
             "This page holds health data; its file is readable by its owner only.", class: "privacy")
         severity(&page)
+        combination(&page)
         flare(&page)
         moodAndEnergy(&page)
         sources(&page)
@@ -43,24 +46,89 @@ struct UserPage {
 
     private func severity(_ page: inout HTMLPage) {
         page.heading(2, "Symptom severity and its forecast", id: "severity")
+        if let next = report.next {
+            let interval = next.interval.map { ", 80% interval \(Int($0.lowerBound))–\(Int($0.upperBound))" } ?? ""
+            page.paragraph(
+                "Forecast for \(next.day): severity \(Self.points(next.severity))\(interval); flare probability "
+                    + String(format: "%.0f%%", next.flareProbability * 100) + ".")
+        }
         var legend = [
             SVGChart.LegendEntry("severity logged", seriesClass: "series-0"),
             SVGChart.LegendEntry("forecast", seriesClass: "series-1"),
         ]
+        let bands = report.interval.enumerated().compactMap { index, interval -> SVGChart.Rect? in
+            guard let interval else { return nil }
+            return SVGChart.Rect(
+                x: Double(index)...Double(index + 1), y: (interval.lowerBound - 0.5)...(interval.upperBound + 0.5),
+                label: "\(report.days[index]): 80% interval \(Int(interval.lowerBound))–\(Int(interval.upperBound))")
+        }
+        if !bands.isEmpty { legend.append(SVGChart.LegendEntry("80% interval", seriesClass: "series-interval")) }
         if report.holdout != nil {
             legend.append(SVGChart.LegendEntry("held out of the fit", seriesClass: "series-band"))
         }
         page.figure(
             SVGChart(
                 title: "Symptom severity and the served model's forecast", x: axis,
-                y: .linear("severity (0–10)", domain: 0...10),
-                marks: holdoutBand(y: 0...10) + [
+                y: .linear("severity (0–10)", domain: -0.5...10.5),
+                marks: holdoutBand(y: -0.5...10.5) + [
+                    .rects(bands, seriesClass: "series-interval"),
                     ChartFactory.dailyLine(report.severity, seriesClass: "series-0"),
                     ChartFactory.dailyLine(report.forecast, seriesClass: "series-1"),
                 ], legend: legend),
             caption: "Severity as logged, and what the served model forecasts for each day from the days before it "
-                + "(shown where severity was logged that day and the day before). Outside the shaded hold-out the "
-                + "model saw those days in training.")
+                + "(shown where severity was logged that day and the day before), a whole number, with the interval "
+                + "that should hold the day's severity four days in five. Outside the shaded hold-out the model saw "
+                + "those days in training.")
+    }
+
+    /// The served combination's weights and every candidate's error on the folds of the retrain that made it.
+    private func combination(_ page: inout HTMLPage) {
+        guard !report.combination.isEmpty || !report.candidates.isEmpty else { return }
+        page.heading(2, "How the forecast is made", id: "combination")
+        if !report.combination.isEmpty {
+            page.table(
+                ["forecast", "weight"],
+                report.combination.map { weight in
+                    [
+                        HTMLPage.Cell(Self.candidateName(weight.candidate.rawValue)),
+                        HTMLPage.Cell(String(format: "%.2f", weight.weight), numeric: true),
+                    ]
+                })
+        }
+        if !report.candidates.isEmpty {
+            page.table(
+                ["candidate", "mean absolute error on the folds"],
+                report.candidates.map { score in
+                    [
+                        HTMLPage.Cell(Self.candidateName(score.candidate)),
+                        HTMLPage.Cell(String(format: "%.3f", score.meanAbsoluteError), numeric: true),
+                    ]
+                })
+        }
+        page.paragraph(
+            "The forecast weighs the person's own past — exponential smoothing of their severities and their "
+                + "long-run level — with the population model and their personal model; the weights are fitted on "
+                + "the rolling-origin folds of their last weeks and held toward the cohort's. Each candidate's error "
+                + "is that of its whole-number forecasts on the same fold days; the combination's is of weights "
+                + "fitted on earlier folds only.", class: "meta")
+    }
+
+    static func candidateName(_ candidate: String) -> String {
+        switch candidate {
+        case "persistence": "tomorrow = today"
+        case "recentMean": "mean of the last 7 days"
+        case "smoothing": "exponential smoothing"
+        case "longMean": "long-run level"
+        case "population": "population model"
+        case "personal": "personal model"
+        case "combined": "the combination"
+        case "incumbent": "the model serving before"
+        default: candidate
+        }
+    }
+
+    static func points(_ value: Double) -> String {
+        value == value.rounded() ? String(Int(value)) : String(format: "%.1f", value)
     }
 
     private func flare(_ page: inout HTMLPage) {
@@ -155,10 +223,12 @@ struct UserPage {
     private func associations(_ page: inout HTMLPage) {
         page.heading(2, "What the model learned", id: "associations")
         guard !report.associations.isEmpty else {
+            let personal = report.combination.first { $0.candidate == .personal }?.weight ?? 0
             page.paragraph(
-                report.servedModel == .personal
+                report.servedModel == .personal || personal >= PersonalModels.insightWeight
                     ? "No association of this person's model is large enough to put in words."
-                    : "This person is served the \(report.servedModel.label) model, which says nothing personal.")
+                    : "This person's forecast follows their own past and the cohort more than a model of their own "
+                        + "(served: \(report.servedModel.label)), so it says nothing personal.")
             return
         }
         page.table(

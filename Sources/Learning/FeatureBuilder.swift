@@ -170,6 +170,12 @@ public struct FeatureBuilder: Sendable {
                                 means.withUnsafeBufferPointer { means in
                                     for i in 0..<n { out[base + at[i]] = value(input, rows[i]) - means[rows[i]] }
                                 }
+                            case .exponentialMean(let alpha):
+                                series.exponentialMeans(
+                                    column.input, alpha: alpha, through: rows.max() ?? -1, into: &means)
+                                means.withUnsafeBufferPointer { means in
+                                    for i in 0..<n { out[base + at[i]] = means[rows[i]] }
+                                }
                             }
                         }
                     }
@@ -250,6 +256,27 @@ private struct Series {
                     learning_window_means(count, zeroed + base, logged + base, from, through, output.baseAddress)
                 }
             }
+        }
+    }
+
+    /// For every index t through `last`, the exponentially weighted mean of the input's values logged at
+    /// indices up to t: each logged value weighs (1 − α)^k, k the number of values logged after it, and the sum
+    /// is divided by the sum of the weights (NaN before the first logged value). Simple exponential smoothing
+    /// over the logged days, started from the first, with a short history's weights normalized.
+    func exponentialMeans(_ input: Int, alpha: Double, through last: Int, into output: inout [Double]) {
+        output.resize(to: count)
+        let base = input * count
+        let keep = 1 - alpha
+        var weighted = 0.0
+        var weights = 0.0
+        let end = min(last, count - 1)
+        guard end >= 0 else { return }
+        for t in 0...end {
+            if logged[base + t] > 0 {
+                weighted = keep * weighted + zeroed[base + t]
+                weights = keep * weights + 1
+            }
+            output[t] = weights > 0 ? weighted / weights : .nan
         }
     }
 

@@ -11,6 +11,14 @@ extension ModelArtifact {
         if let bounds {
             object["bounds"] = .object(["lower": Self.numbers(bounds.lower), "upper": Self.numbers(bounds.upper)])
         }
+        if let cohort { object["cohort"] = cohort.json }
+        if let combination { object["combination"] = Self.weights(combination) }
+        if let distribution {
+            object["distribution"] = .object([
+                "coverage": .number(distribution.coverage), "lower": .number(distribution.lower),
+                "upper": .number(distribution.upper),
+            ])
+        }
         object["featureNames"] = .array(featureNames.map { .string($0) })
         object["flare"] = .object([
             "coefficients": Self.numbers(flare.coefficients), "fitted": .string(flare.fitted),
@@ -19,14 +27,16 @@ extension ModelArtifact {
         ])
         object["imputation"] = Self.numbers(imputation)
         if let metrics {
-            object["metrics"] = .object([
+            var fields: JSONObject = [
                 "days": .number(Double(metrics.days)), "first": .string(metrics.first.description),
                 "flareDays": .number(Double(metrics.flareDays)), "flareLogLoss": .number(metrics.flareLogLoss),
                 "last": .string(metrics.last.description), "modelMAE": .number(metrics.modelMAE),
                 "persistenceMAE": .number(metrics.persistenceMAE),
                 "populationFlareLogLoss": .number(metrics.populationFlareLogLoss),
                 "populationMAE": .number(metrics.populationMAE),
-            ])
+            ]
+            if let smoothing = metrics.smoothingMAE { fields["smoothingMAE"] = .number(smoothing) }
+            object["metrics"] = .object(fields)
         }
         if let pooledUsers { object["pooledUsers"] = .number(Double(pooledUsers)) }
         object["promoted"] = .bool(promoted)
@@ -59,8 +69,52 @@ extension ModelArtifact {
         return text.string
     }
 
-    private static func numbers(_ values: [Double]) -> JSONValue {
+    static func numbers(_ values: [Double]) -> JSONValue {
         .array(values.map { .number($0) })
+    }
+
+    static func weights(_ weights: [CombinationWeight]) -> JSONValue {
+        .array(weights.map { .object(["candidate": .string($0.candidate.rawValue), "weight": .number($0.weight)]) })
+    }
+}
+
+extension CohortSettings {
+    /// The settings as the population artifact's JSON holds them (sorted keys).
+    var json: JSONValue {
+        .object([
+            "days": .number(Double(days)), "errorQuantiles": ModelArtifact.numbers(errorQuantiles),
+            "intervalLevel": .number(intervalLevel), "priorErrors": ModelArtifact.numbers(priorErrors),
+            "priorPseudoDays": .number(priorPseudoDays), "scales": ModelArtifact.weights(scales),
+            "smoothing": .number(smoothing), "smoothingErrors": ModelArtifact.numbers(smoothingErrors),
+            "users": .number(Double(users)), "weights": ModelArtifact.weights(weights),
+            "weightsWithoutPersonal": ModelArtifact.weights(weightsWithoutPersonal),
+        ])
+    }
+
+    fileprivate init?(_ object: JSONObject) {
+        guard let days = object["days"]?.intValue, let errorQuantiles = object["errorQuantiles"]?.numbersValue,
+            let intervalLevel = object["intervalLevel"]?.numberValue,
+            let priorErrors = object["priorErrors"]?.numbersValue,
+            let priorPseudoDays = object["priorPseudoDays"]?.numberValue,
+            let scales = JSON.weights(object["scales"]), let smoothing = object["smoothing"]?.numberValue,
+            let smoothingErrors = object["smoothingErrors"]?.numbersValue, let users = object["users"]?.intValue,
+            let weights = JSON.weights(object["weights"]),
+            let weightsWithoutPersonal = JSON.weights(object["weightsWithoutPersonal"])
+        else { return nil }
+        self.init(
+            smoothing: smoothing, priorPseudoDays: priorPseudoDays, weights: weights,
+            weightsWithoutPersonal: weightsWithoutPersonal, scales: scales, errorQuantiles: errorQuantiles,
+            intervalLevel: intervalLevel, users: users, days: days, smoothingErrors: smoothingErrors,
+            priorErrors: priorErrors)
+    }
+}
+
+extension ForecastDistribution {
+    fileprivate init?(_ object: JSONObject) {
+        guard let coverage = object["coverage"]?.numberValue, let lower = object["lower"]?.numberValue,
+            let upper = object["upper"]?.numberValue
+        else { return nil }
+        self.init(lower: lower, upper: upper, coverage: coverage)
     }
 }
 
@@ -108,8 +162,15 @@ extension ModelArtifact {
             let selection = JSON.optional(object["selection"], { $0.objectValue.flatMap(SelectionRecord.init) }),
             let pooledUsers = JSON.optional(object["pooledUsers"], \.intValue),
             let trainingWindow = JSON.optional(
-                object["trainingWindow"], { $0.objectValue.flatMap(TrainingWindow.init) })
+                object["trainingWindow"], { $0.objectValue.flatMap(TrainingWindow.init) }),
+            let combination = JSON.optional(object["combination"], { JSON.weights($0) }),
+            let distribution = JSON.optional(
+                object["distribution"], { $0.objectValue.flatMap(ForecastDistribution.init) }),
+            let cohort = JSON.optional(object["cohort"], { $0.objectValue.flatMap(CohortSettings.init) })
         else { return nil }
+        self.combination = combination
+        self.distribution = distribution
+        self.cohort = cohort
         self.user = user
         self.bounds = bounds
         self.metrics = metrics
@@ -166,12 +227,13 @@ extension HoldoutMetrics {
             let populationMAE = object["populationMAE"]?.numberValue,
             let flareLogLoss = object["flareLogLoss"]?.numberValue,
             let populationFlareLogLoss = object["populationFlareLogLoss"]?.numberValue,
-            let flareDays = object["flareDays"]?.intValue
+            let flareDays = object["flareDays"]?.intValue,
+            let smoothingMAE = JSON.optional(object["smoothingMAE"], \.numberValue)
         else { return nil }
         self.init(
             first: first, last: last, days: days, modelMAE: modelMAE, persistenceMAE: persistenceMAE,
-            populationMAE: populationMAE, flareLogLoss: flareLogLoss, populationFlareLogLoss: populationFlareLogLoss,
-            flareDays: flareDays)
+            populationMAE: populationMAE, smoothingMAE: smoothingMAE, flareLogLoss: flareLogLoss,
+            populationFlareLogLoss: populationFlareLogLoss, flareDays: flareDays)
     }
 }
 
@@ -220,6 +282,15 @@ private enum JSON {
             strings.append(text)
         }
         return strings
+    }
+
+    static func weights(_ value: JSONValue?) -> [CombinationWeight]? {
+        objects(value) { object in
+            guard let candidate = object["candidate"]?.stringValue.flatMap(CombinationCandidate.init),
+                let weight = object["weight"]?.numberValue
+            else { return nil }
+            return CombinationWeight(candidate: candidate, weight: weight)
+        }
     }
 
     static func objects<T>(_ value: JSONValue?, _ read: (JSONObject) -> T?) -> [T]? {

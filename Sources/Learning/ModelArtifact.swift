@@ -11,6 +11,11 @@ public enum ModelSource: String, Sendable, Hashable, Codable {
     case persistence
     /// The user's recent mean: the mean of their logged severity over the 7 days before.
     case recentMean
+    /// Exponential smoothing of the user's logged severities, with the cohort's smoothing constant.
+    case smoothing
+    /// A weighted combination of the other kinds, the weights fitted on the user's rolling-origin folds and held
+    /// toward the cohort's (`ModelArtifact.combination`).
+    case combined
 }
 
 /// A trained model as data: everything needed to predict, and the record of how it was made and why it
@@ -18,8 +23,11 @@ public enum ModelSource: String, Sendable, Hashable, Codable {
 /// numbers, so an unchanged model encodes to the same bytes.
 ///
 /// A prediction from a feature row `x` (NaN where not logged): replace NaN by `imputation`, clip each value to
-/// `bounds` (the range seen in training), standardize `z = (x − means) / scales`, then `severity = clamp(intercept + coefficients·z)` to the target's range
-/// and `P(flare) = σ(flare.intercept + flare.coefficients·z)`.
+/// `bounds` (the range seen in training), standardize `z = (x − means) / scales`, then the linear forecast
+/// `f = clamp(intercept + coefficients·z)` to the target's range and `P(flare) = σ(flare.intercept +
+/// flare.coefficients·z)`. With a `distribution`, the severity served is the median of `f + e` over the forecast
+/// errors `e`, as a whole number (`round(f + distribution.median)`, within the target's range), and its interval
+/// `[round(f + lower), round(f + upper)]`; without one (artifacts written before it existed) it is `f`.
 public struct ModelArtifact: Sendable, Hashable, Codable {
     public var specName: String
     public var specVersion: Int
@@ -36,6 +44,13 @@ public struct ModelArtifact: Sendable, Hashable, Codable {
     public var standardization: Standardization
     public var severity: SeverityHead
     public var flare: FlareHead
+    /// The weight of each kind in a `combined` model, in `CombinationCandidate` order; `nil` for other kinds.
+    public var combination: [CombinationWeight]?
+    /// The forecast errors the served median and interval come from; `nil` in artifacts written before it existed.
+    public var distribution: ForecastDistribution?
+    /// For the population model: the cohort's settings for every user's combination, learned on a sample of
+    /// users' folds; `nil` for a user's model.
+    public var cohort: CohortSettings?
     /// Hold-out evaluation of this model; `nil` for a population model and when there was nothing to hold out.
     /// Kept for artifacts written before rolling-origin selection; new artifacts fill it from `selection`.
     public var metrics: HoldoutMetrics?
@@ -86,10 +101,17 @@ public struct ModelArtifact: Sendable, Hashable, Codable {
         public var usableDays: Int
     }
 
-    /// Predicts from a feature row built by `FeatureBuilder.predictionRow`.
-    public func predict(row: [Double], targetRange: ClosedRange<Double>) -> (severity: Double, flare: Double) {
+    /// Predicts from a feature row built by `FeatureBuilder.predictionRow`: the severity served (the median, a
+    /// whole number, when the artifact has a distribution), the flare probability and the interval (`nil` without
+    /// a distribution).
+    public func predict(
+        row: [Double], targetRange: ClosedRange<Double>
+    ) -> (severity: Double, flare: Double, interval: ClosedRange<Double>?) {
         let (severityValue, flareValue) = linearPredictors(row: row)
-        return (min(max(severityValue, targetRange.lowerBound), targetRange.upperBound), sigmoid(flareValue))
+        let forecast = min(max(severityValue, targetRange.lowerBound), targetRange.upperBound)
+        guard let distribution else { return (forecast, sigmoid(flareValue), nil) }
+        let (median, interval) = distribution.served(forecast, within: targetRange)
+        return (median, sigmoid(flareValue), interval)
     }
 
     /// The severity before clamping and the flare logit: the one computation every forecast, served or scored
@@ -131,10 +153,11 @@ public struct ModelArtifact: Sendable, Hashable, Codable {
     ) throws(LearningError) -> ForecastPrediction {
         try check(against: spec)
         let row = FeatureBuilder(spec: spec).predictionRow(logs: logs, for: day)
-        let (severity, flare) = predict(row: row, targetRange: spec.target.minimum...spec.target.maximum)
+        let (severity, flare, interval) = predict(row: row, targetRange: spec.target.minimum...spec.target.maximum)
         let valueColumns = spec.features.enumerated().filter { $0.element.kind == .value }
         return ForecastPrediction(
-            day: day, severity: severity, flareProbability: flare, source: source, specVersion: specVersion,
+            day: day, severity: severity, interval: interval, flareProbability: flare, source: source,
+            specVersion: specVersion,
             trainedAt: trainedAt,
             missingInputs: valueColumns.compactMap { row[$0.offset].isNaN ? spec.inputs[$0.element.input!].name : nil })
     }
@@ -187,6 +210,8 @@ public struct HoldoutMetrics: Sendable, Hashable, Codable {
     /// "Tomorrow = today".
     public var persistenceMAE: Double
     public var populationMAE: Double
+    /// Exponential smoothing with the cohort's constant; `nil` in artifacts written before it was a candidate.
+    public var smoothingMAE: Double? = nil
     /// Mean negative log-likelihood of the flare head (probabilities clipped to [1e-15, 1 − 1e-15]).
     public var flareLogLoss: Double
     public var populationFlareLogLoss: Double
@@ -214,6 +239,8 @@ extension ModelArtifact {
             switch feature.kind {
             case .value, .baselineDeviation: perUnit[input] += raw
             case .rollingMean(let days): perUnit[input] += raw / Double(days)
+            // The newest value's weight in a long history's exponential mean.
+            case .exponentialMean(let alpha): perUnit[input] += raw * alpha
             case .lag, .missing, .targetWeekday: break
             }
         }

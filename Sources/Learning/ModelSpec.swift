@@ -17,6 +17,7 @@ public struct ModelSpec: Sendable, Hashable, Codable {
     public var training: Training
     public var selection: Selection
     public var population: Population
+    public var combination: Combination
 
     /// The features, expanded from the inputs in a fixed order: once when the spec is made or its inputs
     /// change, not on every use (every artifact and every design reads them). Not encoded.
@@ -26,6 +27,7 @@ public struct ModelSpec: Sendable, Hashable, Codable {
 
     enum CodingKeys: String, CodingKey {
         case name, version, target, inputs, targetWeekdayOneHot, ridge, flare, training, selection, population
+        case combination
     }
 
     public init(from decoder: any Decoder) throws {
@@ -40,6 +42,7 @@ public struct ModelSpec: Sendable, Hashable, Codable {
         training = try container.decode(Training.self, forKey: .training)
         selection = try container.decode(Selection.self, forKey: .selection)
         population = try container.decode(Population.self, forKey: .population)
+        combination = try container.decode(Combination.self, forKey: .combination)
         expandFeatures()
     }
 
@@ -67,6 +70,11 @@ public struct ModelSpec: Sendable, Hashable, Codable {
         public var baselineDays: Int?
         /// Adds `name_missing`: 1 when the feature day's value was not logged.
         public var missingIndicator: Bool
+        /// Adds `name_ewmNN` for each smoothing constant α (NN = 100α): the exponentially weighted mean of the logged
+        /// values through the feature day, each logged value weighted (1 − α)^k where k counts the logged values
+        /// after it (simple exponential smoothing over the days logged, started from the first), the weights
+        /// normalized so that a short history is its plain mean.
+        public var exponentialMeans: [Double]
     }
 
     public struct Ridge: Sendable, Hashable, Codable {
@@ -100,14 +108,34 @@ public struct ModelSpec: Sendable, Hashable, Codable {
         public var folds: Int { holdoutDays / foldDays }
     }
 
-    /// How the served model is chosen among the candidates scored on the folds.
+    /// How the served flare head is chosen among the candidates scored on the folds.
     public struct Selection: Sendable, Hashable, Codable {
-        /// The kind serving stays unless another beats its mean absolute error by more than this.
-        public var margin: Double
-        /// The same for the flare head, on the mean log-loss.
+        /// The flare head serving stays unless another beats its mean log-loss by more than this.
         public var flareMargin: Double
         /// The weight, in days, that pulls the flare calibration toward the identity (no change).
         public var calibrationPseudoDays: Double
+    }
+
+    /// How the served forecast combines the candidates (`Learning/README.md`, "What is served"): weights learned
+    /// for the cohort on a sample of users' rolling-origin folds, moved per user by their own folds only as far
+    /// as `priorPseudoDays` lets them, and an interval from the combination's out-of-fold errors.
+    public struct Combination: Sendable, Hashable, Codable {
+        /// The smoothing constants the cohort chooses its exponential smoothing from; each must be one of the
+        /// target input's `exponentialMeans`.
+        public var smoothingConstants: [Double]
+        /// The smoothing served before a cohort has chosen one (no population model yet).
+        public var defaultSmoothing: Double
+        /// The `exponentialMeans` constant whose mean stands for the person's long-run level.
+        public var longMean: Double
+        /// Users (a seeded sample) whose folds the cohort's settings are learned from.
+        public var cohortUsers: Int
+        /// The strengths, in days of a person's own fold evidence, with which the cohort's weights hold a person's
+        /// weights; the cohort chooses one by its out-of-fold error.
+        public var priorPseudoDays: [Double]
+        /// The share of days the forecast interval should cover.
+        public var intervalCoverage: Double
+        /// Days of evidence the cohort's error distribution counts as in a person's interval.
+        public var intervalPseudoDays: Double
     }
 
     public struct Population: Sendable, Hashable, Codable {
@@ -158,13 +186,35 @@ public struct ModelSpec: Sendable, Hashable, Codable {
                 problem:
                     "training needs minimumUsableDays ≥ 2, foldDays ≥ 1 dividing holdoutDays, hideYesterdayEvery ≥ 1")
         }
-        guard selection.margin >= 0, selection.flareMargin >= 0, selection.calibrationPseudoDays > 0 else {
-            throw .invalidSpec(problem: "selection needs non-negative margins and positive calibrationPseudoDays")
+        guard selection.flareMargin >= 0, selection.calibrationPseudoDays > 0 else {
+            throw .invalidSpec(problem: "selection needs a non-negative flareMargin and positive calibrationPseudoDays")
         }
         guard population.flareSampleRows >= 1, population.minimumRows >= 2, population.minimumUsers >= 1 else {
             throw .invalidSpec(problem: "population needs flareSampleRows ≥ 1, minimumRows ≥ 2 and minimumUsers ≥ 1")
         }
+        guard let targetInput = inputs.first(where: { $0.field == self.target.field }) else {
+            throw .invalidSpec(problem: "the target field must also be an input (the persistence baseline reads it)")
+        }
+        let smoothing = combination.smoothingConstants + [combination.defaultSmoothing, combination.longMean]
+        guard !combination.smoothingConstants.isEmpty, smoothing.allSatisfy(targetInput.exponentialMeans.contains),
+            combination.smoothingConstants.contains(combination.defaultSmoothing)
+        else {
+            throw .invalidSpec(
+                problem: "combination's smoothing constants, default and long mean must be among the target input's "
+                    + "exponentialMeans, the default among the smoothing constants")
+        }
+        guard combination.cohortUsers >= 1, !combination.priorPseudoDays.isEmpty,
+            combination.priorPseudoDays.allSatisfy({ $0 > 0 && $0.isFinite }),
+            combination.intervalCoverage > 0, combination.intervalCoverage < 1, combination.intervalPseudoDays >= 0
+        else {
+            throw .invalidSpec(
+                problem: "combination needs cohortUsers ≥ 1, positive priorPseudoDays, an intervalCoverage between 0 "
+                    + "and 1 and non-negative intervalPseudoDays")
+        }
         for input in inputs {
+            guard input.exponentialMeans.allSatisfy({ $0 > 0 && $0 <= 1 }) else {
+                throw .invalidSpec(problem: "input \(input.name) has a smoothing constant outside (0, 1]")
+            }
             guard input.divisor > 0, input.typical.isFinite else {
                 throw .invalidSpec(problem: "input \(input.name) needs a positive divisor and a finite typical value")
             }
@@ -173,9 +223,6 @@ public struct ModelSpec: Sendable, Hashable, Codable {
         }
         guard Set(featureNames).count == featureNames.count, !featureNames.isEmpty else {
             throw .invalidSpec(problem: "feature names must be distinct and not empty")
-        }
-        guard inputs.contains(where: { $0.field == target.field }) else {
-            throw .invalidSpec(problem: "the target field must also be an input (the persistence baseline reads it)")
         }
     }
 
@@ -195,6 +242,11 @@ public struct ModelSpec: Sendable, Hashable, Codable {
             if input.missingIndicator {
                 result.append(Feature(name: "\(input.name)_missing", input: index, kind: .missing))
             }
+            for alpha in input.exponentialMeans {
+                result.append(
+                    Feature(
+                        name: "\(input.name)_ewm\(Self.percent(alpha))", input: index, kind: .exponentialMean(alpha)))
+            }
         }
         if targetWeekdayOneHot {
             for (weekday, name) in ["mon", "tue", "wed", "thu", "fri", "sat", "sun"].enumerated() {
@@ -205,11 +257,41 @@ public struct ModelSpec: Sendable, Hashable, Codable {
         featureNames = result.map(\.name)
     }
 
+    /// A smoothing constant as it appears in a feature name: 0.05 → "05", 0.3 → "30".
+    static func percent(_ alpha: Double) -> String {
+        let value = Int((alpha * 100).rounded())
+        return value < 10 ? "0\(value)" : "\(value)"
+    }
+
+    /// The column of the target input's exponentially weighted mean with constant `alpha`.
+    func exponentialMeanColumn(_ alpha: Double) -> Int? {
+        let target = inputs.firstIndex { $0.field == self.target.field }
+        return features.firstIndex { $0.input == target && $0.kind == .exponentialMean(alpha) }
+    }
+
+    /// `bounds` with the target input's own features opened to the whole range the target allows: a forecast
+    /// may follow a person's severity anywhere within its scale, while an input's extreme day is still clipped
+    /// to the range the model learned from.
+    func openingTargetFeatures(_ bounds: ModelArtifact.FeatureBounds) -> ModelArtifact.FeatureBounds {
+        let target = inputs.firstIndex { $0.field == self.target.field }
+        let divisor = target.map { inputs[$0].divisor } ?? 1
+        let (low, high) = (self.target.minimum / divisor, self.target.maximum / divisor)
+        var opened = bounds
+        for (j, feature) in features.enumerated() where feature.input == target {
+            switch feature.kind {
+            case .value, .lag, .rollingMean, .exponentialMean: (opened.lower[j], opened.upper[j]) = (low, high)
+            case .baselineDeviation: (opened.lower[j], opened.upper[j]) = (low - high, high - low)
+            case .missing, .targetWeekday: break
+            }
+        }
+        return opened
+    }
+
     /// The value imputed for a feature when the user has no logged value to average.
     func fallbackValue(of feature: Feature) -> Double {
         guard let input = feature.input else { return 0 }
         switch feature.kind {
-        case .value, .lag, .rollingMean: return inputs[input].typical
+        case .value, .lag, .rollingMean, .exponentialMean: return inputs[input].typical
         case .baselineDeviation, .missing, .targetWeekday: return 0
         }
     }
@@ -222,6 +304,7 @@ struct Feature: Sendable, Hashable {
         case lag(Int)
         case rollingMean(Int)
         case baselineDeviation(Int)
+        case exponentialMean(Double)
         case missing
         case targetWeekday(Int)
     }
@@ -263,7 +346,7 @@ extension ModelSpec.Target {
 
 extension ModelSpec.Input {
     enum CodingKeys: String, CodingKey {
-        case name, field, divisor, typical, lags, rollingMeanDays, baselineDays, missingIndicator
+        case name, field, divisor, typical, lags, rollingMeanDays, baselineDays, missingIndicator, exponentialMeans
     }
 
     public init(from decoder: any Decoder) throws {
@@ -276,6 +359,7 @@ extension ModelSpec.Input {
         rollingMeanDays = try container.decodeIfPresent(Int.self, forKey: .rollingMeanDays)
         baselineDays = try container.decodeIfPresent(Int.self, forKey: .baselineDays)
         missingIndicator = try container.decode(Bool.self, forKey: .missingIndicator)
+        exponentialMeans = try container.decodeIfPresent([Double].self, forKey: .exponentialMeans) ?? []
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -288,5 +372,6 @@ extension ModelSpec.Input {
         try container.encode(rollingMeanDays, forKey: .rollingMeanDays)
         try container.encode(baselineDays, forKey: .baselineDays)
         try container.encode(missingIndicator, forKey: .missingIndicator)
+        if !exponentialMeans.isEmpty { try container.encode(exponentialMeans, forKey: .exponentialMeans) }
     }
 }

@@ -38,6 +38,10 @@ struct RawHead: Sendable, Hashable {
         RawHead(perUnit: zip(lhs.perUnit, rhs.perUnit).map { $0 + $1 }, constant: lhs.constant + rhs.constant)
     }
 
+    func scaled(by factor: Double) -> RawHead {
+        RawHead(perUnit: perUnit.map { $0 * factor }, constant: constant * factor)
+    }
+
     /// `intercept + slope·self`.
     func calibrated(_ calibration: SelectionRecord.Calibration) -> RawHead {
         RawHead(
@@ -102,7 +106,9 @@ extension PopulationModel {
 
 extension ModelTrainer {
     /// Severity candidates in the order ties are broken (the simpler wins a tie).
-    static let severityOrder: [ModelSource] = [.persistence, .recentMean, .population, .personal]
+    static let severityOrder = [
+        "persistence", "recentMean", "smoothing", "longMean", "population", "personal", "combined",
+    ]
     static let flareOrder = ["baseRate", "population", "personal"]
     /// Newton steps of a fold model's flare head: the first fold's from the prior, each later fold's from the
     /// fold before (a few more rows, a nearby optimum). A fold model is judged, never served. On the benchmark
@@ -131,7 +137,7 @@ extension ModelTrainer {
         let imputation = builder.imputation(for: design)
         let x = design.imputed(with: imputation)
         let standardization = n >= 1 ? Standardization(fitting: x.values) : population.artifact.standardization
-        let bounds = n >= 1 ? Self.bounds(of: x.values, rows: 0..<n) : nil
+        let bounds = n >= 1 ? spec.openingTargetFeatures(Self.bounds(of: x.values, rows: 0..<n)) : nil
         let fitsPersonal = usable >= minimum
 
         // The folds share one imputation and standardization, from the rows before the first fold, so no fold
@@ -159,7 +165,10 @@ extension ModelTrainer {
                 running = Self.bounds(of: x0.values, rows: bounded..<split, extending: running)
                 bounded = split
             }
-            folds.append(Fold(origin: origin, split: split, usableBefore: usableBefore, tests: tests, bounds: running))
+            folds.append(
+                Fold(
+                    origin: origin, split: split, usableBefore: usableBefore, tests: tests,
+                    bounds: running.map(spec.openingTargetFeatures)))
         }
         let personalFolds = !fitsPersonal ? [] : folds.filter { $0.usableBefore >= minimum && !$0.tests.isEmpty }
         // The first scored fold's model — the penalty by leave-one-out and the flare head — is fitted on the rows
@@ -205,6 +214,9 @@ extension ModelTrainer {
         let populationSeverity = population.severityHead
         let populationFlare = population.flareHead
         let range = spec.target.minimum...spec.target.maximum
+        let constants = spec.combination.smoothingConstants
+        let smoothingColumns = constants.map { spec.exponentialMeanColumn($0)! }
+        let longMeanColumn = spec.exponentialMeanColumn(spec.combination.longMean)!
         // A fold's candidates, each model with the names it is scored under. They are the same kinds in every
         // fold, so tallies go by position; every model but the incumbent is the fold's and shares its
         // standardized row.
@@ -213,6 +225,8 @@ extension ModelTrainer {
         var names: [(severity: String?, flare: String?)] = []
         var labels: [Double] = []
         var scoredDays: [Day] = []
+        var evidence = FoldForecasts()
+        var forecasts: [[Double]] = []
         var row = [Double](repeating: 0, count: p)
         var z: [Double] = []
         var incumbentZ: [Double] = []
@@ -231,7 +245,15 @@ extension ModelTrainer {
                     "baseRate"
                 ),
                 (artifact(.recentMean, .unit(column: columns.recentMean, of: p), baseRate), "recentMean", nil),
+                (artifact(.smoothing, .unit(column: longMeanColumn, of: p), baseRate), "longMean", nil),
             ]
+            for (constant, column) in zip(constants, smoothingColumns) {
+                candidates.append(
+                    (
+                        artifact(.smoothing, .unit(column: column, of: p), baseRate),
+                        Self.smoothingName(constant), nil
+                    ))
+            }
             if pooled {
                 candidates.append(
                     (artifact(.population, populationSeverity, populationFlare), "population", "population"))
@@ -246,6 +268,7 @@ extension ModelTrainer {
                 names = candidates.map { ($0.severity, $0.flare) }
                 severityTallies = Array(repeating: Tally(), count: candidates.count)
                 flareTallies = severityTallies
+                forecasts = Array(repeating: [], count: candidates.count)
             }
             for i in fold.tests {
                 for j in 0..<p { row[j] = design.value(row: i, column: j) }
@@ -254,6 +277,8 @@ extension ModelTrainer {
                 let label = target >= spec.flare.threshold ? 1.0 : 0.0
                 labels.append(label)
                 scoredDays.append(design.days[i])
+                evidence.targets.append(target)
+                evidence.folds.append(index)
                 // By index: a candidate taken out of the array would be a copy of its artifact, every row.
                 for slot in candidates.indices {
                     let severity: Double
@@ -266,7 +291,8 @@ extension ModelTrainer {
                     }
                     if candidates[slot].severity != nil {
                         let value = min(max(severity, range.lowerBound), range.upperBound)
-                        severityTallies[slot].absoluteError += abs(value - target)
+                        forecasts[slot].append(value)
+                        severityTallies[slot].absoluteError += abs(value.rounded(.toNearestOrAwayFromZero) - target)
                     }
                     if candidates[slot].flare != nil {
                         let probability = sigmoid(eta)
@@ -277,15 +303,34 @@ extension ModelTrainer {
                 }
             }
         }
-        let severityTally = Dictionary(
-            uniqueKeysWithValues: zip(names, severityTallies).compactMap { name, tally in
-                name.severity.map { ($0, tally) }
-            })
-        let flareTally = Dictionary(
-            uniqueKeysWithValues: zip(names, flareTallies).compactMap { name, tally in name.flare.map { ($0, tally) } })
+        // The forecasts by name, for the combination.
+        for (slot, name) in names.enumerated() {
+            guard let severity = name.severity else { continue }
+            if let column = constants.firstIndex(where: { Self.smoothingName($0) == severity }) {
+                if evidence.smoothing.isEmpty { evidence.smoothing = Array(repeating: [], count: constants.count) }
+                evidence.smoothing[column] = forecasts[slot]
+            } else if let candidate = CombinationCandidate(rawValue: severity) {
+                evidence.others[candidate] = forecasts[slot]
+            }
+        }
         let days = labels.count
         let count = Double(max(days, 1))
-        let severityScores = (Self.severityOrder.map(\.rawValue) + ["incumbent"]).compactMap { name in
+
+        // Severity: the combination, its weights held toward the cohort's; judged out of fold.
+        let cohort = population.cohort ?? .initial(spec)
+        let smoothingIndex = constants.firstIndex(of: cohort.smoothing) ?? constants.firstIndex(of: spec.combination.defaultSmoothing)!
+        let combined = Self.combine(
+            evidence: evidence, design: design, cohort: cohort, smoothing: smoothingIndex,
+            smoothingColumn: smoothingColumns[smoothingIndex], pooled: pooled, spec: spec)
+        let smoothingName = Self.smoothingName(constants[smoothingIndex])
+        var severityTally = Dictionary(
+            uniqueKeysWithValues: zip(names, severityTallies).compactMap { name, tally in
+                name.severity.map { ($0 == smoothingName ? "smoothing" : $0, tally) }
+            })
+        if days > 0 { severityTally["combined"] = Tally(absoluteError: combined.absoluteError) }
+        let flareTally = Dictionary(
+            uniqueKeysWithValues: zip(names, flareTallies).compactMap { name, tally in name.flare.map { ($0, tally) } })
+        let severityScores = (Self.severityOrder + ["incumbent"]).compactMap { name in
             severityTally[name].map {
                 SelectionRecord.CandidateScore(candidate: name, meanAbsoluteError: $0.absoluteError / count)
             }
@@ -296,37 +341,19 @@ extension ModelTrainer {
                     candidate: name, logLoss: $0.logLoss / count, brier: $0.brier / count)
             }
         }
-
-        // Severity: the best on the evidence, or the incumbent's kind within the margin when no baseline beats it.
         let mae = Dictionary(uniqueKeysWithValues: severityScores.map { ($0.candidate, $0.meanAbsoluteError) })
-        var winner: ModelSource
-        var why: String
+        var why = Self.describe(combined.weights, smoothing: constants[smoothingIndex])
         if days == 0 {
-            winner = pooled ? .population : .recentMean
-            why = "no scored day in the last \(spec.training.holdoutDays) days, so the \(Self.phrase(winner)) serves"
+            why += " (the cohort's weights: no scored day in the last \(spec.training.holdoutDays) days)"
         } else {
-            winner = Self.severityOrder.filter { mae[$0.rawValue] != nil }.min {
-                mae[$0.rawValue]! < mae[$1.rawValue]!
-            }!
-            let best = mae[winner.rawValue]!
-            let baseline = min(mae["persistence"]!, mae["recentMean"]!)
-            if let kept = incumbent?.source, kept != winner, let score = mae[kept.rawValue],
-                score <= best + spec.selection.margin, score <= baseline
-            {
-                why =
-                    "the \(Self.phrase(kept)) keeps serving: its error \(Self.format(score)) is within "
-                    + "\(Self.format(spec.selection.margin)) of the \(Self.phrase(winner))'s \(Self.format(best)) "
-                    + "and no baseline beats it"
-                winner = kept
-            } else {
-                why = "the \(Self.phrase(winner)) has the lowest mean absolute error, \(Self.format(best))"
-            }
-            let others = severityScores.filter { $0.candidate != winner.rawValue }.map {
+            let others = severityScores.filter { $0.candidate != "combined" }.map {
                 "\($0.candidate) \(Self.format($0.meanAbsoluteError))"
             }
             why +=
-                " over \(days) day\(days == 1 ? "" : "s") in \(scored.count) rolling-origin fold"
-                + "\(scored.count == 1 ? "" : "s") (\(others.joined(separator: ", ")))"
+                ", fitted on \(days) day\(days == 1 ? "" : "s") in \(scored.count) rolling-origin fold"
+                + "\(scored.count == 1 ? "" : "s") and held toward the cohort's weights as "
+                + "\(Self.format(cohort.priorPseudoDays, digits: 0)) days; out of fold its error is "
+                + "\(Self.format(mae["combined"]!)) (\(others.joined(separator: ", ")))"
         }
 
         // Flare: the best log-loss, the incumbent's head within its margin; then calibrated on its out-of-fold logits.
@@ -353,7 +380,8 @@ extension ModelTrainer {
                 + Self.format(calibration.slope)
         }
 
-        // The served artifact: the winners refitted on every row, with the user's own imputation and bounds.
+        // The served artifact: the combination of the candidates refitted on every row, with the user's own
+        // imputation and bounds.
         let userRate = RawHead.constant(
             logit(Self.flareRate(design, rows: 0..<n, threshold: spec.flare.threshold)), count: p)
         func severityHead(_ kind: ModelSource) -> (head: RawHead, alpha: Double) {
@@ -362,6 +390,8 @@ extension ModelTrainer {
             case .population: (populationSeverity, population.artifact.severity.alpha)
             case .persistence: (.unit(column: columns.persistence, of: p), 0)
             case .recentMean: (.unit(column: columns.recentMean, of: p), 0)
+            case .smoothing: (.unit(column: smoothingColumns[smoothingIndex], of: p), 0)
+            case .combined: preconditionFailure("a combination is not a candidate of itself")
             }
         }
         let flareHead: RawHead
@@ -372,38 +402,55 @@ extension ModelTrainer {
         }
         let record = SelectionRecord(
             first: scoredDays.min(), last: scoredDays.max(), days: days, folds: scored.count, severity: severityScores,
-            flare: flareScores, severityWinner: winner, flareWinner: flareWinner, calibration: calibration,
+            flare: flareScores, severityWinner: .combined, flareWinner: flareWinner, calibration: calibration,
             reason: "serving: " + why)
         let servedFlare = flareHead.calibrated(calibration)
-        func artifact(_ kind: ModelSource) -> ModelArtifact {
-            let (head, alpha) = severityHead(kind)
+        func artifact(_ kind: ModelSource, _ head: RawHead, alpha: Double) -> ModelArtifact {
             var model = Self.makeArtifact(
                 spec: spec, user: user, source: kind, imputation: imputation, bounds: bounds,
                 standardization: standardization, severity: head, flare: servedFlare, alpha: alpha,
-                flareFitted: kind == .personal && flareWinner == "personal" ? personal!.flareFitted : flareWinner,
-                trainedAt: trainedAt)
+                flareFitted: flareWinner == "personal" ? personal!.flareFitted : flareWinner, trainedAt: trainedAt)
             if kind == .personal && pooled { model.severity.shrunkToward = .population }
             if n > 0 {
                 model.trainingWindow = .init(first: design.days[0], last: design.days[n - 1], usableDays: usable)
             }
             model.promoted = true
+            // The other kinds are served as whole numbers too, so that they compare with the combination.
+            model.distribution = combined.distribution
             return model
         }
-        var served = artifact(winner)
+        var head = RawHead.constant(0, count: p)
+        var alpha = 0.0
+        for weight in combined.weights where weight.weight != 0 {
+            let (candidate, penalty) =
+                switch weight.candidate {
+                case .smoothing: severityHead(.smoothing)
+                case .longMean: (RawHead.unit(column: longMeanColumn, of: p), 0.0)
+                case .population: severityHead(.population)
+                case .personal: severityHead(.personal)
+                }
+            head = head + candidate.scaled(by: weight.weight)
+            if weight.candidate == .personal { alpha = penalty }
+        }
+        var served = artifact(.combined, head, alpha: alpha)
+        served.combination = combined.weights
+        served.distribution = combined.distribution
         served.selection = record
         if days > 0, let populationError = mae["population"], let populationLoss = loss["population"] {
             served.metrics = HoldoutMetrics(
-                first: record.first!, last: record.last!, days: days, modelMAE: mae[winner.rawValue]!,
-                persistenceMAE: mae["persistence"]!, populationMAE: populationError,
+                first: record.first!, last: record.last!, days: days, modelMAE: mae["combined"]!,
+                persistenceMAE: mae["persistence"]!, populationMAE: populationError, smoothingMAE: mae["smoothing"],
                 flareLogLoss: loss[flareWinner]!, populationFlareLogLoss: populationLoss,
                 flareDays: Int(labels.reduce(0, +)))
         }
         served.reason = record.reason
-        var alternatives: [ModelSource: ModelArtifact] = [:]
-        for kind in Self.severityOrder where (kind != .personal || personal != nil) && (kind != .population || pooled) {
-            alternatives[kind] = kind == winner ? served : artifact(kind)
+        var alternatives: [ModelSource: ModelArtifact] = [.combined: served]
+        let kinds: [ModelSource] = [.persistence, .recentMean, .smoothing, .population, .personal]
+        for kind in kinds where (kind != .personal || personal != nil) && (kind != .population || pooled) {
+            let (candidateHead, penalty) = severityHead(kind)
+            alternatives[kind] = artifact(kind, candidateHead, alpha: penalty)
         }
-        return TrainingOutcome(artifact: served, alternatives: alternatives)
+        return TrainingOutcome(artifact: served, alternatives: alternatives, evidence: evidence)
     }
 
     /// The personal procedure on raw imputed rows `x` (the first `rows` of them): standardize, ridge on the
@@ -687,16 +734,64 @@ extension ModelTrainer {
         return .init(intercept: a, slope: b)
     }
 
-    static func phrase(_ source: ModelSource) -> String {
-        switch source {
-        case .personal: "personal model"
-        case .population: "population model"
-        case .persistence: "tomorrow-equals-today forecast"
-        case .recentMean: "recent-mean forecast"
+    static func format(_ value: Double, digits: Int = 3) -> String { String(format: "%.\(digits)f", value) }
+
+    /// The name a smoothing constant's candidate is scored under on the folds ("smoothing30").
+    static func smoothingName(_ constant: Double) -> String { "smoothing" + ModelSpec.percent(constant) }
+
+    /// The served combination of a user: weights fitted on all their fold days and held toward the cohort's,
+    /// the distribution of its out-of-fold errors (with the cohort's), and the absolute error of its
+    /// whole-number forecasts out of fold. With no fold day, the cohort's weights, and the errors of the
+    /// smoothing forecast over the user's days.
+    static func combine(
+        evidence: FoldForecasts, design: DesignMatrix, cohort: CohortSettings, smoothing index: Int,
+        smoothingColumn: Int, pooled: Bool, spec: ModelSpec
+    ) -> (weights: [CombinationWeight], distribution: ForecastDistribution, absoluteError: Double) {
+        let range = spec.target.minimum...spec.target.maximum
+        let withPersonal = evidence.hasPersonal
+        guard evidence.count > 0 else {
+            var errors: [Double] = []
+            for i in 0..<design.rowCount where !design.isHidden(i) {
+                let forecast = design.value(row: i, column: smoothingColumn)
+                if !forecast.isNaN { errors.append(design.targets[i] - min(max(forecast, range.lowerBound), range.upperBound)) }
+            }
+            let shares = [CombinationCandidate.longMean] + (pooled ? [.population] : [])
+            let weights = Self.weights(shares, shares.map { cohort.weight($0, withPersonal: false) })
+            return (weights, Combination.distribution(errors: errors, cohort: cohort, spec: spec), 0)
+        }
+        let candidates = Combination.candidates(evidence)
+        let prior = candidates.map { cohort.weight($0, withPersonal: withPersonal) }
+        let scales = candidates.map(cohort.scale)
+        let outOfFold = Combination.outOfFold(
+            evidence, smoothing: index, candidates: candidates, prior: prior, scales: scales,
+            pseudoDays: cohort.priorPseudoDays, range: range)
+        let errors = zip(evidence.targets, outOfFold).map { $0 - $1 }
+        let absoluteError = CohortCalibration.absoluteError(outOfFold, evidence.targets)
+        let fitted = Combination.fit(
+            evidence, smoothing: index, candidates: candidates, rows: Array(0..<evidence.count), prior: prior,
+            scales: scales, pseudoDays: cohort.priorPseudoDays)
+        return (
+            Self.weights(candidates, fitted), Combination.distribution(errors: errors, cohort: cohort, spec: spec),
+            absoluteError
+        )
+    }
+
+    /// Weights of `candidates` as the whole list, smoothing's the rest of one.
+    private static func weights(_ candidates: [CombinationCandidate], _ values: [Double]) -> [CombinationWeight] {
+        let given = Dictionary(uniqueKeysWithValues: zip(candidates, values))
+        return CombinationCandidate.allCases.map {
+            CombinationWeight(candidate: $0, weight: $0 == .smoothing ? 1 - values.reduce(0, +) : given[$0] ?? 0)
         }
     }
 
-    static func format(_ value: Double) -> String { String(format: "%.3f", value) }
+    /// The weights in words, largest first: "a combination of smoothing (0.30) 0.71, personal 0.24, …".
+    static func describe(_ weights: [CombinationWeight], smoothing constant: Double) -> String {
+        let named = weights.filter { abs($0.weight) >= 0.005 }.sorted { abs($0.weight) > abs($1.weight) }.map {
+            ($0.candidate == .smoothing ? "smoothing (\(format(constant, digits: 2)))" : $0.candidate.rawValue)
+                + " " + format($0.weight, digits: 2)
+        }
+        return "a combination of " + named.joined(separator: ", ")
+    }
 }
 
 func logit(_ probability: Double) -> Double { log(probability / (1 - probability)) }

@@ -10,6 +10,8 @@ public struct TrainingOutcome: Sendable, Hashable {
     /// bounds, the selected flare head): the personal model when it could be fitted, the population model
     /// when it is pooled, and the two baselines. For measuring what the selection gained (`pipeline evaluate`).
     public var alternatives: [ModelSource: ModelArtifact] = [:]
+    /// Every candidate's forecast on the fold days: what `CohortCalibration` learns the cohort's settings from.
+    var evidence = FoldForecasts()
     public var promoted: Bool { artifact.promoted }
     public var reason: String { artifact.reason }
     public var metrics: HoldoutMetrics? { artifact.metrics }
@@ -140,8 +142,12 @@ public struct ModelTrainer: Sendable {
 /// A forecast for one day.
 public struct ForecastPrediction: Sendable, Hashable, Codable {
     public var day: Day
-    /// Expected symptom severity, within the target's range.
+    /// The forecast severity, within the target's range: the median of the forecast distribution, a whole
+    /// number (the linear forecast itself for an artifact written before distributions existed).
     public var severity: Double
+    /// The interval that should hold the day's severity on `coverage` of days (80%), `nil` for an artifact
+    /// without a distribution.
+    public var interval: ClosedRange<Double>?
     /// Probability that the day is a flare (severity at or above the spec's threshold).
     public var flareProbability: Double
     public var source: ModelSource

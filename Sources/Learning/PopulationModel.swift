@@ -15,6 +15,21 @@ public struct PopulationModel: Sendable, Hashable {
         self.spec = spec
     }
 
+    /// The cohort's settings for every user's combination (`CohortCalibration`), `nil` until they are learned.
+    public var cohort: CohortSettings? { artifact.cohort }
+
+    /// The same model with the cohort's settings.
+    public func with(_ cohort: CohortSettings) -> PopulationModel {
+        var artifact = self.artifact
+        artifact.cohort = cohort
+        return PopulationModel(checked: artifact, spec: spec)
+    }
+
+    private init(checked artifact: ModelArtifact, spec: ModelSpec) {
+        self.artifact = artifact
+        self.spec = spec
+    }
+
     /// Whether enough users and rows were pooled (`spec.population.minimumUsers`, `minimumRows`) for the model
     /// to be a candidate and a prior. A smaller "population" is neither: users are served their baselines or
     /// a personal fit shrunk toward their own mean.
@@ -24,16 +39,18 @@ public struct PopulationModel: Sendable, Hashable {
     }
 
     /// The population model as a user without an artifact of their own is served it: missing values take
-    /// the user's own means over their logs before `today`, and inputs are clipped to the user's range.
+    /// the user's own means over their logs before `today`, inputs are clipped to the user's range, and the
+    /// interval is the cohort's (`CohortSettings.errorQuantiles`; the whole scale before the cohort has any).
     public func serving(user: UserID, logs: [DailyLog], today: Day) -> ModelArtifact {
         let builder = FeatureBuilder(spec: spec)
         let design = builder.designMatrix(logs: logs, today: today)
         var served = artifact
         served.user = user.rawValue
         served.imputation = builder.imputation(for: design)
+        served.distribution = Combination.distribution(errors: [], cohort: cohort ?? .initial(spec), spec: spec)
         if design.rowCount > 0 {
-            served.bounds = ModelTrainer.bounds(
-                of: design.imputed(with: served.imputation).values, rows: 0..<design.rowCount)
+            served.bounds = spec.openingTargetFeatures(
+                ModelTrainer.bounds(of: design.imputed(with: served.imputation).values, rows: 0..<design.rowCount))
         }
         return served
     }

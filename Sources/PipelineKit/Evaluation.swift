@@ -27,15 +27,31 @@ public struct Evaluation: Sendable, Hashable {
     public var population: Double?
     /// The personal model served whatever the selection said (the served model where none could be fitted).
     public var ungatedPersonal: Double
+    /// Each kind the served model weighs, served alone as a retrain would serve it (a whole-number median), over
+    /// the forecasts it could make.
+    public var alternatives: [ModelSource: Double]
+    /// Exponential smoothing of the user's logged severities before the day with α = 0.3, started from the
+    /// first: the forecaster every forecaster tries first after the two above.
+    public var smoothing: Double
+    /// The share of forecasts whose served 80% interval held the day's severity, and the interval's mean width
+    /// (upper − lower, in severity points); `nil` when no served model had an interval.
+    public var intervalCoverage: Double?
+    public var intervalWidth: Double?
     /// Forecasts made before the user logged the day before (their entries of it hidden): the served model
     /// and the user's mean on those forecasts.
     public var servedBeforeYesterdayLogged: Double
     public var userMeanBeforeYesterdayLogged: Double
     /// Share of the forecasts served by each kind of model.
     public var servedShare: [ModelSource: Double]
+    /// Share of the combined forecasts whose largest weight was each candidate's.
+    public var leadingShare: [CombinationCandidate: Double]
     /// Share of users whose served kind on a day agrees with their served kind seven days later, over the
-    /// pairs of days a week apart in the walk (`nil` when the walk is shorter than eight days).
+    /// pairs of days a week apart in the walk (`nil` when the walk is shorter than eight days); a combination's
+    /// kind is its candidate of largest weight.
     public var weekApartAgreement: Double?
+    /// How far a combination's weights move in a week: half the sum of the weights' absolute changes (0: the
+    /// same weights, 1: none in common), averaged over the pairs of combinations a week apart.
+    public var weekApartWeightChange: Double?
     /// The served flare probabilities: Brier score, area under the ROC curve (`nil` without both classes),
     /// expected calibration error over ten equal-width bins, and the number of flare days.
     public var flareBrier: Double
@@ -56,13 +72,15 @@ public struct Evaluation: Sendable, Hashable {
         public var users: Int
         public var served: Double
         public var persistence: Double
+        /// Exponential smoothing with α = 0.3 (`Evaluation.smoothing`); `nil` in evaluations recorded before it.
+        public var smoothing: Double?
         /// Over the forecasts the population model could make (`nil` when it made none).
         public var population: Double?
         public var populationForecasts: Int
 
         public init(
-            first: Day, last: Day, forecasts: Int, users: Int, served: Double, persistence: Double, population: Double?,
-            populationForecasts: Int
+            first: Day, last: Day, forecasts: Int, users: Int, served: Double, persistence: Double,
+            smoothing: Double? = nil, population: Double?, populationForecasts: Int
         ) {
             self.first = first
             self.last = last
@@ -70,6 +88,7 @@ public struct Evaluation: Sendable, Hashable {
             self.users = users
             self.served = served
             self.persistence = persistence
+            self.smoothing = smoothing
             self.population = population
             self.populationForecasts = populationForecasts
         }
@@ -80,6 +99,7 @@ public struct Evaluation: Sendable, Hashable {
                 "forecasts": .number(Double(forecasts)), "users": .number(Double(users)),
                 "meanAbsoluteError": .object([
                     "served": .number(served), "persistence": .number(persistence),
+                    "smoothing": smoothing.map { .number($0) } ?? .null,
                     "population": population.map { .number($0) } ?? .null,
                 ]),
                 "populationForecasts": .number(Double(populationForecasts)),
@@ -95,7 +115,8 @@ public struct Evaluation: Sendable, Hashable {
             else { return nil }
             self.init(
                 first: first, last: last, forecasts: forecasts, users: users, served: served,
-                persistence: persistence, population: mae["population"]?.numberValue,
+                persistence: persistence, smoothing: mae["smoothing"]?.numberValue,
+                population: mae["population"]?.numberValue,
                 populationForecasts: populationForecasts)
         }
     }
@@ -111,17 +132,30 @@ public struct Evaluation: Sendable, Hashable {
         object["forecasts"] = .number(Double(forecasts))
         var mae: JSONObject = [
             "served": .number(served), "persistence": .number(persistence), "userMean": .number(userMean),
-            "ungatedPersonal": .number(ungatedPersonal),
+            "ungatedPersonal": .number(ungatedPersonal), "smoothing": .number(smoothing),
         ]
         mae["population"] = population.map { .number($0) } ?? .null
         object["meanAbsoluteError"] = .object(mae)
+        var alone = JSONObject()
+        for kind in Evaluation.kinds where kind != .combined {
+            alone[kind.rawValue] = alternatives[kind].map { .number($0) } ?? .null
+        }
+        object["alternatives"] = .object(alone)
         object["beforeYesterdayLogged"] = .object([
             "served": .number(servedBeforeYesterdayLogged), "userMean": .number(userMeanBeforeYesterdayLogged),
         ])
         var share = JSONObject()
         for kind in Evaluation.kinds { share[kind.rawValue] = .number(servedShare[kind] ?? 0) }
         object["servedShare"] = .object(share)
+        var leading = JSONObject()
+        for candidate in CombinationCandidate.allCases { leading[candidate.rawValue] = .number(leadingShare[candidate] ?? 0) }
+        object["leadingShare"] = .object(leading)
+        object["interval"] = .object([
+            "coverage": intervalCoverage.map { .number($0) } ?? .null,
+            "meanWidth": intervalWidth.map { .number($0) } ?? .null,
+        ])
         object["weekApartAgreement"] = weekApartAgreement.map { .number($0) } ?? .null
+        object["weekApartWeightChange"] = weekApartWeightChange.map { .number($0) } ?? .null
         object["flare"] = .object([
             "brier": .number(flareBrier), "auc": flareAUC.map { .number($0) } ?? .null,
             "calibrationError": .number(flareCalibrationError), "flareDays": .number(Double(flareDays)),
@@ -130,7 +164,7 @@ public struct Evaluation: Sendable, Hashable {
         return object
     }
 
-    static let kinds: [ModelSource] = [.personal, .population, .persistence, .recentMean]
+    public static let kinds: [ModelSource] = [.combined, .personal, .population, .smoothing, .persistence, .recentMean]
 }
 
 extension Evaluation {
@@ -143,7 +177,7 @@ extension Evaluation {
             let forecasts = object["forecasts"]?.intValue,
             let mae = object["meanAbsoluteError"]?.objectValue, let served = mae["served"]?.numberValue,
             let persistence = mae["persistence"]?.numberValue, let userMean = mae["userMean"]?.numberValue,
-            let ungated = mae["ungatedPersonal"]?.numberValue,
+            let ungated = mae["ungatedPersonal"]?.numberValue, let smoothing = mae["smoothing"]?.numberValue,
             let early = object["beforeYesterdayLogged"]?.objectValue,
             let earlyServed = early["served"]?.numberValue, let earlyUserMean = early["userMean"]?.numberValue,
             let shares = object["servedShare"]?.objectValue, let flare = object["flare"]?.objectValue,
@@ -154,6 +188,17 @@ extension Evaluation {
         for kind in Evaluation.kinds {
             if let share = shares[kind.rawValue]?.numberValue, share > 0 { servedShare[kind] = share }
         }
+        var leadingShare: [CombinationCandidate: Double] = [:]
+        for candidate in CombinationCandidate.allCases {
+            if let share = object["leadingShare"]?.objectValue?[candidate.rawValue]?.numberValue, share > 0 {
+                leadingShare[candidate] = share
+            }
+        }
+        let interval = object["interval"]?.objectValue
+        var alternatives: [ModelSource: Double] = [:]
+        for kind in Evaluation.kinds {
+            if let error = object["alternatives"]?.objectValue?[kind.rawValue]?.numberValue { alternatives[kind] = error }
+        }
         var periods: [Period] = []
         for value in periodValues {
             guard let period = value.objectValue.flatMap(Period.init(json:)) else { return nil }
@@ -162,9 +207,13 @@ extension Evaluation {
         self.init(
             evaluatedAt: evaluatedAt, first: first, last: last, days: days, users: users,
             forecasts: forecasts, served: served, persistence: persistence, userMean: userMean,
-            population: mae["population"]?.numberValue, ungatedPersonal: ungated,
+            population: mae["population"]?.numberValue, ungatedPersonal: ungated, alternatives: alternatives,
+            smoothing: smoothing,
+            intervalCoverage: interval?["coverage"]?.numberValue, intervalWidth: interval?["meanWidth"]?.numberValue,
             servedBeforeYesterdayLogged: earlyServed, userMeanBeforeYesterdayLogged: earlyUserMean,
-            servedShare: servedShare, weekApartAgreement: object["weekApartAgreement"]?.numberValue,
+            servedShare: servedShare, leadingShare: leadingShare,
+            weekApartAgreement: object["weekApartAgreement"]?.numberValue,
+            weekApartWeightChange: object["weekApartWeightChange"]?.numberValue,
             flareBrier: brier, flareAUC: flare["auc"]?.numberValue, flareCalibrationError: calibrationError,
             flareDays: flareDays, periods: periods)
     }
@@ -173,6 +222,31 @@ extension Evaluation {
     static func week(of day: Day) -> Int {
         let shifted = day.ordinal + 3
         return shifted >= 0 ? shifted / 7 : -((-shifted + 6) / 7)
+    }
+}
+
+/// What a retrain served a user, as the week-apart agreement compares it: the kind, and a combination's weights.
+struct ServedChoice: Sendable {
+    var source: ModelSource
+    var weights: [CombinationCandidate: Double]
+
+    /// Combinations whose weights moved by at most this (half the sum of absolute changes) count as the same
+    /// choice: a fifth of the forecast's weight moved from one kind to others.
+    static let agreementDistance = 0.2
+
+    init(_ artifact: ModelArtifact) {
+        source = artifact.source
+        weights = Dictionary(uniqueKeysWithValues: (artifact.combination ?? []).map { ($0.candidate, $0.weight) })
+    }
+
+    func weightDistance(to other: ServedChoice) -> Double? {
+        guard source == .combined, other.source == .combined else { return nil }
+        return CombinationCandidate.allCases.reduce(0.0) { $0 + abs((weights[$1] ?? 0) - (other.weights[$1] ?? 0)) } / 2
+    }
+
+    func agrees(with other: ServedChoice) -> Bool {
+        guard source == other.source else { return false }
+        return weightDistance(to: other).map { $0 <= Self.agreementDistance } ?? true
     }
 }
 
@@ -185,10 +259,16 @@ private struct EvaluationTally: Sendable {
     var population = 0.0
     var populationForecasts = 0
     var ungated = 0.0
+    var smoothing = 0.0
+    var intervals = 0
+    var covered = 0
+    var width = 0.0
     var early = 0
     var earlyServed = 0.0
     var earlyUserMean = 0.0
     var kinds: [ModelSource: Int] = [:]
+    var alternatives: [ModelSource: (error: Double, forecasts: Int)] = [:]
+    var leading: [CombinationCandidate: Int] = [:]
     var flares: [(probability: Double, flare: Bool)] = []
 
     mutating func add(_ other: EvaluationTally) {
@@ -199,10 +279,16 @@ private struct EvaluationTally: Sendable {
         population += other.population
         populationForecasts += other.populationForecasts
         ungated += other.ungated
+        smoothing += other.smoothing
+        intervals += other.intervals
+        covered += other.covered
+        width += other.width
         early += other.early
         earlyServed += other.earlyServed
         earlyUserMean += other.earlyUserMean
         kinds.merge(other.kinds, uniquingKeysWith: +)
+        leading.merge(other.leading, uniquingKeysWith: +)
+        alternatives.merge(other.alternatives) { ($0.error + $1.error, $0.forecasts + $1.forecasts) }
         flares += other.flares
     }
 }
@@ -230,19 +316,41 @@ private struct WeekTally {
         let count = Double(max(tally.forecasts, 1))
         return Evaluation.Period(
             first: first, last: last, forecasts: tally.forecasts, users: users.count, served: tally.served / count,
-            persistence: tally.persistence / count,
+            persistence: tally.persistence / count, smoothing: tally.smoothing / count,
             population: tally.populationForecasts > 0 ? tally.population / Double(tally.populationForecasts) : nil,
             populationForecasts: tally.populationForecasts)
     }
 }
 
 extension PersonalModels {
-    /// Walks forward over the last `days` days: for each day, the population model is pooled and every user
-    /// is retrained (with the previous day's choice as incumbent) exactly as `pipeline retrain` would on that
-    /// day, from data before it only, and the day is forecast. Reads the database, writes nothing
-    /// (`Pipeline.record(_:)` stores the result).
+    /// Walks forward over the last `days` days: each day D is forecast at noon of D − 1, by the model a retrain on
+    /// D − 1 serves — the population model pooled and every user retrained (with the previous day's model as
+    /// incumbent) exactly as `pipeline retrain` would that day, from data before it — from the logs through D − 1,
+    /// as `pipeline predict --for D` then sees them. A day counts when its severity and the day before's were
+    /// logged. Reads the database, writes nothing (`Pipeline.record(_:)` stores the result).
     public func evaluate(days: Int) async throws(PipelineError) -> Evaluation {
         precondition(days >= 1, "evaluate at least one day")
+        return try await walk(days: days, requireYesterday: true) { today, _ in
+            Set((1...days).map { today.adding(days: -$0) })
+        }
+    }
+
+    /// `evaluate(days:)` over each user's last `loggedDays` days with a logged severity before today, however
+    /// far apart: a day counts when the user logged a severity on it and on some day before it, and
+    /// "tomorrow = today" is the last severity logged before it.
+    public func evaluate(loggedDays: Int) async throws(PipelineError) -> Evaluation {
+        precondition(loggedDays >= 1, "evaluate at least one day")
+        return try await walk(days: loggedDays, requireYesterday: false) { today, logs in
+            Set(logs.filter { $0.day < today && $0.symptomSeverity != nil }.map(\.day).suffix(loggedDays))
+        }
+    }
+
+    /// The walk: `scoredDays(today, logs)` gives each user's days to forecast; every day from the earliest of
+    /// them on is walked, every user retrained on each (so each carries its incumbent as a retrain would), and a
+    /// user's forecast scored on their days only.
+    private func walk(
+        days: Int, requireYesterday: Bool, scoredDays: (Day, [DailyLog]) -> Set<Day>
+    ) async throws(PipelineError) -> Evaluation {
         let now = pipeline.clock.now
         let users = try await pipeline.users()
         var read: [[DailyLog]] = []
@@ -251,51 +359,73 @@ extension PersonalModels {
         }
         let logs = read
         let spec = self.spec
+        let todays = users.map { $0.today(at: now) }
+        let scored = users.indices.map { scoredDays(todays[$0], logs[$0]) }
+        let span = zip(scored, todays).map { set, today in set.map { $0.distance(to: today) }.max() ?? 0 }.max() ?? 0
         let lastPopulationDay = populationDay(at: now)
+        let sample = Set(CohortCalibration.sample(users.map(\.id), spec: spec))
         var incumbents = [ModelArtifact?](repeating: nil, count: users.count)
-        var kindsByDay: [[ModelSource?]] = []
+        var kindsByDay: [[ServedChoice?]] = []
         var total = EvaluationTally()
         var weeks: [Int: WeekTally] = [:]
-        for step in 0..<days {
+        for back in stride(from: span, through: 1, by: -1) {
             if Task.isCancelled { throw .cancelled }
-            let back = days - step
-            var accumulator = PopulationAccumulator(spec: spec, today: lastPopulationDay.adding(days: -back))
+            // The retrain of the day before the forecast day.
+            var accumulator = PopulationAccumulator(spec: spec, today: lastPopulationDay.adding(days: -back - 1))
             for (index, user) in users.enumerated() { accumulator.add(user: user.id, logs: logs[index]) }
-            let population: PopulationModel
+            var population: PopulationModel
             do {
                 population = try accumulator.model(trainedAt: now, threads: jobs)
             } catch {
                 throw .learning(error)
             }
-            let previous = incumbents
-            let results = await forEachUser(count: users.count) { index, trainer in
-                let day = users[index].today(at: now).adding(days: -back)
-                return Self.walk(
-                    user: users[index].id, logs: logs[index], day: day, population: population,
-                    incumbent: previous[index], trainer: &trainer, now: now)
+            let pooled = population
+            let calibrated = await forEachUser(count: users.count) { index, trainer -> CohortCalibration? in
+                guard sample.contains(users[index].id) else { return nil }
+                let today = todays[index].adding(days: -back - 1)
+                var calibration = CohortCalibration(spec: spec)
+                let design = FeatureBuilder(spec: spec).designMatrix(logs: logs[index], today: today)
+                try? calibration.add(user: users[index].id, design: design, today: today, population: pooled, trainer: &trainer)
+                return calibration
             }
-            var kinds = [ModelSource?](repeating: nil, count: users.count)
+            var calibration = CohortCalibration(spec: spec)
+            for part in calibrated { if let part { calibration.merge(part) } }
+            population = population.with(calibration.settings())
+            let previous = incumbents
+            let cohortPopulation = population
+            let results = await forEachUser(count: users.count) { index, trainer in
+                let day = todays[index].adding(days: -back)
+                return Self.walk(
+                    user: users[index].id, logs: logs[index], day: day, scored: scored[index].contains(day),
+                    requireYesterday: requireYesterday, population: cohortPopulation, incumbent: previous[index],
+                    trainer: &trainer, now: now)
+            }
+            var kinds = [ServedChoice?](repeating: nil, count: users.count)
             for (index, result) in results.enumerated() {
                 switch result {
                 case .failure(let error): throw .learning(error)
                 case .success(let (artifact, tally)):
                     incumbents[index] = artifact
-                    kinds[index] = artifact.source
+                    kinds[index] = ServedChoice(artifact)
                     total.add(tally)
                     guard tally.forecasts > 0 else { continue }
-                    let day = users[index].today(at: now).adding(days: -back)
+                    let day = todays[index].adding(days: -back)
                     weeks[Evaluation.week(of: day), default: WeekTally(day: day)].add(tally, day: day, user: index)
                 }
             }
             kindsByDay.append(kinds)
         }
-        let todays = users.map { $0.today(at: now) }
+        let firstScored = zip(scored, todays).compactMap { $0.min() ?? $1 }.min() ?? lastPopulationDay
         var evaluation = Self.summarize(
-            total, kindsByDay: kindsByDay, first: (todays.min() ?? lastPopulationDay).adding(days: -days),
+            total, kindsByDay: kindsByDay, first: firstScored,
             last: (todays.max() ?? lastPopulationDay).adding(days: -1), days: days, users: users.count)
         evaluation.evaluatedAt = Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down))
         evaluation.periods = weeks.keys.sorted().map { weeks[$0]!.period }
         return evaluation
+    }
+
+    static func leadingCandidate(_ artifact: ModelArtifact) -> CombinationCandidate? {
+        artifact.combination?.max { abs($0.weight) < abs($1.weight) }?.candidate
     }
 
     /// Runs `body` for user indexes 0..<count on `jobs` workers, each with its own trainer; results in order.
@@ -318,41 +448,55 @@ extension PersonalModels {
         return parts.sorted { $0.0 < $1.0 }.map(\.1)
     }
 
-    /// Retrains one user as of `day` and scores the forecast for `day` against the baselines.
+    /// Retrains one user as of the day before `day` and, when `scored`, scores the forecast for `day` made from
+    /// the logs before it against the baselines. With `requireYesterday`, a day counts only when the day before
+    /// was logged and "tomorrow = today" is its severity; otherwise it is the last severity logged before.
     private static func walk(
-        user: UserID, logs: [DailyLog], day: Day, population: PopulationModel, incumbent: ModelArtifact?,
-        trainer: inout ModelTrainer, now: Date
+        user: UserID, logs: [DailyLog], day: Day, scored: Bool, requireYesterday: Bool, population: PopulationModel,
+        incumbent: ModelArtifact?, trainer: inout ModelTrainer, now: Date
     ) -> Swift.Result<(ModelArtifact, EvaluationTally), LearningError> {
         let spec = trainer.spec
         let before = logs.filter { $0.day < day }
         let outcome: TrainingOutcome
         do {
             outcome = try trainer.train(
-                user: user, logs: before, today: day, population: population, incumbent: incumbent, trainedAt: now)
+                user: user, logs: before, today: day.adding(days: -1), population: population, incumbent: incumbent,
+                trainedAt: now)
         } catch {
             return .failure(error)
         }
         var tally = EvaluationTally()
-        guard let target = logs.first(where: { $0.day == day })?.symptomSeverity.map(Double.init),
-            let yesterday = before.last(where: { $0.day == day.adding(days: -1) })?.symptomSeverity.map(Double.init)
+        let severities = before.compactMap { log in log.symptomSeverity.map { (log.day, Double($0)) } }
+        guard scored, let target = logs.first(where: { $0.day == day })?.symptomSeverity.map(Double.init),
+            let last = severities.last,
+            !requireYesterday || last.0 == day.adding(days: -1)
         else { return .success((outcome.artifact, tally)) }
         let range = spec.target.minimum...spec.target.maximum
         let builder = FeatureBuilder(spec: spec)
         let row = builder.predictionRow(logs: before, for: day)
         let served = outcome.artifact.predict(row: row, targetRange: range)
-        let logged = before.compactMap(\.symptomSeverity)
-        let mean = logged.isEmpty ? served.severity : Double(logged.reduce(0, +)) / Double(logged.count)
+        let mean = severities.reduce(0) { $0 + $1.1 } / Double(severities.count)
         tally.forecasts = 1
         tally.served = abs(served.severity - target)
-        tally.persistence = abs(yesterday - target)
+        tally.persistence = abs(last.1 - target)
         tally.userMean = abs(mean - target)
+        tally.smoothing = abs(Self.exponentialSmoothing(severities.map(\.1), alpha: 0.3) - target)
+        if let interval = served.interval {
+            tally.intervals = 1
+            tally.covered = interval.contains(target) ? 1 : 0
+            tally.width = interval.upperBound - interval.lowerBound
+        }
         if let model = outcome.alternatives[.population] {
             tally.population = abs(model.predict(row: row, targetRange: range).severity - target)
             tally.populationForecasts = 1
         }
+        for (kind, model) in outcome.alternatives where kind != .combined {
+            tally.alternatives[kind] = (abs(model.predict(row: row, targetRange: range).severity - target), 1)
+        }
         let personal = outcome.alternatives[.personal] ?? outcome.artifact
         tally.ungated = abs(personal.predict(row: row, targetRange: range).severity - target)
         tally.kinds[outcome.artifact.source] = 1
+        if let leading = leadingCandidate(outcome.artifact) { tally.leading[leading] = 1 }
         tally.flares = [(served.flare, target >= spec.flare.threshold)]
         // The same forecast made before the user logged yesterday: their entries of that day hidden.
         var early = before
@@ -368,20 +512,35 @@ extension PersonalModels {
         return .success((outcome.artifact, tally))
     }
 
+    /// Simple exponential smoothing's forecast after `values`: the level starts at the first value and moves
+    /// `alpha` of the way to each next one.
+    static func exponentialSmoothing(_ values: [Double], alpha: Double) -> Double {
+        var level = values[0]
+        for value in values.dropFirst() { level += alpha * (value - level) }
+        return level
+    }
     private static func summarize(
-        _ tally: EvaluationTally, kindsByDay: [[ModelSource?]], first: Day, last: Day, days: Int, users: Int
+        _ tally: EvaluationTally, kindsByDay: [[ServedChoice?]], first: Day, last: Day, days: Int, users: Int
     ) -> Evaluation {
         let count = Double(max(tally.forecasts, 1))
         var share: [ModelSource: Double] = [:]
         for (kind, forecasts) in tally.kinds { share[kind] = Double(forecasts) / count }
+        var leading: [CombinationCandidate: Double] = [:]
+        for (candidate, forecasts) in tally.leading { leading[candidate] = Double(forecasts) / count }
         var agree = 0
         var pairs = 0
+        var distances = 0.0
+        var compared = 0
         if kindsByDay.count > 7 {
             for step in 0..<(kindsByDay.count - 7) {
                 for (a, b) in zip(kindsByDay[step], kindsByDay[step + 7]) {
                     guard let a, let b else { continue }
                     pairs += 1
-                    if a == b { agree += 1 }
+                    if a.agrees(with: b) { agree += 1 }
+                    if let distance = a.weightDistance(to: b) {
+                        distances += distance
+                        compared += 1
+                    }
                 }
             }
         }
@@ -395,9 +554,15 @@ extension PersonalModels {
             served: tally.served / count, persistence: tally.persistence / count, userMean: tally.userMean / count,
             population: tally.populationForecasts > 0 ? tally.population / Double(tally.populationForecasts) : nil,
             ungatedPersonal: tally.ungated / count,
+            alternatives: tally.alternatives.mapValues { $0.error / Double(max($0.forecasts, 1)) },
+            smoothing: tally.smoothing / count,
+            intervalCoverage: tally.intervals > 0 ? Double(tally.covered) / Double(tally.intervals) : nil,
+            intervalWidth: tally.intervals > 0 ? tally.width / Double(tally.intervals) : nil,
             servedBeforeYesterdayLogged: tally.earlyServed / Double(max(tally.early, 1)),
             userMeanBeforeYesterdayLogged: tally.earlyUserMean / Double(max(tally.early, 1)), servedShare: share,
+            leadingShare: leading,
             weekApartAgreement: pairs > 0 ? Double(agree) / Double(pairs) : nil,
+            weekApartWeightChange: compared > 0 ? distances / Double(compared) : nil,
             flareBrier: brier / Double(max(flares.count, 1)), flareAUC: Evaluation.areaUnderCurve(flares),
             flareCalibrationError: Evaluation.calibrationError(flares), flareDays: flares.filter(\.flare).count,
             periods: [])

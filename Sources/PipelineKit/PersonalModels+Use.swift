@@ -57,14 +57,15 @@ extension PersonalModels {
         return nil
     }
 
-    /// The severity and flare probability of `day` from the user's logs up to the day before, with
-    /// the model they are served.
+    /// The severity, its interval and the flare probability of `day` from the user's logs up to the day before,
+    /// with the model they are served. Every log is read: the exponential means of the severity reach back to the
+    /// first day logged, as they did in training.
     public func forecast(user id: UserID, for day: Day) async throws(PipelineError) -> ForecastPrediction {
         guard try await pipeline.user(id) != nil else { throw .unknownUser(id.rawValue) }
         guard let served = try await servedModel(for: id) else {
             throw .noModel("no model has been trained yet; run 'pipeline retrain' first")
         }
-        let logs = try await pipeline.dailyLogs(user: id, from: day.adding(days: -60), through: day.adding(days: -1))
+        let logs = try await pipeline.dailyLogs(user: id, through: day.adding(days: -1))
         do {
             var artifact = served.artifact
             if served.stored.scope == StoredModel.populationScope {
@@ -98,12 +99,19 @@ extension PersonalModels {
             design: design, stored: last, dataUnchanged: DesignFingerprint.matches(last.designFingerprint, logs))
     }
 
-    /// One sentence about the user's strongest personal association, for the weekly insight; `nil`
-    /// while they are served the population model or no association is clear.
+    /// One sentence about the strongest association in the model the user is served, for the weekly insight;
+    /// `nil` while their own fitted model weighs less than `insightWeight` in it (or they are served the
+    /// population model) or no association is clear.
     public func insight(user id: UserID) async throws(PipelineError) -> String? {
-        guard let served = try await servedModel(for: id), served.artifact.source == .personal else { return nil }
+        guard let served = try await servedModel(for: id),
+            (served.artifact.combination?.first { $0.candidate == .personal }?.weight ?? 0) >= Self.insightWeight
+        else { return nil }
         return Self.insight(from: served.artifact, spec: spec)
     }
+
+    /// The least weight of the user's personal model in their combination for the weekly insight to speak of a
+    /// personal pattern: a quarter of what their forecasts follow.
+    public static let insightWeight = 0.25
 
     /// The association whose effect over a typical day-to-day change of its input is largest, in words.
     /// Exposed for tests through `insight(user:)`.

@@ -236,13 +236,14 @@ public final class PersonalModels: ModelTrainingService {
         case .pooled(let pooled, _): accumulator = pooled
         }
         let scope = StoredModel.populationScope
-        let model: PopulationModel
+        var model: PopulationModel
         do {
             // Every retrain waits for it: its flare head takes as many cores as the retrains would.
             model = try accumulator.model(trainedAt: now, threads: jobs)
         } catch {
             throw .learning(error)
         }
+        model = model.with(try await cohortSettings(population: model, at: now))
         let artifact = model.artifact
         let stored = StoredModel(
             scope: scope, specVersion: artifact.specVersion, source: Self.storedSource(artifact.source), asOfDay: day,
@@ -295,6 +296,62 @@ public final class PersonalModels: ModelTrainingService {
                     if let chunk = cursor.next(below: chunks) { group.addTask { try await pool(chunk) } }
                 }
                 return total
+            }
+        } catch let error as PipelineError {
+            throw error
+        } catch is CancellationError {
+            throw .cancelled
+        } catch {
+            preconditionFailure("unexpected error: \(error)")
+        }
+    }
+
+    /// The cohort's settings for every user's combination, learned on the sampled users' folds
+    /// (`CohortCalibration`): each sampled user read and selected as their retrain would, `jobs` at a time.
+    private func cohortSettings(population: PopulationModel, at now: Date) async throws(PipelineError)
+        -> CohortSettings
+    {
+        let spec = self.spec
+        let users = try await withReader { (reader) throws(StorageError) in try await reader.userIDs() }
+        let sample = CohortCalibration.sample(users, spec: spec)
+        let cursor = Cursor()
+        do {
+            return try await withThrowingTaskGroup(of: [(Int, CohortCalibration)].self) { group in
+                for _ in 0..<min(jobs, max(1, sample.count)) {
+                    group.addTask {
+                        var trainer = ModelTrainer(spec: spec)
+                        var done: [(Int, CohortCalibration)] = []
+                        while let index = cursor.next(below: sample.count) {
+                            let read = try await self.withReader {
+                                (reader) throws(StorageError) -> (Day, [SourcedDayValues])? in
+                                guard let user = try await reader.user(sample[index]) else { return nil }
+                                let today = user.today(at: now)
+                                return (
+                                    today,
+                                    try await reader.sourcedDayValues(user: user.id, through: today.adding(days: -1))
+                                )
+                            }
+                            guard let (today, days) = read else { continue }
+                            let design = FeatureBuilder(spec: spec).designMatrix(days: days, today: today)
+                            var calibration = CohortCalibration(spec: spec)
+                            do throws(LearningError) {
+                                try calibration.add(
+                                    user: sample[index], design: design, today: today, population: population,
+                                    trainer: &trainer)
+                            } catch {
+                                throw PipelineError.learning(error)
+                            }
+                            done.append((index, calibration))
+                        }
+                        return done
+                    }
+                }
+                // In sample order, whatever worker selected whom: the same settings whatever `jobs` is.
+                var parts: [(Int, CohortCalibration)] = []
+                for try await part in group { parts += part }
+                var total = CohortCalibration(spec: spec)
+                for (_, part) in parts.sorted(by: { $0.0 < $1.0 }) { total.merge(part) }
+                return total.settings()
             }
         } catch let error as PipelineError {
             throw error

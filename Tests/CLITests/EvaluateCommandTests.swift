@@ -30,10 +30,19 @@ struct EvaluateCommandTests {
         let forecasts = try #require(object["forecasts"] as? Int)
         #expect(forecasts > 0 && forecasts <= 18)
         let mae = try #require(object["meanAbsoluteError"] as? [String: Any])
-        #expect(Set(mae.keys) == ["served", "persistence", "userMean", "population", "ungatedPersonal"])
+        #expect(Set(mae.keys) == ["served", "persistence", "userMean", "smoothing", "population", "ungatedPersonal"])
         let share = try #require(object["servedShare"] as? [String: Double])
-        #expect(Set(share.keys) == ["personal", "population", "persistence", "recentMean"])
-        #expect(abs(share.values.reduce(0, +) - 1) < 1e-9)
+        #expect(Set(share.keys) == ["combined", "personal", "population", "smoothing", "persistence", "recentMean"])
+        #expect(abs(share.values.reduce(0, +) - 1) < 1e-9 && share["combined"] == 1)
+        let leading = try #require(object["leadingShare"] as? [String: Double])
+        #expect(Set(leading.keys) == ["smoothing", "longMean", "population", "personal"])
+        #expect(abs(leading.values.reduce(0, +) - 1) < 1e-9)
+        let alone = try #require(object["alternatives"] as? [String: Any])
+        #expect(Set(alone.keys) == ["personal", "population", "smoothing", "persistence", "recentMean"])
+        let interval = try #require(object["interval"] as? [String: Double])
+        #expect(Set(interval.keys) == ["coverage", "meanWidth"])
+        #expect((0...1).contains(interval["coverage"]!) && interval["meanWidth"]! >= 0)
+        #expect(object.keys.contains("weekApartWeightChange"))
         let flare = try #require(object["flare"] as? [String: Any])
         #expect(Set(flare.keys) == ["brier", "auc", "calibrationError", "flareDays"])
         #expect(object["beforeYesterdayLogged"] != nil && object.keys.contains("weekApartAgreement"))
@@ -42,7 +51,7 @@ struct EvaluateCommandTests {
         #expect(periods.compactMap { $0["forecasts"] as? Int }.reduce(0, +) == forecasts)
         for period in periods {
             let errors = try #require(period["meanAbsoluteError"] as? [String: Any])
-            #expect(Set(errors.keys) == ["served", "persistence", "population"])
+            #expect(Set(errors.keys) == ["served", "persistence", "smoothing", "population"])
             #expect(
                 Set(period.keys) == ["first", "last", "forecasts", "users", "meanAbsoluteError", "populationForecasts"])
         }
@@ -58,8 +67,8 @@ struct EvaluateCommandTests {
         let run = await runCLI(["evaluate", "--days", "2", "--db", db, "--now", Self.now])
         #expect(run.status == 0, "\(run.stderr)")
         for label in [
-            "served", "tomorrow = today", "user mean", "population", "personal, ungated", "served by", "flare",
-            "week", "forecasts",
+            "served", "tomorrow = today", "user mean", "exponential smoothing", "population", "personal, ungated",
+            "80% interval", "served by", "led by", "flare", "week", "forecasts",
         ] {
             #expect(run.stdout.contains(label), "missing \(label)")
         }

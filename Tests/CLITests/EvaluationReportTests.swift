@@ -70,6 +70,7 @@ struct EvaluationReportTests {
         // The window the header names holds every week it lists, in whatever zones the users live.
         #expect(evaluation.periods.allSatisfy { $0.first >= evaluation.first && $0.last <= evaluation.last })
         #expect(evaluation.periods.allSatisfy { $0.population != nil && $0.populationForecasts == $0.forecasts })
+        #expect(evaluation.periods.allSatisfy { $0.smoothing != nil })
 
         // Stored: the document printed, byte for byte, and the same figures read back.
         let pipeline = try await database.open()
@@ -93,7 +94,8 @@ struct EvaluationReportTests {
                 == evaluation.periods.map { period in
                     [
                         "\(period.first) – \(period.last)", "\(period.users)", "\(period.forecasts)",
-                        Self.decimal(period.served), Self.decimal(period.persistence), Self.decimal(period.population),
+                        Self.decimal(period.served), Self.decimal(period.persistence),
+                        Self.decimal(period.smoothing ?? .nan), Self.decimal(period.population),
                     ]
                 })
 

@@ -64,9 +64,11 @@ struct ModelCommandTests {
         #expect(forecast["day"] as? String == "2026-11-30")
         let severity = try #require(forecast["severity"] as? Double)
         let probability = try #require(forecast["flareProbability"] as? Double)
-        #expect((0...10).contains(severity))
+        #expect((0...10).contains(severity) && severity == severity.rounded())
         #expect((0...1).contains(probability))
-        #expect(["personal", "population"].contains(forecast["model"] as? String))
+        #expect(["combined", "population"].contains(forecast["model"] as? String))
+        let interval = try #require(forecast["interval"] as? [Double])
+        #expect(interval.count == 2 && interval[0] <= severity && severity <= interval[1])
         let past = await runCLI([
             "predict", "--user", "user-00001", "--for", "2026-11-01", "--db", db, "--now", Self.now,
         ])

@@ -87,7 +87,8 @@ struct SchedulerCommandTests {
         #expect(Self.lines(text.stdout).count == 2)
         #expect(
             text.stdout.hasPrefix(
-                "2026-03-15T12:00:00Z  ml-retrain  ada  success  serving: no scored day in the last 84 days"))
+                "2026-03-15T12:00:00Z  ml-retrain  ada  success  serving: a combination of smoothing (0.30) 1.00 "
+                    + "(the cohort's weights: no scored day in the last 84 days)"))
     }
 
     @Test("pipeline status shows the chains never started, then none once a launch ran")

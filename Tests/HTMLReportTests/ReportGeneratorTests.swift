@@ -46,26 +46,30 @@ struct ReportGeneratorTests {
         }
     }
 
+    /// Each user counted as `pipeline model` names what serves them: the combination by the candidate it weighs
+    /// most, the population model for a user never retrained.
     @Test("the cohort page counts users by the kind of model the store serves them", arguments: TestBackend.all)
     func servedModels(backend: TestBackend) async throws {
         let fixture = try await ReportFixture.shared(backend)
         let (site, out) = try await fixture.report()
         defer { withExtendedLifetime(site) {} }
-        var personal = 0
-        var population = 0
+        var counts: [String: Int] = [:]
         for user in try await fixture.pipeline.users() {
-            let served = try await fixture.pipeline.store.servingModel(scope: user.id.rawValue)
-            switch served?.source ?? "population" {
-            case "personal": personal += 1
-            default: population += 1
+            guard let stored = try await fixture.pipeline.store.servingModel(scope: user.id.rawValue) else {
+                counts["population", default: 0] += 1
+                continue
             }
+            let artifact = try ModelArtifact(json: Data(stored.json.utf8))
+            #expect(artifact.source == .combined)
+            let weights = try #require(artifact.combination)
+            let leading = weights.sorted { abs($0.weight) > abs($1.weight) }[0].candidate.rawValue
+            counts["combination, mostly \(leading)", default: 0] += 1
         }
-        // The generated users have 200 days (personal models promoted for most); the newcomer 5.
-        #expect(personal >= 1 && population >= 1)
+        let users = try await fixture.pipeline.users().count
+        #expect(counts.values.reduce(0, +) == users)
         let index = try contents(out + "/index.html")
-        #expect(index.contains("<title>personal: \(personal)</title>"))
-        #expect(index.contains("<title>population: \(population)</title>"))
-        #expect(index.contains("<title>baselines: 0</title>"))
+        for (label, count) in counts { #expect(index.contains("<title>\(label): \(count)</title>"), "\(label)") }
+        if counts["population"] == nil { #expect(index.contains("<title>population: 0</title>")) }
     }
 
     @Test("the scheduler section counts the runs per day and the requests the store holds", arguments: TestBackend.all)
@@ -102,13 +106,29 @@ struct ReportGeneratorTests {
         let models = PersonalModels(pipeline: fixture.pipeline)
         var personal: (UserID, ServedModel)?
         for user in try await fixture.pipeline.users() {
-            if let served = try await models.servedModel(for: user.id), served.artifact.source == .personal {
+            if let served = try await models.servedModel(for: user.id),
+                (served.artifact.combination?.first { $0.candidate == .personal }?.weight ?? 0)
+                    >= PersonalModels.insightWeight
+            {
                 personal = (user.id, served)
                 break
             }
         }
-        let (user, served) = try #require(personal, "a generated user with 200 days is served a personal model")
+        let (user, served) = try #require(personal, "a generated user with 200 days weighs their personal model")
         let page = try contents(out + "/users/\(user).html")
+        // Tomorrow's forecast is what 'pipeline predict' says, and every weight of the combination is listed.
+        let zone = try #require(try await fixture.pipeline.user(user)).timeZone
+        let tomorrow = Day(containing: ReportFixture.now, in: zone).adding(days: 1)
+        let forecast = try await models.forecast(user: user, for: tomorrow)
+        let interval = try #require(forecast.interval)
+        #expect(
+            page.contains(
+                "Forecast for \(tomorrow): severity \(Int(forecast.severity)), 80% interval "
+                    + "\(Int(interval.lowerBound))–\(Int(interval.upperBound))"))
+        for weight in try #require(served.artifact.combination) {
+            #expect(page.contains("<td class=\"num\">\(String(format: "%.2f", weight.weight))</td>"))
+        }
+        #expect(page.contains("80% interval") && page.contains("series-interval"))
         for line in PersonalModels.describedAssociations(from: served.artifact, spec: .symptomForecast).prefix(2)
         where abs(line.effect) >= 0.05 {
             #expect(page.contains(HTMLText.text(line.sentence)))
@@ -165,8 +185,8 @@ struct ReportGeneratorTests {
         #expect(index.contains("<a href=\"users/newcomer.html\">newcomer</a>"))
         #expect(!index.contains("href=\"users/user-00001.html\""))
         let page = try contents(out + "/users/newcomer.html")
-        // A newcomer's served model is named, whichever won its selection.
-        #expect(page.contains("served the population model") || page.contains("serving: the "))
+        // A newcomer's served model is named, and why.
+        #expect(page.contains("Served model: combination, mostly ") && page.contains("serving: a combination of "))
         await #expect(throws: ReportError.self) {
             _ = try await fixture.report { $0.user = UserID.literal("nobody") }
         }

@@ -23,11 +23,12 @@ struct FeatureBuilderTests {
     @Test("the embedded spec decodes and names its features in a stable order")
     func specDecodes() {
         let names = Self.spec.featureNames
-        #expect(Self.spec.version == 2)
+        #expect(Self.spec.version == 3)
         #expect(Self.spec.training.minimumUsableDays == 14 && Self.spec.training.holdoutDays == 84)
         #expect(Self.spec.flare.threshold == 7)
         #expect(names.first == "severity")
         #expect(names.contains("sleep_hours_mean7") && names.contains("hrv_dev28") && names.contains("steps_k_missing"))
+        #expect(names[6...9] == ["severity_ewm05", "severity_ewm15", "severity_ewm30", "severity_ewm50"])
         #expect(
             names.suffix(7) == [
                 "weekday_mon", "weekday_tue", "weekday_wed", "weekday_thu", "weekday_fri",

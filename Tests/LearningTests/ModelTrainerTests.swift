@@ -57,7 +57,7 @@ struct ModelTrainerTests {
         }
     }
 
-    @Test("a user with fewer than 14 usable days gets no personal model; a pooled model or a baseline serves")
+    @Test("a user with fewer than 14 usable days gets no personal model; the combination weighs the others")
     func fewDays() throws {
         let users = Self.cohort()
         let today = Self.start.adding(days: 200)
@@ -68,7 +68,8 @@ struct ModelTrainerTests {
         var trainer = ModelTrainer()
         let outcome = try trainer.train(
             user: users[0].id, logs: logs, today: today, population: population, trainedAt: Self.trainedAt)
-        #expect(outcome.artifact.source != .personal)
+        #expect(outcome.artifact.source == .combined)
+        #expect(outcome.artifact.combination?.first { $0.candidate == .personal }?.weight == 0)
         #expect(outcome.alternatives[.personal] == nil)
         #expect(outcome.promoted)
         let selection = try #require(outcome.artifact.selection)
@@ -77,42 +78,45 @@ struct ModelTrainerTests {
         #expect(trainer.trainingDesign(logs: logs, today: today) == nil)
     }
 
-    @Test("the folds cover the last 84 days and the kind served is never worse there than a baseline")
-    func selectionRule() throws {
+    /// The combination's weights are the penalized least-squares solution on the fold days: at the served
+    /// weights the gradient of Σ (y − S − Σ v_k (F_k − S))² + λ Σ s_k (v_k − prior_k)² is zero, and the
+    /// combination's score is that of weights fitted on each user's earlier folds only.
+    @Test("the folds cover the last 84 days and the served weights solve the penalized fit on them")
+    func combinationRule() throws {
         let users = Self.cohort()
         let today = Self.start.adding(days: 200)
         let population = try Self.population(users, today: today)
         var trainer = ModelTrainer()
-        let margin = ModelSpec.symptomForecast.selection.margin
-        var kept = 0
-        var replaced = 0
+        let cohort = CohortSettings.initial(.symptomForecast)
         for user in users {
             let outcome = try trainer.train(
                 user: user.id, logs: user.logs, today: today, population: population, trainedAt: Self.trainedAt)
             let selection = try #require(outcome.artifact.selection)
             #expect(selection.folds == 4)
             #expect(try #require(selection.first) >= today.adding(days: -84) && selection.last! < today)
-            let scores = Dictionary(
-                uniqueKeysWithValues: selection.severity.map { ($0.candidate, $0.meanAbsoluteError) })
-            let served = try #require(scores[outcome.artifact.source.rawValue])
-            #expect(served == scores.values.min())
-            // The same user with an incumbent of each other kind: it keeps serving exactly when it is within
-            // the margin and no baseline beats it.
-            for kind in [ModelSource.personal, .population, .persistence, .recentMean]
-            where kind != outcome.artifact.source {
-                var incumbent = try #require(outcome.alternatives[kind])
-                incumbent.source = kind
-                let next = try trainer.train(
-                    user: user.id, logs: user.logs, today: today, population: population, incumbent: incumbent,
-                    trainedAt: Self.trainedAt)
-                let score = scores[kind.rawValue]!
-                let keeps = score <= served + margin && score <= min(scores["persistence"]!, scores["recentMean"]!)
-                #expect(next.artifact.source == (keeps ? kind : outcome.artifact.source))
-                #expect(next.artifact.selection!.severity.last!.candidate == "incumbent")
-                if keeps { kept += 1 } else { replaced += 1 }
+            let evidence = outcome.evidence
+            #expect(evidence.count == selection.days)
+            let column = ModelSpec.symptomForecast.combination.smoothingConstants.firstIndex(of: cohort.smoothing)!
+            let candidates = Combination.candidates(evidence)
+            #expect(candidates == [.longMean, .population, .personal])
+            let served = Dictionary(
+                uniqueKeysWithValues: try #require(outcome.artifact.combination).map { ($0.candidate, $0.weight) })
+            for (a, candidate) in candidates.enumerated() {
+                var gradient = cohort.priorPseudoDays * cohort.scale(candidate) * (served[candidate]! - 0)
+                for i in 0..<evidence.count {
+                    let s = evidence.smoothing[column][i]
+                    var residual = evidence.targets[i] - s
+                    for other in candidates { residual -= served[other]! * (evidence.others[other]![i] - s) }
+                    gradient -= residual * (evidence.others[candidates[a]]![i] - s)
+                }
+                #expect(abs(gradient) < 1e-8 * Double(evidence.count), "\(candidate)")
             }
+            let combined = try #require(selection.meanAbsoluteError(of: "combined"))
+            let outOfFold = Combination.outOfFold(
+                evidence, smoothing: column, candidates: candidates, prior: [0, 0, 0],
+                scales: candidates.map(cohort.scale), pseudoDays: cohort.priorPseudoDays, range: 0...10)
+            #expect(abs(combined - CohortCalibration.absoluteError(outOfFold, evidence.targets) / Double(evidence.count)) < 1e-12)
         }
-        #expect(kept > 0 && replaced > 0)
     }
 
     @Test("the served artifact predicts exactly the population model plus the personal fit of its residual")
@@ -140,7 +144,7 @@ struct ModelTrainerTests {
             var personal = residualFit.intercept
             for j in 0..<design.columnCount { personal += residualFit.coefficients[j] * z[i, j] }
             let unclamped = offsets[i] + personal
-            let served = personalModel.predict(row: design.row(i), targetRange: -100...100).severity
+            let served = personalModel.linearPredictors(row: design.row(i)).severity
             #expect(abs(served - unclamped) < 1e-9 * max(1, abs(unclamped)))
         }
     }
@@ -163,10 +167,9 @@ struct ModelTrainerTests {
         #expect(["population", "baseRate"].contains(outcome.artifact.flare.fitted))
         let metrics = try #require(outcome.metrics)
         #expect(metrics.persistenceMAE == 0)
-        // Nothing beats a perfect "tomorrow = today" (the recent mean ties it; the simpler wins a tie).
-        #expect(outcome.artifact.source == .persistence)
+        // Every forecast of the user's own past is 3: the whole-number forecast is 3, and so is its interval.
         let prediction = try trainer.predict(outcome.artifact, logs: flat, for: today)
-        #expect((0...10).contains(prediction.severity))
+        #expect(prediction.severity == 3 && prediction.interval == 3...3)
         #expect(prediction.flareProbability > 0 && prediction.flareProbability < 1)
     }
 
@@ -206,10 +209,11 @@ struct ModelTrainerTests {
         #expect(read.jsonData() == json)
         let text = String(decoding: json, as: UTF8.self)
         for key in [
-            "\"specVersion\":2", "\"featureNames\":[", "\"standardization\":{", "\"alpha\":",
+            "\"specVersion\":3", "\"featureNames\":[", "\"standardization\":{", "\"alpha\":",
             "\"trainedAt\":\"2026-03-01T03:00:00Z\"",
             "\"trainingWindow\":{", "\"metrics\":{", "\"promoted\":", "\"reason\":", "\"source\":\"",
             "\"flare\":{", "\"bounds\":{", "\"selection\":{", "\"calibration\":{", "\"severityWinner\":",
+            "\"combination\":[", "\"distribution\":{",
         ] {
             #expect(text.contains(key), "missing \(key)")
         }
@@ -228,7 +232,7 @@ struct ModelTrainerTests {
         #expect(try ModelArtifact(json: population.artifact.jsonData()) == population.artifact)
         for damaged in [
             text.replacingOccurrences(of: "\"promoted\":", with: "\"promised\":"),
-            text.replacingOccurrences(of: "\"specVersion\":2", with: "\"specVersion\":2.5"),
+            text.replacingOccurrences(of: "\"specVersion\":3", with: "\"specVersion\":3.5"),
             text.replacingOccurrences(of: "\"source\":\"", with: "\"source\":\"x"),
             String(text.dropLast()),
         ] {
@@ -249,8 +253,8 @@ struct ModelTrainerTests {
         #expect(prediction.day == today)
         #expect((0...10).contains(prediction.severity))
         var other = population.artifact
-        other.specVersion = 3
-        #expect(throws: LearningError.specMismatch(artifact: "symptom-forecast v3", spec: "symptom-forecast v2")) {
+        other.specVersion = 2
+        #expect(throws: LearningError.specMismatch(artifact: "symptom-forecast v2", spec: "symptom-forecast v3")) {
             try trainer.predict(other, logs: users[4].logs, for: today)
         }
     }

@@ -31,7 +31,9 @@ struct RecoveryTests {
         let today = users.map { $0.logs.last!.day }.max()!.adding(days: 1)
         var accumulator = PopulationAccumulator(spec: spec, today: today)
         for user in users { accumulator.add(user: user.id, logs: user.logs) }
-        let population = try accumulator.model(trainedAt: Date(iso: "2026-03-01T03:00:00Z"))
+        let builder = FeatureBuilder(spec: spec)
+        let population = try accumulator.model(trainedAt: Date(iso: "2026-03-01T03:00:00Z")).calibrated(
+            on: users.map { ($0.id, builder.designMatrix(logs: $0.logs, today: $0.logs.last!.day.adding(days: 1)), $0.logs.last!.day.adding(days: 1)) })
         var trainer = ModelTrainer(spec: spec)
         let trained = try users.map { user in
             let userToday = user.logs.last!.day.adding(days: 1)
@@ -133,6 +135,7 @@ struct RecoveryTests {
                 switch feature.kind {
                 case .value, .baselineDeviation: g[j] = 1 / scale
                 case .rollingMean(let days): g[j] = 1 / (Double(days) * scale)
+                case .exponentialMean(let alpha): g[j] = alpha / scale
                 default: break
                 }
             }

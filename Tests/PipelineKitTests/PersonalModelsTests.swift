@@ -30,20 +30,14 @@ struct PersonalModelsTests {
         try ModelArtifact(json: Data(stored.json.utf8))
     }
 
-    /// Issue 4, item 6. Forty users with 240 days each: every user served a personal model (at least 15 of
-    /// them; the others' folds find the population model as good, and it serves) has the coefficients their severity was generated with, and the served models forecast
-    /// better than "tomorrow = today" on the rolling-origin folds.
-    ///
-    /// The tolerance is 2.5 standard errors of a least-squares coefficient, se ≈ σ / (sd(x)·√n), with
-    /// σ ≈ 0.85 (the generator's noise of 0.8 plus rounding to whole severities), n ≈ 200 training
-    /// days, and the inputs' day-to-day spread in the generator (severity ≈ 1.2 points, sleep 0.9 h,
-    /// HRV 10 ms, steps 2,500): 0.15 per severity point, 0.2 per hour of sleep, 0.018 per ms of HRV
-    /// and 0.07 per thousand steps. The ridge's shrinkage toward the population adds a bias of the
-    /// same order as the noise, which the margin covers. Beating persistence is required pooled over
-    /// users and for at least 80% of them individually (the served kind never loses to it on the folds,
-    /// but a tie — a user whose served kind is the baseline itself — does not beat it).
+    /// Issue 4, item 6, with combinations served. Forty users with 240 days each: the cohort learns to weigh
+    /// the fitted models (the generator makes tomorrow's severity a linear function of today's inputs), every
+    /// user's combination gives them most of its weight, its associations have the generating signs (every
+    /// input lowers tomorrow's severity), and the served forecasts beat "tomorrow = today" on the
+    /// rolling-origin folds, pooled and for at least 80% of users (the coefficients themselves are checked
+    /// against the truth in Learning's RecoveryTests, where the estimator's sampling spread is known).
     @Test(
-        "users with 240 days recover their generating coefficients and beat tomorrow-equals-today",
+        "users with 240 days are served combinations of their fitted models that beat tomorrow-equals-today",
         arguments: TestBackend.all)
     func recovery(backend: TestBackend) async throws {
         let (database, pipeline, generator) = try await Self.cohort(backend, users: 40, days: 240)
@@ -51,8 +45,7 @@ struct PersonalModelsTests {
         var modelErrors: [Double] = []
         var persistenceErrors: [Double] = []
         var beaten = 0
-        var personal = 0
-        let tolerance: [String: Double] = ["severity": 0.15, "sleep_hours": 0.2, "hrv": 0.018, "steps_k": 0.07]
+        var signs = 0
         for user in generator.truths() {
             _ = try await models.retrain(user: user.id)
             let stored = try #require(try await pipeline.store.modelHistory(scope: user.id.rawValue, limit: 1).first)
@@ -61,33 +54,26 @@ struct PersonalModelsTests {
             modelErrors.append(metrics.modelMAE)
             persistenceErrors.append(metrics.persistenceMAE)
             if metrics.modelMAE < metrics.persistenceMAE { beaten += 1 }
-            // Coefficients are those of a personal fit; a user served the population model has none.
-            guard artifact.source == .personal else { continue }
-            personal += 1
+            #expect(artifact.source == .combined)
+            let weights = Dictionary(
+                uniqueKeysWithValues: try #require(artifact.combination).map { ($0.candidate, $0.weight) })
+            #expect(weights[.personal]! + weights[.population]! >= 0.6, "\(user.id): \(weights)")
             let perUnit = Dictionary(
                 uniqueKeysWithValues: artifact.associations(spec: .symptomForecast).map { ($0.input, $0.perUnit) })
-            let truth = [
-                "severity": user.truth.todaySeverity, "sleep_hours": user.truth.sleepHours, "hrv": user.truth.hrv,
-                "steps_k": user.truth.thousandSteps,
-            ]
-            for (input, expected) in truth {
-                let estimate = try #require(perUnit[input])
-                #expect(
-                    abs(estimate - expected) <= tolerance[input]!, "\(user.id) \(input): \(estimate) vs \(expected)")
-            }
+            if ["sleep_hours", "hrv", "steps_k"].allSatisfy({ perUnit[$0]! < 0 }) { signs += 1 }
         }
         let model = modelErrors.reduce(0, +) / Double(modelErrors.count)
         let persistence = persistenceErrors.reduce(0, +) / Double(persistenceErrors.count)
         print(
             "recovery: pooled hold-out MAE \(model) against persistence \(persistence); \(beaten) of 40 users beat it")
-        #expect(model < persistence)
+        #expect(model < 0.85 * persistence)
         #expect(beaten >= 32)
-        #expect(personal >= 15)
+        #expect(signs >= 36)
         withExtendedLifetime(database) {}
     }
 
     @Test(
-        "every retrain's selection serves at once and is kept in the history; a baseline serves when it is best",
+        "every retrain's combination serves at once and is kept in the history; a flat history is forecast exactly",
         arguments: TestBackend.all)
     func servedSelection(backend: TestBackend) async throws {
         let (database, pipeline, _) = try await Self.cohort(backend, users: 12, days: 200)
@@ -100,8 +86,8 @@ struct PersonalModelsTests {
             let served = try #require(try await pipeline.store.servingModel(scope: id.rawValue))
             #expect(try await pipeline.store.modelHistory(scope: id.rawValue, limit: 1).first?.id == served.id)
         }
-        // The next day the user's last 90 severities are all the same: "tomorrow = today" is then exact on
-        // every fold (an error of 0), which no fit beats, so the baseline itself serves.
+        // The next day the user's last 90 severities are all the same: every forecast of their own past is then
+        // exact on every fold, and the combination forecasts the same whole number, with no doubt around it.
         database.clock.advance(by: 86_400)
         let today = Day(containing: database.clock.now, in: .utc)
         for offset in 1...90 {
@@ -110,8 +96,9 @@ struct PersonalModelsTests {
             try await pipeline.ingest(.entry(entry))
         }
         _ = try await PersonalModels(pipeline: pipeline).retrain(user: user)
-        #expect(try await models.servedModel(for: user)?.artifact.source == .persistence)
-        #expect(try await models.forecast(user: user, for: today).severity == 5)
+        #expect(try await models.servedModel(for: user)?.artifact.source == .combined)
+        let forecast = try await models.forecast(user: user, for: today)
+        #expect(forecast.severity == 5 && forecast.interval == 5...5)
         #expect(try await pipeline.store.modelHistory(scope: user.rawValue).count == 2)
     }
 
@@ -166,7 +153,7 @@ struct PersonalModelsTests {
     }
 
     @Test(
-        "in a cohort too small to pool, a user with fewer than 14 usable days is served a baseline, and predict says so",
+        "in a cohort too small to pool, a user with fewer than 14 usable days is served their own past's combination",
         arguments: TestBackend.all)
     func fewDays(backend: TestBackend) async throws {
         let (database, pipeline, _) = try await Self.cohort(backend, users: 4, days: 12)
@@ -174,8 +161,11 @@ struct PersonalModelsTests {
         let outcome = try await models.retrain(user: .literal("user-00001"))
         #expect(outcome.reason.contains("rolling-origin"))
         let forecast = try await models.forecast(user: .literal("user-00001"), for: Day.literal("2026-11-30"))
-        #expect(forecast.source == .persistence || forecast.source == .recentMean)
-        #expect((0...10).contains(forecast.severity))
+        #expect(forecast.source == .combined)
+        let served = try #require(try await models.servedModel(for: .literal("user-00001"))?.artifact.combination)
+        #expect(served.filter { $0.weight != 0 }.allSatisfy { [.smoothing, .longMean].contains($0.candidate) })
+        #expect((0...10).contains(forecast.severity) && forecast.severity == forecast.severity.rounded())
+        #expect(try #require(forecast.interval).contains(forecast.severity))
         #expect((0...1).contains(forecast.flareProbability))
         await #expect(throws: PipelineError.self) { _ = try await models.lastFitDesign(user: .literal("user-00001")) }
         withExtendedLifetime(database) {}
@@ -212,8 +202,9 @@ struct PersonalModelsTests {
         for user in generator.truths() {
             _ = try await models.retrain(user: user.id)
             let text = try await models.insight(user: user.id)
-            if try await models.servedModel(for: user.id)?.artifact.source != .personal {
-                // Not served a personal model: nothing personal to say.
+            let served = try #require(try await models.servedModel(for: user.id)?.artifact)
+            if (served.combination?.first { $0.candidate == .personal }?.weight ?? 0) < PersonalModels.insightWeight {
+                // The user's own fitted model weighs too little in what they are served: nothing personal to say.
                 #expect(text == nil)
                 continue
             }

@@ -38,10 +38,10 @@ struct ReadmeExampleTests {
         #expect(today == Day("2026-03-02"))
         #expect(log == nil)
         #expect(settings.engagementNotifications)
-        // One user with one day: too few to pool a population and nothing to score, so the user's own
-        // recent mean serves.
-        #expect(outcome.reason.contains("no scored day") && outcome.reason.contains("recent-mean"))
-        #expect(tomorrow.source == .recentMean)
+        // One user with one day: too few to pool a population and nothing to score, so their own past serves —
+        // smoothing of the one severity logged — and with no error seen yet, the interval is the whole scale.
+        #expect(outcome.reason.contains("no scored day") && outcome.reason.contains("smoothing"))
+        #expect(tomorrow.source == .combined && tomorrow.severity == 4 && tomorrow.interval == 0...10)
         #expect(!report.runs.isEmpty)
         let stored = try #require(try await pipeline.dailyLog(user: alice, day: Day("2026-03-01")!))
         #expect(stored.symptomSeverity == 4 && stored.notes == "slept badly")

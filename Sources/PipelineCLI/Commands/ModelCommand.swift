@@ -11,11 +11,13 @@ enum ModelCommand: Command {
         abstract: "Show the model a user is served, every candidate's score and why it won.",
         discussion: """
             Each retrain scores the candidates (the personal model, the model serving until then, the \
-            population model, tomorrow-equals-today and the user's recent mean) on rolling-origin folds \
-            over the last 84 days and serves the best (model: personal, population, persistence or \
-            recentMean); the flare head is chosen and calibrated on its own. A user never retrained is \
-            served the population model. Coefficients are per standard deviation of each feature in the \
-            user's training days.
+            population model, exponential smoothing of the user's severities, their long-run level, \
+            tomorrow-equals-today and the 7-day mean) on rolling-origin folds over the last 84 days, and \
+            serves a combination of smoothing, the long-run level, the population model and the personal \
+            model (model: combined), its weights fitted on those folds and held toward the cohort's; the \
+            80% interval comes from the combination's errors out of fold. The flare head is chosen and \
+            calibrated on its own. A user never retrained is served the population model. Coefficients \
+            are per standard deviation of each feature in the user's training days.
             """,
         options: [.option("user", .user, help: "The user whose model to show.", required: true)],
         examples: [Example("As JSON", "pipeline model --user alice --json")])
@@ -50,6 +52,16 @@ enum ModelCommand: Command {
             }
             object["coefficients"] = .object(coefficients)
             object["metrics"] = metricsJSON(artifact.metrics)
+            object["combination"] = .array(
+                (artifact.combination ?? []).map {
+                    .object(["candidate": .string($0.candidate.rawValue), "weight": .number($0.weight)])
+                })
+            object["interval"] =
+                artifact.distribution.map {
+                    .object([
+                        "lower": .number($0.lower), "upper": .number($0.upper), "coverage": .number($0.coverage),
+                    ])
+                } ?? .null
             object["selection"] = artifact.selection?.json ?? .null
             if let window = artifact.trainingWindow {
                 object["trainingWindow"] = .object([
@@ -77,12 +89,22 @@ enum ModelCommand: Command {
         if let window = artifact.trainingWindow {
             out.writeLine("training      \(window.first) to \(window.last), \(window.usableDays) usable days")
         }
+        if let weights = artifact.combination {
+            let named = weights.map { "\($0.candidate.rawValue) \(String(format: "%.2f", $0.weight))" }
+            out.writeLine("combination   \(named.joined(separator: ", "))")
+        }
+        if let distribution = artifact.distribution {
+            out.writeLine(
+                "interval      \(Int((distribution.coverage * 100).rounded()))%: the forecast \(signed(distribution.lower)) "
+                    + "to \(signed(distribution.upper)), each end rounded to a whole number")
+        }
         out.writeLine("alpha         \(format(artifact.severity.alpha))")
         out.writeLine("intercept     \(format(artifact.severity.intercept))")
         if let metrics = artifact.metrics {
             out.writeLine(
                 "hold-out      \(metrics.first) to \(metrics.last), \(metrics.days) days: mean absolute error "
                     + "\(format(metrics.modelMAE)) (tomorrow = today \(format(metrics.persistenceMAE)), "
+                    + (metrics.smoothingMAE.map { "exponential smoothing \(format($0)), " } ?? "")
                     + "population \(format(metrics.populationMAE)))")
         }
         if let selection = artifact.selection {
@@ -121,6 +143,7 @@ enum ModelCommand: Command {
         object["modelMAE"] = .number(metrics.modelMAE)
         object["persistenceMAE"] = .number(metrics.persistenceMAE)
         object["populationMAE"] = .number(metrics.populationMAE)
+        if let smoothing = metrics.smoothingMAE { object["smoothingMAE"] = .number(smoothing) }
         if metrics.flareLogLoss.isFinite { object["flareLogLoss"] = .number(metrics.flareLogLoss) }
         if metrics.populationFlareLogLoss.isFinite {
             object["populationFlareLogLoss"] = .number(metrics.populationFlareLogLoss)

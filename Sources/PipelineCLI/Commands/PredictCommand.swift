@@ -7,12 +7,14 @@ import PipelineKit
 enum PredictCommand: Command {
     static let spec = CommandSpec(
         name: "predict",
-        abstract: "Forecast a day's symptom severity and flare probability from the data before it.",
+        abstract: "Forecast a day's symptom severity, its 80% interval and the flare probability.",
         discussion: """
             Uses the model the user is served (see 'pipeline model') and their logs up to the day \
             before D. D defaults to tomorrow in the user's time zone and can be at most tomorrow: \
-            later days have no data before them yet. Inputs not logged on the day before are imputed \
-            and listed.
+            later days have no data before them yet. The severity is a whole number, the median of \
+            the forecast distribution; the interval should hold the day's severity on 80% of days \
+            ('pipeline evaluate' measures how often it did). Inputs not logged on the day before are \
+            imputed and listed.
             """,
         options: [
             .option("user", .user, help: "The user to forecast.", required: true),
@@ -37,6 +39,8 @@ enum PredictCommand: Command {
             object["user"] = .string(id.rawValue)
             object["day"] = .string(day.description)
             object["severity"] = .number(forecast.severity)
+            object["interval"] =
+                forecast.interval.map { .array([.number($0.lowerBound), .number($0.upperBound)]) } ?? .null
             object["flareProbability"] = .number(forecast.flareProbability)
             object["model"] = .string(forecast.source.rawValue)
             object["trainedAt"] = .string(ISO8601Instant.string(from: forecast.trainedAt))
@@ -44,8 +48,12 @@ enum PredictCommand: Command {
             context.io.stdout.writeLine(object.jsonText)
             return .ok
         }
+        let interval = forecast.interval.map {
+            " (80% interval \(String(format: "%.0f", $0.lowerBound))–\(String(format: "%.0f", $0.upperBound)))"
+        }
         var line =
-            "\(day): severity \(String(format: "%.1f", forecast.severity)) of 10, flare probability "
+            "\(day): severity \(String(format: forecast.interval == nil ? "%.1f" : "%.0f", forecast.severity)) of 10"
+            + (interval ?? "") + ", flare probability "
             + "\(String(format: "%.0f", forecast.flareProbability * 100))% (\(forecast.source.rawValue) model trained "
             + "\(ISO8601Instant.string(from: forecast.trainedAt)))"
         if !forecast.missingInputs.isEmpty {
