@@ -21,8 +21,8 @@ extension PopulationModel {
 /// cannot pin down — the smoothing constant, the combination's weights, how firmly a person's weights are held
 /// toward them, the errors an interval starts from — are chosen on the whole sample's fold days, where they can.
 ///
-/// Each sampled user is selected as a retrain would select them (`ModelTrainer.train`), which records every
-/// candidate's forecast on their fold days; the settings are then fitted on those forecasts, pooled:
+/// Each sampled user's candidates are scored as a retrain would score them (`ModelTrainer.foldForecasts`: the
+/// selection up to the combination); the settings are then fitted on their forecasts, pooled:
 /// 1. the smoothing constant whose forecasts, served as whole numbers, have the least mean absolute error;
 /// 2. the cohort's weights, by least squares on the pooled days, held toward smoothing alone as firmly as
 ///    forecasting each user from the others' days asks, once for users whose personal model is scored and
@@ -58,9 +58,9 @@ public struct CohortCalibration: Sendable {
     public mutating func add(
         user: UserID, design: DesignMatrix, today: Day, population: PopulationModel, trainer: inout ModelTrainer
     ) throws(LearningError) {
-        let outcome = try trainer.train(
-            user: user, design: design, today: today, population: population, trainedAt: Date(timeIntervalSince1970: 0))
-        if outcome.evidence.count > 0 { forecasts.append(outcome.evidence) }
+        precondition(population.spec == spec && design.featureNames == spec.featureNames, "another spec")
+        let evidence = try trainer.foldForecasts(user: user, design: design, today: today, population: population)
+        if evidence.count > 0 { forecasts.append(evidence) }
     }
 
     /// Adds another calibration's users (from a worker that selected others), after its own.

@@ -91,10 +91,11 @@ public struct DesignMatrix: Sendable {
     func writeImputed(with imputation: [Double], into buffer: UnsafeMutableBufferPointer<Double>) {
         precondition(imputation.count == columnCount, "imputation for \(imputation.count) of \(columnCount) columns")
         precondition(buffer.count >= values.storage.count, "room for the imputed values")
+        let rows = rowCount
         values.storage.withUnsafeBufferPointer { source in
-            for j in 0..<columnCount {
+            for j in 0..<imputation.count {
                 let fill = imputation[j]
-                for index in values.columnRange(j) {
+                for index in (j * rows)..<((j + 1) * rows) {
                     let value = source[index]
                     buffer[index] = value.isNaN ? fill : value
                 }

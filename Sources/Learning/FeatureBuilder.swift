@@ -46,7 +46,7 @@ public struct FeatureBuilder: Sendable {
     }
 
     private func build<Days: FieldValues>(days logs: [Days], today: Day) -> DesignMatrix {
-        var series = Series(logs: logs, before: today, spec: spec)
+        let series = Series(logs: logs, before: today, spec: spec)
         let raw = series.raw
         var usable: [Int] = []
         if series.count >= 2 {
@@ -70,11 +70,7 @@ public struct FeatureBuilder: Sendable {
         }
         var values = Matrix(rows: order.count, columns: features.count)
         fill(&values, series: series, rows: usable, positions: regularPositions)
-        for copy in hiddenCopies {
-            let saved = series.hide(userInputs, at: copy.t)
-            fill(&values, series: series, rows: [copy.t], positions: [copy.position])
-            series.restore(userInputs, at: copy.t, saved)
-        }
+        hide(userInputs, in: &values, series: series, copies: hiddenCopies)
         var rowDays: [Day] = []
         var targets: [Double] = []
         var persistence: [Double] = []
@@ -92,6 +88,34 @@ public struct FeatureBuilder: Sendable {
         return DesignMatrix(
             featureNames: featureNames, days: rowDays, targets: targets, persistence: persistence, values: values,
             hidden: hidden)
+    }
+
+    /// Writes each hidden-yesterday copy: its regular row (the row before it) with the features that read the
+    /// user's entries of the feature day t redone as if t were not logged — exactly what `fill` computes on the
+    /// series with those entries hidden, without filling every feature of the row again. The other features
+    /// (lags, other inputs, the weekday) do not read them.
+    private func hide(_ inputs: [Int], in values: inout Matrix, series: Series, copies: [(t: Int, position: Int)]) {
+        let hidden = Set(inputs)
+        for copy in copies {
+            let t = copy.t
+            for (j, column) in columns.enumerated() {
+                let regular = values[copy.position - 1, j]
+                guard hidden.contains(column.input), features[j].input != nil else {
+                    values[copy.position, j] = regular
+                    continue
+                }
+                let value: Double
+                switch column.kind {
+                case .value, .baselineDeviation: value = .nan
+                case .missing: value = 1
+                case .lag, .targetWeekday: value = regular
+                case .rollingMean(let days): value = series.mean(column.input, from: t - days + 1, through: t - 1)
+                case .exponentialMean:
+                    value = t > 0 ? series.exponentialMeans[series.exponentialMeanOffsets[j] + t - 1] : .nan
+                }
+                values[copy.position, j] = value
+            }
+        }
     }
 
     /// The features that predict `day`, from logs before it; NaN where a value was not logged.
@@ -170,11 +194,17 @@ public struct FeatureBuilder: Sendable {
                                 means.withUnsafeBufferPointer { means in
                                     for i in 0..<n { out[base + at[i]] = value(input, rows[i]) - means[rows[i]] }
                                 }
-                            case .exponentialMean(let alpha):
-                                series.exponentialMeans(
-                                    column.input, alpha: alpha, through: rows.max() ?? -1, into: &means)
-                                means.withUnsafeBufferPointer { means in
-                                    for i in 0..<n { out[base + at[i]] = means[rows[i]] }
+                            case .exponentialMean:
+                                // The series' own means, every day's computed once as it was read. A value hidden
+                                // at t (a hidden-yesterday copy) leaves the mean where day t − 1 left it.
+                                series.exponentialMeans.withUnsafeBufferPointer { smoothed in
+                                    let start = series.exponentialMeanOffsets[j]
+                                    for i in 0..<n {
+                                        let t = rows[i]
+                                        out[base + at[i]] =
+                                            !observed[input + t].isNaN
+                                            ? smoothed[start + t] : t > 0 ? smoothed[start + t - 1] : .nan
+                                    }
                                 }
                             }
                         }
@@ -198,6 +228,11 @@ private struct Series {
     var logged: [Double]
     /// The target field, undivided.
     var raw: [Double]
+    /// Each exponential-mean feature's value on every day of the series as logged
+    /// (`appendExponentialMeans(_:alpha:)`), one after another: computed once, since every row reads it.
+    var exponentialMeans: [Double] = []
+    /// Where each feature column's days start in `exponentialMeans` (−1 for other features).
+    var exponentialMeanOffsets: [Int]
 
     init<Days: FieldValues>(logs: [Days], before limit: Day, spec: ModelSpec, through last: Day? = nil) {
         var earliest: Day?
@@ -223,24 +258,11 @@ private struct Series {
             }
             if let value = log.value(of: spec.target.field) { raw[index] = value }
         }
-    }
-
-    /// Removes the values of `inputs` at index `t`, returning what they were for `restore`.
-    mutating func hide(_ inputs: [Int], at t: Int) -> [(Double, Double, Double)] {
-        inputs.map { k in
-            let index = k * count + t
-            let saved = (values[index], zeroed[index], logged[index])
-            values[index] = .nan
-            zeroed[index] = 0
-            logged[index] = 0
-            return saved
-        }
-    }
-
-    mutating func restore(_ inputs: [Int], at t: Int, _ saved: [(Double, Double, Double)]) {
-        for (k, value) in zip(inputs, saved) {
-            let index = k * count + t
-            (values[index], zeroed[index], logged[index]) = value
+        exponentialMeanOffsets = Array(repeating: -1, count: spec.features.count)
+        for (j, feature) in spec.features.enumerated() {
+            guard case .exponentialMean(let alpha) = feature.kind else { continue }
+            exponentialMeanOffsets[j] = exponentialMeans.count
+            appendExponentialMeans(feature.input!, alpha: alpha)
         }
     }
 
@@ -259,24 +281,22 @@ private struct Series {
         }
     }
 
-    /// For every index t through `last`, the exponentially weighted mean of the input's values logged at
-    /// indices up to t: each logged value weighs (1 − α)^k, k the number of values logged after it, and the sum
-    /// is divided by the sum of the weights (NaN before the first logged value). Simple exponential smoothing
-    /// over the logged days, started from the first, with a short history's weights normalized.
-    func exponentialMeans(_ input: Int, alpha: Double, through last: Int, into output: inout [Double]) {
-        output.resize(to: count)
+    /// For every index t, the exponentially weighted mean of the input's values logged at indices up to t:
+    /// each logged value weighs (1 − α)^k, k the number of values logged after it, and the sum is divided by
+    /// the sum of the weights (NaN before the first logged value). Simple exponential smoothing over the
+    /// logged days, started from the first, with a short history's weights normalized.
+    private mutating func appendExponentialMeans(_ input: Int, alpha: Double) {
         let base = input * count
         let keep = 1 - alpha
         var weighted = 0.0
         var weights = 0.0
-        let end = min(last, count - 1)
-        guard end >= 0 else { return }
-        for t in 0...end {
+        exponentialMeans.reserveCapacity(exponentialMeans.count + count)
+        for t in 0..<count {
             if logged[base + t] > 0 {
                 weighted = keep * weighted + zeroed[base + t]
                 weights = keep * weights + 1
             }
-            output[t] = weights > 0 ? weighted / weights : .nan
+            exponentialMeans.append(weights > 0 ? weighted / weights : .nan)
         }
     }
 

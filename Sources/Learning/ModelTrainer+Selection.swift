@@ -119,11 +119,33 @@ extension ModelTrainer {
     static let firstFoldNewtonSteps = 4
     static let foldNewtonSteps = 2
 
+    /// Every candidate's forecasts on the user's fold days and nothing more: `select` up to the combination,
+    /// without the fits only the served artifact needs. What `CohortCalibration` learns from.
+    mutating func foldForecasts(
+        user: UserID, design: DesignMatrix, today: Day, population: PopulationModel
+    ) throws(LearningError) -> FoldForecasts {
+        switch try select(
+            user: user, design: design, today: today, population: population, incumbent: nil,
+            trainedAt: Date(timeIntervalSince1970: 0), evidenceOnly: true)
+        {
+        case .evidence(let evidence): evidence
+        case .served(let outcome): outcome.evidence
+        }
+    }
+
+    /// What `select` returns: the served outcome, or with `evidenceOnly` the fold forecasts alone.
+    enum Selected {
+        case served(TrainingOutcome)
+        case evidence(FoldForecasts)
+    }
+
+    /// With `evidenceOnly`, stops once every candidate is scored and returns their fold forecasts: the served
+    /// personal fit, the flare head's choice and the artifacts are skipped.
     // swiftlint:disable:next function_body_length
     mutating func select(
         user: UserID, design: DesignMatrix, today: Day, population: PopulationModel, incumbent: ModelArtifact?,
-        trainedAt: Date
-    ) throws(LearningError) -> TrainingOutcome {
+        trainedAt: Date, evidenceOnly: Bool = false
+    ) throws(LearningError) -> Selected {
         // The nested functions below read this copy, not `self.spec`: capturing `self` would copy the trainer.
         let spec = self.spec
         let p = design.columnCount
@@ -197,7 +219,7 @@ extension ModelTrainer {
         // The personal model as it would serve: every row, its own penalty by leave-one-out, the flare head
         // started from the last fold's (nearly all the same rows), so Newton needs a few steps, not a descent.
         var personal: PersonalHeads?
-        if fitsPersonal {
+        if fitsPersonal && !evidenceOnly {
             let start = foldPersonal.last { $0.flareSolution != nil }.map { heads -> LogisticSolution in
                 let delta = RawHead(
                     coefficients: heads.flareSolution!.coefficients, intercept: heads.flareSolution!.intercept,
@@ -313,6 +335,7 @@ extension ModelTrainer {
                 evidence.others[candidate] = forecasts[slot]
             }
         }
+        if evidenceOnly { return .evidence(evidence) }
         let days = labels.count
         let count = Double(max(days, 1))
 
@@ -450,7 +473,7 @@ extension ModelTrainer {
             let (candidateHead, penalty) = severityHead(kind)
             alternatives[kind] = artifact(kind, candidateHead, alpha: penalty)
         }
-        return TrainingOutcome(artifact: served, alternatives: alternatives, evidence: evidence)
+        return .served(TrainingOutcome(artifact: served, alternatives: alternatives, evidence: evidence))
     }
 
     /// The personal procedure on raw imputed rows `x` (the first `rows` of them): standardize, ridge on the

@@ -100,6 +100,31 @@ struct FeatureBuilderTests {
         #expect(compared > 300)
     }
 
+    /// A hidden-yesterday copy is what a forecast made early on its day sees: the prediction row from the logs
+    /// with the person's own entries of the day before removed (health metrics of that day stay).
+    @Test("every hidden-yesterday copy is, to the bit, the prediction row without yesterday's own entries")
+    func hiddenRowsArePredictionRows() {
+        var random = SeededGenerator(seed: 37)
+        let logs = SyntheticUser.make(id: Self.user, days: 365, start: Self.start, random: &random).logs
+        let design = Self.builder.designMatrix(logs: logs, today: Self.start.adding(days: 365))
+        var compared = 0
+        for i in 0..<design.rowCount where design.isHidden(i) {
+            let yesterday = design.days[i].adding(days: -1)
+            let early = logs.map { log -> DailyLog in
+                guard log.day == yesterday else { return log }
+                var copy = log
+                copy.symptomSeverity = nil
+                copy.mood = nil
+                copy.energy = nil
+                return copy
+            }
+            let row = Self.builder.predictionRow(logs: early, for: design.days[i])
+            #expect(Self.sameFeatures(design.row(i), row), "the hidden copy predicting \(design.days[i])")
+            compared += 1
+        }
+        #expect(compared > 40)
+    }
+
     @Test("a year's values alone (no notes, no sources) build the very design matrix its logs do")
     func valuesBuildTheSameDesign() {
         var random = SeededGenerator(seed: 31)
