@@ -24,9 +24,8 @@ extension PopulationModel {
 /// Each sampled user's candidates are scored as a retrain would score them (`ModelTrainer.foldForecasts`: the
 /// selection up to the combination); the settings are then fitted on their forecasts, pooled:
 /// 1. the smoothing constant whose forecasts, served as whole numbers, have the least mean absolute error;
-/// 2. the cohort's weights, by least squares on the pooled days, held toward smoothing alone as firmly as
-///    forecasting each user from the others' days asks, once for users whose personal model is scored and
-///    once without it;
+/// 2. the cohort's weights, by least squares on the pooled days (held toward smoothing alone by
+///    `cohortPseudoDays`), once for users whose personal model is scored and once without it;
 /// 3. the strength of the pull toward them, from the spec's grid, by the error of each user's combination
 ///    fitted on their own earlier folds and judged on the next (ties go to the stronger pull);
 /// 4. the quantiles of those out-of-fold errors, and the interval level at which whole-number intervals held
@@ -38,9 +37,10 @@ public struct CohortCalibration: Sendable {
     public let spec: ModelSpec
     private var forecasts: [FoldForecasts] = []
 
-    /// The strengths, in days, with which the cohort's least-squares weights may be held toward smoothing alone:
-    /// from nothing against thousands of days to smoothing alone for a cohort whose days say little.
-    static let cohortPseudoDays: [Double] = [1, 3, 10, 30, 100, 300, 1_000, 3_000, 10_000, 30_000, 100_000]
+    /// Days with which the cohort's least-squares weights are held toward smoothing alone: enough to keep a small
+    /// cohort's weights finite, nothing against thousands of days. A strength chosen by cross-validation across
+    /// users moved between neighbouring values from one day to the next and carried every user's weights with it.
+    static let cohortPseudoDays = 10.0
 
     public init(spec: ModelSpec = .symptomForecast) {
         self.spec = spec
@@ -171,8 +171,7 @@ public struct CohortCalibration: Sendable {
     }
 
     /// The cohort's weights over `users`' fold days: least squares on every user's days, held toward smoothing
-    /// alone with the strength from `cohortPseudoDays` whose weights, fitted without each user in turn, forecast
-    /// that user's days best (ties go to the stronger).
+    /// alone by `cohortPseudoDays`.
     private func cohortWeights(
         _ users: [FoldForecasts], smoothing column: Int, withPersonal: Bool,
         scale: (CombinationCandidate) -> Double
@@ -181,24 +180,12 @@ public struct CohortCalibration: Sendable {
             candidate != .smoothing && (withPersonal || candidate != .personal)
                 && users.allSatisfy { $0.others[candidate] != nil }
         }
-        let range = spec.target.minimum...spec.target.maximum
-        let parts = users.map { Combination.Sums($0, smoothing: column, candidates: candidates, rows: 0..<$0.count) }
-        let total = parts.reduce(Combination.Sums(count: candidates.count), +)
-        let prior = Array(repeating: 0.0, count: candidates.count)
-        let scales = candidates.map(scale)
-        let errors = Self.cohortPseudoDays.map { strength in
-            zip(users, parts).map { user, part in
-                let weights = (total - part).solve(prior: prior, scales: scales, pseudoDays: strength)
-                return Self.absoluteError(
-                    (0..<user.count).map {
-                        Combination.forecast(
-                            user, row: $0, smoothing: column, candidates: candidates, weights: weights, range: range)
-                    }, user.targets)
-            }
+        let total = users.reduce(Combination.Sums(count: candidates.count)) {
+            $0 + Combination.Sums($1, smoothing: column, candidates: candidates, rows: 0..<$1.count)
         }
-        let strength = Self.cohortPseudoDays[
-            Self.strongest(errors, strengths: Self.cohortPseudoDays, days: users.map(\.count))]
-        let fitted = total.solve(prior: prior, scales: scales, pseudoDays: strength)
+        let fitted = total.solve(
+            prior: Array(repeating: 0, count: candidates.count), scales: candidates.map(scale),
+            pseudoDays: Self.cohortPseudoDays)
         return Self.weights(candidates: candidates, values: fitted)
     }
 

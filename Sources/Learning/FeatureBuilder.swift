@@ -15,11 +15,16 @@ public struct FeatureBuilder: Sendable {
     /// Each feature's kind and input (0 for calendar features), without its name: what `fill` reads per
     /// feature, copied without reference counting.
     private let columns: [(kind: Feature.Kind, input: Int)]
+    /// The columns that read a user-only input (severity, mood, energy): those a hidden-yesterday copy redoes.
+    private let userOnlyColumns: [Int]
 
     public init(spec: ModelSpec) {
         self.spec = spec
         features = spec.features
         columns = spec.features.map { ($0.kind, $0.input ?? 0) }
+        userOnlyColumns = spec.features.indices.filter { j in
+            spec.features[j].input.map { Field.userOnly.contains(spec.inputs[$0].field) } ?? false
+        }
     }
 
     public var featureNames: [String] { features.map(\.name) }
@@ -53,7 +58,6 @@ public struct FeatureBuilder: Sendable {
             for t in 0..<(series.count - 1) where !raw[t + 1].isNaN && !raw[t].isNaN { usable.append(t) }
         }
         let every = spec.training.hideYesterdayEvery
-        let userInputs = spec.inputs.indices.filter { Field.userOnly.contains(spec.inputs[$0].field) }
         // The rows in order, each by the series index of its feature day: each usable day, and after a day whose
         // yesterday is hidden (every `every`th), its hidden copy. Each is filled straight into its row of the matrix.
         var order: [(t: Int, hidden: Bool)] = []
@@ -70,7 +74,7 @@ public struct FeatureBuilder: Sendable {
         }
         var values = Matrix(rows: order.count, columns: features.count)
         fill(&values, series: series, rows: usable, positions: regularPositions)
-        hide(userInputs, in: &values, series: series, copies: hiddenCopies)
+        hideUserEntries(in: &values, series: series, copies: hiddenCopies)
         var rowDays: [Day] = []
         var targets: [Double] = []
         var persistence: [Double] = []
@@ -94,26 +98,22 @@ public struct FeatureBuilder: Sendable {
     /// user's entries of the feature day t redone as if t were not logged — exactly what `fill` computes on the
     /// series with those entries hidden, without filling every feature of the row again. The other features
     /// (lags, other inputs, the weekday) do not read them.
-    private func hide(_ inputs: [Int], in values: inout Matrix, series: Series, copies: [(t: Int, position: Int)]) {
-        let hidden = Set(inputs)
+    private func hideUserEntries(in values: inout Matrix, series: Series, copies: [(t: Int, position: Int)]) {
         for copy in copies {
+            for j in 0..<columns.count { values[copy.position, j] = values[copy.position - 1, j] }
             let t = copy.t
-            for (j, column) in columns.enumerated() {
-                let regular = values[copy.position - 1, j]
-                guard hidden.contains(column.input), features[j].input != nil else {
-                    values[copy.position, j] = regular
-                    continue
-                }
-                let value: Double
+            for j in userOnlyColumns {
+                let column = columns[j]
                 switch column.kind {
-                case .value, .baselineDeviation: value = .nan
-                case .missing: value = 1
-                case .lag, .targetWeekday: value = regular
-                case .rollingMean(let days): value = series.mean(column.input, from: t - days + 1, through: t - 1)
+                case .value, .baselineDeviation: values[copy.position, j] = .nan
+                case .missing: values[copy.position, j] = 1
+                case .lag, .targetWeekday: break
+                case .rollingMean(let days):
+                    values[copy.position, j] = series.mean(column.input, from: t - days + 1, through: t - 1)
                 case .exponentialMean:
-                    value = t > 0 ? series.exponentialMeans[series.exponentialMeanOffsets[j] + t - 1] : .nan
+                    values[copy.position, j] =
+                        t > 0 ? series.exponentialMeans[series.exponentialMeanOffsets[j] + t - 1] : .nan
                 }
-                values[copy.position, j] = value
             }
         }
     }

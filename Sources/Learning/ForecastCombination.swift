@@ -168,13 +168,6 @@ enum Combination {
             return sum
         }
 
-        static func - (lhs: Sums, rhs: Sums) -> Sums {
-            var difference = lhs
-            for index in difference.system.storage.indices { difference.system.storage[index] -= rhs.system.storage[index] }
-            for index in difference.right.indices { difference.right[index] -= rhs.right[index] }
-            return difference
-        }
-
         /// The weights minimizing the squared error plus `pseudoDays · Σ scale_k (v_k − prior_k)²`; `prior` when
         /// the system cannot be solved.
         func solve(prior: [Double], scales: [Double], pseudoDays: Double) -> [Double] {

@@ -28,7 +28,11 @@ struct FeatureBuilderTests {
         #expect(Self.spec.flare.threshold == 7)
         #expect(names.first == "severity")
         #expect(names.contains("sleep_hours_mean7") && names.contains("hrv_dev28") && names.contains("steps_k_missing"))
-        #expect(names[6...9] == ["severity_ewm05", "severity_ewm15", "severity_ewm30", "severity_ewm50"])
+        #expect(names[..<8] == [
+            "severity", "severity_lag1", "severity_mean7", "severity_missing", "severity_ewm05", "severity_ewm15",
+            "severity_ewm30", "severity_ewm50",
+        ])
+        #expect(names.count == 43)
         #expect(
             names.suffix(7) == [
                 "weekday_mon", "weekday_tue", "weekday_wed", "weekday_thu", "weekday_fri",
@@ -180,9 +184,11 @@ struct FeatureBuilderTests {
         func value(_ name: String) -> Double { row[Self.column(name)] }
         #expect(value("severity") == 5)
         #expect(value("severity_lag1") == 6)
-        #expect(value("severity_lag2").isNaN)  // day 2 was not logged
         #expect(abs(value("severity_mean7") - (3 + 4 + 6 + 5) / 4.0) < 1e-12)
-        #expect(abs(value("severity_dev28") - (5 - (3 + 4 + 6) / 3.0)) < 1e-12)
+        // Severities 3, 4, 6, 5 logged, the newest weighing 1, each older half the one after (α = 0.5).
+        #expect(abs(value("severity_ewm50") - (5 + 6 / 2.0 + 4 / 4.0 + 3 / 8.0) / (1 + 1 / 2.0 + 1 / 4.0 + 1 / 8.0)) < 1e-12)
+        #expect(value("sleep_hours_lag2").isNaN)  // day 2 was not logged
+        #expect(abs(value("sleep_hours_dev28") - (7 - (6 + 8 + 5) / 3.0)) < 1e-12)
         #expect(value("sleep_hours") == 7)
         #expect(abs(value("sleep_hours_mean7") - (6 + 8 + 5 + 7) / 4.0) < 1e-12)
         #expect(value("hrv").isNaN && value("hrv_missing") == 1 && value("hrv_dev28").isNaN)
