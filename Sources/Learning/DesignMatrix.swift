@@ -1,4 +1,5 @@
 public import Domain
+internal import LearningKernels
 
 /// The rows a fit learns from: one per usable day, its features (columns named by the spec) and its
 /// target, the target field's value on the row's day.
@@ -91,15 +92,9 @@ public struct DesignMatrix: Sendable {
     func writeImputed(with imputation: [Double], into buffer: UnsafeMutableBufferPointer<Double>) {
         precondition(imputation.count == columnCount, "imputation for \(imputation.count) of \(columnCount) columns")
         precondition(buffer.count >= values.storage.count, "room for the imputed values")
-        let rows = rowCount
         values.storage.withUnsafeBufferPointer { source in
-            for j in 0..<imputation.count {
-                let fill = imputation[j]
-                for index in (j * rows)..<((j + 1) * rows) {
-                    let value = source[index]
-                    buffer[index] = value.isNaN ? fill : value
-                }
-            }
+            guard let source = source.baseAddress, let target = buffer.baseAddress else { return }
+            learning_impute(rowCount, columnCount, source, imputation, target)
         }
     }
 

@@ -287,16 +287,17 @@ private struct Series {
     /// logged days, started from the first, with a short history's weights normalized.
     private mutating func appendExponentialMeans(_ input: Int, alpha: Double) {
         let base = input * count
-        let keep = 1 - alpha
-        var weighted = 0.0
-        var weights = 0.0
-        exponentialMeans.reserveCapacity(exponentialMeans.count + count)
-        for t in 0..<count {
-            if logged[base + t] > 0 {
-                weighted = keep * weighted + zeroed[base + t]
-                weights = keep * weights + 1
+        let start = exponentialMeans.count
+        exponentialMeans.append(contentsOf: repeatElement(0, count: count))
+        zeroed.withUnsafeBufferPointer { zeroed in
+            logged.withUnsafeBufferPointer { logged in
+                exponentialMeans.withUnsafeMutableBufferPointer { out in
+                    guard let zeroed = zeroed.baseAddress, let logged = logged.baseAddress,
+                        let out = out.baseAddress
+                    else { return }
+                    learning_exponential_means(count, zeroed + base, logged + base, alpha, out + start)
+                }
             }
-            exponentialMeans.append(weights > 0 ? weighted / weights : .nan)
         }
     }
 

@@ -134,6 +134,14 @@ public struct ModelArtifact: Sendable, Hashable, Codable {
         }
     }
 
+    /// The severity half of `linearPredictors(standardized:)`, the same sum: for a candidate scored on severity alone.
+    func severityPredictor(standardized z: [Double]) -> Double {
+        precondition(z.count == featureNames.count, "row of \(z.count) for \(featureNames.count) features")
+        var severityValue = severity.intercept
+        for j in 0..<z.count { severityValue += severity.coefficients[j] * z[j] }
+        return severityValue
+    }
+
     /// The second half of `linearPredictors(row:)`, on a row from `standardize(row:into:)`.
     func linearPredictors(standardized z: [Double]) -> (severity: Double, flareLogit: Double) {
         precondition(z.count == featureNames.count, "row of \(z.count) for \(featureNames.count) features")

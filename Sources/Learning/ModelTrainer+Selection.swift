@@ -124,7 +124,10 @@ extension ModelTrainer {
     mutating func foldForecasts(
         user: UserID, design: DesignMatrix, today: Day, population: PopulationModel
     ) throws(LearningError) -> FoldForecasts {
-        switch try select(
+        // Only the severity forecasts are wanted: the flare heads are left at their priors.
+        skipsFlareHeads = true
+        defer { skipsFlareHeads = false }
+        return switch try select(
             user: user, design: design, today: today, population: population, incumbent: nil,
             trainedAt: Date(timeIntervalSince1970: 0), evidenceOnly: true)
         {
@@ -305,7 +308,9 @@ extension ModelTrainer {
                 for slot in candidates.indices {
                     let severity: Double
                     let eta: Double
-                    if slot < foldModels {
+                    if slot < foldModels && candidates[slot].flare == nil {
+                        (severity, eta) = (candidates[slot].model.severityPredictor(standardized: z), 0)
+                    } else if slot < foldModels {
                         (severity, eta) = candidates[slot].model.linearPredictors(standardized: z)
                     } else {
                         candidates[slot].model.standardize(row: row, into: &incumbentZ)
@@ -502,7 +507,7 @@ extension ModelTrainer {
         let flares = labels.reduce(0, +)
         let flarePrior =
             pooled ? population.flareHead : RawHead.constant(logit((flares + 0.5) / (Double(rows) + 1)), count: p)
-        guard flares > 0 && flares < Double(rows) else {
+        guard flares > 0 && flares < Double(rows), !skipsFlareHeads else {
             return PersonalHeads(
                 severity: severity, flare: flarePrior, flareFitted: pooled ? "population" : "baseRate",
                 alpha: fit.alpha,
@@ -614,7 +619,7 @@ extension ModelTrainer {
 
             let labels = (0..<split).map { x0.targets[$0] >= spec.flare.threshold ? 1.0 : 0.0 }
             let flares = labels.reduce(0, +)
-            guard flares > 0 && flares < count else {
+            guard flares > 0 && flares < count, !skipsFlareHeads else {
                 let flare = pooled ? flarePrior : RawHead.constant(logit((flares + 0.5) / (count + 1)), count: p)
                 results.append(
                     PersonalHeads(severity: severity, flare: flare, flareFitted: "", alpha: alpha, flareSolution: nil))

@@ -51,6 +51,8 @@ public struct ModelTrainer: Sendable {
     var offsets: [Double] = []
     var flareOffsets: [Double] = []
     var residuals: [Double] = []
+    /// Set while `foldForecasts` scores a user: the personal flare heads are not fitted.
+    var skipsFlareHeads = false
 
     public init(spec: ModelSpec = .symptomForecast) {
         self.spec = spec

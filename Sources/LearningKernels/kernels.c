@@ -420,6 +420,31 @@ double learning_leave_one_out_error(
 }
 
 LEARNING_VECTOR_CLONES
+void learning_impute(size_t n, size_t m, const double *restrict x, const double *restrict fill, double *restrict out) {
+    for (size_t j = 0; j < m; j++) {
+        const double *restrict column = x + j * n;
+        double *restrict target = out + j * n;
+        const double value = fill[j];
+        // x != x only for NaN: a compare and a blend per lane.
+        for (size_t i = 0; i < n; i++) target[i] = column[i] != column[i] ? value : column[i];
+    }
+}
+
+void learning_exponential_means(
+    size_t count, const double *restrict zeroed, const double *restrict logged, double alpha, double *restrict out) {
+    // A recurrence: each day depends on the one before, so there is nothing for vector lanes to share.
+    const double keep = 1 - alpha;
+    double weighted = 0, weights = 0;
+    for (size_t t = 0; t < count; t++) {
+        if (logged[t] > 0) {
+            weighted = keep * weighted + zeroed[t];
+            weights = keep * weights + 1;
+        }
+        out[t] = weights > 0 ? weighted / weights : (double)NAN;
+    }
+}
+
+LEARNING_VECTOR_CLONES
 void learning_column_bounds(
     size_t n, size_t first, size_t end, size_t m, const double *restrict x, double *restrict lower,
     double *restrict upper) {

@@ -92,6 +92,14 @@ double learning_leave_one_out_error(
 void learning_window_means(
     size_t count, const double *zeroed, const double *logged, long from, long through, double *out);
 
+/// Copies the n×m column-major x into out with each NaN of column j replaced by fill[j]: a design imputed.
+void learning_impute(size_t n, size_t m, const double *x, const double *fill, double *out);
+
+/// For every index t < count, the exponentially weighted mean of the logged values at indices up to t into
+/// out[t]: each weighs (1 − alpha)^k, k the number of values logged after it, divided by the sum of the
+/// weights; NaN before the first logged value. `zeroed` holds 0 and `logged` 0 where nothing was logged.
+void learning_exponential_means(size_t count, const double *zeroed, const double *logged, double alpha, double *out);
+
 /// Widens lower[j] ... upper[j] to the range of rows first ..< end of each column j < m of the n×m column-major x,
 /// NaN skipped, in eight lanes of minima and maxima.
 void learning_column_bounds(
