@@ -23,6 +23,7 @@ extension PipelineError: CLIReportableError {
     var exitStatus: ExitStatus {
         if isBadData { return .dataError }
         if isIOFailure { return .ioError }
+        if isConfiguration { return .configuration }
         if isTemporary { return .temporaryFailure }
         return .failure
     }
@@ -35,6 +36,7 @@ extension PipelineError: CLIReportableError {
 extension StorageError: CLIReportableError {
     var exitStatus: ExitStatus {
         if cannotWrite { return .ioError }
+        if isConfiguration { return .configuration }
         if isBusy { return .temporaryFailure }
         if case .copyTargetNotEmpty = self { return .dataError }
         // A value of the source the target cannot hold (a copy's only such error).

@@ -29,7 +29,9 @@ enum StatusCommand: Command {
             nothing, and answers while another process holds the database's write lock. The \
             status is 0 even when problems are shown; with --check it is 1 when there is any \
             problem, each printed on standard error, and nothing else is printed (0 and silent \
-            when healthy), so a monitor can page on it. --json has "healthy" the same way.
+            when healthy), so a monitor can page on it; it is 1 too when the status cannot be read \
+            at all (a server down, a wrong password, no database at the path), with the reason. \
+            --json has "healthy" the same way.
             """,
         options: [
             LaunchSupport.metricsFileOption,
@@ -45,22 +47,36 @@ enum StatusCommand: Command {
     static let listLimit = 10
 
     static func run(_ context: CommandContext) async throws -> ExitStatus {
+        if context.arguments.flag("check") { return await check(context) }
         let pipeline = try await LaunchSupport.open(context)
         let schema = try await pipeline.schemaVersion()
         let status = try await pipeline.status()
         try await LaunchSupport.writeMetrics(context, pipeline: pipeline)
-        if context.arguments.flag("check") {
-            for (title, entries) in problems(status) {
-                for entry in entries { context.io.stderr.writeLine("\(title): \(entry)") }
-            }
-            return status.hasProblems ? .failure : .ok
-        }
         if context.json {
             context.io.stdout.writeLine(json(status, database: pipeline.store.location, schema: schema).jsonText)
         } else {
             context.io.stdout.write(text(status, database: pipeline.store.location, schema: schema))
         }
         return .ok
+    }
+
+    /// `--check`: 0 and silent only when the status could be read and shows no problem; 1 otherwise, with each
+    /// problem on stderr — also when the database cannot be opened or read at all (a server that is down, a
+    /// wrong password, a missing file), since a monitor that pages on 1 must page then too.
+    static func check(_ context: CommandContext) async -> ExitStatus {
+        do {
+            let pipeline = try await LaunchSupport.open(context)
+            let status = try await pipeline.status()
+            try await LaunchSupport.writeMetrics(context, pipeline: pipeline)
+            for (title, entries) in problems(status) {
+                for entry in entries { context.io.stderr.writeLine("\(title): \(entry)") }
+            }
+            return status.hasProblems ? .failure : .ok
+        } catch {
+            let message = (error as? any CLIReportableError)?.message ?? "\(error)"
+            context.io.stderr.writeLine("Error: \(message)")
+            return .failure
+        }
     }
 
     /// Watch kinds and worker names come from the database, where any version or
