@@ -31,7 +31,7 @@ public enum StorageError: Error, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .cannotOpen(let path, let reason):
-            "cannot open the database at \(path): \(reason). Check the path (--db or PIPELINE_DB) and its permissions."
+            "cannot open the database at \(path): \(reason). Check the path and its permissions"
         case .sqlite(let code, let message, let sql):
             if isBusy {
                 "the database is locked by another process (SQLite \(code): \(message)); try again later"
@@ -66,7 +66,7 @@ public enum StorageError: Error, Sendable, CustomStringConvertible {
                 "the PostgreSQL database is busy or unavailable (SQLSTATE \(sqlState): \(message)); try again later"
             } else if isReadOnly {
                 "the PostgreSQL database refuses writes (SQLSTATE \(sqlState): \(message)): a standby, or a role or "
-                    + "database with default_transaction_read_only; point --db at the primary"
+                    + "database with default_transaction_read_only; use the primary's address"
             } else if let sql {
                 "PostgreSQL error \(sqlState): \(message) (in: \(sql.prefix(200)))"
             } else {
@@ -77,7 +77,7 @@ public enum StorageError: Error, Sendable, CustomStringConvertible {
                 + "upgrade pipeline to open it (the database was not changed)"
         case .notAPipelineDatabase(let path):
             "\(path) is an SQLite database that pipeline did not create (it has tables but no schema_migrations); "
-                + "point --db at a new path or a pipeline database (the file was not changed)"
+                + "give a new path or a pipeline database's (the file was not changed)"
         case .migrationMismatch(let version, let applied, let shipped):
             "the database applied migration \(version) as '\(applied)', but this pipeline ships '\(shipped)' "
                 + "under that number; it was written by a different build and cannot be migrated safely"
@@ -86,7 +86,7 @@ public enum StorageError: Error, Sendable, CustomStringConvertible {
         case .notFound(let what):
             "\(what) does not exist"
         case .noDatabase(let path):
-            "there is no database at \(path) (nothing was created there); check the path"
+            "there is no database at \(path) (nothing was created there); check the path, or create the database first"
         case .copyTargetNotEmpty(let location, let tables):
             "the database at \(location) already holds data (in \(tables.joined(separator: ", "))); a copy goes only "
                 + "into an empty database, and nothing was changed. Copy into a new SQLite file or an empty PostgreSQL "

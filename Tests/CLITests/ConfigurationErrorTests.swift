@@ -55,13 +55,14 @@ struct ConfigurationErrorTests {
         #expect(check.stderr.contains("/nonexistent") && check.stdout.isEmpty)
     }
 
-    @Test("a path with no database exits 78; status --check exits 1")
+    @Test("a path with no database exits 78 and names 'pipeline init'; status --check exits 1")
     func missingDatabase() async throws {
         let directory = TemporaryDirectory()
         let path = directory.path("typo.sqlite")
         let status = await runCLI(["status", "--db", path])
         #expect(status.status == 78, "\(status.stderr)")
         #expect(status.stderr.contains("there is no database at \(path)"))
+        #expect(status.stderr.contains("'pipeline init'"), "\(status.stderr)")
         let check = await runCLI(["status", "--check", "--db", path])
         #expect(check.status == 1)
         #expect(check.stderr.contains("there is no database at \(path)"))

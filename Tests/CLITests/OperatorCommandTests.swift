@@ -49,6 +49,9 @@ struct OperatorCommandTests {
         #expect(check.stdout.isEmpty)
         #expect(check.stderr.contains("overdue: health-refresh: 1 request due since 2026-03-15T16:00:00Z"))
         #expect(check.stderr.contains("is cron running 'pipeline run'?"))
+        // The retrain runs under its own command: the hint names that one.
+        let retrain = check.stderr.split(separator: "\n").filter { $0.hasPrefix("overdue: ml-retrain") }
+        #expect(retrain.count == 1 && retrain.allSatisfy { $0.hasSuffix("is cron running 'pipeline retrain'?") })
 
         let json = await runCLI(["status", "--json", "--db", db, "--now", Self.aWeekLater])
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])

@@ -20,7 +20,8 @@ enum StatusCommand: Command {
               unknown kinds     queued watch items this version cannot apply (kept)
               dead letters      watch items that failed too often
               overdue           requests due for longer than their task's cadence: no
-                                launch ran them (is cron running 'pipeline run'?)
+                                launch ran them (is cron running 'pipeline run', and
+                                for ml-retrain 'pipeline retrain'?)
               waiting           processing requests whose conditions (external power,
                                 network) have been unmet for more than a day
               discarded         requests whose retries ran out ('pipeline requests retry')
@@ -161,7 +162,7 @@ enum StatusCommand: Command {
             scheduler.brokenChains.map { run in
                 LaunchSupport.label(run.identifier, run.scope) + ": succeeded at "
                     + (run.finishedAt.map { ISO8601Instant.string(from: $0) } ?? "?")
-                    + " without submitting its successor"
+                    + " without submitting its successor; '\(launcher(run.identifier))' starts it again"
             })
         list(
             "stuck",
@@ -169,17 +170,19 @@ enum StatusCommand: Command {
                 LaunchSupport.label(request.identifier, request.scope) + ": worker "
                     + (request.lease.map { PrintableExcerpt.of($0.owner) } ?? "?") + "'s lease expired at "
                     + (request.lease.map { ISO8601Instant.string(from: $0.expiresAt) } ?? "?")
-                    + "; the next launch runs it again"
+                    + "; the next '\(launcher(request.identifier))' runs it again"
             })
         list(
             "unregistered requests",
             scheduler.unregistered.sorted { $0.key < $1.key }.map {
-                "\($0.key): \($0.value) request\($0.value == 1 ? "" : "s")"
+                "\($0.key): \($0.value) request\($0.value == 1 ? "" : "s") no launch of this version runs; "
+                    + "'pipeline requests --task \($0.key)' lists them, 'pipeline requests cancel ID…' stops them"
             })
         list(
             "unknown watch kinds",
             status.unknownWatchKinds.sorted { $0.key < $1.key }.map {
-                "\(PrintableExcerpt.of($0.key)): \($0.value) queued item\($0.value == 1 ? "" : "s")"
+                "\(PrintableExcerpt.of($0.key)): \($0.value) queued item\($0.value == 1 ? "" : "s"), kept until a version "
+                    + "that knows the kind applies them ('pipeline --version' shows this one)"
             })
         list(
             "overdue",
@@ -188,14 +191,16 @@ enum StatusCommand: Command {
                     + ISO8601Instant.string(from: late.oldestDueAt) + ", more than its cadence ("
                     + LaunchSupport.duration(late.cadence) + ") ago; last launch "
                     + (scheduler.lastLaunch.map { ISO8601Instant.string(from: $0.launchedAt) } ?? "never")
-                    + ": is cron running 'pipeline run'?"
+                    + ": is cron running '\(launcher(late.identifier))'?"
             })
         list(
             "waiting on conditions",
             scheduler.waitingOnConditions.map { waiting in
                 "\(waiting.identifier): \(waiting.requests) request\(waiting.requests == 1 ? "" : "s") due since "
                     + ISO8601Instant.string(from: waiting.oldestDueAt) + " wait for "
-                    + waiting.unmet.joined(separator: " and ") + ", for more than a day"
+                    + waiting.unmet.joined(separator: " and ") + ", for more than a day; give the machine "
+                    + waiting.unmet.joined(separator: " and ")
+                    + ", or run '\(launcher(waiting.identifier))' on one that has it"
             })
         list(
             "discarded",
@@ -212,6 +217,12 @@ enum StatusCommand: Command {
                 ])
         }
         return problems
+    }
+
+    /// The command whose launches run `identifier`: `pipeline retrain` for the processing task, `pipeline run`
+    /// for the others.
+    static func launcher(_ identifier: TaskIdentifier) -> String {
+        identifier == PipelineTasks.mlRetrain ? "pipeline retrain" : "pipeline run"
     }
 
     static func json(_ status: PipelineStatus, database: String, schema: Int) -> JSONValue {
