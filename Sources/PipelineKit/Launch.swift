@@ -24,6 +24,8 @@ public struct LaunchOptions: Sendable {
     /// Where budgets expire: real time by default.
     public var timer: any ExpiryTimer = WallClockExpiryTimer()
     public var configuration = SchedulerConfiguration()
+    /// Called as the launch counts its due requests and after each run (from the workers: return quickly).
+    public var progress: (@Sendable (LaunchProgress) -> Void)?
 
     public init() {}
 }
@@ -49,7 +51,7 @@ extension Pipeline {
         if retrains { personalModel.prepareForRetrains() }
         defer { if retrains { personalModel.stopPreparing() } }
         do {
-            return try await scheduler.launch(plan) { registrar throws(SchedulingError) in
+            return try await scheduler.launch(plan, progress: options.progress) { registrar throws(SchedulingError) in
                 try PipelineTasks.register(on: registrar, context: context)
             }
         } catch {
