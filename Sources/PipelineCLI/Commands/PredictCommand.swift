@@ -56,7 +56,7 @@ enum PredictCommand: Command {
         let interval = forecast.interval.map {
             " (80% interval \(String(format: "%.0f", $0.lowerBound))–\(String(format: "%.0f", $0.upperBound)))"
         }
-        var line =
+        let line =
             "\(day): severity \(String(format: forecast.interval == nil ? "%.1f" : "%.0f", forecast.severity)) of 10"
             + (interval ?? "") + ", flare probability "
             + "\(String(format: "%.0f", forecast.flareProbability * 100))% (\(forecast.source.rawValue) model trained "
