@@ -14,6 +14,8 @@
 #
 # Before that, scripts/fuzz.sh runs each libFuzzer target for PIPELINE_FUZZ_SECONDS (default 15) in
 # its own build folder (.build-fuzz); PIPELINE_FUZZ=0 skips it, and so do arguments for `swift test`.
+# And first, right after the suite, scripts/library-example.sh compiles the README's library example in a
+# package of its own that depends on this one by path, as a user's would, and runs it (about 3 min of CPU cold).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib/dependencies.sh
@@ -28,6 +30,11 @@ if [ -z "${PIPELINE_TEST_POSTGRES:-}" ]; then
     echo "PostgreSQL test server: ${PIPELINE_TEST_POSTGRES}" >&2
 fi
 swift test --skip-build "$@"
+
+if [ $# -eq 0 ]; then
+    # The README's library example, compiled and run in a package of its own that depends on this one by path.
+    scripts/library-example.sh
+fi
 
 if [ "${PIPELINE_FUZZ:-1}" != 0 ] && [ $# -eq 0 ]; then
     # Each libFuzzer target for a short, bounded time (scripts/fuzz.sh); a crash fails the run.

@@ -20,6 +20,12 @@ enum ChartFactory {
         return SVGChart.Axis(label: label, domain: 0...Double(max(days.count, 1)), ticks: ticks, grid: true)
     }
 
+    /// "Mar 1": a day in a few characters, for a tick.
+    static func shortDay(_ day: Day) -> String {
+        let (_, month, dayOfMonth) = day.parts
+        return "\(months[month - 1]) \(dayOfMonth)"
+    }
+
     /// A categorical axis: category `i` spans [i, i + 1], labelled at its middle.
     static func categoryAxis(_ labels: [String], label: String) -> SVGChart.Axis {
         SVGChart.Axis(
@@ -88,7 +94,7 @@ enum ChartFactory {
                 radius: 2.5 + 5.5 * sqrt(Double(bin.count) / largest),
                 seriesClass: "series-0")
         }
-        return SVGChart(
+        var chart = SVGChart(
             title: title, width: 420, height: 380,
             // A margin around 0…1, so a dot at a corner is not cut in half.
             x: .linear("predicted flare probability", domain: -0.03...1.03, count: 6),
@@ -99,6 +105,9 @@ enum ChartFactory {
                 SVGChart.LegendEntry("bins of predictions", seriesClass: "series-0"),
                 SVGChart.LegendEntry("perfect calibration", seriesClass: "series-reference"),
             ])
+        // A square: stretched to the page it would fill the screen.
+        chart.fillsWidth = false
+        return chart
     }
 }
 

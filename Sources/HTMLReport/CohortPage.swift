@@ -53,14 +53,19 @@ struct CohortPage {
         let quality = report.forecastQuality
         page.heading(2, "Forecast error", id: "forecast-error")
         let periods = quality.periods
+        // A period's dates when they fit under its bars; else the day it begins, and the chart draws as many
+        // of those as fit without overlapping (53 weeks: every fourth or so). The table below has every date.
+        let slot = (SVGChart.pageWidth - SVGChart.margin.left - SVGChart.margin.right) / Double(max(periods.count, 1))
+        let fits = periods.allSatisfy { SVGChart.labelWidth($0.label) + SVGChart.labelGap <= slot }
         page.figure(
             ChartFactory.groupedBars(
-                title: "Mean absolute error of next-day severity", groups: periods.map(\.label),
+                title: "Mean absolute error of next-day severity",
+                groups: periods.map { fits ? $0.label : ChartFactory.shortDay($0.first) },
                 series: [
                     ("served models", periods.map(\.servedMAE)), ("tomorrow = today", periods.map(\.persistenceMAE)),
                     ("exponential smoothing", periods.map(\.smoothingMAE)),
                     ("population model", periods.map(\.populationMAE)),
-                ], valueLabel: "mean absolute error (points)", groupLabel: "days scored"),
+                ], valueLabel: "mean absolute error (points)", groupLabel: fits ? "days scored" : "first day scored"),
             caption: "Mean absolute error of the next day's severity (0–10) of the models users are served, beside "
                 + "\"tomorrow = today\", exponential smoothing of each person's own severities and the population "
                 + "model on the same days; lower is better. Figures: " + quality.method + ".")
@@ -129,9 +134,13 @@ struct CohortPage {
                 [HTMLPage.Cell("waiting until their time"), HTMLPage.Cell(String(health.waiting), numeric: true)],
                 [HTMLPage.Cell("dead letters"), HTMLPage.Cell(String(health.deadLetters), numeric: true)],
             ], class: "facts")
-        if health.problems.isEmpty {
-            page.paragraph("pipeline status reports no problem.")
+        if health.healthy {
+            page.paragraph(
+                "pipeline status --check finds no problem (at \(ISO8601Instant.string(from: report.generatedAt))).")
         } else {
+            page.paragraph(
+                "pipeline status --check finds problems (at \(ISO8601Instant.string(from: report.generatedAt))); "
+                    + "pipeline status lists each:", class: "stale")
             page.raw("<ul class=\"problems\">")
             for problem in health.problems { page.raw("<li>\(HTMLText.text(problem))</li>") }
             page.raw("</ul>\n")

@@ -99,7 +99,7 @@ struct HTMLPage {
         table{border-collapse:collapse;margin:.6rem 0;font-size:.92rem}
         th,td{padding:.25rem .6rem;border-bottom:1px solid #e5e5e5;text-align:left;vertical-align:top}
         td.num{text-align:right;font-variant-numeric:tabular-nums}
-        .chart{max-width:100%;height:auto;display:block}
+        .chart{width:100%;height:auto;display:block}.chart.fixed{width:auto;max-width:100%}
         .chart text{font-size:11px;fill:#333}.chart .axis-label{font-size:12px;fill:#555}
         .chart .domain,.chart .tick line{stroke:#888;stroke-width:1}.chart .grid line{stroke:#eee}
         .chart .empty{fill:#999;font-size:13px}

@@ -190,7 +190,9 @@ public struct SchedulerHealth: Sendable, Hashable {
     public var deadLetters: Int
     /// When the last launch began (the launch record; before there was one, the latest run's start).
     public var lastLaunch: Date?
-    /// Diagnostics `pipeline status` flags, in its words.
+    /// Whether `pipeline status --check` finds nothing to flag (`PipelineStatus.hasProblems`, which it reads).
+    public var healthy: Bool
+    /// Every diagnostic `pipeline status --check` flags, one line each (counts, where it lists each request).
     public var problems: [String]
 
     public struct TaskRuns: Sendable, Hashable {
@@ -263,6 +265,7 @@ public struct AssociationLine: Sendable, Hashable {
 public struct ModelHistoryEntry: Sendable, Hashable {
     public var trainedAt: Date
     public var asOfDay: Day
+    /// What the fit serves, in `ServedModelKind`'s words ("combination, mostly smoothing").
     public var source: String
     public var promoted: Bool
     public var serving: Bool

@@ -222,15 +222,18 @@ struct UserContext: Sendable {
             usable?.source == .personal ? 1 : usable?.combination?.first { $0.candidate == .personal }?.weight ?? 0
         let associations =
             (personalWeight >= PersonalModels.insightWeight
-                ? PersonalModels.describedAssociations(from: usable!, spec: spec) : [])
+            ? PersonalModels.describedAssociations(from: usable!, spec: spec) : [])
             .filter { abs($0.effect) >= 0.05 }.prefix(5)
             .map {
                 AssociationLine(sentence: $0.sentence, input: $0.association.input, perUnit: $0.association.perUnit)
             }
+        // Each fit named as `pipeline model` names what serves (the stored column only says whose data it is).
         let entries = history.map { stored in
-            ModelHistoryEntry(
-                trainedAt: stored.trainedAt, asOfDay: stored.asOfDay, source: stored.source, promoted: stored.promoted,
-                serving: stored.id == ownServing?.id, reason: stored.reason)
+            let artifact = stored.id == ownServing?.id ? served : try? ModelArtifact(json: Data(stored.json.utf8))
+            return ModelHistoryEntry(
+                trainedAt: stored.trainedAt, asOfDay: stored.asOfDay,
+                source: artifact.map { ServedModelKind(artifact: $0, ownArtifact: true).label } ?? stored.source,
+                promoted: stored.promoted, serving: stored.id == ownServing?.id, reason: stored.reason)
         }
         let report = UserReport(
             name: name, timeZone: options.redact ? nil : user.timeZone.identifier, today: today, days: days,

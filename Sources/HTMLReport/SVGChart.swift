@@ -19,9 +19,16 @@ public struct SVGChart: Sendable {
     public var emptyMessage: String
     /// Pixels left of the plot for the y axis's tick labels and its label.
     public var leftMargin: Double = SVGChart.margin.left
+    /// Whether the page stretches the chart to its width (the default, drawn at `pageWidth`), or shows it at its
+    /// own size (a square reliability diagram, which would otherwise fill the screen).
+    public var fillsWidth = true
+
+    /// The width of a report page's text column (60rem less 2rem of padding at 16 px): charts are drawn at it,
+    /// so that one stretched to the page shows its text at its own size.
+    public static let pageWidth = 928.0
 
     public init(
-        title: String, width: Double = 720, height: Double = 260, x: Axis, y: Axis, marks: [Mark] = [],
+        title: String, width: Double = SVGChart.pageWidth, height: Double = 260, x: Axis, y: Axis, marks: [Mark] = [],
         legend: [LegendEntry] = [], emptyMessage: String = "No data yet"
     ) {
         self.title = title
@@ -182,7 +189,8 @@ public struct SVGChart: Sendable {
     public func svg(id: String) -> String {
         var out = ""
         out.reserveCapacity(4096)
-        out += "<svg class=\"chart\" id=\"\(HTMLText.attribute(id))\" xmlns=\"http://www.w3.org/2000/svg\" "
+        out +=
+            "<svg class=\"\(fillsWidth ? "chart" : "chart fixed")\" id=\"\(HTMLText.attribute(id))\" xmlns=\"http://www.w3.org/2000/svg\" "
         out += "viewBox=\"0 0 \(Self.f(width)) \(Self.f(height))\" width=\"\(Self.f(width))\" "
         out += "height=\"\(Self.f(height))\" role=\"img\" aria-labelledby=\"\(HTMLText.attribute(id))-title\">"
         out += "<title id=\"\(HTMLText.attribute(id))-title\">\(HTMLText.text(title))</title>"
@@ -272,14 +280,43 @@ public struct SVGChart: Sendable {
 
     private func renderXAxis(into out: inout String) {
         out += "<g class=\"axis x-axis\">" + Self.line(plotLeft, plotBottom, plotRight, plotBottom, class: "domain")
-        for tick in x.ticks where x.domain.contains(tick.value) {
+        let labelled = Set(labelledXTicks)
+        for (index, tick) in x.ticks.enumerated() where x.domain.contains(tick.value) {
             let column = px(tick.value)
             out += "<g class=\"tick\">" + Self.line(column, plotBottom, column, plotBottom + 5)
-            out += Self.text(tick.label, x: column, y: plotBottom + 18, anchor: "middle") + "</g>"
+            if labelled.contains(index) {
+                out += Self.text(tick.label, x: column, y: plotBottom + 18, anchor: "middle")
+            }
+            out += "</g>"
         }
         out += Self.text(x.label, x: (plotLeft + plotRight) / 2, y: height - 6, anchor: "middle", class: "axis-label")
         out += "</g>"
     }
+
+    /// The x ticks whose labels are drawn, by index: from the left, each whose label clears the last drawn one by
+    /// `labelGap`, and none that would run off the chart; so labels never overlap, however many ticks there are
+    /// (53 weeks on a page), at any width the page stretches the chart to.
+    var labelledXTicks: [Int] {
+        var kept: [Int] = []
+        var lastRight = -Double.infinity
+        for (index, tick) in x.ticks.enumerated() where x.domain.contains(tick.value) {
+            let half = Self.labelWidth(tick.label) / 2
+            let column = px(tick.value)
+            guard column - half >= lastRight + Self.labelGap, column - half >= 0, column + half <= width else {
+                continue
+            }
+            kept.append(index)
+            lastRight = column + half
+        }
+        return kept
+    }
+
+    /// Space between two tick labels, in the chart's pixels.
+    static let labelGap = 8.0
+
+    /// An upper bound on the width of `text` in the tick labels' 11 px sans-serif: 7 px a character (digits and
+    /// most letters take 6 to 6.5; a few capitals, such as M and W, more).
+    static func labelWidth(_ text: String) -> Double { Double(text.count) * 7 }
 
     private func renderYAxis(into out: inout String) {
         out += "<g class=\"axis y-axis\">" + Self.line(plotLeft, plotTop, plotLeft, plotBottom, class: "domain")

@@ -60,6 +60,7 @@ struct SchedulerHealthReader: Sendable {
         }
         dueNow = max(dueNow - overdue, 0)
 
+        // The diagnostics of `pipeline status --check`, in its order, counted.
         var problems: [String] = []
         if !scheduler.neverSubmitted.isEmpty {
             problems.append("\(scheduler.neverSubmitted.count) chains registered but never submitted")
@@ -70,6 +71,12 @@ struct SchedulerHealthReader: Sendable {
         if !scheduler.stuck.isEmpty { problems.append("\(scheduler.stuck.count) requests stuck on an expired lease") }
         for (identifier, count) in scheduler.unregistered.sorted(by: { $0.key < $1.key }) {
             problems.append("\(count) requests of '\(identifier)', which this version does not register")
+        }
+        for late in scheduler.overdue {
+            problems.append(
+                "\(late.requests) \(late.identifier) request\(late.requests == 1 ? "" : "s") overdue: due for longer than "
+                    + "the task's cadence, so no launch ran \(late.requests == 1 ? "it" : "them") (is cron running '"
+                    + (late.identifier == PipelineTasks.mlRetrain ? "pipeline retrain" : "pipeline run") + "'?)")
         }
         for waiting in scheduler.waitingOnConditions {
             problems.append(
@@ -82,6 +89,11 @@ struct SchedulerHealthReader: Sendable {
         for (kind, count) in status.unknownWatchKinds.sorted(by: { $0.key < $1.key }) {
             problems.append("\(count) queued watch items of unknown kind '\(PrintableExcerpt.of(kind))'")
         }
+        if status.summary.deadLetters > 0 {
+            problems.append(
+                "\(status.summary.deadLetters) watch items dead-lettered after failing too often (pipeline dead-letters)"
+            )
+        }
 
         return SchedulerHealth(
             days: chartDays,
@@ -90,6 +102,7 @@ struct SchedulerHealthReader: Sendable {
             },
             overdue: overdue, dueNow: dueNow, waiting: waiting, running: running, longestOverdue: longest,
             deadLetters: status.summary.deadLetters,
-            lastLaunch: scheduler.lastLaunch?.launchedAt ?? runs.map(\.startedAt).max(), problems: problems)
+            lastLaunch: scheduler.lastLaunch?.launchedAt ?? runs.map(\.startedAt).max(),
+            healthy: !status.hasProblems, problems: problems)
     }
 }

@@ -23,11 +23,19 @@ extension PipelineError: CLIReportableError {
     var exitStatus: ExitStatus {
         if isBadData { return .dataError }
         if isIOFailure { return .ioError }
+        if isConfiguration { return .configuration }
         if isTemporary { return .temporaryFailure }
         return .failure
     }
 
-    var message: String { description }
+    /// The library's words, and the command that fixes it.
+    var message: String {
+        switch self {
+        case .storage(let error): error.message
+        case .noModel: description + " ('pipeline retrain --force' retrains now; add --user for one user)"
+        default: description
+        }
+    }
 }
 
 /// Storage errors that reach a command without passing through `Pipeline` (`pipeline copy` opens
@@ -35,6 +43,7 @@ extension PipelineError: CLIReportableError {
 extension StorageError: CLIReportableError {
     var exitStatus: ExitStatus {
         if cannotWrite { return .ioError }
+        if isConfiguration { return .configuration }
         if isBusy { return .temporaryFailure }
         if case .copyTargetNotEmpty = self { return .dataError }
         // A value of the source the target cannot hold (a copy's only such error).
@@ -42,5 +51,22 @@ extension StorageError: CLIReportableError {
         return .failure
     }
 
-    var message: String { description }
+    /// The library speaks of a path or a URL; a command's comes from `--db` or `PIPELINE_DB`, and some
+    /// problems have a command that fixes them.
+    var message: String {
+        switch self {
+        case .noDatabase:
+            description + " with 'pipeline init' (it creates the database --db or PIPELINE_DB names)"
+        case .cannotOpen, .notAPipelineDatabase, .cannotConnect:
+            description + " (the database is --db or PIPELINE_DB)"
+        case .newerSchema:
+            description + "; 'pipeline --version' shows this build's version"
+        case .sqlite where isConfiguration:
+            description + " (the database is --db or PIPELINE_DB)"
+        case .postgresql where isReadOnly:
+            description + " (the database is --db or PIPELINE_DB)"
+        default:
+            description
+        }
+    }
 }

@@ -17,4 +17,7 @@ enum ExitStatus: Int32, Sendable, CaseIterable {
     /// Nothing could run now (a lease is held, a condition is not met); retrying later may work
     /// (`EX_TEMPFAIL`).
     case temporaryFailure = 75
+    /// Something is set up wrong and will stay wrong until a person changes it: a password, a role or a
+    /// database the server refuses, a path that names no pipeline database (`EX_CONFIG`).
+    case configuration = 78
 }

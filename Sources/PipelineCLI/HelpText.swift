@@ -41,6 +41,15 @@ enum HelpText {
             usage(nil),
             table("Commands:", rows, column: column),
             table("Global options:", globals, column: column),
+            table(
+                "Exit status:",
+                [
+                    ("0", "done"), ("1", "failed (the message says why)"), ("64", "the command line is wrong"),
+                    ("65", "bad input (each bad line named; the others stored)"),
+                    ("74", "the database could not be written"),
+                    ("75", "temporary (a server down, a lock held): the next launch tries again"),
+                    ("78", "configuration (a password, role, database or path): change what the message says"),
+                ], column: column),
             "See 'pipeline help <command>' for a command's options and examples.",
         ].joined(separator: "\n\n") + "\n"
     }

@@ -61,6 +61,9 @@ public struct Evaluation: Sendable, Hashable {
     /// The same errors by week (Monday to Sunday, of each user's own calendar), oldest first; a week
     /// without a scored forecast is left out.
     public var periods: [Period]
+    /// Calendar days with at least one scored forecast (of any user): fewer than `days` when the database
+    /// holds too little data for the walk asked for.
+    public var scoredDays = 0
 
     /// The errors of the forecasts for the days of one week.
     public struct Period: Sendable, Hashable {
@@ -148,7 +151,9 @@ public struct Evaluation: Sendable, Hashable {
         for kind in Evaluation.kinds { share[kind.rawValue] = .number(servedShare[kind] ?? 0) }
         object["servedShare"] = .object(share)
         var leading = JSONObject()
-        for candidate in CombinationCandidate.allCases { leading[candidate.rawValue] = .number(leadingShare[candidate] ?? 0) }
+        for candidate in CombinationCandidate.allCases {
+            leading[candidate.rawValue] = .number(leadingShare[candidate] ?? 0)
+        }
         object["leadingShare"] = .object(leading)
         object["interval"] = .object([
             "coverage": intervalCoverage.map { .number($0) } ?? .null,
@@ -161,6 +166,7 @@ public struct Evaluation: Sendable, Hashable {
             "calibrationError": .number(flareCalibrationError), "flareDays": .number(Double(flareDays)),
         ])
         object["periods"] = .array(periods.map { .object($0.json) })
+        object["scoredDays"] = .number(Double(scoredDays))
         return object
     }
 
@@ -197,7 +203,9 @@ extension Evaluation {
         let interval = object["interval"]?.objectValue
         var alternatives: [ModelSource: Double] = [:]
         for kind in Evaluation.kinds {
-            if let error = object["alternatives"]?.objectValue?[kind.rawValue]?.numberValue { alternatives[kind] = error }
+            if let error = object["alternatives"]?.objectValue?[kind.rawValue]?.numberValue {
+                alternatives[kind] = error
+            }
         }
         var periods: [Period] = []
         for value in periodValues {
@@ -215,7 +223,7 @@ extension Evaluation {
             weekApartAgreement: object["weekApartAgreement"]?.numberValue,
             weekApartWeightChange: object["weekApartWeightChange"]?.numberValue,
             flareBrier: brier, flareAUC: flare["auc"]?.numberValue, flareCalibrationError: calibrationError,
-            flareDays: flareDays, periods: periods)
+            flareDays: flareDays, periods: periods, scoredDays: object["scoredDays"]?.intValue ?? 0)
     }
 
     /// The week a day belongs to: weeks start on Monday, and ordinal 0 (1970-01-01) is a Thursday.
@@ -328,9 +336,14 @@ extension PersonalModels {
     /// incumbent) exactly as `pipeline retrain` would that day, from data before it — from the logs through D − 1,
     /// as `pipeline predict --for D` then sees them. A day counts when its severity and the day before's were
     /// logged. Reads the database, writes nothing (`Pipeline.record(_:)` stores the result).
-    public func evaluate(days: Int) async throws(PipelineError) -> Evaluation {
+    ///
+    /// `progress`, when given, is called with the users' days walked so far and how many there are in all, from
+    /// the workers' tasks (for a progress bar: it must return quickly).
+    public func evaluate(days: Int, progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil)
+        async throws(PipelineError) -> Evaluation
+    {
         precondition(days >= 1, "evaluate at least one day")
-        return try await walk(days: days, requireYesterday: true) { today, _ in
+        return try await walk(days: days, requireYesterday: true, progress: progress) { today, _ in
             Set((1...days).map { today.adding(days: -$0) })
         }
     }
@@ -338,9 +351,11 @@ extension PersonalModels {
     /// `evaluate(days:)` over each user's last `loggedDays` days with a logged severity before today, however
     /// far apart: a day counts when the user logged a severity on it and on some day before it, and
     /// "tomorrow = today" is the last severity logged before it.
-    public func evaluate(loggedDays: Int) async throws(PipelineError) -> Evaluation {
+    public func evaluate(loggedDays: Int, progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil)
+        async throws(PipelineError) -> Evaluation
+    {
         precondition(loggedDays >= 1, "evaluate at least one day")
-        return try await walk(days: loggedDays, requireYesterday: false) { today, logs in
+        return try await walk(days: loggedDays, requireYesterday: false, progress: progress) { today, logs in
             Set(logs.filter { $0.day < today && $0.symptomSeverity != nil }.map(\.day).suffix(loggedDays))
         }
     }
@@ -349,7 +364,8 @@ extension PersonalModels {
     /// them on is walked, every user retrained on each (so each carries its incumbent as a retrain would), and a
     /// user's forecast scored on their days only.
     private func walk(
-        days: Int, requireYesterday: Bool, scoredDays: (Day, [DailyLog]) -> Set<Day>
+        days: Int, requireYesterday: Bool, progress: (@Sendable (Int, Int) -> Void)?,
+        scoredDays: (Day, [DailyLog]) -> Set<Day>
     ) async throws(PipelineError) -> Evaluation {
         let now = pipeline.clock.now
         let users = try await pipeline.users()
@@ -368,6 +384,10 @@ extension PersonalModels {
         var kindsByDay: [[ServedChoice?]] = []
         var total = EvaluationTally()
         var weeks: [Int: WeekTally] = [:]
+        let userDays = span * users.count
+        let walked = Locked(0)
+        var daysScored = Set<Day>()
+        progress?(0, userDays)
         for back in stride(from: span, through: 1, by: -1) {
             if Task.isCancelled { throw .cancelled }
             // The retrain of the day before the forecast day.
@@ -385,7 +405,8 @@ extension PersonalModels {
                 let today = todays[index].adding(days: -back - 1)
                 var calibration = CohortCalibration(spec: spec)
                 let design = FeatureBuilder(spec: spec).designMatrix(logs: logs[index], today: today)
-                try? calibration.add(user: users[index].id, design: design, today: today, population: pooled, trainer: &trainer)
+                try? calibration.add(
+                    user: users[index].id, design: design, today: today, population: pooled, trainer: &trainer)
                 return calibration
             }
             var calibration = CohortCalibration(spec: spec)
@@ -395,10 +416,18 @@ extension PersonalModels {
             let cohortPopulation = population
             let results = await forEachUser(count: users.count) { index, trainer in
                 let day = todays[index].adding(days: -back)
-                return Self.walk(
+                let result = Self.walk(
                     user: users[index].id, logs: logs[index], day: day, scored: scored[index].contains(day),
                     requireYesterday: requireYesterday, population: cohortPopulation, incumbent: previous[index],
                     trainer: &trainer, now: now)
+                if let progress {
+                    progress(
+                        walked.withLock { count in
+                            count += 1
+                            return count
+                        }, userDays)
+                }
+                return result
             }
             var kinds = [ServedChoice?](repeating: nil, count: users.count)
             for (index, result) in results.enumerated() {
@@ -410,6 +439,7 @@ extension PersonalModels {
                     total.add(tally)
                     guard tally.forecasts > 0 else { continue }
                     let day = todays[index].adding(days: -back)
+                    daysScored.insert(day)
                     weeks[Evaluation.week(of: day), default: WeekTally(day: day)].add(tally, day: day, user: index)
                 }
             }
@@ -421,6 +451,7 @@ extension PersonalModels {
             last: (todays.max() ?? lastPopulationDay).adding(days: -1), days: days, users: users.count)
         evaluation.evaluatedAt = Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down))
         evaluation.periods = weeks.keys.sorted().map { weeks[$0]!.period }
+        evaluation.scoredDays = daysScored.count
         return evaluation
     }
 

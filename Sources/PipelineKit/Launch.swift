@@ -15,14 +15,17 @@ public struct LaunchOptions: Sendable {
     public var budget: TimeInterval?
     /// Runs at once; by default one per core.
     public var jobs = ProcessInfo.processInfo.activeProcessorCount
-    /// The personal model for `ml-retrain` and `weekly-insight`; without one those runs fail with a
-    /// reason saying so (and are retried).
+    /// The personal model for `ml-retrain` and `weekly-insight`; `nil`, the default, is the pipeline's own
+    /// (`PersonalModels`, with `jobs` workers), as `pipeline retrain` runs it. Set it to train or phrase
+    /// insights another way.
     public var personalModel: (any PersonalModelService)?
     /// Where processing conditions come from: the machine by default.
     public var conditions: any ConditionsProvider = MachineConditions()
     /// Where budgets expire: real time by default.
     public var timer: any ExpiryTimer = WallClockExpiryTimer()
     public var configuration = SchedulerConfiguration()
+    /// Called as the launch counts its due requests and after each run (from the workers: return quickly).
+    public var progress: (@Sendable (LaunchProgress) -> Void)?
 
     public init() {}
 }
@@ -38,16 +41,17 @@ extension Pipeline {
     @discardableResult
     public func launch(_ options: LaunchOptions = LaunchOptions()) async throws(PipelineError) -> LaunchReport {
         let scheduler = makeScheduler(options)
-        let context = TaskContext(pipeline: self, personalModel: options.personalModel)
+        let personalModel = options.personalModel ?? PersonalModels(pipeline: self, jobs: max(1, options.jobs))
+        let context = TaskContext(pipeline: self, personalModel: personalModel)
         var plan = LaunchPlan(
             identifiers: options.tasks, scope: options.user.map(TaskScope.user), force: options.force,
             budget: options.budget, jobs: options.jobs)
         plan.jobs = max(1, options.jobs)
         let retrains = options.tasks?.contains(PipelineTasks.mlRetrain) ?? true
-        if retrains { options.personalModel?.prepareForRetrains() }
-        defer { if retrains { options.personalModel?.stopPreparing() } }
+        if retrains { personalModel.prepareForRetrains() }
+        defer { if retrains { personalModel.stopPreparing() } }
         do {
-            return try await scheduler.launch(plan) { registrar throws(SchedulingError) in
+            return try await scheduler.launch(plan, progress: options.progress) { registrar throws(SchedulingError) in
                 try PipelineTasks.register(on: registrar, context: context)
             }
         } catch {

@@ -63,7 +63,7 @@ extension PersonalModels {
     public func forecast(user id: UserID, for day: Day) async throws(PipelineError) -> ForecastPrediction {
         guard try await pipeline.user(id) != nil else { throw .unknownUser(id.rawValue) }
         guard let served = try await servedModel(for: id) else {
-            throw .noModel("no model has been trained yet; run 'pipeline retrain' first")
+            throw .noModel("no model has been trained yet; retrain first")
         }
         let logs = try await pipeline.dailyLogs(user: id, through: day.adding(days: -1))
         do {
@@ -86,7 +86,7 @@ extension PersonalModels {
             try await store.modelHistory(scope: id.rawValue, limit: 1)
         }
         guard let last = history.first else {
-            throw .noModel("'\(id)' has not been trained yet; run 'pipeline retrain --user \(id) --force'")
+            throw .noModel("'\(id)' has not been trained yet; retrain them first")
         }
         let logs = try await pipeline.dailyLogs(user: id, through: last.asOfDay.adding(days: -1))
         guard let design = ModelTrainer(spec: spec).trainingDesign(logs: logs, today: last.asOfDay) else {

@@ -62,6 +62,13 @@ public enum PipelineError: Error, Sendable, CustomStringConvertible {
         return nil
     }
 
+    /// The database is set up wrong and will stay so until a person changes it: a password, role or database
+    /// the server refuses, a path that names no pipeline database (exit 78). The description says what to change.
+    public var isConfiguration: Bool {
+        if case .storage(let error) = self { return error.isConfiguration }
+        return false
+    }
+
     /// Worth retrying later: another process holds the database (exit 75).
     public var isTemporary: Bool {
         if case .storage(let error) = self { return error.isBusy }

@@ -81,6 +81,6 @@ final class RereadableInput {
 
     private static func failure(_ what: String) -> IngestionError {
         let reason = String(cString: strerror(errno))
-        return .cannotRead(path: "input", reason: "\(what) (--strict reads a stream twice): \(reason)")
+        return .cannotRead(path: "input", reason: "\(what) (a strict ingestion reads a stream twice): \(reason)")
     }
 }

@@ -30,6 +30,14 @@ public struct LaunchPlan: Sendable, Hashable {
     }
 }
 
+/// How far a launch has got: runs finished of the requests it found due (after starting chains, so a first
+/// launch counts the chains it started). Requests that become due during the launch, or that a dead worker's
+/// lease hands over, can take `finished` past `due`.
+public struct LaunchProgress: Sendable, Hashable {
+    public var finished: Int
+    public var due: Int
+}
+
 /// What a launch did.
 ///
 /// Its lists are bounded, so that a launch over 100,000 users does not hold 100,000 records: each keeps
@@ -108,9 +116,13 @@ extension TaskScheduler {
     /// retried later with exponential backoff; they do not make the launch throw. It throws for a
     /// registration mistake, a chain that cannot start, or a database failure (after letting the
     /// runs in progress finish).
+    ///
+    /// `progress`, when given, is called once the due requests are counted and after each run, from the
+    /// workers' tasks (for a progress bar: it must return quickly).
     @discardableResult
     public func launch(
-        _ plan: LaunchPlan = LaunchPlan(), registering register: (TaskRegistrar) throws(SchedulingError) -> Void
+        _ plan: LaunchPlan = LaunchPlan(), progress: (@Sendable (LaunchProgress) -> Void)? = nil,
+        registering register: (TaskRegistrar) throws(SchedulingError) -> Void
     ) async throws(SchedulingError) -> LaunchReport {
         let isFirst = registry.withLock { registry in
             defer { registry.isLaunching = true }
@@ -150,12 +162,26 @@ extension TaskScheduler {
         }
 
         let stop = Stop()
+        let due = backlog.counted
+        let finishedRuns = Locked(0)
+        progress?(LaunchProgress(finished: 0, due: due))
+        var ran: (@Sendable () -> Void)?
+        if let progress {
+            ran = {
+                let finished: Int = finishedRuns.withLock { count in
+                    count += 1
+                    return count
+                }
+                progress(LaunchProgress(finished: finished, due: due))
+            }
+        }
+        let ranOne = ran
         let results = await withTaskGroup(of: WorkerResult.self) { group in
             for index in 1...max(1, plan.jobs) {
                 group.addTask {
                     await self.work(
                         as: "\(self.worker)/\(index)", plan: plan, identifiers: names, upTo: cutoff, backlog: backlog,
-                        stop: stop)
+                        stop: stop, ran: ranOne)
                 }
             }
             var results: [WorkerResult] = []
@@ -353,7 +379,8 @@ extension TaskScheduler {
     /// later in a batch never outlives its lease. A claimed request whose wait in the batch has used
     /// half its budget, or that a cancelled launch did not reach, is given back unrun instead.
     private func work(
-        as owner: String, plan: LaunchPlan, identifiers: [String], upTo cutoff: Int64, backlog: Backlog, stop: Stop
+        as owner: String, plan: LaunchPlan, identifiers: [String], upTo cutoff: Int64, backlog: Backlog, stop: Stop,
+        ran: (@Sendable () -> Void)?
     ) async -> WorkerResult {
         var result = WorkerResult()
         var pace = BatchPace(limit: configuration.claimBatchLimit, duration: configuration.claimBatchDuration)
@@ -407,6 +434,7 @@ extension TaskScheduler {
                 }
                 finished.append(run)
                 pace.record(started.duration(to: .now))
+                ran?()
             }
             do {
                 for run in try await record(finished, releasing: released, owner: owner) { result.runs.append(run) }
@@ -445,8 +473,12 @@ extension TaskScheduler {
         let workers: Int
         private let unclaimed: Atomic<Int>
 
+        /// The requests counted due at the launch's start.
+        let counted: Int
+
         init(workers: Int, requests: Int) {
             self.workers = max(1, workers)
+            counted = max(0, requests)
             unclaimed = Atomic(max(0, requests))
         }
 

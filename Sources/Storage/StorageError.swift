@@ -31,7 +31,7 @@ public enum StorageError: Error, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .cannotOpen(let path, let reason):
-            "cannot open the database at \(path): \(reason). Check the path (--db or PIPELINE_DB) and its permissions."
+            "cannot open the database at \(path): \(reason). Check the path and its permissions"
         case .sqlite(let code, let message, let sql):
             if isBusy {
                 "the database is locked by another process (SQLite \(code): \(message)); try again later"
@@ -43,14 +43,20 @@ public enum StorageError: Error, Sendable, CustomStringConvertible {
                 "the database could not be written: the disk is full or failing (SQLite \(code): \(message)). "
                     + "The failed transaction was rolled back and nothing stored before it was lost; free space or "
                     + "check the disk, then run the command again"
+            } else if isConfiguration {
+                "the file is not an SQLite database (SQLite \(code): \(message)); nothing was changed. Give the path of "
+                    + "a pipeline database, or a new path to create one"
             } else if let sql {
                 "SQLite error \(code): \(message) (in: \(sql.prefix(200)))"
             } else {
                 "SQLite error \(code): \(message)"
             }
         case .cannotConnect(let location, let reason):
-            "cannot connect to the PostgreSQL database at \(location): \(reason.hasSuffix("?") || reason.hasSuffix(".") ? String(reason.dropLast()) : reason). Check that the server is up and "
-                + "the URL (--db or PIPELINE_DB), PGHOST, PGUSER and the password file are right; try again later"
+            "cannot connect to the PostgreSQL database at \(location): "
+                + (reason.hasSuffix("?") || reason.hasSuffix(".") ? String(reason.dropLast()) : reason) + ". "
+                + (Self.connectionSetting(reason).map { "This will not pass by itself: \($0)" }
+                    ?? "Check that the server is up and the URL, PGHOST, PGUSER and the password file are right; "
+                    + "try again later")
         case .postgresql(let sqlState, let message, let sql):
             if isIOFailure {
                 "the PostgreSQL server could not write: its disk is full or failing (SQLSTATE \(sqlState): "
@@ -60,7 +66,7 @@ public enum StorageError: Error, Sendable, CustomStringConvertible {
                 "the PostgreSQL database is busy or unavailable (SQLSTATE \(sqlState): \(message)); try again later"
             } else if isReadOnly {
                 "the PostgreSQL database refuses writes (SQLSTATE \(sqlState): \(message)): a standby, or a role or "
-                    + "database with default_transaction_read_only; point --db at the primary"
+                    + "database with default_transaction_read_only; use the primary's address"
             } else if let sql {
                 "PostgreSQL error \(sqlState): \(message) (in: \(sql.prefix(200)))"
             } else {
@@ -71,7 +77,7 @@ public enum StorageError: Error, Sendable, CustomStringConvertible {
                 + "upgrade pipeline to open it (the database was not changed)"
         case .notAPipelineDatabase(let path):
             "\(path) is an SQLite database that pipeline did not create (it has tables but no schema_migrations); "
-                + "point --db at a new path or a pipeline database (the file was not changed)"
+                + "give a new path or a pipeline database's (the file was not changed)"
         case .migrationMismatch(let version, let applied, let shipped):
             "the database applied migration \(version) as '\(applied)', but this pipeline ships '\(shipped)' "
                 + "under that number; it was written by a different build and cannot be migrated safely"
@@ -80,7 +86,7 @@ public enum StorageError: Error, Sendable, CustomStringConvertible {
         case .notFound(let what):
             "\(what) does not exist"
         case .noDatabase(let path):
-            "there is no database at \(path) (nothing was created there); check the path"
+            "there is no database at \(path) (nothing was created there); check the path, or create the database first"
         case .copyTargetNotEmpty(let location, let tables):
             "the database at \(location) already holds data (in \(tables.joined(separator: ", "))); a copy goes only "
                 + "into an empty database, and nothing was changed. Copy into a new SQLite file or an empty PostgreSQL "
@@ -105,7 +111,7 @@ public enum StorageError: Error, Sendable, CustomStringConvertible {
             // SQLITE_BUSY (5) and SQLITE_LOCKED (6), including their extended codes.
             return code & 0xFF == 5 || code & 0xFF == 6
         case .cannotConnect:
-            return true
+            return !isConfiguration
         case .postgresql(let sqlState, _, _):
             // https://www.postgresql.org/docs/15/errcodes-appendix.html: connection exceptions (08),
             // insufficient resources (53) but a full disk, operator intervention such as a shutdown
@@ -116,6 +122,73 @@ public enum StorageError: Error, Sendable, CustomStringConvertible {
         default:
             return false
         }
+    }
+
+    /// The database cannot be used as it is set up, and trying again will not change that: the path names no
+    /// pipeline database (none there, an SQLite file pipeline did not create, a file that is no SQLite database,
+    /// a folder that cannot be written), a newer or different build's schema, or a server that refuses this
+    /// role, password or database (`connectionSetting`), or one that refuses its privileges. Exit 78
+    /// (`EX_CONFIG`); the description says what to change.
+    public var isConfiguration: Bool {
+        switch self {
+        case .cannotOpen, .noDatabase, .notAPipelineDatabase, .newerSchema, .migrationMismatch:
+            return true
+        case .cannotConnect(_, let reason):
+            return Self.connectionSetting(reason) != nil
+        case .sqlite(let code, _, _):
+            // SQLITE_NOTADB (26): the file is not an SQLite database.
+            return code & 0xFF == 26
+        case .postgresql(let sqlState, _, _):
+            // Class 28 (invalid authorization), 3D000 (no such database) and 42501 (insufficient privilege):
+            // https://www.postgresql.org/docs/15/errcodes-appendix.html
+            return sqlState.hasPrefix("28") || sqlState == "3D000" || sqlState == "42501"
+        default:
+            return false
+        }
+    }
+
+    /// What to change when a server refused a connection for a reason that will not pass by itself, from libpq's
+    /// message (a failed connection has no SQLSTATE libpq hands out): `nil` for a server that is down,
+    /// restarting, out of connections or out of reach, which may pass. The phrases are libpq's and the
+    /// server's English messages (https://www.postgresql.org/docs/15/client-authentication-problems.html);
+    /// a message in another language is taken as one that may pass.
+    static func connectionSetting(_ reason: String) -> String? {
+        let text = reason.lowercased()
+        func says(_ phrases: String...) -> Bool { phrases.contains { text.contains($0) } }
+        if says("password authentication failed", "no password supplied", "password is too long") {
+            return "the password is wrong or missing; put the role's password in the password file (~/.pgpass or "
+                + "PGPASSFILE, mode 0600, a line host:port:database:role:password) or in PGPASSWORD"
+        }
+        if says("is not permitted to log in") || (says("role \"") && says("\" does not exist")) {
+            return "the role does not exist or may not log in; create it as a superuser (CREATE ROLE name LOGIN "
+                + "PASSWORD '…') or name another in the URL or PGUSER"
+        }
+        if says("database \"") && says("\" does not exist") {
+            return "the database does not exist; create it as a superuser (CREATE DATABASE name OWNER role) or name "
+                + "another in the URL"
+        }
+        if says("no pg_hba.conf entry", "peer authentication failed", "ident authentication failed")
+            || says("authentication failed for user")
+        {
+            return "the server's pg_hba.conf does not let this role in this way; connect over TCP with a password "
+                + "(host=localhost and a password file), run as the operating-system user of the same name, or add "
+                + "a line for the role to pg_hba.conf and reload the server"
+        }
+        if says("permission denied for database") {
+            return "the role may not connect to this database; GRANT CONNECT ON DATABASE name TO role, or make the "
+                + "role its owner"
+        }
+        if says("does not support ssl", "certificate") {
+            return "the server's TLS set-up and sslmode disagree; check sslmode, sslrootcert and the server's "
+                + "certificate"
+        }
+        if says("name or service not known") {
+            return "the host name is unknown; check it in the URL or PGHOST"
+        }
+        if says("invalid ", "cannot load libpq") {
+            return "fix what the message names"
+        }
+        return nil
     }
 
     /// The disk under the database is full or failing: SQLite's SQLITE_FULL (13) and SQLITE_IOERR

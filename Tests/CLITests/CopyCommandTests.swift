@@ -244,7 +244,7 @@ struct CopyCommandTests {
         let directory = TemporaryDirectory()
         let missing = directory.path("typo.sqlite")
         let run = await runCLI(["copy", "--from", missing, "--to", directory.path("new.sqlite")])
-        #expect(run.status == 1)
+        #expect(run.status == 78)
         #expect(run.stderr.contains("there is no database at \(missing)"))
         #expect(!FileManager.default.fileExists(atPath: missing))
         #expect(!FileManager.default.fileExists(atPath: directory.path("new.sqlite")))

@@ -56,9 +56,17 @@ struct IngestCommandTests {
         #expect(run.status == 65)
         #expect(run.stderr.contains("line 2: mood: must be between 1 and 5"))
         #expect(run.stderr.contains("nothing was stored"))
+        // Nothing stored where there was no database: none is left behind.
+        #expect(!FileManager.default.fileExists(atPath: db))
         let status = await runCLI(["status", "--db", db, "--json"])
-        #expect(status.stdout.contains(#""users":0"#))
-        #expect(status.stdout.contains(#""dailyLogs":0"#))
+        #expect(status.status == 78 && status.stderr.contains("there is no database"))
+        // Into a database that exists, it stays as it was.
+        #expect(await runCLI(["init", "--db", db]).status == 0)
+        let again = await runCLI(["ingest", "-", "--strict", "--db", db, "--now", Self.now], stdin: input)
+        #expect(again.status == 65)
+        let kept = await runCLI(["status", "--db", db, "--json"])
+        #expect(kept.stdout.contains(#""users":0"#))
+        #expect(kept.stdout.contains(#""dailyLogs":0"#))
     }
 
     @Test("status names queued watch items of kinds this version does not know")

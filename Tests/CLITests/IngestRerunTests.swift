@@ -82,3 +82,28 @@ struct IngestRerunTests {
         #expect(try await Self.contents(twice) == expected)
     }
 }
+
+/// A refused input used to leave an empty database where there was none: a mistyped --db with a bad file
+/// then looked like a database with nothing in it.
+@Suite("An input refused as a whole creates no database")
+struct RefusedInputTests {
+    @Test("ingest --strict with a bad line, or input whose every line is bad, leaves no file where there was none")
+    func noDatabaseLeft() async throws {
+        let directory = TemporaryDirectory()
+        let good = #"{"type":"entry","user":"ada","day":"2026-03-14","mood":3}"#
+        let bad = #"{"type":"entry","user":"ada","day":"2026-03-14","mood":9}"#
+        for (arguments, input) in [(["--strict"], good + "\n" + bad + "\n"), ([], bad + "\n")] {
+            let db = directory.path("new.sqlite")
+            let run = await runCLI(
+                ["ingest", "-", "--db", db, "--now", "2026-03-15T12:00:00Z"] + arguments, stdin: input)
+            #expect(run.status == 65, "\(run.stderr)")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path).isEmpty, "\(arguments)")
+        }
+        // Into an existing database, a refused input leaves it as it was.
+        let db = directory.path("p.sqlite")
+        #expect(await runCLI(["init", "--db", db]).status == 0)
+        let run = await runCLI(["ingest", "-", "--db", db, "--strict"], stdin: bad + "\n")
+        #expect(run.status == 65)
+        #expect(FileManager.default.fileExists(atPath: db))
+    }
+}

@@ -81,6 +81,30 @@ struct ModelCommandTests {
         #expect(later.stderr.contains("at most tomorrow"))
     }
 
+    /// predict printed a forecast from a model a week old, or from inputs all imputed, as it printed any other.
+    @Test("predict warns on stderr and in --json of a model that missed its retrains and of imputed inputs")
+    func predictWarnings() async throws {
+        let directory = try await Self.retrained()
+        let db = directory.path("p.sqlite")
+        // The generated days end the day before `now`: tomorrow's inputs (today's entries) are not logged.
+        let fresh = await runCLI(["predict", "--user", "user-00001", "--db", db, "--now", Self.now, "--json"])
+        #expect(fresh.status == 0)
+        let warnings = try #require(try Self.object(fresh.stdout)["warnings"] as? [String])
+        #expect(warnings.count == 1 && warnings[0].hasPrefix("2026-11-29 has no severity"), "\(warnings)")
+        #expect(fresh.stderr == "warning: \(warnings[0])\n")
+        // The day before tomorrow's neighbour was logged: nothing imputed, a model of today: no warning.
+        let logged = await runCLI([
+            "predict", "--user", "user-00001", "--for", "2026-11-28", "--db", db, "--now", Self.now,
+        ])
+        #expect(logged.status == 0 && logged.stderr.isEmpty, "\(logged.stderr)")
+        // A week later, with no retrain since.
+        let week = "2026-12-06T12:00:00Z"
+        let stale = await runCLI(["predict", "--user", "user-00001", "--db", db, "--now", week, "--json"])
+        let staleWarnings = try #require(try Self.object(stale.stdout)["warnings"] as? [String])
+        #expect(staleWarnings.first?.hasPrefix("the model was trained 7 days ago") == true, "\(staleWarnings)")
+        #expect(stale.stderr.contains("is cron running 'pipeline retrain'?"))
+    }
+
     @Test("features prints the last fit's matrix as CSV: day, every feature, target; nothing missing")
     func features() async throws {
         let directory = try await Self.retrained()

@@ -1,3 +1,4 @@
+import Domain
 import Foundation
 import HTMLReport
 import TestSupport
@@ -12,8 +13,10 @@ import Testing
 /// examples); the full-page screenshots are checked and dropped.
 @Suite("Report in a browser", .timeLimit(.minutes(10)))
 struct BrowserTests {
-    /// For every `svg.chart`: its size on screen, its axes' ticks and extent, and how many marks in the
-    /// plot area have a non-empty box. Runs in the page through the DevTools protocol.
+    /// For every `svg.chart`: its size on screen and its share of the page's text column, its axes' ticks and
+    /// extent, how many marks in the plot area have a non-empty box, and how many pairs of x tick labels overlap
+    /// and how many labels stick out of the chart, as the browser laid the text out. Runs in the page through
+    /// the DevTools protocol.
     static let chartCheck = """
         Array.from(document.querySelectorAll('svg.chart')).map(svg => {
           const area = e => { if (!e) return 0; const b = e.getBBox(); return b.width * b.height; };
@@ -21,8 +24,18 @@ struct BrowserTests {
           const drawn = plot ? Array.from(plot.querySelectorAll('polyline, circle, rect')).filter(e => {
             const b = e.getBBox(); return b.width > 0 || b.height > 0; }).length : 0;
           const box = svg.getBoundingClientRect();
+          const style = getComputedStyle(document.body);
+          const column = document.body.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+          const labels = Array.from(svg.querySelectorAll('g.x-axis g.tick text')).map(t => t.getBoundingClientRect());
+          let overlaps = 0;
+          for (let i = 0; i < labels.length; i++) for (let j = i + 1; j < labels.length; j++) {
+            const a = labels[i], b = labels[j];
+            if (a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom) overlaps++;
+          }
+          const outside = labels.filter(l => l.left < box.left - 0.5 || l.right > box.right + 0.5).length;
           return { id: svg.id, title: (svg.querySelector('title') || {}).textContent || '',
-            width: box.width, height: box.height, drawn: drawn,
+            width: box.width, height: box.height, drawn: drawn, fill: box.width / column,
+            fixed: svg.classList.contains('fixed'), labels: labels.length, overlaps: overlaps, outside: outside,
             xTicks: svg.querySelectorAll('g.x-axis g.tick').length, yTicks: svg.querySelectorAll('g.y-axis g.tick').length,
             xAxis: area(svg.querySelector('g.x-axis')), yAxis: area(svg.querySelector('g.y-axis')),
             empty: svg.querySelector('text.empty') !== null };
@@ -82,6 +95,56 @@ struct BrowserTests {
             #expect((Double(chart["xAxis"] ?? "") ?? 0) > 0 && (Double(chart["yAxis"] ?? "") ?? 0) > 0, "\(name) axes")
             #expect(
                 (Double(chart["width"] ?? "") ?? 0) > 100 && (Double(chart["height"] ?? "") ?? 0) > 100, "\(name) size")
+            Self.expectLaidOut(chart, name: name)
+        }
+    }
+
+    /// A chart fills the page's text column (but a square one, shown at its own size), and no two of its x
+    /// labels overlap or stick out of it.
+    static func expectLaidOut(_ chart: [String: String], name: String) {
+        #expect(chart["overlaps"] == "0", "\(name): \(chart["overlaps"] ?? "?") pairs of x labels overlap")
+        #expect(chart["outside"] == "0", "\(name): \(chart["outside"] ?? "?") x labels outside the chart")
+        if chart["fixed"] == "0" {
+            #expect((Double(chart["fill"] ?? "") ?? 0) > 0.99, "\(name) fills \(chart["fill"] ?? "?") of the column")
+        } else {
+            #expect((Double(chart["width"] ?? "") ?? 0) >= 400, "\(name) is shown at its own size")
+        }
+    }
+
+    /// The week labels of the forecast-error chart overlapped into one string with five weeks.
+    @Test("the forecast-error chart's labels never overlap, with 4, 8 or 53 weeks, at 880 and 1,400 pixels")
+    func weekLabels() async throws {
+        let fixture = try await ReportFixture.shared(.sqlite)
+        for weeks in [4, 8, 53] {
+            let (directory, out) = try await fixture.report { options in
+                options.forecastQuality = Weeks(count: weeks)
+                options.user = ReportFixture.newUser
+            }
+            for width in [880, 1400] {
+                let index = try await Self.check(URL(fileURLWithPath: out + "/index.html"), width: width)
+                #expect(index.problems == [])
+                let chart = try #require(index.charts.first { $0["title"]?.hasPrefix("Mean absolute error") == true })
+                Self.expectLaidOut(chart, name: "\(weeks) weeks at \(width) px")
+                // Enough of them to read the axis by: at least one label in every eight weeks.
+                #expect((Int(chart["labels"] ?? "") ?? 0) >= min(weeks, max(2, weeks / 8)), "\(weeks) weeks")
+            }
+            withExtendedLifetime(directory) {}
+        }
+    }
+
+    /// `count` weeks of made-up errors ending on the fixture's last day.
+    struct Weeks: ForecastQualitySource {
+        let count: Int
+
+        func forecastQuality(of snapshots: [ServedModelSnapshot]) async throws(ReportError) -> ForecastQuality {
+            let last = Day.literal("2026-11-29")
+            let periods = (0..<count).reversed().map { back in
+                let first = last.adding(days: -7 * back - 6)
+                return ForecastQuality.Period(
+                    label: "\(first) – \(first.adding(days: 6))", first: first, last: first.adding(days: 6), days: 70,
+                    users: 10, servedMAE: 0.7, persistenceMAE: 0.9, populationMAE: 0.75, smoothingMAE: 0.85)
+            }
+            return ForecastQuality(method: "made up for the test", periods: periods)
         }
     }
 

@@ -38,10 +38,9 @@ struct CalendarTaskTests {
 
         // The night's run fails; its retry a minute later succeeds, and the next night stays at 03:00.
         harness.clock.set(Date(iso: "2026-03-16T10:00:00Z"))
-        let failed = try await harness.launch {
-            retrain(&$0)
-            $0.personalModel = nil
-        }
+        harness.model.failure.withLock { $0 = .noModel("the test model fails") }
+        let failed = try await harness.launch(retrain)
+        harness.model.failure.withLock { $0 = nil }
         #expect(failed.runs.map(\.outcome) == [.failure])
         harness.clock.advance(by: 60)
         #expect(try await harness.launch(retrain).runs.map(\.outcome) == [.success])

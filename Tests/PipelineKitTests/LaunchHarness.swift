@@ -55,8 +55,12 @@ final class TestPersonalModel: PersonalModelService {
     private let calls = Locked<(retrains: [UserID], insights: [UserID])>(([], []))
     let insightText = Locked<String?>("On days after you slept longer, your symptoms were milder.")
 
+    /// Set to make every retrain fail with it.
+    let failure = Locked<PipelineError?>(nil)
+
     func retrain(user: UserID) async throws(PipelineError) -> RetrainOutcome {
         calls.withLock { $0.retrains.append(user) }
+        if let failure = failure.withLock({ $0 }) { throw failure }
         return RetrainOutcome(
             promoted: true, reason: "promoted: beats persistence and the population model on the hold-out")
     }

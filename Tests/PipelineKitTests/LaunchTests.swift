@@ -93,7 +93,9 @@ struct LaunchTests {
 
     /// Checked by removing the launch's final checkpoint: the log held 535,632 bytes, and the copy had no
     /// runs and no users.
-    @Test("after a launch the SQLite file alone holds its writes: a copy without the log has every run, and the log is empty")
+    @Test(
+        "after a launch the SQLite file alone holds its writes: a copy without the log has every run, and the log is empty"
+    )
     func launchLeavesItsWritesInTheFile() async throws {
         let harness = try await LaunchHarness(.sqlite)
         try await harness.addUser("ada")
@@ -136,23 +138,46 @@ struct LaunchTests {
     }
 
     @Test(
-        "retrain --force runs ml-retrain before it is due; without a model service the run fails and says why",
+        "retrain --force runs ml-retrain before it is due; a retrain that fails is recorded with its reason",
         arguments: TestBackend.all)
-    func forceAndMissingService(backend: TestBackend) async throws {
+    func forceAndFailure(backend: TestBackend) async throws {
         let harness = try await LaunchHarness(backend)
         try await harness.addUser("ada")
         try await harness.launch()
         harness.clock.advance(by: 3600)
         #expect(try await harness.launch { $0.tasks = [PipelineTasks.mlRetrain] }.runs.isEmpty)
+        harness.model.failure.withLock { $0 = .noModel("the test model fails") }
         let forced = try await harness.launch {
             $0.tasks = [PipelineTasks.mlRetrain]
             $0.force = true
-            $0.personalModel = nil
         }
         let run = try #require(forced.runs.first)
         #expect(run.identifier == PipelineTasks.mlRetrain)
         #expect(run.outcome == .failure)
-        #expect(run.reason?.contains("no personal model service") == true)
+        #expect(run.reason?.contains("the test model fails") == true)
+    }
+
+    /// A library user's `launch(LaunchOptions())` recorded a failed `ml-retrain` ("no personal model service is
+    /// configured in this build") and threw nothing; `pipeline status` then showed no problem.
+    @Test("LaunchOptions() retrains with the pipeline's own personal models, as pipeline retrain does")
+    func defaultModelService() async throws {
+        let database = TestDatabase(.sqlite, now: Date(iso: "2026-03-15T12:00:00Z"))
+        let pipeline = try await database.open()
+        let ada = UserID.literal("ada")
+        try await pipeline.ingest(.user(UserUpdate(id: ada, timeZone: TimeZone.iana("UTC"))))
+        for back in 1...30 {
+            var entry = UserEntry(user: ada, day: Day.literal("2026-03-15").adding(days: -back))
+            entry.symptomSeverity = .set(back % 7)
+            try await pipeline.ingest(.entry(entry))
+        }
+        var options = LaunchOptions()
+        options.conditions = ManualConditions()
+        let report = try await pipeline.launch(options)
+        let retrain = try #require(report.runs.first { $0.identifier == PipelineTasks.mlRetrain })
+        #expect(retrain.outcome == .success, "\(retrain.reason ?? "")")
+        #expect(retrain.reason?.hasPrefix("serving: ") == true, "\(retrain.reason ?? "")")
+        let served = try #require(try await PersonalModels(pipeline: pipeline).servedModel(for: ada))
+        #expect(served.stored.scope == "ada")
     }
 
     @Test(

@@ -12,23 +12,24 @@ struct ReadmeExampleTests {
     @Test("runs as written and does what its comments say", arguments: TestBackend.all)
     func example(backend: TestBackend) async throws {
         let database = TestDatabase(backend, now: Date(iso: "2026-03-02T12:00:00Z"))
-        // --- README (the path is the test's) ---
+        // --- README (the path and clock are the test's; scripts/library-example.sh runs it as written) ---
         let pipeline = try await Pipeline.open(path: database.path, clock: database.clock)
         let alice = UserID("alice")!
         try await pipeline.ingest(.user(UserUpdate(id: alice, timeZone: TimeZone.iana("Europe/Berlin"))))
 
-        var entry = UserEntry(user: alice, day: Day("2026-03-01")!)
-        entry.symptomSeverity = .set(4)
-        entry.notes = .set("slept badly")
-        try await pipeline.ingest(.entry(entry))
-        try await pipeline.ingest(
-            .health(HealthMetrics(user: alice, day: Day("2026-03-01")!, hrv: 48.2, stepCount: 8042)))
-
-        let (today, log) = try await pipeline.today(for: alice)
-        let settings = try await pipeline.settings(for: alice)  // notifications on unless turned off
+        let (today, _) = try await pipeline.today(for: alice)
+        var records: [InputRecord] = []
+        for back in 1...28 {
+            let day = today.adding(days: -back)
+            var entry = UserEntry(user: alice, day: day)
+            entry.symptomSeverity = .set(3 + back % 4)
+            records.append(.entry(entry))
+            records.append(.health(HealthMetrics(user: alice, day: day, hrv: 48.2, stepCount: 8042)))
+        }
+        try await pipeline.ingest(records)
 
         let models = PersonalModels(pipeline: pipeline)
-        let outcome = try await models.retrain(user: alice)  // outcome.reason: what serves and why
+        let outcome = try await models.retrain(user: alice)
         let tomorrow = try await models.forecast(user: alice, for: today.adding(days: 1))
 
         var options = LaunchOptions()
@@ -36,15 +37,15 @@ struct ReadmeExampleTests {
         let report = try await pipeline.launch(options)
         // --- end of README ---
         #expect(today == Day("2026-03-02"))
-        #expect(log == nil)
-        #expect(settings.engagementNotifications)
-        // One user with one day: too few to pool a population and nothing to score, so their own past serves —
-        // smoothing of the one severity logged — and with no error seen yet, the interval is the whole scale.
-        #expect(outcome.reason.contains("no scored day") && outcome.reason.contains("smoothing"))
-        #expect(tomorrow.source == .combined && tomorrow.severity == 4 && tomorrow.interval == 0...10)
-        #expect(!report.runs.isEmpty)
-        let stored = try #require(try await pipeline.dailyLog(user: alice, day: Day("2026-03-01")!))
-        #expect(stored.symptomSeverity == 4 && stored.notes == "slept badly")
+        #expect(outcome.promoted && outcome.reason.hasPrefix("serving: "))
+        let interval = try #require(tomorrow.interval)
+        #expect(tomorrow.source == .combined && tomorrow.severity == tomorrow.severity.rounded())
+        #expect(interval.contains(tomorrow.severity))
+        // The launch retrains with the pipeline's own models: every run succeeds, ml-retrain among them.
+        #expect(report.unsuccessfulRunCount == 0)
+        #expect(report.runs.contains { $0.identifier == PipelineTasks.mlRetrain && $0.outcome == .success })
+        let stored = try #require(try await pipeline.dailyLog(user: alice, day: today.adding(days: -1)))
+        #expect(stored.symptomSeverity == 4)
         #expect(stored.hrv == Sourced(48.2, .health))
     }
 }

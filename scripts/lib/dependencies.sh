@@ -2,7 +2,8 @@
 #
 # Usage: ensure_packages PACKAGE...
 # Runs `apt-get update` at most once, then `apt-get install -y` for the missing packages only, as
-# root or through sudo. Prints nothing when everything is already installed.
+# root or through sudo. Prints nothing when everything is already installed, and one line naming
+# what it installs otherwise: apt's and dpkg's output goes to a log, shown only when they fail.
 
 ensure_packages() {
     local missing=()
@@ -24,12 +25,24 @@ ensure_packages() {
             return 1
         fi
     fi
-    echo "installing ${missing[*]}" >&2
+    echo "installing ${missing[*]} (apt-get; a minute or two)" >&2
+    local log
+    log=$(mktemp /tmp/pipeline-apt.XXXXXX)
     if [ -z "${PIPELINE_APT_UPDATED:-}" ]; then
-        "${run[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -qq >&2
+        if ! "${run[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -qq >"$log" 2>&1; then
+            cat "$log" >&2
+            rm -f "$log"
+            return 1
+        fi
         export PIPELINE_APT_UPDATED=1
     fi
-    "${run[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
+    if ! "${run[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+        "${missing[@]}" >"$log" 2>&1; then
+        cat "$log" >&2
+        rm -f "$log"
+        return 1
+    fi
+    rm -f "$log"
 }
 
 # What building, testing and the demo need: OpenBLAS (libopenblas.so.0, which pipeline loads at run time),

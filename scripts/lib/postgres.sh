@@ -31,14 +31,21 @@ start_test_postgres() {
         cat "$folder/initdb.log" >&2
         return 1
     fi
+    # One role whose password is checked (every other local connection is trusted), so that the tests can see
+    # what a wrong or missing password does: pg_hba.conf takes the first line that matches.
+    _as_postgres_owner sed -i '0,/^local/s//local   all             pipeline_password                       scram-sha-256\n&/' \
+        "$folder/data/pg_hba.conf"
     if ! _start_test_postgres_server "$folder"; then
         echo "error: the test PostgreSQL server did not start:" >&2
         cat "$folder/pg_ctl.log" "$folder/server.log" >&2 2>/dev/null
         return 1
     fi
     "$PIPELINE_POSTGRES_BIN/psql" -q -h "$folder/socket" -U pipeline -d postgres \
-        -c "CREATE DATABASE pipeline_test" >/dev/null
+        -c "CREATE DATABASE pipeline_test" \
+        -c "CREATE ROLE pipeline_password LOGIN PASSWORD 'right-password'" >/dev/null
     export PIPELINE_TEST_POSTGRES="postgresql:///pipeline_test?host=$folder/socket&user=pipeline"
+    # The role above, for the tests of wrong and missing passwords: ROLE:PASSWORD.
+    export PIPELINE_TEST_POSTGRES_PASSWORD_ROLE="pipeline_password:right-password"
 }
 
 # _start_test_postgres_server FOLDER: starts the cluster in FOLDER with the test settings (again, after a stop).
@@ -54,5 +61,5 @@ stop_test_postgres() {
     [ -n "$folder" ] && [ -d "$folder" ] || return 0
     _as_postgres_owner "$PIPELINE_POSTGRES_BIN/pg_ctl" -D "$folder/data" -m immediate -w stop >/dev/null 2>&1 || true
     rm -rf "$folder"
-    unset PIPELINE_TEST_POSTGRES_DIR
+    unset PIPELINE_TEST_POSTGRES_DIR PIPELINE_TEST_POSTGRES_PASSWORD_ROLE
 }

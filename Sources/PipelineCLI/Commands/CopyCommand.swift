@@ -53,14 +53,38 @@ enum CopyCommand: Command {
         guard source.location != target.location else {
             throw CLIError.usage("--from and --to name the same database (\(source.location))")
         }
-        let stderr = context.io.stderr
-        var progress: (@Sendable (CopyTable, Int) -> Void)?
-        if context.io.isTerminal {
-            progress = { table, rows in stderr.write("\r\u{1B}[Kcopying \(table.name): \(rows) rows") }
+        // Rows of the tables done before the one being copied, for the running total.
+        let progress = ProgressLine(context.io, label: "copying", unit: .rows)
+        var report: (@Sendable (CopyTable, Int) -> Void)?
+        if let progress {
+            let tables = CopyTable.allCases
+            let before = Locked((table: tables[0], rows: 0, last: 0))
+            report = { table, rows in
+                let done: Int = before.withLock { state in
+                    if state.table != table {
+                        state = (table, state.rows + state.last, 0)
+                    }
+                    state.last = rows
+                    return state.rows + rows
+                }
+                let number = (tables.firstIndex(of: table) ?? 0) + 1
+                progress.update(done: done, total: nil, detail: "(table \(number) of \(tables.count): \(table.name))")
+            }
         }
-        let copied = try await Store.copy(
-            from: source, to: target, pageSize: context.arguments.int("page-size")!, progress: progress)
-        if progress != nil { stderr.write("\r\u{1B}[K") }
+        let copied: [CopiedTable]
+        do {
+            copied = try await Store.copy(
+                from: source, to: target, pageSize: context.arguments.int("page-size")!, progress: report)
+        } catch {
+            progress?.finish()
+            throw error
+        }
+        let total = copied.reduce(0) { $0 + $1.rows }
+        progress?.finish(
+            progress.map {
+                "copied \(ProgressLine.count(total)) \(ProgressLine.Unit.rows(total)) of \(copied.count) tables in "
+                    + ProgressLine.took($0.elapsed)
+            })
         if context.json {
             context.io.stdout.writeLine(json(copied, from: source.location, to: target.location).jsonText)
         } else {

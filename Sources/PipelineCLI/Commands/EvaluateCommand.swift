@@ -52,15 +52,33 @@ enum EvaluateCommand: Command {
             throw CLIError.usage("--days and --logged-days choose the days two ways: give one of them")
         }
         let jobs = context.arguments.int("jobs") ?? ProcessInfo.processInfo.activeProcessorCount
-        let pipeline = try await Pipeline.open(path: context.databasePath, clock: context.clock, log: context.log)
+        let pipeline = try await LaunchSupport.open(context)
         let models = PersonalModels(pipeline: pipeline, jobs: jobs)
-        let evaluation =
-            if let loggedDays {
-                try await models.evaluate(loggedDays: loggedDays)
-            } else {
-                try await models.evaluate(days: days ?? 28)
-            }
-        try await pipeline.record(evaluation)
+        let progress = ProgressLine(context.io, label: "evaluating", unit: Self.userDays)
+        var report: (@Sendable (Int, Int) -> Void)?
+        if let progress { report = { done, total in progress.update(done: done, total: total) } }
+        let evaluation: Evaluation
+        do {
+            evaluation =
+                if let loggedDays {
+                    try await models.evaluate(loggedDays: loggedDays, progress: report)
+                } else {
+                    try await models.evaluate(days: days ?? 28, progress: report)
+                }
+            try await pipeline.record(evaluation)
+        } catch {
+            progress?.finish()
+            throw error
+        }
+        progress?.finish(
+            progress.map {
+                "evaluated \(evaluation.days) \(loggedDays == nil ? "" : "logged ")days for "
+                    + "\(ProgressLine.count(evaluation.users)) users in \(ProgressLine.took($0.elapsed)): "
+                    + "\(ProgressLine.count(evaluation.forecasts)) forecasts scored"
+            })
+        if let warning = Self.shortfall(evaluation, asked: days ?? 28, logged: loggedDays != nil) {
+            context.io.stderr.writeLine("warning: " + warning)
+        }
         if context.json {
             context.io.stdout.writeLine(evaluation.json.jsonText)
             return .ok
@@ -70,13 +88,18 @@ enum EvaluateCommand: Command {
             "walk-forward over \(evaluation.days) \(loggedDays == nil ? "" : "logged ")days, \(evaluation.first) to "
                 + "\(evaluation.last): \(evaluation.forecasts) forecasts for \(evaluation.users) users")
         out.writeLine("")
-        out.writeLine("forecast                       MAE   before yesterday is logged")
-        out.writeLine(line("served", evaluation.served, evaluation.servedBeforeYesterdayLogged))
-        out.writeLine(line("tomorrow = today", evaluation.persistence, nil))
-        out.writeLine(line("user mean", evaluation.userMean, evaluation.userMeanBeforeYesterdayLogged))
-        out.writeLine(line("exponential smoothing", evaluation.smoothing, nil))
-        out.writeLine(line("population", evaluation.population, nil))
-        out.writeLine(line("personal, ungated", evaluation.ungatedPersonal, nil))
+        let errors = TextTable(
+            [.init("forecast"), .init("MAE", .right), .init("MAE before yesterday is logged", .right)], writer: out)
+        for (label, value, early) in [
+            ("served", evaluation.served, evaluation.servedBeforeYesterdayLogged),
+            ("tomorrow = today", evaluation.persistence, nil),
+            ("user mean", evaluation.userMean, evaluation.userMeanBeforeYesterdayLogged),
+            ("exponential smoothing", evaluation.smoothing, nil), ("population", evaluation.population, nil),
+            ("personal, ungated", evaluation.ungatedPersonal, nil),
+        ] as [(String, Double?, Double?)] {
+            errors.add([label, value.map(number) ?? "-", early.map(number) ?? ""])
+        }
+        errors.finish()
         out.writeLine("")
         if let coverage = evaluation.intervalCoverage, let width = evaluation.intervalWidth {
             out.writeLine("80% interval   held \(percent(coverage)) of the days, mean width \(number(width))")
@@ -95,23 +118,38 @@ enum EvaluateCommand: Command {
             "flare          Brier \(number(evaluation.flareBrier)), AUC \(evaluation.flareAUC.map(number) ?? "-"), "
                 + "calibration error \(number(evaluation.flareCalibrationError)), \(evaluation.flareDays) flare days")
         out.writeLine("")
-        out.writeLine(
-            "week".padding(toLength: 28, withPad: " ", startingAt: 0)
-                + "forecasts  served  tomorrow = today  population")
+        let weeks = TextTable(
+            [
+                .init("week"), .init("forecasts", .right), .init("served", .right),
+                .init("tomorrow = today", .right), .init("population", .right),
+            ], writer: out)
         for period in evaluation.periods {
-            let days = "\(period.first) – \(period.last)".padding(toLength: 28, withPad: " ", startingAt: 0)
-            let count = String(period.forecasts).leftPadded(to: 9)
-            out.writeLine(
-                "\(days)\(count)  \(number(period.served).leftPadded(to: 6))  \(number(period.persistence).leftPadded(to: 16))  "
-                    + (period.population.map(number) ?? "-").leftPadded(to: 10))
+            weeks.add([
+                "\(period.first) – \(period.last)", String(period.forecasts), number(period.served),
+                number(period.persistence), period.population.map(number) ?? "-",
+            ])
         }
+        weeks.finish()
         return .ok
     }
 
-    private static func line(_ label: String, _ value: Double?, _ early: Double?) -> String {
-        let padded = label.padding(toLength: 26, withPad: " ", startingAt: 0)
-        let main = value.map(number) ?? "    -"
-        return "\(padded)\(main)" + (early.map { "   \(number($0))" } ?? "")
+    /// What `evaluate` counts on its progress line: one user retrained and forecast for one day.
+    static let userDays = ProgressLine.Unit(one: "user-day", many: "user-days")
+
+    /// What the figures rest on when the database holds less than the walk asked for: `nil` when every day had
+    /// a forecast to score.
+    static func shortfall(_ evaluation: Evaluation, asked days: Int, logged: Bool) -> String? {
+        let rule =
+            logged
+            ? "a day counts when its severity and an earlier one were logged"
+            : "a day counts when its severity and the day before's were logged"
+        if evaluation.forecasts == 0 {
+            return "no forecast could be scored in the \(days) days walked (\(rule)); ingest more days, or walk "
+                + "further back with a larger --days"
+        }
+        guard !logged, evaluation.scoredDays < days else { return nil }
+        return "only \(evaluation.scoredDays) of the \(days) days walked had a forecast to score (\(rule)): "
+            + "the figures rest on \(evaluation.forecasts) forecast\(evaluation.forecasts == 1 ? "" : "s")"
     }
 
     private static func name(_ kind: ModelSource) -> String {
@@ -127,10 +165,4 @@ enum EvaluateCommand: Command {
 
     private static func number(_ value: Double) -> String { String(format: "%.3f", value) }
     private static func percent(_ value: Double) -> String { String(format: "%.1f%%", value * 100) }
-}
-
-extension String {
-    fileprivate func leftPadded(to width: Int) -> String {
-        count >= width ? self : String(repeating: " ", count: width - count) + self
-    }
 }

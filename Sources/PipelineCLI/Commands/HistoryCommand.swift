@@ -8,9 +8,9 @@ enum HistoryCommand: Command {
         name: "history",
         abstract: "Show the runs of the scheduled tasks: when, for whom, and how each ended.",
         discussion: """
-            One run per line, oldest first: its start, task, user, outcome (success, failure or \
-            expired), how many of its task's periods it covered when it caught up after missed \
-            launches ("3 periods"), and the reason (which says so when the run was its request's \
+            One run per line under a header, oldest first: its start, task, user, outcome (success, \
+            failure or expired), how many of its task's periods it covered when it caught up after \
+            missed launches (blank for one), and the reason (which says so when the run was its request's \
             last attempt and the request was discarded). With --json, one JSON object per line with \
             identifier, user, startedAt, finishedAt, outcome, reason and periods. Runs still in \
             progress are not listed. Launches prune runs older than their --keep-history, but keep each chain's latest.
@@ -37,20 +37,28 @@ enum HistoryCommand: Command {
         let pipeline = try await LaunchSupport.open(context)
         let runs = try await pipeline.taskHistory(
             user: context.arguments.user("user"), task: task, limit: context.arguments.int("limit"))
-        for run in runs {
-            guard !context.io.stdout.isClosed else { break }
-            if context.json {
+        if context.json {
+            for run in runs {
+                guard !context.io.stdout.isClosed else { break }
                 context.io.stdout.writeLine(LaunchSupport.json(run).jsonText)
-            } else {
-                let fields = [
-                    ISO8601Instant.string(from: run.startedAt), run.identifier.rawValue, run.scope.description,
-                    run.outcome?.rawValue ?? "running",
-                ]
-                var line = fields.joined(separator: "  ")
-                if run.periods > 1 { line += "  \(run.periods) periods" }
-                context.io.stdout.writeLine(line + (run.reason.map { "  " + $0 } ?? ""))
             }
+            return .ok
         }
+        let table = TextTable(
+            [
+                .init("started"), .init("task"), .init("user"), .init("outcome"), .init("periods", .right),
+                .init("reason"),
+            ],
+            writer: context.io.stdout)
+        for run in runs {
+            guard !table.isClosed else { break }
+            table.add([
+                ISO8601Instant.string(from: run.startedAt), run.identifier.rawValue, run.scope.description,
+                run.outcome?.rawValue ?? "running", run.periods > 1 ? String(run.periods) : "",
+                run.reason.map { PrintableExcerpt.of($0, limit: 2_000) } ?? "",
+            ])
+        }
+        table.finish()
         return .ok
     }
 }

@@ -58,13 +58,32 @@ enum IngestCommand: Command {
         let input = try context.input(path)
         let source: JSONLinesReader.Source =
             if let descriptor = input.fileDescriptor { .descriptor(descriptor) } else { .bytes(try input.readAll()) }
+        var status = stat()
+        let databaseWasThere = lstat(context.databasePath, &status) == 0
         let pipeline = try await Pipeline.open(path: context.databasePath, clock: context.clock, log: context.log)
         let stderr = context.io.stderr
-        let report = try await pipeline.ingestJSONLines(from: source, strict: context.arguments.flag("strict")) {
-            error in
-            stderr.writeLine(error.description)
+        let progress = ProgressLine(context.io, label: "ingesting", unit: .megabytes)
+        let watcher = progress.flatMap { progress in input.fileDescriptor.flatMap { Self.watch($0, on: progress) } }
+        let report: IngestReport
+        do {
+            report = try await pipeline.ingestJSONLines(from: source, strict: context.arguments.flag("strict")) {
+                error in
+                if let progress { progress.finish() }
+                stderr.writeLine(error.description)
+            }
+        } catch {
+            watcher?.cancel()
+            progress?.finish()
+            throw error
         }
+        watcher?.cancel()
+        progress?.finish()
         withExtendedLifetime(input) {}
+        // An input refused as a whole leaves no database behind where there was none: a mistyped --db or a bad
+        // file then creates nothing, as with every other command.
+        if !databaseWasThere, pipeline.store.backend == .sqlite, report.rejected > 0, report.storedCount == 0 {
+            for suffix in ["", "-wal", "-shm"] { unlink(context.databasePath + suffix) }
+        }
         if context.json {
             context.io.stdout.writeLine(report.json(input: path).jsonText)
         } else if context.io.isTerminal || report.rejected > 0 {
@@ -75,6 +94,23 @@ enum IngestCommand: Command {
 }
 
 extension IngestCommand {
+    /// Draws how far the reader has got into a regular file (its offset, which the reader's `read(2)` calls
+    /// move) against its size, five times a second, until cancelled; `nil` for a pipe, which has no size.
+    static func watch(_ descriptor: Int32, on progress: ProgressLine) -> Task<Void, Never>? {
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG, status.st_size > 0 else {
+            return nil
+        }
+        let size = Int(status.st_size)
+        return Task {
+            while !Task.isCancelled {
+                let offset = lseek(descriptor, 0, SEEK_CUR)
+                if offset >= 0 { progress.update(done: min(Int(offset), size), total: size) }
+                try? await Task.sleep(for: .milliseconds(200))
+            }
+        }
+    }
+
     static func importAppleHealth(path: String, _ context: CommandContext) async throws -> ExitStatus {
         guard let user = context.arguments.user("user") else {
             throw CLIError.usage("--format apple-health needs --user: the person the export belongs to")

@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import HTMLReport
 import Learning
 import PipelineKit
 import Storage
@@ -16,8 +17,10 @@ enum ModelCommand: Command {
             serves a combination of smoothing, the long-run level, the population model and the personal \
             model (model: combined), its weights fitted on those folds and held toward the cohort's; the \
             80% interval comes from the combination's errors out of fold. The flare head is chosen and \
-            calibrated on its own. A user never retrained is served the population model. Coefficients \
-            are per standard deviation of each feature in the user's training days.
+            calibrated on its own. A user never retrained is served the population model. "served" \
+            names it as 'pipeline report' does: a combination by the candidate it weighs most \
+            ("combination, mostly smoothing"), or the population model. Coefficients are per standard \
+            deviation of each feature in the user's training days.
             """,
         options: [.option("user", .user, help: "The user whose model to show.", required: true)],
         examples: [Example("As JSON", "pipeline model --user alice --json")])
@@ -36,10 +39,13 @@ enum ModelCommand: Command {
         let kind = promotedForUser ? served.artifact.source.rawValue : ModelSource.population.rawValue
         let reason = promotedForUser ? served.stored.reason : fallbackReason(latest)
         let artifact = served.artifact
+        // What serves the user in the report's words: a combination by the candidate it weighs most.
+        let serving = ServedModelKind(artifact: artifact, ownArtifact: promotedForUser).label
         if context.json {
             var object = JSONObject()
             object["user"] = .string(user.rawValue)
             object["source"] = .string(kind)
+            object["served"] = .string(serving)
             object["promoted"] = .bool(promotedForUser)
             object["reason"] = .string(reason)
             object["trainedAt"] = .string(ISO8601Instant.string(from: artifact.trainedAt))
@@ -83,6 +89,7 @@ enum ModelCommand: Command {
         out.writeLine("user          \(user)")
         out.writeLine(
             "model         \(kind)" + (promotedForUser ? ", selected" : ", served until the user's first retrain"))
+        out.writeLine("served        \(serving)")
         out.writeLine("reason        \(reason)")
         out.writeLine(
             "trained at    \(ISO8601Instant.string(from: artifact.trainedAt)) (spec version \(artifact.specVersion))")

@@ -39,9 +39,21 @@ enum OutboxCommand: Command {
             return unknown.isEmpty ? .ok : .dataError
         }
         let messages = try await pipeline.outbox(user: context.arguments.user("user"))
+        let table =
+            context.json
+            ? nil
+            : TextTable(
+                [.init("id", .right), .init("user"), .init("day"), .init("kind"), .init("message")],
+                writer: context.io.stdout)
+        defer { table?.finish() }
         for message in messages {
             guard !context.io.stdout.isClosed else { break }
-            if context.json {
+            if let table {
+                table.add([
+                    String(message.id), message.user.rawValue, message.day.description,
+                    PrintableExcerpt.of(message.kind), PrintableExcerpt.of(message.body, limit: 2_000),
+                ])
+            } else {
                 let object: JSONObject = [
                     "id": .number(Double(message.id)),
                     "user": .string(message.user.rawValue),
@@ -51,9 +63,6 @@ enum OutboxCommand: Command {
                     "createdAt": .string(ISO8601Instant.string(from: message.createdAt)),
                 ]
                 context.io.stdout.writeLine(object.jsonText)
-            } else {
-                context.io.stdout.writeLine(
-                    "\(message.id)  \(message.user)  \(message.day)  \(message.kind)  \(message.body)")
             }
         }
         return .ok

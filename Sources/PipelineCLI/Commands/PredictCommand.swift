@@ -14,7 +14,9 @@ enum PredictCommand: Command {
             later days have no data before them yet. The severity is a whole number, the median of \
             the forecast distribution; the interval should hold the day's severity on 80% of days \
             ('pipeline evaluate' measures how often it did). Inputs not logged on the day before are \
-            imputed and listed.
+            imputed (the user's training mean) and named in a warning on standard error; so is a model \
+            trained more than two days ago (retrains run nightly: cron is not running 'pipeline \
+            retrain', or they fail). --json has the same warnings in "warnings".
             """,
         options: [
             .option("user", .user, help: "The user to forecast.", required: true),
@@ -34,6 +36,8 @@ enum PredictCommand: Command {
             )
         }
         let forecast = try await PersonalModels(pipeline: pipeline).forecast(user: id, for: day)
+        let warnings = Self.warnings(forecast, now: context.clock.now)
+        for warning in warnings { context.io.stderr.writeLine("warning: " + warning) }
         if context.json {
             var object = JSONObject()
             object["user"] = .string(id.rawValue)
@@ -45,21 +49,43 @@ enum PredictCommand: Command {
             object["model"] = .string(forecast.source.rawValue)
             object["trainedAt"] = .string(ISO8601Instant.string(from: forecast.trainedAt))
             object["missingInputs"] = .array(forecast.missingInputs.map { .string($0) })
+            object["warnings"] = .array(warnings.map { .string($0) })
             context.io.stdout.writeLine(object.jsonText)
             return .ok
         }
         let interval = forecast.interval.map {
             " (80% interval \(String(format: "%.0f", $0.lowerBound))–\(String(format: "%.0f", $0.upperBound)))"
         }
-        var line =
+        let line =
             "\(day): severity \(String(format: forecast.interval == nil ? "%.1f" : "%.0f", forecast.severity)) of 10"
             + (interval ?? "") + ", flare probability "
             + "\(String(format: "%.0f", forecast.flareProbability * 100))% (\(forecast.source.rawValue) model trained "
             + "\(ISO8601Instant.string(from: forecast.trainedAt)))"
-        if !forecast.missingInputs.isEmpty {
-            line += "; not logged the day before, imputed: \(forecast.missingInputs.joined(separator: ", "))"
-        }
         context.io.stdout.writeLine(line)
         return .ok
+    }
+
+    /// A model older than this has missed a nightly retrain.
+    static let staleAfter: TimeInterval = 2 * 86_400
+
+    /// What makes a forecast less than it looks: a model that missed its retrains, inputs imputed.
+    static func warnings(_ forecast: ForecastPrediction, now: Date) -> [String] {
+        var warnings: [String] = []
+        let age = now.timeIntervalSince(forecast.trainedAt)
+        if age > staleAfter {
+            let days = Int(age / 86_400)
+            warnings.append(
+                "the model was trained \(days) days ago (\(ISO8601Instant.string(from: forecast.trainedAt))) and retrains "
+                    + "run nightly: is cron running 'pipeline retrain'? ('pipeline history --identifier ml-retrain' "
+                    + "shows the latest)")
+        }
+        if !forecast.missingInputs.isEmpty {
+            let names = forecast.missingInputs.joined(separator: ", ")
+            let them = forecast.missingInputs.count == 1 ? "it" : "them"
+            warnings.append(
+                "\(forecast.day.adding(days: -1)) has no \(names) logged: the forecast imputes \(them) from the user's "
+                    + "training means")
+        }
+        return warnings
     }
 }

@@ -90,14 +90,23 @@ enum RequestsCommand: Command {
         let pipeline = try await LaunchSupport.open(context)
         let requests = try await pipeline.operatorTaskRequests(
             task: task, user: user, states: states.isEmpty ? nil : Set(states))
-        for request in requests {
-            guard !context.io.stdout.isClosed else { break }
-            if context.json {
+        if context.json {
+            for request in requests {
+                guard !context.io.stdout.isClosed else { break }
                 context.io.stdout.writeLine(json(request).jsonText)
-            } else {
-                context.io.stdout.writeLine(text(request))
             }
+            return .ok
         }
+        let table = TextTable(
+            [
+                .init("id", .right), .init("task"), .init("user"), .init("state"), .init("due"),
+                .init("attempts", .right), .init("lease"), .init("last error"),
+            ], writer: context.io.stdout)
+        for request in requests {
+            guard !table.isClosed else { break }
+            table.add(cells(request))
+        }
+        table.finish()
         return .ok
     }
 
@@ -146,17 +155,15 @@ enum RequestsCommand: Command {
 
     /// Identifiers, lease owners and errors come from the database, where any version may have put
     /// them: text escapes them (`PrintableExcerpt`).
-    static func text(_ request: OperatorTaskRequest) -> String {
-        var fields = [
+    static func cells(_ request: OperatorTaskRequest) -> [String] {
+        [
             String(request.id), PrintableExcerpt.of(request.identifier),
             request.user.map { PrintableExcerpt.of($0) } ?? "global",
             request.state.rawValue,
             request.earliestBeginDate.map { ISO8601Instant.string(from: $0) } ?? "-",
-            "attempts \(request.attempts)",
+            String(request.attempts), request.leaseOwner.map { PrintableExcerpt.of($0) } ?? "",
+            request.lastError.map { PrintableExcerpt.of($0) } ?? "",
         ]
-        if let owner = request.leaseOwner { fields.append("lease " + PrintableExcerpt.of(owner)) }
-        if let error = request.lastError { fields.append("last error: " + PrintableExcerpt.of(error)) }
-        return fields.joined(separator: "  ")
     }
 
     static func json(_ request: OperatorTaskRequest) -> JSONValue {

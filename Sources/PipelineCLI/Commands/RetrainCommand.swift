@@ -52,7 +52,9 @@ enum RetrainCommand: Command {
         options.user = user
         options.force = context.arguments.flag("force")
         options.budget = budget
-        let report = try await LaunchSupport.launch(options, pipeline: pipeline, context: context)
+        let (report, progress) = try await ProgressLine.launch(
+            options, label: "retraining", unit: .users, pipeline: pipeline, context: context)
+        progress?.finish(progress.flatMap { summary(report, took: $0.elapsed) })
         if report.unsuccessfulRunCount > 0 { return .failure }
         if report.runCount == 0, !report.waitingForConditions.isEmpty || !report.runningElsewhere.isEmpty {
             if !report.waitingForConditions.isEmpty {
@@ -70,6 +72,34 @@ enum RetrainCommand: Command {
             return .temporaryFailure
         }
         return .ok
+    }
+
+    /// The line a retrain on a terminal ends with: "retrained 200 users in 3.1 s (65 users/s): 200 succeeded".
+    /// `nil` when nothing ran because the machine is on battery or another process runs it: the errors say so.
+    static func summary(_ report: LaunchReport, took elapsed: Duration) -> String? {
+        let runs = report.runCount
+        guard runs > 0 else {
+            if !report.waitingForConditions.isEmpty || !report.runningElsewhere.isEmpty { return nil }
+            return
+                "retrain: nothing was due (each user's retrain is due from 03:00 on their clock; --force runs it now)"
+        }
+        let rate = Double(runs) / max(elapsed.timeInterval, 0.001)
+        let outcomes = TaskOutcome.allCases.compactMap { outcome in
+            report.outcomes[outcome].flatMap { $0 > 0 ? "\(ProgressLine.count($0)) \(Self.word(outcome))" : nil }
+        }
+        var line =
+            "retrained \(ProgressLine.count(runs)) \(ProgressLine.Unit.users(runs)) in \(ProgressLine.took(elapsed)) "
+            + "(\(ProgressLine.rate(rate)) users/s): " + outcomes.joined(separator: ", ")
+        if report.unsuccessfulRunCount > 0 { line += "; 'pipeline history --identifier ml-retrain' says why" }
+        return line
+    }
+
+    private static func word(_ outcome: TaskOutcome) -> String {
+        switch outcome {
+        case .success: "succeeded"
+        case .failure: "failed"
+        case .expired: "ran out of time"
+        }
     }
 
     /// Seconds in `90`, `90s`, `15m`, `15min`, `1.5h`; `nil` for anything else or a duration that is

@@ -1,5 +1,6 @@
 import Foundation
 import PipelineKit
+import Scheduling
 
 /// `pipeline run`: one launch of the scheduler, running the due app-refresh tasks. What cron runs
 /// every few minutes; `pipeline retrain` runs the processing task.
@@ -36,11 +37,16 @@ enum RunCommand: Command {
                 "pipeline run --metrics-file /var/lib/node_exporter/pipeline.prom"),
         ])
 
+    /// What `run` counts on its progress line.
+    static let runs = ProgressLine.Unit(one: "run", many: "runs")
+
     static func run(_ context: CommandContext) async throws -> ExitStatus {
         let pipeline = try await LaunchSupport.open(context)
         var options = LaunchSupport.launchOptions(context, pipeline: pipeline)
         options.tasks = PipelineTasks.refreshIdentifiers
-        let report = try await LaunchSupport.launch(options, pipeline: pipeline, context: context)
+        let (report, progress) = try await ProgressLine.launch(
+            options, label: "running", unit: Self.runs, pipeline: pipeline, context: context)
+        progress?.finish()
         return report.unsuccessfulRunCount == 0 ? .ok : .failure
     }
 }

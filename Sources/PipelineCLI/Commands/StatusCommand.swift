@@ -20,7 +20,8 @@ enum StatusCommand: Command {
               unknown kinds     queued watch items this version cannot apply (kept)
               dead letters      watch items that failed too often
               overdue           requests due for longer than their task's cadence: no
-                                launch ran them (is cron running 'pipeline run'?)
+                                launch ran them (is cron running 'pipeline run', and
+                                for ml-retrain 'pipeline retrain'?)
               waiting           processing requests whose conditions (external power,
                                 network) have been unmet for more than a day
               discarded         requests whose retries ran out ('pipeline requests retry')
@@ -29,7 +30,9 @@ enum StatusCommand: Command {
             nothing, and answers while another process holds the database's write lock. The \
             status is 0 even when problems are shown; with --check it is 1 when there is any \
             problem, each printed on standard error, and nothing else is printed (0 and silent \
-            when healthy), so a monitor can page on it. --json has "healthy" the same way.
+            when healthy), so a monitor can page on it; it is 1 too when the status cannot be read \
+            at all (a server down, a wrong password, no database at the path), with the reason. \
+            --json has "healthy" the same way.
             """,
         options: [
             LaunchSupport.metricsFileOption,
@@ -45,22 +48,36 @@ enum StatusCommand: Command {
     static let listLimit = 10
 
     static func run(_ context: CommandContext) async throws -> ExitStatus {
+        if context.arguments.flag("check") { return await check(context) }
         let pipeline = try await LaunchSupport.open(context)
         let schema = try await pipeline.schemaVersion()
         let status = try await pipeline.status()
         try await LaunchSupport.writeMetrics(context, pipeline: pipeline)
-        if context.arguments.flag("check") {
-            for (title, entries) in problems(status) {
-                for entry in entries { context.io.stderr.writeLine("\(title): \(entry)") }
-            }
-            return status.hasProblems ? .failure : .ok
-        }
         if context.json {
             context.io.stdout.writeLine(json(status, database: pipeline.store.location, schema: schema).jsonText)
         } else {
             context.io.stdout.write(text(status, database: pipeline.store.location, schema: schema))
         }
         return .ok
+    }
+
+    /// `--check`: 0 and silent only when the status could be read and shows no problem; 1 otherwise, with each
+    /// problem on stderr — also when the database cannot be opened or read at all (a server that is down, a
+    /// wrong password, a missing file), since a monitor that pages on 1 must page then too.
+    static func check(_ context: CommandContext) async -> ExitStatus {
+        do {
+            let pipeline = try await LaunchSupport.open(context)
+            let status = try await pipeline.status()
+            try await LaunchSupport.writeMetrics(context, pipeline: pipeline)
+            for (title, entries) in problems(status) {
+                for entry in entries { context.io.stderr.writeLine("\(title): \(entry)") }
+            }
+            return status.hasProblems ? .failure : .ok
+        } catch {
+            let message = (error as? any CLIReportableError)?.message ?? "\(error)"
+            context.io.stderr.writeLine("Error: \(message)")
+            return .failure
+        }
     }
 
     /// Watch kinds and worker names come from the database, where any version or
@@ -145,7 +162,7 @@ enum StatusCommand: Command {
             scheduler.brokenChains.map { run in
                 LaunchSupport.label(run.identifier, run.scope) + ": succeeded at "
                     + (run.finishedAt.map { ISO8601Instant.string(from: $0) } ?? "?")
-                    + " without submitting its successor"
+                    + " without submitting its successor; '\(launcher(run.identifier))' starts it again"
             })
         list(
             "stuck",
@@ -153,17 +170,19 @@ enum StatusCommand: Command {
                 LaunchSupport.label(request.identifier, request.scope) + ": worker "
                     + (request.lease.map { PrintableExcerpt.of($0.owner) } ?? "?") + "'s lease expired at "
                     + (request.lease.map { ISO8601Instant.string(from: $0.expiresAt) } ?? "?")
-                    + "; the next launch runs it again"
+                    + "; the next '\(launcher(request.identifier))' runs it again"
             })
         list(
             "unregistered requests",
             scheduler.unregistered.sorted { $0.key < $1.key }.map {
-                "\($0.key): \($0.value) request\($0.value == 1 ? "" : "s")"
+                "\($0.key): \($0.value) request\($0.value == 1 ? "" : "s") no launch of this version runs; "
+                    + "'pipeline requests --task \($0.key)' lists them, 'pipeline requests cancel ID…' stops them"
             })
         list(
             "unknown watch kinds",
             status.unknownWatchKinds.sorted { $0.key < $1.key }.map {
-                "\(PrintableExcerpt.of($0.key)): \($0.value) queued item\($0.value == 1 ? "" : "s")"
+                "\(PrintableExcerpt.of($0.key)): \($0.value) queued item\($0.value == 1 ? "" : "s"), kept until a version "
+                    + "that knows the kind applies them ('pipeline --version' shows this one)"
             })
         list(
             "overdue",
@@ -172,14 +191,16 @@ enum StatusCommand: Command {
                     + ISO8601Instant.string(from: late.oldestDueAt) + ", more than its cadence ("
                     + LaunchSupport.duration(late.cadence) + ") ago; last launch "
                     + (scheduler.lastLaunch.map { ISO8601Instant.string(from: $0.launchedAt) } ?? "never")
-                    + ": is cron running 'pipeline run'?"
+                    + ": is cron running '\(launcher(late.identifier))'?"
             })
         list(
             "waiting on conditions",
             scheduler.waitingOnConditions.map { waiting in
                 "\(waiting.identifier): \(waiting.requests) request\(waiting.requests == 1 ? "" : "s") due since "
                     + ISO8601Instant.string(from: waiting.oldestDueAt) + " wait for "
-                    + waiting.unmet.joined(separator: " and ") + ", for more than a day"
+                    + waiting.unmet.joined(separator: " and ") + ", for more than a day; give the machine "
+                    + waiting.unmet.joined(separator: " and ")
+                    + ", or run '\(launcher(waiting.identifier))' on one that has it"
             })
         list(
             "discarded",
@@ -196,6 +217,12 @@ enum StatusCommand: Command {
                 ])
         }
         return problems
+    }
+
+    /// The command whose launches run `identifier`: `pipeline retrain` for the processing task, `pipeline run`
+    /// for the others.
+    static func launcher(_ identifier: TaskIdentifier) -> String {
+        identifier == PipelineTasks.mlRetrain ? "pipeline retrain" : "pipeline run"
     }
 
     static func json(_ status: PipelineStatus, database: String, schema: Int) -> JSONValue {
