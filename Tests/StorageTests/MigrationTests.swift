@@ -138,8 +138,8 @@ struct MigrationTests {
     func migrationsAreEmbeddedAndUnchanged(backend: StorageBackend) throws {
         let (folderName, migrations) =
             switch backend {
-            case .sqlite: ("SQLite", Migrator().migrations)
-            case .postgresql: ("PostgreSQL", PostgreSQLMigrator().migrations)
+            case .sqlite: ("SQLite", Migrator(.sqlite).migrations)
+            case .postgresql: ("PostgreSQL", Migrator(.postgresql).migrations)
             }
         let folder = repositoryRoot.appendingPathComponent("Schema/\(folderName)")
         let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".sql") }
@@ -190,9 +190,9 @@ struct MigrationTests {
 
     @Test("both backends ship the same migrations, numbered and named alike, so a schema version means one thing")
     func backendsShipTheSameMigrations() {
-        let sqlite = Migrator().migrations.map { "\($0.version) \($0.name)" }
-        let postgresql = PostgreSQLMigrator().migrations.map { "\($0.version) \($0.name)" }
+        let sqlite = Migrator(.sqlite).migrations.map { "\($0.version) \($0.name)" }
+        let postgresql = Migrator(.postgresql).migrations.map { "\($0.version) \($0.name)" }
         #expect(sqlite == postgresql)
-        #expect(Store.latestSchemaVersion == PostgreSQLMigrator().latestVersion)
+        #expect(Store.latestSchemaVersion == Migrator(.postgresql).latestVersion)
     }
 }

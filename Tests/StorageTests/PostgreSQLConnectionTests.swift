@@ -118,6 +118,6 @@ struct PostgreSQLConnectionTests {
         #expect(try await store.dailyLogs(user: UserID.literal("ada")).map(\.mood) == [4])
         let connection = try PostgreSQLConnection(url: TestBackend.postgresURL(schema: name))
         #expect(try connection.query("SELECT current_schema()").string(0, 0) == name.lowercased())
-        #expect(PostgreSQLMigrator.schemaName("\"Quoted\"\"Name\"") == "Quoted\"Name")
+        #expect(PostgreSQLDriver.schemaName("\"Quoted\"\"Name\"") == "Quoted\"Name")
     }
 }

@@ -422,6 +422,8 @@ final class PostgreSQLConnection {
 /// The rows of one statement's result, in libpq's text format. Owns its `PGresult`.
 final class PostgreSQLRows {
     private let result: OpaquePointer
+    /// The row the `RowReader` methods read.
+    var current = 0
 
     init(_ result: OpaquePointer) {
         self.result = result
@@ -495,6 +497,37 @@ final class PostgreSQLRows {
         }
         return value.withMemoryRebound(to: UInt8.self, capacity: length) {
             body(UnsafeBufferPointer(start: $0, count: length))
+        }
+    }
+}
+
+/// A result read as `RowReader`s: the row at `current`, which `PostgreSQLDriver.rows` moves along.
+extension PostgreSQLRows: RowReader {
+    func isNull(_ column: Int32) -> Bool { isNull(current, column) }
+    func int64(_ column: Int32) -> Int64 { int64(current, column) }
+    func optionalInt(_ column: Int32) -> Int? { optionalInt(current, column) }
+    func double(_ column: Int32) -> Double { double(current, column) }
+    func optionalDouble(_ column: Int32) -> Double? { optionalDouble(current, column) }
+    func string(_ column: Int32) -> String { string(current, column) }
+    func bool(_ column: Int32) -> Bool { firstByte(column) == UInt8(ascii: "t") }
+    func firstByte(_ column: Int32) -> UInt8 { withBytes(current, column) { $0.first ?? 0 } }
+    func withBytes<R>(_ column: Int32, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        withBytes(current, column, body)
+    }
+}
+
+extension SQLValue {
+    /// The value in libpq's text format: a list as an array literal, rows as JSON.
+    var postgresText: String? {
+        switch self {
+        case .null: nil
+        case .integer(let number): String(number)
+        case .real(let number): .pg(number)
+        case .text(let text): text
+        case .boolean(let flag): .pg(flag)
+        case .integers(let numbers): PostgreSQLDriver.arrayLiteral(numbers.map(String.init))
+        case .texts(let strings): PostgreSQLDriver.arrayLiteral(strings)
+        case .rows: json
         }
     }
 }
