@@ -1,6 +1,7 @@
 import Domain
 import Foundation
 import PipelineKit
+import Scheduling
 import TestSupport
 import Testing
 

@@ -1,6 +1,7 @@
 import Domain
 import Foundation
 import Glibc
+import Ingestion
 import PipelineKit
 import Scheduling
 import TestSupport

@@ -1,6 +1,7 @@
 import Domain
 import Foundation
 import Glibc
+import Ingestion
 import Learning
 import PipelineKit
 import TestSupport

@@ -1,5 +1,6 @@
 import Foundation
 import HTMLReport
+import Ingestion
 import PipelineKit
 import TestSupport
 import Testing

@@ -1,4 +1,5 @@
 import Foundation
+import Ingestion
 import Learning
 import PipelineKit
 import Scheduling

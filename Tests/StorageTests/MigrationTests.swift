@@ -145,7 +145,7 @@ struct MigrationTests {
         let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".sql") }
             .sorted()
         #expect(
-            files.count == migrations.count, "each Schema/\(folderName)/*.sql needs an .embedInCode line and an entry")
+            files.count == migrations.count, "each Schema/\(folderName)/*.sql needs its line in Migrations.swift")
         for (file, migration) in zip(files, migrations) {
             #expect(file == String(format: "%04d_%@.sql", migration.version, migration.name))
             let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)

@@ -1,4 +1,6 @@
 import Domain
+import Foundation
+import PipelineKit
 import Storage
 
 /// `pipeline copy --from SRC --to DST`: a whole database into an empty one, between SQLite and
@@ -48,23 +50,21 @@ enum CopyCommand: Command {
     static func run(_ context: CommandContext) async throws -> ExitStatus {
         let from = context.arguments.string("from")!
         let to = context.arguments.string("to")!
-        let source = try Store.existing(from, clock: context.clock)
-        let target = try Store(path: to, clock: context.clock)
-        guard source.location != target.location else {
-            throw CLIError.usage("--from and --to name the same database (\(source.location))")
+        let copy = try DatabaseCopy(from: from, to: to, clock: context.clock)
+        guard copy.from != copy.to else {
+            throw CLIError.usage("--from and --to name the same database (\(copy.from))")
         }
         let stderr = context.io.stderr
         var progress: (@Sendable (CopyTable, Int) -> Void)?
         if context.io.isTerminal {
             progress = { table, rows in stderr.write("\r\u{1B}[Kcopying \(table.name): \(rows) rows") }
         }
-        let copied = try await Store.copy(
-            from: source, to: target, pageSize: context.arguments.int("page-size")!, progress: progress)
+        let copied = try await copy.run(pageSize: context.arguments.int("page-size")!, progress: progress)
         if progress != nil { stderr.write("\r\u{1B}[K") }
         if context.json {
-            context.io.stdout.writeLine(json(copied, from: source.location, to: target.location).jsonText)
+            context.io.stdout.writeLine(json(copied, from: copy.from, to: copy.to).jsonText)
         } else {
-            context.io.stdout.write(text(copied, from: source.location, to: target.location))
+            context.io.stdout.write(text(copied, from: copy.from, to: copy.to))
         }
         return .ok
     }

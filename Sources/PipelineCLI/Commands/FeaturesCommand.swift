@@ -1,5 +1,7 @@
 import Domain
+import Learning
 import PipelineKit
+import Storage
 
 /// `pipeline features --user U`: the design matrix and target of the user's last fit, as CSV.
 enum FeaturesCommand: Command {

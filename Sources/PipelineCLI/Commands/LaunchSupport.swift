@@ -3,6 +3,7 @@ import Foundation
 import Glibc
 import PipelineKit
 import Scheduling
+import Storage
 
 /// What the scheduler commands (`run`, `retrain`, `status`, `history`, `outbox`) share: opening the
 /// pipeline, wiring the personal model, the metrics file, and how instants and runs are printed.

@@ -1,5 +1,6 @@
 import Foundation
 import PipelineKit
+import Scheduling
 
 /// `pipeline run`: one launch of the scheduler, running the due app-refresh tasks. What cron runs
 /// every few minutes; `pipeline retrain` runs the processing task.

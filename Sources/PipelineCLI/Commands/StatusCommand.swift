@@ -1,4 +1,5 @@
 import Domain
+import Foundation
 import PipelineKit
 import Scheduling
 import Storage
@@ -56,9 +57,9 @@ enum StatusCommand: Command {
             return status.hasProblems ? .failure : .ok
         }
         if context.json {
-            context.io.stdout.writeLine(json(status, database: pipeline.store.location, schema: schema).jsonText)
+            context.io.stdout.writeLine(json(status, database: pipeline.location, schema: schema).jsonText)
         } else {
-            context.io.stdout.write(text(status, database: pipeline.store.location, schema: schema))
+            context.io.stdout.write(text(status, database: pipeline.location, schema: schema))
         }
         return .ok
     }
