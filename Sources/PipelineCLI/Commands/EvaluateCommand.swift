@@ -37,7 +37,7 @@ enum EvaluateCommand: Command {
             .option(
                 "logged-days", .integer(1...366),
                 help: "Walk each user's last N days with a logged severity instead of the last N days."),
-            LaunchSupport.jobsOption,
+            SchedulerLaunch.jobsOption,
         ],
         examples: [
             Example("The last four weeks", "pipeline evaluate"),

@@ -20,7 +20,7 @@ enum FeaturesCommand: Command {
 
     static func run(_ context: CommandContext) async throws -> ExitStatus {
         let id = context.arguments.user("user")!
-        let pipeline = try await LaunchSupport.open(context)
+        let pipeline = try await context.openPipeline()
         let fit = try await PersonalModels(pipeline: pipeline).lastFitDesign(user: id)
         if !fit.dataUnchanged {
             context.log.log(

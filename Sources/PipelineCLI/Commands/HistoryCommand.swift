@@ -34,13 +34,13 @@ enum HistoryCommand: Command {
             }
             task = identifier
         }
-        let pipeline = try await LaunchSupport.open(context)
+        let pipeline = try await context.openPipeline()
         let runs = try await pipeline.taskHistory(
             user: context.arguments.user("user"), task: task, limit: context.arguments.int("limit"))
         for run in runs {
             guard !context.io.stdout.isClosed else { break }
             if context.json {
-                context.io.stdout.writeLine(LaunchSupport.json(run).jsonText)
+                context.io.stdout.writeLine(run.json.jsonText)
             } else {
                 let fields = [
                     ISO8601Instant.string(from: run.startedAt), run.identifier.rawValue, run.scope.description,

@@ -24,7 +24,7 @@ enum ModelCommand: Command {
 
     static func run(_ context: CommandContext) async throws -> ExitStatus {
         let user = context.arguments.user("user")!
-        let pipeline = try await LaunchSupport.open(context)
+        let pipeline = try await context.openPipeline()
         guard try await pipeline.user(user) != nil else { throw PipelineError.unknownUser(user.rawValue) }
         let models = PersonalModels(pipeline: pipeline)
         guard let served = try await models.servedModel(for: user) else {

@@ -33,7 +33,7 @@ enum StatusCommand: Command {
             when healthy), so a monitor can page on it. --json has "healthy" the same way.
             """,
         options: [
-            LaunchSupport.metricsFileOption,
+            SchedulerLaunch.metricsFileOption,
             .flag("check", help: "Print only the problems, on standard error; exit 1 if there are any."),
         ],
         examples: [
@@ -46,10 +46,10 @@ enum StatusCommand: Command {
     static let listLimit = 10
 
     static func run(_ context: CommandContext) async throws -> ExitStatus {
-        let pipeline = try await LaunchSupport.open(context)
+        let pipeline = try await context.openPipeline()
         let schema = try await pipeline.schemaVersion()
         let status = try await pipeline.status()
-        try await LaunchSupport.writeMetrics(context, pipeline: pipeline)
+        try await SchedulerLaunch.writeMetrics(context, pipeline: pipeline)
         if context.arguments.flag("check") {
             for (title, entries) in problems(status) {
                 for entry in entries { context.io.stderr.writeLine("\(title): \(entry)") }
@@ -139,19 +139,19 @@ enum StatusCommand: Command {
         list(
             "registered but never submitted",
             scheduler.neverSubmitted.map {
-                LaunchSupport.label($0.identifier, $0.scope) + ": run 'pipeline run' to start it"
+                $0.identifier.label(for: $0.scope) + ": run 'pipeline run' to start it"
             })
         list(
             "chain broken",
             scheduler.brokenChains.map { run in
-                LaunchSupport.label(run.identifier, run.scope) + ": succeeded at "
+                run.identifier.label(for: run.scope) + ": succeeded at "
                     + (run.finishedAt.map { ISO8601Instant.string(from: $0) } ?? "?")
                     + " without submitting its successor"
             })
         list(
             "stuck",
             scheduler.stuck.map { request in
-                LaunchSupport.label(request.identifier, request.scope) + ": worker "
+                request.identifier.label(for: request.scope) + ": worker "
                     + (request.lease.map { PrintableExcerpt.of($0.owner) } ?? "?") + "'s lease expired at "
                     + (request.lease.map { ISO8601Instant.string(from: $0.expiresAt) } ?? "?")
                     + "; the next launch runs it again"
@@ -171,7 +171,7 @@ enum StatusCommand: Command {
             scheduler.overdue.map { late in
                 "\(late.identifier): \(late.requests) request\(late.requests == 1 ? "" : "s") due since "
                     + ISO8601Instant.string(from: late.oldestDueAt) + ", more than its cadence ("
-                    + LaunchSupport.duration(late.cadence) + ") ago; last launch "
+                    + Self.duration(late.cadence) + ") ago; last launch "
                     + (scheduler.lastLaunch.map { ISO8601Instant.string(from: $0.launchedAt) } ?? "never")
                     + ": is cron running 'pipeline run'?"
             })
@@ -301,5 +301,15 @@ enum StatusCommand: Command {
             } ?? .null
         object["healthy"] = .bool(!status.hasProblems)
         return .object(object)
+    }
+
+    /// `4 h`, `1 day`, `7 days`: a cadence in words.
+    static func duration(_ seconds: TimeInterval) -> String {
+        if seconds >= 86_400, seconds.truncatingRemainder(dividingBy: 86_400) == 0 {
+            let days = Int(seconds / 86_400)
+            return "\(days) day\(days == 1 ? "" : "s")"
+        }
+        if seconds >= 3600, seconds.truncatingRemainder(dividingBy: 3600) == 0 { return "\(Int(seconds / 3600)) h" }
+        return "\(Int(seconds / 60)) min"
     }
 }
