@@ -1,6 +1,8 @@
+// One file: every BLAS and LAPACK call of the module, and all the pointer code, kept in one place on purpose.
+
 internal import COpenBLAS
-internal import LearningKernels
 internal import Foundation
+internal import LearningKernels
 
 /// The BLAS and LAPACK calls the fits need, and the only code in the module that touches pointers.
 ///
@@ -349,7 +351,9 @@ enum LinearAlgebra {
     /// Σ of the values of column `j` of `m` that are not NaN, and how many there are, summed as `columnSum` does.
     static func observedColumnSum(_ m: Matrix, _ j: Int) -> (sum: Double, count: Int) {
         var count = 0
-        let sum = m.storage.withUnsafeBufferPointer { learning_observed_sum(m.rows, $0.baseAddress! + j * m.rows, &count) }
+        let sum = m.storage.withUnsafeBufferPointer {
+            learning_observed_sum(m.rows, $0.baseAddress! + j * m.rows, &count)
+        }
         return (sum, count)
     }
 

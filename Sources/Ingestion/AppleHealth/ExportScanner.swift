@@ -1,3 +1,6 @@
+// One file for one type: the scanner is a hand-written XML tokenizer over a sliding buffer whose parts (buffer,
+// markup, characters) share its cursor and state, kept private; splitting it would widen what each part may touch.
+
 import Domain
 
 #if canImport(Glibc)
