@@ -12,7 +12,7 @@ internal import LearningKernels
 /// Reference: https://www.netlib.org/lapack/explore-html/ (dposv, dsyevd).
 enum LinearAlgebra {
     /// OpenBLAS's own threads would compete with the per-user parallelism of the caller (one fit per
-    /// core was measured faster than one fit on two cores), so the process uses one BLAS thread.
+    /// core is faster than one fit on two cores: docs/benchmarks.md), so the process uses one BLAS thread.
     /// A global `let` is initialized once, thread-safely, on first use.
     static let singleThreaded: Void = copenblas_set_num_threads(1)
 
@@ -254,8 +254,8 @@ enum LinearAlgebra {
 
     /// Reduces symmetric `a` to tridiagonal form, `a = Q T Qᵀ` (`dsytrd` then `dorgtr`): `a` is replaced by Q,
     /// `diagonal` and `offDiagonal` receive T. A ridge needs `(T + αI)⁻¹` for many α, and a tridiagonal solve
-    /// is O(p), so this replaces a full eigendecomposition at a quarter of the cost (47 µs against 215 µs
-    /// for dsyevd at order 40, measured on this machine).
+    /// is O(p), so this replaces a full eigendecomposition (`dsyevd`) at a fraction of its cost
+    /// (docs/benchmarks.md).
     static func tridiagonalize(
         _ a: inout Matrix, diagonal: inout [Double], offDiagonal: inout [Double], workspace: inout EigenWorkspace
     ) throws(LearningError) {
@@ -329,7 +329,7 @@ enum LinearAlgebra {
 
     // MARK: Elementwise kernels
     // Whole-buffer loops for the fits' hot paths, on raw column pointers: no per-element bounds, uniqueness or
-    // overflow checks, so the compiler vectorizes them (an indexed Array loop measured 10× slower).
+    // overflow checks, so the compiler vectorizes them (an indexed Array loop is far slower).
 
     /// `centered = x − column means`; `means` receives the means. Returns false if a mean is not finite.
     /// Σ of column `j` of `m`, in eight interleaved partial sums (`learning_sum`): a chain of dependent

@@ -97,7 +97,7 @@ extension TaskScheduler {
     /// The requests a launch's workers have still to claim, as counted at its start (`Store.dueTaskRequestCount`)
     /// less those claimed since. A claim takes at most a `2 × workers`th of them: as the last requests are
     /// claimed, claims shrink to one, and the workers finish within about a run of each other, instead of one
-    /// waiting while another runs the rest of a whole batch (up to `claimBatchLimit` retrains, ~60 ms). Requests
+    /// waiting while another runs the rest of a whole batch (up to `claimBatchLimit` retrains). Requests
     /// that become due during the launch, or that workers elsewhere claim, only make claims smaller or larger
     /// than they need be; nothing is claimed or run differently.
     final class Backlog: Sendable {

@@ -64,8 +64,8 @@ public actor LogReader {
         try driver.watchItems(kinds: kinds, user: user, after: after, limit: limit)
     }
 
-    /// Every user's id, in order: the ids of what `Store.users()` returns, without their time zones (a quarter of
-    /// the memory). A population is pooled over them while a first launch's store writes the chains it starts.
+    /// Every user's id, in order: the ids of what `Store.users()` returns, without their time zones (much less
+    /// memory). A population is pooled over them while a first launch's store writes the chains it starts.
     public func userIDs() throws(StorageError) -> [UserID] {
         try driver.userIDs()
     }

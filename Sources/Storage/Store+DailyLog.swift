@@ -161,8 +161,8 @@ extension StorageDriver {
         try row(.user, [id], User.init(row:))
     }
 
-    /// Every user's id, ordered: counted first, so the array is allocated once at its size (100,000 ids grown by
-    /// doubling touched half as much memory again).
+    /// Every user's id, ordered: counted first, so the array is allocated once at its size (grown by doubling, it
+    /// touched much more memory: docs/benchmarks.md).
     func userIDs() throws(StorageError) -> [UserID] {
         var ids: [UserID] = []
         ids.reserveCapacity(try integer(.userCount))

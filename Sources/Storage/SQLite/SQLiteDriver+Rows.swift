@@ -217,8 +217,8 @@ extension SQLiteDriver {
     }
 
     /// Rows a many-row statement writes at most at once (`ManyRowStatement`): one statement's fixed cost (its
-    /// start, its cursors, its end) shared by 32 rows made a bulk load of new days about a quarter faster than
-    /// a statement a day. A shorter run takes a statement of its own length (each length prepared once), so
+    /// start, its cursors, its end) shared by 32 rows made a bulk load of new days faster than a statement a day
+    /// (docs/benchmarks.md). A shorter run takes a statement of its own length (each length prepared once), so
     /// the few watch items a batch of days carries are one statement too, not one each.
     static let rowsPerInsert = 32
     static let dayColumns: Int32 = 15
