@@ -67,7 +67,7 @@ let package = Package(
 
         // Tests: one target per module, a shared support target, the regression suite and end-to-end CLI tests.
         .target(
-            name: "TestSupport", dependencies: ["Domain", "Storage", "PipelineKit", "PipelineCLI"],
+            name: "TestSupport", dependencies: ["Domain", "Storage", "Ingestion", "PipelineKit", "PipelineCLI"],
             path: "Tests/TestSupport"),
         .testTarget(name: "DomainTests", dependencies: ["Domain", "TestSupport"]),
         .testTarget(name: "StorageTests", dependencies: ["Domain", "Storage", "TestSupport"]),

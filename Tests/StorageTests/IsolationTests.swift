@@ -85,7 +85,7 @@ struct IsolationTests {
         await #expect(processExitsWith: .failure) {
             try await IsolationTests.readFromOutside(.sqlite)
         }
-        if TestBackend.all.contains(.postgresql) {
+        if !TestBackend.isPostgreSQLOff {
             await #expect(processExitsWith: .failure) {
                 try await IsolationTests.readFromOutside(.postgresql)
             }

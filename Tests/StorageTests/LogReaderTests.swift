@@ -65,7 +65,7 @@ struct LogReaderTests {
         #expect(seen.map(\.symptomSeverity) == [3])
     }
 
-    @Test("on PostgreSQL a reader sees none of another session's uncommitted writes, and cannot write")
+    @Test("on PostgreSQL a reader sees none of another session's uncommitted writes, and cannot write", .postgreSQL)
     func postgresReaderIsReadOnly() async throws {
         let database = TestDatabase(.postgresql)
         let store = try Store(path: database.path, clock: database.clock)

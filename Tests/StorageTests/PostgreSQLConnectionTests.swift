@@ -8,7 +8,7 @@ import Testing
 
 /// The client side of a PostgreSQL connection against a real server: what it refuses to send, what it
 /// keeps of the server's messages, and how long it waits for an answer.
-@Suite("A PostgreSQL connection", .enabled(if: TestBackend.all.contains(.postgresql)))
+@Suite("A PostgreSQL connection", .postgreSQL)
 struct PostgreSQLConnectionTests {
     static let marker = "MARKER-4711"
 
