@@ -2,6 +2,14 @@
 import Foundation
 import PackageDescription
 
+/// Every migration of a backend (`Schema/<backend>/NNNN_name.sql`), embedded in order: a new migration is its
+/// file here and its line in the folder's `Migrations.swift`, which `MigrationTests` checks against the files.
+func migrations(in folder: String) -> [Resource] {
+    let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(folder)
+    let files = (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []
+    return files.filter { $0.hasSuffix(".sql") }.sorted().map { .embedInCode($0) }
+}
+
 let package = Package(
     name: "pipeline",
     platforms: [.macOS(.v14)],
@@ -21,34 +29,8 @@ let package = Package(
 
         // Embedded data: migrations and model specs, compiled into the binary (no Bundle.module at run time).
         // Each backend's migrations in its own dialect, numbered the same way (Schema/<backend>/NNNN_name.sql).
-        .target(
-            name: "SQLiteSchema", path: "Schema/SQLite",
-            resources: [
-                .embedInCode("0001_daily_log.sql"),
-                .embedInCode("0002_watch_queue.sql"),
-                .embedInCode("0003_scheduler.sql"),
-                .embedInCode("0004_outbox.sql"),
-                .embedInCode("0005_models.sql"),
-                .embedInCode("0006_claim_order.sql"),
-                .embedInCode("0007_operations.sql"),
-                .embedInCode("0008_watch_item_identity.sql"),
-                .embedInCode("0009_evaluations.sql"),
-                .embedInCode("0010_watch_identity_of_kept_items.sql"),
-            ]),
-        .target(
-            name: "PostgreSQLSchema", path: "Schema/PostgreSQL",
-            resources: [
-                .embedInCode("0001_daily_log.sql"),
-                .embedInCode("0002_watch_queue.sql"),
-                .embedInCode("0003_scheduler.sql"),
-                .embedInCode("0004_outbox.sql"),
-                .embedInCode("0005_models.sql"),
-                .embedInCode("0006_claim_order.sql"),
-                .embedInCode("0007_operations.sql"),
-                .embedInCode("0008_watch_item_identity.sql"),
-                .embedInCode("0009_evaluations.sql"),
-                .embedInCode("0010_watch_identity_of_kept_items.sql"),
-            ]),
+        .target(name: "SQLiteSchema", path: "Schema/SQLite", resources: migrations(in: "Schema/SQLite")),
+        .target(name: "PostgreSQLSchema", path: "Schema/PostgreSQL", resources: migrations(in: "Schema/PostgreSQL")),
         .target(name: "ModelSpecs", path: "Models", resources: [.embedInCode("symptom-forecast.json")]),
 
         // The layers, dependencies pointing one way: CLI → PipelineKit → {Scheduling, Learning, Ingestion, Storage}.
@@ -63,12 +45,19 @@ let package = Package(
         .target(
             name: "PipelineKit",
             dependencies: ["CAllocator", "Domain", "Storage", "Scheduling", "Learning", "Ingestion"]),
-        .target(name: "Lifecycle", dependencies: ["Scheduling", "PipelineKit"]),
+        .target(name: "Lifecycle", dependencies: ["Domain", "Storage", "Scheduling", "PipelineKit"]),
         .target(name: "Audit"),
-        // `pipeline report`: the static HTML/SVG site, read through PipelineKit and Storage.
-        .target(name: "HTMLReport", dependencies: ["PipelineKit", "Storage", "Scheduling", "Learning", "Domain"]),
-        .target(name: "PipelineCLI", dependencies: ["PipelineKit", "Lifecycle", "Audit", "HTMLReport"]),
-        .executableTarget(name: "pipeline", dependencies: ["PipelineCLI", "Learning"]),
+        // `pipeline report`: the static HTML/SVG site. It and the CLI reach the database only through PipelineKit, and
+        // import Storage, Scheduling, Learning and Ingestion for the values PipelineKit's API hands out (records,
+        // errors, artifacts): a file may use a type's members only when it imports the type's module.
+        .target(name: "HTMLReport", dependencies: ["Domain", "Storage", "Scheduling", "Learning", "PipelineKit"]),
+        .target(
+            name: "PipelineCLI",
+            dependencies: [
+                "Domain", "Storage", "Scheduling", "Learning", "Ingestion", "PipelineKit", "Lifecycle", "Audit",
+                "HTMLReport",
+            ]),
+        .executableTarget(name: "pipeline", dependencies: ["Learning", "PipelineKit", "PipelineCLI"]),
 
         // The benchmark script's timing of Learning's fits alone (scripts/bench.sh retrain).
         .executableTarget(
@@ -78,21 +67,34 @@ let package = Package(
 
         // Tests: one target per module, a shared support target, the regression suite and end-to-end CLI tests.
         .target(
-            name: "TestSupport", dependencies: ["PipelineCLI", "PipelineKit", "Storage"], path: "Tests/TestSupport"),
+            name: "TestSupport", dependencies: ["Domain", "Storage", "Ingestion", "PipelineKit", "PipelineCLI"],
+            path: "Tests/TestSupport"),
         .testTarget(name: "DomainTests", dependencies: ["Domain", "TestSupport"]),
-        .testTarget(name: "StorageTests", dependencies: ["Storage", "TestSupport"]),
-        .testTarget(name: "SchedulingTests", dependencies: ["Scheduling", "TestSupport"]),
-        .testTarget(name: "LearningTests", dependencies: ["Learning", "LearningKernels", "COpenBLAS", "TestSupport"]),
-        .testTarget(name: "IngestionTests", dependencies: ["Ingestion", "TestSupport"]),
-        .testTarget(name: "PipelineKitTests", dependencies: ["PipelineKit", "CAllocator", "TestSupport"]),
-        .testTarget(name: "LifecycleTests", dependencies: ["Lifecycle", "TestSupport"]),
+        .testTarget(name: "StorageTests", dependencies: ["Domain", "Storage", "TestSupport"]),
+        .testTarget(name: "SchedulingTests", dependencies: ["Domain", "Storage", "Scheduling", "TestSupport"]),
+        .testTarget(
+            name: "LearningTests", dependencies: ["Domain", "Learning", "LearningKernels", "COpenBLAS", "TestSupport"]),
+        .testTarget(name: "IngestionTests", dependencies: ["Domain", "Ingestion", "TestSupport"]),
+        .testTarget(
+            name: "PipelineKitTests",
+            dependencies: [
+                "Domain", "Storage", "Scheduling", "Learning", "Ingestion", "PipelineKit", "CAllocator", "TestSupport",
+            ]),
+        .testTarget(name: "LifecycleTests", dependencies: ["Domain", "Scheduling", "PipelineKit", "Lifecycle"]),
         // The audit's fixtures are Swift sources of iOS apps: read by the tests, never compiled.
         .testTarget(name: "AuditTests", dependencies: ["Audit", "TestSupport"], exclude: ["Fixtures"]),
-        .testTarget(name: "CLITests", dependencies: ["PipelineCLI", "TestSupport"]),
-        .testTarget(name: "HTMLReportTests", dependencies: ["HTMLReport", "TestSupport"]),
+        .testTarget(
+            name: "CLITests",
+            dependencies: [
+                "Domain", "Storage", "Scheduling", "Learning", "Ingestion", "PipelineKit", "Lifecycle", "PipelineCLI",
+                "TestSupport",
+            ]),
+        .testTarget(
+            name: "HTMLReportTests",
+            dependencies: ["Storage", "Learning", "Ingestion", "PipelineKit", "HTMLReport", "TestSupport"]),
         // Each bug's mutation is a patch scripts/mutate.sh applies to the sources: read, never compiled.
         .testTarget(
-            name: "RegressionTests", dependencies: ["PipelineKit", "Scheduling", "Storage", "TestSupport"],
+            name: "RegressionTests", dependencies: ["Domain", "Storage", "Scheduling", "PipelineKit", "TestSupport"],
             exclude: ["Mutations"]),
     ]
 )
@@ -109,7 +111,8 @@ for target in package.targets where target.type != .system && target.resources =
         var isDirectory: ObjCBool = false
         let path = root.appendingPathComponent("\(folder)/\(file)").path
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue,
-            !sourceSuffixes.contains(where: file.hasSuffix), !target.exclude.contains(where: { file.hasPrefix($0 + "/") })
+            !sourceSuffixes.contains(where: file.hasSuffix),
+            !target.exclude.contains(where: { file.hasPrefix($0 + "/") })
         {
             target.exclude.append(file)
         }
@@ -122,5 +125,7 @@ for target in package.targets where target.type != .system {
         (target.swiftSettings ?? []) + [
             .enableUpcomingFeature("ExistentialAny"),
             .enableUpcomingFeature("InternalImportsByDefault"),
+            // A file uses a module's members only when it imports that module: what a file reads is what it says.
+            .enableUpcomingFeature("MemberImportVisibility"),
         ]
 }

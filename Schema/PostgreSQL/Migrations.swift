@@ -7,8 +7,8 @@ public struct EmbeddedMigration: Sendable {
 }
 
 /// Every PostgreSQL migration this version ships, in order. A shipped migration is never edited; a
-/// change to the schema is a new file here and in Schema/SQLite with the same number, and a new line
-/// in each of Package.swift's schema targets.
+/// change to the schema is a new file here and in Schema/SQLite with the same number (Package.swift embeds every
+/// `.sql` of each folder), and a new line below and in SQLite's list: `MigrationTests` fails until they agree.
 public let postgresqlMigrations: [EmbeddedMigration] = [
     EmbeddedMigration(version: 1, name: "daily_log", sql: text(PackageResources._001_daily_log_sql)),
     EmbeddedMigration(version: 2, name: "watch_queue", sql: text(PackageResources._002_watch_queue_sql)),

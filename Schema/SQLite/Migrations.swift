@@ -7,7 +7,8 @@ public struct EmbeddedMigration: Sendable {
 
 /// Every migration this version ships, in order. (The generated accessor replaces the leading digit
 /// of a file name with an underscore: `0001_x.sql` is `_001_x_sql`.) A shipped migration is never edited; a change to
-/// the schema is a new file here and a new line in Package.swift's `SQLiteSchema` resources.
+/// the schema is a new file here (Package.swift embeds every `.sql` of the folder) and a new line below, and the same
+/// in Schema/PostgreSQL: `MigrationTests` fails until the files and both lists agree.
 public let sqliteMigrations: [EmbeddedMigration] = [
     EmbeddedMigration(version: 1, name: "daily_log", sql: text(PackageResources._001_daily_log_sql)),
     EmbeddedMigration(version: 2, name: "watch_queue", sql: text(PackageResources._002_watch_queue_sql)),

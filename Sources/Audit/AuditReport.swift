@@ -1,3 +1,5 @@
+import Foundation
+
 /// The result of one audit: every finding, ordered by file, line and column, and what was read.
 public struct AuditReport: Sendable {
     public let findings: [Finding]

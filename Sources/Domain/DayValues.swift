@@ -1,7 +1,7 @@
 /// What a day's features are built from: its values, without who entered them or the notes.
 ///
 /// A retrain's pooling pass reads every user's days for the population model and needs nothing else of them:
-/// reading five columns fewer per day into this smaller value cut that pass by about a sixth.
+/// reading five columns fewer per day into this smaller value made that pass faster (docs/benchmarks.md).
 public struct DayValues: Sendable, Hashable {
     public var day: Day
     public var symptomSeverity: Int?

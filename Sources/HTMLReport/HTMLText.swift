@@ -1,3 +1,5 @@
+import Foundation
+
 /// Escaping for text placed in HTML and SVG, the only way text enters a page.
 ///
 /// `&`, `<`, `>`, `"` and `'` become character references, so no input can open a tag or leave an

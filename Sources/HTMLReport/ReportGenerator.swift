@@ -48,9 +48,9 @@ public enum ReportGenerator {
             throw .unknownUser(only.rawValue)
         }
         let names = Pseudonyms(users: users.map(\.id), redact: options.redact)
-        let population = try await readStore(
-            { (store) throws(StorageError) in try await store.servingModel(scope: StoredModel.populationScope) },
-            on: pipeline)
+        let population = try await read { () async throws(PipelineError) in
+            try await pipeline.servingModel(scope: StoredModel.populationScope)
+        }
         let populationArtifact = population.flatMap { try? ModelArtifact(json: Data($0.json.utf8)) }
         let context = UserContext(
             pipeline: pipeline, now: now, options: options, names: names, folder: folder,
@@ -86,24 +86,13 @@ public enum ReportGenerator {
         let calibration = Calibration(pairs: results.flatMap(\.calibrationPairs))
         let scheduler = try await SchedulerHealthReader(pipeline: pipeline, now: now, days: options.schedulerDays)
             .read()
-        let location = pipeline.store.location
+        let location = pipeline.location
         let cohort = CohortReport(
             generatedAt: now, database: location, users: results.map(\.summary), windowDays: options.days,
             forecastQuality: quality,
             calibration: calibration, scheduler: scheduler, redacted: options.redact)
         try folder.write(CohortPage(report: cohort, linked: Set(results.compactMap(\.written))).html, to: "index.html")
         return ReportSummary(files: ["index.html"] + results.compactMap(\.written).sorted(), users: users.count)
-    }
-
-    /// Runs a Storage read, mapping its error as PipelineKit does.
-    static func readStore<T: Sendable>(
-        _ body: (Store) async throws(StorageError) -> T, on pipeline: Pipeline
-    ) async throws(ReportError) -> T {
-        do {
-            return try await body(pipeline.store)
-        } catch {
-            throw .pipeline(.storage(error))
-        }
     }
 
     /// Runs a PipelineKit read, mapping its error.
@@ -144,10 +133,9 @@ struct UserContext: Sendable {
                 // Every day logged: a forecast's exponential means reach back to the first, as in training.
                 user: id, through: today)
         }
-        let (history, ownServing) = try await ReportGenerator.readStore(
-            { (store) throws(StorageError) in
-                (try await store.modelHistory(scope: id.rawValue), try await store.servingModel(scope: id.rawValue))
-            }, on: pipeline)
+        let (history, ownServing) = try await ReportGenerator.read { () async throws(PipelineError) in
+            (try await pipeline.modelHistory(scope: id.rawValue), try await pipeline.servingModel(scope: id.rawValue))
+        }
         let servedStored = ownServing ?? population
         let served: ModelArtifact? =
             if let ownServing { try? ModelArtifact(json: Data(ownServing.json.utf8)) } else { populationArtifact }

@@ -4,7 +4,7 @@ import PipelineKit
 import Scheduling
 import Storage
 
-/// Reads the scheduler's state for the cohort page through Store's and PipelineKit's public reads:
+/// Reads the scheduler's state for the cohort page through PipelineKit's public reads:
 /// the run history, the requests, dead letters and `pipeline status`'s diagnostics.
 struct SchedulerHealthReader: Sendable {
     let pipeline: Pipeline
@@ -12,10 +12,12 @@ struct SchedulerHealthReader: Sendable {
     /// Days of history charted, ending today (UTC).
     let days: Int
     func read() async throws(ReportError) -> SchedulerHealth {
-        let runs = try await ReportGenerator.readStore(
-            { (store) throws(StorageError) in try await store.taskRuns(includeUnfinished: true) }, on: pipeline)
-        let requests = try await ReportGenerator.readStore(
-            { (store) throws(StorageError) in try await store.taskRequests() }, on: pipeline)
+        let runs = try await ReportGenerator.read { () async throws(PipelineError) in
+            try await pipeline.taskRunRecords()
+        }
+        let requests = try await ReportGenerator.read { () async throws(PipelineError) in
+            try await pipeline.taskRequestRecords()
+        }
         let status = try await ReportGenerator.read { () async throws(PipelineError) in try await pipeline.status() }
 
         let utc = TimeZone(identifier: "UTC")!

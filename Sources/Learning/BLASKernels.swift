@@ -5,8 +5,8 @@ internal import Foundation
 ///
 /// Debian's OpenBLAS (0.3.21) picks its kernels by CPU model when the library loads. A processor newer than
 /// the library (an Intel Xeon of family 6, model 207, for one) is not in its table, and it falls back to
-/// `Prescott`: SSE3 kernels that ignore the AVX2, FMA and AVX-512 units the processor has. The fits then run
-/// about 1.3× slower. The only remedy is `OPENBLAS_CORETYPE`, read once as the library loads, so it must be
+/// `Prescott`: SSE3 kernels that ignore the AVX2, FMA and AVX-512 units the processor has, and the fits run
+/// slower (docs/benchmarks.md). The only remedy is `OPENBLAS_CORETYPE`, read once as the library loads, so it must be
 /// in the environment before the library loads: `load` loads it again with the variable set (the library is
 /// loaded at run time, not linked), and `advice` says what to set for a caller that cannot.
 public enum BLASKernels {
@@ -58,13 +58,13 @@ public enum BLASKernels {
 
     /// Loads OpenBLAS for this process, on kernels that use the CPU's vector units: when the library falls
     /// back to its generic kernels, it is unloaded and loaded again with `OPENBLAS_CORETYPE` set to `advice`
-    /// (a few milliseconds, where starting the process over took about 20). Call it first thing in `main`,
+    /// (faster than starting the process over). Call it first thing in `main`,
     /// before any thread is started: it sets environment variables, and the library must not be in use while
     /// it is loaded again. Without this call the library loads on the first fit, with the kernels it chooses.
     ///
     /// It also sets `OPENBLAS_NUM_THREADS=1` unless the environment sets it: the fits call OpenBLAS on one
     /// thread each (`LinearAlgebra.singleThreaded`), and a thread pool started as the library loads spins in
-    /// `sched_yield` for about a tenth of a second of a core before it sleeps.
+    /// `sched_yield` on a core for a while before it sleeps.
     public static func load(environment: [String: String]) throws(LoadError) {
         if environment[threadsVariable] == nil { setenv(threadsVariable, "1", 1) }
         try open()
@@ -83,8 +83,10 @@ public enum BLASKernels {
     private static func open() throws(LoadError) {
         var message = [CChar](repeating: 0, count: 512)
         guard copenblas_load(&message, message.count) == 0 else {
-            throw LoadError(description: String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) },
-                as: UTF8.self))
+            throw LoadError(
+                description: String(
+                    decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) },
+                    as: UTF8.self))
         }
     }
 }

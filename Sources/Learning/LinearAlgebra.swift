@@ -1,6 +1,8 @@
+// One file: every BLAS and LAPACK call of the module, and all the pointer code, kept in one place on purpose.
+
 internal import COpenBLAS
-internal import LearningKernels
 internal import Foundation
+internal import LearningKernels
 
 /// The BLAS and LAPACK calls the fits need, and the only code in the module that touches pointers.
 ///
@@ -10,7 +12,7 @@ internal import Foundation
 /// Reference: https://www.netlib.org/lapack/explore-html/ (dposv, dsyevd).
 enum LinearAlgebra {
     /// OpenBLAS's own threads would compete with the per-user parallelism of the caller (one fit per
-    /// core was measured faster than one fit on two cores), so the process uses one BLAS thread.
+    /// core is faster than one fit on two cores: docs/benchmarks.md), so the process uses one BLAS thread.
     /// A global `let` is initialized once, thread-safely, on first use.
     static let singleThreaded: Void = copenblas_set_num_threads(1)
 
@@ -252,8 +254,8 @@ enum LinearAlgebra {
 
     /// Reduces symmetric `a` to tridiagonal form, `a = Q T Qᵀ` (`dsytrd` then `dorgtr`): `a` is replaced by Q,
     /// `diagonal` and `offDiagonal` receive T. A ridge needs `(T + αI)⁻¹` for many α, and a tridiagonal solve
-    /// is O(p), so this replaces a full eigendecomposition at a quarter of the cost (47 µs against 215 µs
-    /// for dsyevd at order 40, measured on this machine).
+    /// is O(p), so this replaces a full eigendecomposition (`dsyevd`) at a fraction of its cost
+    /// (docs/benchmarks.md).
     static func tridiagonalize(
         _ a: inout Matrix, diagonal: inout [Double], offDiagonal: inout [Double], workspace: inout EigenWorkspace
     ) throws(LearningError) {
@@ -327,7 +329,7 @@ enum LinearAlgebra {
 
     // MARK: Elementwise kernels
     // Whole-buffer loops for the fits' hot paths, on raw column pointers: no per-element bounds, uniqueness or
-    // overflow checks, so the compiler vectorizes them (an indexed Array loop measured 10× slower).
+    // overflow checks, so the compiler vectorizes them (an indexed Array loop is far slower).
 
     /// `centered = x − column means`; `means` receives the means. Returns false if a mean is not finite.
     /// Σ of column `j` of `m`, in eight interleaved partial sums (`learning_sum`): a chain of dependent
@@ -349,7 +351,9 @@ enum LinearAlgebra {
     /// Σ of the values of column `j` of `m` that are not NaN, and how many there are, summed as `columnSum` does.
     static func observedColumnSum(_ m: Matrix, _ j: Int) -> (sum: Double, count: Int) {
         var count = 0
-        let sum = m.storage.withUnsafeBufferPointer { learning_observed_sum(m.rows, $0.baseAddress! + j * m.rows, &count) }
+        let sum = m.storage.withUnsafeBufferPointer {
+            learning_observed_sum(m.rows, $0.baseAddress! + j * m.rows, &count)
+        }
         return (sum, count)
     }
 

@@ -4,7 +4,7 @@ public import Foundation
 extension ModelArtifact {
     /// The artifact as stable JSON text: the same document `JSONEncoder` writes with sorted keys and
     /// ISO 8601 dates, built directly. A cohort retrain saves one artifact per user, and Foundation's
-    /// encoder took longer than the fit itself.
+    /// encoder took longer than the fit itself (docs/benchmarks.md).
     public var jsonText: String {
         var object = JSONObject()
         // Keys in sorted order, as `.sortedKeys` writes them.
@@ -122,7 +122,7 @@ extension ModelArtifact {
     /// Reads `jsonData()`, or any artifact `JSONEncoder` wrote with ISO 8601 dates: members in any order,
     /// unknown members ignored, optional ones absent or `null`. Built directly on the strict parser, as
     /// `jsonText` is: a retrain reads every user's serving artifact, and Foundation's decoder took a
-    /// tenth of a whole retrain.
+    /// large share of a whole retrain (docs/benchmarks.md).
     public init(json: Data) throws(LearningError) {
         let parsed = [UInt8](json).withUnsafeBufferPointer { bytes in
             Result { () throws(JSONSyntaxError) in try JSONParser().parse(bytes) }

@@ -2,75 +2,6 @@ import Domain
 internal import Foundation
 internal import LearningKernels
 
-/// A linear predictor in the design matrix's own units, `value = constant + Σ perUnit[j]·x[j]`, so heads
-/// fitted on different standardizations (the user's, a fold's, the population's) add up and convert.
-struct RawHead: Sendable, Hashable {
-    var perUnit: [Double]
-    var constant: Double
-
-    init(perUnit: [Double], constant: Double) {
-        self.perUnit = perUnit
-        self.constant = constant
-    }
-
-    /// The head `intercept + coefficients·z`, `z = (x − means) / scales`.
-    init(coefficients: [Double], intercept: Double, standardization: Standardization) {
-        perUnit = coefficients
-        constant = intercept
-        for j in 0..<coefficients.count {
-            perUnit[j] = coefficients[j] / standardization.scales[j]
-            constant -= perUnit[j] * standardization.means[j]
-        }
-    }
-
-    /// `x[column]` itself.
-    static func unit(column: Int, of count: Int) -> RawHead {
-        var perUnit = [Double](repeating: 0, count: count)
-        perUnit[column] = 1
-        return RawHead(perUnit: perUnit, constant: 0)
-    }
-
-    static func constant(_ value: Double, count: Int) -> RawHead {
-        RawHead(perUnit: Array(repeating: 0, count: count), constant: value)
-    }
-
-    static func + (lhs: RawHead, rhs: RawHead) -> RawHead {
-        RawHead(perUnit: zip(lhs.perUnit, rhs.perUnit).map { $0 + $1 }, constant: lhs.constant + rhs.constant)
-    }
-
-    func scaled(by factor: Double) -> RawHead {
-        RawHead(perUnit: perUnit.map { $0 * factor }, constant: constant * factor)
-    }
-
-    /// `intercept + slope·self`.
-    func calibrated(_ calibration: SelectionRecord.Calibration) -> RawHead {
-        RawHead(
-            perUnit: perUnit.map { $0 * calibration.slope },
-            constant: calibration.intercept + calibration.slope * constant)
-    }
-
-    /// The same head on standardized features.
-    func on(_ standardization: Standardization) -> (coefficients: [Double], intercept: Double) {
-        var coefficients = perUnit
-        var intercept = constant
-        for j in 0..<perUnit.count {
-            coefficients[j] = perUnit[j] * standardization.scales[j]
-            intercept += perUnit[j] * standardization.means[j]
-        }
-        return (coefficients, intercept)
-    }
-}
-
-/// One fit of the personal procedure: heads in raw units, the penalty, and the flare solution (a warm start
-/// for the next fold).
-struct PersonalHeads: Sendable {
-    var severity: RawHead
-    var flare: RawHead
-    var flareFitted: String
-    var alpha: Double
-    var flareSolution: LogisticSolution?
-}
-
 /// The rows of one rolling-origin fold.
 private struct Fold {
     var origin: Day
@@ -81,27 +12,69 @@ private struct Fold {
     var bounds: ModelArtifact.FeatureBounds?
 }
 
+/// A selection's rows, prepared once: for the served model (every row) and for the folds (the imputation and
+/// standardization of the rows before the first fold), with the folds.
+private struct PreparedFolds {
+    var design: DesignMatrix
+    var imputation: [Double]
+    var x: DesignMatrix
+    var standardization: Standardization
+    var bounds: ModelArtifact.FeatureBounds?
+    /// Whether the user has the usable days the personal procedure needs.
+    var fitsPersonal: Bool
+    var foldImputation: [Double]
+    var x0: DesignMatrix
+    var foldStandardization: Standardization
+    var folds: [Fold]
+}
+
+/// The personal procedure's fits: the folds scored (those it is judged on, or every fold with days when it is
+/// not judged), its model on each, and its model on every row, as it would serve.
+private struct PersonalFits {
+    var scored: [Fold]
+    var scoresPersonal: Bool
+    var folds: [PersonalHeads]
+    var served: PersonalHeads?
+}
+
+/// Every candidate's tallies on the fold days, by position (`names`), with the days, their flare labels and the
+/// forecasts the combination learns from.
+private struct CandidateScores {
+    var names: [(severity: String?, flare: String?)] = []
+    var severityTallies: [Tally] = []
+    var flareTallies: [Tally] = []
+    var labels: [Double] = []
+    var days: [Day] = []
+    var evidence = FoldForecasts()
+    var folds = 0
+}
+
+/// The severity's judgement: the combination and the smoothing constant it uses, every candidate's score, and
+/// the reason so far.
+private struct SeverityJudgement {
+    var combined: (weights: [CombinationWeight], distribution: ForecastDistribution, absoluteError: Double)
+    var smoothingIndex: Int
+    var smoothingColumn: Int
+    var scores: [SelectionRecord.CandidateScore]
+    var mae: [String: Double]
+    var why: String
+}
+
+/// The flare head's judgement: the winner, its calibration, every candidate's score, and the whole reason.
+private struct FlareJudgement {
+    var winner: String
+    var calibration: SelectionRecord.Calibration
+    var scores: [SelectionRecord.FlareCandidateScore]
+    var loss: [String: Double]
+    var why: String
+}
+
 /// Sums of a candidate's errors over the scored rows.
 private struct Tally {
     var absoluteError = 0.0
     var logLoss = 0.0
     var brier = 0.0
     var logits: [Double] = []
-}
-
-extension PopulationModel {
-    /// The population's heads in the design matrix's units.
-    var severityHead: RawHead {
-        RawHead(
-            coefficients: artifact.severity.coefficients, intercept: artifact.severity.intercept,
-            standardization: artifact.standardization)
-    }
-
-    var flareHead: RawHead {
-        RawHead(
-            coefficients: artifact.flare.coefficients, intercept: artifact.flare.intercept,
-            standardization: artifact.standardization)
-    }
 }
 
 extension ModelTrainer {
@@ -119,54 +92,55 @@ extension ModelTrainer {
     static let firstFoldNewtonSteps = 4
     static let foldNewtonSteps = 2
 
-    /// Every candidate's forecasts on the user's fold days and nothing more: `select` up to the combination,
-    /// without the fits only the served artifact needs. What `CohortCalibration` learns from.
+    /// Selects what the user is served (DESIGN §5), in named steps: the user's rows prepared and cut into
+    /// rolling-origin folds (`prepareFolds`), the personal procedure fitted on each fold and on every row
+    /// (`fitPersonalModels`), every candidate scored on the same fold days (`scoreCandidates`), the severity
+    /// combination and the flare head judged on those scores (`judgeSeverity`, `judgeFlare`), and the served
+    /// artifact built with the alternatives beside it (`servedArtifacts`).
+    mutating func select(
+        user: UserID, design: DesignMatrix, today: Day, population: PopulationModel, incumbent: ModelArtifact?,
+        trainedAt: Date
+    ) throws(LearningError) -> TrainingOutcome {
+        let folds = prepareFolds(design: design, today: today, population: population)
+        let personal = try fitPersonalModels(folds, population: population)
+        let scores = scoreCandidates(
+            folds, personal: personal, user: user, population: population, incumbent: incumbent, trainedAt: trainedAt)
+        let severity = Self.judgeSeverity(scores, folds: folds, population: population, spec: spec)
+        let flare = Self.judgeFlare(
+            scores, incumbent: incumbent, pooled: population.isPooled, why: severity.why, spec: spec)
+        return servedArtifacts(
+            folds, personal: personal, scores: scores, severity: severity, flare: flare, user: user,
+            population: population, trainedAt: trainedAt)
+    }
+
+    /// The user's rows prepared for the served model (every row: its imputation, bounds and standardization)
+    /// and for the folds, which share one imputation and standardization from the rows before the first fold,
+    /// so no fold reads anything of its own days or later; and the folds.
+    /// Every candidate's forecasts on the user's fold days and nothing more: `select`'s first three steps, without
+    /// the served personal fit and the flare heads, which only the served artifact needs. What
+    /// `CohortCalibration` learns from.
     mutating func foldForecasts(
         user: UserID, design: DesignMatrix, today: Day, population: PopulationModel
     ) throws(LearningError) -> FoldForecasts {
-        // Only the severity forecasts are wanted: the flare heads are left at their priors.
         skipsFlareHeads = true
         defer { skipsFlareHeads = false }
-        return switch try select(
-            user: user, design: design, today: today, population: population, incumbent: nil,
-            trainedAt: Date(timeIntervalSince1970: 0), evidenceOnly: true)
-        {
-        case .evidence(let evidence): evidence
-        case .served(let outcome): outcome.evidence
-        }
+        let folds = prepareFolds(design: design, today: today, population: population)
+        let personal = try fitPersonalModels(folds, population: population, servedFit: false)
+        return scoreCandidates(
+            folds, personal: personal, user: user, population: population, incumbent: nil,
+            trainedAt: Date(timeIntervalSince1970: 0)
+        ).evidence
     }
 
-    /// What `select` returns: the served outcome, or with `evidenceOnly` the fold forecasts alone.
-    enum Selected {
-        case served(TrainingOutcome)
-        case evidence(FoldForecasts)
-    }
-
-    /// With `evidenceOnly`, stops once every candidate is scored and returns their fold forecasts: the served
-    /// personal fit, the flare head's choice and the artifacts are skipped.
-    // swiftlint:disable:next function_body_length
-    mutating func select(
-        user: UserID, design: DesignMatrix, today: Day, population: PopulationModel, incumbent: ModelArtifact?,
-        trainedAt: Date, evidenceOnly: Bool = false
-    ) throws(LearningError) -> Selected {
-        // The nested functions below read this copy, not `self.spec`: capturing `self` would copy the trainer.
+    private func prepareFolds(design: DesignMatrix, today: Day, population: PopulationModel) -> PreparedFolds {
         let spec = self.spec
         let p = design.columnCount
         let n = design.rowCount
-        let pooled = population.isPooled
-        let usable = design.usableRowCount
-        let minimum = spec.training.minimumUsableDays
-        let columns = baselineColumns
-
-        // The served model's imputation, bounds and standardization: every row the user has.
         let imputation = builder.imputation(for: design)
         let x = design.imputed(with: imputation)
         let standardization = n >= 1 ? Standardization(fitting: x.values) : population.artifact.standardization
         let bounds = n >= 1 ? spec.openingTargetFeatures(Self.bounds(of: x.values, rows: 0..<n)) : nil
-        let fitsPersonal = usable >= minimum
 
-        // The folds share one imputation and standardization, from the rows before the first fold, so no fold
-        // reads anything of its own days or later.
         let windowStart = today.adding(days: -spec.training.holdoutDays)
         let firstSplit = design.days.firstIndex { $0 >= windowStart } ?? n
         let early = design.rows(0..<firstSplit)
@@ -195,14 +169,31 @@ extension ModelTrainer {
                     origin: origin, split: split, usableBefore: usableBefore, tests: tests,
                     bounds: running.map(spec.openingTargetFeatures)))
         }
-        let personalFolds = !fitsPersonal ? [] : folds.filter { $0.usableBefore >= minimum && !$0.tests.isEmpty }
-        // The first scored fold's model — the penalty by leave-one-out and the flare head — is fitted on the rows
-        // before it, and gives the later folds their penalty and first start, so no fold model depends on its
-        // own days or later ones. When that fit fails numerically (few early rows, standardized on fewer), the
-        // personal procedure is not judged, so it cannot serve; every other candidate still is.
+        return PreparedFolds(
+            design: design, imputation: imputation, x: x, standardization: standardization, bounds: bounds,
+            fitsPersonal: design.usableRowCount >= spec.training.minimumUsableDays, foldImputation: foldImputation,
+            x0: x0, foldStandardization: foldStandardization, folds: folds)
+    }
+
+    /// The personal procedure on the folds and on every row. The first scored fold's model — the penalty by
+    /// leave-one-out and the flare head — is fitted on the rows before it, and gives the later folds their
+    /// penalty and first start, so no fold model depends on its own days or later ones. When that fit fails
+    /// numerically (few early rows, standardized on fewer), the personal procedure is not judged, so it cannot
+    /// serve; every other candidate still is. The model as it would serve takes every row, its own penalty by
+    /// leave-one-out, and the flare head started from the last fold's (nearly all the same rows), so Newton
+    /// needs a few steps, not a descent.
+    /// Without `servedFit` the model as it would serve is not fitted.
+    private mutating func fitPersonalModels(
+        _ prepared: PreparedFolds, population: PopulationModel, servedFit: Bool = true
+    ) throws(LearningError) -> PersonalFits {
+        let minimum = spec.training.minimumUsableDays
+        let folds = prepared.folds
+        let foldStandardization = prepared.foldStandardization
+        let personalFolds =
+            !prepared.fitsPersonal ? [] : folds.filter { $0.usableBefore >= minimum && !$0.tests.isEmpty }
         var origin: PersonalHeads?
         if let first = personalFolds.first?.split {
-            let early = x0.rows(0..<first)
+            let early = prepared.x0.rows(0..<first)
             origin = try? fitPersonal(
                 x: early.values, targets: early.targets, rows: first, standardization: foldStandardization,
                 population: population, alpha: nil, start: nil, iterations: Self.firstFoldNewtonSteps)
@@ -213,55 +204,60 @@ extension ModelTrainer {
         let foldPersonal: [PersonalHeads]
         if let origin {
             foldPersonal = try fitFolds(
-                x0: x0, splits: scored.map(\.split), standardization: foldStandardization, population: population,
-                origin: origin)
+                x0: prepared.x0, splits: scored.map(\.split), standardization: foldStandardization,
+                population: population, origin: origin)
         } else {
             foldPersonal = []
         }
 
-        // The personal model as it would serve: every row, its own penalty by leave-one-out, the flare head
-        // started from the last fold's (nearly all the same rows), so Newton needs a few steps, not a descent.
         var personal: PersonalHeads?
-        if fitsPersonal && !evidenceOnly {
+        if prepared.fitsPersonal && servedFit {
             let start = foldPersonal.last { $0.flareSolution != nil }.map { heads -> LogisticSolution in
                 let delta = RawHead(
                     coefficients: heads.flareSolution!.coefficients, intercept: heads.flareSolution!.intercept,
                     standardization: foldStandardization
-                ).on(standardization)
+                ).on(prepared.standardization)
                 return LogisticSolution(coefficients: delta.coefficients, intercept: delta.intercept, iterations: 0)
             }
+            let x = prepared.x
             personal = try fitPersonal(
-                x: x.values, targets: x.targets, rows: n, standardization: standardization, population: population,
-                alpha: nil, start: start, iterations: spec.flare.maximumIterations)
+                x: x.values, targets: x.targets, rows: prepared.design.rowCount,
+                standardization: prepared.standardization, population: population, alpha: nil, start: start,
+                iterations: spec.flare.maximumIterations)
         }
+        return PersonalFits(scored: scored, scoresPersonal: scoresPersonal, folds: foldPersonal, served: personal)
+    }
 
-        // Score every candidate on the same rows.
+    /// Every candidate scored on the same rows, the fold days. A fold's candidates are each model with the names
+    /// it is scored under; they are the same kinds in every fold, so tallies go by position, and every model but
+    /// the incumbent is the fold's and shares its standardized row.
+    private func scoreCandidates(
+        _ prepared: PreparedFolds, personal: PersonalFits, user: UserID, population: PopulationModel,
+        incumbent: ModelArtifact?, trainedAt: Date
+    ) -> CandidateScores {
+        let spec = self.spec
+        let design = prepared.design
+        let p = design.columnCount
+        let columns = baselineColumns
+        let pooled = population.isPooled
         let populationSeverity = population.severityHead
         let populationFlare = population.flareHead
         let range = spec.target.minimum...spec.target.maximum
         let constants = spec.combination.smoothingConstants
         let smoothingColumns = constants.map { spec.exponentialMeanColumn($0)! }
         let longMeanColumn = spec.exponentialMeanColumn(spec.combination.longMean)!
-        // A fold's candidates, each model with the names it is scored under. They are the same kinds in every
-        // fold, so tallies go by position; every model but the incumbent is the fold's and shares its
-        // standardized row.
-        var severityTallies: [Tally] = []
-        var flareTallies: [Tally] = []
-        var names: [(severity: String?, flare: String?)] = []
-        var labels: [Double] = []
-        var scoredDays: [Day] = []
-        var evidence = FoldForecasts()
+        var scores = CandidateScores()
         var forecasts: [[Double]] = []
         var row = [Double](repeating: 0, count: p)
         var z: [Double] = []
         var incumbentZ: [Double] = []
-        for (index, fold) in scored.enumerated() {
+        for (index, fold) in personal.scored.enumerated() {
             let rate = Self.flareRate(design, rows: 0..<fold.split, threshold: spec.flare.threshold)
             let baseRate = RawHead.constant(logit(rate), count: p)
             func artifact(_ source: ModelSource, _ severity: RawHead, _ flare: RawHead) -> ModelArtifact {
                 Self.makeArtifact(
-                    spec: spec, user: user, source: source, imputation: foldImputation, bounds: fold.bounds,
-                    standardization: foldStandardization, severity: severity, flare: flare, alpha: 0,
+                    spec: spec, user: user, source: source, imputation: prepared.foldImputation, bounds: fold.bounds,
+                    standardization: prepared.foldStandardization, severity: severity, flare: flare, alpha: 0,
                     flareFitted: "", trainedAt: trainedAt)
             }
             var candidates: [(model: ModelArtifact, severity: String?, flare: String?)] = [
@@ -283,16 +279,16 @@ extension ModelTrainer {
                 candidates.append(
                     (artifact(.population, populationSeverity, populationFlare), "population", "population"))
             }
-            if scoresPersonal {
-                let heads = foldPersonal[index]
+            if personal.scoresPersonal {
+                let heads = personal.folds[index]
                 candidates.append((artifact(.personal, heads.severity, heads.flare), "personal", "personal"))
             }
             let foldModels = candidates.count
             if let incumbent { candidates.append((incumbent, "incumbent", "incumbent")) }
-            if names.isEmpty {
-                names = candidates.map { ($0.severity, $0.flare) }
-                severityTallies = Array(repeating: Tally(), count: candidates.count)
-                flareTallies = severityTallies
+            if scores.names.isEmpty {
+                scores.names = candidates.map { ($0.severity, $0.flare) }
+                scores.severityTallies = Array(repeating: Tally(), count: candidates.count)
+                scores.flareTallies = scores.severityTallies
                 forecasts = Array(repeating: [], count: candidates.count)
             }
             for i in fold.tests {
@@ -300,10 +296,10 @@ extension ModelTrainer {
                 candidates[0].model.standardize(row: row, into: &z)
                 let target = design.targets[i]
                 let label = target >= spec.flare.threshold ? 1.0 : 0.0
-                labels.append(label)
-                scoredDays.append(design.days[i])
-                evidence.targets.append(target)
-                evidence.folds.append(index)
+                scores.labels.append(label)
+                scores.days.append(design.days[i])
+                scores.evidence.targets.append(target)
+                scores.evidence.folds.append(index)
                 // By index: a candidate taken out of the array would be a copy of its artifact, every row.
                 for slot in candidates.indices {
                     let severity: Double
@@ -319,54 +315,58 @@ extension ModelTrainer {
                     if candidates[slot].severity != nil {
                         let value = min(max(severity, range.lowerBound), range.upperBound)
                         forecasts[slot].append(value)
-                        severityTallies[slot].absoluteError += abs(value.rounded(.toNearestOrAwayFromZero) - target)
+                        scores.severityTallies[slot].absoluteError +=
+                            abs(value.rounded(.toNearestOrAwayFromZero) - target)
                     }
                     if candidates[slot].flare != nil {
                         let probability = sigmoid(eta)
-                        flareTallies[slot].logLoss += crossEntropy(probability, label)
-                        flareTallies[slot].brier += (probability - label) * (probability - label)
-                        flareTallies[slot].logits.append(eta)
+                        scores.flareTallies[slot].logLoss += crossEntropy(probability, label)
+                        scores.flareTallies[slot].brier += (probability - label) * (probability - label)
+                        scores.flareTallies[slot].logits.append(eta)
                     }
                 }
             }
         }
         // The forecasts by name, for the combination.
-        for (slot, name) in names.enumerated() {
+        for (slot, name) in scores.names.enumerated() {
             guard let severity = name.severity else { continue }
             if let column = constants.firstIndex(where: { Self.smoothingName($0) == severity }) {
-                if evidence.smoothing.isEmpty { evidence.smoothing = Array(repeating: [], count: constants.count) }
-                evidence.smoothing[column] = forecasts[slot]
+                if scores.evidence.smoothing.isEmpty {
+                    scores.evidence.smoothing = Array(repeating: [], count: constants.count)
+                }
+                scores.evidence.smoothing[column] = forecasts[slot]
             } else if let candidate = CombinationCandidate(rawValue: severity) {
-                evidence.others[candidate] = forecasts[slot]
+                scores.evidence.others[candidate] = forecasts[slot]
             }
         }
-        if evidenceOnly { return .evidence(evidence) }
-        let days = labels.count
-        let count = Double(max(days, 1))
+        scores.folds = personal.scored.count
+        return scores
+    }
 
-        // Severity: the combination, its weights held toward the cohort's; judged out of fold.
+    /// Severity: the combination, its weights held toward the cohort's, judged out of fold; every candidate's
+    /// mean error, and the reason in words.
+    private static func judgeSeverity(
+        _ scores: CandidateScores, folds prepared: PreparedFolds, population: PopulationModel, spec: ModelSpec
+    ) -> SeverityJudgement {
+        let constants = spec.combination.smoothingConstants
+        let smoothingColumns = constants.map { spec.exponentialMeanColumn($0)! }
+        let days = scores.labels.count
+        let count = Double(max(days, 1))
         let cohort = population.cohort ?? .initial(spec)
-        let smoothingIndex = constants.firstIndex(of: cohort.smoothing) ?? constants.firstIndex(of: spec.combination.defaultSmoothing)!
+        let smoothingIndex =
+            constants.firstIndex(of: cohort.smoothing) ?? constants.firstIndex(of: spec.combination.defaultSmoothing)!
         let combined = Self.combine(
-            evidence: evidence, design: design, cohort: cohort, smoothing: smoothingIndex,
-            smoothingColumn: smoothingColumns[smoothingIndex], pooled: pooled, spec: spec)
+            evidence: scores.evidence, design: prepared.design, cohort: cohort, smoothing: smoothingIndex,
+            smoothingColumn: smoothingColumns[smoothingIndex], pooled: population.isPooled, spec: spec)
         let smoothingName = Self.smoothingName(constants[smoothingIndex])
         var severityTally = Dictionary(
-            uniqueKeysWithValues: zip(names, severityTallies).compactMap { name, tally in
+            uniqueKeysWithValues: zip(scores.names, scores.severityTallies).compactMap { name, tally in
                 name.severity.map { ($0 == smoothingName ? "smoothing" : $0, tally) }
             })
         if days > 0 { severityTally["combined"] = Tally(absoluteError: combined.absoluteError) }
-        let flareTally = Dictionary(
-            uniqueKeysWithValues: zip(names, flareTallies).compactMap { name, tally in name.flare.map { ($0, tally) } })
         let severityScores = (Self.severityOrder + ["incumbent"]).compactMap { name in
             severityTally[name].map {
                 SelectionRecord.CandidateScore(candidate: name, meanAbsoluteError: $0.absoluteError / count)
-            }
-        }
-        let flareScores = (Self.flareOrder + ["incumbent"]).compactMap { name in
-            flareTally[name].map {
-                SelectionRecord.FlareCandidateScore(
-                    candidate: name, logLoss: $0.logLoss / count, brier: $0.brier / count)
             }
         }
         let mae = Dictionary(uniqueKeysWithValues: severityScores.map { ($0.candidate, $0.meanAbsoluteError) })
@@ -378,13 +378,33 @@ extension ModelTrainer {
                 "\($0.candidate) \(Self.format($0.meanAbsoluteError))"
             }
             why +=
-                ", fitted on \(days) day\(days == 1 ? "" : "s") in \(scored.count) rolling-origin fold"
-                + "\(scored.count == 1 ? "" : "s") and held toward the cohort's weights as "
+                ", fitted on \(days) day\(days == 1 ? "" : "s") in \(scores.folds) rolling-origin fold"
+                + "\(scores.folds == 1 ? "" : "s") and held toward the cohort's weights as "
                 + "\(Self.format(cohort.priorPseudoDays, digits: 0)) days; out of fold its error is "
                 + "\(Self.format(mae["combined"]!)) (\(others.joined(separator: ", ")))"
         }
+        return SeverityJudgement(
+            combined: combined, smoothingIndex: smoothingIndex, smoothingColumn: smoothingColumns[smoothingIndex],
+            scores: severityScores, mae: mae, why: why)
+    }
 
-        // Flare: the best log-loss, the incumbent's head within its margin; then calibrated on its out-of-fold logits.
+    /// Flare: the best log-loss, the incumbent's head within its margin; then calibrated on its out-of-fold
+    /// logits. Adds the flare's part of the reason to the severity's `why`.
+    private static func judgeFlare(
+        _ scores: CandidateScores, incumbent: ModelArtifact?, pooled: Bool, why severityWhy: String, spec: ModelSpec
+    ) -> FlareJudgement {
+        let days = scores.labels.count
+        let count = Double(max(days, 1))
+        let flareTally = Dictionary(
+            uniqueKeysWithValues: zip(scores.names, scores.flareTallies).compactMap { name, tally in
+                name.flare.map { ($0, tally) }
+            })
+        let flareScores = (Self.flareOrder + ["incumbent"]).compactMap { name in
+            flareTally[name].map {
+                SelectionRecord.FlareCandidateScore(
+                    candidate: name, logLoss: $0.logLoss / count, brier: $0.brier / count)
+            }
+        }
         let loss = Dictionary(uniqueKeysWithValues: flareScores.map { ($0.candidate, $0.logLoss) })
         var flareWinner: String
         if days == 0 {
@@ -401,15 +421,38 @@ extension ModelTrainer {
             days == 0
             ? SelectionRecord.Calibration.identity
             : Self.calibrate(
-                logits: flareTally[flareWinner]!.logits, labels: labels, pull: spec.selection.calibrationPseudoDays)
+                logits: flareTally[flareWinner]!.logits, labels: scores.labels,
+                pull: spec.selection.calibrationPseudoDays)
+        var why = severityWhy
         if days > 0 {
             why +=
                 "; flare head \(flareWinner), log-loss \(Self.format(loss[flareWinner]!)), calibrated with slope "
                 + Self.format(calibration.slope)
         }
+        return FlareJudgement(winner: flareWinner, calibration: calibration, scores: flareScores, loss: loss, why: why)
+    }
 
-        // The served artifact: the combination of the candidates refitted on every row, with the user's own
-        // imputation and bounds.
+    /// The served artifact: the combination of the candidates refitted on every row, with the user's own
+    /// imputation and bounds; and each other servable kind as it would be served, beside it.
+    private func servedArtifacts(
+        _ prepared: PreparedFolds, personal fits: PersonalFits, scores: CandidateScores,
+        severity: SeverityJudgement, flare: FlareJudgement, user: UserID, population: PopulationModel,
+        trainedAt: Date
+    ) -> TrainingOutcome {
+        let spec = self.spec
+        let design = prepared.design
+        let p = design.columnCount
+        let n = design.rowCount
+        let columns = baselineColumns
+        let pooled = population.isPooled
+        let personal = fits.served
+        let populationSeverity = population.severityHead
+        let longMeanColumn = spec.exponentialMeanColumn(spec.combination.longMean)!
+        let days = scores.labels.count
+        let combined = severity.combined
+        let mae = severity.mae
+        let loss = flare.loss
+        let flareWinner = flare.winner
         let userRate = RawHead.constant(
             logit(Self.flareRate(design, rows: 0..<n, threshold: spec.flare.threshold)), count: p)
         func severityHead(_ kind: ModelSource) -> (head: RawHead, alpha: Double) {
@@ -418,29 +461,30 @@ extension ModelTrainer {
             case .population: (populationSeverity, population.artifact.severity.alpha)
             case .persistence: (.unit(column: columns.persistence, of: p), 0)
             case .recentMean: (.unit(column: columns.recentMean, of: p), 0)
-            case .smoothing: (.unit(column: smoothingColumns[smoothingIndex], of: p), 0)
+            case .smoothing: (.unit(column: severity.smoothingColumn, of: p), 0)
             case .combined: preconditionFailure("a combination is not a candidate of itself")
             }
         }
         let flareHead: RawHead
         switch flareWinner {
         case "personal": flareHead = personal!.flare
-        case "population": flareHead = populationFlare
+        case "population": flareHead = population.flareHead
         default: flareHead = userRate
         }
         let record = SelectionRecord(
-            first: scoredDays.min(), last: scoredDays.max(), days: days, folds: scored.count, severity: severityScores,
-            flare: flareScores, severityWinner: .combined, flareWinner: flareWinner, calibration: calibration,
-            reason: "serving: " + why)
-        let servedFlare = flareHead.calibrated(calibration)
+            first: scores.days.min(), last: scores.days.max(), days: days, folds: scores.folds,
+            severity: severity.scores, flare: flare.scores, severityWinner: .combined, flareWinner: flareWinner,
+            calibration: flare.calibration, reason: "serving: " + flare.why)
+        let servedFlare = flareHead.calibrated(flare.calibration)
         func artifact(_ kind: ModelSource, _ head: RawHead, alpha: Double) -> ModelArtifact {
             var model = Self.makeArtifact(
-                spec: spec, user: user, source: kind, imputation: imputation, bounds: bounds,
-                standardization: standardization, severity: head, flare: servedFlare, alpha: alpha,
+                spec: spec, user: user, source: kind, imputation: prepared.imputation, bounds: prepared.bounds,
+                standardization: prepared.standardization, severity: head, flare: servedFlare, alpha: alpha,
                 flareFitted: flareWinner == "personal" ? personal!.flareFitted : flareWinner, trainedAt: trainedAt)
             if kind == .personal && pooled { model.severity.shrunkToward = .population }
             if n > 0 {
-                model.trainingWindow = .init(first: design.days[0], last: design.days[n - 1], usableDays: usable)
+                model.trainingWindow = .init(
+                    first: design.days[0], last: design.days[n - 1], usableDays: design.usableRowCount)
             }
             model.promoted = true
             // The other kinds are served as whole numbers too, so that they compare with the combination.
@@ -469,7 +513,7 @@ extension ModelTrainer {
                 first: record.first!, last: record.last!, days: days, modelMAE: mae["combined"]!,
                 persistenceMAE: mae["persistence"]!, populationMAE: populationError, smoothingMAE: mae["smoothing"],
                 flareLogLoss: loss[flareWinner]!, populationFlareLogLoss: populationLoss,
-                flareDays: Int(labels.reduce(0, +)))
+                flareDays: Int(scores.labels.reduce(0, +)))
         }
         served.reason = record.reason
         var alternatives: [ModelSource: ModelArtifact] = [.combined: served]
@@ -478,353 +522,6 @@ extension ModelTrainer {
             let (candidateHead, penalty) = severityHead(kind)
             alternatives[kind] = artifact(kind, candidateHead, alpha: penalty)
         }
-        return .served(TrainingOutcome(artifact: served, alternatives: alternatives, evidence: evidence))
+        return TrainingOutcome(artifact: served, alternatives: alternatives, evidence: scores.evidence)
     }
-
-    /// The personal procedure on raw imputed rows `x` (the first `rows` of them): standardize, ridge on the
-    /// residual of the population (or on the target itself when there is no pooled population), flare head
-    /// with the population's logit as offset. `alpha: nil` chooses it by exact leave-one-out.
-    mutating func fitPersonal(
-        x: Matrix, targets: [Double], rows: Int, standardization: Standardization, population: PopulationModel,
-        alpha: Double?, start: LogisticSolution?, iterations: Int
-    ) throws(LearningError) -> PersonalHeads {
-        let p = x.columns
-        standardization.apply(x, into: &standardized)
-        let pooled = population.isPooled
-        population.linearPredictors(x, severity: &offsets, flare: &flareOffsets)
-        residuals.resize(to: rows)
-        for i in 0..<rows { residuals[i] = targets[i] - (pooled ? offsets[i] : 0) }
-        let fit =
-            if let alpha {
-                try ridge.fit(x: standardized, y: residuals, alpha: alpha)
-            } else {
-                try ridge.fitLeaveOneOut(x: standardized, y: residuals, alphas: spec.ridge.alphas)
-            }
-        let prior = pooled ? population.severityHead : RawHead.constant(0, count: p)
-        let severity =
-            prior + RawHead(coefficients: fit.coefficients, intercept: fit.intercept, standardization: standardization)
-        let labels = targets.map { $0 >= spec.flare.threshold ? 1.0 : 0.0 }
-        let flares = labels.reduce(0, +)
-        let flarePrior =
-            pooled ? population.flareHead : RawHead.constant(logit((flares + 0.5) / (Double(rows) + 1)), count: p)
-        guard flares > 0 && flares < Double(rows), !skipsFlareHeads else {
-            return PersonalHeads(
-                severity: severity, flare: flarePrior, flareFitted: pooled ? "population" : "baseRate",
-                alpha: fit.alpha,
-                flareSolution: nil)
-        }
-        // Flare days separable by the features in a short history: Newton's weights vanish and its system
-        // is singular. A warm start near such a solution starts over from the prior; when that fails too the
-        // head is the prior's, as for a user with one class of label.
-        guard
-            let solution = try flareHead(
-                x: standardized, labels: labels, offset: pooled ? flareOffsets : nil, start: start,
-                warmIterations: iterations, coldIterations: iterations)
-        else {
-            return PersonalHeads(
-                severity: severity, flare: flarePrior, flareFitted: pooled ? "population" : "baseRate",
-                alpha: fit.alpha, flareSolution: nil)
-        }
-        let delta = RawHead(
-            coefficients: solution.coefficients, intercept: solution.intercept, standardization: standardization)
-        return PersonalHeads(
-            severity: severity, flare: pooled ? flarePrior + delta : delta, flareFitted: "personal", alpha: fit.alpha,
-            flareSolution: solution)
-    }
-
-    /// The personal procedure on each fold's training rows (the first `splits[k]` rows of `x0`), on the
-    /// folds' shared standardization and with the penalty `origin` chose on the first fold's rows; the first
-    /// fold's model is `origin` itself. The ridge does not rebuild `XᵀX` per fold: one pass over the rows adds
-    /// each block between two origins to running sums, and each later fold solves from them. Its flare head
-    /// starts from the previous fold's solution and takes at most `foldNewtonSteps` Newton steps.
-    private mutating func fitFolds(
-        x0: DesignMatrix, splits: [Int], standardization: Standardization, population: PopulationModel,
-        origin: PersonalHeads
-    ) throws(LearningError) -> [PersonalHeads] {
-        let alpha = origin.alpha
-        let p = x0.columnCount
-        let n = x0.rowCount
-        let pooled = population.isPooled
-        standardization.apply(x0.values, into: &standardized)
-        let z = standardized
-        population.linearPredictors(x0.values, severity: &offsets, flare: &flareOffsets)
-        let severityOffsets = offsets
-        let logitOffsets = flareOffsets
-        let prior = pooled ? population.severityHead : RawHead.constant(0, count: p)
-        let flarePrior = population.flareHead
-
-        var gram = Matrix(rows: p, columns: p)
-        var blockGram = Matrix(rows: 0, columns: 0)
-        var gramScratch: [Double] = []
-        var block = Matrix(rows: 0, columns: 0)
-        var sumZ = [Double](repeating: 0, count: p)
-        var sumZR = [Double](repeating: 0, count: p)
-        var sumR = 0.0
-        var done = 0
-        var results: [PersonalHeads] = []
-        var start = origin.flareSolution
-        for (fold, split) in splits.enumerated() {
-            // Add rows done..<split to the running sums.
-            let rows = split - done
-            if rows > 0 {
-                block.reshape(rows: rows, columns: p)
-                for j in 0..<p {
-                    for i in 0..<rows { block.storage[j * rows + i] = z.storage[j * n + done + i] }
-                }
-                LinearAlgebra.gram(block, into: &blockGram, scratch: &gramScratch)
-                for index in 0..<(p * p) { gram.storage[index] += blockGram.storage[index] }
-                // Column by column, each sum still taken over the rows in order: the same bits as row by row,
-                // from contiguous memory.
-                residuals.resize(to: rows)
-                for i in done..<split {
-                    let r = x0.targets[i] - (pooled ? severityOffsets[i] : 0)
-                    residuals[i - done] = r
-                    sumR += r
-                }
-                for j in 0..<p {
-                    let column = j * n + done
-                    var sum = sumZ[j]
-                    var product = sumZR[j]
-                    for i in 0..<rows {
-                        let value = z.storage[column + i]
-                        sum += value
-                        product += value * residuals[i]
-                    }
-                    sumZ[j] = sum
-                    sumZR[j] = product
-                }
-                done = split
-            }
-            if fold == 0 {
-                results.append(origin)
-                continue
-            }
-            precondition(split >= 2, "a scored fold trains on at least minimumUsableDays rows")
-            let count = Double(split)
-            var system = gram
-            var right = sumZR
-            for j in 0..<p {
-                right[j] -= sumZ[j] * sumR / count
-                for k in 0..<p { system[j, k] -= sumZ[j] * sumZ[k] / count }
-                system[j, j] += alpha
-            }
-            try LinearAlgebra.solvePositiveDefinite(&system, &right)
-            var intercept = sumR / count
-            for j in 0..<p { intercept -= right[j] * sumZ[j] / count }
-            guard intercept.isFinite, right.allSatisfy(\.isFinite) else {
-                throw .nonFiniteValues(stage: "a rolling-origin ridge")
-            }
-            let severity =
-                prior + RawHead(coefficients: right, intercept: intercept, standardization: standardization)
-
-            let labels = (0..<split).map { x0.targets[$0] >= spec.flare.threshold ? 1.0 : 0.0 }
-            let flares = labels.reduce(0, +)
-            guard flares > 0 && flares < count, !skipsFlareHeads else {
-                let flare = pooled ? flarePrior : RawHead.constant(logit((flares + 0.5) / (count + 1)), count: p)
-                results.append(
-                    PersonalHeads(severity: severity, flare: flare, flareFitted: "", alpha: alpha, flareSolution: nil))
-                continue
-            }
-            block.reshape(rows: split, columns: p)
-            for j in 0..<p {
-                for i in 0..<split { block.storage[j * split + i] = z.storage[j * n + i] }
-            }
-            let offset = pooled ? Array(logitOffsets[0..<split]) : nil
-            // A warm start near a separating solution (a small fold) can leave Newton's Hessian singular; such
-            // a fold starts over from the base rate, and a fold whose head cannot be fitted at all borrows the
-            // prior head, as a user with one class of label does.
-            guard
-                let solution = try flareHead(
-                    x: block, labels: labels, offset: offset, start: start, warmIterations: Self.foldNewtonSteps,
-                    coldIterations: spec.flare.maximumIterations)
-            else {
-                let flare = pooled ? flarePrior : RawHead.constant(logit((flares + 0.5) / (count + 1)), count: p)
-                results.append(
-                    PersonalHeads(severity: severity, flare: flare, flareFitted: "", alpha: alpha, flareSolution: nil))
-                continue
-            }
-            start = solution
-            let delta = RawHead(
-                coefficients: solution.coefficients, intercept: solution.intercept, standardization: standardization)
-            results.append(
-                PersonalHeads(
-                    severity: severity, flare: pooled ? flarePrior + delta : delta, flareFitted: "personal",
-                    alpha: alpha, flareSolution: solution))
-        }
-        return results
-    }
-
-    /// The flare head by Newton's method from `start` (`warmIterations` steps at most), and from the prior
-    /// (`coldIterations`) when there is no start or its Newton system is singular; `nil` when that is too.
-    private mutating func flareHead(
-        x: Matrix, labels: [Double], offset: [Double]?, start: LogisticSolution?, warmIterations: Int,
-        coldIterations: Int
-    ) throws(LearningError) -> LogisticSolution? {
-        for warm in start == nil ? [false] : [true, false] {
-            do {
-                return try logistic.fit(
-                    x: x, y: labels, offset: offset, inverseRegularization: spec.flare.inverseRegularization,
-                    tolerance: spec.flare.tolerance, maximumIterations: warm ? warmIterations : coldIterations,
-                    start: warm ? start : nil)
-            } catch .notPositiveDefinite {
-                continue
-            }
-        }
-        return nil
-    }
-
-    /// Static, like the other helpers the nested functions of `select` call: a nested function that used
-    /// `self` would capture a copy of the whole trainer, its workspaces included, each time it is made.
-    static func makeArtifact(
-        spec: ModelSpec, user: UserID, source: ModelSource, imputation: [Double], bounds: ModelArtifact.FeatureBounds?,
-        standardization: Standardization, severity: RawHead, flare: RawHead, alpha: Double, flareFitted: String,
-        trainedAt: Date
-    ) -> ModelArtifact {
-        let severityHead = severity.on(standardization)
-        let flareHead = flare.on(standardization)
-        return ModelArtifact(
-            spec: spec, user: user.rawValue, source: source, imputation: imputation, bounds: bounds,
-            standardization: standardization,
-            severity: .init(
-                coefficients: severityHead.coefficients, intercept: severityHead.intercept, alpha: alpha,
-                shrunkToward: nil),
-            flare: .init(
-                coefficients: flareHead.coefficients, intercept: flareHead.intercept, threshold: spec.flare.threshold,
-                inverseRegularization: spec.flare.inverseRegularization, fitted: flareFitted),
-            metrics: nil, trainingWindow: nil, trainedAt: trainedAt, promoted: false, reason: "")
-    }
-
-    /// The design columns the baselines read: the target's value the day before, and its rolling mean.
-    var baselineColumns: (persistence: Int, recentMean: Int) {
-        let target = spec.inputs.firstIndex { $0.field == spec.target.field }!
-        let features = spec.features
-        let value = features.firstIndex { $0.input == target && $0.kind == .value }!
-        let mean = features.firstIndex {
-            if $0.input == target, case .rollingMean = $0.kind { return true }
-            return false
-        }
-        return (value, mean ?? value)
-    }
-
-    /// The flare share of the usable rows in `rows`, with half a pseudo-day on each side.
-    private static func flareRate(_ design: DesignMatrix, rows: Range<Int>, threshold: Double) -> Double {
-        var flares = 0.0
-        var days = 0.0
-        for i in rows where !design.isHidden(i) {
-            days += 1
-            if design.targets[i] >= threshold { flares += 1 }
-        }
-        return (flares + 0.5) / (days + 1)
-    }
-
-    /// The range of each column over `rows`, widened to include `extending` when given (`learning_column_bounds`).
-    static func bounds(
-        of x: Matrix, rows: Range<Int>, extending previous: ModelArtifact.FeatureBounds? = nil
-    ) -> ModelArtifact.FeatureBounds {
-        precondition(rows.lowerBound >= 0 && rows.upperBound <= x.rows, "bounds: rows \(rows) of \(x.rows)")
-        var lower = previous?.lower ?? [Double](repeating: .infinity, count: x.columns)
-        var upper = previous?.upper ?? [Double](repeating: -.infinity, count: x.columns)
-        precondition(
-            lower.count == x.columns && upper.count == x.columns, "bounds: \(lower.count) for \(x.columns) columns")
-        learning_column_bounds(x.rows, rows.lowerBound, rows.upperBound, x.columns, x.storage, &lower, &upper)
-        return .init(lower: lower, upper: upper)
-    }
-
-    /// Platt scaling with a pull toward the identity: minimizes Σ log-loss(σ(a + bη)) + (λ/2)(a² + (b − 1)²)
-    /// by Newton's method (strictly convex for λ > 0).
-    static func calibrate(logits: [Double], labels: [Double], pull lambda: Double) -> SelectionRecord.Calibration {
-        var a = 0.0
-        var b = 1.0
-        for _ in 0..<50 {
-            var ga = lambda * a
-            var gb = lambda * (b - 1)
-            var haa = lambda
-            var hab = 0.0
-            var hbb = lambda
-            for (eta, label) in zip(logits, labels) {
-                let q = sigmoid(a + b * eta)
-                let w = q * (1 - q)
-                ga += q - label
-                gb += (q - label) * eta
-                haa += w
-                hab += w * eta
-                hbb += w * eta * eta
-            }
-            let determinant = haa * hbb - hab * hab
-            guard determinant > 0, determinant.isFinite else { break }
-            let da = (hbb * ga - hab * gb) / determinant
-            let db = (haa * gb - hab * ga) / determinant
-            a -= da
-            b -= db
-            if abs(da) + abs(db) < 1e-12 { break }
-        }
-        guard a.isFinite, b.isFinite else { return .identity }
-        return .init(intercept: a, slope: b)
-    }
-
-    static func format(_ value: Double, digits: Int = 3) -> String { String(format: "%.\(digits)f", value) }
-
-    /// The name a smoothing constant's candidate is scored under on the folds ("smoothing30").
-    static func smoothingName(_ constant: Double) -> String { "smoothing" + ModelSpec.percent(constant) }
-
-    /// The served combination of a user: weights fitted on all their fold days and held toward the cohort's,
-    /// the distribution of its out-of-fold errors (with the cohort's), and the absolute error of its
-    /// whole-number forecasts out of fold. With no fold day, the cohort's weights, and the errors of the
-    /// smoothing forecast over the user's days.
-    static func combine(
-        evidence: FoldForecasts, design: DesignMatrix, cohort: CohortSettings, smoothing index: Int,
-        smoothingColumn: Int, pooled: Bool, spec: ModelSpec
-    ) -> (weights: [CombinationWeight], distribution: ForecastDistribution, absoluteError: Double) {
-        let range = spec.target.minimum...spec.target.maximum
-        let withPersonal = evidence.hasPersonal
-        guard evidence.count > 0 else {
-            var errors: [Double] = []
-            for i in 0..<design.rowCount where !design.isHidden(i) {
-                let forecast = design.value(row: i, column: smoothingColumn)
-                if !forecast.isNaN { errors.append(design.targets[i] - min(max(forecast, range.lowerBound), range.upperBound)) }
-            }
-            let shares = [CombinationCandidate.longMean] + (pooled ? [.population] : [])
-            let weights = Self.weights(shares, shares.map { cohort.weight($0, withPersonal: false) })
-            return (weights, Combination.distribution(errors: errors, cohort: cohort, spec: spec), 0)
-        }
-        let candidates = Combination.candidates(evidence)
-        let prior = candidates.map { cohort.weight($0, withPersonal: withPersonal) }
-        let scales = candidates.map(cohort.scale)
-        let outOfFold = Combination.outOfFold(
-            evidence, smoothing: index, candidates: candidates, prior: prior, scales: scales,
-            pseudoDays: cohort.priorPseudoDays, range: range)
-        let errors = zip(evidence.targets, outOfFold).map { $0 - $1 }
-        let absoluteError = CohortCalibration.absoluteError(outOfFold, evidence.targets)
-        let fitted = Combination.fit(
-            evidence, smoothing: index, candidates: candidates, rows: Array(0..<evidence.count), prior: prior,
-            scales: scales, pseudoDays: cohort.priorPseudoDays)
-        return (
-            Self.weights(candidates, fitted), Combination.distribution(errors: errors, cohort: cohort, spec: spec),
-            absoluteError
-        )
-    }
-
-    /// Weights of `candidates` as the whole list, smoothing's the rest of one.
-    private static func weights(_ candidates: [CombinationCandidate], _ values: [Double]) -> [CombinationWeight] {
-        let given = Dictionary(uniqueKeysWithValues: zip(candidates, values))
-        return CombinationCandidate.allCases.map {
-            CombinationWeight(candidate: $0, weight: $0 == .smoothing ? 1 - values.reduce(0, +) : given[$0] ?? 0)
-        }
-    }
-
-    /// The weights in words, largest first: "a combination of smoothing (0.30) 0.71, personal 0.24, …".
-    static func describe(_ weights: [CombinationWeight], smoothing constant: Double) -> String {
-        let named = weights.filter { abs($0.weight) >= 0.005 }.sorted { abs($0.weight) > abs($1.weight) }.map {
-            ($0.candidate == .smoothing ? "smoothing (\(format(constant, digits: 2)))" : $0.candidate.rawValue)
-                + " " + format($0.weight, digits: 2)
-        }
-        return "a combination of " + named.joined(separator: ", ")
-    }
-}
-
-func logit(_ probability: Double) -> Double { log(probability / (1 - probability)) }
-
-func crossEntropy(_ probability: Double, _ label: Double) -> Double {
-    let clipped = min(max(probability, 1e-15), 1 - 1e-15)
-    return label >= 0.5 ? -log(clipped) : -log(1 - clipped)
 }

@@ -89,11 +89,9 @@ public struct ModelTrainer: Sendable {
     ) throws(LearningError) -> TrainingOutcome {
         precondition(population.spec == spec, "population model of another spec")
         precondition(design.featureNames == spec.featureNames, "a design of another spec")
-        let selected = try select(
+        return try select(
             user: user, design: design, today: today, population: population,
             incumbent: incumbent.flatMap { (try? $0.check(against: spec)) == nil ? nil : $0 }, trainedAt: trainedAt)
-        guard case .served(let outcome) = selected else { preconditionFailure("a selection to serve was asked") }
-        return outcome
     }
 
     /// The matrix the user's personal fit on `today` learns from — every row, missing values imputed — or `nil`

@@ -1,3 +1,5 @@
+// One file: every C kernel of the fits, compiled together with one set of vector clones and flags.
+
 #include "LearningKernels.h"
 
 #include <math.h>

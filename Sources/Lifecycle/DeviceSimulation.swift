@@ -1,6 +1,8 @@
 public import Domain
 public import Foundation
 import PipelineKit
+import Scheduling
+import Storage
 
 /// A phone over `days` simulated days, with two apps side by side, each on its own temporary
 /// database with the pipeline's real scheduler and tasks on a virtual clock (DESIGN §9): one whose

@@ -38,8 +38,8 @@ extension PipelineError: CLIReportableError {
     }
 }
 
-/// Storage errors that reach a command without passing through `Pipeline` (`pipeline copy` opens
-/// its stores itself).
+/// Storage errors that reach a command without passing through `Pipeline`: `pipeline copy`'s (`DatabaseCopy`),
+/// which moves rows between two databases rather than working on one.
 extension StorageError: CLIReportableError {
     var exitStatus: ExitStatus {
         if cannotWrite { return .ioError }

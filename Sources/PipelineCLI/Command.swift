@@ -6,7 +6,7 @@
 protocol Command: Sendable {
     static var spec: CommandSpec { get }
 
-    /// Does the work; returns how it went. A thrown error is reported by `Report`: usage errors
+    /// Does the work; returns how it went. A thrown error is reported by `ExitMessage`: usage errors
     /// (`CLIError.usage`) with the command's usage line, `CLIReportableError`s with their own
     /// status, anything else as a failure (status 1).
     static func run(_ context: CommandContext) async throws -> ExitStatus

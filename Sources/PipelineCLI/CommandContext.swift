@@ -1,4 +1,5 @@
 import Domain
+import PipelineKit
 
 /// What a command's `run` receives: its checked arguments and everything it may touch outside
 /// itself. Commands take time from `clock` and print through `io`, never from the process, so a
@@ -36,5 +37,22 @@ struct CommandContext: Sendable {
     /// reading.
     func input(_ path: String) throws(CLIError) -> InputSource {
         path == "-" ? io.stdin : try InputSource.open(path: path)
+    }
+
+    /// Opens an existing database: every command but ingestion and `init` refuses a path where there is none, so
+    /// a mistyped `--db` is an error and creates nothing.
+    func openPipeline() async throws -> Pipeline {
+        try await Pipeline.openExisting(path: databasePath, clock: clock, log: log)
+    }
+
+    /// The `<id>` positionals of an operator's action (`requests cancel 12 13`); `what` names the
+    /// thing in the error, e.g. "a request".
+    func ids(of what: String) throws(CLIError) -> [Int64] {
+        try arguments.positionals("id").map { (text) throws(CLIError) -> Int64 in
+            guard let id = Int64(text), id > 0 else {
+                throw .invalidValue(text, origin: "'<id>'", expected: "\(what) id, a positive integer")
+            }
+            return id
+        }
     }
 }

@@ -145,7 +145,7 @@ extension ProgressLine {
         let progress = ProgressLine(context.io, label: label, unit: unit)
         if let progress { options.progress = { progress.update(done: $0.finished, total: $0.due) } }
         do {
-            return (try await LaunchSupport.launch(options, pipeline: pipeline, context: context), progress)
+            return (try await SchedulerLaunch.launch(options, pipeline: pipeline, context: context), progress)
         } catch {
             progress?.finish()
             throw error

@@ -33,10 +33,10 @@ func run(
         let context = CommandContext(arguments: parsed, io: io, environment: environment, registry: registry)
         status = try await commandType.run(context)
     } catch {
-        let report = Report(for: error, command: command, registry: registry)
-        io.stdout.write(report.stdout)
-        io.stderr.write(report.stderr)
-        status = report.status
+        let message = ExitMessage(for: error, command: command, registry: registry)
+        io.stdout.write(message.stdout)
+        io.stderr.write(message.stderr)
+        status = message.status
     }
 
     io.stdout.flush()

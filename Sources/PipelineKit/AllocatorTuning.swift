@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-internal import CAllocator
+    internal import CAllocator
 #endif
 
 /// glibc's allocator, set up for a process that trains one user after another on several threads.
@@ -9,9 +9,9 @@ internal import CAllocator
 /// and unmapped when freed (`M_MMAP_THRESHOLD`). A retrain allocates and frees every user's logs, design matrix
 /// and scratch, a few hundred kilobytes: the next user then faults the same pages in again, zeroed by the
 /// kernel, and each unmapping interrupts the other cores to flush their address translations. Keeping up to
-/// `trimThreshold` free per arena, and mapping only blocks above `mmapThreshold` on their own, took a 1,000-user
-/// retrain on 2 cores from about 2.2 to 1.9 s, with its system time down by a third (README, benchmarks); the
-/// peak resident memory grows by about a tenth, and stays flat in the number of users.
+/// `trimThreshold` free per arena, and mapping only blocks above `mmapThreshold` on their own, makes a retrain
+/// faster and cuts its system time, for a little more peak resident memory, which stays flat in the number of
+/// users (measured: docs/benchmarks.md).
 public enum AllocatorTuning {
     /// Free memory an arena keeps at its top before giving it back.
     public static let trimThreshold = 64 << 20
@@ -29,10 +29,10 @@ public enum AllocatorTuning {
             return false
         }
         #if canImport(Glibc)
-        return mallopt(M_TRIM_THRESHOLD, Int32(trimThreshold)) == 1
-            && mallopt(M_MMAP_THRESHOLD, Int32(mmapThreshold)) == 1
+            return mallopt(M_TRIM_THRESHOLD, Int32(trimThreshold)) == 1
+                && mallopt(M_MMAP_THRESHOLD, Int32(mmapThreshold)) == 1
         #else
-        return false
+            return false
         #endif
     }
 }

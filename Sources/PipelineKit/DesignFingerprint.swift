@@ -7,8 +7,8 @@ import Domain
 /// A fingerprint is "2:" and sixteen hex digits: a 64-bit hash that takes each day's ordinal and each field's
 /// value bits and source as whole words (xor, multiply by an odd constant, fold the high half into the low, all
 /// three invertible, so two sequences that differ in one word never share a hash), finished by MurmurHash3's
-/// mix. Earlier versions stored FNV-1a over the same words' bytes, with no prefix: eight times the steps, 2% of
-/// a retrain's CPU. Those are still recognized.
+/// mix. Earlier versions stored FNV-1a over the same words' bytes, with no prefix: many times the steps, a
+/// measurable share of a retrain's CPU (docs/benchmarks.md). Those are still recognized.
 enum DesignFingerprint {
     static func of<Days: SourcedFieldValues>(_ logs: [Days]) -> String {
         var hash: UInt64 = 0x243F_6A88_85A3_08D3

@@ -136,8 +136,8 @@ public final class PersonalModels: ModelTrainingService {
 
     /// Starts reading the population model ahead of the first retrain: the stored one, or every user's rows
     /// pooled (reads only; the model is trained and stored when a retrain asks for it). A launch calls this
-    /// before it starts chains and claims requests: on a first launch of 1,000 users, starting their chains
-    /// took about 90 ms of one core while the other waited.
+    /// before it starts chains and claims requests: on a first launch, starting every user's chain keeps one core
+    /// busy while the other would wait (docs/benchmarks.md).
     public func prepareForRetrains() {
         population.withLock { current in
             guard current == nil else { return }

@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import Ingestion
 import Scheduling
 import Storage
 

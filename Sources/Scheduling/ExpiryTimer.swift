@@ -17,8 +17,9 @@ public protocol ExpiryTimer: Sendable {
 /// starts, so `start` (an instant of the injected clock, which may be fixed) is not needed.
 ///
 /// Every wait of the process shares one dispatch timer (`ExpiryTimers`), armed for the earliest deadline: a
-/// launch starts and ends a wait per user, and a dispatch source of its own for each cost about 3% of a
-/// retrain's CPU, mostly in libdispatch's manager thread. A cancelled wait leaves the table at once.
+/// launch starts and ends a wait per user, and a dispatch source of its own for each cost a measurable share of a
+/// retrain's CPU, mostly in libdispatch's manager thread (docs/benchmarks.md). A cancelled wait leaves the table
+/// at once.
 /// (`Task.sleep` would keep each cancelled sleep queued until its deadline: a launch of 100,000 ten-minute
 /// retrains would hold most of their timers.)
 public struct WallClockExpiryTimer: ExpiryTimer {

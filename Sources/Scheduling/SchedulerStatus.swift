@@ -1,3 +1,4 @@
+import Domain
 public import Foundation
 public import Storage
 

@@ -14,11 +14,14 @@ public import Domain
 public actor LogReader {
     private let driver: any StorageDriver
 
-    init(address: StorageAddress, clock: any Clock) throws(StorageError) {
+    /// Opens a connection to a database a store has already opened and migrated: nothing is migrated here, and a
+    /// schema this build does not know is refused as the store refuses it.
+    init(address: StorageAddress) throws(StorageError) {
         switch address {
-        case .sqlite(let path): driver = try SQLiteDriver(readerAt: path, clock: clock)
-        case .postgresql(let url): driver = try PostgreSQLDriver(readerAt: url, clock: clock)
+        case .sqlite(let path): driver = try SQLiteDriver(path: path)
+        case .postgresql(let url): driver = try PostgreSQLDriver(readerAt: url)
         }
+        try Migrator(address.backend, location: address.displayText).checkCompatible(driver)
         // As the store's connection: a statement run off this actor traps (DESIGN §8, bug 3). `unowned`: the
         // reader owns the driver, which owns the check.
         driver.checkIsolation { [unowned self] in
@@ -61,8 +64,8 @@ public actor LogReader {
         try driver.watchItems(kinds: kinds, user: user, after: after, limit: limit)
     }
 
-    /// Every user's id, in order: the ids of what `Store.users()` returns, without their time zones (a quarter of
-    /// the memory). A population is pooled over them while a first launch's store writes the chains it starts.
+    /// Every user's id, in order: the ids of what `Store.users()` returns, without their time zones (much less
+    /// memory). A population is pooled over them while a first launch's store writes the chains it starts.
     public func userIDs() throws(StorageError) -> [UserID] {
         try driver.userIDs()
     }
@@ -83,6 +86,6 @@ extension Store {
     /// A `LogReader` on a connection of its own to this store's database. On PostgreSQL each reader is one more
     /// connection to the server, for as long as the reader lives.
     public nonisolated func logReader() throws(StorageError) -> LogReader {
-        try LogReader(address: address, clock: clock)
+        try LogReader(address: address)
     }
 }

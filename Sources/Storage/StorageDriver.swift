@@ -1,194 +1,124 @@
 import Domain
 import Foundation
 
-/// Every database operation pipeline needs, named by what it does: the seam between the `Store`
-/// actor and a database. `SQLiteDriver` (one file, one host) and `PostgreSQLDriver` (one server,
-/// many hosts) implement it; nothing above Storage writes SQL.
+/// The seam between the `Store` and a database, in the shape of River's `riverdriver`: a driver begins and ends
+/// transactions and runs one statement at a time — a `SQL` in its dialect, with its parameters bound and its
+/// rows handed to a decoder — and knows nothing of what the statements mean. Everything that spans statements
+/// (settling a run and its successor, releasing a claim, requeueing, the staging loops of a batch, the policy of
+/// retries and leases) is written once, above, in `Store`; every row is decoded there, once, through
+/// `RowReader`. `SQLiteDriver` (one file, one host) and `PostgreSQLDriver` (one server, many hosts) implement it.
 ///
-/// The contract each implementation keeps — one shared test suite runs against both:
-/// - the DailyLog merge rules live in the database's upsert, so concurrent writers cannot break them;
-/// - each operation documented as one transaction is atomic, and a crash leaves the previous state;
-/// - a claim hands a due request to exactly one worker, however many claim at once;
-/// - values are always bound parameters, and errors carry SQL, never bound values.
+/// What a driver adds besides: the few statements whose parameters each dialect shapes its own way (a bulk
+/// load's rows: SQLite binds runs of rows in a VALUES list, PostgreSQL one array per column), and what only one
+/// database has (SQLite's write-ahead log, PostgreSQL's identities and statistics).
 ///
-/// A driver is not thread-safe: the `Store` actor owns it and calls it from its executor only.
-/// The methods' meaning is documented on `Store`, which forwards to them.
+/// A driver is not thread-safe: the actor that owns it (a `Store`, a `LogReader`) calls it from its executor only.
 protocol StorageDriver: AnyObject {
-    /// Makes every statement from now on call `check` first (`Connection.checkIsolation`): the
-    /// owning `Store` passes its own executor check, so the driver cannot be used from outside it.
+    var backend: StorageBackend { get }
+
+    /// Makes every statement from now on call `check` first: the owning actor passes its own executor check, so
+    /// the driver cannot be used from outside it (DESIGN §8, bug 3).
     func checkIsolation(with check: @escaping () -> Void)
 
-    // Schema and health
-    func schemaVersion() throws(StorageError) -> Int
-    func summary() throws(StorageError) -> StoreSummary
-    func integrityCheck() throws(StorageError) -> String
-    func reclaimLogSpace() throws(StorageError)
-    func refreshQueueStatistics() throws(StorageError)
+    // MARK: Transactions
 
-    // Batches (`Store.batch`): one open write transaction, staged into record by record.
-    func beginBatch() throws(StorageError)
-    func commitBatch() throws(StorageError)
-    func rollbackBatch()
-    func checkpoint() throws(StorageError)
-    func stage(_ record: InputRecord) throws(StorageError) -> StorageError?
-    func stage(_ write: DayWrite) throws(StorageError) -> StorageError?
-    func stage(_ writes: [DayWrite]) throws(StorageError) -> [(index: Int, refusal: StorageError)]
-    func stage(_ items: [WatchSubmission]) throws(StorageError) -> [(index: Int, refusal: StorageError)]
-    func stageCompletion(watchItem id: Int64, applying entry: UserEntry) throws(StorageError) -> Bool
-    func stageCompletions(_ completions: [WatchCompletion]) throws(StorageError) -> Set<Int64>
-    func stageFailure(watchItem id: Int64, error message: String) throws(StorageError) -> Bool
+    /// Begins a transaction; they do not nest.
+    func begin(_ kind: TransactionKind) throws(StorageError)
+    /// Commits the open transaction; a transaction the database already rolled back is an error, not a silent loss.
+    func commit() throws(StorageError)
+    /// Rolls the open transaction back, if one is open; a failure has nothing to recover (the database then has
+    /// rolled back already, or will when the session ends).
+    func rollback()
+    /// Runs `body` so that when the database refuses a record in it (`StorageError.isRecordRefusal`) what `body`
+    /// did is undone alone and the transaction goes on: PostgreSQL undoes a statement only to a savepoint, SQLite
+    /// undoes a failed statement by itself.
+    func refusable<R>(_ body: () throws(StorageError) -> R) throws(StorageError) -> R
 
-    // Users, daily logs, settings
-    func save(_ user: User) throws(StorageError)
-    func user(_ id: UserID) throws(StorageError) -> User?
-    func users() throws(StorageError) -> [User]
-    func userIDs() throws(StorageError) -> [UserID]
-    func timeZoneNames() throws(StorageError) -> [UserID: String]
-    func write(_ entry: UserEntry) throws(StorageError)
-    func write(_ metrics: HealthMetrics) throws(StorageError)
-    func dailyLog(user: UserID, day: Day) throws(StorageError) -> DailyLog?
-    func dailyLogs(user: UserID, from first: Day?, through last: Day?) throws(StorageError) -> [DailyLog]
-    func dailyLogs(users: [UserID], through last: Day) throws(StorageError) -> [[DailyLog]]
-    func dayValues(users: [UserID], through last: Day) throws(StorageError) -> [[DayValues]]
-    func sourcedDayValues(user: UserID, through last: Day) throws(StorageError) -> [SourcedDayValues]
-    func settings(for user: UserID) throws(StorageError) -> UserSettings
+    // MARK: Statements
 
-    // Watch queue
-    func enqueue(_ item: WatchSubmission) throws(StorageError) -> Int64
-    func watchItems(kinds: [String], user: UserID?, after: Int64, limit: Int) throws(StorageError) -> [WatchItem]
-    func allWatchItems(user: UserID?) throws(StorageError) -> [WatchItem]
-    func complete(watchItem id: Int64, applying entry: UserEntry) throws(StorageError) -> Bool
-    func recordFailure(watchItem id: Int64, error message: String) throws(StorageError) -> Bool
-    func deadLetters(user: UserID?) throws(StorageError) -> [DeadLetter]
+    /// Runs `sql` with `parameters` bound to `$1, $2, …` and returns what `read` makes of each row (a row it
+    /// returns `nil` for is left out). `read`'s row is valid only inside it.
+    func rows<T>(
+        _ sql: SQL, _ parameters: [any SQLBindable], _ read: (any RowReader) throws(StorageError) -> T?
+    ) throws(StorageError) -> [T]
+    /// Runs `sql` and returns how many rows it changed.
+    @discardableResult
+    func run(_ sql: SQL, _ parameters: [any SQLBindable]) throws(StorageError) -> Int
+    /// `rows` for SQL built at run time from names pipeline owns (`CopyTable`'s tables and columns, with
+    /// `placeholder`s), never from values: those are bound.
+    func rows<T>(
+        built sql: String, _ parameters: [any SQLBindable], _ read: (any RowReader) throws(StorageError) -> T?
+    ) throws(StorageError) -> [T]
+    /// Runs SQL that binds nothing and may hold several statements (a migration, a test's setup).
+    func execute(_ script: String) throws(StorageError)
+    /// A parameter in built SQL: `?n` on SQLite, `$n` on PostgreSQL.
+    func placeholder(_ number: Int) -> String
 
-    // Outbox
-    func post(_ message: NewOutboxMessage) throws(StorageError) -> Int64?
-    func hasOutboxMessage(user: UserID, kind: String, day: Day) throws(StorageError) -> Bool
-    func outboxMessages(user: UserID?, includeAcknowledged: Bool) throws(StorageError) -> [OutboxMessage]
-    func acknowledgeOutboxMessages(_ ids: [Int64]) throws(StorageError) -> [Int64: OutboxAcknowledgement]
+    // MARK: Rows each dialect binds its own way
 
-    // Models
-    func save(_ model: StoredModel) throws(StorageError) -> Int64
-    func servingModel(scope: String) throws(StorageError) -> StoredModel?
-    func modelHistory(scope: String, limit: Int) throws(StorageError) -> [StoredModel]
-
-    // Evaluations
-    func save(_ evaluation: StoredEvaluation) throws(StorageError) -> Int64
-    func evaluations(limit: Int) throws(StorageError) -> [StoredEvaluation]
-
-    // Scheduler
-    func submit(_ requests: [NewTaskRequest], replacing: Bool) throws(StorageError) -> Int
-    func makeTaskRequestsDue(identifiers: [String], scope: String?) throws(StorageError) -> Int
-    func cancelTaskRequests(identifier: String?, scope: String?) throws(StorageError) -> Int
-    func taskRequests(identifier: String?, scope: String?) throws(StorageError) -> [TaskRequestRecord]
-    func latestTaskRequestID() throws(StorageError) -> Int64
-    func dueTaskRequestCount(identifiers: [String], scope: String?, at now: Int64, upToRequestID: Int64)
-        throws(StorageError) -> Int
-    func usersWithoutTaskRequest(identifier: String, after: String?, limit: Int) throws(StorageError) -> [User]
-    func heldOrWaitingTaskRequests(
-        identifiers: [String], scope: String?, at now: Int64, upToRequestID: Int64, isOnExternalPower: Bool,
-        hasNetworkConnectivity: Bool, limit: Int
-    ) throws(StorageError) -> [TaskRequestRecord]
-    func claimTaskRequests(_ claim: TaskClaim) throws(StorageError) -> [ClaimedTaskRequest]
-    func finishTaskRuns(_ completions: [TaskRunCompletion], releasing: [TaskClaimRelease]) throws(StorageError)
-        -> [TaskRunFinish]
-    func taskRuns(identifier: String?, scope: String?, limit: Int?, includeUnfinished: Bool) throws(StorageError)
-        -> [TaskRunRecord]
-    func brokenTaskChains() throws(StorageError) -> [TaskRunRecord]
-    func scopesNeverSubmitted(identifier: String, perUser: Bool) throws(StorageError) -> [String]
-    func staleTaskLeases(refreshAge: TimeInterval, processingAge: TimeInterval) throws(StorageError)
-        -> [TaskRequestRecord]
-    func taskRequestCounts() throws(StorageError) -> [String: TaskRequestCounts]
-    func taskRunTotals() throws(StorageError) -> [TaskRunTotal]
-
-    // Operations (`Store+Operations.swift`)
-    func recordLaunch(worker: String) throws(StorageError)
-    func lastLaunch() throws(StorageError) -> LaunchRecord?
-    func discardedTaskRequests(identifier: String?, scope: String?) throws(StorageError) -> [DiscardedTaskRequest]
-    func discardedTaskRequestCounts() throws(StorageError) -> [String: DiscardedTaskRequestCounts]
-    func discardRequest(_ id: Int64, error: String?, cause: String) throws(StorageError)
-    func cancelTaskRequests(ids: [Int64]?, identifier: String?, scope: String?) throws(StorageError)
-        -> TaskRequestCancellation
-    func retryDiscardedTaskRequests(ids: [Int64]?, identifier: String?, scope: String?) throws(StorageError) -> [Int64]
-    func overdueTaskRequests(identifier: String, dueBefore: Date) throws(StorageError) -> OverdueTaskRequests
-    func deadLetters(user: UserID?, includeResolved: Bool) throws(StorageError) -> [DeadLetter]
-    func requeueDeadLetters(ids: [Int64]?, user: UserID?) throws(StorageError) -> [Int64: Int64]
-    func pruneHistory(before: Date, limit: Int) throws(StorageError) -> PrunedHistory
-
-    // Copy (`Store+Copy.swift`): an export reads one snapshot, an import writes one transaction.
-    func tablesHoldingRows() throws(StorageError) -> [CopyTable]
-    func beginExport() throws(StorageError)
-    func endExport()
-    func exportRows(of table: CopyTable, after key: [CopyValue]?, limit: Int) throws(StorageError) -> [[CopyValue]]
-    func beginImport() throws(StorageError) -> [CopyTable]
+    /// Rows one bulk statement writes at most (`upsertDays`, `upsertEntries`, `insertWatchItems`).
+    var rowsPerStatement: Int { get }
+    /// The merge rules of DESIGN §2 as one upsert of `write`, stamped `now`.
+    func upsertDay(_ write: DayWrite, at now: Int64) throws(StorageError)
+    /// The merge rules for up to `rowsPerStatement` user-days in one statement, each user-day at most once; their
+    /// users exist. Returns the positions (in `writes`' indexes) of the days it did not write, for `upsertDay`;
+    /// refused, it changes nothing.
+    func upsertDays(_ writes: ArraySlice<DayWrite>, at now: Int64) throws(StorageError) -> [Int]
+    /// `upsertDays` for entries that clear no field (a drained watch item's), in their order.
+    func upsertEntries(_ entries: ArraySlice<UserEntry>, at now: Int64) throws(StorageError) -> [Int]
+    /// Queues up to `rowsPerStatement` watch items in one statement, in their order, skipping each that is queued
+    /// already (`WatchSubmission.occurrence`); returns the ids of those it queued. Refused, it changes nothing.
+    func insertWatchItems(_ items: ArraySlice<WatchSubmission>) throws(StorageError) -> [Int64]
+    /// Inserts a page of a copy's rows, ids included, into `table`.
     func importRows(_ rows: [[CopyValue]], into table: CopyTable) throws(StorageError)
-    func finishImport() throws(StorageError)
-    func abandonImport()
+    /// `column` as a copy's export selects it: booleans as 0/1 and JSON as its text, as both databases keep them.
+    func exportExpression(of column: CopyTable.Column) -> String
 
-    // Test hooks
-    func executeForTesting(_ sql: String) throws(StorageError)
-    func migrationCountForTesting() throws(StorageError) -> Int
+    // MARK: What only one database has
+
+    /// Runs a migration's SQL in the open transaction (PostgreSQL: with no statement timeout, and waiting as long).
+    func applyMigration(_ script: String) throws(StorageError)
+    /// Serializes migrations among processes, inside the open transaction: SQLite's write lock is taken already;
+    /// PostgreSQL takes an advisory lock for the schema, creating the schema its search path names if missing.
+    func lockMigrations() throws(StorageError)
+    /// Gives back the space of the database's own log (SQLite's write-ahead log); PostgreSQL's is the server's.
+    func reclaimLogSpace() throws(StorageError)
+    /// Tells the planner how large the watch queue has become (PostgreSQL's ANALYZE); SQLite needs nothing.
+    func refreshQueueStatistics() throws(StorageError)
+    /// Moves each id counter past the ids a copy wrote (PostgreSQL's identities); SQLite takes the next id from
+    /// the table itself.
+    func advanceIdentities() throws(StorageError)
 }
 
-/// Where a day's values are in a row both drivers read: `day` at `first`, the three user-only fields after it,
-/// then the four metrics, each `stride` columns after the one before (1: the values alone; 2: each value followed
-/// by its source, which the table's CHECK makes NULL exactly when the value is, and whose first byte tells
-/// 'user' from 'health').
-struct DayColumns {
-    var first: Int32
-    var stride: Int32
-
-    /// `day, symptom_severity, mood, energy, hrv, resting_heart_rate, step_count, sleep_duration` from `first`.
-    static func values(from first: Int32) -> DayColumns { DayColumns(first: first, stride: 1) }
-    /// `day, symptom_severity, mood, energy, hrv, hrv_source, …, sleep_duration, sleep_duration_source` from 0.
-    static let sourced = DayColumns(first: 0, stride: 2)
-
-    func value(_ field: Field) -> Int32 {
-        switch field {
-        case .symptomSeverity: first + 1
-        case .mood: first + 2
-        case .energy: first + 3
-        case .hrv: first + 4
-        case .restingHeartRate: first + 4 + stride
-        case .stepCount: first + 4 + 2 * stride
-        case .sleepDuration: first + 4 + 3 * stride
-        }
-    }
-
-    /// A metric's source, in a row of `sourced`.
-    func source(_ metric: Field) -> Int32 { value(metric) + 1 }
+/// What a transaction is for; each driver begins it in its own way.
+enum TransactionKind {
+    /// Writes. SQLite takes the write lock up front (`BEGIN IMMEDIATE`), so two writers queue on the busy timeout
+    /// instead of deadlocking on a lock upgrade (https://www.sqlite.org/lang_transaction.html); PostgreSQL runs at
+    /// READ COMMITTED and relies on row locks.
+    case write
+    /// A `Store.batch`: writes of a large input (each database tunes its connection for them).
+    case batch
+    /// Reads that see one snapshot and block no writer: a copy's export.
+    case snapshot
+    /// A copy's import: writes, with the copied tables locked against other writers.
+    case copyImport
 }
 
 extension StorageDriver {
-    /// One user after another, each as `dailyLogs(user:from:through:)`: where a query costs no round trip.
-    func dailyLogs(users: [UserID], through last: Day) throws(StorageError) -> [[DailyLog]] {
-        var logs: [[DailyLog]] = []
-        logs.reserveCapacity(users.count)
-        for user in users { logs.append(try dailyLogs(user: user, from: nil, through: last)) }
-        return logs
+    /// The first row `read` makes something of, or `nil`.
+    func row<T>(
+        _ sql: SQL, _ parameters: [any SQLBindable], _ read: (any RowReader) throws(StorageError) -> T?
+    ) throws(StorageError) -> T? {
+        try rows(sql, parameters, read).first
     }
 
-    /// Stages `items` one by one with `stageOne`, returning the refusals by their index in the whole
-    /// array the slice is of.
-    func stageEach<Item>(
-        _ items: ArraySlice<Item>, _ stageOne: (Item) throws(StorageError) -> StorageError?
-    ) throws(StorageError) -> [(index: Int, refusal: StorageError)] {
-        var refusals: [(index: Int, refusal: StorageError)] = []
-        for index in items.indices {
-            if let refusal = try stageOne(items[index]) { refusals.append((index, refusal)) }
-        }
-        return refusals
+    /// The first column of the first row as an integer; 0 when there is no row.
+    func integer(_ sql: SQL, _ parameters: [any SQLBindable] = []) throws(StorageError) -> Int {
+        try row(sql, parameters) { $0.int(0) } ?? 0
     }
-}
 
-extension User {
-    /// A user read back from the `users` table, the same on every driver. Rows are written only
-    /// through the drivers' upserts, so an invalid id is a row pipeline did not write and is skipped;
-    /// a zone that no longer resolves is an error, because reading it as UTC would silently move
-    /// the user's days and reminders.
-    static func stored(id: String, timeZone name: String) throws(StorageError) -> User? {
-        guard let id = UserID(id) else { return nil }
-        guard let timeZone = TimeZone.iana(name) else { throw .unknownTimeZone(user: id.rawValue, zone: name) }
-        return User(id: id, timeZone: timeZone)
+    /// Whether the statement returns a row.
+    func exists(_ sql: SQL, _ parameters: [any SQLBindable]) throws(StorageError) -> Bool {
+        try row(sql, parameters) { _ in true } ?? false
     }
 }

@@ -230,6 +230,16 @@ public enum StorageError: Error, Sendable, CustomStringConvertible {
         }
     }
 
+    /// A unique index refused the row: SQLite's SQLITE_CONSTRAINT_UNIQUE (2067) and _PRIMARYKEY (1555),
+    /// PostgreSQL's unique_violation (23505).
+    var isUniqueViolation: Bool {
+        switch self {
+        case .sqlite(let code, _, _): code == 2067 || code == 1555
+        case .postgresql(let sqlState, _, _): sqlState == "23505"
+        default: false
+        }
+    }
+
     /// A CHECK, UNIQUE, NOT NULL or foreign-key constraint rejected the row.
     public var isConstraint: Bool {
         switch self {

@@ -84,34 +84,57 @@ extension Store {
 
     /// Whether no `CopyTable` holds a row: the state a copy's target must be in.
     public func isEmptyForCopy() throws(StorageError) -> Bool {
-        try driver.tablesHoldingRows().isEmpty
+        try tablesHoldingRows().isEmpty
     }
 
-    /// The `CopyTable`s that hold at least one row, in `CopyTable` order.
+    /// The `CopyTable`s that hold at least one row, in `CopyTable` order: one statement, so one snapshot.
     public func tablesHoldingRows() throws(StorageError) -> [CopyTable] {
-        try driver.tablesHoldingRows()
+        let tables = CopyTable.allCases
+        let sql = "SELECT " + tables.map { "EXISTS (SELECT 1 FROM \"\($0.name)\")" }.joined(separator: ", ")
+        let holds = try driver.rows(built: sql, []) { row in tables.indices.map { row.bool(Int32($0)) } }.first ?? []
+        return tables.indices.filter { holds[$0] }.map { tables[$0] }
     }
 
     /// Starts reading for a copy: until `endExport()`, every `exportRows` reads the database as it
     /// was at the first of them (a read transaction; it blocks no writer). Not reentrant.
     public func beginExport() throws(StorageError) {
-        try driver.beginExport()
+        try driver.begin(.snapshot)
     }
 
-    /// Ends the snapshot `beginExport()` started.
+    /// Ends the snapshot `beginExport()` started: a read-only transaction has nothing to commit.
     public func endExport() {
-        driver.endExport()
+        driver.rollback()
     }
 
     /// Up to `limit` rows of `table` in key order, starting after the row whose key (`table.key(of:)`)
     /// is `after`, or at the first row when `nil` (keyset pagination: each page is an index range,
     /// however far into the table). Each row has one value per `table.columns`. Outside
-    /// `beginExport()`, each call reads on its own.
+    /// `beginExport()`, each call reads on its own. The SQL is built from `CopyTable`'s names.
     public func exportRows(of table: CopyTable, after key: [CopyValue]?, limit: Int) throws(StorageError)
         -> [[CopyValue]]
     {
         precondition(key == nil || key?.count == table.keyColumns.count, "a key has one value per key column")
-        return try driver.exportRows(of: table, after: key, limit: limit)
+        let columns = table.columns
+        let keys = table.keyColumns.map { "\"\($0)\"" }.joined(separator: ", ")
+        // The limit is the first parameter and the key the next, so a first page binds no key.
+        let filter =
+            key == nil
+            ? ""
+            : "WHERE (\(keys)) > (\(table.keyColumns.indices.map { driver.placeholder($0 + 2) }.joined(separator: ", "))) "
+        let sql =
+            "SELECT \(columns.map(driver.exportExpression).joined(separator: ", ")) FROM \"\(table.name)\" \(filter)"
+            + "ORDER BY \(keys) LIMIT \(driver.placeholder(1))"
+        return try driver.rows(built: sql, [limit] + (key ?? []).map { $0 as any SQLBindable }) { row in
+            columns.indices.map { index -> CopyValue in
+                let column = Int32(index)
+                guard !row.isNull(column) else { return .null }
+                switch columns[index].kind {
+                case .integer, .boolean: return .integer(row.int64(column))
+                case .real: return .real(row.double(column))
+                case .text, .json: return .text(row.string(column))
+                }
+            }
+        }
     }
 
     /// Opens the one transaction a copy writes in, and refuses — rolling it back, having changed
@@ -120,8 +143,16 @@ extension Store {
     /// writers, so two copies into one database cannot both pass it. Not reentrant; until
     /// `finishImport()` or `abandonImport()` the store serves the import only.
     public func beginImport() throws(StorageError) {
-        let occupied = try driver.beginImport()
+        try driver.begin(.copyImport)
+        let occupied: [CopyTable]
+        do {
+            occupied = try tablesHoldingRows()
+        } catch {
+            driver.rollback()
+            throw error
+        }
         guard occupied.isEmpty else {
+            driver.rollback()
             throw .copyTargetNotEmpty(location: location, tables: occupied.map(\.name))
         }
     }
@@ -137,11 +168,28 @@ extension Store {
     /// sequences, with `setval`; SQLite takes the next id from the table itself), then commits.
     /// On failure nothing of the import is kept.
     public func finishImport() throws(StorageError) {
-        try driver.finishImport()
+        do {
+            try driver.advanceIdentities()
+            try driver.commit()
+        } catch {
+            driver.rollback()
+            throw error
+        }
     }
 
     /// Rolls the open import back: the database is as before `beginImport()`.
     public func abandonImport() {
-        driver.abandonImport()
+        driver.rollback()
+    }
+}
+
+extension CopyValue: SQLBindable {
+    var sqlValue: SQLValue {
+        switch self {
+        case .null: .null
+        case .integer(let number): .integer(number)
+        case .real(let number): .real(number)
+        case .text(let text): .text(text)
+        }
     }
 }

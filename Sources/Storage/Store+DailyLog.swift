@@ -1,24 +1,32 @@
 public import Domain
+import Foundation
 
-/// Users, their daily logs and settings. The merge rules of DESIGN §2 live in each driver's upsert,
-/// so that concurrent writers cannot break them: whichever statement commits last, a `user` value
-/// is never replaced by a `health` one.
+/// Users, their daily logs and settings. The merge rules of DESIGN §2 live in each driver's upsert
+/// (`StorageDriver.upsertDay`), so that concurrent writers cannot break them: whichever statement commits last, a
+/// `user` value is never replaced by a `health` one.
 extension Store {
     /// Stores what a person typed for a day, creating the user (UTC) if new. Runs in its own
     /// transaction; the values are assumed valid (`UserEntry.validate()`), and the database's CHECK
     /// constraints reject any that are not.
     public func write(_ entry: UserEntry) throws(StorageError) {
-        try driver.write(entry)
+        try write { () throws(StorageError) in try upsert(DayWrite(entry)) }
     }
 
     /// Merges one day of health metrics, creating the user (UTC) if new. Runs in its own transaction.
     public func write(_ metrics: HealthMetrics) throws(StorageError) {
-        try driver.write(metrics)
+        guard !metrics.isEmpty else { return }
+        try write { () throws(StorageError) in try upsert(DayWrite(metrics)) }
+    }
+
+    /// One day's write, in the open transaction.
+    func upsert(_ write: DayWrite) throws(StorageError) {
+        try ensureUser(write.user)
+        try driver.upsertDay(write, at: now)
     }
 
     /// The user's log for `day`, or `nil` when nothing was stored for it.
     public func dailyLog(user: UserID, day: Day) throws(StorageError) -> DailyLog? {
-        try driver.dailyLog(user: user, day: day)
+        try driver.row(.dailyLog, [user, day]) { DailyLog(row: $0, user: user) }
     }
 
     /// The user's logs from `first` through `last` (either open when `nil`), in day order.
@@ -47,7 +55,28 @@ extension Store {
 
     /// Creates the user or changes their time zone. Runs in its own transaction.
     public func save(_ user: User) throws(StorageError) {
-        try driver.save(user)
+        try write { () throws(StorageError) in try upsert(user) }
+    }
+
+    func upsert(_ user: User) throws(StorageError) {
+        try driver.run(.upsertUser, [user.id, user.timeZone.ianaName, now])
+        knownUsers.insert(user.id)
+    }
+
+    /// Makes sure a row exists for `id`, with the default time zone (UTC) if it is new.
+    func ensureUser(_ id: UserID) throws(StorageError) {
+        guard !knownUsers.contains(id) else { return }
+        try driver.run(.insertUserIfMissing, [id, now])
+        knownUsers.insert(id)
+    }
+
+    /// `ensureUser` for each of `users`, skipping repeats of the one before (rows come by user).
+    func ensureUsers(_ users: some Sequence<UserID>) throws(StorageError) {
+        var ensured: UserID?
+        for user in users where user != ensured {
+            try ensureUser(user)
+            ensured = user
+        }
     }
 
     /// The user with this id, or `nil`.
@@ -58,19 +87,265 @@ extension Store {
     /// Every user, ordered by id. Throws `unknownTimeZone` for a user whose stored zone does not
     /// resolve.
     public func users() throws(StorageError) -> [User] {
-        try driver.users()
+        try driver.rows(.users, [], User.init(row:))
     }
 
     /// Every user's stored time-zone name, resolved or not: ingestion reads them before its input,
     /// so that a user whose zone no longer resolves stops only their own lines, and a user record
     /// in the same input can set it again.
     public func timeZoneNames() throws(StorageError) -> [UserID: String] {
-        try driver.timeZoneNames()
+        let names = try driver.rows(.users, []) { row in UserID(row.string(0)).map { ($0, row.string(1)) } }
+        return Dictionary(names, uniquingKeysWith: { first, _ in first })
     }
 
     /// The user's settings: what they set, over the registered defaults for every key they never
     /// set (DESIGN §8, bug 8). A user with no row at all reads as all defaults.
     public func settings(for user: UserID) throws(StorageError) -> UserSettings {
-        try driver.settings(for: user)
+        let stored = try driver.rows(.settings, [user]) { row -> (SettingKey, SettingValue)? in
+            guard let key = SettingKey(rawValue: row.string(0)) else { return nil }
+            switch row.string(1) {
+            case "true": return (key, .bool(true))
+            case "false": return (key, .bool(false))
+            case let text: return Int(text).map { (key, .integer($0)) }
+            }
+        }
+        return UserSettings(stored: Dictionary(stored, uniquingKeysWith: { _, last in last }))
     }
+
+    /// A user record, in the open transaction: the user created, with its time zone when it has one.
+    func apply(_ update: UserUpdate) throws(StorageError) {
+        guard let timeZone = update.timeZone else { return try ensureUser(update.id) }
+        try upsert(User(id: update.id, timeZone: timeZone))
+    }
+
+    /// A settings record, in the open transaction: a key set to a value, or reset to its default.
+    func apply(_ update: SettingsUpdate) throws(StorageError) {
+        try ensureUser(update.user)
+        for (key, change) in update.changes.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+            switch change {
+            case .bool(let flag)?: try driver.run(.upsertSetting, [update.user, key.rawValue, "\(flag)", now])
+            case .integer(let number)?: try driver.run(.upsertSetting, [update.user, key.rawValue, "\(number)", now])
+            // Reset: the registered default applies again.
+            case nil: try driver.run(.deleteSetting, [update.user, key.rawValue])
+            }
+        }
+    }
+}
+
+/// The reads a `Store` and a `LogReader` share, on the connection of either.
+extension StorageDriver {
+    func dailyLogs(user: UserID, from first: Day?, through last: Day?) throws(StorageError) -> [DailyLog] {
+        // '0000-00-00' and '9999-99-99' sort before and after every valid day.
+        try rows(.dailyLogs, [user, first?.description ?? "0000-00-00", last?.description ?? "9999-99-99"]) {
+            DailyLog(row: $0, user: user)
+        }
+    }
+
+    func dailyLogs(users: [UserID], through last: Day) throws(StorageError) -> [[DailyLog]] {
+        try grouped(.dailyLogsOfUsers, users: users, through: last) { DailyLog(row: $0, user: $1) }
+    }
+
+    func dayValues(users: [UserID], through last: Day) throws(StorageError) -> [[DayValues]] {
+        try grouped(.dayValuesOfUsers, users: users, through: last) { row, _ in DayValues(row: row, .values(from: 1)) }
+    }
+
+    func sourcedDayValues(user: UserID, through last: Day) throws(StorageError) -> [SourcedDayValues] {
+        try rows(.sourcedDayValues, [user, last]) { row in
+            DayValues(row: row, .sourced).map { read in
+                SourcedDayValues(read) { metric in row.source(DayColumns.sourced.source(metric)) }
+            }
+        }
+    }
+
+    func user(_ id: UserID) throws(StorageError) -> User? {
+        try row(.user, [id], User.init(row:))
+    }
+
+    /// Every user's id, ordered: counted first, so the array is allocated once at its size (grown by doubling, it
+    /// touched much more memory: docs/benchmarks.md).
+    func userIDs() throws(StorageError) -> [UserID] {
+        var ids: [UserID] = []
+        ids.reserveCapacity(try integer(.userCount))
+        ids += try rows(.userIDs, []) { UserID($0.string(0)) }
+        return ids
+    }
+
+    /// The rows `sql` selects for `users` ($1, a list) through `last` ($2), `user_id` first and ordered by user
+    /// and day, decoded by `decode` into one array per user in the order of `users`, each in day order.
+    private func grouped<Row>(
+        _ sql: SQL, users: [UserID], through last: Day, _ decode: (any RowReader, UserID) -> Row?
+    ) throws(StorageError) -> [[Row]] {
+        guard !users.isEmpty else { return [] }
+        var position: [String: Int] = [:]
+        for (index, user) in users.enumerated() { position[user.rawValue] = index }
+        var grouped = [[Row]](repeating: [], count: users.count)
+        // Each user's rows come together, in day order.
+        var current = (id: "", index: -1)
+        _ = try rows(sql, [SQLValue.texts(users.map(\.rawValue)), last]) { row -> Void? in
+            if !row.withBytes(0, { $0.elementsEqual(current.id.utf8) }) {
+                let id = row.string(0)
+                current = (id, position[id] ?? -1)
+            }
+            guard current.index >= 0, let decoded = decode(row, users[current.index]) else { return nil }
+            grouped[current.index].append(decoded)
+            return nil
+        }
+        return grouped
+    }
+}
+
+/// Where a day's values are in a row: `day` at `first`, the three user-only fields after it, then the four
+/// metrics, each `stride` columns after the one before (1: the values alone; 2: each value followed by its
+/// source, which the table's CHECK makes NULL exactly when the value is).
+struct DayColumns {
+    var first: Int32
+    var stride: Int32
+
+    /// `day, symptom_severity, mood, energy, hrv, resting_heart_rate, step_count, sleep_duration` from `first`.
+    static func values(from first: Int32) -> DayColumns { DayColumns(first: first, stride: 1) }
+    /// `day, symptom_severity, mood, energy, hrv, hrv_source, …, sleep_duration, sleep_duration_source` from 0.
+    static let sourced = DayColumns(first: 0, stride: 2)
+
+    func value(_ field: Field) -> Int32 {
+        switch field {
+        case .symptomSeverity: first + 1
+        case .mood: first + 2
+        case .energy: first + 3
+        case .hrv: first + 4
+        case .restingHeartRate: first + 4 + stride
+        case .stepCount: first + 4 + 2 * stride
+        case .sleepDuration: first + 4 + 3 * stride
+        }
+    }
+
+    /// A metric's source, in a row of `sourced`.
+    func source(_ metric: Field) -> Int32 { value(metric) + 1 }
+}
+
+extension DayValues {
+    /// The values in `row` at `columns`; `nil` for a row whose day does not read as one.
+    init?(row: any RowReader, _ columns: DayColumns) {
+        guard let day = row.day(columns.first) else { return nil }
+        self.init(day: day)
+        symptomSeverity = row.optionalInt(columns.value(.symptomSeverity))
+        mood = row.optionalInt(columns.value(.mood))
+        energy = row.optionalInt(columns.value(.energy))
+        hrv = row.optionalDouble(columns.value(.hrv))
+        restingHeartRate = row.optionalDouble(columns.value(.restingHeartRate))
+        stepCount = row.optionalInt(columns.value(.stepCount))
+        sleepDuration = row.optionalDouble(columns.value(.sleepDuration))
+    }
+}
+
+extension DailyLog {
+    /// A row of `SQL.dailyLog`'s columns, the user's id first (not read: it is `user`).
+    init?(row: any RowReader, user: UserID) {
+        guard let day = row.day(1) else { return nil }
+        self.init(user: user, day: day)
+        symptomSeverity = row.optionalInt(2)
+        mood = row.optionalInt(3)
+        energy = row.optionalInt(4)
+        notes = row.optionalString(5)
+        hrv = row.optionalDouble(6).map { Sourced($0, row.source(7)) }
+        restingHeartRate = row.optionalDouble(8).map { Sourced($0, row.source(9)) }
+        stepCount = row.optionalInt(10).map { Sourced($0, row.source(11)) }
+        sleepDuration = row.optionalDouble(12).map { Sourced($0, row.source(13)) }
+    }
+}
+
+extension User {
+    /// A user read back from the `users` table (`id`, `time_zone` first). Rows are written only through the
+    /// upserts, so an invalid id is a row pipeline did not write and is skipped; a zone that no longer resolves is
+    /// an error, because reading it as UTC would silently move the user's days and reminders.
+    init?(row: any RowReader) throws(StorageError) {
+        guard let id = UserID(row.string(0)) else { return nil }
+        let name = row.string(1)
+        guard let timeZone = TimeZone.iana(name) else { throw .unknownTimeZone(user: id.rawValue, zone: name) }
+        self.init(id: id, timeZone: timeZone)
+    }
+}
+
+extension SQL {
+    static let upsertUser = SQL(
+        """
+        INSERT INTO users (id, time_zone, created_at) VALUES ($1, $2, $3)
+        ON CONFLICT (id) DO UPDATE SET time_zone = excluded.time_zone
+        """)
+    static let insertUserIfMissing = SQL(
+        "INSERT INTO users (id, time_zone, created_at) VALUES ($1, 'UTC', $2) ON CONFLICT (id) DO NOTHING")
+    static let user = SQL("SELECT id, time_zone FROM users WHERE id = $1")
+    static let users = SQL("SELECT id, time_zone FROM users ORDER BY id")
+    static let userCount = SQL("SELECT count(*) FROM users")
+    static let userIDs = SQL("SELECT id FROM users ORDER BY id")
+
+    /// $1 user: key, value (the JSON text `true`, `false` or a number).
+    static let settings = SQL(
+        sqlite: "SELECT key, value FROM user_settings WHERE user_id = $1",
+        postgresql: "SELECT key, value::text FROM user_settings WHERE user_id = $1")
+    /// $1 user, $2 key, $3 value as JSON text, $4 updated_at.
+    static let upsertSetting = SQL(
+        sqlite: """
+            INSERT INTO user_settings (user_id, key, value, updated_at) VALUES ($1, $2, $3, $4)
+            ON CONFLICT (user_id, key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at
+            """,
+        postgresql: """
+            INSERT INTO user_settings (user_id, key, value, updated_at) VALUES ($1, $2, $3::json, $4)
+            ON CONFLICT (user_id, key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at
+            """)
+    static let deleteSetting = SQL("DELETE FROM user_settings WHERE user_id = $1 AND key = $2")
+
+    /// $1 user, $2 day: the columns `DailyLog(row:user:)` reads.
+    static let dailyLog = SQL(
+        """
+        SELECT user_id, day, symptom_severity, mood, energy, notes,
+            hrv, hrv_source, resting_heart_rate, resting_heart_rate_source,
+            step_count, step_count_source, sleep_duration, sleep_duration_source
+        FROM daily_logs
+        WHERE user_id = $1 AND day = $2
+        """)
+    /// $1 user, $2 first day, $3 last day: as `dailyLog`, in day order.
+    static let dailyLogs = SQL(
+        """
+        SELECT user_id, day, symptom_severity, mood, energy, notes,
+            hrv, hrv_source, resting_heart_rate, resting_heart_rate_source,
+            step_count, step_count_source, sleep_duration, sleep_duration_source
+        FROM daily_logs
+        WHERE user_id = $1 AND day >= $2 AND day <= $3 ORDER BY day
+        """)
+    /// $1 users (a list), $2 last day: as `dailyLog`, by user and day.
+    static let dailyLogsOfUsers = SQL(
+        sqlite: """
+            SELECT user_id, day, symptom_severity, mood, energy, notes,
+                hrv, hrv_source, resting_heart_rate, resting_heart_rate_source,
+                step_count, step_count_source, sleep_duration, sleep_duration_source
+            FROM daily_logs
+            WHERE user_id IN (SELECT value FROM json_each($1)) AND day <= $2 ORDER BY user_id, day
+            """,
+        postgresql: """
+            SELECT user_id, day, symptom_severity, mood, energy, notes,
+                hrv, hrv_source, resting_heart_rate, resting_heart_rate_source,
+                step_count, step_count_source, sleep_duration, sleep_duration_source
+            FROM daily_logs
+            WHERE user_id = ANY($1::text[]) AND day <= $2 ORDER BY user_id, day
+            """)
+    /// $1 users (a list), $2 last day: the user, then `DayColumns.values(from: 1)`, by user and day.
+    static let dayValuesOfUsers = SQL(
+        sqlite: """
+            SELECT user_id, day, symptom_severity, mood, energy, hrv, resting_heart_rate, step_count, sleep_duration
+            FROM daily_logs
+            WHERE user_id IN (SELECT value FROM json_each($1)) AND day <= $2 ORDER BY user_id, day
+            """,
+        postgresql: """
+            SELECT user_id, day, symptom_severity, mood, energy, hrv, resting_heart_rate, step_count, sleep_duration
+            FROM daily_logs
+            WHERE user_id = ANY($1::text[]) AND day <= $2 ORDER BY user_id, day
+            """)
+    /// $1 user, $2 last day: `DayColumns.sourced`, in day order.
+    static let sourcedDayValues = SQL(
+        """
+        SELECT day, symptom_severity, mood, energy, hrv, hrv_source, resting_heart_rate, resting_heart_rate_source,
+            step_count, step_count_source, sleep_duration, sleep_duration_source
+        FROM daily_logs
+        WHERE user_id = $1 AND day <= $2 ORDER BY day
+        """)
 }

@@ -38,6 +38,8 @@ public struct StoredModel: Sendable, Hashable {
     }
 }
 
+/// Every write of a model artifact is here: `save(_:)`, and a retrain's model stored with the record of its run
+/// (`TaskRunWrite.save`, written by `finishTaskRuns` through `insertModel`).
 extension Store {
     /// Artifacts kept per scope besides the one being served; older ones are deleted when a new one
     /// is saved, so the history is bounded whatever the retrain cadence.
@@ -48,7 +50,23 @@ extension Store {
     /// never neither. Returns the new artifact's id.
     @discardableResult
     public func save(_ model: StoredModel) throws(StorageError) -> Int64 {
-        try driver.save(model)
+        try write { () throws(StorageError) in try insertModel(model) }
+    }
+
+    /// `save(_:)`'s statements, in the open transaction: the insert, the promotion, and the pruning of the scope's
+    /// history to its newest `modelHistoryLimit` artifacts and the one serving.
+    func insertModel(_ model: StoredModel) throws(StorageError) -> Int64 {
+        let id =
+            try driver.row(
+                .insertModel,
+                [
+                    model.scope, model.specVersion, model.source, model.asOfDay, model.trainedAt, model.promoted,
+                    model.reason, model.designFingerprint, model.json,
+                ]
+            ) { $0.int64(0) } ?? 0
+        if model.promoted { try driver.run(.serveModel, [model.scope, id, now]) }
+        try driver.run(.pruneModelHistory, [model.scope, Store.modelHistoryLimit])
+        return id
     }
 
     /// The artifact served for `scope`, or `nil` when none was ever promoted.
@@ -58,6 +76,83 @@ extension Store {
 
     /// The scope's artifacts, newest first, promoted or not.
     public func modelHistory(scope: String, limit: Int = modelHistoryLimit) throws(StorageError) -> [StoredModel] {
-        try driver.modelHistory(scope: scope, limit: limit)
+        try driver.rows(.modelHistory, [scope, limit], StoredModel.init(row:))
     }
+}
+
+extension StorageDriver {
+    /// `Store.servingModel(scope:)`, on a store's or a reader's connection.
+    func servingModel(scope: String) throws(StorageError) -> StoredModel? {
+        try row(.servingModel, [scope], StoredModel.init(row:))
+    }
+}
+
+extension StoredModel {
+    /// A row of `id, scope, spec_version, source, as_of_day, trained_at, promoted, reason, design_fingerprint,
+    /// artifact`.
+    init?(row: any RowReader) {
+        guard let day = Day(row.string(4)) else { return nil }
+        self.init(
+            scope: row.string(1), specVersion: row.int(2), source: row.string(3), asOfDay: day,
+            trainedAt: row.date(5), promoted: row.bool(6), reason: row.string(7),
+            designFingerprint: row.optionalString(8), json: row.string(9))
+        id = row.int64(0)
+    }
+}
+
+extension SQL {
+    /// $1 scope, $2 spec_version, $3 source, $4 as_of_day, $5 trained_at, $6 promoted, $7 reason,
+    /// $8 design_fingerprint, $9 artifact: the new artifact's id.
+    static let insertModel = SQL(
+        sqlite: """
+            INSERT INTO model_artifacts (
+                scope, spec_version, source, as_of_day, trained_at, promoted, reason, design_fingerprint, artifact)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+            RETURNING id
+            """,
+        postgresql: """
+            INSERT INTO model_artifacts (
+                scope, spec_version, source, as_of_day, trained_at, promoted, reason, design_fingerprint, artifact)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::json)
+            RETURNING id
+            """)
+    /// $1 scope, $2 artifact id, $3 promoted_at.
+    static let serveModel = SQL(
+        """
+        INSERT INTO serving_models (scope, artifact_id, promoted_at) VALUES ($1, $2, $3)
+        ON CONFLICT (scope) DO UPDATE SET artifact_id = excluded.artifact_id, promoted_at = excluded.promoted_at
+        """)
+    /// $1 scope, $2 how many to keep besides the one serving.
+    static let pruneModelHistory = SQL(
+        """
+        DELETE FROM model_artifacts
+        WHERE scope = $1
+            AND id NOT IN (SELECT id FROM model_artifacts WHERE scope = $1 ORDER BY id DESC LIMIT $2)
+            AND id NOT IN (SELECT artifact_id FROM serving_models WHERE scope = $1)
+        """)
+    /// $1 scope: `StoredModel(row:)`'s columns.
+    static let servingModel = SQL(
+        sqlite: """
+            SELECT a.id, a.scope, a.spec_version, a.source, a.as_of_day, a.trained_at, a.promoted, a.reason,
+                a.design_fingerprint, a.artifact
+            FROM serving_models s JOIN model_artifacts a ON a.id = s.artifact_id
+            WHERE s.scope = $1
+            """,
+        postgresql: """
+            SELECT a.id, a.scope, a.spec_version, a.source, a.as_of_day, a.trained_at, a.promoted, a.reason,
+                a.design_fingerprint, a.artifact::text
+            FROM serving_models s JOIN model_artifacts a ON a.id = s.artifact_id
+            WHERE s.scope = $1
+            """)
+    /// $1 scope, $2 limit: `StoredModel(row:)`'s columns, newest first.
+    static let modelHistory = SQL(
+        sqlite: """
+            SELECT id, scope, spec_version, source, as_of_day, trained_at, promoted, reason, design_fingerprint, artifact
+            FROM model_artifacts WHERE scope = $1 ORDER BY id DESC LIMIT $2
+            """,
+        postgresql: """
+            SELECT id, scope, spec_version, source, as_of_day, trained_at, promoted, reason, design_fingerprint,
+                artifact::text
+            FROM model_artifacts WHERE scope = $1 ORDER BY id DESC LIMIT $2
+            """)
 }

@@ -10,12 +10,12 @@ extension Store {
     /// Records that a launch began now, as `worker`. Only a later launch replaces the record, so
     /// launches that overlap leave the latest.
     public func recordLaunch(worker: String) throws(StorageError) {
-        try driver.recordLaunch(worker: worker)
+        try write { () throws(StorageError) in _ = try driver.run(.recordLaunch, [now, worker]) }
     }
 
     /// The latest launch recorded, or `nil` if none ever ran.
     public func lastLaunch() throws(StorageError) -> LaunchRecord? {
-        try driver.lastLaunch()
+        try driver.row(.lastLaunch, []) { LaunchRecord(launchedAt: $0.date(0), worker: $0.string(1)) }
     }
 
     // MARK: Requests
@@ -24,12 +24,21 @@ extension Store {
     public func discardedTaskRequests(identifier: String? = nil, scope: String? = nil) throws(StorageError)
         -> [DiscardedTaskRequest]
     {
-        try driver.discardedTaskRequests(identifier: identifier, scope: scope)
+        try driver.rows(.discardedTaskRequests, [identifier, scope]) { row in
+            guard var request = TaskRequestRecord(row: row), let cause = DiscardCause(rawValue: row.string(13)) else {
+                return nil
+            }
+            request.lastError = row.optionalString(12)
+            return DiscardedTaskRequest(request: request, cause: cause, discardedAt: row.date(14))
+        }
     }
 
     /// Discarded requests by identifier and cause.
     public func discardedTaskRequestCounts() throws(StorageError) -> [String: DiscardedTaskRequestCounts] {
-        try driver.discardedTaskRequestCounts()
+        let counts = try driver.rows(.discardedTaskRequestCounts, []) { row in
+            (row.string(0), DiscardedTaskRequestCounts(attempts: row.int(1), cancelled: row.int(2)))
+        }
+        return Dictionary(counts, uniquingKeysWith: { $1 })
     }
 
     /// Takes the pending requests that match out of the schedule as cancelled (`nil` matches every
@@ -39,7 +48,21 @@ extension Store {
     public func cancelTaskRequests(ids: [Int64]?, identifier: String?, scope: String?) throws(StorageError)
         -> TaskRequestCancellation
     {
-        try driver.cancelTaskRequests(ids: ids, identifier: identifier, scope: scope)
+        try write { () throws(StorageError) in
+            var result = TaskRequestCancellation()
+            let matching = try driver.rows(.matchingTaskRequests, [ids.map(SQLValue.integers), identifier, scope]) {
+                ($0.int64(0), $0.bool(1))
+            }
+            for (id, running) in matching {
+                if running {
+                    result.running.append(id)
+                } else {
+                    try discardRequest(id, error: nil, cause: .cancelled)
+                    result.cancelled.append(id)
+                }
+            }
+            return result
+        }
     }
 
     /// Puts discarded requests back into the schedule, due now with no attempts counted: those with
@@ -49,26 +72,45 @@ extension Store {
     public func retryDiscardedTaskRequests(ids: [Int64]?, identifier: String?, scope: String?) throws(StorageError)
         -> [Int64]
     {
-        try driver.retryDiscardedTaskRequests(ids: ids, identifier: identifier, scope: scope)
+        try write { () throws(StorageError) in
+            let taken = try driver.rows(.takeDiscardedTaskRequests, [ids.map(SQLValue.integers), identifier, scope]) {
+                row -> (id: Int64, parameters: [any SQLBindable]) in
+                (row.int64(0), [row.string(1), row.string(2), row.string(3), now, row.bool(4), row.bool(5)])
+            }
+            for request in taken { try driver.run(.requeueTaskRequest, request.parameters) }
+            return taken.map(\.id).sorted()
+        }
     }
 
     /// Pending requests of `identifier` that have been due since `dueBefore` or earlier.
     public func overdueTaskRequests(identifier: String, dueBefore: Date) throws(StorageError) -> OverdueTaskRequests {
-        try driver.overdueTaskRequests(identifier: identifier, dueBefore: dueBefore)
+        try driver.row(.overdueTaskRequests, [identifier, dueBefore]) { row in
+            OverdueTaskRequests(
+                count: row.int(0), oldestDueAt: row.optionalDate(1), requiringExternalPower: row.int(2),
+                requiringNetwork: row.int(3))
+        } ?? OverdueTaskRequests()
     }
 
     // MARK: Dead letters
 
     /// Dead letters, oldest first, with the ones already requeued when `includeResolved`.
     public func deadLetters(user: UserID?, includeResolved: Bool) throws(StorageError) -> [DeadLetter] {
-        try driver.deadLetters(user: user, includeResolved: includeResolved)
+        try driver.rows(.deadLetters, [user, includeResolved], DeadLetter.init(row:))
     }
 
     /// Queues each dead letter that matches (by id, or every one of `user`, or every one) again as a
     /// new watch item with no attempts, and marks the dead letter resolved; in one transaction.
     /// Returns the new item's id by dead letter id; a dead letter already requeued is left alone.
     public func requeueDeadLetters(ids: [Int64]?, user: UserID?) throws(StorageError) -> [Int64: Int64] {
-        try driver.requeueDeadLetters(ids: ids, user: user)
+        try write { () throws(StorageError) in
+            var requeued: [Int64: Int64] = [:]
+            for letter in try driver.rows(.unresolvedDeadLetters, [ids.map(SQLValue.integers), user], { $0.int64(0) }) {
+                guard let item = try driver.row(.requeueDeadLetter, [letter, now], { $0.int64(0) }) else { continue }
+                try driver.run(.resolveDeadLetter, [letter, now, item])
+                requeued[letter] = item
+            }
+            return requeued
+        }
     }
 
     // MARK: Pruning
@@ -79,7 +121,13 @@ extension Store {
     /// stay: they keep their chain stopped. Runs in one transaction.
     public func pruneHistory(before: Date, limit: Int) throws(StorageError) -> PrunedHistory {
         precondition(limit > 0, "pruning removes at least one row of each kind")
-        return try driver.pruneHistory(before: before, limit: limit)
+        return try write { () throws(StorageError) in
+            PrunedHistory(
+                runs: try driver.run(.pruneRuns, [before, limit]),
+                outboxMessages: try driver.run(.pruneOutbox, [before, limit]),
+                deadLetters: try driver.run(.pruneDeadLetters, [before, limit]),
+                discardedRequests: try driver.run(.pruneDiscardedTaskRequests, [before, limit]))
+        }
     }
 }
 
@@ -160,4 +208,209 @@ public struct PrunedHistory: Sendable, Hashable {
     }
 
     public var total: Int { runs + outboxMessages + deadLetters + discardedRequests }
+}
+
+extension SQL {
+    /// $1 launched_at, $2 worker: the record, unless a later launch's is there.
+    static let recordLaunch = SQL(
+        """
+        INSERT INTO scheduler_launches (id, launched_at, worker) VALUES (1, $1, $2)
+        ON CONFLICT (id) DO UPDATE SET launched_at = excluded.launched_at, worker = excluded.worker
+        WHERE excluded.launched_at >= scheduler_launches.launched_at
+        """)
+    static let lastLaunch = SQL("SELECT launched_at, worker FROM scheduler_launches WHERE id = 1")
+
+    /// $1 identifier or NULL, $2 scope or NULL: a request's columns (no lease), then last_error, cause and
+    /// discarded_at, oldest first.
+    static let discardedTaskRequests = SQL(
+        sqlite: """
+            SELECT request_id, identifier, scope, kind, earliest_begin_at, requires_external_power, requires_network,
+                submitted_at, attempts, NULL, NULL, NULL, last_error, cause, discarded_at
+            FROM discarded_task_requests
+            WHERE ($1 IS NULL OR identifier = $1) AND ($2 IS NULL OR scope = $2)
+            ORDER BY discarded_at, id
+            """,
+        postgresql: """
+            SELECT request_id, identifier, scope, kind, earliest_begin_at, requires_external_power, requires_network,
+                submitted_at, attempts, NULL::text, NULL::bigint, NULL::bigint, last_error, cause, discarded_at
+            FROM discarded_task_requests
+            WHERE ($1::text IS NULL OR identifier = $1::text) AND ($2::text IS NULL OR scope = $2::text)
+            ORDER BY discarded_at, id
+            """)
+
+    /// Each identifier's requests discarded after their attempts, and cancelled.
+    static let discardedTaskRequestCounts = SQL(
+        """
+        SELECT identifier, count(*) FILTER (WHERE cause = 'attempts'), count(*) FILTER (WHERE cause = 'cancelled')
+        FROM discarded_task_requests GROUP BY identifier
+        """)
+
+    /// $1 ids (a list) or NULL, $2 identifier or NULL, $3 scope or NULL: each matching request's id and whether it
+    /// is running, by id (PostgreSQL: locked, so a claim or a finish on another host waits for the change).
+    static let matchingTaskRequests = SQL(
+        sqlite: """
+            SELECT id, lease_owner IS NOT NULL FROM task_requests
+            WHERE ($1 IS NULL OR id IN (SELECT value FROM json_each($1)))
+                AND ($2 IS NULL OR identifier = $2) AND ($3 IS NULL OR scope = $3)
+            ORDER BY id
+            """,
+        postgresql: """
+            SELECT id, lease_owner IS NOT NULL FROM task_requests
+            WHERE ($1::bigint[] IS NULL OR id = ANY($1::bigint[]))
+                AND ($2::text IS NULL OR identifier = $2::text) AND ($3::text IS NULL OR scope = $3::text)
+            ORDER BY id
+            FOR UPDATE
+            """)
+
+    /// $1 request ids (a list) or NULL (then only those discarded after their attempts), $2 identifier or NULL,
+    /// $3 scope or NULL: the discarded requests removed, as request_id, identifier, scope, kind,
+    /// requires_external_power, requires_network.
+    static let takeDiscardedTaskRequests = SQL(
+        sqlite: """
+            DELETE FROM discarded_task_requests
+            WHERE ($1 IS NULL OR request_id IN (SELECT value FROM json_each($1)))
+                AND ($1 IS NOT NULL OR cause = 'attempts')
+                AND ($2 IS NULL OR identifier = $2) AND ($3 IS NULL OR scope = $3)
+            RETURNING request_id, identifier, scope, kind, requires_external_power, requires_network
+            """,
+        postgresql: """
+            DELETE FROM discarded_task_requests
+            WHERE ($1::bigint[] IS NULL OR request_id = ANY($1::bigint[]))
+                AND ($1::bigint[] IS NOT NULL OR cause = 'attempts')
+                AND ($2::text IS NULL OR identifier = $2::text) AND ($3::text IS NULL OR scope = $3::text)
+            RETURNING request_id, identifier, scope, kind, requires_external_power, requires_network
+            """)
+
+    /// $1 identifier, $2 scope, $3 kind, $4 now, $5 requires_external_power, $6 requires_network: pending and due
+    /// now with no attempts; a pending request of the chain is moved up rather than joined by a second.
+    static let requeueTaskRequest = SQL(
+        sqlite: """
+            INSERT INTO task_requests (
+                identifier, scope, kind, earliest_begin_at, requires_external_power, requires_network, submitted_at)
+            VALUES ($1, $2, $3, $4, $5, $6, $4)
+            ON CONFLICT (identifier, scope) WHERE lease_owner IS NULL DO UPDATE SET
+                earliest_begin_at = min(coalesce(earliest_begin_at, excluded.earliest_begin_at),
+                    excluded.earliest_begin_at),
+                attempts = 0, last_error = NULL
+            """,
+        postgresql: """
+            INSERT INTO task_requests (
+                identifier, scope, kind, earliest_begin_at, requires_external_power, requires_network, submitted_at)
+            VALUES ($1, $2, $3, $4, $5, $6, $4)
+            ON CONFLICT (identifier, scope) WHERE lease_owner IS NULL DO UPDATE SET
+                earliest_begin_at = least(coalesce(task_requests.earliest_begin_at, excluded.earliest_begin_at),
+                    excluded.earliest_begin_at),
+                attempts = 0, last_error = NULL
+            """)
+
+    /// $1 identifier, $2 due before: pending requests due since then, the oldest due time, and how many need
+    /// external power and the network.
+    static let overdueTaskRequests = SQL(
+        """
+        SELECT count(*), min(coalesce(earliest_begin_at, submitted_at)),
+            count(*) FILTER (WHERE requires_external_power), count(*) FILTER (WHERE requires_network)
+        FROM task_requests
+        WHERE identifier = $1 AND lease_owner IS NULL AND coalesce(earliest_begin_at, submitted_at) <= $2
+        """)
+
+    /// $1 user or NULL, $2 whether resolved ones too: `DeadLetter(row:)`'s columns, oldest first.
+    static let deadLetters = SQL(
+        sqlite: """
+            SELECT id, user_id, kind, payload, enqueued_at, attempts, last_error, failed_at, resolved_at, requeued_as
+            FROM watch_dead_letters
+            WHERE ($1 IS NULL OR user_id = $1) AND ($2 OR resolved_at IS NULL) ORDER BY id
+            """,
+        postgresql: """
+            SELECT id, user_id, kind, payload::text, enqueued_at, attempts, last_error, failed_at, resolved_at,
+                requeued_as
+            FROM watch_dead_letters
+            WHERE ($1::text IS NULL OR user_id = $1::text) AND ($2::boolean OR resolved_at IS NULL) ORDER BY id
+            """)
+
+    /// $1 ids (a list) or NULL, $2 user or NULL: the matching dead letters not requeued, by id (PostgreSQL:
+    /// locked).
+    static let unresolvedDeadLetters = SQL(
+        sqlite: """
+            SELECT id FROM watch_dead_letters
+            WHERE resolved_at IS NULL AND ($1 IS NULL OR id IN (SELECT value FROM json_each($1)))
+                AND ($2 IS NULL OR user_id = $2)
+            ORDER BY id
+            """,
+        postgresql: """
+            SELECT id FROM watch_dead_letters
+            WHERE resolved_at IS NULL AND ($1::bigint[] IS NULL OR id = ANY($1::bigint[]))
+                AND ($2::text IS NULL OR user_id = $2::text)
+            ORDER BY id
+            FOR UPDATE
+            """)
+
+    /// $1 dead letter id, $2 enqueued_at: a new watch item of its user, kind and payload; its id. On SQLite the id
+    /// is above every watch item's and dead letter's, as every new item's (`SQLiteDriver.insertWatchItems`);
+    /// PostgreSQL's identity never hands one out again.
+    static let requeueDeadLetter = SQL(
+        sqlite: """
+            INSERT INTO watch_items (id, user_id, kind, payload, enqueued_at, attempts)
+            SELECT max(coalesce((SELECT max(id) FROM watch_items), 0),
+                    coalesce((SELECT max(id) FROM watch_dead_letters), 0)) + 1,
+                user_id, kind, payload, $2, 0
+            FROM watch_dead_letters WHERE id = $1
+            RETURNING id
+            """,
+        postgresql: """
+            INSERT INTO watch_items (user_id, kind, payload, enqueued_at, attempts)
+            SELECT user_id, kind, payload, $2, 0 FROM watch_dead_letters WHERE id = $1
+            RETURNING id
+            """)
+
+    /// $1 dead letter id, $2 resolved_at, $3 the watch item that took its place.
+    static let resolveDeadLetter = SQL("UPDATE watch_dead_letters SET resolved_at = $2, requeued_as = $3 WHERE id = $1")
+
+    /// $1 before, $2 limit: finished runs, oldest first, but each chain's latest, which status reads (last
+    /// success, broken chains, chains never started).
+    static let pruneRuns = SQL(
+        sqlite: """
+            DELETE FROM task_runs WHERE id IN (
+                SELECT id FROM task_runs AS run INDEXED BY task_runs_by_finish
+                WHERE finished_at IS NOT NULL AND finished_at < $1
+                    AND EXISTS (
+                        SELECT 1 FROM task_runs AS later
+                        WHERE later.identifier = run.identifier AND later.scope = run.scope
+                            AND later.id > run.id AND later.finished_at IS NOT NULL)
+                ORDER BY finished_at LIMIT $2)
+            """,
+        postgresql: """
+            DELETE FROM task_runs WHERE id IN (
+                SELECT id FROM task_runs AS run
+                WHERE finished_at IS NOT NULL AND finished_at < $1
+                    AND EXISTS (
+                        SELECT 1 FROM task_runs AS later
+                        WHERE later.identifier = run.identifier AND later.scope = run.scope
+                            AND later.id > run.id AND later.finished_at IS NOT NULL)
+                ORDER BY finished_at LIMIT $2)
+            """)
+
+    /// $1 before, $2 limit: acknowledged messages, oldest first.
+    static let pruneOutbox = SQL(
+        """
+        DELETE FROM outbox WHERE id IN (
+            SELECT id FROM outbox WHERE acknowledged_at IS NOT NULL AND acknowledged_at < $1
+            ORDER BY acknowledged_at LIMIT $2)
+        """)
+
+    /// $1 before, $2 limit: requeued dead letters, oldest first.
+    static let pruneDeadLetters = SQL(
+        """
+        DELETE FROM watch_dead_letters WHERE id IN (
+            SELECT id FROM watch_dead_letters WHERE resolved_at IS NOT NULL AND resolved_at < $1
+            ORDER BY resolved_at LIMIT $2)
+        """)
+
+    /// $1 before, $2 limit: requests discarded after their attempts, oldest first (cancelled ones keep their chain
+    /// stopped).
+    static let pruneDiscardedTaskRequests = SQL(
+        """
+        DELETE FROM discarded_task_requests WHERE id IN (
+            SELECT id FROM discarded_task_requests WHERE cause = 'attempts' AND discarded_at < $1
+            ORDER BY discarded_at LIMIT $2)
+        """)
 }

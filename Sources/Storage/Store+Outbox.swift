@@ -8,12 +8,17 @@ extension Store {
     /// Returns the new message's id, or `nil` when one existed (it is left as it was).
     @discardableResult
     public func post(_ message: NewOutboxMessage) throws(StorageError) -> Int64? {
-        try driver.post(message)
+        try write { () throws(StorageError) in
+            try ensureUser(message.user)
+            return try driver.row(.postOutboxMessage, [message.user, message.kind, message.day, message.body, now]) {
+                $0.int64(0)
+            }
+        }
     }
 
     /// Whether the user has a message of `kind` for `day`, acknowledged or not.
     public func hasOutboxMessage(user: UserID, kind: String, day: Day) throws(StorageError) -> Bool {
-        try driver.hasOutboxMessage(user: user, kind: kind, day: day)
+        try driver.exists(.outboxMessage, [user, kind, day])
     }
 
     /// Messages oldest first: the unacknowledged ones, or all with `includeAcknowledged`. `nil`
@@ -21,14 +26,29 @@ extension Store {
     public func outboxMessages(user: UserID? = nil, includeAcknowledged: Bool = false) throws(StorageError)
         -> [OutboxMessage]
     {
-        try driver.outboxMessages(user: user, includeAcknowledged: includeAcknowledged)
+        try driver.rows(.outboxMessages, [user, includeAcknowledged]) { row in
+            guard let user = UserID(row.string(1)), let day = Day(row.string(3)) else { return nil }
+            return OutboxMessage(
+                id: row.int64(0), user: user, kind: row.string(2), day: day, body: row.string(4),
+                createdAt: row.date(5), acknowledgedAt: row.optionalDate(6))
+        }
     }
 
     /// Marks messages as sent, in one transaction. Acknowledging twice changes nothing.
     ///
     /// - Returns: each id's state after the call: newly acknowledged, acknowledged before, or unknown.
     public func acknowledgeOutboxMessages(_ ids: [Int64]) throws(StorageError) -> [Int64: OutboxAcknowledgement] {
-        try driver.acknowledgeOutboxMessages(ids)
+        try write { () throws(StorageError) in
+            let acknowledged = Set(
+                try driver.rows(.acknowledgeOutboxMessages, [SQLValue.integers(ids), now]) { $0.int64(0) })
+            let known = Set(try driver.rows(.outboxMessageIDs, [SQLValue.integers(ids)]) { $0.int64(0) })
+            var results: [Int64: OutboxAcknowledgement] = [:]
+            for id in ids {
+                results[id] =
+                    acknowledged.contains(id) ? .acknowledged : known.contains(id) ? .alreadyAcknowledged : .unknown
+            }
+            return results
+        }
     }
 }
 
@@ -66,4 +86,39 @@ public enum OutboxAcknowledgement: Sendable, Hashable {
     case acknowledged
     case alreadyAcknowledged
     case unknown
+}
+
+extension SQL {
+    /// $1 user, $2 kind, $3 day, $4 body, $5 created_at: the new message's id, no row when one existed.
+    static let postOutboxMessage = SQL(
+        """
+        INSERT INTO outbox (user_id, kind, day, body, created_at) VALUES ($1, $2, $3, $4, $5)
+        ON CONFLICT (user_id, kind, day) DO NOTHING RETURNING id
+        """)
+    static let outboxMessage = SQL("SELECT 1 FROM outbox WHERE user_id = $1 AND kind = $2 AND day = $3")
+    /// $1 user or NULL, $2 whether acknowledged ones too.
+    static let outboxMessages = SQL(
+        sqlite: """
+            SELECT id, user_id, kind, day, body, created_at, acknowledged_at FROM outbox
+            WHERE ($1 IS NULL OR user_id = $1) AND ($2 OR acknowledged_at IS NULL)
+            ORDER BY id
+            """,
+        postgresql: """
+            SELECT id, user_id, kind, day, body, created_at, acknowledged_at FROM outbox
+            WHERE ($1::text IS NULL OR user_id = $1::text) AND ($2::boolean OR acknowledged_at IS NULL)
+            ORDER BY id
+            """)
+    /// $1 ids (a list), $2 acknowledged_at: the ids newly acknowledged.
+    static let acknowledgeOutboxMessages = SQL(
+        sqlite: """
+            UPDATE outbox SET acknowledged_at = $2
+            WHERE id IN (SELECT value FROM json_each($1)) AND acknowledged_at IS NULL RETURNING id
+            """,
+        postgresql: """
+            UPDATE outbox SET acknowledged_at = $2 WHERE id = ANY($1::bigint[]) AND acknowledged_at IS NULL RETURNING id
+            """)
+    /// $1 ids (a list): those that exist.
+    static let outboxMessageIDs = SQL(
+        sqlite: "SELECT id FROM outbox WHERE id IN (SELECT value FROM json_each($1))",
+        postgresql: "SELECT id FROM outbox WHERE id = ANY($1::bigint[])")
 }

@@ -1,7 +1,9 @@
 public import Domain
 public import Foundation
 
-/// The scheduler's persistence (DESIGN §4): task requests, their leases and the run history.
+/// The scheduler's persistence (DESIGN §4): task requests, their leases and the run history, and the policy
+/// that spans their statements — how a run and its successor settle, how a claim is given back — written once for
+/// every database (the statements are in `SQL+Scheduler.swift`).
 ///
 /// Requests and runs are rows, not Swift types: `Scheduling` gives them meaning. Identifiers and
 /// scopes are plain text here (a scope is a user id, or `""` for a request that belongs to no user).
@@ -20,14 +22,52 @@ extension Store {
     /// - Returns: whether the request was stored (always `true` when `replacing`).
     @discardableResult
     public func submit(_ request: NewTaskRequest, replacing: Bool) throws(StorageError) -> Bool {
-        try driver.submit([request], replacing: replacing) == 1
+        try submit([request], replacing: replacing) == 1
     }
 
     /// Submits several requests in one transaction; returns how many were stored.
     @discardableResult
     public func submit(_ requests: [NewTaskRequest], replacing: Bool) throws(StorageError) -> Int {
         guard !requests.isEmpty else { return 0 }
-        return try driver.submit(requests, replacing: replacing)
+        return try write { () throws(StorageError) in replacing ? try replace(requests) : try keep(requests) }
+    }
+
+    /// `.replace`: one upsert a request against the partial unique index of pending requests, so two processes
+    /// submitting at once cannot leave two pending rows.
+    private func replace(_ requests: [NewTaskRequest]) throws(StorageError) -> Int {
+        for request in requests {
+            try driver.run(
+                .replaceTaskRequest,
+                [
+                    request.identifier, request.scope, request.kind.rawValue, request.earliestBeginAt,
+                    request.requiresExternalPower, request.requiresNetwork, now,
+                ])
+        }
+        return requests.count
+    }
+
+    /// `.keep` for many requests in two statements (a launch starting every user's chains): one inserts, in
+    /// order, each request whose chain has no request and was never discarded (a second request of one chain in
+    /// `requests` conflicts with the first and is skipped); the other withdraws each inserted row whose chain
+    /// another transaction has given a request meanwhile. On PostgreSQL the first statement's NOT EXISTS reads the
+    /// snapshot its statement started with, and the unique index covers pending requests only: a request another
+    /// launch inserted and a worker claimed meanwhile is in neither, so the insert can succeed next to it — a
+    /// second request of one chain, due at once, that a worker would run again. The second statement sees every
+    /// commit up to now, that request among them (its handler cannot submit a successor, and so cannot finish,
+    /// before this transaction ends: the successor's insert waits on this row). SQLite's write lock leaves it
+    /// nothing to withdraw. The rows of one call belong to different chains, so the withdrawal never counts one of
+    /// them against another.
+    private func keep(_ requests: [NewTaskRequest]) throws(StorageError) -> Int {
+        let rows = requests.map { request -> [SQLValue] in
+            [
+                .text(request.identifier), .text(request.scope), .text(request.kind.rawValue),
+                request.earliestBeginAt.sqlValue, .boolean(request.requiresExternalPower),
+                .boolean(request.requiresNetwork),
+            ]
+        }
+        let inserted = try driver.rows(.keepTaskRequests, [SQLValue.rows(rows), now]) { $0.int64(0) }
+        guard !inserted.isEmpty else { return 0 }
+        return inserted.count - (try driver.run(.withdrawTaskRequests, [SQLValue.integers(inserted)]))
     }
 
     /// Makes the pending requests that match due now (`pipeline retrain --force`): an
@@ -35,14 +75,16 @@ extension Store {
     /// requests are not touched. Returns how many changed.
     @discardableResult
     public func makeTaskRequestsDue(identifiers: [String], scope: String?) throws(StorageError) -> Int {
-        try driver.makeTaskRequestsDue(identifiers: identifiers, scope: scope)
+        try write { () throws(StorageError) in
+            try driver.run(.makeTaskRequestsDue, [now, SQLValue.texts(identifiers), scope])
+        }
     }
 
     /// Deletes pending requests (a running request finishes its run). `nil` matches every identifier
     /// or scope. Returns how many were deleted.
     @discardableResult
     public func cancelTaskRequests(identifier: String?, scope: String?) throws(StorageError) -> Int {
-        try driver.cancelTaskRequests(identifier: identifier, scope: scope)
+        try write { () throws(StorageError) in try driver.run(.deletePendingTaskRequests, [identifier, scope]) }
     }
 
     // MARK: Reading requests
@@ -51,12 +93,18 @@ extension Store {
     public func taskRequests(identifier: String? = nil, scope: String? = nil) throws(StorageError)
         -> [TaskRequestRecord]
     {
-        try driver.taskRequests(identifier: identifier, scope: scope)
+        try driver.rows(.taskRequests, [identifier, scope]) { row in
+            TaskRequestRecord(row: row).map { request in
+                var request = request
+                request.lastError = row.optionalString(12)
+                return request
+            }
+        }
     }
 
     /// The highest request id so far (0 for none).
     public func latestTaskRequestID() throws(StorageError) -> Int64 {
-        try driver.latestTaskRequestID()
+        try driver.row(.latestTaskRequestID, []) { $0.int64(0) } ?? 0
     }
 
     /// How many requests of `identifiers` (of `scope`, when given), with an id up to `upToRequestID`, no lease
@@ -65,8 +113,7 @@ extension Store {
     public func dueTaskRequestCount(identifiers: [String], scope: String?, at now: Date, upToRequestID: Int64)
         throws(StorageError) -> Int
     {
-        try driver.dueTaskRequestCount(
-            identifiers: identifiers, scope: scope, at: Store.milliseconds(now), upToRequestID: upToRequestID)
+        try driver.integer(.dueTaskRequestCount, [SQLValue.texts(identifiers), scope, now, upToRequestID])
     }
 
     /// Users with no request of `identifier` at all, pending or running: the scopes a launch must
@@ -75,7 +122,7 @@ extension Store {
     public func usersWithoutTaskRequest(identifier: String, after: UserID? = nil, limit: Int = Int.max)
         throws(StorageError) -> [User]
     {
-        try driver.usersWithoutTaskRequest(identifier: identifier, after: after?.rawValue, limit: limit)
+        try driver.rows(.usersWithoutTaskRequest, [identifier, after, Int64(clamping: limit)], User.init(row:))
     }
 
     /// What a launch left behind among the requests of `identifiers` (and `scope`, when given), at
@@ -86,9 +133,13 @@ extension Store {
         identifiers: [String], scope: String?, at now: Date, upToRequestID: Int64, isOnExternalPower: Bool,
         hasNetworkConnectivity: Bool, limit: Int
     ) throws(StorageError) -> [TaskRequestRecord] {
-        try driver.heldOrWaitingTaskRequests(
-            identifiers: identifiers, scope: scope, at: Store.milliseconds(now), upToRequestID: upToRequestID,
-            isOnExternalPower: isOnExternalPower, hasNetworkConnectivity: hasNetworkConnectivity, limit: limit)
+        try driver.rows(
+            .heldOrWaitingTaskRequests,
+            [
+                SQLValue.texts(identifiers), scope, now, upToRequestID, isOnExternalPower, hasNetworkConnectivity,
+                Int64(clamping: limit),
+            ]
+        ) { TaskRequestRecord(row: $0) }
     }
 
     // MARK: Claiming and finishing
@@ -102,7 +153,30 @@ extension Store {
     /// failure ("lease expired: worker died") at the moment its lease expired. Returned in the order
     /// the requests became due.
     public func claimTaskRequests(_ claim: TaskClaim) throws(StorageError) -> [ClaimedTaskRequest] {
-        try driver.claimTaskRequests(claim)
+        try write { () throws(StorageError) in
+            // A claim for one task takes the form that walks the per-task index.
+            let claimed = try driver.rows(
+                claim.identifiers.count == 1 ? .claimTaskRequestsOfTask : .claimTaskRequests,
+                [
+                    claim.owner, now, Int64((claim.processingLease * 1000).rounded()),
+                    Int64((claim.refreshLease * 1000).rounded()), claim.isOnExternalPower,
+                    claim.hasNetworkConnectivity, SQLValue.texts(claim.identifiers), claim.scope, claim.limit,
+                    claim.upToRequestID ?? Int64.max,
+                ]
+            ) { TaskRequestRecord(row: $0) }.sorted {
+                ($0.earliestBeginAt ?? $0.submittedAt, $0.id) < ($1.earliestBeginAt ?? $1.submittedAt, $1.id)
+            }
+            guard !claimed.isEmpty else { return [] }
+            let ids = SQLValue.integers(claimed.map(\.id))
+            let deadWorkers = Dictionary(
+                try driver.rows(.closeAbandonedRuns, [ids]) { ($0.int64(0), $0.string(1)) }, uniquingKeysWith: { $1 })
+            let runs = Dictionary(
+                try driver.rows(.openRuns, [ids]) { ($0.int64(1), $0.int64(0)) }, uniquingKeysWith: { $1 })
+            return claimed.map { request in
+                guard let runID = runs[request.id] else { preconditionFailure("a claimed request without its run") }
+                return ClaimedTaskRequest(request: request, runID: runID, abandonedBy: deadWorkers[request.id])
+            }
+        }
     }
 
     /// Records how a run ended and settles its request, in one transaction — but only while the
@@ -116,7 +190,7 @@ extension Store {
     /// pending again. With `discard` the request moves to the discarded requests instead, and a
     /// pending successor keeps its own date and count.
     public func finishTaskRun(_ completion: TaskRunCompletion) throws(StorageError) -> TaskRunFinish {
-        try driver.finishTaskRuns([completion], releasing: [])[0]
+        try finishTaskRuns([completion])[0]
     }
 
     /// Finishes several runs in one transaction, each as `finishTaskRun` does, after storing the
@@ -130,7 +204,93 @@ extension Store {
         throws(StorageError) -> [TaskRunFinish]
     {
         guard !completions.isEmpty || !releasing.isEmpty else { return [] }
-        return try driver.finishTaskRuns(completions, releasing: releasing)
+        return try write { () throws(StorageError) in
+            var finishes: [TaskRunFinish] = []
+            finishes.reserveCapacity(completions.count)
+            for completion in completions { finishes.append(try settle(completion)) }
+            for claim in releasing { try release(claim) }
+            return finishes
+        }
+    }
+
+    /// The request `owner` leases — on PostgreSQL locked, so a claim reclaiming it (its lease expired) skips it
+    /// until the transaction commits, and then sees it settled — or `nil` when the lease is not theirs.
+    private func leasedRequest(_ id: Int64, owner: String) throws(StorageError)
+        -> (identifier: String, scope: String, attempts: Int)?
+    {
+        try driver.row(.leasedTaskRequest, [id, owner]) { row in (row.string(0), row.string(1), row.int(2)) }
+    }
+
+    /// One run of `finishTaskRuns`, inside its transaction.
+    private func settle(_ completion: TaskRunCompletion) throws(StorageError) -> TaskRunFinish {
+        guard let held = try leasedRequest(completion.requestID, owner: completion.owner) else { return .leaseLost }
+        for write in completion.writes {
+            switch write {
+            case .submit(let request): _ = try replace([request])
+            case .save(let model): _ = try insertModel(model)
+            }
+        }
+        // The run's request is leased, so never counted; a successor this run's writes submitted is.
+        var successorPending = try driver.exists(.pendingTaskRequest, [held.identifier, held.scope])
+        if completion.discard {
+            try discardRequest(completion.requestID, error: completion.reason, cause: .attempts)
+        } else if let retryAt = completion.retryAt {
+            if !successorPending {
+                // The request itself waits again. A submit on another host may have made a successor pending
+                // since the check: the unique index refuses a second pending request, and the successor takes
+                // the retry instead.
+                successorPending = try !isAdmitted { () throws(StorageError) in
+                    try driver.run(.retryTaskRequest, [completion.requestID, retryAt, completion.reason])
+                }
+            }
+            if successorPending {
+                try driver.run(
+                    .moveSuccessorUp, [held.identifier, held.scope, retryAt, held.attempts, completion.reason])
+                try driver.run(.deleteTaskRequest, [completion.requestID])
+            }
+        } else {
+            try driver.run(.deleteTaskRequest, [completion.requestID])
+        }
+        try driver.run(
+            .finishRun,
+            [
+                completion.runID, now, completion.outcome.rawValue, completion.reason, successorPending,
+                completion.periods,
+            ])
+        return .recorded(successorPending: successorPending)
+    }
+
+    /// Gives back a claim never run (`TaskClaimRelease`), inside `finishTaskRuns`' transaction: pending again
+    /// with its attempt uncounted, its run deleted; or deleted itself when a request of its task and scope is
+    /// pending already (a submit on another host may make one pending meanwhile, which the unique index then
+    /// shows).
+    private func release(_ claim: TaskClaimRelease) throws(StorageError) {
+        guard let held = try leasedRequest(claim.requestID, owner: claim.owner) else { return }
+        var superseded = try driver.exists(.pendingTaskRequest, [held.identifier, held.scope])
+        if !superseded {
+            superseded = try !isAdmitted { () throws(StorageError) in
+                try driver.run(.releaseTaskRequest, [claim.requestID])
+            }
+        }
+        if superseded { try driver.run(.deleteTaskRequest, [claim.requestID]) }
+        try driver.run(.deleteUnfinishedRun, [claim.runID])
+    }
+
+    /// Runs `write`, which makes a request pending; `false`, having changed nothing, when the unique index of
+    /// pending requests refuses it (another request of its task and scope is pending).
+    private func isAdmitted(_ write: () throws(StorageError) -> Void) throws(StorageError) -> Bool {
+        do {
+            try driver.refusable(write)
+            return true
+        } catch  where error.isUniqueViolation {
+            return false
+        }
+    }
+
+    /// Moves request `id` into the discarded requests, inside the caller's transaction.
+    func discardRequest(_ id: Int64, error: String?, cause: DiscardCause) throws(StorageError) {
+        try driver.run(.discardTaskRequest, [id, error, cause.rawValue, now])
+        try driver.run(.deleteTaskRequest, [id])
     }
 
     // MARK: History and status
@@ -140,20 +300,20 @@ extension Store {
     public func taskRuns(
         identifier: String? = nil, scope: String? = nil, limit: Int? = nil, includeUnfinished: Bool = false
     ) throws(StorageError) -> [TaskRunRecord] {
-        try driver.taskRuns(identifier: identifier, scope: scope, limit: limit, includeUnfinished: includeUnfinished)
+        try driver.rows(.taskRuns, [identifier, scope, includeUnfinished, limit], TaskRunRecord.init(row:))
     }
 
     /// The latest finished run of each identifier and scope that succeeded without leaving a
     /// successor pending: a handler that did not reschedule itself (DESIGN §8, bug 10).
     public func brokenTaskChains() throws(StorageError) -> [TaskRunRecord] {
-        try driver.brokenTaskChains()
+        try driver.rows(.brokenTaskChains, [], TaskRunRecord.init(row:))
     }
 
     /// Scopes that never had a request of `identifier` and never ran it: every user for a per-user
     /// task, or `""` for a global one. A launch starts these chains; a database that only ever saw
     /// ingestion has them all (DESIGN §8, bug 1).
     public func scopesNeverSubmitted(identifier: String, perUser: Bool) throws(StorageError) -> [String] {
-        try driver.scopesNeverSubmitted(identifier: identifier, perUser: perUser)
+        try driver.rows(perUser ? .usersNeverSubmitted : .globalScopeNeverSubmitted, [identifier]) { $0.string(0) }
     }
 
     /// Requests whose lease expired at least `refreshAge` (refresh) or `processingAge` (processing)
@@ -161,227 +321,57 @@ extension Store {
     public func staleTaskLeases(refreshAge: TimeInterval, processingAge: TimeInterval) throws(StorageError)
         -> [TaskRequestRecord]
     {
-        try driver.staleTaskLeases(refreshAge: refreshAge, processingAge: processingAge)
+        try driver.rows(
+            .staleTaskLeases, [now, Int64((processingAge * 1000).rounded()), Int64((refreshAge * 1000).rounded())]
+        ) { TaskRequestRecord(row: $0) }
     }
 
     /// Counts of requests by identifier, as of the store's clock.
     public func taskRequestCounts() throws(StorageError) -> [String: TaskRequestCounts] {
-        try driver.taskRequestCounts()
+        let counts = try driver.rows(.taskRequestCounts, [now]) { row in
+            (
+                row.string(0),
+                TaskRequestCounts(pending: row.int(1), due: row.int(2), running: row.int(3), abandoned: row.int(4))
+            )
+        }
+        return Dictionary(counts, uniquingKeysWith: { $1 })
     }
 
     /// Totals over the whole run history by identifier and outcome, for metrics and status.
     public func taskRunTotals() throws(StorageError) -> [TaskRunTotal] {
-        try driver.taskRunTotals()
+        try driver.rows(.taskRunTotals, []) { row in
+            TaskRunOutcome(rawValue: row.string(1)).map { outcome in
+                TaskRunTotal(
+                    identifier: row.string(0), outcome: outcome, runs: row.int(2),
+                    totalDuration: Double(row.int64(3)) / 1000, lastFinishedAt: row.date(4))
+            }
+        }
     }
 }
 
-/// The two kinds of request, as stored.
-public enum TaskRequestKind: String, Sendable, Hashable, CaseIterable {
-    case refresh
-    case processing
-}
-
-/// How a run ended, as stored.
-public enum TaskRunOutcome: String, Sendable, Hashable, CaseIterable {
-    case success
-    case failure
-    case expired
-}
-
-/// A request to store.
-public struct NewTaskRequest: Sendable, Hashable {
-    public var identifier: String
-    public var scope: String
-    public var kind: TaskRequestKind
-    public var earliestBeginAt: Date?
-    public var requiresExternalPower: Bool
-    public var requiresNetwork: Bool
-
-    public init(
-        identifier: String, scope: String, kind: TaskRequestKind, earliestBeginAt: Date?,
-        requiresExternalPower: Bool = false, requiresNetwork: Bool = false
-    ) {
-        self.identifier = identifier
-        self.scope = scope
-        self.kind = kind
-        self.earliestBeginAt = earliestBeginAt
-        self.requiresExternalPower = requiresExternalPower
-        self.requiresNetwork = requiresNetwork
+extension TaskRequestRecord {
+    /// A row whose columns start at `column` in this order: id, identifier, scope, kind, earliest_begin_at,
+    /// requires_external_power, requires_network, submitted_at, attempts, lease_owner, lease_expires_at,
+    /// claimed_at. `nil` for a kind this version does not know.
+    init?(row: any RowReader, from column: Int32 = 0) {
+        guard let kind = TaskRequestKind(rawValue: row.string(column + 3)) else { return nil }
+        self.init(
+            id: row.int64(column), identifier: row.string(column + 1), scope: row.string(column + 2), kind: kind,
+            earliestBeginAt: row.optionalDate(column + 4), requiresExternalPower: row.bool(column + 5),
+            requiresNetwork: row.bool(column + 6), submittedAt: row.date(column + 7),
+            attempts: row.int(column + 8), leaseOwner: row.optionalString(column + 9),
+            leaseExpiresAt: row.optionalDate(column + 10), claimedAt: row.optionalDate(column + 11))
     }
 }
 
-/// A stored request, pending (no lease) or running.
-public struct TaskRequestRecord: Sendable, Hashable {
-    public var id: Int64
-    public var identifier: String
-    public var scope: String
-    public var kind: TaskRequestKind
-    public var earliestBeginAt: Date?
-    public var requiresExternalPower: Bool
-    public var requiresNetwork: Bool
-    public var submittedAt: Date
-    /// Claims so far, including a retried request's earlier ones.
-    public var attempts: Int
-    public var leaseOwner: String?
-    public var leaseExpiresAt: Date?
-    public var claimedAt: Date?
-    /// Why the latest attempt failed; read by `taskRequests` (a claim's record does not carry it).
-    public var lastError: String? = nil
-}
-
-/// What a worker asks for when it claims requests.
-public struct TaskClaim: Sendable, Hashable {
-    /// The worker, unique across processes and machines.
-    public var owner: String
-    /// Lease lengths in seconds by kind: the budget plus a grace period.
-    public var refreshLease: TimeInterval
-    public var processingLease: TimeInterval
-    public var isOnExternalPower: Bool
-    public var hasNetworkConnectivity: Bool
-    /// Only requests with these identifiers (the ones the worker has handlers for).
-    public var identifiers: [String]
-    /// Only this scope, or every scope when `nil`.
-    public var scope: String?
-    public var limit: Int
-    /// Only requests with this id or a lower one: a launch takes no request submitted after it began
-    /// running tasks, so a handler whose successor is due at once cannot keep the launch busy forever.
-    public var upToRequestID: Int64?
-
-    public init(
-        owner: String, refreshLease: TimeInterval, processingLease: TimeInterval, isOnExternalPower: Bool,
-        hasNetworkConnectivity: Bool, identifiers: [String], scope: String?, limit: Int, upToRequestID: Int64? = nil
-    ) {
-        self.owner = owner
-        self.refreshLease = refreshLease
-        self.processingLease = processingLease
-        self.isOnExternalPower = isOnExternalPower
-        self.hasNetworkConnectivity = hasNetworkConnectivity
-        self.identifiers = identifiers
-        self.scope = scope
-        self.limit = limit
-        self.upToRequestID = upToRequestID
+extension TaskRunRecord {
+    /// A row of `SQL.taskRuns`' columns.
+    init?(row: any RowReader) {
+        guard let kind = TaskRequestKind(rawValue: row.string(4)) else { return nil }
+        self.init(
+            id: row.int64(0), requestID: row.int64(1), identifier: row.string(2), scope: row.string(3), kind: kind,
+            attempt: row.int(5), worker: row.string(6), startedAt: row.date(7), leaseExpiresAt: row.date(8),
+            finishedAt: row.optionalDate(9), outcome: row.optionalString(10).flatMap(TaskRunOutcome.init(rawValue:)),
+            reason: row.optionalString(11), successorPending: row.optionalBool(12), periods: row.optionalInt(13))
     }
-}
-
-/// A request a worker now holds, with the run opened for it.
-public struct ClaimedTaskRequest: Sendable, Hashable {
-    /// The request after the claim: leased, its attempt counted.
-    public var request: TaskRequestRecord
-    public var runID: Int64
-    /// The worker whose expired lease this claim took over, if the request was abandoned.
-    public var abandonedBy: String?
-}
-
-/// How a worker's run ended.
-public struct TaskRunCompletion: Sendable, Hashable {
-    public var runID: Int64
-    public var requestID: Int64
-    public var owner: String
-    public var outcome: TaskRunOutcome
-    /// Why, in words; never a health value.
-    public var reason: String?
-    /// When to try again; `nil` for a successful run, whose request is deleted.
-    public var retryAt: Date?
-    /// The run was the request's last attempt: it moves to the discarded requests (cause
-    /// `attempts`) instead of being retried, and a successor already pending keeps its own date.
-    public var discard: Bool
-    /// How many of the task's periods the run covered (more than 1 after missed launches).
-    public var periods: Int?
-    /// What the run produced, stored in the transaction that records it, before its request is
-    /// settled (so a successor submitted here counts as pending).
-    public var writes: [TaskRunWrite]
-
-    public init(
-        runID: Int64, requestID: Int64, owner: String, outcome: TaskRunOutcome, reason: String?, retryAt: Date?,
-        discard: Bool = false, periods: Int? = nil, writes: [TaskRunWrite] = []
-    ) {
-        self.writes = writes
-        self.runID = runID
-        self.requestID = requestID
-        self.owner = owner
-        self.outcome = outcome
-        self.reason = reason
-        self.retryAt = retryAt
-        self.discard = discard
-        self.periods = periods
-    }
-}
-
-/// A write that takes effect with the record of the run that made it, or not at all.
-public enum TaskRunWrite: Sendable, Hashable {
-    /// `submit(_:replacing:)`, with `replacing` true: the run's successor.
-    case submit(NewTaskRequest)
-    /// `save(_:)`: a model artifact, promoted or not.
-    case save(StoredModel)
-}
-
-/// A claim given back unrun: the request is pending again with its attempt uncounted, and the run
-/// opened for it is deleted. Only while `owner` still holds the lease; when a request of the same
-/// task and scope became pending meanwhile, that one supersedes it and the claimed one is deleted.
-public struct TaskClaimRelease: Sendable, Hashable {
-    public var runID: Int64
-    public var requestID: Int64
-    public var owner: String
-
-    public init(runID: Int64, requestID: Int64, owner: String) {
-        self.runID = runID
-        self.requestID = requestID
-        self.owner = owner
-    }
-}
-
-/// What `finishTaskRun` did.
-public enum TaskRunFinish: Sendable, Hashable {
-    /// Recorded; whether a request of the same identifier and scope was pending at that moment.
-    case recorded(successorPending: Bool)
-    /// The worker no longer held the lease; nothing changed.
-    case leaseLost
-}
-
-/// One row of the run history.
-public struct TaskRunRecord: Sendable, Hashable {
-    public var id: Int64
-    public var requestID: Int64
-    public var identifier: String
-    public var scope: String
-    public var kind: TaskRequestKind
-    public var attempt: Int
-    public var worker: String
-    public var startedAt: Date
-    public var leaseExpiresAt: Date
-    /// `nil` while the run is in progress.
-    public var finishedAt: Date?
-    public var outcome: TaskRunOutcome?
-    public var reason: String?
-    public var successorPending: Bool?
-    /// How many of the task's periods the run covered; `nil` for runs recorded before schema 7.
-    public var periods: Int? = nil
-}
-
-/// Requests of one identifier by state.
-public struct TaskRequestCounts: Sendable, Hashable {
-    public var pending: Int
-    /// Pending and due now.
-    public var due: Int
-    /// Leased by a worker whose lease has not expired.
-    public var running: Int
-    /// Leased by a worker whose lease expired: it died, and the next launch takes the request over.
-    public var abandoned: Int
-
-    public init(pending: Int = 0, due: Int = 0, running: Int = 0, abandoned: Int = 0) {
-        self.pending = pending
-        self.due = due
-        self.running = running
-        self.abandoned = abandoned
-    }
-}
-
-/// Runs of one identifier with one outcome, over the whole history.
-public struct TaskRunTotal: Sendable, Hashable {
-    public var identifier: String
-    public var outcome: TaskRunOutcome
-    public var runs: Int
-    /// Sum of the runs' durations, seconds.
-    public var totalDuration: TimeInterval
-    public var lastFinishedAt: Date
 }

@@ -18,6 +18,13 @@ public actor Store {
     /// The database a `LogReader` connects to (see `logReader()`).
     nonisolated let address: StorageAddress
     nonisolated let clock: any Clock
+    /// Users known to exist, so a batch does not insert its user again for every row (`ensureUser`). A user is
+    /// never deleted by pipeline, so a known id stays true; ids a transaction adds are forgotten if it rolls back.
+    var knownUsers: Set<UserID> = []
+    /// `knownUsers` as the open batch's transaction began.
+    var knownUsersBeforeBatch: Set<UserID> = []
+    /// The instant of the open `batch`: every row it writes is stamped with it.
+    var batchMilliseconds: Int64?
 
     /// Opens the database at `address` — a file path (SQLite, created with mode 0600 if absent) or a
     /// `postgresql://` / `postgres://` URL — and migrates it to the latest schema. A database from
@@ -27,28 +34,47 @@ public actor Store {
     }
 
     /// Opens and migrates up to `schemaVersion` (all when `nil`): tests use it to build databases
-    /// as earlier versions left them. With `existingOnly`, a PostgreSQL database pipeline never set up
-    /// is refused (`Store.existing`).
+    /// as earlier versions left them. With `existingOnly`, a database pipeline never set up is refused with
+    /// `noDatabase` (`Store.existing`), checked on the same connection: a server at its connection limit must
+    /// not see two.
     init(path address: String, clock: any Clock, schemaVersion: Int?, existingOnly: Bool = false)
         throws(StorageError)
     {
         let parsed = StorageAddress(address)
+        let migrator = Migrator(parsed.backend, location: parsed.displayText)
         let driver: any StorageDriver
+        let state: Migrator.State
         switch parsed {
         case .sqlite(let path):
-            driver = try SQLiteDriver(path: path, clock: clock, schemaVersion: schemaVersion)
+            let sqlite = try SQLiteDriver(path: path)
+            state = try migrator.checkCompatible(sqlite)
+            // Only now that the file is known to be pipeline's (or new): WAL mode writes to it.
+            try sqlite.enableWriteAheadLog()
+            driver = sqlite
         case .postgresql(let url):
-            driver = try PostgreSQLDriver(
-                url: url, clock: clock, schemaVersion: schemaVersion, existingOnly: existingOnly)
+            driver = try PostgreSQLDriver(url: url)
+            state = try migrator.checkCompatible(driver)
         }
+        if existingOnly, !state.hasBookkeeping { throw .noDatabase(path: parsed.displayText) }
+        try migrator.migrate(driver, from: state, to: schemaVersion, now: Store.milliseconds(clock.now))
         self.init(address: parsed, driver: driver, clock: clock)
     }
 
-    /// A store of the SQLite file at `path` opened for reading only (`SQLiteDriver(readingOnlyAt:)`): every
-    /// write fails with SQLITE_READONLY.
+    /// A store of the SQLite file at `path` opened for reading only (`SQLiteDriver(readingOnly:)`): every write
+    /// fails with SQLITE_READONLY. Its schema must be this build's: migrating would need to write.
     init(readingOnly path: String, clock: any Clock) throws(StorageError) {
-        self.init(
-            address: .sqlite(path: path), driver: try SQLiteDriver(readingOnlyAt: path, clock: clock), clock: clock)
+        let driver = try SQLiteDriver(readingOnly: path)
+        let migrator = Migrator(.sqlite, location: path)
+        try migrator.checkCompatible(driver)
+        let version = try migrator.currentVersion(driver)
+        guard version == migrator.latestVersion else {
+            throw .cannotOpen(
+                path: path,
+                reason: "it is read-only for this process and at schema version \(version), which this pipeline must "
+                    + "migrate to \(migrator.latestVersion) before reading it; run 'pipeline init' once with write access"
+            )
+        }
+        self.init(address: .sqlite(path: path), driver: driver, clock: clock)
     }
 
     private init(address parsed: StorageAddress, driver: any StorageDriver, clock: any Clock) {
@@ -67,11 +93,11 @@ public actor Store {
     }
 
     /// The schema version this build migrates to (the same on every backend).
-    public static var latestSchemaVersion: Int { Migrator().latestVersion }
+    public static var latestSchemaVersion: Int { Migrator(.sqlite).latestVersion }
 
     /// The schema version of the open database.
     public func schemaVersion() throws(StorageError) -> Int {
-        try driver.schemaVersion()
+        try Migrator(backend).currentVersion(driver)
     }
 
     static func milliseconds(_ date: Date) -> Int64 {
@@ -82,15 +108,42 @@ public actor Store {
         Date(timeIntervalSince1970: Double(milliseconds) / 1000)
     }
 
-    /// Counts of what the database holds, for `pipeline status`. One consistent snapshot.
+    /// Now, as rows are stamped: the open batch's instant, or the clock's.
+    var now: Int64 {
+        batchMilliseconds ?? Store.milliseconds(clock.now)
+    }
+
+    /// Runs `body` in one write transaction: commits when it returns, rolls back when it throws (and forgets the
+    /// users it inserted). Not reentrant.
+    func write<R>(_ body: () throws(StorageError) -> R) throws(StorageError) -> R {
+        let before = knownUsers
+        try driver.begin(.write)
+        do {
+            let result = try body()
+            try driver.commit()
+            return result
+        } catch {
+            driver.rollback()
+            knownUsers = before
+            throw error
+        }
+    }
+
+    /// Counts of what the database holds, for `pipeline status`. One statement, so one snapshot.
     public func summary() throws(StorageError) -> StoreSummary {
-        try driver.summary()
+        var summary = StoreSummary()
+        let kinds = try driver.rows(.summary, []) { row -> (String, Int)? in
+            (summary.users, summary.dailyLogs, summary.deadLetters) = (row.int(0), row.int(1), row.int(2))
+            return row.optionalString(3).map { ($0, row.int(4)) }
+        }
+        summary.watchItemsByKind = Dictionary(kinds, uniquingKeysWith: { $1 })
+        return summary
     }
 
     /// The database's own check of its structure: `"ok"` when sound (SQLite's `integrity_check`;
-    /// on PostgreSQL, the server guarantees it and this checks the connection answers).
+    /// on PostgreSQL, the server checks its pages itself, and this checks that every table is there).
     public func integrityCheck() throws(StorageError) -> String {
-        try driver.integrityCheck()
+        try driver.row(.integrityCheck, []) { $0.string(0) } ?? ""
     }
 
     /// Moves what the database's own log holds into its file and gives back the log's space: after a write
@@ -105,12 +158,34 @@ public actor Store {
     /// Tells the database's planner how large the watch queue has become, after an input queued many
     /// items at once. On PostgreSQL a queue filled within minutes still has the statistics of an
     /// empty table until autovacuum analyzes it, and with those each page a drain reads scans and
-    /// sorts every item after it (10 ms a page at 30,000 items, against 0.5 ms along the primary
-    /// key): quadratic in the queue's length. SQLite's planner walks the key either way; nothing is
-    /// done there.
+    /// sorts every item after it (quadratic in the queue's length); SQLite's planner walks the key either
+    /// way, and nothing is done there.
     public func refreshQueueStatistics() throws(StorageError) {
         try driver.refreshQueueStatistics()
     }
+}
+
+extension SQL {
+    /// Users, daily logs, unresolved dead letters, then each queued kind and its count: a row per kind (one with
+    /// NULLs when none).
+    static let summary = SQL(
+        """
+        SELECT (SELECT count(*) FROM users), (SELECT count(*) FROM daily_logs),
+            (SELECT count(*) FROM watch_dead_letters WHERE resolved_at IS NULL), kinds.kind, kinds.count
+        FROM (SELECT 1) AS one
+        LEFT JOIN (SELECT kind, count(*) AS count FROM watch_items GROUP BY kind) AS kinds ON TRUE
+        ORDER BY kinds.kind
+        """)
+
+    /// `ok`, or what is wrong. https://www.sqlite.org/pragma.html#pragma_integrity_check
+    static let integrityCheck = SQL(
+        sqlite: "PRAGMA integrity_check",
+        postgresql: """
+            SELECT CASE count(*) WHEN 0 THEN 'ok' ELSE count(*) || ' of pipeline''s tables are missing' END
+            FROM unnest(ARRAY['users', 'daily_logs', 'user_settings', 'watch_items', 'watch_dead_letters',
+                'task_requests', 'task_runs', 'outbox', 'model_artifacts', 'serving_models', 'evaluations']) AS name
+            WHERE to_regclass(name) IS NULL
+            """)
 }
 
 /// The kinds of database a `Store` runs on.
@@ -133,11 +208,11 @@ public struct StoreSummary: Sendable, Hashable {
 // Test hooks: reachable only through `@testable import`.
 extension Store {
     func executeForTesting(_ sql: String) throws(StorageError) {
-        try driver.executeForTesting(sql)
+        try driver.execute(sql)
     }
 
     func migrationCountForTesting() throws(StorageError) -> Int {
-        try driver.migrationCountForTesting()
+        try driver.integer(.migrationCount)
     }
 
     /// Everything a test compares to say a database was "left unchanged", read without opening a
@@ -163,6 +238,10 @@ extension Store {
         case .postgresql(let url): try PostgreSQLConnection(url: url).execute(sql)
         }
     }
+}
+
+extension SQL {
+    static let migrationCount = SQL("SELECT count(*) FROM schema_migrations")
 }
 
 extension PostgreSQLConnection {

@@ -1,6 +1,7 @@
 import Domain
 import Foundation
 import PipelineKit
+import Scheduling
 import TestSupport
 import Testing
 
@@ -9,7 +10,7 @@ import Testing
 /// A PostgreSQL server that is busy — a lock held by someone else, no connection to spare — defers a
 /// launch's work instead of failing it: the launch stops claiming, gives back what it holds with no attempt
 /// counted, and exits 75; a retrain goes on with fewer connections.
-@Suite("A busy database", .enabled(if: TestBackend.all.contains(.postgresql)), .timeLimit(.minutes(10)))
+@Suite("A busy database", .postgreSQL, .timeLimit(.minutes(10)))
 struct BusyDatabaseTests {
     static let now = "2026-03-15T12:00:00Z"
 
@@ -81,9 +82,8 @@ struct BusyDatabaseTests {
         }
         let address = "postgresql:///\(name)?host=\(host)&user=\(role)&options=-csearch_path%3D\(schema)"
         let generator = CohortGenerator(users: 6, days: 90, seed: 5, now: Date(iso: Self.now))
-        var text = ""
-        generator.generate { text += $0 }
-        let ingest = try await runBinary(["ingest", "-", "--db", address, "--now", Self.now], stdin: text)
+        let ingest = try await runBinary(
+            ["ingest", "-", "--db", address, "--now", Self.now], stdin: generator.jsonLines)
         #expect(ingest.status == 0, "\(ingest.stderr)")
 
         let retrain = try await runBinary(["retrain", "--db", address, "--now", Self.now, "--jobs", "4"])

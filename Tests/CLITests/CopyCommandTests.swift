@@ -96,7 +96,9 @@ struct CopyCommandTests {
             .joined(separator: "\n")
     }
 
-    @Test("SQLite → PostgreSQL → SQLite gives back every row of every table, ids, sources and serving models included")
+    @Test(
+        "SQLite → PostgreSQL → SQLite gives back every row of every table, ids, sources and serving models included",
+        .postgreSQL)
     func roundTrip() async throws {
         let source = try await Self.populatedSQLite()
         let original = try await copyRows(of: Store(path: source.path))
@@ -136,7 +138,7 @@ struct CopyCommandTests {
         #expect(final == original)
     }
 
-    @Test("the PostgreSQL copy answers status, model, outbox, export and history as the original does")
+    @Test("the PostgreSQL copy answers status, model, outbox, export and history as the original does", .postgreSQL)
     func copyBehaves() async throws {
         let source = try await Self.populatedSQLite()
         let postgres = TestDatabase(.postgresql)
@@ -165,7 +167,9 @@ struct CopyCommandTests {
         }
     }
 
-    @Test("a target that holds data is refused with status 65, named without its password, and left unchanged")
+    @Test(
+        "a target that holds data is refused with status 65, named without its password, and left unchanged",
+        .postgreSQL)
     func refusesNonEmptyTarget() async throws {
         let source = try await Self.populatedSQLite()
         let postgres = TestDatabase(.postgresql)
@@ -193,7 +197,9 @@ struct CopyCommandTests {
         #expect(try await copyRows(of: Store(path: source.path)) == sourceBefore)
     }
 
-    @Test("after a copy into PostgreSQL, new rows get ids past every copied one, dead letters' and runs' included")
+    @Test(
+        "after a copy into PostgreSQL, new rows get ids past every copied one, dead letters' and runs' included",
+        .postgreSQL)
     func sequencesMoved() async throws {
         let source = try await Self.populatedSQLite()
         let postgres = TestDatabase(.postgresql)

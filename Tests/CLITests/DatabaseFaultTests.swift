@@ -136,7 +136,7 @@ struct DatabaseFaultTests {
     /// writer's error ended the process with SIGILL two times in three.
     @Test(
         "an ingestion whose server connection is lost exits 75 with its message; what it committed stays",
-        .enabled(if: TestBackend.all.contains(.postgresql)))
+        .postgreSQL)
     func connectionLost() async throws {
         let database = TestDatabase(.postgresql)
         _ = try await database.open()
@@ -163,7 +163,7 @@ struct DatabaseFaultTests {
 
     @Test(
         "a copy that fails on a value PostgreSQL cannot store names its row, not its value, and leaves nothing",
-        .enabled(if: TestBackend.all.contains(.postgresql)))
+        .postgreSQL)
     func copyRefused() async throws {
         let source = TestDatabase(.sqlite)
         let run = try await runBinary(

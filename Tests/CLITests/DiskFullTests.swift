@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import Ingestion
 import PipelineKit
 import Scheduling
 import TestSupport
@@ -16,12 +17,8 @@ struct DiskFullTests {
 
     static func cohort(users: Int) async throws -> (TestDatabase, Pipeline, CohortGenerator) {
         let database = TestDatabase(now: Date(iso: now))
-        let pipeline = try await database.open()
         let generator = CohortGenerator(users: users, days: 60, seed: 3, now: Date(iso: now))
-        var text = ""
-        generator.generate { text += $0 }
-        _ = try await pipeline.ingestJSONLines(from: .bytes(Array(text.utf8))) { _ in }
-        return (database, pipeline, generator)
+        return (database, try await database.open(ingesting: generator), generator)
     }
 
     /// The largest file of the database (the file or its write-ahead log), in KiB, rounded up.
@@ -67,8 +64,7 @@ struct DiskFullTests {
         let generator = CohortGenerator(users: 400, days: 60, seed: 4, now: Date(iso: Self.now))
         let folder = TemporaryDirectory("disk-full")
         let input = folder.path("more.jsonl")
-        var text = ""
-        generator.generate { text += $0.replacingOccurrences(of: "user-", with: "more-") }
+        let text = generator.jsonLines.replacingOccurrences(of: "user-", with: "more-")
         try Data(text.utf8).write(to: URL(fileURLWithPath: input))
         let full = try await runBinary(
             ["ingest", "--db", database.path, "--now", Self.now, input],

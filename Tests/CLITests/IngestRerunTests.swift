@@ -15,10 +15,7 @@ struct IngestRerunTests {
     /// A cohort's logs with watch items of known and unknown kinds between them.
     static func input() -> [String] {
         let generator = CohortGenerator(users: 12, days: 30, seed: 9, now: Date(iso: now))
-        var lines: [String] = []
-        generator.generate { chunk in
-            lines += chunk.split(separator: "\n").map(String.init)
-        }
+        var lines = generator.jsonLines.split(separator: "\n").map(String.init)
         for user in 1...12 {
             let id = String(format: "user-%05d", user)
             lines.insert(

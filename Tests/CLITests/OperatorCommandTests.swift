@@ -15,8 +15,7 @@ struct OperatorCommandTests {
 
     static func database(_ backend: TestBackend, users ids: [String]) async throws -> TestDatabase {
         let database = TestDatabase(backend, now: Date(iso: start))
-        let pipeline = try await database.open()
-        try await pipeline.ingest(ids.map { .user(UserUpdate(id: .literal($0))) })
+        _ = try await database.open(users: ids)
         return database
     }
 

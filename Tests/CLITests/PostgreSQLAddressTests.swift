@@ -18,7 +18,7 @@ struct PostgreSQLAddressTests {
 
     @Test(
         "a URL with no host or user connects through PGHOST and PGUSER, and the password file is read",
-        .enabled(if: TestBackend.all.contains(.postgresql)))
+        .postgreSQL)
     func libpqEnvironment() async throws {
         let (host, user, database) = try Self.server()
         let folder = TemporaryDirectory()
@@ -51,7 +51,7 @@ struct PostgreSQLAddressTests {
     /// echoed it, password and all.
     @Test(
         "a libpq keyword/value string is a PostgreSQL database, and its password is never printed",
-        .enabled(if: TestBackend.all.contains(.postgresql)))
+        .postgreSQL)
     func keywordValueString() async throws {
         let (host, user, database) = try Self.server()
         let folder = TemporaryDirectory()

@@ -1,6 +1,7 @@
 import Domain
 import Foundation
 import Glibc
+import Ingestion
 import PipelineKit
 import Scheduling
 import TestSupport
@@ -17,7 +18,7 @@ import Testing
 ///
 /// Serialized: the first test keeps both cores busy with eight processes, and the tests that hold
 /// a lock must release it before the blocked worker's `lock_timeout` (15 s) runs out.
-@Suite("Many workers on one PostgreSQL database", .serialized, .timeLimit(.minutes(10)))
+@Suite("Many workers on one PostgreSQL database", .postgreSQL, .serialized, .timeLimit(.minutes(10)))
 struct PostgreSQLWorkerTests {
     /// The longest any process here may take; past it the process is killed and the test fails. Bounds
     /// a hang, not a speed: on a loaded 2-core machine with the whole suite running beside it, a launch
@@ -29,12 +30,7 @@ struct PostgreSQLWorkerTests {
     /// A fresh database holding `generator`'s cohort, ingested in this process.
     static func database(with generator: CohortGenerator) async throws -> (TestDatabase, Pipeline) {
         let database = TestDatabase(.postgresql, now: generator.now)
-        let pipeline = try await database.open()
-        var text = ""
-        generator.generate { text += $0 }
-        let report = try await pipeline.ingestJSONLines(from: .bytes(Array(text.utf8))) { _ in }
-        try #require(report.rejected == 0)
-        return (database, pipeline)
+        return (database, try await database.open(ingesting: generator))
     }
 
     /// Who starts the task chains of a cohort the workers have never seen.

@@ -16,9 +16,8 @@ struct ReadOnlyDatabaseTests {
         let folder = TemporaryDirectory("read-only")
         let database = folder.path("pipeline.sqlite")
         let generator = CohortGenerator(users: 3, days: 60, seed: 9, now: Date(iso: Self.now))
-        var text = ""
-        generator.generate { text += $0 }
-        let ingest = try await runBinary(["ingest", "-", "--db", database, "--now", Self.now], stdin: text)
+        let ingest = try await runBinary(
+            ["ingest", "-", "--db", database, "--now", Self.now], stdin: generator.jsonLines)
         #expect(ingest.status == 0, "\(ingest.stderr)")
         let retrain = try await runBinary(["retrain", "--db", database, "--now", Self.now])
         #expect(retrain.status == 0, "\(retrain.stderr)")

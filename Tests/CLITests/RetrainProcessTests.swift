@@ -1,6 +1,7 @@
 import Domain
 import Foundation
 import Glibc
+import Ingestion
 import Learning
 import PipelineKit
 import TestSupport
@@ -18,11 +19,8 @@ struct RetrainProcessTests {
     @Test("a retrain killed mid-cohort leaves every served model whole and the next launch finishes the rest")
     func killedRetrain() async throws {
         let database = TestDatabase(now: Date(iso: Self.now))
-        let pipeline = try await database.open()
         let generator = CohortGenerator(users: 1000, days: 40, seed: 5, now: Date(iso: Self.now))
-        var text = ""
-        generator.generate { text += $0 }
-        _ = try await pipeline.ingestJSONLines(from: .bytes(Array(text.utf8))) { _ in }
+        let pipeline = try await database.open(ingesting: generator)
 
         // One job, so the users are retrained one after another. The child is stopped (SIGSTOP) the
         // moment it says the third user's retrain is running — by the thread reading its output, so a

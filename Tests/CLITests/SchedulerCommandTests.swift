@@ -16,9 +16,7 @@ struct SchedulerCommandTests {
     /// A database with users `ids` (UTC).
     static func database(users ids: [String]) async throws -> (TestDatabase, Pipeline) {
         let database = TestDatabase(now: Date(iso: start))
-        let pipeline = try await database.open()
-        try await pipeline.ingest(ids.map { .user(UserUpdate(id: .literal($0))) })
-        return (database, pipeline)
+        return (database, try await database.open(users: ids))
     }
 
     static func lines(_ text: String) -> [String] {

@@ -25,24 +25,15 @@ struct SchedulerProcessTests {
     static let prepared = "2026-03-15T12:00:00Z"
     static let launched = "2026-03-15T12:01:00Z"
 
-    struct FixedModel: PersonalModelService {
-        func retrain(user: UserID) async throws(PipelineError) -> RetrainOutcome {
-            RetrainOutcome(promoted: false, reason: "the test's model")
-        }
-
-        func insight(user: UserID) async throws(PipelineError) -> String? { nil }
-    }
-
     /// Users, the first `queued` of them with `items` queued symptom logs each, cycling over the 60
     /// days before the launch; the chains started and `ml-retrain` done. The items are queued after
     /// the users exist: ingesting drains the queue at once (the foreground path).
     static func prepare(users ids: [String], queued: Int? = nil, items: Int) async throws -> (TestDatabase, Pipeline) {
         let database = TestDatabase(now: Date(iso: prepared))
-        let pipeline = try await database.open()
-        try await pipeline.ingest(ids.map { .user(UserUpdate(id: .literal($0))) })
+        let pipeline = try await database.open(users: ids)
         var options = LaunchOptions()
         options.tasks = [PipelineTasks.mlRetrain]
-        options.personalModel = FixedModel()
+        options.personalModel = FakeModelService(promoted: false, reason: "the test's model", insight: nil)
         options.conditions = FixedConditions(isOnExternalPower: true)
         let report = try await pipeline.launch(options)
         try #require(report.runs.count == ids.count && report.unsuccessfulRuns.isEmpty)

@@ -1,5 +1,7 @@
 import Domain
 import Foundation
+import PipelineKit
+import Storage
 import TestSupport
 import Testing
 

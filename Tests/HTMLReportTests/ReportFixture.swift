@@ -1,5 +1,6 @@
 import Foundation
 import HTMLReport
+import Ingestion
 import PipelineKit
 import TestSupport
 import Testing
@@ -52,8 +53,7 @@ final class ReportFixture: Sendable {
         let database = TestDatabase(backend, now: now)
         let pipeline = try await database.open()
         let generator = CohortGenerator(users: users, days: 200, seed: 5, now: now)
-        var text = ""
-        generator.generate { text += $0 }
+        var text = generator.jsonLines
         for offset in 1...3 {
             let day = Day.literal("2026-11-2\(offset)")
             text +=

@@ -2,6 +2,7 @@ import Domain
 import Foundation
 import Ingestion
 import PipelineKit
+import Storage
 import TestSupport
 import Testing
 

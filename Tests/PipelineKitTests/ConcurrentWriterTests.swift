@@ -1,5 +1,6 @@
 import Foundation
 import PipelineKit
+import Storage
 import TestSupport
 import Testing
 

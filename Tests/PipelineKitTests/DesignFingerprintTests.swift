@@ -1,4 +1,5 @@
 import Domain
+import TestSupport
 import Testing
 
 @testable import PipelineKit

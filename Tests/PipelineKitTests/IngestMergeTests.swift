@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import Ingestion
 import PipelineKit
 import TestSupport
 import Testing

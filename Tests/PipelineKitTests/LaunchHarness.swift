@@ -12,7 +12,7 @@ final class LaunchHarness: Sendable {
     let pipeline: Pipeline
     let timer: ManualExpiryTimer
     let conditions = ManualConditions()
-    let model = TestPersonalModel()
+    let model = FakeModelService()
 
     /// A harness on a fresh database of `backend`: every launch test body runs on each backend.
     init(_ backend: TestBackend, now: Date = Date(iso: "2026-03-15T12:00:00Z")) async throws {
@@ -48,28 +48,4 @@ final class LaunchHarness: Sendable {
     func history(_ task: TaskIdentifier? = nil, user: String? = nil) async throws -> [TaskRun] {
         try await pipeline.taskHistory(user: user.map(UserID.literal), task: task)
     }
-}
-
-/// A personal model that counts its calls and always has an answer.
-final class TestPersonalModel: PersonalModelService {
-    private let calls = Locked<(retrains: [UserID], insights: [UserID])>(([], []))
-    let insightText = Locked<String?>("On days after you slept longer, your symptoms were milder.")
-
-    /// Set to make every retrain fail with it.
-    let failure = Locked<PipelineError?>(nil)
-
-    func retrain(user: UserID) async throws(PipelineError) -> RetrainOutcome {
-        calls.withLock { $0.retrains.append(user) }
-        if let failure = failure.withLock({ $0 }) { throw failure }
-        return RetrainOutcome(
-            promoted: true, reason: "promoted: beats persistence and the population model on the hold-out")
-    }
-
-    func insight(user: UserID) async throws(PipelineError) -> String? {
-        calls.withLock { $0.insights.append(user) }
-        return insightText.withLock { $0 }
-    }
-
-    var retrains: [UserID] { calls.withLock { $0.retrains } }
-    var insights: [UserID] { calls.withLock { $0.insights } }
 }

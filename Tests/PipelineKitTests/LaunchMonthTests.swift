@@ -2,6 +2,7 @@ import Domain
 import Foundation
 import PipelineKit
 import Scheduling
+import Storage
 import TestSupport
 import Testing
 

@@ -1,4 +1,5 @@
 import Foundation
+import Ingestion
 import Learning
 import PipelineKit
 import Scheduling
@@ -17,13 +18,8 @@ struct PersonalModelsTests {
         TestDatabase, Pipeline, CohortGenerator
     ) {
         let database = TestDatabase(backend, now: now)
-        let pipeline = try await database.open()
         let generator = CohortGenerator(users: users, days: days, seed: seed, now: now)
-        var text = ""
-        generator.generate { text += $0 }
-        let report = try await pipeline.ingestJSONLines(from: .bytes(Array(text.utf8))) { _ in }
-        #expect(report.rejected == 0)
-        return (database, pipeline, generator)
+        return (database, try await database.open(ingesting: generator), generator)
     }
 
     static func artifact(_ stored: StoredModel) throws -> ModelArtifact {

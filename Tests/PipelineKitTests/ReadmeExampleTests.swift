@@ -1,4 +1,5 @@
 import Foundation
+import Learning
 import PipelineKit
 import Scheduling
 import TestSupport

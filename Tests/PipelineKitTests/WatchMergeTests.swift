@@ -139,8 +139,7 @@ struct WatchMergeTests {
         arguments: TestBackend.all)
     func cohortEndsAsQueued(backend: TestBackend) async throws {
         let generator = CohortGenerator(users: 8, days: 120, seed: 21, now: Self.now)
-        var lines: [String] = []
-        generator.generate { chunk in lines += chunk.split(separator: "\n").map(String.init) }
+        let lines = generator.jsonLines.split(separator: "\n").map(String.init)
         let watchLines = lines.filter { $0.hasPrefix(#"{"type":"watch""#) }
         #expect(watchLines.count > 40)
 

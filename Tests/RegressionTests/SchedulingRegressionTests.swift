@@ -13,17 +13,10 @@ import Testing
 struct SchedulingRegressionTests {
     static let start = Date(iso: "2026-03-16T12:00:00Z")
 
-    /// A personal model that decides instantly, so these tests are about the scheduler.
-    struct InstantModel: PersonalModelService {
-        func retrain(user: UserID) async throws(PipelineError) -> RetrainOutcome {
-            RetrainOutcome(promoted: true, reason: "promoted: instant")
-        }
-        func insight(user: UserID) async throws(PipelineError) -> String? { "An insight." }
-    }
-
     static func options(_ database: TestDatabase) -> LaunchOptions {
         var options = LaunchOptions()
-        options.personalModel = InstantModel()
+        // A personal model that decides at once, so these tests are about the scheduler.
+        options.personalModel = FakeModelService()
         options.conditions = FixedConditions(isOnExternalPower: true, hasNetworkConnectivity: true)
         options.timer = ManualExpiryTimer(clock: database.clock)
         options.jobs = 1
@@ -34,9 +27,7 @@ struct SchedulingRegressionTests {
         TestDatabase, Pipeline
     ) {
         let database = TestDatabase(backend, now: now)
-        let pipeline = try await database.open()
-        try await pipeline.ingest(users.map { .user(UserUpdate(id: .literal($0))) })
-        return (database, pipeline)
+        return (database, try await database.open(users: users))
     }
 
     /// Bug 1: handlers registered, never submitted at launch; the chain never starts.

@@ -65,7 +65,7 @@ struct LogReaderTests {
         #expect(seen.map(\.symptomSeverity) == [3])
     }
 
-    @Test("on PostgreSQL a reader sees none of another session's uncommitted writes, and cannot write")
+    @Test("on PostgreSQL a reader sees none of another session's uncommitted writes, and cannot write", .postgreSQL)
     func postgresReaderIsReadOnly() async throws {
         let database = TestDatabase(.postgresql)
         let store = try Store(path: database.path, clock: database.clock)
@@ -80,7 +80,7 @@ struct LogReaderTests {
         #expect(seen.map(\.symptomSeverity) == [3])
 
         // The reader's session refuses writes (SQLSTATE 25006, read-only transaction).
-        let session = try PostgreSQLDriver(readerAt: database.path, clock: database.clock)
+        let session = try PostgreSQLDriver(readerAt: database.path)
         #expect(throws: StorageError.self) {
             try session.connection.execute("UPDATE daily_logs SET symptom_severity = 9 WHERE user_id = 'reader'")
         }

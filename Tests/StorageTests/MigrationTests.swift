@@ -138,14 +138,14 @@ struct MigrationTests {
     func migrationsAreEmbeddedAndUnchanged(backend: StorageBackend) throws {
         let (folderName, migrations) =
             switch backend {
-            case .sqlite: ("SQLite", Migrator().migrations)
-            case .postgresql: ("PostgreSQL", PostgreSQLMigrator().migrations)
+            case .sqlite: ("SQLite", Migrator(.sqlite).migrations)
+            case .postgresql: ("PostgreSQL", Migrator(.postgresql).migrations)
             }
         let folder = repositoryRoot.appendingPathComponent("Schema/\(folderName)")
         let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".sql") }
             .sorted()
         #expect(
-            files.count == migrations.count, "each Schema/\(folderName)/*.sql needs an .embedInCode line and an entry")
+            files.count == migrations.count, "each Schema/\(folderName)/*.sql needs its line in Migrations.swift")
         for (file, migration) in zip(files, migrations) {
             #expect(file == String(format: "%04d_%@.sql", migration.version, migration.name))
             let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
@@ -190,9 +190,9 @@ struct MigrationTests {
 
     @Test("both backends ship the same migrations, numbered and named alike, so a schema version means one thing")
     func backendsShipTheSameMigrations() {
-        let sqlite = Migrator().migrations.map { "\($0.version) \($0.name)" }
-        let postgresql = PostgreSQLMigrator().migrations.map { "\($0.version) \($0.name)" }
+        let sqlite = Migrator(.sqlite).migrations.map { "\($0.version) \($0.name)" }
+        let postgresql = Migrator(.postgresql).migrations.map { "\($0.version) \($0.name)" }
         #expect(sqlite == postgresql)
-        #expect(Store.latestSchemaVersion == PostgreSQLMigrator().latestVersion)
+        #expect(Store.latestSchemaVersion == Migrator(.postgresql).latestVersion)
     }
 }

@@ -8,7 +8,7 @@ import Testing
 
 /// The client side of a PostgreSQL connection against a real server: what it refuses to send, what it
 /// keeps of the server's messages, and how long it waits for an answer.
-@Suite("A PostgreSQL connection", .enabled(if: TestBackend.all.contains(.postgresql)))
+@Suite("A PostgreSQL connection", .postgreSQL)
 struct PostgreSQLConnectionTests {
     static let marker = "MARKER-4711"
 
@@ -118,6 +118,6 @@ struct PostgreSQLConnectionTests {
         #expect(try await store.dailyLogs(user: UserID.literal("ada")).map(\.mood) == [4])
         let connection = try PostgreSQLConnection(url: TestBackend.postgresURL(schema: name))
         #expect(try connection.query("SELECT current_schema()").string(0, 0) == name.lowercased())
-        #expect(PostgreSQLMigrator.schemaName("\"Quoted\"\"Name\"") == "Quoted\"Name")
+        #expect(PostgreSQLDriver.schemaName("\"Quoted\"\"Name\"") == "Quoted\"Name")
     }
 }

@@ -1,6 +1,8 @@
 public import Domain
 public import Foundation
 public import PipelineKit
+import Synchronization
+public import Testing
 
 /// The databases the shared suites run on: every test body that takes a `TestBackend` runs once on
 /// each (River's driver test suite, in Swift Testing's parameterized form).
@@ -10,12 +12,22 @@ public enum TestBackend: String, Sendable, Hashable, CaseIterable, CustomStringC
 
     public var description: String { rawValue }
 
-    /// Both backends, unless `PIPELINE_TEST_POSTGRES=off` turns PostgreSQL off — which is said on
-    /// stderr, so a run without it never passes for a run with it.
-    public static let all: [TestBackend] = {
-        guard ProcessInfo.processInfo.environment["PIPELINE_TEST_POSTGRES"] == "off" else { return allCases }
-        FileHandle.standardError.write(Data("note: PIPELINE_TEST_POSTGRES=off: PostgreSQL tests are skipped\n".utf8))
+    /// Both backends, unless `PIPELINE_TEST_POSTGRES=off` turns PostgreSQL off: then SQLite alone, and the test
+    /// whose arguments these are is counted among those whose PostgreSQL cases were skipped (Swift Testing reads
+    /// a test's arguments once, as it plans the run). The run says how many when it ends (`PostgreSQLSkips`).
+    public static var all: [TestBackend] {
+        guard isPostgreSQLOff else { return allCases }
+        PostgreSQLSkips.parameterizedTests.add(1, ordering: .relaxed)
         return [.sqlite]
+    }
+
+    /// Whether `PIPELINE_TEST_POSTGRES=off` turned the PostgreSQL tests off (said on stderr as it is read, so a
+    /// run without them never passes for a run with them).
+    public static let isPostgreSQLOff: Bool = {
+        guard ProcessInfo.processInfo.environment["PIPELINE_TEST_POSTGRES"] == "off" else { return false }
+        FileHandle.standardError.write(Data("note: PIPELINE_TEST_POSTGRES=off: PostgreSQL tests are skipped\n".utf8))
+        PostgreSQLSkips.reportAtExit()
+        return true
     }()
 
     /// The test server's URL from `PIPELINE_TEST_POSTGRES` (set by scripts/test.sh, which starts a
@@ -79,5 +91,46 @@ extension Day {
     public static func literal(_ text: String) -> Day {
         guard let day = Day(text) else { preconditionFailure("invalid day \(text)") }
         return day
+    }
+}
+
+/// A test or suite that needs the PostgreSQL test server: under `PIPELINE_TEST_POSTGRES=off` each of its tests (each
+/// case of a parameterized one) is cancelled before it starts, and counted; otherwise it runs. A test whose server
+/// is missing otherwise fails, never skips.
+public struct PostgreSQLTrait: TestTrait, SuiteTrait, TestScoping {
+    public var isRecursive: Bool { true }
+
+    public func provideScope(
+        for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
+    ) async throws {
+        guard !TestBackend.isPostgreSQLOff else {
+            PostgreSQLSkips.onlyPostgreSQL.add(1, ordering: .relaxed)
+            try Test.cancel("PIPELINE_TEST_POSTGRES=off")
+        }
+        try await function()
+    }
+}
+
+extension Trait where Self == PostgreSQLTrait {
+    /// Needs the PostgreSQL test server (`PostgreSQLTrait`).
+    public static var postgreSQL: Self { PostgreSQLTrait() }
+}
+
+/// What `PIPELINE_TEST_POSTGRES=off` left out of a run, said on stderr as the run ends.
+public enum PostgreSQLSkips {
+    /// Tests whose PostgreSQL cases were not run (`TestBackend.all`).
+    static let parameterizedTests = Atomic<Int>(0)
+    /// Tests (and test cases) that need PostgreSQL alone, cancelled (`PostgreSQLTrait`).
+    static let onlyPostgreSQL = Atomic<Int>(0)
+
+    static func reportAtExit() {
+        atexit {
+            let parameterized = PostgreSQLSkips.parameterizedTests.load(ordering: .relaxed)
+            let only = PostgreSQLSkips.onlyPostgreSQL.load(ordering: .relaxed)
+            FileHandle.standardError.write(
+                Data(
+                    ("note: PIPELINE_TEST_POSTGRES=off: skipped \(only) PostgreSQL-only test\(only == 1 ? "" : "s") "
+                        + "and the PostgreSQL cases of \(parameterized) test\(parameterized == 1 ? "" : "s")\n").utf8))
+        }
     }
 }

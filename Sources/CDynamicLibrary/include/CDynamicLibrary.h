@@ -9,8 +9,8 @@
 
 /// Opens `file` as the dynamic loader searches for it, its symbols kept to itself (RTLD_LOCAL) and looked up there
 /// first (RTLD_DEEPBIND): its own symbols, and those of the libraries it needs, are found without a search
-/// through every library the process has loaded (about fifty with Foundation), which made opening OpenBLAS take
-/// about 5 ms. A sanitizer's runtime refuses RTLD_DEEPBIND (it must see the library's calls into the C library),
+/// through every library the process has loaded (about fifty with Foundation), which made opening OpenBLAS slow
+/// (docs/benchmarks.md). A sanitizer's runtime refuses RTLD_DEEPBIND (it must see the library's calls into the C library),
 /// so a sanitized build opens it the ordinary way. NULL, with the loader's reason in `message`, when it cannot.
 void *dynamic_library_open(const char *file, char *message, size_t capacity);
 

@@ -5,8 +5,7 @@
 
 // libpq, PostgreSQL's C client library (Debian's libpq-dev), loaded when the process first connects to a
 // server (dlopen of libpq.so.5) instead of linked. Linked, it brought about twenty libraries (TLS, Kerberos,
-// LDAP and theirs) into every command's start, which took about 7 ms of the 17 of `pipeline --help`, a
-// database or not.
+// LDAP and theirs) into every command's start, a large share of it, a database or not (docs/benchmarks.md).
 //
 // Swift calls libpq's functions by their own names, as declared in libpq-fe.h: this module defines each one
 // pipeline uses, passing the call to the loaded library. Call `clibpq_load` first (a connection does, and

@@ -1,3 +1,6 @@
+// One file for one type: the scanner is a hand-written XML tokenizer over a sliding buffer whose parts (buffer,
+// markup, characters) share its cursor and state, kept private; splitting it would widen what each part may touch.
+
 import Domain
 
 #if canImport(Glibc)
@@ -23,8 +26,8 @@ protocol ExportEventHandler {
 ///
 /// `XMLParser` is not used: on this platform (FoundationXML, Swift 6.3) it crashes with a delegate
 /// set as soon as the document has the `<!ATTLIST … #REQUIRED>` declarations of Apple's inline DTD,
-/// traps on invalid UTF-8 in a name (swift-corelibs-foundation#5534), and reached 76 MB/s on a
-/// DTD-free export with a do-nothing delegate. This scanner reads the XML 1.0 subset an export uses —
+/// traps on invalid UTF-8 in a name (swift-corelibs-foundation#5534), and was slow even on a DTD-free
+/// export with a do-nothing delegate (docs/benchmarks.md). This scanner reads the XML 1.0 subset an export uses —
 /// the XML declaration, an internal DTD subset, comments, processing instructions, CDATA sections,
 /// elements, attributes in either quote style and any order, the predefined entities and character
 /// references — and rejects what is not well-formed with the line and column. It does not expand
@@ -208,8 +211,8 @@ final class ExportScanner<Input: ExportInput> {
     }
 
     /// Line feeds in `buffer[start..<end]`. Every byte of the input passes here once; `memchr`
-    /// (vectorized in glibc) jumps from one line feed to the next, several times faster than
-    /// looking at each byte in Swift.
+    /// (vectorized in glibc) jumps from one line feed to the next, faster than looking at each byte
+    /// in Swift.
     private func lineBreaks(from start: Int, to end: Int) -> Int {
         var count = 0
         var index = start

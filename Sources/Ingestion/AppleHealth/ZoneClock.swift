@@ -3,7 +3,7 @@ import Foundation
 
 /// Local days and times in the user's time zone for instants given as seconds since 1970.
 ///
-/// `TimeZone.secondsFromGMT(for:)` costs about 0.1 µs and the import asks twice per record, so the
+/// `TimeZone.secondsFromGMT(for:)` is not cheap and the import asks twice per record, so the
 /// clock remembers the offset over the span from the last instant it looked up to the zone's next
 /// transition (`nextDaylightSavingTimeTransition(after:)`, which also reports changes of standard
 /// offset, such as Moscow's in 2011 and 2014). Records come sorted within each type and source,

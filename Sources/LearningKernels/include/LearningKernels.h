@@ -56,10 +56,9 @@ double learning_observed_sum(size_t n, const double *x, size_t *count);
 /// weighted by √d, each column starting on a cache line and padded with zeros to a multiple of 8 rows; a block of
 /// 4 × 4 entries is then summed over 8 rows at a time in vector registers, each column of the block read once
 /// per block. The copy costs one pass over a; it saves the weighting of every block's left factor and the loads
-/// that straddle two cache lines (a column of a Swift array starts anywhere), which cost more: 1.2 to 1.4 times
-/// faster at 352 × 42 on this machine's Xeon. For the small, tall matrices of a fit (a few hundred rows, a few
-/// dozen columns) this is faster than OpenBLAS's dsyrk (19.5 against 24.1 µs at 352 × 42 with its SkylakeX
-/// kernels, before the copy), which copies a into packed panels too.
+/// that straddle two cache lines (a column of a Swift array starts anywhere), which cost more. For the small,
+/// tall matrices of a fit (a few hundred rows, a few dozen columns) this is faster than OpenBLAS's dsyrk, which
+/// copies a into packed panels too (docs/benchmarks.md).
 void learning_gram_upper(
     size_t n, size_t m, const double *a, size_t lda, const double *d, int ones, double *c, double *scratch);
 

@@ -1,4 +1,6 @@
 import Domain
+import Foundation
+import PipelineKit
 import Storage
 
 /// `pipeline copy --from SRC --to DST`: a whole database into an empty one, between SQLite and
@@ -48,10 +50,9 @@ enum CopyCommand: Command {
     static func run(_ context: CommandContext) async throws -> ExitStatus {
         let from = context.arguments.string("from")!
         let to = context.arguments.string("to")!
-        let source = try Store.existing(from, clock: context.clock)
-        let target = try Store(path: to, clock: context.clock)
-        guard source.location != target.location else {
-            throw CLIError.usage("--from and --to name the same database (\(source.location))")
+        let copy = try DatabaseCopy(from: from, to: to, clock: context.clock)
+        guard copy.from != copy.to else {
+            throw CLIError.usage("--from and --to name the same database (\(copy.from))")
         }
         // Rows of the tables done before the one being copied, for the running total.
         let progress = ProgressLine(context.io, label: "copying", unit: .rows)
@@ -73,8 +74,7 @@ enum CopyCommand: Command {
         }
         let copied: [CopiedTable]
         do {
-            copied = try await Store.copy(
-                from: source, to: target, pageSize: context.arguments.int("page-size")!, progress: report)
+            copied = try await copy.run(pageSize: context.arguments.int("page-size")!, progress: report)
         } catch {
             progress?.finish()
             throw error
@@ -86,9 +86,9 @@ enum CopyCommand: Command {
                     + ProgressLine.took($0.elapsed)
             })
         if context.json {
-            context.io.stdout.writeLine(json(copied, from: source.location, to: target.location).jsonText)
+            context.io.stdout.writeLine(json(copied, from: copy.from, to: copy.to).jsonText)
         } else {
-            context.io.stdout.write(text(copied, from: source.location, to: target.location))
+            context.io.stdout.write(text(copied, from: copy.from, to: copy.to))
         }
         return .ok
     }

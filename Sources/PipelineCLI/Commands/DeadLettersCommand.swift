@@ -37,11 +37,11 @@ enum DeadLettersCommand: Command {
 
     static func run(_ context: CommandContext) async throws -> ExitStatus {
         let user = context.arguments.user("user")
-        let ids = try LaunchSupport.ids(context, of: "a dead letter")
+        let ids = try context.ids(of: "a dead letter")
         switch context.arguments.positional("action") {
         case nil:
             if let first = ids.first { throw CLIError.unexpectedArgument(String(first)) }
-            let pipeline = try await LaunchSupport.open(context)
+            let pipeline = try await context.openPipeline()
             let letters = try await pipeline.deadLetters(user: user, includeResolved: context.arguments.flag("all"))
             for letter in letters {
                 guard !context.io.stdout.isClosed else { break }
@@ -49,7 +49,7 @@ enum DeadLettersCommand: Command {
             }
             return .ok
         case "requeue":
-            let pipeline = try await LaunchSupport.open(context)
+            let pipeline = try await context.openPipeline()
             let requeued = try await pipeline.requeueDeadLetters(ids: ids.isEmpty ? nil : ids, user: user)
             for (letter, item) in requeued.sorted(by: { $0.key < $1.key }) {
                 if context.json {

@@ -37,7 +37,7 @@ enum EvaluateCommand: Command {
             .option(
                 "logged-days", .integer(1...366),
                 help: "Walk each user's last N days with a logged severity instead of the last N days."),
-            LaunchSupport.jobsOption,
+            SchedulerLaunch.jobsOption,
         ],
         examples: [
             Example("The last four weeks", "pipeline evaluate"),
@@ -52,7 +52,7 @@ enum EvaluateCommand: Command {
             throw CLIError.usage("--days and --logged-days choose the days two ways: give one of them")
         }
         let jobs = context.arguments.int("jobs") ?? ProcessInfo.processInfo.activeProcessorCount
-        let pipeline = try await LaunchSupport.open(context)
+        let pipeline = try await context.openPipeline()
         let models = PersonalModels(pipeline: pipeline, jobs: jobs)
         let progress = ProgressLine(context.io, label: "evaluating", unit: Self.userDays)
         var report: (@Sendable (Int, Int) -> Void)?

@@ -22,7 +22,7 @@ enum ExportCommand: Command {
 
     static func run(_ context: CommandContext) async throws -> ExitStatus {
         let id = context.arguments.user("user")!
-        let pipeline = try await LaunchSupport.open(context)
+        let pipeline = try await context.openPipeline()
         guard try await pipeline.user(id) != nil else { throw PipelineError.unknownUser(id.rawValue) }
         let logs = try await pipeline.dailyLogs(
             user: id, from: context.arguments.day("from"), through: context.arguments.day("through"))

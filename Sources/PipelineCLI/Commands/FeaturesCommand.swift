@@ -1,5 +1,7 @@
 import Domain
+import Learning
 import PipelineKit
+import Storage
 
 /// `pipeline features --user U`: the design matrix and target of the user's last fit, as CSV.
 enum FeaturesCommand: Command {
@@ -18,7 +20,7 @@ enum FeaturesCommand: Command {
 
     static func run(_ context: CommandContext) async throws -> ExitStatus {
         let id = context.arguments.user("user")!
-        let pipeline = try await LaunchSupport.open(context)
+        let pipeline = try await context.openPipeline()
         let fit = try await PersonalModels(pipeline: pipeline).lastFitDesign(user: id)
         if !fit.dataUnchanged {
             context.log.log(

@@ -34,13 +34,13 @@ enum HistoryCommand: Command {
             }
             task = identifier
         }
-        let pipeline = try await LaunchSupport.open(context)
+        let pipeline = try await context.openPipeline()
         let runs = try await pipeline.taskHistory(
             user: context.arguments.user("user"), task: task, limit: context.arguments.int("limit"))
         if context.json {
             for run in runs {
                 guard !context.io.stdout.isClosed else { break }
-                context.io.stdout.writeLine(LaunchSupport.json(run).jsonText)
+                context.io.stdout.writeLine(run.json.jsonText)
             }
             return .ok
         }

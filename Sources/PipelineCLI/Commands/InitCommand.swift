@@ -20,7 +20,7 @@ enum InitCommand: Command {
     static func run(_ context: CommandContext) async throws -> ExitStatus {
         let pipeline = try await Pipeline.open(path: context.databasePath, clock: context.clock, log: context.log)
         let schema = try await pipeline.schemaVersion()
-        context.io.stdout.writeLine("\(pipeline.store.location) (schema \(schema))")
+        context.io.stdout.writeLine("\(pipeline.location) (schema \(schema))")
         return .ok
     }
 }

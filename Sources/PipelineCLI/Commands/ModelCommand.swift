@@ -27,13 +27,13 @@ enum ModelCommand: Command {
 
     static func run(_ context: CommandContext) async throws -> ExitStatus {
         let user = context.arguments.user("user")!
-        let pipeline = try await LaunchSupport.open(context)
+        let pipeline = try await context.openPipeline()
         guard try await pipeline.user(user) != nil else { throw PipelineError.unknownUser(user.rawValue) }
         let models = PersonalModels(pipeline: pipeline)
         guard let served = try await models.servedModel(for: user) else {
             throw PipelineError.noModel("no model has been trained yet; run 'pipeline retrain' first")
         }
-        let history = try await pipeline.store.modelHistory(scope: user.rawValue, limit: 1)
+        let history = try await pipeline.modelHistory(scope: user.rawValue, limit: 1)
         let latest = history.first.flatMap { $0.id == served.stored.id ? nil : $0 }
         let promotedForUser = served.stored.scope == user.rawValue
         let kind = promotedForUser ? served.artifact.source.rawValue : ModelSource.population.rawValue

@@ -28,7 +28,7 @@ enum OutboxCommand: Command {
         ])
 
     static func run(_ context: CommandContext) async throws -> ExitStatus {
-        let pipeline = try await LaunchSupport.open(context)
+        let pipeline = try await context.openPipeline()
         let ids = context.arguments.strings("ack").compactMap(Int64.init)
         if !ids.isEmpty {
             let results = try await pipeline.acknowledgeOutbox(ids)

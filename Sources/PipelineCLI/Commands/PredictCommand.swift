@@ -26,7 +26,7 @@ enum PredictCommand: Command {
 
     static func run(_ context: CommandContext) async throws -> ExitStatus {
         let id = context.arguments.user("user")!
-        let pipeline = try await LaunchSupport.open(context)
+        let pipeline = try await context.openPipeline()
         guard let user = try await pipeline.user(id) else { throw PipelineError.unknownUser(id.rawValue) }
         let tomorrow = user.today(at: context.clock.now).adding(days: 1)
         let day = context.arguments.day("for") ?? tomorrow

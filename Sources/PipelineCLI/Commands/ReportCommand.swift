@@ -43,7 +43,7 @@ enum ReportCommand: Command {
 
     static func run(_ context: CommandContext) async throws -> ExitStatus {
         let out = context.arguments.string("out")!
-        let pipeline = try await LaunchSupport.open(context)
+        let pipeline = try await context.openPipeline()
         var options = ReportOptions(outputPath: out)
         options.user = context.arguments.user("user")
         options.redact = context.arguments.flag("redact")

@@ -57,7 +57,7 @@ enum RequestsCommand: Command {
     static func run(_ context: CommandContext) async throws -> ExitStatus {
         let task = try taskOption(context)
         let user = context.arguments.user("user")
-        let ids = try LaunchSupport.ids(context, of: "a request")
+        let ids = try context.ids(of: "a request")
         switch context.arguments.positional("action") {
         case nil:
             if let first = ids.first { throw CLIError.unexpectedArgument(String(first)) }
@@ -87,7 +87,7 @@ enum RequestsCommand: Command {
         -> ExitStatus
     {
         let states = context.arguments.strings("state").compactMap(TaskRequestState.init(rawValue:))
-        let pipeline = try await LaunchSupport.open(context)
+        let pipeline = try await context.openPipeline()
         let requests = try await pipeline.operatorTaskRequests(
             task: task, user: user, states: states.isEmpty ? nil : Set(states))
         if context.json {
@@ -113,7 +113,7 @@ enum RequestsCommand: Command {
     private static func cancel(_ context: CommandContext, ids: [Int64]?, task: TaskIdentifier?, user: UserID?)
         async throws -> ExitStatus
     {
-        let pipeline = try await LaunchSupport.open(context)
+        let pipeline = try await context.openPipeline()
         let result = try await pipeline.cancelTaskRequests(ids: ids, task: task, user: user)
         let unknown = (ids ?? []).filter { !result.cancelled.contains($0) && !result.running.contains($0) }
         report(context, done: result.cancelled, verb: "cancelled")
@@ -131,7 +131,7 @@ enum RequestsCommand: Command {
     private static func retry(_ context: CommandContext, ids: [Int64]?, task: TaskIdentifier?, user: UserID?)
         async throws -> ExitStatus
     {
-        let pipeline = try await LaunchSupport.open(context)
+        let pipeline = try await context.openPipeline()
         let retried = try await pipeline.retryTaskRequests(ids: ids, task: task, user: user)
         report(context, done: retried, verb: "retried")
         let unknown = (ids ?? []).filter { !retried.contains($0) }

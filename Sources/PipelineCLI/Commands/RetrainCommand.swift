@@ -23,10 +23,10 @@ enum RetrainCommand: Command {
             .option(
                 "budget", valueName: "duration",
                 help: "Time each retrain may take before it expires, e.g. 90s, 15m, 1h (default: 10m)."),
-            LaunchSupport.jobsOption,
-            LaunchSupport.metricsFileOption,
-            LaunchSupport.maxAttemptsOption,
-            LaunchSupport.keepHistoryOption,
+            SchedulerLaunch.jobsOption,
+            SchedulerLaunch.metricsFileOption,
+            SchedulerLaunch.maxAttemptsOption,
+            SchedulerLaunch.keepHistoryOption,
         ],
         examples: [
             Example("Retrain what is due", "pipeline retrain"),
@@ -42,12 +42,12 @@ enum RetrainCommand: Command {
             }
             budget = seconds
         }
-        let pipeline = try await LaunchSupport.open(context)
+        let pipeline = try await context.openPipeline()
         let user = context.arguments.user("user")
         if let user, try await pipeline.user(user) == nil {
             throw PipelineError.unknownUser(user.rawValue)
         }
-        var options = LaunchSupport.launchOptions(context, pipeline: pipeline)
+        var options = SchedulerLaunch.launchOptions(context, pipeline: pipeline)
         options.tasks = [PipelineTasks.mlRetrain]
         options.user = user
         options.force = context.arguments.flag("force")

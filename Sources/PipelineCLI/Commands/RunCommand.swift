@@ -25,8 +25,8 @@ enum RunCommand: Command {
             With --json, prints what ran.
             """,
         options: [
-            LaunchSupport.jobsOption, LaunchSupport.metricsFileOption, LaunchSupport.maxAttemptsOption,
-            LaunchSupport.keepHistoryOption,
+            SchedulerLaunch.jobsOption, SchedulerLaunch.metricsFileOption, SchedulerLaunch.maxAttemptsOption,
+            SchedulerLaunch.keepHistoryOption,
         ],
         examples: [
             Example("Run what is due, as cron does every 15 minutes", "pipeline run"),
@@ -41,8 +41,8 @@ enum RunCommand: Command {
     static let runs = ProgressLine.Unit(one: "run", many: "runs")
 
     static func run(_ context: CommandContext) async throws -> ExitStatus {
-        let pipeline = try await LaunchSupport.open(context)
-        var options = LaunchSupport.launchOptions(context, pipeline: pipeline)
+        let pipeline = try await context.openPipeline()
+        var options = SchedulerLaunch.launchOptions(context, pipeline: pipeline)
         options.tasks = PipelineTasks.refreshIdentifiers
         let (report, progress) = try await ProgressLine.launch(
             options, label: "running", unit: Self.runs, pipeline: pipeline, context: context)

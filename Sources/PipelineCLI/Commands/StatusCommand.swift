@@ -1,4 +1,5 @@
 import Domain
+import Foundation
 import PipelineKit
 import Scheduling
 import Storage
@@ -35,7 +36,7 @@ enum StatusCommand: Command {
             --json has "healthy" the same way.
             """,
         options: [
-            LaunchSupport.metricsFileOption,
+            SchedulerLaunch.metricsFileOption,
             .flag("check", help: "Print only the problems, on standard error; exit 1 if there are any."),
         ],
         examples: [
@@ -49,14 +50,14 @@ enum StatusCommand: Command {
 
     static func run(_ context: CommandContext) async throws -> ExitStatus {
         if context.arguments.flag("check") { return await check(context) }
-        let pipeline = try await LaunchSupport.open(context)
+        let pipeline = try await context.openPipeline()
         let schema = try await pipeline.schemaVersion()
         let status = try await pipeline.status()
-        try await LaunchSupport.writeMetrics(context, pipeline: pipeline)
+        try await SchedulerLaunch.writeMetrics(context, pipeline: pipeline)
         if context.json {
-            context.io.stdout.writeLine(json(status, database: pipeline.store.location, schema: schema).jsonText)
+            context.io.stdout.writeLine(json(status, database: pipeline.location, schema: schema).jsonText)
         } else {
-            context.io.stdout.write(text(status, database: pipeline.store.location, schema: schema))
+            context.io.stdout.write(text(status, database: pipeline.location, schema: schema))
         }
         return .ok
     }
@@ -66,9 +67,9 @@ enum StatusCommand: Command {
     /// wrong password, a missing file), since a monitor that pages on 1 must page then too.
     static func check(_ context: CommandContext) async -> ExitStatus {
         do {
-            let pipeline = try await LaunchSupport.open(context)
+            let pipeline = try await context.openPipeline()
             let status = try await pipeline.status()
-            try await LaunchSupport.writeMetrics(context, pipeline: pipeline)
+            try await SchedulerLaunch.writeMetrics(context, pipeline: pipeline)
             for (title, entries) in problems(status) {
                 for entry in entries { context.io.stderr.writeLine("\(title): \(entry)") }
             }
@@ -155,19 +156,19 @@ enum StatusCommand: Command {
         list(
             "registered but never submitted",
             scheduler.neverSubmitted.map {
-                LaunchSupport.label($0.identifier, $0.scope) + ": run 'pipeline run' to start it"
+                $0.identifier.label(for: $0.scope) + ": run 'pipeline run' to start it"
             })
         list(
             "chain broken",
             scheduler.brokenChains.map { run in
-                LaunchSupport.label(run.identifier, run.scope) + ": succeeded at "
+                run.identifier.label(for: run.scope) + ": succeeded at "
                     + (run.finishedAt.map { ISO8601Instant.string(from: $0) } ?? "?")
                     + " without submitting its successor; '\(launcher(run.identifier))' starts it again"
             })
         list(
             "stuck",
             scheduler.stuck.map { request in
-                LaunchSupport.label(request.identifier, request.scope) + ": worker "
+                request.identifier.label(for: request.scope) + ": worker "
                     + (request.lease.map { PrintableExcerpt.of($0.owner) } ?? "?") + "'s lease expired at "
                     + (request.lease.map { ISO8601Instant.string(from: $0.expiresAt) } ?? "?")
                     + "; the next '\(launcher(request.identifier))' runs it again"
@@ -189,7 +190,7 @@ enum StatusCommand: Command {
             scheduler.overdue.map { late in
                 "\(late.identifier): \(late.requests) request\(late.requests == 1 ? "" : "s") due since "
                     + ISO8601Instant.string(from: late.oldestDueAt) + ", more than its cadence ("
-                    + LaunchSupport.duration(late.cadence) + ") ago; last launch "
+                    + Self.duration(late.cadence) + ") ago; last launch "
                     + (scheduler.lastLaunch.map { ISO8601Instant.string(from: $0.launchedAt) } ?? "never")
                     + ": is cron running '\(launcher(late.identifier))'?"
             })
@@ -327,5 +328,15 @@ enum StatusCommand: Command {
             } ?? .null
         object["healthy"] = .bool(!status.hasProblems)
         return .object(object)
+    }
+
+    /// `4 h`, `1 day`, `7 days`: a cadence in words.
+    static func duration(_ seconds: TimeInterval) -> String {
+        if seconds >= 86_400, seconds.truncatingRemainder(dividingBy: 86_400) == 0 {
+            let days = Int(seconds / 86_400)
+            return "\(days) day\(days == 1 ? "" : "s")"
+        }
+        if seconds >= 3600, seconds.truncatingRemainder(dividingBy: 3600) == 0 { return "\(Int(seconds / 3600)) h" }
+        return "\(Int(seconds / 60)) min"
     }
 }

@@ -1,88 +1,15 @@
 import Domain
 import Foundation
 
-/// `pipeline copy` on PostgreSQL (see `Store+Copy.swift`): rows read in one REPEATABLE READ
-/// snapshot, written in one transaction that holds every copied table locked against other
-/// writers. The SQL is built from `CopyTable`'s names; every value is a bound parameter.
+/// A copy's rows on PostgreSQL (`Store+Copy.swift`): a page in one statement. The SQL is built from `CopyTable`'s
+/// names; every value is a bound parameter.
 extension PostgreSQLDriver {
-    func tablesHoldingRows() throws(StorageError) -> [CopyTable] {
-        // One statement, so one snapshot.
-        let sql =
-            "SELECT "
-            + CopyTable.allCases.map { "EXISTS (SELECT 1 FROM \"\($0.name)\")" }.joined(separator: ", ")
-        let rows = try connection.queryUncached(sql)
-        return CopyTable.allCases.enumerated().filter { rows.bool(0, Int32($0.offset)) }.map(\.element)
-    }
-
-    /// Every page of the export reads the database as it was at the first one, whatever other
-    /// workers commit meanwhile. https://www.postgresql.org/docs/15/transaction-iso.html#XACT-REPEATABLE-READ
-    func beginExport() throws(StorageError) {
-        try connection.begin()
-        do throws(StorageError) {
-            try connection.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
-        } catch {
-            connection.rollback()
-            throw error
-        }
-    }
-
-    func endExport() {
-        // A read-only transaction has nothing to commit.
-        connection.rollback()
-    }
-
-    func exportRows(of table: CopyTable, after key: [CopyValue]?, limit: Int) throws(StorageError) -> [[CopyValue]] {
-        let columns = table.columns
-        // Booleans leave as 0/1 and JSON as its text, exactly as stored (`json` keeps it verbatim).
-        let list = columns.map { column in
-            switch column.kind {
-            case .boolean: "\"\(column.name)\"::integer"
-            case .json: "\"\(column.name)\"::text"
-            case .integer, .real, .text: "\"\(column.name)\""
-            }
-        }.joined(separator: ", ")
-        let keys = table.keyColumns.map { "\"\($0)\"" }.joined(separator: ", ")
-        // The limit is $1 and the key $2…, so a first page binds no key.
-        let filter =
-            key == nil
-            ? "" : "WHERE (\(keys)) > (\(table.keyColumns.indices.map { "$\($0 + 2)" }.joined(separator: ", "))) "
-        let sql = "SELECT \(list) FROM \"\(table.name)\" \(filter)ORDER BY \(keys) LIMIT $1"
-        let rows = try connection.queryUncached(sql, [.pg(limit)] + (key ?? []).map(Self.text))
-        return (0..<rows.count).map { row in
-            columns.enumerated().map { index, column in
-                let position = Int32(index)
-                guard !rows.isNull(row, position) else { return .null }
-                let text = rows.string(row, position)
-                switch column.kind {
-                case .integer, .boolean:
-                    guard let number = Int64(text) else { preconditionFailure("\(table.name) returned a bad integer") }
-                    return .integer(number)
-                case .real:
-                    guard let number = Double(text) else { preconditionFailure("\(table.name) returned a bad number") }
-                    return .real(number)
-                case .text, .json:
-                    return .text(text)
-                }
-            }
-        }
-    }
-
-    /// Opens the import's one transaction, locks every copied table against other writers (readers
-    /// go on), and returns the tables that already hold rows, seen after the lock: two copies into
-    /// one database cannot both find it empty. When there are any, the transaction is rolled back.
-    /// https://www.postgresql.org/docs/15/explicit-locking.html#LOCKING-TABLES
-    func beginImport() throws(StorageError) -> [CopyTable] {
-        try connection.begin()
-        do throws(StorageError) {
-            try connection.execute(
-                "LOCK TABLE " + CopyTable.allCases.map { "\"\($0.name)\"" }.joined(separator: ", ")
-                    + " IN EXCLUSIVE MODE")
-            let occupied = try tablesHoldingRows()
-            if !occupied.isEmpty { connection.rollback() }
-            return occupied
-        } catch {
-            connection.rollback()
-            throw error
+    /// Booleans leave as 0/1 and JSON as its text, exactly as stored (`json` keeps it verbatim).
+    func exportExpression(of column: CopyTable.Column) -> String {
+        switch column.kind {
+        case .boolean: "\"\(column.name)\"::integer"
+        case .json: "\"\(column.name)\"::text"
+        case .integer, .real, .text: "\"\(column.name)\""
         }
     }
 
@@ -118,31 +45,6 @@ extension PostgreSQLDriver {
                 })
         }
         try connection.queryUncached(sql, parameters)
-    }
-
-    /// Moves each identity past every id its table handed out — counting the ids that outlived
-    /// their rows in other tables (a dead letter keeps its watch item's id, a run its request's) —
-    /// so a new row never takes one again; then commits.
-    /// https://www.postgresql.org/docs/15/functions-sequence.html
-    func finishImport() throws(StorageError) {
-        do throws(StorageError) {
-            for table in CopyTable.allCases {
-                guard let issued = table.issuedIDs else { continue }
-                let largest = issued.map { "(SELECT max(\"\($0.column)\") FROM \"\($0.table.name)\")" }
-                try connection.queryUncached(
-                    "SELECT setval(pg_get_serial_sequence($1, 'id'), greatest(\(largest.joined(separator: ", ")), 0) + 1, "
-                        + "false)",
-                    [table.name])
-            }
-            try connection.commit()
-        } catch {
-            connection.rollback()
-            throw error
-        }
-    }
-
-    func abandonImport() {
-        connection.rollback()
     }
 
     /// Refuses a page holding a text PostgreSQL cannot store, a NUL character (which SQLite stores, and

@@ -1,47 +1,26 @@
 import Domain
 import Foundation
 
-/// The scale-out backend: one PostgreSQL database shared by workers on many hosts, the database
-/// the only coordinator (as River's and Oban's PostgreSQL engines).
+/// The scale-out backend: one PostgreSQL database shared by workers on many hosts, the database the only
+/// coordinator (as River's and Oban's PostgreSQL engines).
 ///
-/// Not thread-safe: it is owned by a `Store` actor and used only from it. One connection per
-/// store. Transactions run at READ COMMITTED; what SQLite gets from its single write lock, this
-/// driver gets from row locks: the merge rules are single upserts, a claim takes its rows
-/// `FOR UPDATE SKIP LOCKED`, and a finish locks the request it settles.
+/// Not thread-safe: it is owned by a `Store` (or a `LogReader`) and used only from its actor. One connection per
+/// owner. Transactions run at READ COMMITTED; what SQLite gets from its single write lock, the statements get
+/// from row locks: the merge rules are single upserts, a claim takes its rows `FOR UPDATE SKIP LOCKED`, and a
+/// finish locks the request it settles (`SQL+Scheduler.swift`).
 final class PostgreSQLDriver: StorageDriver {
     let connection: PostgreSQLConnection
-    let clock: any Clock
-    /// Users known to exist (see `SQLiteDriver.knownUsers`).
-    var knownUsers: Set<UserID> = []
-    var knownUsersBeforeBatch: Set<UserID> = []
-    /// The timestamp of the open `batch`: every row it writes is stamped with the same instant.
-    var batchMilliseconds: Int64?
-    /// Day writes queued in the open batch and not yet sent (a drain's, `queue(_:)`), as `upsertDay`'s
-    /// parameters, and their user-days (`flushStagedDays`).
-    var stagedDays: [[String?]] = []
-    var stagedDayKeys: Set<String> = []
+    let backend = StorageBackend.postgresql
 
-    /// Connects and migrates up to `schemaVersion` (all when `nil`). With `existingOnly`, a database
-    /// pipeline never set up (no `schema_migrations` on the search path) is refused with `noDatabase`,
-    /// checked on the same connection: a server at its connection limit must not see two.
-    init(url: String, clock: any Clock, schemaVersion: Int?, existingOnly: Bool = false) throws(StorageError) {
-        self.clock = clock
+    /// Connects; the store checks and migrates the database.
+    init(url: String) throws(StorageError) {
         connection = try PostgreSQLConnection(url: url)
-        if existingOnly, !(try connection.query("SELECT to_regclass('schema_migrations') IS NOT NULL").bool(0, 0)) {
-            throw .noDatabase(path: connection.address.displayText)
-        }
-        let migrator = PostgreSQLMigrator()
-        try migrator.checkCompatible(connection)
-        try migrator.migrate(connection, to: schemaVersion, now: Store.milliseconds(clock.now))
     }
 
-    /// A connection for `LogReader`, to a database a `Store` has already migrated: it migrates
-    /// nothing, refuses a database pipeline cannot read, and is read-only, so a reader can never
-    /// write. https://www.postgresql.org/docs/15/runtime-config-client.html#GUC-DEFAULT-TRANSACTION-READ-ONLY
-    init(readerAt url: String, clock: any Clock) throws(StorageError) {
-        self.clock = clock
+    /// A connection for `LogReader`, read-only, so a reader can never write.
+    /// https://www.postgresql.org/docs/15/runtime-config-client.html#GUC-DEFAULT-TRANSACTION-READ-ONLY
+    init(readerAt url: String) throws(StorageError) {
         connection = try PostgreSQLConnection(url: url)
-        try PostgreSQLMigrator().checkCompatible(connection)
         try connection.execute("SET default_transaction_read_only = on")
     }
 
@@ -49,91 +28,179 @@ final class PostgreSQLDriver: StorageDriver {
         connection.checkIsolation = check
     }
 
-    var nowMilliseconds: Int64 {
-        batchMilliseconds ?? Store.milliseconds(clock.now)
-    }
+    // MARK: Transactions
 
-    /// Runs `body` in one transaction; users it inserts are forgotten again if it rolls back.
-    /// Whatever `body` staged is written before the commit.
-    func write<R>(_ body: () throws(StorageError) -> R) throws(StorageError) -> R {
-        let before = knownUsers
-        do {
-            return try connection.transaction { () throws(StorageError) in
-                let result = try body()
-                try flushStaged()
-                return result
+    /// A batch's transaction: its bulk upserts must find each staged day by the key's index, but a hash join reads
+    /// the whole table for every chunk, and the planner picks one whenever it thinks the table small — as it is
+    /// when a first ingestion begins, and as a plan cached then keeps it. Turning off the two whole-table joins
+    /// for the batch leaves the nested loop over the index; no other statement of a batch joins
+    /// (https://www.postgresql.org/docs/15/runtime-config-query.html). A snapshot is REPEATABLE READ: every read
+    /// sees the database as it was at the first, whatever other workers commit meanwhile
+    /// (https://www.postgresql.org/docs/15/transaction-iso.html#XACT-REPEATABLE-READ). A copy's import locks every
+    /// copied table against other writers, readers going on, so two copies into one database cannot both find it
+    /// empty (https://www.postgresql.org/docs/15/explicit-locking.html#LOCKING-TABLES).
+    func begin(_ kind: TransactionKind) throws(StorageError) {
+        try connection.begin()
+        do throws(StorageError) {
+            switch kind {
+            case .write: break
+            case .batch: try connection.execute("SET LOCAL enable_hashjoin = off; SET LOCAL enable_mergejoin = off")
+            case .snapshot: try connection.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+            case .copyImport:
+                try connection.execute(
+                    "LOCK TABLE " + CopyTable.allCases.map { "\"\($0.name)\"" }.joined(separator: ", ")
+                        + " IN EXCLUSIVE MODE")
             }
         } catch {
-            discardStaged()
-            knownUsers = before
+            connection.rollback()
             throw error
         }
     }
 
-    func schemaVersion() throws(StorageError) -> Int {
-        try PostgreSQLMigrator().currentVersion(connection)
+    func commit() throws(StorageError) {
+        try connection.commit()
     }
 
-    func summary() throws(StorageError) -> StoreSummary {
-        // One statement, so one snapshot.
-        let rows = try connection.query(
-            """
-            SELECT (SELECT count(*) FROM users), (SELECT count(*) FROM daily_logs),
-                (SELECT count(*) FROM watch_dead_letters WHERE resolved_at IS NULL), kinds.kind, kinds.count
-            FROM (SELECT 1) AS one
-            LEFT JOIN (SELECT kind, count(*) AS count FROM watch_items GROUP BY kind) AS kinds ON TRUE
-            ORDER BY kinds.kind
-            """)
-        var summary = StoreSummary()
-        for row in 0..<rows.count {
-            summary.users = rows.int(row, 0)
-            summary.dailyLogs = rows.int(row, 1)
-            summary.deadLetters = rows.int(row, 2)
-            if let kind = rows.optionalString(row, 3) { summary.watchItemsByKind[kind] = rows.int(row, 4) }
+    func rollback() {
+        connection.rollback()
+    }
+
+    /// Under a savepoint: PostgreSQL cannot undo one failed statement of a transaction by itself. A savepoint
+    /// that wrote is a subtransaction with an id of its own until the commit; a non-strict ingestion commits every
+    /// 50,000 records, a few dozen such statements, below the 64 a session caches before other sessions'
+    /// snapshots slow down. https://www.postgresql.org/docs/15/sql-savepoint.html
+    func refusable<R>(_ body: () throws(StorageError) -> R) throws(StorageError) -> R {
+        try connection.execute("SAVEPOINT refusable")
+        let result: R
+        do {
+            result = try body()
+        } catch  where error.isRecordRefusal {
+            try connection.execute("ROLLBACK TO SAVEPOINT refusable; RELEASE SAVEPOINT refusable")
+            throw error
         }
-        return summary
+        try connection.execute("RELEASE SAVEPOINT refusable")
+        return result
+    }
+
+    // MARK: Statements
+
+    func rows<T>(
+        _ sql: SQL, _ parameters: [any SQLBindable], _ read: (any RowReader) throws(StorageError) -> T?
+    ) throws(StorageError) -> [T] {
+        try Self.rows(of: try connection.query(sql.postgresql, parameters.map(\.sqlValue.postgresText)), read)
+    }
+
+    func run(_ sql: SQL, _ parameters: [any SQLBindable]) throws(StorageError) -> Int {
+        try connection.query(sql.postgresql, parameters.map(\.sqlValue.postgresText)).affected
+    }
+
+    func rows<T>(
+        built sql: String, _ parameters: [any SQLBindable], _ read: (any RowReader) throws(StorageError) -> T?
+    ) throws(StorageError) -> [T] {
+        try Self.rows(of: try connection.queryUncached(sql, parameters.map(\.sqlValue.postgresText)), read)
+    }
+
+    private static func rows<T>(of result: PostgreSQLRows, _ read: (any RowReader) throws(StorageError) -> T?)
+        throws(StorageError) -> [T]
+    {
+        let row: any RowReader = result
+        var values: [T] = []
+        values.reserveCapacity(result.count)
+        for index in 0..<result.count {
+            result.current = index
+            if let value = try read(row) { values.append(value) }
+        }
+        return values
+    }
+
+    func execute(_ script: String) throws(StorageError) {
+        try connection.execute(script)
+    }
+
+    func placeholder(_ number: Int) -> String { "$\(number)" }
+
+    // MARK: What only PostgreSQL has
+
+    /// An index over a large table may take longer than the session's statement timeout.
+    func applyMigration(_ script: String) throws(StorageError) {
+        try connection.execute("SET LOCAL statement_timeout = 0")
+        try connection.execute(script, answerLimit: PostgreSQLConnection.migrationAnswerLimit)
+    }
+
+    /// A transaction advisory lock for the database's schema, so processes on many hosts opening a fresh database
+    /// at once apply each migration exactly once: the others wait, then see it applied. Two tests (or two tenants)
+    /// in different schemas of one database do not wait for each other.
+    /// https://www.postgresql.org/docs/15/explicit-locking.html#ADVISORY-LOCKS
+    func lockMigrations() throws(StorageError) {
+        try connection.query(
+            "SELECT pg_advisory_xact_lock(hashtext('pipeline.migrate'), hashtext(coalesce(current_schema(), '')))")
+        try createSchemaIfMissing()
+    }
+
+    /// A URL whose `search_path` names a schema that does not exist yet (`options=-csearch_path=…`, to keep
+    /// pipeline's tables apart) gets it created, so the first launch needs no manual step.
+    private func createSchemaIfMissing() throws(StorageError) {
+        let current = try connection.query("SELECT current_schema() IS NOT NULL, current_setting('search_path')")
+        guard !current.bool(0, 0) else { return }
+        let first =
+            current.string(0, 1).split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            .first { !$0.isEmpty && $0 != "\"$user\"" } ?? ""
+        let name = PostgreSQLDriver.schemaName(first)
+        guard !name.isEmpty else {
+            throw .cannotOpen(
+                path: connection.address.displayText, reason: "the search_path names no schema to create tables in")
+        }
+        // A name cannot be a bound parameter; quote it as an identifier (doubling any quote).
+        try connection.execute("CREATE SCHEMA IF NOT EXISTS \"\(name.replacingOccurrences(of: "\"", with: "\"\""))\"")
+    }
+
+    /// The schema an element of `search_path` names, as the server reads it: a quoted name as written (a doubled
+    /// quote inside stands for one), any other folded to lower case, as PostgreSQL folds an unquoted identifier
+    /// (ASCII letters only, in a UTF-8 database). `search_path=Pipeline` names the schema `pipeline`; creating
+    /// `Pipeline` would leave the path naming a schema that still does not exist.
+    /// https://www.postgresql.org/docs/15/sql-syntax-lexical.html#SQL-SYNTAX-IDENTIFIERS
+    static func schemaName(_ element: String) -> String {
+        if element.hasPrefix("\""), element.hasSuffix("\""), element.count >= 2 {
+            return String(element.dropFirst().dropLast()).replacingOccurrences(of: "\"\"", with: "\"")
+        }
+        return String(
+            decoding: element.utf8.map { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) ? $0 + 32 : $0 },
+            as: UTF8.self)
     }
 
     func reclaimLogSpace() throws(StorageError) {}
 
-    /// https://www.postgresql.org/docs/15/sql-analyze.html: a sample of the table, in its own
-    /// transaction; it waits only for another ANALYZE or VACUUM of the same table.
+    /// https://www.postgresql.org/docs/15/sql-analyze.html: a sample of the table, in its own transaction; it
+    /// waits only for another ANALYZE or VACUUM of the same table.
     func refreshQueueStatistics() throws(StorageError) {
         try connection.execute("ANALYZE watch_items")
     }
 
-    /// PostgreSQL checks its own pages (and, with data checksums, their contents) as it reads them;
-    /// what can be checked from a client is that every table pipeline needs is there and readable.
-    func integrityCheck() throws(StorageError) -> String {
-        let rows = try connection.query(
-            """
-            SELECT count(*) FROM unnest(ARRAY['users', 'daily_logs', 'user_settings', 'watch_items',
-                'watch_dead_letters', 'task_requests', 'task_runs', 'outbox', 'model_artifacts',
-                'serving_models', 'evaluations']) AS name
-            WHERE to_regclass(name) IS NULL
-            """)
-        return rows.int(0, 0) == 0 ? "ok" : "\(rows.int(0, 0)) of pipeline's tables are missing"
+    /// Moves each identity past every id its table handed out — counting the ids that outlived their rows in other
+    /// tables (a dead letter keeps its watch item's id, a run its request's) — so a new row never takes one again.
+    /// https://www.postgresql.org/docs/15/functions-sequence.html
+    func advanceIdentities() throws(StorageError) {
+        for table in CopyTable.allCases {
+            guard let issued = table.issuedIDs else { continue }
+            let largest = issued.map { "(SELECT max(\"\($0.column)\") FROM \"\($0.table.name)\")" }
+            try connection.queryUncached(
+                "SELECT setval(pg_get_serial_sequence($1, 'id'), greatest(\(largest.joined(separator: ", ")), 0) + 1, "
+                    + "false)",
+                [table.name])
+        }
     }
 
-    func executeForTesting(_ sql: String) throws(StorageError) {
-        try connection.execute(sql)
-    }
-
-    func migrationCountForTesting() throws(StorageError) -> Int {
-        try connection.query("SELECT count(*) FROM schema_migrations").int(0, 0)
-    }
-
-    /// Many rows' parameters as one parameter per column: column k of `rows` as an array literal, for a
-    /// statement that reads them back with `unnest($1::…[], $2::…[], …)`.
+    /// Many rows' parameters as one parameter per column: column k of `rows` as an array literal, for a statement
+    /// that reads them back with `unnest($1::…[], $2::…[], …)`.
     static func arrayColumns(_ rows: [[String?]]) -> [String?] {
         guard let first = rows.first else { return [] }
         return first.indices.map { column in arrayLiteral(rows.map { $0[column] }) }
     }
 
-    /// A PostgreSQL array literal (`{"a",NULL,"b"}`) of values in their text form, `nil` as NULL, bound
-    /// as one parameter so the statement stays constant (`identifier = ANY($1::text[])`, a chunk's
-    /// columns). Quoted elements read as any element type, so `$1::integer[]` takes it as well as
-    /// `text[]`. https://www.postgresql.org/docs/15/arrays.html#ARRAYS-IO
+    /// A PostgreSQL array literal (`{"a",NULL,"b"}`) of values in their text form, `nil` as NULL, bound as one
+    /// parameter so the statement stays constant (`identifier = ANY($1::text[])`, a chunk's columns). Quoted
+    /// elements read as any element type, so `$1::integer[]` takes it as well as `text[]`.
+    /// https://www.postgresql.org/docs/15/arrays.html#ARRAYS-IO
     static func arrayLiteral(_ values: [String?]) -> String {
         var bytes: [UInt8] = [UInt8(ascii: "{")]
         bytes.reserveCapacity(values.count * 8)

@@ -7,8 +7,8 @@ import Synchronization
 ///
 /// SQLite's default checkpoints run inside the commit that takes the log past 1,000 pages: the writing
 /// thread copies the log into the file and syncs it while it holds the store's actor, and every other task
-/// waiting on the store waits with it (in a retrain, both workers stood still for about 20 ms each time; an
-/// ingestion's writer, the slower of its two threads, lost about a tenth of its time so). Here the writer's
+/// waiting on the store waits with it (both workers of a retrain stood still each time, and an ingestion's
+/// writer, the slower of its two threads, lost a share of its time: docs/benchmarks.md). Here the writer's
 /// commit only hands the checkpoint to a serial queue, which runs a PASSIVE checkpoint on a connection of its
 /// own: it copies what no reader still needs, and never blocks the writer or a reader
 /// (https://www.sqlite.org/c3ref/wal_checkpoint_v2.html). A commit after a complete checkpoint starts the log

@@ -3,112 +3,126 @@ import Foundation
 
 /// The embedded backend: one SQLite file, in WAL mode, shared by the processes of one host.
 ///
-/// Not thread-safe: it is owned by a `Store` actor and used only from it. Writes take SQLite's
-/// write lock up front (`BEGIN IMMEDIATE`), so processes on the host serialize their writes and the
-/// multi-statement operations (a claim with its runs, a completion) see no interleaving.
+/// Not thread-safe: it is owned by a `Store` (or a `LogReader`) and used only from its actor. Writes take
+/// SQLite's write lock up front (`BEGIN IMMEDIATE`), so processes on the host serialize their writes and what
+/// the store does in several statements (a claim with its runs, a finish) sees no interleaving.
 final class SQLiteDriver: StorageDriver {
     let connection: Connection
-    let clock: any Clock
-    /// Users known to exist, so a batch does not re-insert its user for every row. A user is
-    /// never deleted by pipeline, so a cached id stays true; ids added by a transaction that rolls
-    /// back are forgotten.
-    var knownUsers: Set<UserID> = []
-    var knownUsersBeforeBatch: Set<UserID> = []
-    /// The timestamp of the open `batch`: every row it writes is stamped with the same instant.
-    var batchMilliseconds: Int64?
+    let backend = StorageBackend.sqlite
     /// Whether a batch has enlarged the connection's page cache.
-    var hasBatchCache = false
+    private var hasBatchCache = false
     /// Runs the log's checkpoints off the writing connection; `nil` on a reader.
     private var checkpointer: LogCheckpointer?
 
-    /// Opens (creating with mode 0600) the file at `path` and migrates it up to `schemaVersion`
-    /// (all when `nil`). A newer or foreign database is refused before anything in it changes.
-    init(path: String, clock: any Clock, schemaVersion: Int?) throws(StorageError) {
-        self.clock = clock
+    /// Opens (creating with mode 0600) the file at `path`; the store checks and migrates it, after
+    /// `enableWriteAheadLog()`.
+    init(path: String) throws(StorageError) {
         connection = try Connection(path: path)
-        let migrator = Migrator()
-        try migrator.checkCompatible(connection)
-        try connection.enableWriteAheadLog()
-        try migrator.migrate(connection, to: schemaVersion, now: Store.milliseconds(clock.now))
-        checkpointer = LogCheckpointer(attachedTo: connection)
+    }
+
+    /// Opens the file at `path` for reading only (`Connection(readingOnly:)`): for a process that cannot write it,
+    /// the commands that only read.
+    init(readingOnly path: String) throws(StorageError) {
+        connection = try Connection(readingOnly: path)
     }
 
     deinit {
         checkpointer?.detach(from: connection)
     }
 
-    /// Opens a second connection to the file at `path`, which a store has already opened and migrated, for
-    /// reads only (`LogReader`): nothing is migrated here, and a schema this build does not know is refused
-    /// as the store refuses it.
-    init(readerAt path: String, clock: any Clock) throws(StorageError) {
-        self.clock = clock
-        connection = try Connection(path: path)
-        try Migrator().checkCompatible(connection)
-    }
-
-    /// Opens the file at `path` for reading only (`Connection(readingOnly:)`): for a process that cannot write
-    /// it, the commands that only read. Its schema must be this build's: migrating would need to write.
-    init(readingOnlyAt path: String, clock: any Clock) throws(StorageError) {
-        self.clock = clock
-        connection = try Connection(readingOnly: path)
-        let migrator = Migrator()
-        try migrator.checkCompatible(connection)
-        let version = try migrator.currentVersion(connection)
-        guard version == migrator.latestVersion else {
-            throw .cannotOpen(
-                path: path,
-                reason: "it is read-only for this process and at schema version \(version), which this pipeline must "
-                    + "migrate to \(migrator.latestVersion) before reading it; run 'pipeline init' once with write access"
-            )
-        }
+    /// Turns on write-ahead logging (`Connection.enableWriteAheadLog`) and hands the log's checkpoints to a
+    /// `LogCheckpointer`: for the store's connection, once the database is known to be pipeline's.
+    func enableWriteAheadLog() throws(StorageError) {
+        try connection.enableWriteAheadLog()
+        checkpointer = LogCheckpointer(attachedTo: connection)
     }
 
     func checkIsolation(with check: @escaping () -> Void) {
         connection.checkIsolation = check
     }
 
-    var nowMilliseconds: Int64 {
-        batchMilliseconds ?? Store.milliseconds(clock.now)
+    // MARK: Transactions
+
+    /// The first batch of a connection enlarges its page cache (`Connection.enlargePageCache()`): batches are how
+    /// large inputs are written. A snapshot is a deferred transaction: its first read takes the snapshot every
+    /// later read sees, and it blocks no writer (https://www.sqlite.org/isolation.html).
+    func begin(_ kind: TransactionKind) throws(StorageError) {
+        if kind == .batch, !hasBatchCache {
+            try connection.enlargePageCache()
+            hasBatchCache = true
+        }
+        try connection.begin(immediate: kind != .snapshot)
     }
 
-    /// Runs `body` in one write transaction; users it inserts are forgotten again if it rolls back.
-    func write<R>(_ body: () throws(StorageError) -> R) throws(StorageError) -> R {
-        let before = knownUsers
-        do {
-            return try connection.writeTransaction(body)
-        } catch {
-            knownUsers = before
-            throw error
+    func commit() throws(StorageError) {
+        try connection.commit()
+    }
+
+    func rollback() {
+        // A failed COMMIT (SQLITE_BUSY) leaves the transaction open too. Nothing to recover if the rollback itself
+        // fails: SQLite has then already rolled back.
+        if connection.isInOpenTransaction { try? connection.rollback() }
+    }
+
+    /// SQLite undoes a statement it refuses, and only it (https://www.sqlite.org/lang_conflict.html, ABORT).
+    func refusable<R>(_ body: () throws(StorageError) -> R) throws(StorageError) -> R {
+        try body()
+    }
+
+    // MARK: Statements
+
+    func rows<T>(
+        _ sql: SQL, _ parameters: [any SQLBindable], _ read: (any RowReader) throws(StorageError) -> T?
+    ) throws(StorageError) -> [T] {
+        try connection.withStatement(sql.sqlite) { (statement) throws(StorageError) in
+            try Self.rows(of: statement, parameters, read)
         }
     }
 
-    func schemaVersion() throws(StorageError) -> Int {
-        try Migrator().currentVersion(connection)
-    }
-
-    func summary() throws(StorageError) -> StoreSummary {
-        try connection.readTransaction { () throws(StorageError) in
-            var summary = StoreSummary()
-            summary.users = try connection.scalarInt("SELECT count(*) FROM users")
-            summary.dailyLogs = try connection.scalarInt("SELECT count(*) FROM daily_logs")
-            summary.deadLetters = try connection.scalarInt(
-                "SELECT count(*) FROM watch_dead_letters WHERE resolved_at IS NULL")
-            try connection.withStatement("SELECT kind, count(*) FROM watch_items GROUP BY kind ORDER BY kind") {
-                (kinds) throws(StorageError) in
-                while try kinds.step() {
-                    summary.watchItemsByKind[kinds.string(0)] = kinds.int(1)
-                }
-            }
-            return summary
+    func run(_ sql: SQL, _ parameters: [any SQLBindable]) throws(StorageError) -> Int {
+        try connection.withStatement(sql.sqlite) { (statement) throws(StorageError) in
+            try statement.bind(parameters)
+            try statement.run()
+            return connection.changes
         }
     }
 
-    /// SQLite's own check of the file's structure: `"ok"` when sound.
-    /// https://www.sqlite.org/pragma.html#pragma_integrity_check
-    func integrityCheck() throws(StorageError) -> String {
-        try connection.scalarText("PRAGMA integrity_check") ?? ""
+    func rows<T>(
+        built sql: String, _ parameters: [any SQLBindable], _ read: (any RowReader) throws(StorageError) -> T?
+    ) throws(StorageError) -> [T] {
+        try connection.withStatement(text: sql) { (statement) throws(StorageError) in
+            try Self.rows(of: statement, parameters, read)
+        }
     }
 
+    private static func rows<T>(
+        of statement: Statement, _ parameters: [any SQLBindable], _ read: (any RowReader) throws(StorageError) -> T?
+    ) throws(StorageError) -> [T] {
+        try statement.bind(parameters)
+        let row: any RowReader = statement
+        var values: [T] = []
+        while try statement.step() {
+            if let value = try read(row) { values.append(value) }
+        }
+        return values
+    }
+
+    func execute(_ script: String) throws(StorageError) {
+        try connection.execute(script)
+    }
+
+    func placeholder(_ number: Int) -> String { "?\(number)" }
+
+    // MARK: What only SQLite has
+
+    func applyMigration(_ script: String) throws(StorageError) {
+        try connection.execute(script)
+    }
+
+    /// The migration's transaction holds the write lock already.
+    func lockMigrations() throws(StorageError) {}
+
+    /// Checkpoints the write-ahead log into the database and truncates it.
     func reclaimLogSpace() throws(StorageError) {
         let truncate = { () throws(StorageError) in
             _ = try self.connection.scalarText("PRAGMA wal_checkpoint(TRUNCATE)")
@@ -117,13 +131,10 @@ final class SQLiteDriver: StorageDriver {
         if let checkpointer { try checkpointer.exclusively(truncate) } else { try truncate() }
     }
 
+    /// SQLite's planner walks the queue's key either way.
     func refreshQueueStatistics() throws(StorageError) {}
 
-    func executeForTesting(_ sql: String) throws(StorageError) {
-        try connection.execute(sql)
-    }
-
-    func migrationCountForTesting() throws(StorageError) -> Int {
-        try connection.scalarInt("SELECT count(*) FROM schema_migrations")
-    }
+    /// A new row's id is one past the largest in its table (a rowid table without AUTOINCREMENT), so no counter
+    /// needs moving. https://www.sqlite.org/autoinc.html
+    func advanceIdentities() throws(StorageError) {}
 }

@@ -3,7 +3,7 @@ import CSQLite
 /// A prepared statement. It owns its `sqlite3_stmt` and finalizes it when released.
 ///
 /// Not thread-safe: a statement lives inside the `Store` actor with its connection.
-final class Statement {
+final class Statement: RowReader {
     let handle: OpaquePointer
     let sql: String
     private let connection: OpaquePointer
@@ -18,9 +18,23 @@ final class Statement {
         }
         self.handle = handle
         self.sql = sql
-        textRoom = .allocate(byteCount: max(1024, 16 * Int(sqlite3_bind_parameter_count(handle))), alignment: 1)
+        let count = sqlite3_bind_parameter_count(handle)
+        textRoom = .allocate(byteCount: max(1024, 16 * Int(count)), alignment: 1)
         self.connection = connection
+        var indexes: [Int32] = []
+        for index in Int32(1)..<count + 1 {
+            let number = sqlite3_bind_parameter_name(handle, index).flatMap { Int(String(cString: $0).dropFirst()) }
+            let position = number ?? Int(index)
+            if indexes.count <= position { indexes += repeatElement(0, count: position + 1 - indexes.count) }
+            indexes[position] = index
+        }
+        self.indexes = indexes
     }
+
+    /// SQLite's index of the parameter numbered `n` (`$n` or `?n`) at `[n]`, 0 where the statement has none.
+    /// SQLite numbers named parameters such as `$2` in the order they first appear, so a statement whose text
+    /// names `$2` before `$1` binds `$1` at index 2; `bind(_: [any SQLBindable])` binds each by its number.
+    private let indexes: [Int32]
 
     /// Room for the text a run binds: `bind(_:_: String?)` copies a string here and binds it `SQLITE_STATIC`, so a
     /// bound string costs SQLite no allocation and copy of its own (an ingestion binds seven per day). SQLite
@@ -98,6 +112,23 @@ final class Statement {
         try check(sqlite3_bind_text(handle, index, bytes, Int32(value.utf8CodeUnitCount), nil))
     }
 
+    /// Binds `parameters` to `$1, $2, …`: the first to the parameter numbered 1, and so on. A number the
+    /// statement does not use is skipped.
+    func bind(_ parameters: [any SQLBindable]) throws(StorageError) {
+        for (offset, parameter) in parameters.enumerated() where offset + 1 < indexes.count {
+            let index = indexes[offset + 1]
+            guard index > 0 else { continue }
+            switch parameter.sqlValue {
+            case .null: try check(sqlite3_bind_null(handle, index))
+            case .integer(let number): try bind(index, number)
+            case .real(let number): try bind(index, number)
+            case .text(let text): try bind(index, text)
+            case .boolean(let flag): try bind(index, flag)
+            case let list: try bind(index, list.json)
+            }
+        }
+    }
+
     // MARK: Stepping
 
     /// Runs one step; `true` when a row is available.
@@ -166,6 +197,10 @@ final class Statement {
         let text = sqlite3_column_text(handle, column)
         let count = Int(sqlite3_column_bytes(handle, column))
         return body(UnsafeBufferPointer(start: text, count: text == nil ? 0 : count))
+    }
+
+    func bool(_ column: Int32) -> Bool {
+        sqlite3_column_int64(handle, column) != 0
     }
 
     private func check(_ code: Int32) throws(StorageError) {

@@ -1,6 +1,6 @@
-/// What a run prints and returns when it ends by an error or a `CleanExit`: the single place that
+/// The message and status a run ends with when a command throws or asks to stop early (a `CleanExit`): the single place that
 /// decides every message, its stream and the exit status.
-struct Report: Sendable, Hashable {
+struct ExitMessage: Sendable, Hashable {
     var stdout = ""
     var stderr = ""
     var status: ExitStatus

@@ -4,9 +4,10 @@ import Glibc
 import PipelineKit
 import Scheduling
 
-/// What the scheduler commands (`run`, `retrain`, `status`, `history`, `outbox`) share: opening the
-/// pipeline, wiring the personal model, the metrics file, and how instants and runs are printed.
-enum LaunchSupport {
+/// A launch from the command line, as `pipeline run` and `pipeline retrain` make it: their shared options, the
+/// launch options they give, the launch itself with its JSON report, and the metrics file (`status` writes it
+/// too).
+enum SchedulerLaunch {
     /// `--metrics-file`, declared by the commands that can write one.
     static let metricsFileOption = OptionSpec.option(
         "metrics-file", valueName: "path",
@@ -17,8 +18,6 @@ enum LaunchSupport {
     static let jobsOption = OptionSpec.option(
         "jobs", .integer(1...1024), help: "Tasks to run at once (default: one per core).")
 
-    /// Opens an existing database: every command but ingestion and `init` refuses a path where there
-    /// is none, so a mistyped `--db` is an error and creates nothing.
     /// `--max-attempts`: attempts before a failing request is discarded (see
     /// `SchedulerConfiguration.maxAttempts` for why 12).
     static let maxAttemptsOption = OptionSpec.option(
@@ -33,10 +32,6 @@ enum LaunchSupport {
             + "this, at most \(SchedulerConfiguration().pruneLimit) of each per launch.",
         default: String(Int((SchedulerConfiguration().historyRetention ?? 0) / 86_400)),
         environment: "PIPELINE_KEEP_HISTORY_DAYS")
-
-    static func open(_ context: CommandContext) async throws -> Pipeline {
-        try await Pipeline.openExisting(path: context.databasePath, clock: context.clock, log: context.log)
-    }
 
     /// The personal models behind `ml-retrain` and `weekly-insight`: one value per launch, so the
     /// population model is pooled once and shared by every user's retrain.
@@ -65,7 +60,7 @@ enum LaunchSupport {
         let duration = ContinuousClock.now - started
         try await writeMetrics(context, pipeline: pipeline, report: report, duration: duration)
         if context.json {
-            context.io.stdout.writeLine(json(report).jsonText)
+            context.io.stdout.writeLine(report.json.jsonText)
         }
         return report
     }
@@ -100,73 +95,5 @@ enum LaunchSupport {
             unlink(temporary)
             throw CLIError.cannotOpen(path: path, reason: String(cString: strerror(failure)))
         }
-    }
-
-    // MARK: Printing
-
-    /// A run as `pipeline history --json` prints it.
-    static func json(_ run: TaskRun) -> JSONValue {
-        .object([
-            "identifier": .string(run.identifier.rawValue),
-            "user": run.scope.user.map { .string($0.rawValue) } ?? .null,
-            "startedAt": .string(ISO8601Instant.string(from: run.startedAt)),
-            "finishedAt": run.finishedAt.map { .string(ISO8601Instant.string(from: $0)) } ?? .null,
-            "outcome": run.outcome.map { .string($0.rawValue) } ?? .null,
-            "reason": run.reason.map(JSONValue.string) ?? .null,
-            "periods": .number(Double(run.periods)),
-        ])
-    }
-
-    static func json(_ request: ScheduledRequest) -> JSONValue {
-        .object([
-            "identifier": .string(request.identifier.rawValue),
-            "user": request.scope.user.map { .string($0.rawValue) } ?? .null,
-            "earliestBeginDate": request.earliestBeginDate.map { .string(ISO8601Instant.string(from: $0)) } ?? .null,
-            "attempts": .number(Double(request.attempts)),
-        ])
-    }
-
-    static func json(_ report: LaunchReport) -> JSONValue {
-        .object([
-            "startedChains": .number(Double(report.startedChains)),
-            "runCount": .number(Double(report.runCount)),
-            "runs": .array(report.runs.map(json)),
-            "reclaimed": .number(Double(report.reclaimed)),
-            "waitingForConditions": .array(report.waitingForConditions.map(json)),
-            "runningElsewhere": .array(report.runningElsewhere.map(json)),
-            "discarded": .number(Double(report.discarded.count)),
-            "pruned": .object([
-                "runs": .number(Double(report.pruned.runs)),
-                "outboxMessages": .number(Double(report.pruned.outboxMessages)),
-                "deadLetters": .number(Double(report.pruned.deadLetters)),
-                "discardedRequests": .number(Double(report.pruned.discardedRequests)),
-            ]),
-        ])
-    }
-
-    /// The `<id>` positionals of an operator's action (`requests cancel 12 13`); `what` names the
-    /// thing in the error, e.g. "a request".
-    static func ids(_ context: CommandContext, of what: String) throws(CLIError) -> [Int64] {
-        try context.arguments.positionals("id").map { (text) throws(CLIError) -> Int64 in
-            guard let id = Int64(text), id > 0 else {
-                throw .invalidValue(text, origin: "'<id>'", expected: "\(what) id, a positive integer")
-            }
-            return id
-        }
-    }
-
-    /// `4 h`, `1 day`, `7 days`: a cadence in words.
-    static func duration(_ seconds: TimeInterval) -> String {
-        if seconds >= 86_400, seconds.truncatingRemainder(dividingBy: 86_400) == 0 {
-            let days = Int(seconds / 86_400)
-            return "\(days) day\(days == 1 ? "" : "s")"
-        }
-        if seconds >= 3600, seconds.truncatingRemainder(dividingBy: 3600) == 0 { return "\(Int(seconds / 3600)) h" }
-        return "\(Int(seconds / 60)) min"
-    }
-
-    /// `health-refresh for ada`, `cleanup (global)`.
-    static func label(_ identifier: TaskIdentifier, _ scope: TaskScope) -> String {
-        scope.user.map { "\(identifier) for \($0)" } ?? "\(identifier) (global)"
     }
 }

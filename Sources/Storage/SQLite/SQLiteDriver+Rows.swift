@@ -1,9 +1,14 @@
 import Domain
+import Foundation
 
-/// The merge rules of DESIGN §2, in SQL so that concurrent writers cannot break them: whichever
-/// statement commits last, a `user` value is never replaced by a `health` one. In an `ON CONFLICT
-/// … DO UPDATE SET` every bare column name is the stored row's value before the update, and
-/// `excluded.x` is the incoming one (https://www.sqlite.org/lang_upsert.html).
+/// The statements whose rows SQLite binds its own way: the merge rules of DESIGN §2 as upserts, bulk loads of
+/// days and watch items as runs of up to `rowsPerStatement` rows in one VALUES list (each length prepared
+/// once), and a copy's rows.
+///
+/// The merge rules are in SQL so that concurrent writers cannot break them: whichever statement commits last, a
+/// `user` value is never replaced by a `health` one. In an `ON CONFLICT … DO UPDATE SET` every bare column name
+/// is the stored row's value before the update, and `excluded.x` is the incoming one
+/// (https://www.sqlite.org/lang_upsert.html).
 extension SQLiteDriver {
     /// The merge rules as one upsert of a `DayWrite`. A day with no row gets the row the rules
     /// leave on an empty one (`DayWrite.applied(to: nil)`), bound column by column and inserted as
@@ -70,105 +75,94 @@ extension SQLiteDriver {
         return bits
     }
 
-    /// Stores what a person typed for a day, creating the user (UTC) if new. Runs in its own
-    /// transaction; the values are assumed valid (`UserEntry.validate()`), and the database's CHECK
-    /// constraints reject any that are not.
-    func write(_ entry: UserEntry) throws(StorageError) {
-        try write { () throws(StorageError) in try apply(entry) }
-    }
-
-    /// Merges one day of health metrics, creating the user (UTC) if new. Runs in its own transaction.
-    func write(_ metrics: HealthMetrics) throws(StorageError) {
-        try write { () throws(StorageError) in try apply(metrics) }
-    }
-
-    func apply(_ entry: UserEntry) throws(StorageError) {
-        try apply(DayWrite(entry))
-    }
-
-    func apply(_ metrics: HealthMetrics) throws(StorageError) {
-        guard !metrics.isEmpty else { return }
-        try apply(DayWrite(metrics))
-    }
-
-    func apply(_ write: DayWrite) throws(StorageError) {
-        try ensureUser(write.user)
+    func upsertDay(_ write: DayWrite, at now: Int64) throws(StorageError) {
         try connection.withStatement(SQLiteDriver.upsertDay) { (statement) throws(StorageError) in
-            try bindRow(of: write, to: statement, from: 1)
+            try bindRow(of: write, at: now, to: statement, from: 1)
             try statement.bind(16, SQLiteDriver.mentionedBits(write.entry))
             try statement.run()
         }
     }
 
-    /// Inserts the rows `writes` (a run of up to `rowsPerInsert`) leave on days with no row, all in one statement
-    /// (`insertDays`), and returns `true`; or, when the database refuses any of them (a day already stored, one
-    /// day twice, a constraint), changes nothing and returns `false`: SQLite undoes a refused statement whole.
-    /// Their users are ensured first, and stay.
-    func insertNewDays(_ writes: ArraySlice<DayWrite>) throws(StorageError) -> Bool {
-        try ensureUsers(writes.lazy.map(\.user))
-        let refusal = try constraintRefusal { () throws(StorageError) in
-            try runRows(.insertDays, count: writes.count, writes) { (write, statement, first) throws(StorageError) in
-                try bindRow(of: write, to: statement, from: first)
-            }
+    /// Inserts the rows `writes` leave on days with no row, all in one statement (`insertDays`), and returns no
+    /// position; when the database refuses any of them (a day already stored, a constraint) the statement fails
+    /// whole, SQLite undoes it, and the store writes each day with `upsertDay`.
+    func upsertDays(_ writes: ArraySlice<DayWrite>, at now: Int64) throws(StorageError) -> [Int] {
+        try runRows(.insertDays, count: writes.count, writes) { (write, statement, first) throws(StorageError) in
+            try bindRow(of: write, at: now, to: statement, from: first)
         }
-        return refusal == nil
+        return []
     }
 
-    /// Upserts `entries` in their order. Runs of up to `rowsPerInsert` entries that clear no field (what a
-    /// watch item's payload holds) take one statement each (`upsertNonClearingEntries`); any other entry,
-    /// and a run of one, takes `upsertDay`.
-    func apply(_ entries: [UserEntry]) throws(StorageError) {
-        var start = 0
-        while start < entries.count {
-            var end = start
-            while end < entries.count, end - start < SQLiteDriver.rowsPerInsert, entries[end].clearsNothing {
-                end += 1
-            }
-            if end - start >= 2 {
-                try upsertNonClearingEntries(entries[start..<end])
-            } else {
-                end = start + 1
-                try apply(entries[start])
-            }
-            start = end
-        }
-    }
-
-    private func upsertNonClearingEntries(_ entries: ArraySlice<UserEntry>) throws(StorageError) {
-        try ensureUsers(entries.lazy.map(\.user))
+    /// `upsertNonClearingEntries`: an entry that would change nothing of its stored day leaves the row unwritten.
+    func upsertEntries(_ entries: ArraySlice<UserEntry>, at now: Int64) throws(StorageError) -> [Int] {
         try runRows(.upsertNonClearingEntries, count: entries.count, entries) {
             (entry, statement, first) throws(StorageError) in
-            try bindRow(of: DayWrite(entry), to: statement, from: first)
+            try bindRow(of: DayWrite(entry), at: now, to: statement, from: first)
+        }
+        return []
+    }
+
+    var rowsPerStatement: Int { SQLiteDriver.rowsPerInsert }
+
+    /// Queues a run of items in one statement, ids following the largest id in use in order (an item queued
+    /// already is skipped, its id unused). Without that SQLite hands the largest id out again once its item has
+    /// moved to the dead letters, and when that new item failed too, its dead letter could not take the id
+    /// (https://www.sqlite.org/autoinc.html); both maxima are read from primary keys, inside the write
+    /// transaction that inserts.
+    func insertWatchItems(_ items: ArraySlice<WatchSubmission>) throws(StorageError) -> [Int64] {
+        let largest = try connection.withStatement(
+            """
+            SELECT max(coalesce((SELECT max(id) FROM watch_items), 0),
+                coalesce((SELECT max(id) FROM watch_dead_letters), 0))
+            """
+        ) { (statement) throws(StorageError) -> Int64 in
+            _ = try statement.step()
+            return statement.int64(0)
+        }
+        return try runRows(.insertWatchItems, count: items.count, items.enumerated()) {
+            (numbered, statement, first) throws(StorageError) in
+            let item = numbered.element
+            try statement.bind(first, largest + 1 + Int64(numbered.offset))
+            try statement.bind(first + 1, item.user.rawValue)
+            try statement.bind(first + 2, item.kind)
+            try statement.bind(first + 3, item.payload)
+            try statement.bind(first + 4, Store.milliseconds(item.enqueuedAt))
+            try statement.bind(first + 5, item.occurrence.map(Int64.init))
         }
     }
 
     /// Runs the many-row statement `kind` for `count` rows (built and prepared the first time) once, with
     /// `rows` bound in order: `bind` binds a row's parameters from `first`, the next row's start the
-    /// statement's columns after.
+    /// statement's columns after. Returns the integers the statement returns, if any (`RETURNING id`).
+    @discardableResult
     func runRows<Rows: Sequence>(
         _ kind: ManyRowStatement, count: Int, _ rows: Rows,
         bind: (Rows.Element, Statement, Int32) throws(StorageError) -> Void
-    ) throws(StorageError) {
+    ) throws(StorageError) -> [Int64] {
         precondition((1...SQLiteDriver.rowsPerInsert).contains(count), "a run of 1 to rowsPerInsert rows")
         let columns = kind.columns
-        try connection.withStatement(named: kind.name(rows: count), sql: { kind.sql(rows: count) }) {
+        return try connection.withStatement(named: kind.name(rows: count), sql: { kind.sql(rows: count) }) {
             (statement) throws(StorageError) in
             var first: Int32 = 1
             for row in rows {
                 try bind(row, statement, first)
                 first += columns
             }
-            try statement.run()
+            var returned: [Int64] = []
+            while try statement.step() { returned.append(statement.int64(0)) }
+            return returned
         }
     }
 
     /// The row `write` leaves on a day with no row (`DayWrite.applied(to: nil)`), as parameters `first` …
     /// `first + 14` in the order of `upsertDay`'s column list.
-    private func bindRow(of write: DayWrite, to statement: Statement, from first: Int32) throws(StorageError) {
+    private func bindRow(of write: DayWrite, at now: Int64, to statement: Statement, from first: Int32)
+        throws(StorageError)
+    {
         let row = write.applied(to: nil)
         try statement.bind(first, write.user.rawValue)
         try statement.bind(first + 1, write.day.description)
-        try statement.bind(first + 2, nowMilliseconds)
+        try statement.bind(first + 2, now)
         try statement.bind(first + 3, row.symptomSeverity)
         try statement.bind(first + 4, row.mood)
         try statement.bind(first + 5, row.energy)
@@ -223,8 +217,8 @@ extension SQLiteDriver {
     }
 
     /// Rows a many-row statement writes at most at once (`ManyRowStatement`): one statement's fixed cost (its
-    /// start, its cursors, its end) shared by 32 rows made a bulk load of new days about a quarter faster than
-    /// a statement a day. A shorter run takes a statement of its own length (each length prepared once), so
+    /// start, its cursors, its end) shared by 32 rows made a bulk load of new days faster than a statement a day
+    /// (docs/benchmarks.md). A shorter run takes a statement of its own length (each length prepared once), so
     /// the few watch items a batch of days carries are one statement too, not one each.
     static let rowsPerInsert = 32
     static let dayColumns: Int32 = 15
@@ -284,138 +278,22 @@ extension SQLiteDriver {
         """
     }
 
+    static let watchItemColumns: Int32 = 6
+
+    static func insertWatchItems(rows: Int) -> String {
+        """
+        INSERT INTO watch_items (id, user_id, kind, payload, enqueued_at, occurrence)
+        VALUES \(rowsOfParameters(columns: watchItemColumns, rows: rows))
+        ON CONFLICT (user_id, kind, payload, occurrence) WHERE occurrence IS NOT NULL DO NOTHING
+        RETURNING id
+        """
+    }
+
     /// `(?1, …, ?15), (?16, …)`: `rows` rows of `columns` parameters.
     static func rowsOfParameters(columns: Int32 = dayColumns, rows: Int) -> String {
         (0..<rows).map { row in
             let first = Int32(row) * columns + 1
             return "(" + (first..<first + columns).map { "?\($0)" }.joined(separator: ", ") + ")"
         }.joined(separator: ", ")
-    }
-
-    /// The user's log for `day`, or `nil` when nothing was stored for it.
-    func dailyLog(user: UserID, day: Day) throws(StorageError) -> DailyLog? {
-        // The column order is the one `decodeDailyLog` reads.
-        try connection.withStatement(
-            """
-            SELECT user_id, day, symptom_severity, mood, energy, notes,
-                hrv, hrv_source, resting_heart_rate, resting_heart_rate_source,
-                step_count, step_count_source, sleep_duration, sleep_duration_source
-            FROM daily_logs
-            WHERE user_id = ?1 AND day = ?2
-            """
-        ) { (statement) throws(StorageError) in
-            try statement.bind(1, user.rawValue)
-            try statement.bind(2, day.description)
-            return try statement.step() ? decodeDailyLog(statement, user: user) : nil
-        }
-    }
-
-    /// The user's logs from `first` through `last` (either open when `nil`), in day order.
-    func dailyLogs(user: UserID, from first: Day? = nil, through last: Day? = nil) throws(StorageError)
-        -> [DailyLog]
-    {
-        try connection.withStatement(
-            """
-            SELECT user_id, day, symptom_severity, mood, energy, notes,
-                hrv, hrv_source, resting_heart_rate, resting_heart_rate_source,
-                step_count, step_count_source, sleep_duration, sleep_duration_source
-            FROM daily_logs
-            WHERE user_id = ?1 AND day >= ?2 AND day <= ?3 ORDER BY day
-            """
-        ) { (statement) throws(StorageError) in
-            try statement.bind(1, user.rawValue)
-            // '0000-00-00' and '9999-99-99' sort before and after every valid day.
-            try statement.bind(2, first?.description ?? "0000-00-00")
-            try statement.bind(3, last?.description ?? "9999-99-99")
-            var logs: [DailyLog] = []
-            while try statement.step() {
-                if let log = decodeDailyLog(statement, user: user) { logs.append(log) }
-            }
-            return logs
-        }
-    }
-
-    /// Each user's day values through `last`, in day order, in the order of `users`: `dailyLogs(users:through:)`
-    /// without the notes and sources, five columns a day fewer.
-    func dayValues(users: [UserID], through last: Day) throws(StorageError) -> [[DayValues]] {
-        var values: [[DayValues]] = []
-        values.reserveCapacity(users.count)
-        for user in users {
-            values.append(
-                try days(
-                    """
-                    SELECT day, symptom_severity, mood, energy, hrv, resting_heart_rate, step_count, sleep_duration
-                    FROM daily_logs
-                    WHERE user_id = ?1 AND day <= ?2 ORDER BY day
-                    """, of: user, through: last
-                ) { statement in decodeDayValues(statement, .values(from: 0)) })
-        }
-        return values
-    }
-
-    /// The user's day values and sources through `last`, in day order: `dailyLogs(user:through:)` without the
-    /// notes (and the user's id), two columns fewer a day.
-    func sourcedDayValues(user: UserID, through last: Day) throws(StorageError) -> [SourcedDayValues] {
-        try days(
-            """
-            SELECT day, symptom_severity, mood, energy, hrv, hrv_source, resting_heart_rate, resting_heart_rate_source,
-                step_count, step_count_source, sleep_duration, sleep_duration_source
-            FROM daily_logs
-            WHERE user_id = ?1 AND day <= ?2 ORDER BY day
-            """, of: user, through: last
-        ) { statement in
-            decodeDayValues(statement, .sourced).map { read in
-                SourcedDayValues(read) { metric in
-                    statement.firstByte(DayColumns.sourced.source(metric)) == UInt8(ascii: "u") ? .user : .health
-                }
-            }
-        }
-    }
-
-    /// The rows `sql` selects for `user` (?1) through `last` (?2), each decoded by `decode`; a row it cannot read
-    /// (a malformed day) is left out.
-    private func days<Row>(
-        _ sql: StaticString, of user: UserID, through last: Day, _ decode: (Statement) -> Row?
-    ) throws(StorageError) -> [Row] {
-        try connection.withStatement(sql) { (statement) throws(StorageError) -> [Row] in
-            try statement.bind(1, user.rawValue)
-            try statement.bind(2, last.description)
-            var rows: [Row] = []
-            while try statement.step() {
-                if let row = decode(statement) { rows.append(row) }
-            }
-            return rows
-        }
-    }
-
-    private func decodeDayValues(_ statement: Statement, _ columns: DayColumns) -> DayValues? {
-        guard let day = statement.withBytes(columns.first, { Day(utf8: $0) }) else { return nil }
-        var read = DayValues(day: day)
-        read.symptomSeverity = statement.optionalInt(columns.value(.symptomSeverity))
-        read.mood = statement.optionalInt(columns.value(.mood))
-        read.energy = statement.optionalInt(columns.value(.energy))
-        read.hrv = statement.optionalDouble(columns.value(.hrv))
-        read.restingHeartRate = statement.optionalDouble(columns.value(.restingHeartRate))
-        read.stepCount = statement.optionalInt(columns.value(.stepCount))
-        read.sleepDuration = statement.optionalDouble(columns.value(.sleepDuration))
-        return read
-    }
-
-    private func decodeDailyLog(_ statement: Statement, user: UserID) -> DailyLog? {
-        guard let day = statement.withBytes(1, { Day(utf8: $0) }) else { return nil }
-        // 'user' or 'health' (the table's CHECK): the first byte tells them apart.
-        func source(_ column: Int32) -> Source {
-            statement.firstByte(column) == UInt8(ascii: "u") ? .user : .health
-        }
-        var log = DailyLog(user: user, day: day)
-        log.symptomSeverity = statement.optionalInt(2)
-        log.mood = statement.optionalInt(3)
-        log.energy = statement.optionalInt(4)
-        log.notes = statement.optionalString(5)
-        log.hrv = statement.optionalDouble(6).map { Sourced($0, source(7)) }
-        log.restingHeartRate = statement.optionalDouble(8).map { Sourced($0, source(9)) }
-        log.stepCount = statement.optionalInt(10).map { Sourced($0, source(11)) }
-        log.sleepDuration = statement.optionalDouble(12).map { Sourced($0, source(13)) }
-        return log
     }
 }

@@ -1,3 +1,6 @@
+// One file for one type: the collector is one walk over a file's scopes and one over its tokens, whose steps share
+// the summary being built as private state; its parts are marked (scopes, tokens, flags and singletons).
+
 /// Reads one `SourceFile` into its `FileSummary` in one walk over the scopes and one over the tokens.
 struct FactCollector {
     private let file: SourceFile

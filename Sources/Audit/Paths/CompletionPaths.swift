@@ -1,0 +1,340 @@
+/// A token in one of the project's files.
+struct Site: Hashable, Sendable {
+    var file: Int32
+    var token: Int32
+
+    init(_ file: Int, _ token: Int) {
+        self.file = Int32(file)
+        self.token = Int32(token)
+    }
+}
+
+/// How the paths that reach the end of a block left it.
+enum Fall: Sendable {
+    /// Some path reaches the end without the work being finished; the site says where that path comes from
+    /// (the start of the body, an `if` without `else`, a `catch` …).
+    case open(Site)
+    /// Every path that reaches the end has finished the work.
+    case completed
+    /// No path reaches the end (all return, throw or break).
+    case none
+}
+
+/// What a body does with the obligation it was given, path by path.
+struct PathOutcome: Sendable {
+    /// `return`s (and, at the root, uncaught `throw`s and `try`s) taken while the work is unfinished.
+    var leaks: [Site] = []
+    /// `throw`s and `try`s taken while the work is unfinished that nothing here catches.
+    var thrown: [Site] = []
+    var fall: Fall = .none
+    /// The body finishes the work or hands it to other code somewhere.
+    var mentions = false
+    /// A `task.expirationHandler = …` assignment was seen.
+    var setsExpirationHandler = false
+    /// An expiration handler was set that does nothing but log (so the work is not cancelled): where it is set.
+    var expirationHandlerOnlyLogs: Site?
+    /// Some finishing happens in a closure or in code the obligation was handed to, so it may come after the body
+    /// returns; without it, every path finished before returning.
+    var finishesLater = false
+    /// Finishing calls made on a path that had already finished (`setTaskCompleted` twice, no flag between).
+    var repeated: [Site] = []
+    /// Calls of project functions given a closure that finishes the work, where the function may return without
+    /// calling that closure (the name of the called function's token).
+    var uncalledContinuations: [Site] = []
+    /// Calls made through an optional chain (`delegate?.refresh { … }`) given a closure that finishes the work: when
+    /// the chain is `nil` the call, and the closure with it, is skipped.
+    var skippedContinuations: [Site] = []
+    /// The obligation was handed to code the audit cannot see (an unknown function, a stored property).
+    var escaped = false
+    /// Of those, handed to a function outside the sources or returned to the caller (not only kept in a property).
+    var handedOutside = false
+    /// A `BGTaskScheduler.submit(_:)` is reachable.
+    var submits = false
+}
+
+/// Follows every path through a handler body to see whether it finishes its obligation: calls
+/// `setTaskCompleted(success:)`, calls the push completion handler, reports the call to CallKit, or ends the
+/// background task.
+///
+/// Control flow is read from the token stream: `if`/`else`, `guard … else`, `switch` cases, `do`/`catch`,
+/// loops (which may run zero times), `repeat`, `defer`, `return`, `throw`, and `try` outside a `do` that catches.
+/// A closure that finishes the work counts as finishing it (it is the asynchronous continuation); a closure
+/// assigned to `expirationHandler` does not. A call that passes the obligation to a project function is followed
+/// into that function (four calls deep); passing it to code outside the project counts as handing it over.
+final class CompletionPaths {
+    enum Obligation: Sendable {
+        /// `setTaskCompleted(success:)` on a `BGTask`.
+        case taskCompleted
+        /// Calling the completion handler parameter (`aliases` name it).
+        case completionHandlerCalled
+        /// `reportNewIncomingCall` (or `reportNewIncomingVoIPPushPayload`) on a `CXProvider`.
+        case incomingCallReported
+        /// `endBackgroundTask(_:)` with the identifier `aliases` name.
+        case backgroundTaskEnded
+    }
+
+    let project: Project
+    let obligation: Obligation
+    private var visiting: Set<CallableID> = []
+    private var helperCache: [HelperKey: PathOutcome] = [:]
+    private var mayFinishCache: [CallableID: Bool] = [:]
+    private var callsBackCache: [HelperKey: Bool] = [:]
+    /// Follows a closure parameter through the function it is passed to.
+    private lazy var continuations = CompletionPaths(project: project, obligation: .completionHandlerCalled)
+
+    private struct HelperKey: Hashable {
+        var callee: CallableID
+        var parameters: [Int]
+    }
+
+    static let maximumDepth = 4
+    private static let loggingCalls: Set<String> = [
+        "print", "debugPrint", "NSLog", "dump", "log", "info", "debug", "error", "warning", "notice", "fault",
+        "trace", "critical", "os_log",
+    ]
+
+    init(project: Project, obligation: Obligation) {
+        self.project = project
+        self.obligation = obligation
+    }
+
+    /// Paths through the body whose `{` is at `open` (a closure's parameters are skipped). Uncaught throws are
+    /// leaks here: nothing above the root can finish the work for them.
+    func analyzeRoot(file fileIndex: Int, open: Int, aliases: Set<String>) -> PathOutcome {
+        let file = project.file(fileIndex)
+        let close = Int(file.matching[open])
+        guard close > open else { return PathOutcome() }
+        let isClosure = file.scopes[Int(file.scopeOf[open])].kind == .closure
+        let start = isClosure ? Self.closureParameters(file, open: open).bodyStart : open + 1
+        var walker = Walker(paths: self, file: file, fileIndex: fileIndex, aliases: aliases, depth: 0)
+        let fall = walker.block(start, close, entry: .open(Site(fileIndex, open)), inDo: false)
+        return Self.closed(walker.outcome(fall))
+    }
+
+    /// Paths from token `start` to `end` (which may cross out of the block `start` is in), for an obligation that
+    /// begins at `origin`.
+    func analyzeRange(file fileIndex: Int, from start: Int, to end: Int, origin: Int, aliases: Set<String>)
+        -> PathOutcome
+    {
+        let file = project.file(fileIndex)
+        var walker = Walker(paths: self, file: file, fileIndex: fileIndex, aliases: aliases, depth: 0)
+        let fall = walker.block(start, end, entry: .open(Site(fileIndex, origin)), inDo: false)
+        return Self.closed(walker.outcome(fall))
+    }
+
+    /// At a root nothing above can finish the work: uncaught errors and a path reaching the end unfinished are
+    /// leaks.
+    private static func closed(_ outcome: PathOutcome) -> PathOutcome {
+        var closed = outcome
+        closed.leaks += closed.thrown
+        closed.thrown = []
+        if case .open(let origin) = closed.fall, closed.mentions { closed.leaks.append(origin) }
+        return closed
+    }
+
+    /// A closure's first body token after `{ [captures] (params) in`, and its parameter names; without an `in`
+    /// the closure has no named parameters (`$0` is its first).
+    static func closureParameters(_ file: SourceFile, open: Int) -> (bodyStart: Int, names: [String]) {
+        var cursor = open + 1
+        var names: [String] = []
+        let close = Int(file.matching[open])
+        let limit = min(close > open ? close : file.count, open + 48)
+        while cursor < limit {
+            if file.word(cursor) == .in { return (cursor + 1, names.isEmpty ? ["$0"] : names) }
+            if file.isPunct(cursor, ASCII.openBracket), cursor == open + 1 {
+                cursor = Int(file.matching[cursor]) + 1
+                continue
+            }
+            if file.isPunct(cursor, ASCII.openParen) {
+                for argument in file.arguments(ofCallAt: cursor) {
+                    if argument.label >= 0 {
+                        names.append(file.text(argument.label))
+                    } else if file.isIdentifier(argument.start) {
+                        names.append(file.text(argument.start))
+                    }
+                }
+                let closeParen = Int(file.matching[cursor])
+                guard closeParen > cursor else { break }
+                cursor = closeParen + 1
+                continue
+            }
+            if file.isIdentifier(cursor) {
+                let word = file.word(cursor)
+                if word != .none && word != .async && word != .throws && word != .some && word != .any {
+                    break
+                }
+                if !file.isPunct(cursor - 1, ASCII.colon), !file.isPunct(cursor - 1, ASCII.dot),
+                    !file.isPunct(cursor - 1, ASCII.at), word == .none
+                {
+                    names.append(file.text(cursor))
+                }
+                cursor += 1
+                continue
+            }
+            if file.isPunct(cursor, ASCII.comma) || file.isPunct(cursor, ASCII.colon) || file.isPunct(cursor, ASCII.dot)
+                || file.isPunct(cursor, ASCII.minus) || file.isPunct(cursor, ASCII.greater)
+                || file.isPunct(cursor, ASCII.question) || file.isPunct(cursor, ASCII.bang)
+                || file.isPunct(cursor, ASCII.at) || file.isPunct(cursor, ASCII.less)
+            {
+                cursor += 1
+                continue
+            }
+            break
+        }
+        return (open + 1, ["$0"])
+    }
+
+    // MARK: For the walker
+
+    func isFinishingCall(name: String, arguments: [Argument], in file: SourceFile, aliases: Set<String>) -> Bool {
+        switch obligation {
+        case .taskCompleted:
+            return name == "setTaskCompleted"
+        case .completionHandlerCalled:
+            return aliases.contains(name)
+        case .incomingCallReported:
+            return name == "reportNewIncomingCall" || name == "reportNewIncomingVoIPPushPayload"
+        case .backgroundTaskEnded:
+            guard name == "endBackgroundTask" else { return false }
+            for argument in arguments {
+                for token in argument.start..<argument.end where file.isIdentifier(token) {
+                    if aliases.contains(file.text(token)) { return true }
+                }
+            }
+            return false
+        }
+    }
+
+    func isLogging(_ name: String) -> Bool { Self.loggingCalls.contains(name) }
+
+    /// What calls that stop work or end a task are called, for code outside the sources, whose effects cannot be
+    /// read: `cancel()`, `endBackgroundTask(_:)`, `setTaskCompleted(success:)`, `invalidateAndCancel()`, `stop()` …
+    private static let stoppingPrefixes = [
+        "cancel", "end", "stop", "finish", "complet", "settaskcompleted", "invalidate", "suspend", "pause",
+        "disconnect", "close", "abort", "terminate", "teardown", "shutdown", "interrupt",
+    ]
+    private var loggerCache: [CallableID: Bool] = [:]
+
+    /// Whether the call at `token` is a logger: a call whose effects reach no task. A project function is judged by
+    /// its body (it assigns nothing outside itself and every call it makes is a logger, three calls deep); a call
+    /// outside the sources by what it is called, as its body cannot be read (`print`, `os_log`, an SDK's
+    /// `Logger.warn`, `Analytics.track` are loggers; `queue.cancelAllOperations()`, `session.invalidateAndCancel()`
+    /// are not).
+    func isLogger(file fileIndex: Int, token: Int, depth: Int) -> Bool {
+        let file = project.file(fileIndex)
+        let name = file.text(token)
+        let lowered = name.lowercased()
+        if Self.stoppingPrefixes.contains(where: { lowered.hasPrefix($0) }) { return false }
+        let labels = file.isPunct(token + 1, ASCII.openParen) ? file.labels(ofCallAt: token + 1) : []
+        // Every declaration the call may reach (one per `#if` branch, say) must be a logger.
+        let candidates = project.resolved(file: fileIndex, token: token, name: name, labels: labels)
+        return candidates.allSatisfy { callee in
+            if let known = loggerCache[callee] { return known }
+            // Deep chains and recursion count as reaching the task: rather silence than a false alarm.
+            loggerCache[callee] = false
+            let result = depth < 3 && bodyOnlyLogs(callee, depth: depth)
+            loggerCache[callee] = result
+            return result
+        }
+    }
+
+    private func bodyOnlyLogs(_ callee: CallableID, depth: Int) -> Bool {
+        let info = project.index.callable(callee)
+        guard info.kind == .function else { return false }
+        let fileIndex = Int(callee.file)
+        let file = project.file(fileIndex)
+        let scope = file.scopes[Int(info.scope)]
+        let open = Int(scope.open)
+        let close = min(Int(scope.close), file.count)
+        guard open >= 0, close > open else { return false }
+        for index in (open + 1)..<close {
+            if file.isPunct(index, ASCII.equals), !file.isPunct(index + 1, ASCII.equals),
+                !file.isPunct(index - 1, ASCII.equals), !file.isPunct(index - 1, ASCII.bang),
+                !file.isPunct(index - 1, ASCII.less), !file.isPunct(index - 1, ASCII.greater)
+            {
+                // A local being declared (`let line = …`) is no effect; anything else assigned is.
+                var back = index - 1
+                while back > open, file.line(back) == file.line(index), file.word(back) != .let,
+                    file.word(back) != .var
+                {
+                    back -= 1
+                }
+                guard file.word(back) == .let || file.word(back) == .var else { return false }
+            }
+            if file.isIdentifier(index), file.word(index) == .none, file.isPunct(index + 1, ASCII.openParen),
+                !file.isPunct(index - 1, ASCII.hash), file.word(index - 1) != .func,
+                !isLogger(file: fileIndex, token: index, depth: depth + 1)
+            {
+                return false
+            }
+        }
+        return true
+    }
+
+    /// Whether the body of `callee` mentions the finishing call at all, so that following it can matter.
+    func mayFinish(_ callee: CallableID) -> Bool {
+        if let known = mayFinishCache[callee] { return known }
+        let names: [StaticString]
+        switch obligation {
+        case .taskCompleted: names = ["setTaskCompleted"]
+        case .incomingCallReported: names = ["reportNewIncomingCall", "reportNewIncomingVoIPPushPayload"]
+        case .backgroundTaskEnded: names = ["endBackgroundTask"]
+        case .completionHandlerCalled: names = []
+        }
+        var found = false
+        if !names.isEmpty {
+            let file = project.file(Int(callee.file))
+            let scope = file.scopes[Int(project.index.callable(callee).scope)]
+            let end = min(Int(scope.close), file.count)
+            search: for token in max(Int(scope.open), 0)..<end {
+                for name in names where file.is(token, name) {
+                    found = true
+                    break search
+                }
+            }
+        }
+        mayFinishCache[callee] = found
+        return found
+    }
+
+    /// Whether project function `callee` calls its closure parameter `parameter` on every path (or keeps it or
+    /// passes it on, which hands the call to other code). A function that is too deep or recursive counts as
+    /// calling it: rather silence than a false alarm.
+    func callsBack(_ callee: CallableID, parameter: Int) -> Bool {
+        let key = HelperKey(callee: callee, parameters: [parameter])
+        if let known = callsBackCache[key] { return known }
+        var result = true
+        if let outcome = continuations.helper(callee, parameters: [parameter], depth: 1), !outcome.escaped {
+            var open = false
+            if case .open = outcome.fall { open = true }
+            // A parameter never called at all may not be a closure (another overload was meant): not judged.
+            result = !outcome.mentions || (outcome.leaks.isEmpty && outcome.thrown.isEmpty && !open)
+        }
+        callsBackCache[key] = result
+        return result
+    }
+
+    /// The outcome of a project function that is given the obligation through the parameters at `parameters`
+    /// (or, with none, reaches it some other way); `nil` when it is already being analysed further up.
+    func helper(_ callee: CallableID, parameters: [Int], depth: Int) -> PathOutcome? {
+        let key = HelperKey(callee: callee, parameters: parameters)
+        if let cached = helperCache[key] { return cached }
+        guard depth <= Self.maximumDepth, !visiting.contains(callee) else { return nil }
+        let info = project.index.callable(callee)
+        guard info.kind == .function || info.kind == .initializer else { return nil }
+        visiting.insert(callee)
+        defer { visiting.remove(callee) }
+        let fileIndex = Int(callee.file)
+        let file = project.file(fileIndex)
+        let scope = file.scopes[Int(info.scope)]
+        let open = Int(scope.open)
+        let close = Int(scope.close)
+        guard open >= 0, close > open, close <= file.count else { return nil }
+        let aliases = Set(parameters.compactMap { $0 < info.parameters.count ? info.parameters[$0] : nil })
+        var walker = Walker(paths: self, file: file, fileIndex: fileIndex, aliases: aliases, depth: depth)
+        let fall = walker.block(open + 1, close, entry: .open(Site(fileIndex, open)), inDo: false)
+        let outcome = walker.outcome(fall)
+        helperCache[key] = outcome
+        return outcome
+    }
+}

@@ -1,0 +1,164 @@
+import Domain
+import Foundation
+
+/// One statement of the seam, in each database's dialect: every operation a driver runs is one of these
+/// (`SQL+*.swift`), named by what it does, as River's driver interface names its queries. A statement both
+/// databases read alike is written once. Parameters are `$1, $2, …` on both (SQLite reads `$1` as a named
+/// parameter, which `Statement` binds by its number), bound in order from the array the caller passes; the
+/// doc comment of each statement names them and the columns it returns, which the callers in `Store+*.swift`
+/// decode through the types' `init(row:)`.
+///
+/// SQL is always a literal (statements are prepared once and cached by its address), never built from values.
+struct SQL: Sendable {
+    let sqlite: StaticString
+    let postgresql: StaticString
+
+    /// A statement both databases read the same way.
+    init(_ both: StaticString) {
+        sqlite = both
+        postgresql = both
+    }
+
+    init(sqlite: StaticString, postgresql: StaticString) {
+        self.sqlite = sqlite
+        self.postgresql = postgresql
+    }
+}
+
+/// A value bound to a statement's parameter. Each connection binds it in its own form: SQLite as an integer,
+/// real or text (a boolean as 0 or 1, a list as JSON text its `json_each` reads), PostgreSQL as text (a list as
+/// an array literal, read with `= ANY`).
+enum SQLValue: Sendable {
+    case null
+    case integer(Int64)
+    case real(Double)
+    case text(String)
+    case boolean(Bool)
+    /// A list bound as one parameter: `IN (SELECT value FROM json_each($n))` on SQLite, `= ANY($n::bigint[])` on
+    /// PostgreSQL.
+    case integers([Int64])
+    /// As `integers`, of text (`= ANY($n::text[])`).
+    case texts([String])
+    /// Rows of values as one JSON array of arrays, the same on both: `json_each($n)` and `value ->> k` on SQLite,
+    /// `json_array_elements($n::json)` and `e ->> k` on PostgreSQL. For batches of a few hundred rows whose
+    /// statement takes several columns each; the bulk loads bind columns their own way (`StorageDriver`).
+    case rows([[SQLValue]])
+
+    /// The JSON text of a list or of rows (`integers`, `texts`, `rows`), of the other cases as an element.
+    var json: String {
+        var text = ""
+        appendJSON(to: &text)
+        return text
+    }
+
+    private func appendJSON(to text: inout String) {
+        switch self {
+        case .null: text += "null"
+        case .integer(let number): text += String(number)
+        case .real(let number): text += number.isFinite ? "\(number)" : "null"
+        case .text(let string): text += JSONValue.string(string).jsonText
+        case .boolean(let flag): text += flag ? "true" : "false"
+        case .integers(let numbers): text += "[" + numbers.map(String.init).joined(separator: ",") + "]"
+        case .texts(let strings): text += JSONValue.array(strings.map(JSONValue.string)).jsonText
+        case .rows(let rows):
+            text += "["
+            for (index, row) in rows.enumerated() {
+                if index > 0 { text += "," }
+                text += "["
+                for (position, value) in row.enumerated() {
+                    if position > 0 { text += "," }
+                    value.appendJSON(to: &text)
+                }
+                text += "]"
+            }
+            text += "]"
+        }
+    }
+}
+
+/// A Swift value that binds as a statement parameter: the array a caller passes to a statement holds these.
+protocol SQLBindable: Sendable {
+    var sqlValue: SQLValue { get }
+}
+
+extension SQLValue: SQLBindable {
+    var sqlValue: SQLValue { self }
+}
+
+extension String: SQLBindable {
+    var sqlValue: SQLValue { .text(self) }
+}
+
+extension Int64: SQLBindable {
+    var sqlValue: SQLValue { .integer(self) }
+}
+
+extension Int: SQLBindable {
+    var sqlValue: SQLValue { .integer(Int64(self)) }
+}
+
+extension Double: SQLBindable {
+    var sqlValue: SQLValue { .real(self) }
+}
+
+extension Bool: SQLBindable {
+    var sqlValue: SQLValue { .boolean(self) }
+}
+
+/// An instant as the tables keep it: milliseconds since 1970 (`Store.milliseconds`).
+extension Date: SQLBindable {
+    var sqlValue: SQLValue { .integer(Store.milliseconds(self)) }
+}
+
+extension Day: SQLBindable {
+    var sqlValue: SQLValue { .text(description) }
+}
+
+extension UserID: SQLBindable {
+    var sqlValue: SQLValue { .text(rawValue) }
+}
+
+extension Optional: SQLBindable where Wrapped: SQLBindable {
+    var sqlValue: SQLValue { self?.sqlValue ?? .null }
+}
+
+/// One row of a statement's result, read column by column (0-based). SQLite's `Statement` is one (the row it
+/// stepped to), and so is a PostgreSQL result at its current row: the decoders (`init(row:)` of each stored type)
+/// are written once, against this.
+protocol RowReader {
+    func isNull(_ column: Int32) -> Bool
+    func int64(_ column: Int32) -> Int64
+    /// The column's integer, `nil` for NULL.
+    func optionalInt(_ column: Int32) -> Int?
+    func double(_ column: Int32) -> Double
+    /// The column's number, `nil` for NULL.
+    func optionalDouble(_ column: Int32) -> Double?
+    func string(_ column: Int32) -> String
+    /// A boolean column: SQLite keeps 0 or 1, PostgreSQL `t` or `f`.
+    func bool(_ column: Int32) -> Bool
+    /// The first byte of the column's text, 0 for empty text or NULL.
+    func firstByte(_ column: Int32) -> UInt8
+    /// Calls `body` with the column's UTF-8 bytes without copying them; valid only inside `body`.
+    func withBytes<R>(_ column: Int32, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R
+}
+
+extension RowReader {
+    func int(_ column: Int32) -> Int { Int(int64(column)) }
+
+    func optionalString(_ column: Int32) -> String? { isNull(column) ? nil : string(column) }
+
+    func optionalInt64(_ column: Int32) -> Int64? { isNull(column) ? nil : int64(column) }
+
+    func optionalBool(_ column: Int32) -> Bool? { isNull(column) ? nil : bool(column) }
+
+    /// An instant kept as milliseconds since 1970.
+    func date(_ column: Int32) -> Date { Store.date(milliseconds: int64(column)) }
+
+    func optionalDate(_ column: Int32) -> Date? { isNull(column) ? nil : date(column) }
+
+    /// A day kept as `YYYY-MM-DD`; `nil` for one that does not read as a day (a row pipeline did not write).
+    func day(_ column: Int32) -> Day? { withBytes(column) { Day(utf8: $0) } }
+
+    /// A `*_source` column: 'user' or 'health' (the tables' CHECK), told apart by the first byte.
+    func source(_ column: Int32) -> Source { firstByte(column) == UInt8(ascii: "u") ? .user : .health }
+}
