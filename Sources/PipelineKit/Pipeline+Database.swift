@@ -7,6 +7,9 @@ extension Pipeline {
     /// Where the database is, fit to print: a file path, or a PostgreSQL URL without its password.
     public var location: String { store.location }
 
+    /// Whether the database is an SQLite file (which a command may remove when it created it and stored nothing).
+    public var isFile: Bool { store.backend == .sqlite }
+
     /// The scope's model artifacts (a user's id, or `StoredModel.populationScope`), newest first, promoted or not.
     public func modelHistory(scope: String, limit: Int = Store.modelHistoryLimit) async throws(PipelineError)
         -> [StoredModel]

@@ -1,6 +1,7 @@
 import Domain
 import Foundation
 import HTMLReport
+import PipelineKit
 import TestSupport
 import Testing
 

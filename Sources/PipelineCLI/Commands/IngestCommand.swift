@@ -81,7 +81,7 @@ enum IngestCommand: Command {
         withExtendedLifetime(input) {}
         // An input refused as a whole leaves no database behind where there was none: a mistyped --db or a bad
         // file then creates nothing, as with every other command.
-        if !databaseWasThere, pipeline.store.backend == .sqlite, report.rejected > 0, report.storedCount == 0 {
+        if !databaseWasThere, pipeline.isFile, report.rejected > 0, report.storedCount == 0 {
             for suffix in ["", "-wal", "-shm"] { unlink(context.databasePath + suffix) }
         }
         if context.json {
