@@ -125,18 +125,14 @@ public struct AuditReport: Sendable {
         var json = JSONWriter()
         let counts = countsBySeverity
         json.open("{")
-        json.key("files")
-        json.number(filesScanned)
-        json.key("propertyLists")
-        json.number(propertyListsRead)
+        json.member("files", filesScanned)
+        json.member("propertyLists", propertyListsRead)
         json.key("summary")
         json.open("{")
         for severity in Severity.allCases {
-            json.key(severity.rawValue)
-            json.number(counts[severity] ?? 0)
+            json.member(severity.rawValue, counts[severity] ?? 0)
         }
-        json.key("total")
-        json.number(findings.count)
+        json.member("total", findings.count)
         json.close("}")
         json.key("rules")
         json.open("{")
@@ -144,16 +140,11 @@ public struct AuditReport: Sendable {
         for rule in Rule.all where broken.contains(rule.id) {
             json.key(rule.id)
             json.open("{")
-            json.key("severity")
-            json.string(rule.severity.rawValue)
-            json.key("title")
-            json.string(rule.title)
-            json.key("why")
-            json.string(rule.why)
-            json.key("before")
-            json.string(rule.before)
-            json.key("after")
-            json.string(rule.after)
+            json.member("severity", rule.severity.rawValue)
+            json.member("title", rule.title)
+            json.member("why", rule.why)
+            json.member("before", rule.before)
+            json.member("after", rule.after)
             json.close("}")
         }
         json.close("}")
@@ -161,18 +152,12 @@ public struct AuditReport: Sendable {
         json.open("[")
         for finding in findings {
             json.open("{")
-            json.key("file")
-            json.string(finding.file)
-            json.key("line")
-            json.number(finding.line)
-            json.key("column")
-            json.number(finding.column)
-            json.key("rule")
-            json.string(finding.ruleID)
-            json.key("severity")
-            json.string(finding.severity.rawValue)
-            json.key("message")
-            json.string(finding.message)
+            json.member("file", finding.file)
+            json.member("line", finding.line)
+            json.member("column", finding.column)
+            json.member("rule", finding.ruleID)
+            json.member("severity", finding.severity.rawValue)
+            json.member("message", finding.message)
             json.close("}")
         }
         json.close("]")
@@ -180,10 +165,8 @@ public struct AuditReport: Sendable {
         json.open("[")
         for file in skipped {
             json.open("{")
-            json.key("file")
-            json.string(file.file)
-            json.key("reason")
-            json.string(file.reason)
+            json.member("file", file.file)
+            json.member("reason", file.reason)
             json.close("}")
         }
         json.close("]")
@@ -221,6 +204,18 @@ struct JSONWriter {
     mutating func string(_ value: String) {
         separate()
         write(value)
+    }
+
+    /// `"name":"value"` in an object.
+    mutating func member(_ name: String, _ value: String) {
+        key(name)
+        string(value)
+    }
+
+    /// `"name":value` in an object.
+    mutating func member(_ name: String, _ value: Int) {
+        key(name)
+        number(value)
     }
 
     mutating func bool(_ value: Bool) {

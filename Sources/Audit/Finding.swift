@@ -10,18 +10,6 @@ public struct Finding: Sendable, Hashable {
     /// What is wrong here, naming the identifier or function involved.
     public let message: String
 
-    public init(rule: Rule, file: String, line: Int, column: Int, message: String) {
-        self.rule = rule
-        self.file = file
-        self.line = line
-        self.column = column
-        self.message = message
-    }
-
-    init(rule: Rule, at location: SourceLocation, message: String) {
-        self.init(rule: rule, file: location.file, line: location.line, column: location.column, message: message)
-    }
-
     public var ruleID: String { rule.id }
     public var severity: Severity { rule.severity }
     public var why: String { rule.why }
@@ -38,13 +26,14 @@ public struct Finding: Sendable, Hashable {
     }
 }
 
+extension Finding {
+    init(rule: Rule, at location: SourceLocation, message: String) {
+        self.init(rule: rule, file: location.file, line: location.line, column: location.column, message: message)
+    }
+}
+
 /// A file that was found but could not be audited, and why.
 public struct SkippedFile: Sendable, Hashable {
     public let file: String
     public let reason: String
-
-    public init(file: String, reason: String) {
-        self.file = file
-        self.reason = reason
-    }
 }

@@ -1,11 +1,6 @@
 #include "CLibPQ.h"
 
 #include <CDynamicLibrary.h>
-#include <dlfcn.h>
-#include <pthread.h>
-#include <stdatomic.h>
-#include <stdio.h>
-#include <stdlib.h>
 
 // The functions pipeline calls: (return type, name, parameters, arguments). Those returning nothing apart,
 // since C lets no function return a void expression.
@@ -58,53 +53,23 @@ struct entries {
     CLIBPQ_PROCEDURES(CLIBPQ_PROCEDURE_FIELD)
 };
 
-static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+// The library stays loaded for the life of the process: connections may outlive any one caller.
+static struct dynamic_library library = DYNAMIC_LIBRARY(CLIBPQ_LIBRARY);
 static struct entries table;
-// &table once every entry is resolved, NULL before: the calls read it without the lock.
-static _Atomic(const struct entries *) loaded;
 
 int clibpq_load(char *message, size_t capacity) {
-    pthread_mutex_lock(&lock);
-    if (atomic_load_explicit(&loaded, memory_order_acquire) != NULL) {
-        pthread_mutex_unlock(&lock);
-        return 0;
-    }
-    void *library = dynamic_library_open(CLIBPQ_LIBRARY, message, capacity);
-    if (library == NULL) {
-        pthread_mutex_unlock(&lock);
-        return -1;
-    }
-    struct entries found;
-    int complete = 1;
-#define CLIBPQ_RESOLVE(type, name, parameters, arguments)                                                        \
-    complete = complete && dynamic_library_resolve(library, #name, (void **)&found.name, message, capacity);
-#define CLIBPQ_RESOLVE_PROCEDURE(name, parameters, arguments) CLIBPQ_RESOLVE(void, name, parameters, arguments)
-    CLIBPQ_FUNCTIONS(CLIBPQ_RESOLVE)
-    CLIBPQ_PROCEDURES(CLIBPQ_RESOLVE_PROCEDURE)
-    if (!complete) {
-        dlclose(library);
-        pthread_mutex_unlock(&lock);
-        return -1;
-    }
-    // The library stays loaded for the life of the process: connections may outlive any one caller.
-    table = found;
-    atomic_store_explicit(&loaded, &table, memory_order_release);
-    pthread_mutex_unlock(&lock);
-    return 0;
+#define CLIBPQ_NAME(type, name, parameters, arguments) #name,
+#define CLIBPQ_PROCEDURE_NAME(name, parameters, arguments) #name,
+    static const char *const names[] = {CLIBPQ_FUNCTIONS(CLIBPQ_NAME) CLIBPQ_PROCEDURES(CLIBPQ_PROCEDURE_NAME)};
+#define CLIBPQ_SLOT(type, name, parameters, arguments) (void **)&table.name,
+#define CLIBPQ_PROCEDURE_SLOT(name, parameters, arguments) (void **)&table.name,
+    void **const slots[] = {CLIBPQ_FUNCTIONS(CLIBPQ_SLOT) CLIBPQ_PROCEDURES(CLIBPQ_PROCEDURE_SLOT)};
+    return dynamic_library_load(&library, names, slots, sizeof names / sizeof *names, &table, message, capacity);
 }
 
 // The loaded entries; a call before a successful load is a mistake of the caller's, and ends here.
 static const struct entries *entries(void) {
-    const struct entries *current = atomic_load_explicit(&loaded, memory_order_acquire);
-    if (__builtin_expect(current != NULL, 1)) {
-        return current;
-    }
-    char message[512];
-    if (clibpq_load(message, sizeof message) != 0) {
-        fprintf(stderr, "cannot load libpq (%s): %s\n", CLIBPQ_LIBRARY, message);
-        abort();
-    }
-    return atomic_load_explicit(&loaded, memory_order_acquire);
+    return dynamic_library_require(&library, clibpq_load, "libpq");
 }
 
 #define CLIBPQ_DEFINE(type, name, parameters, arguments)                                                         \

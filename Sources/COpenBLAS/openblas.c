@@ -1,12 +1,6 @@
 #include "COpenBLAS.h"
 
 #include <CDynamicLibrary.h>
-#include <dlfcn.h>
-#include <pthread.h>
-#include <stdatomic.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
 // The library's entry points, resolved together as it loads.
 struct entries {
@@ -27,64 +21,28 @@ struct entries {
                    size_t);
 };
 
-static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-static void *handle;
+static struct dynamic_library library = DYNAMIC_LIBRARY(COPENBLAS_LIBRARY);
 static struct entries table;
-// &table once every entry is resolved, NULL before: the calls read it without the lock.
-static _Atomic(const struct entries *) loaded;
 
 int copenblas_load(char *message, size_t capacity) {
-    pthread_mutex_lock(&lock);
-    if (atomic_load_explicit(&loaded, memory_order_acquire) != NULL) {
-        pthread_mutex_unlock(&lock);
-        return 0;
-    }
-    void *library = dynamic_library_open(COPENBLAS_LIBRARY, message, capacity);
-    if (library == NULL) {
-        pthread_mutex_unlock(&lock);
-        return -1;
-    }
-    struct entries found;
-#define RESOLVE(symbol, slot) dynamic_library_resolve(library, symbol, (void **)&found.slot, message, capacity)
-    int complete = RESOLVE("openblas_get_corename", get_corename)
-        && RESOLVE("openblas_set_num_threads", set_num_threads) && RESOLVE("cblas_dgemm", dgemm) && RESOLVE("cblas_dgemv", dgemv) && RESOLVE("cblas_dsyrk", dsyrk)
-        && RESOLVE("dpotrf_", dpotrf) && RESOLVE("dpotrs_", dpotrs) && RESOLVE("dsyevd_", dsyevd)
-        && RESOLVE("dsytrd_", dsytrd) && RESOLVE("dorgtr_", dorgtr);
-#undef RESOLVE
-    if (!complete) {
-        dlclose(library);
-        pthread_mutex_unlock(&lock);
-        return -1;
-    }
-    handle = library;
-    table = found;
-    atomic_store_explicit(&loaded, &table, memory_order_release);
-    pthread_mutex_unlock(&lock);
-    return 0;
+    static const char *const names[] = {
+        "openblas_get_corename", "openblas_set_num_threads", "cblas_dgemm", "cblas_dgemv", "cblas_dsyrk",
+        "dpotrf_", "dpotrs_", "dsyevd_", "dsytrd_", "dorgtr_",
+    };
+    void **const slots[] = {
+        (void **)&table.get_corename, (void **)&table.set_num_threads, (void **)&table.dgemm,
+        (void **)&table.dgemv, (void **)&table.dsyrk, (void **)&table.dpotrf, (void **)&table.dpotrs,
+        (void **)&table.dsyevd, (void **)&table.dsytrd, (void **)&table.dorgtr,
+    };
+    _Static_assert(sizeof names / sizeof *names == sizeof slots / sizeof *slots, "a name for each entry");
+    return dynamic_library_load(&library, names, slots, sizeof names / sizeof *names, &table, message, capacity);
 }
 
-void copenblas_unload(void) {
-    pthread_mutex_lock(&lock);
-    if (atomic_load_explicit(&loaded, memory_order_acquire) != NULL) {
-        atomic_store_explicit(&loaded, NULL, memory_order_release);
-        dlclose(handle);
-        handle = NULL;
-    }
-    pthread_mutex_unlock(&lock);
-}
+void copenblas_unload(void) { dynamic_library_unload(&library); }
 
 // The loaded entries, loading the library on first use; a process without it cannot fit and ends here.
 static const struct entries *entries(void) {
-    const struct entries *current = atomic_load_explicit(&loaded, memory_order_acquire);
-    if (__builtin_expect(current != NULL, 1)) {
-        return current;
-    }
-    char message[512];
-    if (copenblas_load(message, sizeof message) != 0) {
-        fprintf(stderr, "cannot load OpenBLAS (%s): %s\n", COPENBLAS_LIBRARY, message);
-        abort();
-    }
-    return atomic_load_explicit(&loaded, memory_order_acquire);
+    return dynamic_library_require(&library, copenblas_load, "OpenBLAS");
 }
 
 const char *copenblas_get_corename(void) { return entries()->get_corename(); }

@@ -112,19 +112,9 @@ public struct IngestPlanner: LineProcessor {
         }
         switch record {
         case .entry(let entry):
-            if let current = pending, current.write.user == entry.user, current.write.day == entry.day {
-                pending!.write.merge(entry)
-                pending!.lines.append(line, .entry)
-            } else {
-                startDay(DayWrite(entry), DayLines(line, .entry), into: &output)
-            }
+            addLine(line, .entry, DayWrite(entry), into: &output) { $0.merge(entry) }
         case .health(let metrics):
-            if let current = pending, current.write.user == metrics.user, current.write.day == metrics.day {
-                pending!.write.merge(metrics)
-                pending!.lines.append(line, .health)
-            } else {
-                startDay(DayWrite(metrics), DayLines(line, .health), into: &output)
-            }
+            addLine(line, .health, DayWrite(metrics), into: &output) { $0.merge(metrics) }
         case .user(let update):
             // Other tables: their order relative to the held-back day does not matter.
             if let zone = update.timeZone {
@@ -158,6 +148,20 @@ public struct IngestPlanner: LineProcessor {
             output.append(.record(record, line: line))
         case .settings:
             output.append(.record(record, line: line))
+        }
+    }
+
+    /// A line of the day being planned is merged into it (`merge`); a line of another day starts the next with
+    /// `write`, the line's record alone.
+    private mutating func addLine(
+        _ line: Int, _ kind: DayLines.Kind, _ write: DayWrite, into output: inout [PlannedWrite],
+        merge: (inout DayWrite) -> Void
+    ) {
+        if let current = pending, current.write.user == write.user, current.write.day == write.day {
+            merge(&pending!.write)
+            pending!.lines.append(line, kind)
+        } else {
+            startDay(write, DayLines(line, kind), into: &output)
         }
     }
 

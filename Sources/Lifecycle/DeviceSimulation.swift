@@ -22,30 +22,24 @@ public struct DeviceSimulation: Sendable, Hashable {
     /// The seed of the usage pattern, charging and launch opportunities.
     public var seed: UInt64
     /// The first day (the phone's time zone and the user's are UTC).
-    public var start: Day
+    public var start = Day(year: 2026, month: 3, day: 1)!
     /// The day (1-based) the user force-quits the apps: no background launch until they open them again.
-    public var forceQuitDay: Int?
+    public var forceQuitDay: Int? = nil
     /// Background App Refresh off: `BGTaskScheduler` is unavailable, so the system launches the apps
     /// for no background task, refresh or processing.
     /// https://developer.apple.com/documentation/backgroundtasks/bgtaskscheduler/error/unavailable
-    public var backgroundRefreshDenied: Bool
+    public var backgroundRefreshDenied = false
     /// Low Power Mode for the whole run: it turns Background App Refresh off, so no background launch.
     /// https://developer.apple.com/documentation/uikit/uiapplication/backgroundrefreshstatus
-    public var lowPowerMode: Bool
+    public var lowPowerMode = false
     /// Virtual seconds a retrain's work takes on the phone; the processing budget is 10 minutes,
     /// and the system may end a run sooner (memory pressure, unplugging, a force-quit).
     public var retrainDuration: TimeInterval = 180
 
-    public init(
-        days: Int = 30, seed: UInt64 = 1, start: Day = Day(year: 2026, month: 3, day: 1)!, forceQuitDay: Int? = nil,
-        backgroundRefreshDenied: Bool = false, lowPowerMode: Bool = false
-    ) {
+    /// A phone over `days` days with the usage pattern of `seed`; the other settings are set on the value.
+    public init(days: Int = 30, seed: UInt64 = 1) {
         self.days = days
         self.seed = seed
-        self.start = start
-        self.forceQuitDay = forceQuitDay
-        self.backgroundRefreshDenied = backgroundRefreshDenied
-        self.lowPowerMode = lowPowerMode
     }
 
     /// Runs both apps through the same timeline and reports, from each app's run history, what ran.

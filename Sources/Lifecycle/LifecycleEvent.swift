@@ -8,12 +8,6 @@ public struct LifecycleEvent: Sendable, Hashable, CustomStringConvertible {
     /// The app's state once the event has happened.
     public let state: AppState
 
-    public init(offset: Duration, kind: Kind, state: AppState) {
-        self.offset = offset
-        self.kind = kind
-        self.state = state
-    }
-
     /// What happened.
     public enum Kind: Sendable, Hashable {
         /// The app moved from one state to another.

@@ -263,8 +263,8 @@ public final class PersonalModels: ModelTrainingService {
         let cursor = Cursor()
         let sampleBound = SampleBound()
         let spec = self.spec
-        do {
-            return try await withThrowingTaskGroup(of: (Int, PopulationAccumulator).self) { group in
+        return try await asPipelineErrors {
+            try await withThrowingTaskGroup(of: (Int, PopulationAccumulator).self) { group in
                 @Sendable func pool(_ chunk: Int) async throws -> (Int, PopulationAccumulator) {
                     var accumulator = PopulationAccumulator(spec: spec, today: day)
                     accumulator.sampleKeyLimit = sampleBound.limit
@@ -297,12 +297,6 @@ public final class PersonalModels: ModelTrainingService {
                 }
                 return total
             }
-        } catch let error as PipelineError {
-            throw error
-        } catch is CancellationError {
-            throw .cancelled
-        } catch {
-            preconditionFailure("unexpected error: \(error)")
         }
     }
 
@@ -315,8 +309,8 @@ public final class PersonalModels: ModelTrainingService {
         let users = try await withReader { (reader) throws(StorageError) in try await reader.userIDs() }
         let sample = CohortCalibration.sample(users, spec: spec)
         let cursor = Cursor()
-        do {
-            return try await withThrowingTaskGroup(of: [(Int, CohortCalibration)].self) { group in
+        return try await asPipelineErrors {
+            try await withThrowingTaskGroup(of: [(Int, CohortCalibration)].self) { group in
                 for _ in 0..<min(jobs, max(1, sample.count)) {
                     group.addTask {
                         var trainer = ModelTrainer(spec: spec)
@@ -353,12 +347,6 @@ public final class PersonalModels: ModelTrainingService {
                 for (_, part) in parts.sorted(by: { $0.0 < $1.0 }) { total.merge(part) }
                 return total.settings()
             }
-        } catch let error as PipelineError {
-            throw error
-        } catch is CancellationError {
-            throw .cancelled
-        } catch {
-            preconditionFailure("unexpected error: \(error)")
         }
     }
 
@@ -384,5 +372,18 @@ public final class PersonalModels: ModelTrainingService {
             let index = position.wrappingAdd(1, ordering: .relaxed).oldValue
             return index < count ? index : nil
         }
+    }
+}
+
+/// Runs `body`, a group of workers, and throws what stopped it: a worker's `PipelineError`, or `.cancelled`.
+private func asPipelineErrors<T>(_ body: () async throws -> T) async throws(PipelineError) -> T {
+    do {
+        return try await body()
+    } catch let error as PipelineError {
+        throw error
+    } catch is CancellationError {
+        throw .cancelled
+    } catch {
+        preconditionFailure("unexpected error: \(error)")
     }
 }

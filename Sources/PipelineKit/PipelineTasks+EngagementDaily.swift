@@ -14,16 +14,8 @@ public enum OutboxKind {
 extension TaskContext {
     /// The chain starts at the user's next reminder hour.
     var firstEngagement: ChainStart {
-        { [self] scope, user in
-            guard let user else {
-                return AppRefreshTaskRequest(identifier: PipelineTasks.engagementDaily, scope: scope)
-            }
-            // The chain start's page of users carries their zones: only the settings are read.
-            let settings = try await store.settings(for: user.id)
-            return AppRefreshTaskRequest(
-                identifier: PipelineTasks.engagementDaily, scope: scope,
-                earliestBeginDate: TaskDates.nextLocalTime(
-                    hour: settings.reminderHour, in: user.timeZone, after: clock.now))
+        refreshChainStart(PipelineTasks.engagementDaily) { [clock] settings, user in
+            TaskDates.nextLocalTime(hour: settings.reminderHour, in: user.timeZone, after: clock.now)
         }
     }
 
@@ -37,12 +29,7 @@ extension TaskContext {
             let user = profile.user
             let now = clock.now
             let next = TaskDates.nextLocalTime(hour: profile.settings.reminderHour, in: profile.timeZone, after: now)
-            guard
-                await submitSuccessor(
-                    AppRefreshTaskRequest(
-                        identifier: PipelineTasks.engagementDaily, scope: task.scope, earliestBeginDate: next),
-                    of: task)
-            else { return }
+            guard await submitSuccessor(dueAt: next, of: task) else { return }
             task.expirationHandler = {}
             guard profile.settings.engagementNotifications else {
                 task.setTaskCompleted(success: true, reason: "engagement notifications are off")

@@ -17,12 +17,7 @@ extension TaskContext {
             let next = TaskDates.fixedRate(
                 from: task.earliestBeginDate ?? task.startedAt, every: schedule.healthRefreshInterval,
                 after: task.startedAt)
-            guard
-                await submitSuccessor(
-                    AppRefreshTaskRequest(
-                        identifier: PipelineTasks.healthRefresh, scope: task.scope, earliestBeginDate: next),
-                    of: task)
-            else { return }
+            guard await submitSuccessor(dueAt: next, of: task) else { return }
             // Each item's effect and its removal are one transaction, so stopping between items loses
             // nothing; what is left stays queued for the next run.
             task.expirationHandler = {}

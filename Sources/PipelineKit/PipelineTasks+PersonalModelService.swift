@@ -135,18 +135,10 @@ extension TaskContext {
 
     /// The chain starts at the user's next weekly insight time.
     var firstWeeklyInsight: ChainStart {
-        { [self] scope, user in
-            guard let user else {
-                return AppRefreshTaskRequest(identifier: PipelineTasks.weeklyInsight, scope: scope)
-            }
-            // The chain start's page of users carries their zones: only the settings are read.
-            let settings = try await store.settings(for: user.id)
-            return AppRefreshTaskRequest(
-                identifier: PipelineTasks.weeklyInsight, scope: scope,
-                earliestBeginDate: TaskDates.nextWeekly(
-                    weekday: schedule.weeklyInsightWeekday, hour: settings.reminderHour, in: user.timeZone,
-                    after: clock.now)
-            )
+        refreshChainStart(PipelineTasks.weeklyInsight) { [clock, schedule] settings, user in
+            TaskDates.nextWeekly(
+                weekday: schedule.weeklyInsightWeekday, hour: settings.reminderHour, in: user.timeZone,
+                after: clock.now)
         }
     }
 
@@ -160,12 +152,7 @@ extension TaskContext {
             let next = TaskDates.nextWeekly(
                 weekday: schedule.weeklyInsightWeekday, hour: profile.settings.reminderHour, in: profile.timeZone,
                 after: now)
-            guard
-                await submitSuccessor(
-                    AppRefreshTaskRequest(
-                        identifier: PipelineTasks.weeklyInsight, scope: task.scope, earliestBeginDate: next),
-                    of: task)
-            else { return }
+            guard await submitSuccessor(dueAt: next, of: task) else { return }
             task.expirationHandler = {}
             guard profile.settings.weeklyInsight else {
                 task.setTaskCompleted(success: true, reason: "weekly insights are off")

@@ -55,18 +55,16 @@ public enum PipelineTasks {
     /// launch submits with `.keep` for every user.
     static func register(on registrar: TaskRegistrar, context: TaskContext) throws(SchedulingError) {
         let cadence = cadences(context.schedule)
-        try registrar.register(
-            healthRefresh, for: .everyUser, cadence: cadence[healthRefresh], startingWith: context.firstHealthRefresh,
-            using: context.runHealthRefresh)
-        try registrar.register(
-            mlRetrain, for: .everyUser, cadence: cadence[mlRetrain], startingWith: context.firstRetrain,
-            using: context.runRetrain)
-        try registrar.register(
-            engagementDaily, for: .everyUser, cadence: cadence[engagementDaily], startingWith: context.firstEngagement,
-            using: context.runEngagement)
-        try registrar.register(
-            weeklyInsight, for: .everyUser, cadence: cadence[weeklyInsight], startingWith: context.firstWeeklyInsight,
-            using: context.runWeeklyInsight)
+        let chains: [(TaskIdentifier, ChainStart, TaskHandler)] = [
+            (healthRefresh, context.firstHealthRefresh, context.runHealthRefresh),
+            (mlRetrain, context.firstRetrain, context.runRetrain),
+            (engagementDaily, context.firstEngagement, context.runEngagement),
+            (weeklyInsight, context.firstWeeklyInsight, context.runWeeklyInsight),
+        ]
+        for (identifier, first, handler) in chains {
+            try registrar.register(
+                identifier, for: .everyUser, cadence: cadence[identifier], startingWith: first, using: handler)
+        }
     }
 }
 
@@ -153,6 +151,24 @@ struct TaskContext: Sendable {
         } catch {
             task.setTaskCompleted(success: false, reason: "could not submit its successor: \(error)")
             return false
+        }
+    }
+
+    /// `submitSuccessor` for a refresh task: a request of the same task and scope, due at `next`.
+    func submitSuccessor(dueAt next: Date, of task: BackgroundTask) async -> Bool {
+        await submitSuccessor(
+            AppRefreshTaskRequest(identifier: task.identifier, scope: task.scope, earliestBeginDate: next), of: task)
+    }
+
+    /// A refresh chain's first request: due at once for the global scope, at `due(settings, user)` for a user.
+    func refreshChainStart(
+        _ identifier: TaskIdentifier, due: @escaping @Sendable (UserSettings, User) -> Date
+    ) -> ChainStart {
+        { [self] scope, user in
+            guard let user else { return AppRefreshTaskRequest(identifier: identifier, scope: scope) }
+            // The chain start's page of users carries their zones: only the settings are read.
+            let settings = try await store.settings(for: user.id)
+            return AppRefreshTaskRequest(identifier: identifier, scope: scope, earliestBeginDate: due(settings, user))
         }
     }
 

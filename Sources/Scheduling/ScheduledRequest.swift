@@ -48,20 +48,26 @@ public struct ScheduledRequest: Sendable, Hashable {
     }
 }
 
-extension TaskKind {
-    init(_ stored: TaskRequestKind) {
-        switch stored {
-        case .refresh: self = .appRefresh
-        case .processing: self = .processing
-        }
+/// The scheduler's kinds and outcomes are the stored ones under the names `BGTaskScheduler` gives them: the same
+/// raw values, case for case (`StoredNamesTests`).
+protocol StoredUnderRawValue: RawRepresentable<String> {
+    associatedtype Stored: RawRepresentable<String>
+}
+
+extension StoredUnderRawValue {
+    init(_ stored: Stored) {
+        self.init(rawValue: stored.rawValue)!
     }
 
-    var stored: TaskRequestKind {
-        switch self {
-        case .appRefresh: .refresh
-        case .processing: .processing
-        }
-    }
+    var stored: Stored { Stored(rawValue: rawValue)! }
+}
+
+extension TaskKind: StoredUnderRawValue {
+    typealias Stored = TaskRequestKind
+}
+
+extension TaskOutcome: StoredUnderRawValue {
+    typealias Stored = TaskRunOutcome
 }
 
 extension TaskRequest {

@@ -103,11 +103,6 @@ public struct PendingRequestLimit: Sendable, Hashable {
     public var appRefresh: Int
     public var processing: Int
 
-    public init(appRefresh: Int, processing: Int) {
-        self.appRefresh = appRefresh
-        self.processing = processing
-    }
-
     /// iOS: "There can be a total of 1 refresh task and 10 processing tasks scheduled at any time"
     /// (`BGTaskScheduler.submit(_:)`); more is `tooManyPendingTaskRequests`.
     public static let iOS = PendingRequestLimit(appRefresh: 1, processing: 10)

@@ -34,52 +34,15 @@ public struct TaskRun: Sendable, Hashable {
     public var periods = 1
     /// Whether this was the request's last attempt and it failed: the request was discarded.
     public var wasDiscarded = false
+}
 
-    init(
-        identifier: TaskIdentifier, scope: TaskScope, kind: TaskKind, attempt: Int, worker: String, startedAt: Date,
-        finishedAt: Date? = nil, outcome: TaskOutcome? = nil, reason: String? = nil
-    ) {
-        self.identifier = identifier
-        self.scope = scope
-        self.kind = kind
-        self.attempt = attempt
-        self.worker = worker
-        self.startedAt = startedAt
-        self.finishedAt = finishedAt
-        self.outcome = outcome
-        self.reason = reason
-    }
-
+extension TaskRun {
     init?(_ record: TaskRunRecord) {
         guard let identifier = TaskIdentifier(record.identifier), let scope = TaskScope(storageKey: record.scope)
         else { return nil }
-        self.identifier = identifier
-        self.scope = scope
-        kind = TaskKind(record.kind)
-        attempt = record.attempt
-        worker = record.worker
-        startedAt = record.startedAt
-        finishedAt = record.finishedAt
-        outcome = record.outcome.map(TaskOutcome.init)
-        reason = record.reason
-        periods = record.periods ?? 1
-    }
-}
-
-extension TaskOutcome {
-    init(_ stored: TaskRunOutcome) {
-        switch stored {
-        case .success: self = .success
-        case .failure: self = .failure
-        case .expired: self = .expired
-        }
-    }
-
-    var stored: TaskRunOutcome {
-        switch self {
-        case .success: .success
-        case .failure: .failure
-        case .expired: .expired
-        }
+        self.init(
+            identifier: identifier, scope: scope, kind: TaskKind(record.kind), attempt: record.attempt,
+            worker: record.worker, startedAt: record.startedAt, finishedAt: record.finishedAt,
+            outcome: record.outcome.map(TaskOutcome.init), reason: record.reason, periods: record.periods ?? 1)
     }
 }

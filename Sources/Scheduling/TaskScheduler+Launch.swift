@@ -1,6 +1,6 @@
 import Domain
-public import Foundation
-public import Storage
+import Foundation
+import Storage
 import Synchronization
 
 extension TaskScheduler {

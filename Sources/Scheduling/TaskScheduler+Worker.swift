@@ -1,6 +1,6 @@
 import Domain
-public import Foundation
-public import Storage
+import Foundation
+import Storage
 import Synchronization
 
 extension TaskScheduler {
@@ -40,7 +40,7 @@ extension TaskScheduler {
             var released: [TaskClaimRelease] = []
             for item in claimed {
                 let waited = claimInstant.duration(to: .now).timeInterval
-                let release = TaskClaimRelease(runID: item.runID, requestID: item.request.id, owner: owner)
+                let release = TaskClaimRelease(item, owner: owner)
                 if stop.isStopped
                     || (!finished.isEmpty && (Task.isCancelled || hasWaitedTooLong(item, waited: waited, plan: plan)))
                 {
@@ -340,15 +340,10 @@ extension TaskScheduler {
             }
         }
         guard let request = run.request else { return nil }
-        var recorded = TaskRun(
+        return TaskRun(
             identifier: request.identifier, scope: request.scope, kind: request.kind, attempt: request.attempts,
-            worker: owner, startedAt: run.startedAt)
-        recorded.finishedAt = clock.now
-        recorded.outcome = outcome
-        recorded.reason = reason
-        recorded.periods = run.periods ?? 1
-        recorded.wasDiscarded = run.discard
-        return recorded
+            worker: owner, startedAt: run.startedAt, finishedAt: clock.now, outcome: outcome, reason: reason,
+            periods: run.periods ?? 1, wasDiscarded: run.discard)
     }
 
     /// How many of its task's periods a run covers: 1, plus one for each whole cadence the request

@@ -45,14 +45,12 @@ protocol StorageDriver: AnyObject {
     @discardableResult
     func run(_ sql: SQL, _ parameters: [any SQLBindable]) throws(StorageError) -> Int
     /// `rows` for SQL built at run time from names pipeline owns (`CopyTable`'s tables and columns, with
-    /// `placeholder`s), never from values: those are bound.
+    /// parameters `$1, $2, …` as in `SQL`), never from values: those are bound.
     func rows<T>(
         built sql: String, _ parameters: [any SQLBindable], _ read: (any RowReader) throws(StorageError) -> T?
     ) throws(StorageError) -> [T]
     /// Runs SQL that binds nothing and may hold several statements (a migration, a test's setup).
     func execute(_ script: String) throws(StorageError)
-    /// A parameter in built SQL: `?n` on SQLite, `$n` on PostgreSQL.
-    func placeholder(_ number: Int) -> String
 
     // MARK: Rows each dialect binds its own way
 
@@ -121,4 +119,15 @@ extension StorageDriver {
     func exists(_ sql: SQL, _ parameters: [any SQLBindable]) throws(StorageError) -> Bool {
         try row(sql, parameters) { _ in true } ?? false
     }
+}
+
+/// The columns of `daily_logs` a day's write sets, from which both drivers build their merge statements (the rules
+/// of DESIGN §2 are written once per field kind, not once per field).
+enum DayWriteColumns {
+    /// The fields only a person writes: a field the write mentions takes its new value, even `NULL`.
+    static let personal = ["symptom_severity", "mood", "energy", "notes"]
+    /// The metrics, each with its `_source` column: a person's value wins over a health reading.
+    static let metrics = ["hrv", "resting_heart_rate", "step_count", "sleep_duration"]
+    /// Every column a write sets, in the order the bulk loads bind them.
+    static let all = ["user_id", "day", "updated_at"] + personal + metrics.flatMap { [$0, $0 + "_source"] }
 }

@@ -120,10 +120,10 @@ extension Store {
         let filter =
             key == nil
             ? ""
-            : "WHERE (\(keys)) > (\(table.keyColumns.indices.map { driver.placeholder($0 + 2) }.joined(separator: ", "))) "
+            : "WHERE (\(keys)) > (\(table.keyColumns.indices.map { "$\($0 + 2)" }.joined(separator: ", "))) "
         let sql =
             "SELECT \(columns.map(driver.exportExpression).joined(separator: ", ")) FROM \"\(table.name)\" \(filter)"
-            + "ORDER BY \(keys) LIMIT \(driver.placeholder(1))"
+            + "ORDER BY \(keys) LIMIT $1"
         return try driver.rows(built: sql, [limit] + (key ?? []).map { $0 as any SQLBindable }) { row in
             columns.indices.map { index -> CopyValue in
                 let column = Int32(index)

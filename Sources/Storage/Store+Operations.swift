@@ -170,11 +170,6 @@ public struct TaskRequestCancellation: Sendable, Hashable {
     public var cancelled: [Int64] = []
     /// Request ids that were running and were left to finish.
     public var running: [Int64] = []
-
-    public init(cancelled: [Int64] = [], running: [Int64] = []) {
-        self.cancelled = cancelled
-        self.running = running
-    }
 }
 
 /// Pending requests of one identifier due since a given instant.
@@ -184,13 +179,6 @@ public struct OverdueTaskRequests: Sendable, Hashable {
     public var oldestDueAt: Date?
     public var requiringExternalPower = 0
     public var requiringNetwork = 0
-
-    public init(count: Int = 0, oldestDueAt: Date? = nil, requiringExternalPower: Int = 0, requiringNetwork: Int = 0) {
-        self.count = count
-        self.oldestDueAt = oldestDueAt
-        self.requiringExternalPower = requiringExternalPower
-        self.requiringNetwork = requiringNetwork
-    }
 }
 
 /// Rows `pruneHistory` deleted, by kind.

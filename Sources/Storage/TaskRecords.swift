@@ -151,10 +151,9 @@ public struct TaskClaimRelease: Sendable, Hashable {
     public var requestID: Int64
     public var owner: String
 
-    public init(runID: Int64, requestID: Int64, owner: String) {
-        self.runID = runID
-        self.requestID = requestID
-        self.owner = owner
+    /// Gives back `claim`, which `owner` holds.
+    public init(_ claim: ClaimedTaskRequest, owner: String) {
+        (runID, requestID, self.owner) = (claim.runID, claim.request.id, owner)
     }
 }
 

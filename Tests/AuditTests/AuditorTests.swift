@@ -1,7 +1,8 @@
-import Audit
 import Foundation
 import TestSupport
 import Testing
+
+@testable import Audit
 
 @Suite("Auditor")
 struct AuditorTests {

@@ -1,7 +1,6 @@
 import Domain
 import Foundation
 import Glibc
-import Ingestion
 import Learning
 import PipelineKit
 import TestSupport
@@ -20,7 +19,7 @@ struct RetrainProcessTests {
     func killedRetrain() async throws {
         let database = TestDatabase(now: Date(iso: Self.now))
         let generator = CohortGenerator(users: 1000, days: 40, seed: 5, now: Date(iso: Self.now))
-        let pipeline = try await database.open(ingesting: generator)
+        _ = try await database.open(ingesting: generator)
 
         // One job, so the users are retrained one after another. The child is stopped (SIGSTOP) the
         // moment it says the third user's retrain is running — by the thread reading its output, so a

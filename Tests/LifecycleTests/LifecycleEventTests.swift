@@ -1,7 +1,8 @@
 import Domain
 import Foundation
-import Lifecycle
 import Testing
+
+@testable import Lifecycle
 
 @Suite("State log lines")
 struct LifecycleEventTests {

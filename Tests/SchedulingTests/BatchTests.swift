@@ -175,7 +175,7 @@ struct BatchTests {
                     runID: lost.runID, requestID: lost.request.id, owner: "host:1:a/1", outcome: .success,
                     reason: nil, retryAt: nil, writes: [.save(model)])
             ],
-            releasing: [TaskClaimRelease(runID: kept.runID, requestID: kept.request.id, owner: "host:1:a/1")])
+            releasing: [TaskClaimRelease(kept, owner: "host:1:a/1")])
         #expect(finishes == [.leaseLost])
         #expect(try await harness.store.servingModel(scope: lost.request.scope) == nil)
 

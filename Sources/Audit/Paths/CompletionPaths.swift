@@ -50,6 +50,19 @@ struct PathOutcome: Sendable {
     var handedOutside = false
     /// A `BGTaskScheduler.submit(_:)` is reachable.
     var submits = false
+
+    /// Adds what `other`, a closure's or a called function's body, found that holds whether or not it finishes
+    /// the work (its paths are the caller's to weigh).
+    mutating func addFacts(of other: PathOutcome) {
+        setsExpirationHandler = setsExpirationHandler || other.setsExpirationHandler
+        expirationHandlerOnlyLogs = expirationHandlerOnlyLogs ?? other.expirationHandlerOnlyLogs
+        repeated += other.repeated
+        uncalledContinuations += other.uncalledContinuations
+        skippedContinuations += other.skippedContinuations
+        escaped = escaped || other.escaped
+        handedOutside = handedOutside || other.handedOutside
+        submits = submits || other.submits
+    }
 }
 
 /// Follows every path through a handler body to see whether it finishes its obligation: calls

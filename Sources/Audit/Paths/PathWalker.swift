@@ -8,20 +8,10 @@ struct Walker {
     let fileIndex: Int
     var aliases: Set<String>
     let depth: Int
-    var leaks: [Site] = []
-    var thrown: [Site] = []
-    var mentions = false
-    var setsExpirationHandler = false
-    var expirationHandlerOnlyLogs: Site?
-    var finishesLater = false
-    var repeated: [Site] = []
-    var uncalledContinuations: [Site] = []
-    var skippedContinuations: [Site] = []
+    /// What the walk has found so far, its `fall` left to `outcome(_:)`.
+    var found = PathOutcome()
     /// How many "finished once" flag tests the walk is inside.
     var guarded = 0
-    var escaped = false
-    var handedOutside = false
-    var submits = false
 
     init(paths: CompletionPaths, file: SourceFile, fileIndex: Int, aliases: Set<String>, depth: Int) {
         self.paths = paths
@@ -32,19 +22,15 @@ struct Walker {
     }
 
     func outcome(_ fall: Fall) -> PathOutcome {
-        PathOutcome(
-            leaks: leaks, thrown: thrown, fall: fall, mentions: mentions,
-            setsExpirationHandler: setsExpirationHandler, expirationHandlerOnlyLogs: expirationHandlerOnlyLogs,
-            finishesLater: finishesLater, repeated: repeated, uncalledContinuations: uncalledContinuations,
-            skippedContinuations: skippedContinuations,
-            escaped: escaped,
-            handedOutside: handedOutside, submits: submits)
+        var outcome = found
+        outcome.fall = fall
+        return outcome
     }
 
     private func site(_ token: Int) -> Site { Site(fileIndex, token) }
 
     private mutating func finish(_ state: inout Fall) {
-        mentions = true
+        found.mentions = true
         if case .open = state { state = .completed }
     }
 
@@ -112,18 +98,18 @@ struct Walker {
                     aliases.contains(file.text(index + 1)), end == index + 2 || file.word(index + 2) == .as
                 {
                     // Returning the obligation hands it to the caller.
-                    escaped = true
-                    handedOutside = true
-                    finishesLater = true
+                    found.escaped = true
+                    found.handedOutside = true
+                    found.finishesLater = true
                     finish(&state)
                 }
                 // The returned or thrown expression may finish the work itself (`return completion(.noData)`).
                 state = block(index + 1, end, entry: state, inDo: inDo)
                 if isOpen(state) {
                     if token.word == .return {
-                        leaks.append(site(index))
+                        found.leaks.append(site(index))
                     } else if !inDo {
-                        thrown.append(site(index))
+                        found.thrown.append(site(index))
                     }
                 }
                 return .none
@@ -133,7 +119,7 @@ struct Walker {
                 if !file.isPunct(index + 1, ASCII.question), !file.isPunct(index + 1, ASCII.bang), !inDo,
                     isOpen(state)
                 {
-                    thrown.append(site(index))
+                    found.thrown.append(site(index))
                 }
             case .let, .var:
                 noteAlias(at: index)
@@ -200,37 +186,30 @@ struct Walker {
 
     private mutating func closure(_ scope: Scope, open: Int, close: Int, _ state: inout Fall) {
         if isExpirationHandler(scope) {
-            if scope.assignee >= 0 { setsExpirationHandler = true }
+            if scope.assignee >= 0 { found.setsExpirationHandler = true }
             return
         }
         let body = CompletionPaths.closureParameters(file, open: open).bodyStart
         var inner = Walker(paths: paths, file: file, fileIndex: fileIndex, aliases: aliases, depth: depth)
         let fall = inner.block(body, close, entry: .open(site(open)), inDo: false)
-        setsExpirationHandler = setsExpirationHandler || inner.setsExpirationHandler
-        expirationHandlerOnlyLogs = expirationHandlerOnlyLogs ?? inner.expirationHandlerOnlyLogs
-        repeated += inner.repeated
-        uncalledContinuations += inner.uncalledContinuations
-        skippedContinuations += inner.skippedContinuations
-        escaped = escaped || inner.escaped
-        handedOutside = handedOutside || inner.handedOutside
-        submits = submits || inner.submits
-        guard inner.mentions else { return }
-        finishesLater = true
+        found.addFacts(of: inner.found)
+        guard inner.found.mentions else { return }
+        found.finishesLater = true
         finish(&state)
         if paths.obligation == .taskCompleted, let site = continuationThatMayNotRun(scope) {
-            uncalledContinuations.append(site)
+            found.uncalledContinuations.append(site)
         }
         if paths.obligation == .taskCompleted, scope.name >= 0, file.isPunct(Int(scope.name) - 1, ASCII.dot),
             file.isPunct(Int(scope.name) - 2, ASCII.question)
         {
-            skippedContinuations.append(site(Int(scope.name)))
+            found.skippedContinuations.append(site(Int(scope.name)))
         }
         // A Combine `sink` whose value closure finishes the work owes nothing on completion: a publisher that
         // delivers its one value and then `.finished` (a `Future`) has already finished it.
         if valueClosureFinishes(after: scope, close: close) { return }
         // The closure finishes the work: its unfinished paths, and errors that end it, are the leaks.
-        leaks += inner.leaks + inner.thrown
-        if case .open(let origin) = fall { leaks.append(origin) }
+        found.leaks += inner.found.leaks + inner.found.thrown
+        if case .open(let origin) = fall { found.leaks.append(origin) }
     }
 
     /// For the completion closure of `sink(receiveCompletion:receiveValue:)` (or `.sink { completion in … }
@@ -250,7 +229,7 @@ struct Walker {
         var value = Walker(paths: paths, file: file, fileIndex: fileIndex, aliases: aliases, depth: depth)
         let fall = value.block(body, valueClose, entry: .open(site(open)), inDo: false)
         if case .open = fall { return false }
-        return value.mentions && value.leaks.isEmpty && value.thrown.isEmpty
+        return value.found.mentions && value.found.leaks.isEmpty && value.found.thrown.isEmpty
     }
 
     /// For a closure passed to a project function (`Feed.reload { task.setTaskCompleted(…) }`), the call's site
@@ -558,13 +537,13 @@ struct Walker {
             if file.isPunct(index + 2, ASCII.openBrace) {
                 let close = Int(file.matching[index + 2])
                 if close > index, onlyLogs(from: index + 3, to: close) {
-                    expirationHandlerOnlyLogs = expirationHandlerOnlyLogs ?? site(index)
+                    found.expirationHandlerOnlyLogs = found.expirationHandlerOnlyLogs ?? site(index)
                 } else {
-                    setsExpirationHandler = true
+                    found.setsExpirationHandler = true
                 }
                 return close > index ? close + 1 : index + 3
             }
-            setsExpirationHandler = true
+            found.setsExpirationHandler = true
             return index + 2
         }
         var open = -1
@@ -578,8 +557,8 @@ struct Walker {
         if open == -1 {
             if aliases.contains(name), isStoredValue(index) {
                 // Kept for later (`self.pending = completionHandler`): whoever reads it finishes the work.
-                escaped = true
-                finishesLater = true
+                found.escaped = true
+                found.finishesLater = true
                 finish(&state)
             }
             return index + 1
@@ -629,18 +608,18 @@ struct Walker {
     private mutating func call(_ name: String, at index: Int, arguments: [Argument], _ state: inout Fall, inDo: Bool) {
         if paths.isFinishingCall(name: name, arguments: arguments, in: file, aliases: aliases) {
             if paths.obligation == .taskCompleted, guarded == 0, case .completed = state {
-                repeated.append(site(index))
+                found.repeated.append(site(index))
             }
             finish(&state)
             return
         }
         let isMember = file.isPunct(index - 1, ASCII.dot)
-        if name == "submit", isMember, arguments.count == 1, arguments[0].label < 0 { submits = true }
+        if name == "submit", isMember, arguments.count == 1, arguments[0].label < 0 { found.submits = true }
         let labels = arguments.map { $0.label >= 0 ? file.text($0.label) : "_" }
         let project = paths.project
         let resolved = project.resolved(file: fileIndex, token: index, name: name, labels: labels)
         let callee = ProjectIndex.unique(resolved, in: project.index, from: Int32(fileIndex))
-        if resolved.contains(where: project.index.submitting.contains) { submits = true }
+        if resolved.contains(where: project.index.submitting.contains) { found.submits = true }
         let handedOver = arguments.indices.filter { isAliasArgument(arguments[$0]) }
         if !handedOver.isEmpty {
             // Arguments map to parameters past any defaulted ones the call leaves out.
@@ -653,9 +632,9 @@ struct Walker {
             } else if callee != nil || !paths.isLogging(name) && !isConstructorOfData(name) {
                 // Outside the sources, or a project function already being followed or too deep to follow: whoever
                 // receives it finishes the work.
-                escaped = true
-                handedOutside = true
-                finishesLater = true
+                found.escaped = true
+                found.handedOutside = true
+                found.finishesLater = true
                 finish(&state)
             }
             return
@@ -672,19 +651,12 @@ struct Walker {
     }
 
     private mutating func absorb(_ outcome: PathOutcome, _ state: inout Fall, inDo: Bool) {
-        setsExpirationHandler = setsExpirationHandler || outcome.setsExpirationHandler
-        expirationHandlerOnlyLogs = expirationHandlerOnlyLogs ?? outcome.expirationHandlerOnlyLogs
-        repeated += outcome.repeated
-        uncalledContinuations += outcome.uncalledContinuations
-        skippedContinuations += outcome.skippedContinuations
-        escaped = escaped || outcome.escaped
-        handedOutside = handedOutside || outcome.handedOutside
-        submits = submits || outcome.submits
+        found.addFacts(of: outcome)
         guard outcome.mentions else { return }
-        finishesLater = finishesLater || outcome.finishesLater
-        leaks += outcome.leaks
-        if !inDo { thrown += outcome.thrown }
-        if case .open(let origin) = outcome.fall { leaks.append(origin) }
+        found.finishesLater = found.finishesLater || outcome.finishesLater
+        found.leaks += outcome.leaks
+        if !inDo { found.thrown += outcome.thrown }
+        if case .open(let origin) = outcome.fall { found.leaks.append(origin) }
         finish(&state)
     }
 }

@@ -17,9 +17,4 @@ public struct AppleHealthResult: Sendable, Hashable {
 public struct AppleHealthTimeInBed: Sendable, Hashable {
     public var day: Day
     public var seconds: Double
-
-    public init(day: Day, seconds: Double) {
-        self.day = day
-        self.seconds = seconds
-    }
 }

@@ -61,21 +61,16 @@ struct DailyAggregator {
     }
 
     mutating func addHRV(_ value: Double, start: Int64, end: Int64, userEntered: Bool) {
-        let day = day(ofMiddle: start, end)
-        if userEntered {
-            days[day, default: DayTotals()].userHRV.add(value)
-        } else {
-            days[day, default: DayTotals()].hrv.add(value)
-        }
+        add(value, to: userEntered ? \.userHRV : \.hrv, start: start, end: end)
     }
 
     mutating func addRestingHeartRate(_ value: Double, start: Int64, end: Int64, userEntered: Bool) {
-        let day = day(ofMiddle: start, end)
-        if userEntered {
-            days[day, default: DayTotals()].userRestingHeartRate.add(value)
-        } else {
-            days[day, default: DayTotals()].restingHeartRate.add(value)
-        }
+        add(value, to: userEntered ? \.userRestingHeartRate : \.restingHeartRate, start: start, end: end)
+    }
+
+    /// A reading the day averages, on the day of its interval's middle.
+    private mutating func add(_ value: Double, to mean: WritableKeyPath<DayTotals, Mean>, start: Int64, end: Int64) {
+        days[day(ofMiddle: start, end), default: DayTotals()][keyPath: mean].add(value)
     }
 
     /// Steps spread evenly over `[start, end)`; a record that spans local midnight is split between

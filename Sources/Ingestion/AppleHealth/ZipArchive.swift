@@ -1,11 +1,5 @@
 import Foundation
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// An export.zip, read by streaming its export.xml out of `unzip -p`: Foundation has no zip reader,
 /// and an archive's central directory is at its end, so a stream-only reader would not do.
 struct ZipArchive {
@@ -50,19 +44,9 @@ struct ZipArchive {
         _ body: (FileDescriptorInput) throws(AppleHealthError) -> Result
     ) throws(AppleHealthError) -> Result {
         let entry = try exportEntry()
-        let output = Pipe()
-        let errors = Pipe()
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: unzip)
+        let (output, errors) = (Pipe(), Pipe())
         // unzip matches entry names as wildcards; brackets make `[`, `*` and `?` literal.
-        process.arguments = ["-p", path, ZipArchive.literalPattern(entry)]
-        process.standardOutput = output
-        process.standardError = errors
-        do {
-            try process.run()
-        } catch {
-            throw .unzipFailed(status: -1, message: "\(error)")
-        }
+        let process = try start(["-p", path, ZipArchive.literalPattern(entry)], output: output, errors: errors)
         let result: Result
         do {
             result = try body(
@@ -84,8 +68,18 @@ struct ZipArchive {
 
     /// Runs unzip with `arguments` and returns its standard output.
     private func run(_ arguments: [String]) throws(AppleHealthError) -> String {
-        let output = Pipe()
-        let errors = Pipe()
+        let (output, errors) = (Pipe(), Pipe())
+        let process = try start(arguments, output: output, errors: errors)
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw .unzipFailed(status: process.terminationStatus, message: ZipArchive.firstLine(errors))
+        }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// Starts unzip with `arguments`, its standard output and error into the pipes.
+    private func start(_ arguments: [String], output: Pipe, errors: Pipe) throws(AppleHealthError) -> Process {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: unzip)
         process.arguments = arguments
@@ -96,12 +90,7 @@ struct ZipArchive {
         } catch {
             throw .unzipFailed(status: -1, message: "\(error)")
         }
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw .unzipFailed(status: process.terminationStatus, message: ZipArchive.firstLine(errors))
-        }
-        return String(decoding: data, as: UTF8.self)
+        return process
     }
 
     private static func firstLine(_ pipe: Pipe) -> String {

@@ -99,10 +99,11 @@ enum SimulateCommand: Command {
         if let day = arguments.int("force-quit-day"), day > days {
             throw CLIError.usage("--force-quit-day \(day) is after the last simulated day (--days \(days))")
         }
-        let device = DeviceSimulation(
-            days: days, seed: UInt64(arguments.int("seed")!), start: arguments.day("start")!,
-            forceQuitDay: arguments.int("force-quit-day"), backgroundRefreshDenied: arguments.flag("refresh-denied"),
-            lowPowerMode: arguments.flag("low-power"))
+        var device = DeviceSimulation(days: days, seed: UInt64(arguments.int("seed")!))
+        device.start = arguments.day("start")!
+        device.forceQuitDay = arguments.int("force-quit-day")
+        device.backgroundRefreshDenied = arguments.flag("refresh-denied")
+        device.lowPowerMode = arguments.flag("low-power")
         let report = try await device.run()
         if context.json {
             for object in report.jsonLines {

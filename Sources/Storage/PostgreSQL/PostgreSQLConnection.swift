@@ -17,8 +17,9 @@ import Synchronization
 final class PostgreSQLConnection {
     private let handle: OpaquePointer
     let address: StorageAddress
-    /// Prepared statement names by the address of their SQL literal (as SQLite's cache does).
-    private var prepared: [UnsafeRawPointer: String] = [:]
+    /// Prepared statement names by the address of their SQL literal (as SQLite's cache does), or by the name of
+    /// SQL built once at run time.
+    private var prepared: [PreparedKey: String] = [:]
     private(set) var isInTransaction = false
     /// Run before every call to the server: traps unless the caller is on the executor of the
     /// `Store` that owns this connection (see `Connection.checkIsolation`; libpq's connections are
@@ -158,32 +159,42 @@ final class PostgreSQLConnection {
     /// is prepared once per connection, keyed by its literal, so SQL is always a constant.
     @discardableResult
     func query(_ sql: StaticString, _ parameters: [String?] = []) throws(StorageError) -> PostgreSQLRows {
+        precondition(sql.hasPointerRepresentation, "SQL is a string literal")
+        return try query(.literal(UnsafeRawPointer(sql.utf8Start)), sql.description, parameters)
+    }
+
+    /// `query` for long SQL built once at run time from names pipeline owns (`PostgreSQLDriver.bulkUpsertDays`),
+    /// prepared under `name`, a short key unique among such statements, so a call hashes the name, not the text.
+    func query(named name: String, _ sql: String, _ parameters: [String?]) throws(StorageError) -> PostgreSQLRows {
+        try query(.name(name), sql, parameters)
+    }
+
+    private enum PreparedKey: Hashable {
+        case literal(UnsafeRawPointer)
+        case name(String)
+    }
+
+    private func query(_ key: PreparedKey, _ sql: String, _ parameters: [String?]) throws(StorageError)
+        -> PostgreSQLRows
+    {
         enter()
         defer { leave() }
-        let name = try preparedName(sql)
-        let result = try withParameters(parameters, sql: sql.description) { (values) throws(StorageError) in
-            try answer(to: sql.description) {
+        let name = try preparedName(key, sql)
+        let result = try withParameters(parameters, sql: sql) { (values) throws(StorageError) in
+            try answer(to: sql) {
                 PQsendQueryPrepared(handle, name, Int32(parameters.count), values, nil, nil, 0)
             }
         }
-        do {
-            try check(result, sql: sql.description)
-        } catch {
-            PQclear(result)
-            throw error
-        }
-        return PostgreSQLRows(result!)
+        return try rows(of: result, sql: sql)
     }
 
     /// The name of `sql`'s prepared statement, preparing it on first use.
-    private func preparedName(_ sql: StaticString) throws(StorageError) -> String {
-        precondition(sql.hasPointerRepresentation, "SQL is a string literal")
-        let key = UnsafeRawPointer(sql.utf8Start)
+    private func preparedName(_ key: PreparedKey, _ sql: String) throws(StorageError) -> String {
         if let known = prepared[key] { return known }
         let name = "p\(prepared.count + 1)"
-        let result = try answer(to: sql.description) { PQsendPrepare(handle, name, sql.description, 0, nil) }
+        let result = try answer(to: sql) { PQsendPrepare(handle, name, sql, 0, nil) }
         defer { PQclear(result) }
-        try check(result, sql: sql.description)
+        try check(result, sql: sql)
         prepared[key] = name
         return name
     }
@@ -198,6 +209,11 @@ final class PostgreSQLConnection {
         let result = try withParameters(parameters, sql: sql) { (values) throws(StorageError) in
             try answer(to: sql) { PQsendQueryParams(handle, sql, Int32(parameters.count), nil, values, nil, nil, 0) }
         }
+        return try rows(of: result, sql: sql)
+    }
+
+    /// `result`'s rows; a failed result is cleared and its error thrown.
+    private func rows(of result: OpaquePointer?, sql: String) throws(StorageError) -> PostgreSQLRows {
         do {
             try check(result, sql: sql)
         } catch {

@@ -117,8 +117,6 @@ final class PostgreSQLDriver: StorageDriver {
         try connection.execute(script)
     }
 
-    func placeholder(_ number: Int) -> String { "$\(number)" }
-
     // MARK: What only PostgreSQL has
 
     /// An index over a large table may take longer than the session's statement timeout.

@@ -22,41 +22,23 @@ extension SQLiteDriver {
     /// On a stored row: a field the entry mentions takes the new row's value, which the stored row
     /// cannot change (the user's value, or else the health reading after it, or nothing). Any other
     /// field takes the new row's value only when that is a health reading (it is nothing else then)
-    /// and the stored value is not the user's.
-    static let upsertDay: StaticString = """
-        INSERT INTO daily_logs (
-            user_id, day, updated_at, symptom_severity, mood, energy, notes,
-            hrv, hrv_source, resting_heart_rate, resting_heart_rate_source,
-            step_count, step_count_source, sleep_duration, sleep_duration_source)
-        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)
-        ON CONFLICT (user_id, day) DO UPDATE SET
-            updated_at = excluded.updated_at,
-            symptom_severity = CASE WHEN ?16 & 1 THEN excluded.symptom_severity ELSE symptom_severity END,
-            mood = CASE WHEN ?16 & 2 THEN excluded.mood ELSE mood END,
-            energy = CASE WHEN ?16 & 4 THEN excluded.energy ELSE energy END,
-            notes = CASE WHEN ?16 & 8 THEN excluded.notes ELSE notes END,
-            hrv = CASE WHEN ?16 & 16 OR (excluded.hrv IS NOT NULL AND hrv_source IS NOT 'user')
-                THEN excluded.hrv ELSE hrv END,
-            hrv_source = CASE WHEN ?16 & 16 OR (excluded.hrv IS NOT NULL AND hrv_source IS NOT 'user')
-                THEN excluded.hrv_source ELSE hrv_source END,
-            resting_heart_rate = CASE
-                WHEN ?16 & 32 OR (excluded.resting_heart_rate IS NOT NULL AND resting_heart_rate_source IS NOT 'user')
-                THEN excluded.resting_heart_rate ELSE resting_heart_rate END,
-            resting_heart_rate_source = CASE
-                WHEN ?16 & 32 OR (excluded.resting_heart_rate IS NOT NULL AND resting_heart_rate_source IS NOT 'user')
-                THEN excluded.resting_heart_rate_source ELSE resting_heart_rate_source END,
-            step_count = CASE WHEN ?16 & 64 OR (excluded.step_count IS NOT NULL AND step_count_source IS NOT 'user')
-                THEN excluded.step_count ELSE step_count END,
-            step_count_source = CASE
-                WHEN ?16 & 64 OR (excluded.step_count IS NOT NULL AND step_count_source IS NOT 'user')
-                THEN excluded.step_count_source ELSE step_count_source END,
-            sleep_duration = CASE
-                WHEN ?16 & 128 OR (excluded.sleep_duration IS NOT NULL AND sleep_duration_source IS NOT 'user')
-                THEN excluded.sleep_duration ELSE sleep_duration END,
-            sleep_duration_source = CASE
-                WHEN ?16 & 128 OR (excluded.sleep_duration IS NOT NULL AND sleep_duration_source IS NOT 'user')
-                THEN excluded.sleep_duration_source ELSE sleep_duration_source END
-        """
+    /// and the stored value is not the user's. For `hrv`, its value and its source alike:
+    /// `hrv = CASE WHEN ?16 & 16 OR (excluded.hrv IS NOT NULL AND hrv_source IS NOT 'user') THEN excluded.hrv
+    /// ELSE hrv END`.
+    static let upsertDay: String = {
+        var set = ["updated_at = excluded.updated_at"]
+        for (bit, field) in DayWriteColumns.personal.enumerated() {
+            set.append("\(field) = CASE WHEN ?16 & \(1 << bit) THEN excluded.\(field) ELSE \(field) END")
+        }
+        for (index, metric) in DayWriteColumns.metrics.enumerated() {
+            let taken = "?16 & \(16 << index) OR (excluded.\(metric) IS NOT NULL AND \(metric)_source IS NOT 'user')"
+            for column in [metric, metric + "_source"] {
+                set.append("\(column) = CASE WHEN \(taken) THEN excluded.\(column) ELSE \(column) END")
+            }
+        }
+        return insertDays(rows: 1) + "\nON CONFLICT (user_id, day) DO UPDATE SET\n    "
+            + set.joined(separator: ",\n    ")
+    }()
 
     /// The fields `entry` mentions (set or cleared), one bit each, as `upsertDay` reads them.
     static func mentionedBits(_ entry: UserEntry) -> Int64 {
@@ -76,7 +58,8 @@ extension SQLiteDriver {
     }
 
     func upsertDay(_ write: DayWrite, at now: Int64) throws(StorageError) {
-        try connection.withStatement(SQLiteDriver.upsertDay) { (statement) throws(StorageError) in
+        try connection.withStatement(named: "upsertDay", sql: { SQLiteDriver.upsertDay }) {
+            (statement) throws(StorageError) in
             try bindRow(of: write, at: now, to: statement, from: 1)
             try statement.bind(16, SQLiteDriver.mentionedBits(write.entry))
             try statement.run()
@@ -221,18 +204,12 @@ extension SQLiteDriver {
     /// (docs/benchmarks.md). A shorter run takes a statement of its own length (each length prepared once), so
     /// the few watch items a batch of days carries are one statement too, not one each.
     static let rowsPerInsert = 32
-    static let dayColumns: Int32 = 15
+    static let dayColumns = Int32(DayWriteColumns.all.count)
 
     /// `upsertDay`'s insert of `rows` rows, without its `ON CONFLICT` clause: a stored day makes the statement
     /// fail.
     static func insertDays(rows: Int) -> String {
-        """
-        INSERT INTO daily_logs (
-            user_id, day, updated_at, symptom_severity, mood, energy, notes,
-            hrv, hrv_source, resting_heart_rate, resting_heart_rate_source,
-            step_count, step_count_source, sleep_duration, sleep_duration_source)
-        VALUES \(rowsOfParameters(rows: rows))
-        """
+        "INSERT INTO daily_logs (\(DayWriteColumns.all.joined(separator: ", "))) VALUES \(rowsOfParameters(rows: rows))"
     }
 
     /// `upsertDay` for `rows` entries that clear no field, in order (a later row of the same day updates the
@@ -244,38 +221,23 @@ extension SQLiteDriver {
     /// its page unwritten: a drain after an ingestion finds most items' effect already stored, merged into
     /// their day as it was (`PlannedDays`), and would otherwise rewrite every page those days are on.
     static func upsertNonClearingEntries(rows: Int) -> String {
-        """
-        \(insertDays(rows: rows))
-        ON CONFLICT (user_id, day) DO UPDATE SET
-            updated_at = excluded.updated_at,
-            symptom_severity = coalesce(excluded.symptom_severity, symptom_severity),
-            mood = coalesce(excluded.mood, mood),
-            energy = coalesce(excluded.energy, energy),
-            notes = coalesce(excluded.notes, notes),
-            hrv = coalesce(excluded.hrv, hrv),
-            hrv_source = CASE WHEN excluded.hrv IS NULL THEN hrv_source ELSE excluded.hrv_source END,
-            resting_heart_rate = coalesce(excluded.resting_heart_rate, resting_heart_rate),
-            resting_heart_rate_source = CASE
-                WHEN excluded.resting_heart_rate IS NULL THEN resting_heart_rate_source
-                ELSE excluded.resting_heart_rate_source END,
-            step_count = coalesce(excluded.step_count, step_count),
-            step_count_source = CASE WHEN excluded.step_count IS NULL THEN step_count_source
-                ELSE excluded.step_count_source END,
-            sleep_duration = coalesce(excluded.sleep_duration, sleep_duration),
-            sleep_duration_source = CASE WHEN excluded.sleep_duration IS NULL THEN sleep_duration_source
-                ELSE excluded.sleep_duration_source END
-        WHERE coalesce(excluded.symptom_severity, symptom_severity) IS NOT symptom_severity
-            OR coalesce(excluded.mood, mood) IS NOT mood
-            OR coalesce(excluded.energy, energy) IS NOT energy
-            OR coalesce(excluded.notes, notes) IS NOT notes
-            OR excluded.hrv IS NOT NULL AND (excluded.hrv IS NOT hrv OR excluded.hrv_source IS NOT hrv_source)
-            OR excluded.resting_heart_rate IS NOT NULL AND (excluded.resting_heart_rate IS NOT resting_heart_rate
-                OR excluded.resting_heart_rate_source IS NOT resting_heart_rate_source)
-            OR excluded.step_count IS NOT NULL AND (excluded.step_count IS NOT step_count
-                OR excluded.step_count_source IS NOT step_count_source)
-            OR excluded.sleep_duration IS NOT NULL AND (excluded.sleep_duration IS NOT sleep_duration
-                OR excluded.sleep_duration_source IS NOT sleep_duration_source)
-        """
+        var set = ["updated_at = excluded.updated_at"]
+        var changes: [String] = []
+        for field in DayWriteColumns.personal {
+            set.append("\(field) = coalesce(excluded.\(field), \(field))")
+            changes.append("coalesce(excluded.\(field), \(field)) IS NOT \(field)")
+        }
+        for metric in DayWriteColumns.metrics {
+            set.append("\(metric) = coalesce(excluded.\(metric), \(metric))")
+            set.append(
+                "\(metric)_source = CASE WHEN excluded.\(metric) IS NULL THEN \(metric)_source "
+                    + "ELSE excluded.\(metric)_source END")
+            changes.append(
+                "excluded.\(metric) IS NOT NULL AND (excluded.\(metric) IS NOT \(metric) "
+                    + "OR excluded.\(metric)_source IS NOT \(metric)_source)")
+        }
+        return insertDays(rows: rows) + "\nON CONFLICT (user_id, day) DO UPDATE SET\n    "
+            + set.joined(separator: ",\n    ") + "\nWHERE " + changes.joined(separator: "\n    OR ")
     }
 
     static let watchItemColumns: Int32 = 6

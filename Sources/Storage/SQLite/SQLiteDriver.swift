@@ -111,8 +111,6 @@ final class SQLiteDriver: StorageDriver {
         try connection.execute(script)
     }
 
-    func placeholder(_ number: Int) -> String { "?\(number)" }
-
     // MARK: What only SQLite has
 
     func applyMigration(_ script: String) throws(StorageError) {
