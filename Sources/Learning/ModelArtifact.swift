@@ -25,9 +25,9 @@ public enum ModelSource: String, Sendable, Hashable, Codable {
 /// A prediction from a feature row `x` (NaN where not logged): replace NaN by `imputation`, clip each value to
 /// `bounds` (the range seen in training), standardize `z = (x − means) / scales`, then the linear forecast
 /// `f = clamp(intercept + coefficients·z)` to the target's range and `P(flare) = σ(flare.intercept +
-/// flare.coefficients·z)`. With a `distribution`, the severity served is the median of `f + e` over the forecast
-/// errors `e`, as a whole number (`round(f + distribution.median)`, within the target's range), and its interval
-/// `[round(f + lower), round(f + upper)]`; without one (artifacts written before it existed) it is `f`.
+/// flare.coefficients·z)`. With a `distribution`, the severity served is the whole-number median `round(f)` (within
+/// the target's range) and its interval `[round(f + lower), round(f + upper)]`, widened to hold the median;
+/// without one (artifacts written before it existed) it is `f`.
 public struct ModelArtifact: Sendable, Hashable, Codable {
     public var specName: String
     public var specVersion: Int

@@ -50,10 +50,12 @@ public struct DatabaseCopy: Sendable {
     public var from: String { source.location }
     public var to: String { target.location }
 
-    /// Copies every table, `pageSize` rows at a time, calling `progress` with each table and its rows so far.
-    public func run(pageSize: Int = 5_000, progress: (@Sendable (CopyTable, Int) -> Void)? = nil)
-        async throws(StorageError) -> [CopiedTable]
-    {
-        try await Store.copy(from: source, to: target, pageSize: pageSize, progress: progress)
+    /// Copies every table, `pageSize` rows at a time, calling `progress` with each table and its rows so far, and
+    /// `counted` first with the rows of every table together.
+    public func run(
+        pageSize: Int = 5_000, progress: (@Sendable (CopyTable, Int) -> Void)? = nil,
+        counted: (@Sendable (Int) -> Void)? = nil
+    ) async throws(StorageError) -> [CopiedTable] {
+        try await Store.copy(from: source, to: target, pageSize: pageSize, progress: progress, counted: counted)
     }
 }

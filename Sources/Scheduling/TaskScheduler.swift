@@ -87,7 +87,7 @@ public final class TaskScheduler: Sendable {
 
     /// Persists `request` (DESIGN §4). With `.replace`, a pending request with the same identifier
     /// and scope is replaced; with `.keep`, nothing is submitted when any request of that identifier
-    /// and scope exists, pending or running.
+    /// and scope exists, pending or running, or is kept among the discarded requests.
     ///
     /// - Returns: whether the request was stored (`false` only for `.keep`).
     @discardableResult

@@ -39,7 +39,8 @@ extension Store {
 
     /// Copies every row of `source` into `target`, which must hold no row in any `CopyTable`,
     /// keeping ids so that references hold; returns the rows copied per table, in `CopyTable`
-    /// order. `progress` is called after each page with the table and its rows so far.
+    /// order. `progress` is called after each page with the table and its rows so far; `counted`, when given,
+    /// once before the first page with the rows of every table in the snapshot copied (a progress bar's total).
     ///
     /// The source is read in one snapshot (workers may go on using it); the target is written in
     /// one transaction, checked empty inside it, and committed only at the end. A target that holds
@@ -47,7 +48,7 @@ extension Store {
     /// failure rolls everything back. Neither store may be used by anything else during the call.
     public static func copy(
         from source: Store, to target: Store, pageSize: Int = 5_000,
-        progress: (@Sendable (CopyTable, Int) -> Void)? = nil
+        progress: (@Sendable (CopyTable, Int) -> Void)? = nil, counted: (@Sendable (Int) -> Void)? = nil
     ) async throws(StorageError) -> [CopiedTable] {
         precondition(pageSize > 0, "a page holds at least one row")
         try await target.beginImport()
@@ -55,6 +56,11 @@ extension Store {
             try await source.beginExport()
             var copied: [CopiedTable] = []
             do throws(StorageError) {
+                if let counted {
+                    var total = 0
+                    for table in CopyTable.allCases { total += try await source.exportRowCount(of: table) }
+                    counted(total)
+                }
                 for table in CopyTable.allCases {
                     var count = 0
                     var after: [CopyValue]?
@@ -104,6 +110,12 @@ extension Store {
     /// Ends the snapshot `beginExport()` started: a read-only transaction has nothing to commit.
     public func endExport() {
         driver.rollback()
+    }
+
+    /// The rows of `table` (in `beginExport()`'s snapshot, when inside it). The SQL is built from `CopyTable`'s
+    /// names.
+    public func exportRowCount(of table: CopyTable) throws(StorageError) -> Int {
+        try driver.rows(built: "SELECT count(*) FROM \"\(table.name)\"", []) { Int($0.int64(0)) }.first ?? 0
     }
 
     /// Up to `limit` rows of `table` in key order, starting after the row whose key (`table.key(of:)`)

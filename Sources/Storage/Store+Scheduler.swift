@@ -17,7 +17,8 @@ extension Store {
     /// Persists a request. `replacing` follows `BGTaskScheduler.submit`: a pending request with the
     /// same identifier and scope is replaced (its attempt count starts again). Otherwise (WorkManager's
     /// KEEP) the request is inserted only when no request of that identifier and scope exists at all,
-    /// pending or running, so a launch never starts a second copy of a chain that is running.
+    /// pending or running, and none is kept among the discarded requests, so a launch never starts a second
+    /// copy of a chain that is running, nor restarts one that was discarded.
     ///
     /// - Returns: whether the request was stored (always `true` when `replacing`).
     @discardableResult

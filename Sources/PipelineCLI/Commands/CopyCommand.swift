@@ -57,9 +57,15 @@ enum CopyCommand: Command {
         // Rows of the tables done before the one being copied, for the running total.
         let progress = ProgressLine(context.io, label: "copying", unit: .rows)
         var report: (@Sendable (CopyTable, Int) -> Void)?
+        var counted: (@Sendable (Int) -> Void)?
         if let progress {
             let tables = CopyTable.allCases
             let before = Locked((table: tables[0], rows: 0, last: 0))
+            let total = Locked<Int?>(nil)
+            counted = { rows in
+                total.withLock { $0 = rows }
+                progress.update(done: 0, total: rows, detail: "(table 1 of \(tables.count): \(tables[0].name))")
+            }
             report = { table, rows in
                 let done: Int = before.withLock { state in
                     if state.table != table {
@@ -69,12 +75,13 @@ enum CopyCommand: Command {
                     return state.rows + rows
                 }
                 let number = (tables.firstIndex(of: table) ?? 0) + 1
-                progress.update(done: done, total: nil, detail: "(table \(number) of \(tables.count): \(table.name))")
+                progress.update(done: done, total: total.withLock { $0 }, detail: "(table \(number) of \(tables.count): \(table.name))")
             }
         }
         let copied: [CopiedTable]
         do {
-            copied = try await copy.run(pageSize: context.arguments.int("page-size")!, progress: report)
+            copied = try await copy.run(
+                pageSize: context.arguments.int("page-size")!, progress: report, counted: counted)
         } catch {
             progress?.finish()
             throw error
