@@ -36,19 +36,20 @@ protocol StorageDriver: AnyObject {
 
     // MARK: Statements
 
-    /// Runs `sql` with `parameters` bound to `$1, $2, …` and returns what `read` makes of each row (a row it
-    /// returns `nil` for is left out). `read`'s row is valid only inside it.
-    func rows<T>(
-        _ sql: SQL, _ parameters: [any SQLBindable], _ read: (any RowReader) throws(StorageError) -> T?
-    ) throws(StorageError) -> [T]
+    /// Runs `sql` with `parameters` bound to `$1, $2, …` and calls `body` with each row, which is valid only
+    /// inside it. Not generic, so that a hot read's per-row code is compiled for its own types (`rows` is the
+    /// convenience over it).
+    func forEachRow(
+        _ sql: SQL, _ parameters: [any SQLBindable], _ body: (any RowReader) throws(StorageError) -> Void
+    ) throws(StorageError)
     /// Runs `sql` and returns how many rows it changed.
     @discardableResult
     func run(_ sql: SQL, _ parameters: [any SQLBindable]) throws(StorageError) -> Int
-    /// `rows` for SQL built at run time from names pipeline owns (`CopyTable`'s tables and columns, with
+    /// `forEachRow` for SQL built at run time from names pipeline owns (`CopyTable`'s tables and columns, with
     /// parameters `$1, $2, …` as in `SQL`), never from values: those are bound.
-    func rows<T>(
-        built sql: String, _ parameters: [any SQLBindable], _ read: (any RowReader) throws(StorageError) -> T?
-    ) throws(StorageError) -> [T]
+    func forEachRow(
+        built sql: String, _ parameters: [any SQLBindable], _ body: (any RowReader) throws(StorageError) -> Void
+    ) throws(StorageError)
     /// Runs SQL that binds nothing and may hold several statements (a migration, a test's setup).
     func execute(_ script: String) throws(StorageError)
 
@@ -104,6 +105,29 @@ enum TransactionKind {
 
 extension StorageDriver {
     /// The first row `read` makes something of, or `nil`.
+    /// Runs `sql` with `parameters` bound to `$1, $2, …` and returns what `read` makes of each row (a row it
+    /// returns `nil` for is left out). `read`'s row is valid only inside it.
+    func rows<T>(
+        _ sql: SQL, _ parameters: [any SQLBindable], _ read: (any RowReader) throws(StorageError) -> T?
+    ) throws(StorageError) -> [T] {
+        var values: [T] = []
+        try forEachRow(sql, parameters) { row throws(StorageError) in
+            if let value = try read(row) { values.append(value) }
+        }
+        return values
+    }
+
+    /// `rows` for SQL built at run time (`forEachRow(built:)`).
+    func rows<T>(
+        built sql: String, _ parameters: [any SQLBindable], _ read: (any RowReader) throws(StorageError) -> T?
+    ) throws(StorageError) -> [T] {
+        var values: [T] = []
+        try forEachRow(built: sql, parameters) { row throws(StorageError) in
+            if let value = try read(row) { values.append(value) }
+        }
+        return values
+    }
+
     func row<T>(
         _ sql: SQL, _ parameters: [any SQLBindable], _ read: (any RowReader) throws(StorageError) -> T?
     ) throws(StorageError) -> T? {

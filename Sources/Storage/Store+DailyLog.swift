@@ -141,20 +141,31 @@ extension StorageDriver {
         }
     }
 
+    // The reads of a retrain, one row per user-day: each builds its own values in a closure of its own types (a
+    // generic decoder here cost a retrain several percent in the runtime's metadata lookups).
     func dailyLogs(users: [UserID], through last: Day) throws(StorageError) -> [[DailyLog]] {
-        try grouped(.dailyLogsOfUsers, users: users, through: last) { DailyLog(row: $0, user: $1) }
+        var logs = [[DailyLog]](repeating: [], count: users.count)
+        try forEachUserRow(.dailyLogsOfUsers, users: users, through: last) { row, index in
+            if let log = DailyLog(row: row, user: users[index]) { logs[index].append(log) }
+        }
+        return logs
     }
 
     func dayValues(users: [UserID], through last: Day) throws(StorageError) -> [[DayValues]] {
-        try grouped(.dayValuesOfUsers, users: users, through: last) { row, _ in DayValues(row: row, .values(from: 1)) }
+        var values = [[DayValues]](repeating: [], count: users.count)
+        try forEachUserRow(.dayValuesOfUsers, users: users, through: last) { row, index in
+            if let day = DayValues(row: row, .values(from: 1)) { values[index].append(day) }
+        }
+        return values
     }
 
     func sourcedDayValues(user: UserID, through last: Day) throws(StorageError) -> [SourcedDayValues] {
-        try rows(.sourcedDayValues, [user, last]) { row in
-            DayValues(row: row, .sourced).map { read in
-                SourcedDayValues(read) { metric in row.source(DayColumns.sourced.source(metric)) }
-            }
+        var values: [SourcedDayValues] = []
+        try forEachRow(.sourcedDayValues, [user, last]) { row in
+            guard let read = DayValues(row: row, .sourced) else { return }
+            values.append(SourcedDayValues(read) { metric in row.source(DayColumns.sourced.source(metric)) })
         }
+        return values
     }
 
     func user(_ id: UserID) throws(StorageError) -> User? {
@@ -170,27 +181,23 @@ extension StorageDriver {
         return ids
     }
 
-    /// The rows `sql` selects for `users` ($1, a list) through `last` ($2), `user_id` first and ordered by user
-    /// and day, decoded by `decode` into one array per user in the order of `users`, each in day order.
-    private func grouped<Row>(
-        _ sql: SQL, users: [UserID], through last: Day, _ decode: (any RowReader, UserID) -> Row?
-    ) throws(StorageError) -> [[Row]] {
-        guard !users.isEmpty else { return [] }
+    /// Calls `body` with each row `sql` selects for `users` ($1, a list) through `last` ($2), `user_id` first and
+    /// ordered by user and day, and the user's index in `users`.
+    private func forEachUserRow(
+        _ sql: SQL, users: [UserID], through last: Day, _ body: (any RowReader, Int) -> Void
+    ) throws(StorageError) {
+        guard !users.isEmpty else { return }
         var position: [String: Int] = [:]
         for (index, user) in users.enumerated() { position[user.rawValue] = index }
-        var grouped = [[Row]](repeating: [], count: users.count)
         // Each user's rows come together, in day order.
         var current = (id: "", index: -1)
-        _ = try rows(sql, [SQLValue.texts(users.map(\.rawValue)), last]) { row -> Void? in
+        try forEachRow(sql, [SQLValue.texts(users.map(\.rawValue)), last]) { row in
             if !row.withBytes(0, { $0.elementsEqual(current.id.utf8) }) {
                 let id = row.string(0)
                 current = (id, position[id] ?? -1)
             }
-            guard current.index >= 0, let decoded = decode(row, users[current.index]) else { return nil }
-            grouped[current.index].append(decoded)
-            return nil
+            if current.index >= 0 { body(row, current.index) }
         }
-        return grouped
     }
 }
 

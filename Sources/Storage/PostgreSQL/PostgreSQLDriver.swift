@@ -84,33 +84,30 @@ final class PostgreSQLDriver: StorageDriver {
 
     // MARK: Statements
 
-    func rows<T>(
-        _ sql: SQL, _ parameters: [any SQLBindable], _ read: (any RowReader) throws(StorageError) -> T?
-    ) throws(StorageError) -> [T] {
-        try Self.rows(of: try connection.query(sql.postgresql, parameters.map(\.sqlValue.postgresText)), read)
+    func forEachRow(
+        _ sql: SQL, _ parameters: [any SQLBindable], _ body: (any RowReader) throws(StorageError) -> Void
+    ) throws(StorageError) {
+        try Self.forEachRow(of: try connection.query(sql.postgresql, parameters.map(\.sqlValue.postgresText)), body)
     }
 
     func run(_ sql: SQL, _ parameters: [any SQLBindable]) throws(StorageError) -> Int {
         try connection.query(sql.postgresql, parameters.map(\.sqlValue.postgresText)).affected
     }
 
-    func rows<T>(
-        built sql: String, _ parameters: [any SQLBindable], _ read: (any RowReader) throws(StorageError) -> T?
-    ) throws(StorageError) -> [T] {
-        try Self.rows(of: try connection.queryUncached(sql, parameters.map(\.sqlValue.postgresText)), read)
+    func forEachRow(
+        built sql: String, _ parameters: [any SQLBindable], _ body: (any RowReader) throws(StorageError) -> Void
+    ) throws(StorageError) {
+        try Self.forEachRow(of: try connection.queryUncached(sql, parameters.map(\.sqlValue.postgresText)), body)
     }
 
-    private static func rows<T>(of result: PostgreSQLRows, _ read: (any RowReader) throws(StorageError) -> T?)
-        throws(StorageError) -> [T]
+    private static func forEachRow(of result: PostgreSQLRows, _ body: (any RowReader) throws(StorageError) -> Void)
+        throws(StorageError)
     {
         let row: any RowReader = result
-        var values: [T] = []
-        values.reserveCapacity(result.count)
         for index in 0..<result.count {
             result.current = index
-            if let value = try read(row) { values.append(value) }
+            try body(row)
         }
-        return values
     }
 
     func execute(_ script: String) throws(StorageError) {

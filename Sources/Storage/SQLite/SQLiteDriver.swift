@@ -71,11 +71,11 @@ final class SQLiteDriver: StorageDriver {
 
     // MARK: Statements
 
-    func rows<T>(
-        _ sql: SQL, _ parameters: [any SQLBindable], _ read: (any RowReader) throws(StorageError) -> T?
-    ) throws(StorageError) -> [T] {
+    func forEachRow(
+        _ sql: SQL, _ parameters: [any SQLBindable], _ body: (any RowReader) throws(StorageError) -> Void
+    ) throws(StorageError) {
         try connection.withStatement(sql.sqlite) { (statement) throws(StorageError) in
-            try Self.rows(of: statement, parameters, read)
+            try Self.forEachRow(of: statement, parameters, body)
         }
     }
 
@@ -87,24 +87,20 @@ final class SQLiteDriver: StorageDriver {
         }
     }
 
-    func rows<T>(
-        built sql: String, _ parameters: [any SQLBindable], _ read: (any RowReader) throws(StorageError) -> T?
-    ) throws(StorageError) -> [T] {
+    func forEachRow(
+        built sql: String, _ parameters: [any SQLBindable], _ body: (any RowReader) throws(StorageError) -> Void
+    ) throws(StorageError) {
         try connection.withStatement(text: sql) { (statement) throws(StorageError) in
-            try Self.rows(of: statement, parameters, read)
+            try Self.forEachRow(of: statement, parameters, body)
         }
     }
 
-    private static func rows<T>(
-        of statement: Statement, _ parameters: [any SQLBindable], _ read: (any RowReader) throws(StorageError) -> T?
-    ) throws(StorageError) -> [T] {
+    private static func forEachRow(
+        of statement: Statement, _ parameters: [any SQLBindable], _ body: (any RowReader) throws(StorageError) -> Void
+    ) throws(StorageError) {
         try statement.bind(parameters)
         let row: any RowReader = statement
-        var values: [T] = []
-        while try statement.step() {
-            if let value = try read(row) { values.append(value) }
-        }
-        return values
+        while try statement.step() { try body(row) }
     }
 
     func execute(_ script: String) throws(StorageError) {
