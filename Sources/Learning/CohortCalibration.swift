@@ -49,7 +49,12 @@ public struct CohortCalibration: Sendable {
     /// The users to sample: the `combination.cohortUsers` with the smallest keys hashed from the spec's seed and
     /// their ids, so the sample does not depend on the order users are listed in.
     public static func sample(_ users: [UserID], spec: ModelSpec = .symptomForecast) -> [UserID] {
-        let keyed = users.map { (BottomKSample.key(seed: spec.population.sampleSeed, userHash: FNV1a.hash($0.rawValue), day: Day(ordinal: 0)), $0) }
+        let keyed = users.map {
+            (
+                BottomKSample.key(
+                    seed: spec.population.sampleSeed, userHash: FNV1a.hash($0.rawValue), day: Day(ordinal: 0)), $0
+            )
+        }
         return keyed.sorted { $0.0 < $1.0 || ($0.0 == $1.0 && $0.1.rawValue < $1.1.rawValue) }
             .prefix(spec.combination.cohortUsers).map(\.1)
     }
@@ -83,7 +88,9 @@ public struct CohortCalibration: Sendable {
         settings.smoothingErrors = constants.indices.map { column in
             forecasts.reduce(0.0) { $0 + Self.absoluteError($1.smoothing[column], $1.targets) } / Double(days)
         }
-        let column = settings.smoothingErrors.indices.min { settings.smoothingErrors[$0] < settings.smoothingErrors[$1] }!
+        let column = settings.smoothingErrors.indices.min {
+            settings.smoothingErrors[$0] < settings.smoothingErrors[$1]
+        }!
         settings.smoothing = constants[column]
 
         // 2. The cohort's weights, with and without the personal candidate, in units of each candidate's mean
@@ -146,7 +153,9 @@ public struct CohortCalibration: Sendable {
                 targets.append(user.targets[i])
             }
         }
-        settings.errorQuantiles = (1...99).map { Combination.quantile(Double($0) / 100, of: errors, pseudo: [], pseudoWeight: 0) }
+        settings.errorQuantiles = (1...99).map {
+            Combination.quantile(Double($0) / 100, of: errors, pseudo: [], pseudoWeight: 0)
+        }
         settings.intervalLevel = Self.intervalLevel(
             forecasts: forecastsServed, targets: targets, quantiles: settings.errorQuantiles,
             coverage: spec.combination.intervalCoverage, range: range)
@@ -163,7 +172,9 @@ public struct CohortCalibration: Sendable {
             let distribution = ForecastDistribution(
                 lower: quantiles[percent - 1], upper: quantiles[99 - percent - 1], coverage: coverage)
             var held = 0
-            for (f, y) in zip(forecasts, targets) where distribution.served(f, within: range).1.contains(y) { held += 1 }
+            for (f, y) in zip(forecasts, targets) where distribution.served(f, within: range).1.contains(y) {
+                held += 1
+            }
             let distance = abs(Double(held) / Double(forecasts.count) - coverage)
             if distance <= best.distance { best = (distance, Double(percent) / 100) }
         }

@@ -89,7 +89,9 @@ public struct CohortSettings: Sendable, Hashable, Codable {
 
     /// The settings before any cohort evidence: the spec's default smoothing alone, held by `initialPseudoDays`.
     public static func initial(_ spec: ModelSpec) -> CohortSettings {
-        let weights = CombinationCandidate.allCases.map { CombinationWeight(candidate: $0, weight: $0 == .smoothing ? 1 : 0) }
+        let weights = CombinationCandidate.allCases.map {
+            CombinationWeight(candidate: $0, weight: $0 == .smoothing ? 1 : 0)
+        }
         return CohortSettings(
             smoothing: spec.combination.defaultSmoothing, priorPseudoDays: initialPseudoDays,
             weights: weights, weightsWithoutPersonal: weights,
@@ -143,7 +145,8 @@ enum Combination {
         }
 
         init(
-            _ forecasts: FoldForecasts, smoothing column: Int, candidates: [CombinationCandidate], rows: some Sequence<Int>
+            _ forecasts: FoldForecasts, smoothing column: Int, candidates: [CombinationCandidate],
+            rows: some Sequence<Int>
         ) {
             let k = candidates.count
             self.init(count: k)
@@ -181,7 +184,8 @@ enum Combination {
                 right[a] += penalty * prior[a]
             }
             // Positive definite: the penalty alone makes it so.
-            guard (try? LinearAlgebra.solvePositiveDefinite(&system, &right)) != nil, right.allSatisfy(\.isFinite) else {
+            guard (try? LinearAlgebra.solvePositiveDefinite(&system, &right)) != nil, right.allSatisfy(\.isFinite)
+            else {
                 return prior
             }
             return right

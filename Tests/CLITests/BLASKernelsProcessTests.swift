@@ -34,7 +34,8 @@ struct BLASKernelsProcessTests {
 
     @Test("an operator's OPENBLAS_CORETYPE is kept as given, with no second load")
     func operatorChoiceKept() async throws {
-        let run = try await runBinary(["--help"], environment: ["OPENBLAS_VERBOSE": "2", "OPENBLAS_CORETYPE": "Prescott"])
+        let run = try await runBinary(
+            ["--help"], environment: ["OPENBLAS_VERBOSE": "2", "OPENBLAS_CORETYPE": "Prescott"])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(Self.cores(run.stderr) == ["Prescott"])
     }

@@ -85,7 +85,8 @@ struct CombinationTests {
                 on: cohort.map { ($0.0, builder.designMatrix(logs: $0.1, today: today), today) })
             let settings = try #require(population.cohort)
             #expect(settings.users == cohort.count && settings.days > 20 * cohort.count)
-            let fitted = settings.weight(.personal, withPersonal: true) + settings.weight(.population, withPersonal: true)
+            let fitted =
+                settings.weight(.personal, withPersonal: true) + settings.weight(.population, withPersonal: true)
             let leading = settings.weights.max { $0.weight < $1.weight }!.candidate
             if informativeInputs {
                 #expect(fitted >= 0.6 && [.personal, .population].contains(leading), "\(settings.weights)")
@@ -105,7 +106,9 @@ struct CombinationTests {
         let strengths = [100.0, 300, 1000]
         let days = Array(repeating: 20, count: 10)
         // Users' summed errors: the weakest pull better by 0.5 on every user (consistently: no spread).
-        let consistent = [Array(repeating: 10.0, count: 10), Array(repeating: 10.3, count: 10), Array(repeating: 10.5, count: 10)]
+        let consistent = [
+            Array(repeating: 10.0, count: 10), Array(repeating: 10.3, count: 10), Array(repeating: 10.5, count: 10),
+        ]
         #expect(CohortCalibration.strongest(consistent, strengths: strengths, days: days) == 0)
         // A smaller advantage that users do not agree on (better for four, worse for six): within one standard
         // error, so the strongest pull holds.

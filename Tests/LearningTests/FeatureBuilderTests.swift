@@ -28,10 +28,11 @@ struct FeatureBuilderTests {
         #expect(Self.spec.flare.threshold == 7)
         #expect(names.first == "severity")
         #expect(names.contains("sleep_hours_mean7") && names.contains("hrv_dev28") && names.contains("steps_k_missing"))
-        #expect(names[..<8] == [
-            "severity", "severity_lag1", "severity_mean7", "severity_missing", "severity_ewm05", "severity_ewm15",
-            "severity_ewm30", "severity_ewm50",
-        ])
+        #expect(
+            names[..<8] == [
+                "severity", "severity_lag1", "severity_mean7", "severity_missing", "severity_ewm05", "severity_ewm15",
+                "severity_ewm30", "severity_ewm50",
+            ])
         #expect(names.count == 43)
         #expect(
             names.suffix(7) == [
@@ -138,9 +139,11 @@ struct FeatureBuilderTests {
         let fromValues = Self.builder.designMatrix(values: logs.map(DayValues.init), today: today)
         #expect(fromLogs.rowCount > 300)
         #expect(fromValues.csv() == fromLogs.csv())
-        #expect(fromValues.days == fromLogs.days && (0..<fromLogs.rowCount).allSatisfy {
-            fromValues.isHidden($0) == fromLogs.isHidden($0)
-        })
+        #expect(
+            fromValues.days == fromLogs.days
+                && (0..<fromLogs.rowCount).allSatisfy {
+                    fromValues.isHidden($0) == fromLogs.isHidden($0)
+                })
     }
 
     @Test("a log dated today or later is never training data")
@@ -186,7 +189,9 @@ struct FeatureBuilderTests {
         #expect(value("severity_lag1") == 6)
         #expect(abs(value("severity_mean7") - (3 + 4 + 6 + 5) / 4.0) < 1e-12)
         // Severities 3, 4, 6, 5 logged, the newest weighing 1, each older half the one after (α = 0.5).
-        #expect(abs(value("severity_ewm50") - (5 + 6 / 2.0 + 4 / 4.0 + 3 / 8.0) / (1 + 1 / 2.0 + 1 / 4.0 + 1 / 8.0)) < 1e-12)
+        #expect(
+            abs(value("severity_ewm50") - (5 + 6 / 2.0 + 4 / 4.0 + 3 / 8.0) / (1 + 1 / 2.0 + 1 / 4.0 + 1 / 8.0)) < 1e-12
+        )
         #expect(value("sleep_hours_lag2").isNaN)  // day 2 was not logged
         #expect(abs(value("sleep_hours_dev28") - (7 - (6 + 8 + 5) / 3.0)) < 1e-12)
         #expect(value("sleep_hours") == 7)

@@ -115,7 +115,9 @@ struct ModelTrainerTests {
             let outOfFold = Combination.outOfFold(
                 evidence, smoothing: column, candidates: candidates, prior: [0, 0, 0],
                 scales: candidates.map(cohort.scale), pseudoDays: cohort.priorPseudoDays, range: 0...10)
-            #expect(abs(combined - CohortCalibration.absoluteError(outOfFold, evidence.targets) / Double(evidence.count)) < 1e-12)
+            #expect(
+                abs(combined - CohortCalibration.absoluteError(outOfFold, evidence.targets) / Double(evidence.count))
+                    < 1e-12)
         }
     }
 

@@ -33,7 +33,12 @@ struct RecoveryTests {
         for user in users { accumulator.add(user: user.id, logs: user.logs) }
         let builder = FeatureBuilder(spec: spec)
         let population = try accumulator.model(trainedAt: Date(iso: "2026-03-01T03:00:00Z")).calibrated(
-            on: users.map { ($0.id, builder.designMatrix(logs: $0.logs, today: $0.logs.last!.day.adding(days: 1)), $0.logs.last!.day.adding(days: 1)) })
+            on: users.map {
+                (
+                    $0.id, builder.designMatrix(logs: $0.logs, today: $0.logs.last!.day.adding(days: 1)),
+                    $0.logs.last!.day.adding(days: 1)
+                )
+            })
         var trainer = ModelTrainer(spec: spec)
         let trained = try users.map { user in
             let userToday = user.logs.last!.day.adding(days: 1)

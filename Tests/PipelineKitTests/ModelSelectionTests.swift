@@ -148,7 +148,9 @@ struct ModelSelectionTests {
         }
         let error = Evaluation.calibrationError(forecasts)
         let coverage = Double(held) / Double(forecasts.count)
-        print("seed 47: held-out flare calibration error \(error), 80% interval held \(coverage), \(forecasts.count) days")
+        print(
+            "seed 47: held-out flare calibration error \(error), 80% interval held \(coverage), \(forecasts.count) days"
+        )
         #expect(forecasts.count >= 900)
         #expect(error <= 0.02)
         // Issue 36, item 4: the 80% interval holds 75–85% of days it never saw (binomial spread at 900 days of

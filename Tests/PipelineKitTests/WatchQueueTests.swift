@@ -95,7 +95,8 @@ struct WatchQueueTests {
         for copy in 0..<100 {
             for offset in 0..<100 {
                 let day = Day.literal("2025-12-01").adding(days: offset)
-                lines += #"{"type":"watch","user":"ada","kind":"symptomLog","payload":{"day":"\#(day)","#
+                lines +=
+                    #"{"type":"watch","user":"ada","kind":"symptomLog","payload":{"day":"\#(day)","#
                     + #""symptomSeverity":\#((offset + copy) % 11)}}"# + "\n"
             }
         }
@@ -109,7 +110,8 @@ struct WatchQueueTests {
         if backend == .postgresql {
             // The planner knows the queue held 10,000 rows (pg_class.reltuples is -1 until a table is analyzed).
             let connection = try PostgreSQLConnection(url: database.path)
-            let rows = try connection.query("SELECT reltuples::bigint FROM pg_class WHERE oid = to_regclass('watch_items')")
+            let rows = try connection.query(
+                "SELECT reltuples::bigint FROM pg_class WHERE oid = to_regclass('watch_items')")
             #expect(rows.int64(0, 0) == 10_000)
         }
     }

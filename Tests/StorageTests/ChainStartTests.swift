@@ -39,7 +39,9 @@ struct ChainStartTests {
         // New requests take ids in the order they were submitted.
         let new = requests.filter { $0.scope.hasPrefix("new") }.sorted { $0.id < $1.id }
         #expect(new.map(\.scope) == ["new-1", "new-2", "new-3"])
-        #expect(try await store.submit([Self.request("daily", "new-2"), Self.request("daily", "new-3")], replacing: false) == 0)
+        #expect(
+            try await store.submit([Self.request("daily", "new-2"), Self.request("daily", "new-3")], replacing: false)
+                == 0)
     }
 
     @Test(

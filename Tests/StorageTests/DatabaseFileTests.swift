@@ -86,7 +86,8 @@ struct DatabaseFileTests {
         #expect {
             _ = try Store(path: name, clock: ManualClock(Date(iso: "2026-03-15T12:00:00Z")))
         } throws: { error in
-            "\(error)".contains("in-memory database would lose everything") && "\(error)".contains("give the database file's path")
+            "\(error)".contains("in-memory database would lose everything")
+                && "\(error)".contains("give the database file's path")
         }
         #expect(!FileManager.default.fileExists(atPath: name), "a file named \(name) in the working directory")
     }

@@ -75,7 +75,9 @@ enum CopyCommand: Command {
                     return state.rows + rows
                 }
                 let number = (tables.firstIndex(of: table) ?? 0) + 1
-                progress.update(done: done, total: total.withLock { $0 }, detail: "(table \(number) of \(tables.count): \(table.name))")
+                progress.update(
+                    done: done, total: total.withLock { $0 },
+                    detail: "(table \(number) of \(tables.count): \(table.name))")
             }
         }
         let copied: [CopiedTable]
