@@ -153,9 +153,8 @@ public struct CohortCalibration: Sendable {
                 targets.append(user.targets[i])
             }
         }
-        settings.errorQuantiles = (1...99).map {
-            Combination.quantile(Double($0) / 100, of: errors, pseudo: [], pseudoWeight: 0)
-        }
+        settings.errorQuantiles = Combination.quantiles(
+            (1...99).map { Double($0) / 100 }, of: errors, pseudo: [], pseudoWeight: 0)
         settings.intervalLevel = Self.intervalLevel(
             forecasts: forecastsServed, targets: targets, quantiles: settings.errorQuantiles,
             coverage: spec.combination.intervalCoverage, range: range)

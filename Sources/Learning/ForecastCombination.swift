@@ -242,16 +242,25 @@ enum Combination {
     /// The quantile at `level` of `values` (weight 1 each) together with `pseudo` (weight `pseudoWeight` each):
     /// the smallest value whose cumulative weight reaches `level` of the total.
     static func quantile(_ level: Double, of values: [Double], pseudo: [Double], pseudoWeight: Double) -> Double {
+        quantiles([level], of: values, pseudo: pseudo, pseudoWeight: pseudoWeight)[0]
+    }
+
+    /// `quantile` at each of `levels`, the points sorted once.
+    static func quantiles(_ levels: [Double], of values: [Double], pseudo: [Double], pseudoWeight: Double)
+        -> [Double]
+    {
         var points = values.map { ($0, 1.0) } + pseudo.map { ($0, pseudoWeight) }
-        guard !points.isEmpty else { return 0 }
+        guard !points.isEmpty else { return levels.map { _ in 0 } }
         points.sort { $0.0 < $1.0 }
         let total = points.reduce(0) { $0 + $1.1 }
-        var cumulative = 0.0
-        for (value, weight) in points {
-            cumulative += weight
-            if cumulative >= level * total - 1e-12 { return value }
+        return levels.map { level in
+            var cumulative = 0.0
+            for (value, weight) in points {
+                cumulative += weight
+                if cumulative >= level * total - 1e-12 { return value }
+            }
+            return points[points.count - 1].0
         }
-        return points[points.count - 1].0
     }
 
     /// The distribution served with a combination: the quantiles at the cohort's interval level and its
@@ -266,9 +275,9 @@ enum Combination {
         }
         let weight = pseudo.isEmpty ? 0 : spec.combination.intervalPseudoDays / Double(pseudo.count)
         let level = cohort.intervalLevel
+        let ends = quantiles([level, 1 - level], of: errors, pseudo: pseudo, pseudoWeight: weight)
         return ForecastDistribution(
-            lower: quantile(level, of: errors, pseudo: pseudo, pseudoWeight: weight),
-            upper: quantile(1 - level, of: errors, pseudo: pseudo, pseudoWeight: weight),
+            lower: ends[0], upper: ends[1],
             coverage: spec.combination.intervalCoverage)
     }
 }
