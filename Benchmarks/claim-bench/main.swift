@@ -40,8 +40,8 @@ do {
             guard let first = claimed.first else { break }
             _ = try await store.finishTaskRun(
                 TaskRunCompletion(
-                    runID: first.runID, requestID: first.request.id, owner: worker, outcome: .success, reason: nil,
-                    retryAt: nil))
+                    runID: first.runID, requestID: first.request.id, owner: worker, attempt: first.request.attempts,
+                    outcome: .success, reason: nil, retryAt: nil))
             claims += 1
         }
         let elapsed = ContinuousClock.now - start

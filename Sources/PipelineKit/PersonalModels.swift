@@ -9,7 +9,9 @@ import Synchronization
 ///
 /// One value serves a whole launch: it trains the population model once (the first retrain that
 /// needs it) and shares it between users, and it keeps one `ModelTrainer` per concurrent fit, so
-/// retrains running at once never share scratch memory.
+/// retrains running at once never share scratch memory. It stores nothing while it trains: each retrain's
+/// artifacts, and the population model with the first retrain that succeeds, are stored by `retrain(user:)`,
+/// or handed back by `train(user:)` for the `ml-retrain` task to store with its run's record.
 public final class PersonalModels: ModelTrainingService {
     let pipeline: Pipeline
     public let spec: ModelSpec
@@ -20,6 +22,10 @@ public final class PersonalModels: ModelTrainingService {
     /// (`prepareForRetrains()`), until that retrain takes it.
     private let preparedPopulation = Locked<Task<PopulationSource, any Error>?>(nil)
     private let trainers = Locked<[ModelTrainer]>([])
+    /// The population model this value pooled, until a retrain takes it to store (`TrainedModel.population`): the
+    /// first to succeed, whose run stores it with its own model and record, so that it lands only while that
+    /// run's lease holds. When no run of the launch stores it, the next launch pools it again.
+    private let unstoredPopulation = Locked<StoredModel?>(nil)
     /// Connections of their own for the logs each fit and pooling step reads (`Store.logReader()`), one per
     /// concurrent worker, so workers read side by side instead of one at a time through the store's actor
     /// (on PostgreSQL, one more server connection per worker while this value lives).
@@ -41,13 +47,13 @@ public final class PersonalModels: ModelTrainingService {
     /// records every score and why the winner won; it replaces the serving one in the same transaction.
     public func retrain(user id: UserID) async throws(PipelineError) -> RetrainOutcome {
         let trained = try await train(user: id)
-        if let model = trained.model {
+        for model in [trained.population, trained.model].compactMap(\.self) {
             _ = try await pipeline.storage { (store) throws(StorageError) in try await store.save(model) }
         }
         return trained.outcome
     }
 
-    /// `retrain(user:)` without the save: the artifact to store, for the `ml-retrain` task to store
+    /// `retrain(user:)` without the saves: the artifacts to store, for the `ml-retrain` task to store
     /// with its run's record.
     public func train(user id: UserID) async throws(PipelineError) -> TrainedModel {
         let now = pipeline.clock.now
@@ -79,7 +85,13 @@ public final class PersonalModels: ModelTrainingService {
             scope: id.rawValue, specVersion: artifact.specVersion, source: Self.storedSource(artifact.source),
             asOfDay: today, trainedAt: now, promoted: outcome.promoted, reason: outcome.reason,
             designFingerprint: DesignFingerprint.of(days), json: artifact.jsonText)
-        return TrainedModel(outcome: RetrainOutcome(promoted: outcome.promoted, reason: outcome.reason), model: model)
+        let pooled = unstoredPopulation.withLock { unstored in
+            defer { unstored = nil }
+            return unstored
+        }
+        return TrainedModel(
+            outcome: RetrainOutcome(promoted: outcome.promoted, reason: outcome.reason), model: model,
+            population: pooled)
     }
 
     /// The stored `source` column says whose data the coefficients come from: `population` for the pooled
@@ -135,7 +147,7 @@ public final class PersonalModels: ModelTrainingService {
     }
 
     /// Starts reading the population model ahead of the first retrain: the stored one, or every user's rows
-    /// pooled (reads only; the model is trained and stored when a retrain asks for it). A launch calls this
+    /// pooled (reads only; the model is trained when a retrain asks for it, and stored with it). A launch calls this
     /// before it starts chains and claims requests: on a first launch, starting every user's chain keeps one core
     /// busy while the other would wait (docs/benchmarks.md).
     public func prepareForRetrains() {
@@ -157,8 +169,8 @@ public final class PersonalModels: ModelTrainingService {
     }
 
     /// The population model for this launch: the stored one if it was trained as of the current
-    /// population day, otherwise a new one pooled over every user and stored. Computed once per
-    /// value, however many retrains ask at once.
+    /// population day, otherwise a new one pooled over every user, which the first retrain that succeeds
+    /// stores (`unstoredPopulation`). Computed once per value, however many retrains ask at once.
     public func populationModel() async throws(PipelineError) -> PopulationModel {
         let task = population.withLock { current in
             if let current { return current }
@@ -249,7 +261,7 @@ public final class PersonalModels: ModelTrainingService {
             scope: scope, specVersion: artifact.specVersion, source: Self.storedSource(artifact.source), asOfDay: day,
             trainedAt: now, promoted: true, reason: "pooled over \(accumulator.rowCount) training days of the cohort",
             designFingerprint: nil, json: artifact.jsonText)
-        _ = try await pipeline.storage { (store) throws(StorageError) in try await store.save(stored) }
+        unstoredPopulation.withLock { $0 = stored }
         return model
     }
 

@@ -38,6 +38,23 @@ extension Pipeline {
     public func drainWatchQueue(kinds: [WatchKind] = WatchKind.allCases, user: UserID? = nil)
         async throws(PipelineError) -> DrainReport
     {
+        try await drainWatchQueue(kinds: kinds, user: user, fencedBy: nil).report
+    }
+
+    /// `drainWatchQueue(kinds:user:)`, each page's transaction fenced by `lease` when given (a `health-refresh`
+    /// run's, `BackgroundTask.lease`): it first checks that the lease holds (`Store.holdsLease`) and, once another
+    /// worker has taken the run's request over, writes nothing and the drain stops there (`leaseLost`). The pages
+    /// committed before stay: each was applied while the lease held, as by any drain.
+    ///
+    /// The pages are not stored with the run's record (`BackgroundTask.storeWithRun`), as its other writes are: a
+    /// drain reads each page after the page before is written, and commits each page so that a run cut short
+    /// loses nothing. Without the fence a late page (a worker paused past its lease, then resumed) could still apply
+    /// no item twice — an item is applied only by the transaction whose DELETE removes it from the queue — but it
+    /// would judge the items still queued by the paused worker's old clock: the future-day rule would count a failed
+    /// attempt against an item whose day has begun since, and bring it nearer the dead-letter list.
+    func drainWatchQueue(kinds: [WatchKind], user: UserID?, fencedBy lease: TaskLease?)
+        async throws(PipelineError) -> (report: DrainReport, leaseLost: Bool)
+    {
         var report = DrainReport()
         let now = clock.now
         let names = kinds.map(\.rawValue)
@@ -73,19 +90,23 @@ extension Pipeline {
         }
         while !Task.isCancelled, let last = page.last {
             async let next = readAhead(after: last.item.id)
-            let outcome: (DrainReport, [String])
+            let outcome: (DrainReport, [String])?
             do {
-                outcome = try await store.batch { [page] store in try Pipeline.apply(page, now: now, in: store) }
+                outcome = try await store.batch { [page] store in
+                    if let lease, try !store.holdsLease(lease) { return nil }
+                    return try Pipeline.apply(page, now: now, in: store)
+                }
             } catch let error as StorageError {
                 throw .storage(error)
             } catch {
                 preconditionFailure("unexpected error: \(error)")
             }
+            guard let outcome else { return (report, true) }
             report.add(outcome.0)
             for message in outcome.1 { log.log(.warning, message) }
             page = try await next.get()
         }
-        return report
+        return (report, false)
     }
 
     /// A queued item with its payload read and checked as ingestion checks it, all but the future-day rule,

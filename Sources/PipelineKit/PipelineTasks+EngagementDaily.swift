@@ -22,7 +22,10 @@ extension TaskContext {
     /// `engagement-daily`: at the user's reminder hour (`UserSettings.reminderHour`, 20:00 local by
     /// default), queues a "log today" reminder if engagement notifications are on — they are unless
     /// the user turned them off (DESIGN §8, bug 8) — and today, in the user's time zone, has no entry
-    /// from the user. The outbox holds one reminder per user and day, so a re-run sends none.
+    /// from the user. The outbox holds one reminder per user and day, so a re-run sends none. The reminder is
+    /// stored with the run's record (`BackgroundTask.storeWithRun`), so it lands only while the run's lease holds:
+    /// a worker paused past its lease cannot queue a reminder decided on before the user's entry arrived, nor one
+    /// for a day whose reminder was sent and pruned meanwhile.
     var runEngagement: TaskHandler {
         { [self] task in
             guard let profile = await userProfile(of: task) else { return }
@@ -47,12 +50,16 @@ extension TaskContext {
                     task.setTaskCompleted(success: true, reason: "today already has an entry")
                     return
                 }
-                let queued = try await store.post(
-                    NewOutboxMessage(
-                        user: user, kind: OutboxKind.logReminder, day: today,
-                        body: "You have not logged anything today yet. How are you feeling?"))
-                task.setTaskCompleted(
-                    success: true, reason: queued == nil ? "today's reminder was already queued" : "reminder queued")
+                if try await store.hasOutboxMessage(user: user, kind: OutboxKind.logReminder, day: today) {
+                    task.setTaskCompleted(success: true, reason: "today's reminder was already queued")
+                    return
+                }
+                task.storeWithRun(
+                    .post(
+                        NewOutboxMessage(
+                            user: user, kind: OutboxKind.logReminder, day: today,
+                            body: "You have not logged anything today yet. How are you feeling?")))
+                task.setTaskCompleted(success: true, reason: "reminder queued")
             } catch {
                 fail(task, error)
             }

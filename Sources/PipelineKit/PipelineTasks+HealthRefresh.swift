@@ -12,6 +12,9 @@ extension TaskContext {
     /// `Pipeline.drainWatchQueue`, the function ingestion calls too, so the foreground and background
     /// paths cannot drift (DESIGN §2). Health metrics need no second merge path: ingestion merges
     /// them into DailyLog as they arrive, by the same upsert.
+    ///
+    /// The drain commits page by page while the run goes on, each page fenced by the run's lease: once another
+    /// worker has taken the request over, nothing more is applied.
     var runHealthRefresh: TaskHandler {
         { [self] task in
             let next = TaskDates.fixedRate(
@@ -23,7 +26,13 @@ extension TaskContext {
             task.expirationHandler = {}
             guard let user = user(of: task) else { return }
             do {
-                let report = try await pipeline.drainWatchQueue(kinds: WatchKind.allCases, user: user)
+                let (report, leaseLost) = try await pipeline.drainWatchQueue(
+                    kinds: WatchKind.allCases, user: user, fencedBy: task.lease)
+                if leaseLost {
+                    // Not recorded either: the run's record is fenced by the same lease.
+                    task.setTaskCompleted(success: false, reason: "another worker took the request over")
+                    return
+                }
                 var reason = "applied \(report.appliedCount) watch item\(report.appliedCount == 1 ? "" : "s")"
                 if report.failed > 0 { reason += ", \(report.failed) failed and stay queued" }
                 if report.deadLettered > 0 { reason += ", \(report.deadLettered) moved to the dead-letter list" }

@@ -35,8 +35,10 @@ extension PersonalModelService {
 }
 
 /// A personal model service that can hand a retrain's model back instead of storing it: the
-/// `ml-retrain` task then stores it with its run's record, in one transaction with many users' runs.
-/// `PersonalModels` is one; a service that is not has `retrain(user:)` called, and stores its model itself.
+/// `ml-retrain` task then stores it with its run's record, in one transaction with many users' runs,
+/// and only while the run's lease holds. `PersonalModels` is one; a service that is not has
+/// `retrain(user:)` called, and stores its model itself, outside that fence: a worker paused past its
+/// lease and then resumed may still store a model with such a service.
 public protocol ModelTrainingService: PersonalModelService {
     /// Retrains as `retrain(user:)` does, but returns the new model instead of storing it.
     func train(user: UserID) async throws(PipelineError) -> TrainedModel
@@ -47,10 +49,14 @@ public struct TrainedModel: Sendable, Hashable {
     public var outcome: RetrainOutcome
     /// The artifact to store, promoted or not; `nil` when there is none to store.
     public var model: StoredModel?
+    /// The population model the service pooled for this and later retrains, to store before `model`; `nil` when
+    /// it is stored already or left to another retrain.
+    public var population: StoredModel?
 
-    public init(outcome: RetrainOutcome, model: StoredModel?) {
+    public init(outcome: RetrainOutcome, model: StoredModel?, population: StoredModel? = nil) {
         self.outcome = outcome
         self.model = model
+        self.population = population
     }
 }
 
@@ -103,7 +109,9 @@ extension TaskContext {
                 let outcome: RetrainOutcome
                 if let trainer = personalModel as? any ModelTrainingService {
                     let trained = try await trainer.train(user: user)
-                    if let model = trained.model { task.storeWithRun(.save(model)) }
+                    for model in [trained.population, trained.model].compactMap(\.self) {
+                        task.storeWithRun(.save(model))
+                    }
                     outcome = trained.outcome
                 } else {
                     outcome = try await personalModel.retrain(user: user)
@@ -143,7 +151,8 @@ extension TaskContext {
     }
 
     /// `weekly-insight`: one insight a week from the user's model into the outbox, if the user has
-    /// weekly insights on (the registered default).
+    /// weekly insights on (the registered default). The message is stored with the run's record
+    /// (`BackgroundTask.storeWithRun`): it lands only while the run's lease holds.
     var runWeeklyInsight: TaskHandler {
         { [self] task in
             guard let profile = await userProfile(of: task) else { return }
@@ -179,8 +188,8 @@ extension TaskContext {
                     task.setTaskCompleted(success: true, reason: "no insight yet")
                     return
                 }
-                try await store.post(
-                    NewOutboxMessage(user: user, kind: OutboxKind.weeklyInsight, day: week, body: insight))
+                task.storeWithRun(
+                    .post(NewOutboxMessage(user: user, kind: OutboxKind.weeklyInsight, day: week, body: insight)))
                 task.setTaskCompleted(success: true, reason: "insight queued")
             } catch {
                 fail(task, error)

@@ -25,6 +25,10 @@ public final class BackgroundTask: Sendable {
     public let earliestBeginDate: Date?
     /// The scheduler running this task: a handler submits its successor here, first thing.
     public let scheduler: TaskScheduler
+    /// This run's lease: what it writes lands only while the lease holds. Writes stored with the run's record
+    /// (`storeWithRun`) are fenced by it; a handler that must write before its run ends checks it in each of
+    /// its own transactions (`Store.holdsLease`), as `health-refresh` does for each page of the watch queue.
+    public let lease: TaskLease
 
     private let log: any LogSink
     private let state = Locked(State())
@@ -59,13 +63,14 @@ public final class BackgroundTask: Sendable {
     }
 
     init(
-        identifier: TaskIdentifier, scope: TaskScope, kind: TaskKind, attempt: Int, budget: TimeInterval,
+        identifier: TaskIdentifier, scope: TaskScope, kind: TaskKind, lease: TaskLease, budget: TimeInterval,
         startedAt: Date, earliestBeginDate: Date?, scheduler: TaskScheduler, log: any LogSink
     ) {
         self.identifier = identifier
         self.scope = scope
         self.kind = kind
-        self.attempt = attempt
+        self.lease = lease
+        attempt = lease.attempt
         self.budget = budget
         self.startedAt = startedAt
         self.earliestBeginDate = earliestBeginDate
@@ -134,9 +139,10 @@ public final class BackgroundTask: Sendable {
 
     /// Stores `write` with this run's record, in the same transaction, rather than now. It takes
     /// effect when the run is recorded, whatever its outcome, and not at all when the run is not: its
-    /// lease was lost to another worker, or the process died before the record was written (the
-    /// request then runs again). The scheduler records many runs per transaction, so a handler whose
-    /// writes all go through here costs one transaction per batch instead of one per write.
+    /// lease was lost to another worker (a worker paused past its lease, then resumed, has its writes
+    /// refused and logged), or the process died before the record was written (the request then runs
+    /// again). The scheduler records many runs per transaction, so a handler whose writes all go through
+    /// here costs one transaction per batch instead of one per write.
     ///
     /// Only for writes nothing in the run reads back. Calls after the run ended are ignored and logged.
     public func storeWithRun(_ write: TaskRunWrite) {

@@ -55,7 +55,7 @@ extension TaskScheduler {
                     )
                 }
                 let started = ContinuousClock.now
-                let run = await execute(item, waited: finished.isEmpty ? 0 : waited, plan: plan)
+                let run = await execute(item, owner: owner, waited: finished.isEmpty ? 0 : waited, plan: plan)
                 if let busy = run.deferral {
                     log.log(
                         .warning,
@@ -173,14 +173,17 @@ extension TaskScheduler {
 
         func completion(owner: String) -> TaskRunCompletion {
             TaskRunCompletion(
-                runID: claimed.runID, requestID: claimed.request.id, owner: owner, outcome: outcome.stored,
-                reason: reason, retryAt: retryAt, discard: discard, periods: periods, writes: writes)
+                runID: claimed.runID, requestID: claimed.request.id, owner: owner, attempt: claimed.request.attempts,
+                outcome: outcome.stored, reason: reason, retryAt: retryAt, discard: discard, periods: periods,
+                writes: writes)
         }
     }
 
     /// Runs one claimed request, `waited` real seconds after its claim, and says how it ended; nothing
     /// is written until `record`.
-    private func execute(_ claimed: ClaimedTaskRequest, waited: TimeInterval, plan: LaunchPlan) async -> FinishedRun {
+    private func execute(_ claimed: ClaimedTaskRequest, owner: String, waited: TimeInterval, plan: LaunchPlan) async
+        -> FinishedRun
+    {
         let record = claimed.request
         let startedAt = record.claimedAt ?? clock.now
         let outcome: TaskOutcome
@@ -191,7 +194,8 @@ extension TaskScheduler {
         let label = Self.label(record)
         if let request, let registration = registration(for: request.identifier) {
             let task = BackgroundTask(
-                identifier: request.identifier, scope: request.scope, kind: request.kind, attempt: request.attempts,
+                identifier: request.identifier, scope: request.scope, kind: request.kind,
+                lease: claimed.lease(owner: owner),
                 budget: plan.budget ?? configuration.budget(for: request.kind), startedAt: startedAt,
                 earliestBeginDate: request.earliestBeginDate, scheduler: self, log: log)
             log.log(.info, "\(label): running (attempt \(request.attempts))")

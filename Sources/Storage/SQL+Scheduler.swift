@@ -314,13 +314,18 @@ extension SQL {
 
     // MARK: Finishing
 
-    /// $1 request id, $2 owner: its identifier, scope and attempts while `owner` leases it (PostgreSQL: locked,
-    /// so it and a reclaim cannot both win).
+    /// $1 request id, $2 owner, $3 attempt: its identifier, scope and attempts while that lease holds — whether
+    /// or not it has expired, until a claim takes it over (PostgreSQL: locked, so it and a reclaim cannot both win).
     static let leasedTaskRequest = SQL(
-        sqlite: "SELECT identifier, scope, attempts FROM task_requests WHERE id = $1 AND lease_owner = $2",
-        postgresql:
-            "SELECT identifier, scope, attempts FROM task_requests WHERE id = $1 AND lease_owner = $2 FOR UPDATE"
-    )
+        sqlite: """
+            SELECT identifier, scope, attempts FROM task_requests
+            WHERE id = $1 AND lease_owner = $2 AND attempts = $3
+            """,
+        postgresql: """
+            SELECT identifier, scope, attempts FROM task_requests
+            WHERE id = $1 AND lease_owner = $2 AND attempts = $3
+            FOR UPDATE
+            """)
 
     /// $1 identifier, $2 scope: a row when a request of the chain is pending.
     static let pendingTaskRequest = SQL(

@@ -8,11 +8,14 @@ extension Store {
     /// Returns the new message's id, or `nil` when one existed (it is left as it was).
     @discardableResult
     public func post(_ message: NewOutboxMessage) throws(StorageError) -> Int64? {
-        try write { () throws(StorageError) in
-            try ensureUser(message.user)
-            return try driver.row(.postOutboxMessage, [message.user, message.kind, message.day, message.body, now]) {
-                $0.int64(0)
-            }
+        try write { () throws(StorageError) in try insertOutboxMessage(message) }
+    }
+
+    /// `post(_:)`'s statements, in the open transaction (also a run's `TaskRunWrite.post`).
+    func insertOutboxMessage(_ message: NewOutboxMessage) throws(StorageError) -> Int64? {
+        try ensureUser(message.user)
+        return try driver.row(.postOutboxMessage, [message.user, message.kind, message.day, message.body, now]) {
+            $0.int64(0)
         }
     }
 

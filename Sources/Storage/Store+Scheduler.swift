@@ -181,8 +181,8 @@ extension Store {
     }
 
     /// Records how a run ended and settles its request, in one transaction — but only while the
-    /// worker still holds the lease; otherwise nothing changes and the result is `.leaseLost`
-    /// (another worker reclaimed the request and already closed this run).
+    /// run's lease holds (`TaskRunCompletion.lease`: its owner and attempt); otherwise nothing changes and the
+    /// result is `.leaseLost` (another worker reclaimed the request and already closed this run).
     ///
     /// A successful run deletes its request. An unsuccessful one is retried at `retryAt`: when a
     /// successor is already pending (the handler submitted it first thing), that successor is moved
@@ -199,6 +199,13 @@ extension Store {
     /// (`releasing`). A run whose lease was lost stores none of its writes. Returns one result per
     /// completion, in order.
     ///
+    /// A lease holds until another worker's claim takes the request over, not until its expiry: a run that ends
+    /// after its lease expired, while no claim has taken the request over, is recorded as usual, with its writes,
+    /// on both databases. Expiry only makes a request claimable; the claim, one statement that changes the owner
+    /// and counts the next attempt, is what ends a lease. So the fence compares no clocks (the finishing worker's
+    /// may be another machine's, or `--now`), and a run is never both refused and left to no one: refusing it
+    /// would only throw its work away for the next launch to do again.
+    ///
     /// All or nothing: when any statement fails, the transaction rolls back and nothing of the batch
     /// is stored; its runs stay leased, and are claimed again once their leases expire.
     public func finishTaskRuns(_ completions: [TaskRunCompletion], releasing: [TaskClaimRelease] = [])
@@ -214,21 +221,34 @@ extension Store {
         }
     }
 
-    /// The request `owner` leases — on PostgreSQL locked, so a claim reclaiming it (its lease expired) skips it
-    /// until the transaction commits, and then sees it settled — or `nil` when the lease is not theirs.
-    private func leasedRequest(_ id: Int64, owner: String) throws(StorageError)
+    /// Whether `lease` still holds, checked inside the caller's write transaction (a `batch`), so that the writes
+    /// after the check land only while it holds: on PostgreSQL the request stays locked until the transaction
+    /// ends, and a claim taking it over skips it until then; SQLite has one writer. For a handler's writes that
+    /// cannot wait for its run's record (`BackgroundTask.lease`). As `finishTaskRuns`, an expired lease that no
+    /// claim has taken over still holds.
+    public func holdsLease(_ lease: TaskLease) throws(StorageError) -> Bool {
+        try leasedRequest(lease) != nil
+    }
+
+    /// The request `lease` holds — on PostgreSQL locked, so a claim reclaiming it (its lease expired) skips it
+    /// until the transaction commits, and then sees it settled — or `nil` when another claim has taken it over
+    /// (or it was settled).
+    private func leasedRequest(_ lease: TaskLease) throws(StorageError)
         -> (identifier: String, scope: String, attempts: Int)?
     {
-        try driver.row(.leasedTaskRequest, [id, owner]) { row in (row.string(0), row.string(1), row.int(2)) }
+        try driver.row(.leasedTaskRequest, [lease.requestID, lease.owner, lease.attempt]) { row in
+            (row.string(0), row.string(1), row.int(2))
+        }
     }
 
     /// One run of `finishTaskRuns`, inside its transaction.
     private func settle(_ completion: TaskRunCompletion) throws(StorageError) -> TaskRunFinish {
-        guard let held = try leasedRequest(completion.requestID, owner: completion.owner) else { return .leaseLost }
+        guard let held = try leasedRequest(completion.lease) else { return .leaseLost }
         for write in completion.writes {
             switch write {
             case .submit(let request): _ = try replace([request])
             case .save(let model): _ = try insertModel(model)
+            case .post(let message): _ = try insertOutboxMessage(message)
             }
         }
         // The run's request is leased, so never counted; a successor this run's writes submitted is.
@@ -266,14 +286,14 @@ extension Store {
     /// pending already (a submit on another host may make one pending meanwhile, which the unique index then
     /// shows).
     private func release(_ claim: TaskClaimRelease) throws(StorageError) {
-        guard let held = try leasedRequest(claim.requestID, owner: claim.owner) else { return }
+        guard let held = try leasedRequest(claim.lease) else { return }
         var superseded = try driver.exists(.pendingTaskRequest, [held.identifier, held.scope])
         if !superseded {
             superseded = try !isAdmitted { () throws(StorageError) in
-                try driver.run(.releaseTaskRequest, [claim.requestID])
+                try driver.run(.releaseTaskRequest, [claim.lease.requestID])
             }
         }
-        if superseded { try driver.run(.deleteTaskRequest, [claim.requestID]) }
+        if superseded { try driver.run(.deleteTaskRequest, [claim.lease.requestID]) }
         try driver.run(.deleteUnfinishedRun, [claim.runID])
     }
 

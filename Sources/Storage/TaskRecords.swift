@@ -98,6 +98,32 @@ public struct ClaimedTaskRequest: Sendable, Hashable {
     public var runID: Int64
     /// The worker whose expired lease this claim took over, if the request was abandoned.
     public var abandonedBy: String?
+
+    /// The lease this claim gave `owner`, the worker that made it.
+    public func lease(owner: String) -> TaskLease {
+        TaskLease(requestID: request.id, owner: owner, attempt: request.attempts)
+    }
+}
+
+/// A worker's hold on a request: the request, the worker, and the attempt its claim counted. It lasts until another
+/// worker's claim takes the request over (which counts the next attempt), not until `leaseExpiresAt`: expiry only
+/// makes the request claimable. Every write of a run is fenced by it: the run's record and what it carries
+/// (`Store.finishTaskRuns`), and a handler's own transactions (`Store.holdsLease`).
+///
+/// The attempt as well as the owner: an owner (`host:pid:tag/worker`) records its batch before it claims again, so
+/// it never holds two claims of one request, but two processes in containers may share a host name and a pid and
+/// then differ only by their 32-bit random tag. The attempt makes each claim's lease its own whatever the owners.
+public struct TaskLease: Sendable, Hashable {
+    public var requestID: Int64
+    public var owner: String
+    /// The request's `attempts` as the claim left them.
+    public var attempt: Int
+
+    public init(requestID: Int64, owner: String, attempt: Int) {
+        self.requestID = requestID
+        self.owner = owner
+        self.attempt = attempt
+    }
 }
 
 /// How a worker's run ended.
@@ -105,6 +131,8 @@ public struct TaskRunCompletion: Sendable, Hashable {
     public var runID: Int64
     public var requestID: Int64
     public var owner: String
+    /// The attempt the run's claim counted: with `requestID` and `owner`, the lease its record is fenced by.
+    public var attempt: Int
     public var outcome: TaskRunOutcome
     /// Why, in words; never a health value.
     public var reason: String?
@@ -120,27 +148,34 @@ public struct TaskRunCompletion: Sendable, Hashable {
     public var writes: [TaskRunWrite]
 
     public init(
-        runID: Int64, requestID: Int64, owner: String, outcome: TaskRunOutcome, reason: String?, retryAt: Date?,
-        discard: Bool = false, periods: Int? = nil, writes: [TaskRunWrite] = []
+        runID: Int64, requestID: Int64, owner: String, attempt: Int, outcome: TaskRunOutcome, reason: String?,
+        retryAt: Date?, discard: Bool = false, periods: Int? = nil, writes: [TaskRunWrite] = []
     ) {
         self.writes = writes
         self.runID = runID
         self.requestID = requestID
         self.owner = owner
+        self.attempt = attempt
         self.outcome = outcome
         self.reason = reason
         self.retryAt = retryAt
         self.discard = discard
         self.periods = periods
     }
+
+    /// The lease the run's record is fenced by.
+    public var lease: TaskLease { TaskLease(requestID: requestID, owner: owner, attempt: attempt) }
 }
 
-/// A write that takes effect with the record of the run that made it, or not at all.
+/// A write that takes effect with the record of the run that made it, or not at all: only while the run's lease
+/// holds.
 public enum TaskRunWrite: Sendable, Hashable {
     /// `submit(_:replacing:)`, with `replacing` true: the run's successor.
     case submit(NewTaskRequest)
     /// `save(_:)`: a model artifact, promoted or not.
     case save(StoredModel)
+    /// `post(_:)`: a message for the outbox, unless the user has one of its kind for its day.
+    case post(NewOutboxMessage)
 }
 
 /// A claim given back unrun: the request is pending again with its attempt uncounted, and the run
@@ -148,12 +183,13 @@ public enum TaskRunWrite: Sendable, Hashable {
 /// task and scope became pending meanwhile, that one supersedes it and the claimed one is deleted.
 public struct TaskClaimRelease: Sendable, Hashable {
     public var runID: Int64
-    public var requestID: Int64
-    public var owner: String
+    /// The claim's lease: the release changes nothing once another worker has taken the request over.
+    public var lease: TaskLease
 
     /// Gives back `claim`, which `owner` holds.
     public init(_ claim: ClaimedTaskRequest, owner: String) {
-        (runID, requestID, self.owner) = (claim.runID, claim.request.id, owner)
+        runID = claim.runID
+        lease = claim.lease(owner: owner)
     }
 }
 

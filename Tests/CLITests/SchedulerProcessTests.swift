@@ -145,7 +145,9 @@ struct SchedulerProcessTests {
     }
 }
 
-/// The built `pipeline` running as a child process, with its standard error watched as it arrives.
+/// The built `pipeline` running as a child process, with its standard error watched as it arrives. It has
+/// ended once it exited and its standard error reached its end: the exit is reported on another thread than
+/// the output, and may come first, with the last lines still in the pipe.
 final class ChildProcess: Sendable {
     enum Ending: Equatable {
         case exit(Int32)
@@ -155,10 +157,15 @@ final class ChildProcess: Sendable {
     private struct State {
         var error = Data()
         var ending: Ending?
+        /// Whether standard error reached its end.
+        var isErrorClosed = false
         var outputWaiters: [(marker: String, continuation: CheckedContinuation<Bool, Never>)] = []
         var exitWaiters: [CheckedContinuation<Ending, Never>] = []
         /// Standard error text at which the child is stopped (SIGSTOP), as soon as it is read.
         var stopMarker: String?
+
+        /// How the child ended, once it exited and its whole standard error was read.
+        var end: Ending? { isErrorClosed ? ending : nil }
     }
 
     private let state = Locked(State())
@@ -216,6 +223,7 @@ final class ChildProcess: Sendable {
 
     private func received(_ data: Data, from handle: FileHandle) {
         let ready = state.withLock { state in
+            if data.isEmpty { state.isErrorClosed = true }
             state.error.append(data)
             let text = String(decoding: state.error, as: UTF8.self)
             if let marker = state.stopMarker, text.contains(marker) {
@@ -227,20 +235,31 @@ final class ChildProcess: Sendable {
             return ready.map(\.continuation)
         }
         for continuation in ready { continuation.resume(returning: true) }
-        if data.isEmpty { handle.readabilityHandler = nil }
+        if data.isEmpty {
+            handle.readabilityHandler = nil
+            finishIfEnded()
+        }
     }
 
     private func ended(_ ending: Ending) {
-        let (outputWaiters, exitWaiters) = state.withLock { state in
-            state.ending = ending
+        state.withLock { $0.ending = ending }
+        finishIfEnded()
+    }
+
+    /// Wakes every waiter once the child has ended (`State.end`).
+    private func finishIfEnded() {
+        let (outputWaiters, exitWaiters, end) = state.withLock {
+            state -> ([CheckedContinuation<Bool, Never>], [CheckedContinuation<Ending, Never>], Ending?) in
+            guard let end = state.end else { return ([], [], nil) }
             defer {
                 state.outputWaiters = []
                 state.exitWaiters = []
             }
-            return (state.outputWaiters.map(\.continuation), state.exitWaiters)
+            return (state.outputWaiters.map(\.continuation), state.exitWaiters, end)
         }
+        guard let end else { return }
         for waiter in outputWaiters { waiter.resume(returning: false) }
-        for waiter in exitWaiters { waiter.resume(returning: ending) }
+        for waiter in exitWaiters { waiter.resume(returning: end) }
     }
 
     /// Waits until standard error contains `marker` (`true`), or the process ended without it.
@@ -257,7 +276,7 @@ final class ChildProcess: Sendable {
         await withCheckedContinuation { continuation in
             let answer: Bool? = state.withLock { state in
                 if String(decoding: state.error, as: UTF8.self).contains(marker) { return true }
-                if state.ending != nil { return false }
+                if state.end != nil { return false }
                 state.outputWaiters.append((marker, continuation))
                 return nil
             }
@@ -265,7 +284,8 @@ final class ChildProcess: Sendable {
         }
     }
 
-    /// Waits until the child ends. Cancelled (a test past its time limit), it kills the child.
+    /// Waits until the child ends, its standard error read to the end. Cancelled (a test past its time limit), it
+    /// kills the child.
     func waitForExit() async -> Ending {
         await withTaskCancellationHandler {
             await waitForExitUncancelled()
@@ -277,7 +297,7 @@ final class ChildProcess: Sendable {
     private func waitForExitUncancelled() async -> Ending {
         await withCheckedContinuation { continuation in
             let ending: Ending? = state.withLock { state in
-                if let ending = state.ending { return ending }
+                if let end = state.end { return end }
                 state.exitWaiters.append(continuation)
                 return nil
             }

@@ -1,9 +1,9 @@
 import Foundation
 import Ingestion
-import PipelineKit
 import TestSupport
 import Testing
 
+@testable import PipelineKit
 @testable import Storage
 
 @Suite("Watch queue")
@@ -159,6 +159,42 @@ struct WatchQueueTests {
         #expect(report.failed == 1)
         #expect(try await pipeline.dailyLogs(user: Self.ada).isEmpty)
         #expect(try await pipeline.store.allWatchItems().count == 1)
+    }
+
+    @Test(
+        "a health-refresh drain fenced by a lease another claim took over applies nothing; the new lease's drain does",
+        arguments: TestBackend.all)
+    func fencedDrain(backend: TestBackend) async throws {
+        let database = TestDatabase(backend)
+        let pipeline = try await database.open()
+        try await pipeline.ingest(.user(UserUpdate(id: Self.ada)))
+        let store = pipeline.store
+        try await store.enqueue(
+            WatchSubmission(
+                user: Self.ada, kind: "symptomLog", payload: #"{"day":"2026-03-14","symptomSeverity":6}"#,
+                enqueuedAt: database.clock.now))
+        try await store.submit(
+            NewTaskRequest(identifier: "health-refresh", scope: "ada", kind: .refresh, earliestBeginAt: nil),
+            replacing: true)
+        func claim(_ owner: String) async throws -> TaskLease {
+            let claimed = try await store.claimTaskRequests(
+                TaskClaim(
+                    owner: owner, refreshLease: 40, processingLease: 610, isOnExternalPower: true,
+                    hasNetworkConnectivity: true, identifiers: ["health-refresh"], scope: "ada", limit: 1))
+            return try #require(claimed.first).lease(owner: owner)
+        }
+        let paused = try await claim("host:1:a/1")
+        database.clock.advance(by: 41)
+        let takeover = try await claim("host:2:b/1")
+
+        let late = try await pipeline.drainWatchQueue(kinds: WatchKind.allCases, user: Self.ada, fencedBy: paused)
+        #expect(late.leaseLost && late.report.appliedCount == 0 && late.report.failed == 0)
+        #expect(try await store.allWatchItems().count == 1)
+        #expect(try await pipeline.dailyLog(user: Self.ada, day: .literal("2026-03-14"))?.symptomSeverity == nil)
+
+        let current = try await pipeline.drainWatchQueue(kinds: WatchKind.allCases, user: Self.ada, fencedBy: takeover)
+        #expect(!current.leaseLost && current.report.applied == ["symptomLog": 1])
+        #expect(try await pipeline.dailyLog(user: Self.ada, day: .literal("2026-03-14"))?.symptomSeverity == 6)
     }
 }
 

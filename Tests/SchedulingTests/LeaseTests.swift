@@ -111,4 +111,57 @@ struct LeaseTests {
         #expect(perRequest.values.allSatisfy { $0.count == 1 })
         #expect(history.allSatisfy { $0.outcome == .success })
     }
+
+    @Test(
+        "a lease holds until a claim takes it over, and is its attempt's: a takeover under the same owner refuses the old run",
+        arguments: TestBackend.all)
+    func leaseIsOwnerAndAttempt(backend: TestBackend) async throws {
+        let harness = try SchedulerHarness(backend)
+        try await harness.addUsers(["ada", "bob"])
+        let daily = TestTask.periodic("daily", every: 86_400)
+        try await harness.launch([daily], plan: LaunchPlan(identifiers: [], jobs: 1))  // the chains only
+        let store = harness.store
+        let owner = "host:1:a/1"
+        func claim(_ scope: String) async throws -> ClaimedTaskRequest {
+            let claimed = try await store.claimTaskRequests(
+                TaskClaim(
+                    owner: owner, refreshLease: 40, processingLease: 610, isOnExternalPower: true,
+                    hasNetworkConnectivity: true, identifiers: ["daily"], scope: scope, limit: 1))
+            return try #require(claimed.first)
+        }
+        func completion(_ claimed: ClaimedTaskRequest) -> TaskRunCompletion {
+            let user = UserID.literal(claimed.request.scope)
+            let message = NewOutboxMessage(
+                user: user, kind: "test", day: Day(containing: harness.now, in: .utc), body: "hello")
+            return TaskRunCompletion(
+                runID: claimed.runID, requestID: claimed.request.id, owner: owner, attempt: claimed.request.attempts,
+                outcome: .success, reason: nil, retryAt: nil,
+                writes: [.post(message), .save(BatchTests.model(.user(user), at: harness.now))])
+        }
+        let ada = try await claim("ada")
+        let bob = try await claim("bob")
+        harness.clock.advance(by: 41)
+
+        // ada's lease expired and no claim took it over: it holds, and her run is recorded with its writes.
+        #expect(try await store.holdsLease(ada.lease(owner: owner)))
+        #expect(try await store.finishTaskRun(completion(ada)) == .recorded(successorPending: false))
+        #expect(try await store.outboxMessages(user: .literal("ada")).count == 1)
+        #expect(try await store.servingModel(scope: "ada") != nil)
+
+        // bob's is taken over by a claim under the same owner name: the first attempt's lease no longer holds,
+        // and its run's record and writes are refused; the second attempt's are recorded.
+        let again = try await claim("bob")
+        #expect(again.request.id == bob.request.id && again.request.attempts == 2)
+        #expect(try await !store.holdsLease(bob.lease(owner: owner)))
+        #expect(try await store.holdsLease(again.lease(owner: owner)))
+        #expect(try await store.finishTaskRuns([completion(bob)]) == [.leaseLost])
+        #expect(try await store.outboxMessages(user: .literal("bob")).isEmpty)
+        #expect(try await store.servingModel(scope: "bob") == nil)
+        #expect(try await store.finishTaskRun(completion(again)) == .recorded(successorPending: false))
+        let runs = try await store.taskRuns(scope: "bob")
+        #expect(runs.map(\.attempt) == [1, 2])
+        #expect(runs.map(\.outcome) == [.failure, .success])
+        #expect(runs.first?.reason == "lease expired: worker died")
+        #expect(try await store.outboxMessages(user: .literal("bob")).count == 1)
+    }
 }
