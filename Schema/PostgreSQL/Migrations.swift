@@ -23,6 +23,9 @@ public let postgresqlMigrations: [EmbeddedMigration] = [
     EmbeddedMigration(
         version: 10, name: "watch_identity_of_kept_items",
         sql: text(PackageResources._010_watch_identity_of_kept_items_sql)),
+    EmbeddedMigration(
+        version: 11, name: "days_user_check_per_statement",
+        sql: text(PackageResources._011_days_user_check_per_statement_sql)),
 ]
 
 private func text(_ bytes: [UInt8]) -> String {

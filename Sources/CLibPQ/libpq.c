@@ -19,6 +19,8 @@
     X(char *, PQgetvalue, (const PGresult *res, int tup_num, int field_num), (res, tup_num, field_num))          \
     X(int, PQisBusy, (PGconn * conn), (conn))                                                                    \
     X(int, PQntuples, (const PGresult *res), (res))                                                              \
+    X(int, PQputCopyData, (PGconn * conn, const char *buffer, int nbytes), (conn, buffer, nbytes))               \
+    X(int, PQputCopyEnd, (PGconn * conn, const char *errormsg), (conn, errormsg))                                \
     X(char *, PQresultErrorField, (const PGresult *res, int fieldcode), (res, fieldcode))                        \
     X(ExecStatusType, PQresultStatus, (const PGresult *res), (res))                                              \
     X(int, PQsendPrepare,                                                                                        \

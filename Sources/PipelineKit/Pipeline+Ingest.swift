@@ -300,8 +300,15 @@ struct IngestWriter {
     private var refusedItemLines: Set<Int> = []
 
     /// Days, or watch items, staged at once: several of SQLite's many-row inserts (`Store.stage(_: [DayWrite])`,
-    /// `Store.stage(_: [WatchSubmission])`).
+    /// `Store.stage(_: [WatchSubmission])`). Days wait for more when the store writes more in one statement
+    /// (`daysStagedAtOnce`).
     static let stagedAtOnce = 256
+
+    /// Days held back before they are staged: at least one statement's worth of the store's (PostgreSQL's COPY
+    /// takes thousands).
+    private static func daysStagedAtOnce(_ store: isolated Store) -> Int {
+        max(stagedAtOnce, store.daysPerStatement)
+    }
 
     var report: IngestReport {
         var report = counted
@@ -339,7 +346,7 @@ struct IngestWriter {
             pendingDays.append(days)
             pendingDayCount += days.count
             sinceCheckpoint += days.records
-            if pendingDayCount >= IngestWriter.stagedAtOnce { try flush(into: store, rejected: rejected) }
+            if pendingDayCount >= Self.daysStagedAtOnce(store) { try flush(into: store, rejected: rejected) }
         case .rejected:
             try flush(into: store, rejected: rejected)
             read(item, rejected: rejected)
@@ -392,22 +399,51 @@ struct IngestWriter {
         pendingItemLines.removeAll(keepingCapacity: true)
     }
 
-    /// Stages the held-back batches of days in order, each as the planner handed it on.
+    /// Stages the held-back batches of days in order: each as the planner handed it on when the store writes fewer
+    /// days to a statement than a batch holds (SQLite), consecutive batches together up to a statement's worth
+    /// when it writes more (PostgreSQL).
     private mutating func flushDays(into store: isolated Store, rejected: (IngestionError) -> Void) throws {
-        for days in pendingDays {
-            // An item the database refused to queue is taken out of its day again.
-            var writes = days.writes
-            for (index, write, items) in days.merges {
-                guard items.contains(where: { refusedItemLines.contains($0.line) }) else { continue }
-                writes[index] = write
-                for item in items where !refusedItemLines.contains(item.line) { writes[index].merge(item.entry) }
+        var start = 0
+        while start < pendingDays.count {
+            var end = start + 1
+            var count = pendingDays[start].count
+            while end < pendingDays.count, count + pendingDays[end].count <= store.daysPerStatement {
+                count += pendingDays[end].count
+                end += 1
             }
-            var refusals = Dictionary(uniqueKeysWithValues: try store.stage(writes).map { ($0.index, $0.refusal) })
-            let refusedMerges = Set(days.merges.map(\.index).filter { refusals[$0] != nil })
-            try Self.restageRefused(days.merges, of: writes, refusals: &refusals, into: store)
-            try settleWithheld(days.merges, refused: refusedMerges, into: store, rejected: rejected)
+            try stageDays(pendingDays[start..<end], into: store, rejected: rejected)
+            start = end
+        }
+        pendingDays.removeAll(keepingCapacity: true)
+        pendingDayCount = 0
+    }
+
+    /// Stages consecutive batches of days in one call (a batch alone is staged as it is, without copying its days).
+    private mutating func stageDays(
+        _ batches: ArraySlice<PlannedDays>, into store: isolated Store, rejected: (IngestionError) -> Void
+    ) throws {
+        var writes = batches.count == 1 ? batches[batches.startIndex].writes : Array(batches.map(\.writes).joined())
+        // The merged days, by index in `writes`.
+        var merges: [PlannedDays.Merge] = []
+        var offset = 0
+        for days in batches {
+            merges += days.merges.map { ($0.index + offset, $0.unmerged, $0.items) }
+            offset += days.count
+        }
+        // An item the database refused to queue is taken out of its day again.
+        for (index, write, items) in merges {
+            guard items.contains(where: { refusedItemLines.contains($0.line) }) else { continue }
+            writes[index] = write
+            for item in items where !refusedItemLines.contains(item.line) { writes[index].merge(item.entry) }
+        }
+        var refusals = Dictionary(uniqueKeysWithValues: try store.stage(writes).map { ($0.index, $0.refusal) })
+        let refusedMerges = Set(merges.map(\.index).filter { refusals[$0] != nil })
+        try Self.restageRefused(merges, of: writes, refusals: &refusals, into: store)
+        try settleWithheld(merges, refused: refusedMerges, into: store, rejected: rejected)
+        offset = 0
+        for days in batches {
             for (index, lines) in days.lines.enumerated() {
-                if let refusal = refusals[index] {
+                if let refusal = refusals[offset + index] {
                     for line in lines {
                         reject(
                             FieldError(line.kind.typeName, "refused by the database (\(refusal))"),
@@ -418,16 +454,15 @@ struct IngestWriter {
                 storedDayRecords.entries += lines.entries
                 storedDayRecords.health += lines.count - lines.entries
             }
+            offset += days.count
         }
-        pendingDays.removeAll(keepingCapacity: true)
-        pendingDayCount = 0
     }
 
     /// Stages each merged day of `writes` the database refused as its records alone left it (its items stay
     /// queued, or are queued by `settleWithheld`, and their drain reports why they fail), then again each
     /// later day of `writes` for the same user-day: applying a `DayWrite` again after another leaves the row
-    /// it leaves applied once after it, so the day ends as staged in order. (Later batches are staged after
-    /// this one anyway.)
+    /// it leaves applied once after it, so the day ends as staged in order. (Days a later call stages come after
+    /// these anyway.)
     private static func restageRefused(
         _ merges: [PlannedDays.Merge], of writes: [DayWrite], refusals: inout [Int: StorageError],
         into store: isolated Store

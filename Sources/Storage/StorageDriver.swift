@@ -55,11 +55,14 @@ protocol StorageDriver: AnyObject {
 
     // MARK: Rows each dialect binds its own way
 
-    /// Rows one bulk statement writes at most (`upsertDays`, `upsertEntries`, `insertWatchItems`).
+    /// Rows one bulk statement writes at most (`upsertEntries`, `insertWatchItems`).
     var rowsPerStatement: Int { get }
+    /// User-days one bulk merge writes at most (`upsertDays`): SQLite's many-row statement, PostgreSQL's COPY and
+    /// merge.
+    var daysPerStatement: Int { get }
     /// The merge rules of DESIGN §2 as one upsert of `write`, stamped `now`.
     func upsertDay(_ write: DayWrite, at now: Int64) throws(StorageError)
-    /// The merge rules for up to `rowsPerStatement` user-days in one statement, each user-day at most once; their
+    /// The merge rules for up to `daysPerStatement` user-days in one statement, each user-day at most once; their
     /// users exist. Returns the positions (in `writes`' indexes) of the days it did not write, for `upsertDay`;
     /// refused, it changes nothing.
     func upsertDays(_ writes: ArraySlice<DayWrite>, at now: Int64) throws(StorageError) -> [Int]

@@ -2,11 +2,11 @@ public import Domain
 public import Foundation
 
 /// Batches: one open write transaction a large input is staged into, record by record or many at a time. The
-/// staging loop is the same on every database: rows go `driver.rowsPerStatement` to a statement (SQLite 32,
-/// PostgreSQL 1,000), a statement the database refuses is undone alone (`StorageDriver.refusable`) and its rows
-/// staged one by one to find the refused ones, and the rest of the batch goes on. The decoder checks every bound
-/// the schema does, so a refusal is a disagreement between the two (or an operator's trigger), never the common
-/// case.
+/// staging loop is the same on every database: rows go many to a statement (days `driver.daysPerStatement`: SQLite
+/// 32, PostgreSQL 4,096 through a COPY; watch items `driver.rowsPerStatement`), a statement the database refuses is
+/// undone alone (`StorageDriver.refusable`) and its rows staged one by one to find the refused ones, and the rest of
+/// the batch goes on. The decoder checks every bound the schema does, so a refusal is a disagreement between the two
+/// (or an operator's trigger), never the common case.
 extension Store {
     /// Runs `body` on the store's executor inside a write transaction, for streaming a large input
     /// without holding it in memory: `body` reads, decodes and calls `stage(_:)` record by record.
@@ -52,12 +52,12 @@ extension Store {
     }
 
     /// Stages the writes of several user-days in the open `batch`, in order, as `stage(_: DayWrite)` would one
-    /// by one, and returns the refusals by the index of their write: many days to a statement
+    /// by one, and returns the refusals by the index of their write: up to `daysPerStatement` days to a statement
     /// (`StorageDriver.upsertDays`), a chunk ending before a user-day it holds already. Valid only inside `batch`.
     public func stage(_ writes: [DayWrite]) throws(StorageError) -> [(index: Int, refusal: StorageError)] {
         let now = now
         return try stageInChunks(
-            writes, user: \.user, key: { DayKey(user: $0.user, day: $0.day) },
+            writes, limit: driver.daysPerStatement, user: \.user, key: { DayKey(user: $0.user, day: $0.day) },
             all: { (chunk) throws(StorageError) in try driver.upsertDays(chunk, at: now) },
             one: { (write) throws(StorageError) in try driver.upsertDay(write, at: now) })
     }
@@ -67,7 +67,7 @@ extension Store {
     /// Valid only inside `batch`.
     public func stage(_ items: [WatchSubmission]) throws(StorageError) -> [(index: Int, refusal: StorageError)] {
         try stageInChunks(
-            items, user: \.user, key: nil,
+            items, limit: driver.rowsPerStatement, user: \.user, key: nil,
             all: { (chunk) throws(StorageError) in
                 _ = try driver.insertWatchItems(chunk)
                 return []
@@ -88,12 +88,12 @@ extension Store {
         try driver.user(id)?.timeZone
     }
 
-    /// Writes `items` in chunks of up to `driver.rowsPerStatement` (a chunk ends before an item whose `key` it
-    /// holds already: a statement writes each row once), their users ensured first: each chunk of two or more
-    /// with `all`, which returns the positions it did not write; a chunk of one, each of those, and each item of a
-    /// chunk the database refused, with `one`. Returns the refusals by index.
+    /// Writes `items` in chunks of up to `limit` (a chunk ends before an item whose `key` it holds already: a
+    /// statement writes each row once), their users ensured first: each chunk of two or more with `all`, which
+    /// returns the positions it did not write; a chunk of one, each of those, and each item of a chunk the
+    /// database refused, with `one`: so a refused record is found and named alone. Returns the refusals by index.
     private func stageInChunks<Item>(
-        _ items: [Item], user: (Item) -> UserID, key: ((Item) -> DayKey)?,
+        _ items: [Item], limit: Int, user: (Item) -> UserID, key: ((Item) -> DayKey)?,
         all: (ArraySlice<Item>) throws(StorageError) -> [Int], one: (Item) throws(StorageError) -> Void
     ) throws(StorageError) -> [(index: Int, refusal: StorageError)] {
         var refusals: [(index: Int, refusal: StorageError)] = []
@@ -102,7 +102,7 @@ extension Store {
         while start < items.count {
             var end = start
             keys.removeAll(keepingCapacity: true)
-            while end < items.count, end - start < driver.rowsPerStatement {
+            while end < items.count, end - start < limit {
                 if let key, !keys.insert(key(items[end])).inserted { break }
                 end += 1
             }

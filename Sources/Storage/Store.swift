@@ -18,6 +18,9 @@ public actor Store {
     /// The database a `LogReader` connects to (see `logReader()`).
     nonisolated let address: StorageAddress
     nonisolated let clock: any Clock
+    /// The most days `stage(_: [DayWrite])` writes with one statement: a caller staging a long input does best to
+    /// hand it at least this many at a time (SQLite 32, PostgreSQL 4,096).
+    public nonisolated let daysPerStatement: Int
     /// Users known to exist, so a batch does not insert its user again for every row (`ensureUser`). A user is
     /// never deleted by pipeline, so a known id stays true; ids a transaction adds are forgotten if it rolls back.
     var knownUsers: Set<UserID> = []
@@ -80,6 +83,7 @@ public actor Store {
     private init(address parsed: StorageAddress, driver: any StorageDriver, clock: any Clock) {
         location = parsed.displayText
         backend = parsed.backend
+        daysPerStatement = driver.daysPerStatement
         self.clock = clock
         self.address = parsed
         self.driver = driver

@@ -116,6 +116,38 @@ struct DatabaseFaultTests {
         #expect(try await pipeline.store.dailyLog(user: UserID.literal("u1"), day: Day.literal("2026-02-11")) == nil)
     }
 
+    /// As `refusedRecord`, with 40 users: their 1,120 days go to PostgreSQL through COPY and one merge, which the
+    /// trigger refuses whole; the chunk is staged again day by day, and the refused line named.
+    @Test(
+        "a record the database refuses in a chunk PostgreSQL copies costs that record alone, and is named by its line",
+        .postgreSQL)
+    func refusedRecordInACopiedChunk() async throws {
+        let database = TestDatabase(.postgresql)
+        _ = try await database.open()
+        try Store.executeForTesting(
+            at: database.path,
+            """
+            CREATE FUNCTION refuse_marked() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+                IF NEW.notes LIKE '%refuse me%' THEN RAISE EXCEPTION 'refused notes: %', NEW.notes; END IF;
+                RETURN NEW;
+            END $$;
+            CREATE TRIGGER refuse_marked BEFORE INSERT OR UPDATE ON daily_logs
+                FOR EACH ROW EXECUTE FUNCTION refuse_marked();
+            """)
+        let users = 40
+        #expect(users * 28 >= PostgreSQLDriver.copiedFrom)
+        var input = Self.markedInput(users: users)
+        input[40] = #"{"type":"entry","user":"u1","day":"2026-02-11","mood":3,"notes":"refuse me \#(Self.marker)"}"#
+        let run = try await runBinary(
+            ["ingest", "-", "--db", database.path, "--now", Self.now], stdin: input.joined(separator: "\n"))
+        Self.expectClean(run, status: 65)
+        #expect(run.stderr.hasPrefix("line 41: entry: refused by the database"), "\(run.stderr)")
+        let pipeline = try await database.open()
+        #expect(try await pipeline.store.summary().dailyLogs == users * 28 - 1)
+        #expect(try await pipeline.store.dailyLog(user: UserID.literal("u1"), day: Day.literal("2026-02-11")) == nil)
+    }
+
     @Test("an ingestion that fills the disk exits 74 with its message, no signal, and quotes nothing")
     func fullDisk() async throws {
         let database = TestDatabase()

@@ -6,7 +6,8 @@
 # Figures:
 # - ingestion of `generate --users USERS --days DAYS` on SQLite and on PostgreSQL, against psql's
 #   \copy of the same rows into a table with the same key (aim: within 2x), and against \copy of every
-#   column into pipeline's own daily_logs (what the table's constraints cost any bulk load);
+#   column into pipeline's own daily_logs (what the table's constraints cost any bulk load), BENCH_REPEAT
+#   (3) times, each ratio taken within its repetition; `scripts/bench.sh postgres-ingest` measures these alone;
 # - a whole `retrain --force` of BENCH_PG_USERS (10,000) users x DAYS, with 1 and 2 worker
 #   processes on one database, each process with one job (aim: 2 workers at least 1.5x one);
 # - claims per second of 8 concurrent workers (each claim takes one due request and finishes it).
@@ -24,6 +25,96 @@ postgres_url() {
     echo "postgresql:///$1?host=$PIPELINE_TEST_POSTGRES_DIR/socket&user=pipeline"
 }
 
+# fresh_postgres_database NAME: drops the bench cluster's database NAME if it exists and creates it empty.
+fresh_postgres_database() {
+    psql_run postgres -c "DROP DATABASE IF EXISTS $1" -c "CREATE DATABASE $1"
+}
+
+# ingest_seconds PIPELINE DATABASE: the seconds PIPELINE takes to ingest the cohort into a fresh DATABASE.
+ingest_seconds() {
+    fresh_postgres_database "$2"
+    seconds "$1" ingest "$WORK/cohort.jsonl" --db "$(postgres_url "$2")" --now "$NOW"
+}
+
+# spread V1 V2 …: "MIN / MEDIAN" of the values.
+spread() { min_median "$@" | sed 's| | / |'; }
+
+# The ingestion figures, in BENCH_REPEAT (3) repetitions on the running bench cluster: each ingests the cohort
+# with pipeline on SQLite and on PostgreSQL (a fresh database each), then loads the same rows with psql's \copy
+# into a bare table and into pipeline's own daily_logs; printed as the min and the median of the times and of
+# each repetition's ratios. BENCH_PG_BEFORE names the `pipeline` of another build, which then ingests the same
+# input into a database of its own in each repetition, before this build in odd repetitions and after it in even
+# ones: a before and after measured side by side.
+bench_postgres_ingest_figures() {
+    local repeats="${BENCH_REPEAT:-3}" before="${BENCH_PG_BEFORE:-}"
+    echo "== postgres: ingestion, $USERS users x $DAYS days ($repeats repetitions)"
+    "$PIPELINE" generate --users "$USERS" --days "$DAYS" --now "$NOW" >"$WORK/cohort.jsonl"
+    local records
+    records=$(wc -l <"$WORK/cohort.jsonl")
+    # The rows both baselines load: those an ingestion leaves (a first one, untimed).
+    fresh_postgres_database bench_ingest
+    "$PIPELINE" ingest "$WORK/cohort.jsonl" --db "$(postgres_url bench_ingest)" --now "$NOW" >/dev/null
+    psql_run bench_ingest -c "\\copy (SELECT user_id, day, symptom_severity, mood, energy, hrv, resting_heart_rate,
+        step_count, sleep_duration FROM daily_logs) TO '$WORK/rows.csv' CSV"
+    psql_run bench_ingest -c "\\copy users TO '$WORK/users.csv' CSV" -c "\\copy daily_logs TO '$WORK/logs.csv' CSV"
+    local rows
+    rows=$(wc -l <"$WORK/rows.csv")
+    local sqlites=() postgres=() earlier=() copies=() tables=() ratios=() table_ratios=() backend_ratios=()
+    local earlier_ratios=() run on_sqlite on_postgres on_earlier baseline same_table
+    for run in $(seq "$repeats"); do
+        rm -f "$WORK/ingest.sqlite"*
+        on_sqlite=$(seconds "$PIPELINE" ingest "$WORK/cohort.jsonl" --db "$WORK/ingest.sqlite" --now "$NOW")
+        if [ -n "$before" ] && [ $((run % 2)) -eq 1 ]; then on_earlier=$(ingest_seconds "$before" bench_before); fi
+        on_postgres=$(ingest_seconds "$PIPELINE" bench_ingest)
+        if [ -n "$before" ] && [ $((run % 2)) -eq 0 ]; then on_earlier=$(ingest_seconds "$before" bench_before); fi
+        fresh_postgres_database bench_copy
+        psql_run bench_copy -c "CREATE TABLE daily_logs (
+            user_id TEXT NOT NULL, day TEXT NOT NULL, symptom_severity INTEGER, mood INTEGER, energy INTEGER,
+            hrv DOUBLE PRECISION, resting_heart_rate DOUBLE PRECISION, step_count BIGINT,
+            sleep_duration DOUBLE PRECISION, PRIMARY KEY (user_id, day))"
+        baseline=$(seconds psql -X -q -v ON_ERROR_STOP=1 -h "$PIPELINE_TEST_POSTGRES_DIR/socket" -U pipeline \
+            -d bench_copy -c "\\copy daily_logs FROM '$WORK/rows.csv' CSV")
+        # The second baseline: \copy of the same rows, every column, into pipeline's own daily_logs (its types,
+        # CHECKs, key and the check of each day's user), in a database `pipeline init` created: what the table
+        # itself costs a bulk load.
+        fresh_postgres_database bench_table
+        "$PIPELINE" init --db "$(postgres_url bench_table)" >/dev/null
+        psql_run bench_table -c "\\copy users FROM '$WORK/users.csv' CSV"
+        same_table=$(seconds psql -X -q -v ON_ERROR_STOP=1 -h "$PIPELINE_TEST_POSTGRES_DIR/socket" -U pipeline \
+            -d bench_table -c "\\copy daily_logs FROM '$WORK/logs.csv' CSV")
+        sqlites+=("$on_sqlite") postgres+=("$on_postgres") copies+=("$baseline") tables+=("$same_table")
+        ratios+=("$(ratio "$on_postgres" "$baseline")") table_ratios+=("$(ratio "$on_postgres" "$same_table")")
+        backend_ratios+=("$(ratio "$on_postgres" "$on_sqlite")")
+        if [ -n "$before" ]; then earlier+=("$on_earlier") earlier_ratios+=("$(ratio "$on_earlier" "$baseline")"); fi
+    done
+    printf "  pipeline ingest, SQLite       %9d records in %s s\n" "$records" "$(spread "${sqlites[@]}")"
+    if [ -n "$before" ]; then
+        printf "  before (%s), PostgreSQL  %9d records in %s s\n" "$(basename "$before")" "$records" \
+            "$(spread "${earlier[@]}")"
+    fi
+    printf "  pipeline ingest, PostgreSQL   %9d records in %s s   (%s records/s at the median)\n" "$records" \
+        "$(spread "${postgres[@]}")" "$(rate "$records" "$(min_median "${postgres[@]}" | cut -d' ' -f2)")"
+    printf "  psql \\\\copy, PostgreSQL        %9d rows    in %s s\n" "$rows" "$(spread "${copies[@]}")"
+    printf "  psql \\\\copy, pipeline's table  %9d rows    in %s s\n" "$rows" "$(spread "${tables[@]}")"
+    printf "  time ratio (pipeline on PostgreSQL / psql \\\\copy), min / median: %sx   (aim: at most 2x)\n" \
+        "$(spread "${ratios[@]}")"
+    if [ -n "$before" ]; then
+        printf "  time ratio (before on PostgreSQL / psql \\\\copy), min / median: %sx\n" "$(spread "${earlier_ratios[@]}")"
+    fi
+    printf "  time ratio (pipeline on PostgreSQL / psql \\\\copy into pipeline's table), min / median: %sx\n" \
+        "$(spread "${table_ratios[@]}")"
+    printf "  time ratio (PostgreSQL / SQLite ingest), min / median: %sx\n" "$(spread "${backend_ratios[@]}")"
+    printf "  each repetition, pipeline / \\\\copy: %s\n" "$(paste -d/ <(printf '%s\n' "${postgres[@]}") \
+        <(printf '%s\n' "${copies[@]}") | tr '\n' ' ')"
+}
+
+# `scripts/bench.sh postgres-ingest`: the ingestion figures alone, on a cluster of their own.
+bench_postgres_ingest() {
+    trap 'stop_test_postgres; rm -rf "$WORK"' EXIT
+    start_test_postgres
+    bench_postgres_ingest_figures
+}
+
 bench_postgres() {
     local big="${BENCH_PG_USERS:-10000}" workers="${BENCH_PG_WORKERS:-8}" requests="${BENCH_PG_CLAIMS:-20000}"
     swift build -c release --product claim-bench >&2
@@ -31,49 +122,7 @@ bench_postgres() {
     trap 'stop_test_postgres; rm -rf "$WORK"' EXIT
     start_test_postgres
 
-    echo "== postgres: ingestion, $USERS users x $DAYS days"
-    "$PIPELINE" generate --users "$USERS" --days "$DAYS" --now "$NOW" >"$WORK/cohort.jsonl"
-    local records
-    records=$(wc -l <"$WORK/cohort.jsonl")
-    local on_sqlite on_postgres
-    on_sqlite=$(seconds "$PIPELINE" ingest "$WORK/cohort.jsonl" --db "$WORK/ingest.sqlite" --now "$NOW")
-    psql_run postgres -c "CREATE DATABASE bench_ingest"
-    on_postgres=$(seconds "$PIPELINE" ingest "$WORK/cohort.jsonl" --db "$(postgres_url bench_ingest)" --now "$NOW")
-    psql_run bench_ingest -c "\\copy (SELECT user_id, day, symptom_severity, mood, energy, hrv, resting_heart_rate,
-        step_count, sleep_duration FROM daily_logs) TO '$WORK/rows.csv' CSV"
-    local rows
-    rows=$(wc -l <"$WORK/rows.csv")
-    psql_run postgres -c "CREATE DATABASE bench_copy"
-    psql_run bench_copy -c "CREATE TABLE daily_logs (
-        user_id TEXT NOT NULL, day TEXT NOT NULL, symptom_severity INTEGER, mood INTEGER, energy INTEGER,
-        hrv DOUBLE PRECISION, resting_heart_rate DOUBLE PRECISION, step_count BIGINT,
-        sleep_duration DOUBLE PRECISION, PRIMARY KEY (user_id, day))"
-    local baseline
-    baseline=$(seconds psql -X -q -v ON_ERROR_STOP=1 -h "$PIPELINE_TEST_POSTGRES_DIR/socket" -U pipeline -d bench_copy \
-        -c "\\copy daily_logs FROM '$WORK/rows.csv' CSV")
-    # A second baseline: \copy of the same rows, every column, into pipeline's own daily_logs (its
-    # types, CHECKs, key and foreign key to users), in a database `pipeline init` created: what the
-    # table itself costs a bulk load.
-    psql_run bench_ingest -c "\\copy users TO '$WORK/users.csv' CSV" -c "\\copy daily_logs TO '$WORK/logs.csv' CSV"
-    psql_run postgres -c "CREATE DATABASE bench_table"
-    "$PIPELINE" init --db "$(postgres_url bench_table)" >/dev/null
-    psql_run bench_table -c "\\copy users FROM '$WORK/users.csv' CSV"
-    local same_table
-    same_table=$(seconds psql -X -q -v ON_ERROR_STOP=1 -h "$PIPELINE_TEST_POSTGRES_DIR/socket" -U pipeline \
-        -d bench_table -c "\\copy daily_logs FROM '$WORK/logs.csv' CSV")
-    printf "  pipeline ingest, SQLite       %9d records in %6.2f s  %9s records/s\n" \
-        "$records" "$on_sqlite" "$(rate "$records" "$on_sqlite")"
-    printf "  pipeline ingest, PostgreSQL   %9d records in %6.2f s  %9s records/s\n" \
-        "$records" "$on_postgres" "$(rate "$records" "$on_postgres")"
-    printf "  psql \\\\copy, PostgreSQL        %9d rows    in %6.2f s  %9s rows/s\n" \
-        "$rows" "$baseline" "$(rate "$rows" "$baseline")"
-    printf "  psql \\\\copy, pipeline's table  %9d rows    in %6.2f s  %9s rows/s\n" \
-        "$rows" "$same_table" "$(rate "$rows" "$same_table")"
-    printf "  time ratio (pipeline on PostgreSQL / psql \\\\copy): %sx   (aim: at most 2x)\n" \
-        "$(ratio "$on_postgres" "$baseline")"
-    printf "  time ratio (pipeline on PostgreSQL / psql \\\\copy into pipeline's table): %sx\n" \
-        "$(ratio "$on_postgres" "$same_table")"
-    printf "  time ratio (PostgreSQL / SQLite ingest): %sx\n" "$(ratio "$on_postgres" "$on_sqlite")"
+    bench_postgres_ingest_figures
 
     echo "== postgres: retrain --force, $big users x $DAYS days, 1 and 2 worker processes (one job each)"
     "$PIPELINE" generate --users "$big" --days "$DAYS" --now "$NOW" >"$WORK/big.jsonl"

@@ -249,30 +249,62 @@ final class PostgreSQLConnection {
     private func answer(
         to sql: String, within limit: Duration? = nil, _ send: () -> Int32
     ) throws(StorageError) -> OpaquePointer? {
-        if let abandoned { throw .postgresql(sqlState: "08006", message: abandoned, sql: sql) }
-        let limit = limit ?? answerLimit
-        let deadline = ContinuousClock.now + limit
-        guard send() == 1 else {
-            throw .postgresql(sqlState: "08006", message: lostConnectionMessage(), sql: sql)
+        let call = try Call(sending: sql, within: limit ?? answerLimit, on: self, send)
+        try flushOutput(call)
+        return try results(of: call)
+    }
+
+    /// A call sent to the server: its SQL (for errors) and when its answer is due.
+    private struct Call {
+        let sql: String
+        let limit: Duration
+        let deadline: ContinuousClock.Instant
+
+        init(
+            sending sql: String, within limit: Duration, on connection: PostgreSQLConnection, _ send: () -> Int32
+        ) throws(StorageError) {
+            if let abandoned = connection.abandoned {
+                throw .postgresql(sqlState: "08006", message: abandoned, sql: sql)
+            }
+            self.sql = sql
+            self.limit = limit
+            deadline = ContinuousClock.now + limit
+            guard send() == 1 else {
+                throw .postgresql(sqlState: "08006", message: connection.lostConnectionMessage(), sql: sql)
+            }
         }
-        // Nonblocking: what libpq could not hand to the kernel yet is sent as the server reads.
+    }
+
+    /// Sends what libpq holds of `call` for the server. Nonblocking: what libpq could not hand to the kernel
+    /// yet is sent as the server reads, and what the server says meanwhile (an error) is read.
+    private func flushOutput(_ call: Call) throws(StorageError) {
         while true {
             let flushed = PQflush(handle)
-            if flushed == 0 { break }
-            if flushed < 0 { throw .postgresql(sqlState: "08006", message: lostConnectionMessage(), sql: sql) }
-            if try wait(for: Int16(POLLIN | POLLOUT), until: deadline, limit: limit, sql: sql) & Int16(POLLIN) != 0 {
+            if flushed == 0 { return }
+            if flushed < 0 { throw .postgresql(sqlState: "08006", message: lostConnectionMessage(), sql: call.sql) }
+            if try wait(for: Int16(POLLIN | POLLOUT), until: call.deadline, limit: call.limit, sql: call.sql)
+                & Int16(POLLIN) != 0
+            {
                 _ = PQconsumeInput(handle)
             }
         }
+    }
+
+    /// Waits for `call`'s next result: `nil` when it has no more.
+    private func nextResult(of call: Call) throws(StorageError) -> OpaquePointer? {
+        // `PQisBusy` is false once a result is ready, or the connection is lost (then `PQgetResult`
+        // returns its error at once).
+        while PQisBusy(handle) != 0 {
+            _ = try wait(for: Int16(POLLIN), until: call.deadline, limit: call.limit, sql: call.sql)
+            _ = PQconsumeInput(handle)
+        }
+        return PQgetResult(handle)
+    }
+
+    /// `call`'s answer: its last result, or its first error.
+    private func results(of call: Call) throws(StorageError) -> OpaquePointer? {
         var kept: OpaquePointer?
-        while true {
-            // `PQisBusy` is false once a result is ready, or the connection is lost (then `PQgetResult`
-            // returns its error at once).
-            while PQisBusy(handle) != 0 {
-                _ = try wait(for: Int16(POLLIN), until: deadline, limit: limit, sql: sql)
-                _ = PQconsumeInput(handle)
-            }
-            guard let next = PQgetResult(handle) else { break }
+        while let next = try nextResult(of: call) {
             if let current = kept, PostgreSQLConnection.isError(current) {
                 PQclear(next)
             } else {
@@ -281,6 +313,71 @@ final class PostgreSQLConnection {
             }
         }
         return kept
+    }
+
+    // MARK: COPY
+
+    /// Runs `sql`, whose last statement is a `COPY … FROM STDIN` in text format (statements before it, such
+    /// as the `TRUNCATE` of the table it fills, run first), with `data` as the rows it reads: each line a
+    /// row, its columns separated by tabs, written by `CopyTextRows`. Values travel in `data`, never in `sql`.
+    /// A statement or a row the server refuses throws its error, as `execute` does; the statement's other
+    /// rows are then not copied (https://www.postgresql.org/docs/15/sql-copy.html). Waits at most
+    /// `answerLimit` in all. https://www.postgresql.org/docs/15/libpq-copy.html
+    func copy(_ sql: String, data: [UInt8]) throws(StorageError) {
+        enter()
+        defer { leave() }
+        let call = try Call(sending: sql, within: answerLimit, on: self) { PQsendQuery(handle, sql) }
+        try flushOutput(call)
+        // The results of the statements before the COPY, then the one that asks for its rows; or an error,
+        // which ends the call there.
+        var failed: OpaquePointer?
+        while let next = try nextResult(of: call) {
+            if PQresultStatus(next) == PGRES_COPY_IN {
+                PQclear(next)
+                try send(data, of: call)
+                break
+            }
+            if failed == nil, PostgreSQLConnection.isError(next) { failed = next } else { PQclear(next) }
+        }
+        if let failed {
+            // The call has ended: nothing more to read.
+            defer { PQclear(failed) }
+            try check(failed, sql: sql)
+        }
+        let result = try results(of: call)
+        defer { PQclear(result) }
+        try check(result, sql: sql)
+    }
+
+    /// Sends a COPY's rows and its end, in pieces libpq queues without blocking; the server reads them while
+    /// later pieces are queued.
+    private func send(_ data: [UInt8], of call: Call) throws(StorageError) {
+        let piece = 64 * 1024
+        var offset = 0
+        while offset < data.count {
+            let count = min(piece, data.count - offset)
+            let queued = data.withUnsafeBytes { bytes in
+                PQputCopyData(
+                    handle, bytes.baseAddress!.advanced(by: offset).assumingMemoryBound(to: CChar.self), Int32(count))
+            }
+            switch queued {
+            case 1: offset += count
+            case 0: try flushOutput(call)  // libpq's buffer is full: sent on, then queued again
+            default: throw .postgresql(sqlState: "08006", message: lostConnectionMessage(), sql: call.sql)
+            }
+            if PQflush(handle) < 0 {
+                throw .postgresql(sqlState: "08006", message: lostConnectionMessage(), sql: call.sql)
+            }
+        }
+        while true {
+            switch PQputCopyEnd(handle, nil) {
+            case 1:
+                try flushOutput(call)
+                return
+            case 0: try flushOutput(call)
+            default: throw .postgresql(sqlState: "08006", message: lostConnectionMessage(), sql: call.sql)
+            }
+        }
     }
 
     /// Waits until the connection's socket is ready for `events`, or throws when `deadline` (`limit` after

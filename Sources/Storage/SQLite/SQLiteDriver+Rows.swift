@@ -87,6 +87,8 @@ extension SQLiteDriver {
 
     var rowsPerStatement: Int { SQLiteDriver.rowsPerInsert }
 
+    var daysPerStatement: Int { SQLiteDriver.rowsPerInsert }
+
     /// Queues a run of items in one statement, ids following the largest id in use in order (an item queued
     /// already is skipped, its id unused). Without that SQLite hands the largest id out again once its item has
     /// moved to the dead letters, and when that new item failed too, its dead letter could not take the id

@@ -1,0 +1,4 @@
+-- Nothing changes on SQLite. On PostgreSQL this version checks daily_logs' foreign key to users once per
+-- statement instead of once per row (Schema/PostgreSQL/0011_days_user_check_per_statement.sql); SQLite
+-- keeps its foreign key, whose check is a lookup in the users table's b-tree within the same process. The
+-- migration is here so that a schema version means one thing on both backends.
