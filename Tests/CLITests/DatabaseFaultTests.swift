@@ -80,6 +80,24 @@ struct DatabaseFaultTests {
         "a record the database refuses costs that record: the batch's other lines are stored, nothing is quoted",
         arguments: TestBackend.all)
     func refusedRecord(backend: TestBackend) async throws {
+        try await Self.ingestWithRefusedLine(backend: backend, users: 3)
+    }
+
+    /// As `refusedRecord`, with 40 users: their 1,120 days go to PostgreSQL through COPY and one merge, which the
+    /// trigger refuses whole; the chunk is staged again day by day, and the refused line named.
+    @Test(
+        "a record the database refuses in a chunk PostgreSQL copies costs that record alone, and is named by its line",
+        .postgreSQL)
+    func refusedRecordInACopiedChunk() async throws {
+        #expect(40 * 28 >= PostgreSQLDriver.copiedFrom)
+        try await Self.ingestWithRefusedLine(backend: .postgresql, users: 40)
+    }
+
+    /// Ingests `users` users' 28 days with line 41 carrying notes an operator's trigger refuses, and checks that
+    /// line alone is refused, named, and quoted nowhere.
+    static func ingestWithRefusedLine(
+        backend: TestBackend, users: Int, sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws {
         let database = TestDatabase(backend)
         _ = try await database.open()
         switch backend {
@@ -105,47 +123,19 @@ struct DatabaseFaultTests {
                     FOR EACH ROW EXECUTE FUNCTION refuse_marked();
                 """)
         }
-        var input = Self.markedInput()
-        input[40] = #"{"type":"entry","user":"u1","day":"2026-02-11","mood":3,"notes":"refuse me \#(Self.marker)"}"#
-        let run = try await runBinary(
-            ["ingest", "-", "--db", database.path, "--now", Self.now], stdin: input.joined(separator: "\n"))
-        Self.expectClean(run, status: 65)
-        #expect(run.stderr.hasPrefix("line 41: entry: refused by the database"), "\(run.stderr)")
-        let pipeline = try await database.open()
-        #expect(try await pipeline.store.summary().dailyLogs == 3 * 28 - 1)
-        #expect(try await pipeline.store.dailyLog(user: UserID.literal("u1"), day: Day.literal("2026-02-11")) == nil)
-    }
-
-    /// As `refusedRecord`, with 40 users: their 1,120 days go to PostgreSQL through COPY and one merge, which the
-    /// trigger refuses whole; the chunk is staged again day by day, and the refused line named.
-    @Test(
-        "a record the database refuses in a chunk PostgreSQL copies costs that record alone, and is named by its line",
-        .postgreSQL)
-    func refusedRecordInACopiedChunk() async throws {
-        let database = TestDatabase(.postgresql)
-        _ = try await database.open()
-        try Store.executeForTesting(
-            at: database.path,
-            """
-            CREATE FUNCTION refuse_marked() RETURNS trigger LANGUAGE plpgsql AS $$
-            BEGIN
-                IF NEW.notes LIKE '%refuse me%' THEN RAISE EXCEPTION 'refused notes: %', NEW.notes; END IF;
-                RETURN NEW;
-            END $$;
-            CREATE TRIGGER refuse_marked BEFORE INSERT OR UPDATE ON daily_logs
-                FOR EACH ROW EXECUTE FUNCTION refuse_marked();
-            """)
-        let users = 40
-        #expect(users * 28 >= PostgreSQLDriver.copiedFrom)
         var input = Self.markedInput(users: users)
         input[40] = #"{"type":"entry","user":"u1","day":"2026-02-11","mood":3,"notes":"refuse me \#(Self.marker)"}"#
         let run = try await runBinary(
             ["ingest", "-", "--db", database.path, "--now", Self.now], stdin: input.joined(separator: "\n"))
-        Self.expectClean(run, status: 65)
-        #expect(run.stderr.hasPrefix("line 41: entry: refused by the database"), "\(run.stderr)")
+        Self.expectClean(run, status: 65, sourceLocation: sourceLocation)
+        #expect(
+            run.stderr.hasPrefix("line 41: entry: refused by the database"), "\(run.stderr)",
+            sourceLocation: sourceLocation)
         let pipeline = try await database.open()
-        #expect(try await pipeline.store.summary().dailyLogs == users * 28 - 1)
-        #expect(try await pipeline.store.dailyLog(user: UserID.literal("u1"), day: Day.literal("2026-02-11")) == nil)
+        #expect(try await pipeline.store.summary().dailyLogs == users * 28 - 1, sourceLocation: sourceLocation)
+        #expect(
+            try await pipeline.store.dailyLog(user: UserID.literal("u1"), day: Day.literal("2026-02-11")) == nil,
+            sourceLocation: sourceLocation)
     }
 
     @Test("an ingestion that fills the disk exits 74 with its message, no signal, and quotes nothing")
