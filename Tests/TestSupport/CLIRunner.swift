@@ -76,13 +76,16 @@ public func pipelineBinary() throws -> URL {
 /// child writes may grow past it (`ulimit -f`, with SIGXFSZ ignored): a write beyond it fails as
 /// on a full disk. With `readOnlyFolder`, the child sees that folder read-only: as root, in a mount
 /// namespace of its own where the folder is bound read-only (as on a read-only file system, which root
-/// cannot write either); otherwise with the folder's write permission taken away while it runs.
+/// cannot write either); otherwise with the folder's write permission taken away while it runs. With
+/// `networkNamespace` (root only), the child runs in that named network namespace, as on another host
+/// (`ip netns exec`, which also binds the files of `/etc/netns/<name>/` over those of `/etc`). With `program`,
+/// the child is that executable instead of the built `pipeline` (a script of the repository's, say).
 public func runBinary(
     _ arguments: [String], stdin: String = "", environment: [String: String] = [:],
     standardOutput: FileHandle? = nil, timeLimit: Duration? = nil, currentDirectory: String? = nil,
-    fileSizeLimit: Int? = nil, readOnlyFolder: String? = nil
+    fileSizeLimit: Int? = nil, readOnlyFolder: String? = nil, networkNamespace: String? = nil, program: URL? = nil
 ) async throws -> BinaryRun {
-    let executable = try pipelineBinary()
+    let executable = try program ?? pipelineBinary()
     let folder = TemporaryDirectory("pipeline-binary")
     let paths = (input: folder.path("stdin"), output: folder.path("stdout"), error: folder.path("stderr"))
     try Data(stdin.utf8).write(to: URL(fileURLWithPath: paths.input))
@@ -111,6 +114,10 @@ public func runBinary(
                 "mount --bind \"$1\" \"$1\" && mount -o remount,bind,ro \"$1\" && shift && exec \"$@\"", "sh",
                 readOnlyFolder, executable.path,
             ] + arguments
+    } else if let networkNamespace {
+        // iproute2's path on Debian, with or without the merged /usr (the environment is the child's, not a PATH).
+        process.executableURL = URL(fileURLWithPath: "/sbin/ip")
+        process.arguments = ["netns", "exec", networkNamespace, executable.path] + arguments
     } else {
         process.executableURL = executable
         process.arguments = arguments
