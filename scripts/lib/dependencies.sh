@@ -51,6 +51,8 @@ ensure_packages() {
 # benchmarks, and python3 for the Apple Health export generator (its test and the benchmark).
 PIPELINE_PACKAGES=(libopenblas-dev libsqlite3-dev sqlite3 libpq-dev pkg-config tzdata zip unzip time python3)
 
-# What the tests and benchmarks add: the PostgreSQL 15 server and psql, for a throwaway cluster, and
-# Chromium, which the report's browser test runs headless.
-PIPELINE_SERVER_PACKAGES=(postgresql postgresql-client chromium)
+# What the tests and benchmarks add: the PostgreSQL 15 server and psql, for a throwaway cluster; Chromium, which
+# the report's browser test runs headless; and iproute2 and openssl, with which the test across hosts puts a
+# server and two workers in network namespaces of their own and gives the server a certificate of a throwaway CA
+# (scripts/lib/postgres-hosts.sh).
+PIPELINE_SERVER_PACKAGES=(postgresql postgresql-client chromium iproute2 openssl)
