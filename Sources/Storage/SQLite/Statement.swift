@@ -155,10 +155,6 @@ final class Statement: RowReader {
         sqlite3_column_int64(handle, column)
     }
 
-    func int(_ column: Int32) -> Int {
-        Int(sqlite3_column_int64(handle, column))
-    }
-
     /// The column's integer, `nil` for NULL. SQLite reads NULL as 0, so only a 0 takes a second call to tell the
     /// two apart: a stored value costs one call into SQLite, not two (a retrain reads millions).
     func optionalInt(_ column: Int32) -> Int? {
@@ -180,10 +176,6 @@ final class Statement: RowReader {
         guard let text = sqlite3_column_text(handle, column) else { return "" }
         let count = Int(sqlite3_column_bytes(handle, column))
         return String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)
-    }
-
-    func optionalString(_ column: Int32) -> String? {
-        isNull(column) ? nil : string(column)
     }
 
     /// The first byte of the column's text, 0 for empty text or NULL: one call instead of the two that reading
