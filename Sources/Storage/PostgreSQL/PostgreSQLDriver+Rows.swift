@@ -198,26 +198,15 @@ extension PostgreSQLDriver {
     private static func appendStaged(_ write: DayWrite, to values: inout some StagedValues) {
         let entry = write.entry
         let health = write.health
-        values.append(entry.symptomSeverity.newValue)
-        values.append(!entry.symptomSeverity.isUnchanged)
-        values.append(entry.mood.newValue)
-        values.append(!entry.mood.isUnchanged)
-        values.append(entry.energy.newValue)
-        values.append(!entry.energy.isUnchanged)
+        values.append(entry.symptomSeverity)
+        values.append(entry.mood)
+        values.append(entry.energy)
         values.append(entry.notes.newValue)
         values.append(!entry.notes.isUnchanged)
-        values.append(entry.hrv.newValue)
-        values.append(!entry.hrv.isUnchanged)
-        values.append(health.hrv)
-        values.append(entry.restingHeartRate.newValue)
-        values.append(!entry.restingHeartRate.isUnchanged)
-        values.append(health.restingHeartRate)
-        values.append(entry.stepCount.newValue)
-        values.append(!entry.stepCount.isUnchanged)
-        values.append(health.stepCount)
-        values.append(entry.sleepDuration.newValue)
-        values.append(!entry.sleepDuration.isUnchanged)
-        values.append(health.sleepDuration)
+        values.append(entry.hrv, health.hrv)
+        values.append(entry.restingHeartRate, health.restingHeartRate)
+        values.append(entry.stepCount, health.stepCount)
+        values.append(entry.sleepDuration, health.sleepDuration)
     }
 
     // MARK: Watch items: ids from the table's identity, which never hands one out twice.
@@ -264,15 +253,28 @@ extension PostgreSQLDriver {
 /// parameters (`String?.pg`).
 protocol StagedValues {
     mutating func append(_ text: String?)
-    mutating func append(_ number: Int?)
-    mutating func append(_ number: Double?)
+    mutating func append(_ number: (some Numeric & CustomStringConvertible)?)
     mutating func append(_ flag: Bool)
+}
+
+extension StagedValues {
+    /// A number only a person writes: its value, and whether the write mentions it.
+    mutating func append<Value: Numeric & CustomStringConvertible>(_ patch: Patch<Value>) {
+        append(patch.newValue)
+        append(!patch.isUnchanged)
+    }
+
+    /// A metric: the person's value, whether the write mentions it, and the health reading.
+    mutating func append<Value: Numeric & CustomStringConvertible>(_ patch: Patch<Value>, _ reading: Value?) {
+        append(patch)
+        append(reading)
+    }
 }
 
 extension CopyTextRows: StagedValues {}
 
+/// Numbers as `String?.pg` writes them: their description.
 extension [String?]: StagedValues {
-    mutating func append(_ number: Int?) { append(String?.pg(number)) }
-    mutating func append(_ number: Double?) { append(String?.pg(number)) }
+    mutating func append(_ number: (some Numeric & CustomStringConvertible)?) { append(number.map(\.description)) }
     mutating func append(_ flag: Bool) { append(String?.pg(flag)) }
 }
