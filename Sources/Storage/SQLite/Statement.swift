@@ -77,12 +77,8 @@ final class Statement: RowReader {
     }
 
     func bind(_ index: Int32, _ value: String?) throws(StorageError) {
-        guard let value else {
-            try check(sqlite3_bind_null(handle, index))
-            return
-        }
         // `withUTF8` reads a native string's storage in place, without the copy `utf8CString` would make.
-        var text = value
+        guard var text = value else { return try check(sqlite3_bind_null(handle, index)) }
         let code = text.withUTF8 { buffer in
             if let bytes = buffer.baseAddress, buffer.count <= textRoom.count - textUsed {
                 // SQLITE_STATIC (a nil destructor): the copy in `textRoom` lives until `reset()`.
@@ -103,10 +99,7 @@ final class Statement: RowReader {
 
     /// Binds text that lives as long as the program (a `StaticString`): SQLite reads it in place, with no copy.
     func bind(_ index: Int32, _ value: StaticString?) throws(StorageError) {
-        guard let value else {
-            try check(sqlite3_bind_null(handle, index))
-            return
-        }
+        guard let value else { return try check(sqlite3_bind_null(handle, index)) }
         precondition(value.hasPointerRepresentation, "text, not a single scalar")
         let bytes = UnsafeRawPointer(value.utf8Start).assumingMemoryBound(to: CChar.self)
         try check(sqlite3_bind_text(handle, index, bytes, Int32(value.utf8CodeUnitCount), nil))
