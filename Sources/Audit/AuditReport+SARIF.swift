@@ -11,87 +11,53 @@ extension AuditReport {
     /// absolute paths become `file://` URIs. Ends with `"\n"`.
     public func renderSARIF(toolVersion: String? = nil) -> String {
         var json = JSONWriter()
-        json.open("{")
-        json.key("$schema")
-        json.string(Self.sarifSchema)
-        json.key("version")
-        json.string("2.1.0")
-        json.key("runs")
-        json.open("[")
-        json.open("{")
-        json.key("tool")
-        json.open("{")
-        json.key("driver")
-        json.open("{")
-        json.key("name")
-        json.string("pipeline audit")
-        if let toolVersion {
-            json.key("version")
-            json.string(toolVersion)
-        }
-        json.key("rules")
-        json.open("[")
-        for rule in Rule.all { Self.writeSARIF(rule, into: &json) }
-        json.close("]")
-        json.close("}")
-        json.close("}")
-        json.key("columnKind")
-        json.string("unicodeCodePoints")
-        json.key("results")
-        json.open("[")
         let ruleIndex = Dictionary(uniqueKeysWithValues: Rule.all.enumerated().map { ($1.id, $0) })
-        for finding in findings {
-            json.open("{")
-            json.key("ruleId")
-            json.string(finding.ruleID)
-            json.key("ruleIndex")
-            json.number(ruleIndex[finding.ruleID] ?? 0)
-            json.key("level")
-            json.string(Self.sarifLevel(finding.severity))
-            json.key("message")
-            json.open("{")
-            json.key("text")
-            json.string(finding.message)
-            json.close("}")
-            json.key("locations")
-            json.open("[")
-            json.open("{")
-            Self.writeSARIFLocation(finding.file, line: finding.line, column: finding.column, into: &json)
-            json.close("}")
-            json.close("]")
-            json.close("}")
+        json.object { json in
+            json.member("$schema", Self.sarifSchema)
+            json.member("version", "2.1.0")
+            json.array("runs") { json in
+                json.object { json in
+                    json.object("tool") { json in
+                        json.object("driver") { json in
+                            json.member("name", "pipeline audit")
+                            if let toolVersion { json.member("version", toolVersion) }
+                            json.array("rules") { json in
+                                for rule in Rule.all { Self.writeSARIF(rule, into: &json) }
+                            }
+                        }
+                    }
+                    json.member("columnKind", "unicodeCodePoints")
+                    json.array("results") { json in
+                        for finding in findings {
+                            json.object { json in
+                                json.member("ruleId", finding.ruleID)
+                                json.member("ruleIndex", ruleIndex[finding.ruleID] ?? 0)
+                                json.member("level", Self.sarifLevel(finding.severity))
+                                Self.writeSARIF(
+                                    finding.message, at: finding.file, line: finding.line, column: finding.column,
+                                    into: &json)
+                            }
+                        }
+                    }
+                    json.array("invocations") { json in
+                        json.object { json in
+                            json.key("executionSuccessful")
+                            json.bool(true)
+                            json.array("toolExecutionNotifications") { json in
+                                for file in skipped {
+                                    json.object { json in
+                                        json.member("level", "note")
+                                        Self.writeSARIF(
+                                            "Not audited: \(file.reason)", at: file.file, line: nil, column: nil,
+                                            into: &json)
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
         }
-        json.close("]")
-        json.key("invocations")
-        json.open("[")
-        json.open("{")
-        json.key("executionSuccessful")
-        json.bool(true)
-        json.key("toolExecutionNotifications")
-        json.open("[")
-        for file in skipped {
-            json.open("{")
-            json.key("level")
-            json.string("note")
-            json.key("message")
-            json.open("{")
-            json.key("text")
-            json.string("Not audited: \(file.reason)")
-            json.close("}")
-            json.key("locations")
-            json.open("[")
-            json.open("{")
-            Self.writeSARIFLocation(file.file, line: nil, column: nil, into: &json)
-            json.close("}")
-            json.close("]")
-            json.close("}")
-        }
-        json.close("]")
-        json.close("}")
-        json.close("]")
-        json.close("}")
-        json.close("]")
-        json.close("}")
         json.bytes.append(ASCII.newline)
         return String(decoding: json.bytes, as: UTF8.self)
     }
@@ -106,64 +72,45 @@ extension AuditReport {
     }
 
     private static func writeSARIF(_ rule: Rule, into json: inout JSONWriter) {
-        json.open("{")
-        json.key("id")
-        json.string(rule.id)
-        json.key("shortDescription")
-        json.open("{")
-        json.key("text")
-        json.string(rule.title)
-        json.close("}")
-        json.key("fullDescription")
-        json.open("{")
-        json.key("text")
-        json.string(rule.why)
-        json.close("}")
-        json.key("help")
-        json.open("{")
-        json.key("text")
-        json.string("\(rule.why)\n\nBefore:\n\(rule.before)\n\nAfter:\n\(rule.after)")
-        json.key("markdown")
-        json.string("\(rule.why)\n\nBefore:\n```swift\n\(rule.before)\n```\n\nAfter:\n```swift\n\(rule.after)\n```")
-        json.close("}")
-        json.key("defaultConfiguration")
-        json.open("{")
-        json.key("level")
-        json.string(sarifLevel(rule.severity))
-        json.close("}")
-        json.key("properties")
-        json.open("{")
-        json.key("severity")
-        json.string(rule.severity.rawValue)
-        json.key("tags")
-        json.open("[")
-        json.string("background-execution")
-        json.string(rule.severity.rawValue)
-        json.close("]")
-        json.close("}")
-        json.close("}")
+        json.object { json in
+            json.member("id", rule.id)
+            json.object("shortDescription") { json in json.member("text", rule.title) }
+            json.object("fullDescription") { json in json.member("text", rule.why) }
+            json.object("help") { json in
+                json.member("text", "\(rule.why)\n\nBefore:\n\(rule.before)\n\nAfter:\n\(rule.after)")
+                json.member(
+                    "markdown",
+                    "\(rule.why)\n\nBefore:\n```swift\n\(rule.before)\n```\n\nAfter:\n```swift\n\(rule.after)\n```")
+            }
+            json.object("defaultConfiguration") { json in json.member("level", sarifLevel(rule.severity)) }
+            json.object("properties") { json in
+                json.member("severity", rule.severity.rawValue)
+                json.array("tags") { json in
+                    json.string("background-execution")
+                    json.string(rule.severity.rawValue)
+                }
+            }
+        }
     }
 
-    private static func writeSARIFLocation(_ path: String, line: Int?, column: Int?, into json: inout JSONWriter) {
-        json.key("physicalLocation")
-        json.open("{")
-        json.key("artifactLocation")
-        json.open("{")
-        json.key("uri")
-        json.string(sarifURI(path))
-        json.close("}")
-        if let line {
-            json.key("region")
-            json.open("{")
-            json.key("startLine")
-            json.number(max(line, 1))
-            if let column {
-                json.key("startColumn")
-                json.number(max(column, 1))
+    /// A result's or a notification's `message` and its one location: `path`, and `line` and `column` when known.
+    private static func writeSARIF(
+        _ message: String, at path: String, line: Int?, column: Int?, into json: inout JSONWriter
+    ) {
+        json.object("message") { json in json.member("text", message) }
+        json.array("locations") { json in
+            json.object { json in
+                json.object("physicalLocation") { json in
+                    json.object("artifactLocation") { json in json.member("uri", sarifURI(path)) }
+                    if let line {
+                        json.object("region") { json in
+                            json.member("startLine", max(line, 1))
+                            if let column { json.member("startColumn", max(column, 1)) }
+                        }
+                    }
+                }
             }
-            json.close("}")
         }
-        json.close("}")
     }
 
     /// A path as a URI reference (RFC 3986): `./` dropped, each byte outside the unreserved set and `/` escaped as

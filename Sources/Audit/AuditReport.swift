@@ -124,53 +124,48 @@ public struct AuditReport: Sendable {
     public func renderJSON() -> String {
         var json = JSONWriter()
         let counts = countsBySeverity
-        json.open("{")
-        json.member("files", filesScanned)
-        json.member("propertyLists", propertyListsRead)
-        json.key("summary")
-        json.open("{")
-        for severity in Severity.allCases {
-            json.member(severity.rawValue, counts[severity] ?? 0)
-        }
-        json.member("total", findings.count)
-        json.close("}")
-        json.key("rules")
-        json.open("{")
         let broken = Set(findings.map(\.ruleID))
-        for rule in Rule.all where broken.contains(rule.id) {
-            json.key(rule.id)
-            json.open("{")
-            json.member("severity", rule.severity.rawValue)
-            json.member("title", rule.title)
-            json.member("why", rule.why)
-            json.member("before", rule.before)
-            json.member("after", rule.after)
-            json.close("}")
+        json.object { json in
+            json.member("files", filesScanned)
+            json.member("propertyLists", propertyListsRead)
+            json.object("summary") { json in
+                for severity in Severity.allCases {
+                    json.member(severity.rawValue, counts[severity] ?? 0)
+                }
+                json.member("total", findings.count)
+            }
+            json.object("rules") { json in
+                for rule in Rule.all where broken.contains(rule.id) {
+                    json.object(rule.id) { json in
+                        json.member("severity", rule.severity.rawValue)
+                        json.member("title", rule.title)
+                        json.member("why", rule.why)
+                        json.member("before", rule.before)
+                        json.member("after", rule.after)
+                    }
+                }
+            }
+            json.array("findings") { json in
+                for finding in findings {
+                    json.object { json in
+                        json.member("file", finding.file)
+                        json.member("line", finding.line)
+                        json.member("column", finding.column)
+                        json.member("rule", finding.ruleID)
+                        json.member("severity", finding.severity.rawValue)
+                        json.member("message", finding.message)
+                    }
+                }
+            }
+            json.array("skipped") { json in
+                for file in skipped {
+                    json.object { json in
+                        json.member("file", file.file)
+                        json.member("reason", file.reason)
+                    }
+                }
+            }
         }
-        json.close("}")
-        json.key("findings")
-        json.open("[")
-        for finding in findings {
-            json.open("{")
-            json.member("file", finding.file)
-            json.member("line", finding.line)
-            json.member("column", finding.column)
-            json.member("rule", finding.ruleID)
-            json.member("severity", finding.severity.rawValue)
-            json.member("message", finding.message)
-            json.close("}")
-        }
-        json.close("]")
-        json.key("skipped")
-        json.open("[")
-        for file in skipped {
-            json.open("{")
-            json.member("file", file.file)
-            json.member("reason", file.reason)
-            json.close("}")
-        }
-        json.close("]")
-        json.close("}")
         json.bytes.append(ASCII.newline)
         return String(decoding: json.bytes, as: UTF8.self)
     }
@@ -183,14 +178,25 @@ struct JSONWriter {
     /// Whether the next member or element is the first in its object or array.
     private var first = true
 
-    mutating func open(_ bracket: StaticString) {
-        separate()
-        bytes.append(bracket.utf8Start.pointee)
-        first = true
+    /// `{…}`, or `"name":{…}` in an object, its members written by `body`.
+    mutating func object(_ name: String? = nil, _ body: (inout JSONWriter) -> Void) {
+        enclose(name, UInt8(ascii: "{"), UInt8(ascii: "}"), body)
     }
 
-    mutating func close(_ bracket: StaticString) {
-        bytes.append(bracket.utf8Start.pointee)
+    /// `[…]`, or `"name":[…]` in an object, its elements written by `body`.
+    mutating func array(_ name: String? = nil, _ body: (inout JSONWriter) -> Void) {
+        enclose(name, UInt8(ascii: "["), UInt8(ascii: "]"), body)
+    }
+
+    private mutating func enclose(
+        _ name: String?, _ open: UInt8, _ close: UInt8, _ body: (inout JSONWriter) -> Void
+    ) {
+        if let name { key(name) }
+        separate()
+        bytes.append(open)
+        first = true
+        body(&self)
+        bytes.append(close)
         first = false
     }
 

@@ -201,17 +201,9 @@ private struct Cursor {
     }
 
     mutating func object(depth: Int) throws(JSONSyntaxError) -> JSONObject {
-        guard depth <= JSONParser.maximumDepth else {
-            throw error("nested deeper than \(JSONParser.maximumDepth) levels")
-        }
-        index += 1  // {
         var object = JSONObject()
-        skipWhitespace()
-        if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
-            index += 1
-            return object
-        }
-        while true {
+        guard try enter(depth: depth, closedBy: UInt8(ascii: "}")) else { return object }
+        repeat {
             skipWhitespace()
             guard index < bytes.count else { throw error("unexpected end of input inside an object") }
             guard bytes[index] == UInt8(ascii: "\"") else {
@@ -233,38 +225,47 @@ private struct Cursor {
             let valueStart = index
             object[key] = try value(depth: depth)
             if depth == 1, let located, key == located { locatedRange = valueStart..<index }
-            skipWhitespace()
-            guard index < bytes.count else { throw error("unexpected end of input inside an object") }
-            switch bytes[index] {
-            case UInt8(ascii: ","): index += 1
-            case UInt8(ascii: "}"): index += 1; return object
-            default: throw error("expected ',' or '}' in an object")
-            }
-        }
+        } while try next(closedBy: UInt8(ascii: "}"), in: "an object")
+        return object
     }
 
     mutating func array(depth: Int) throws(JSONSyntaxError) -> [JSONValue] {
-        guard depth <= JSONParser.maximumDepth else {
-            throw error("nested deeper than \(JSONParser.maximumDepth) levels")
-        }
-        index += 1  // [
         var elements: [JSONValue] = []
-        skipWhitespace()
-        if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
-            index += 1
-            return elements
-        }
-        while true {
+        guard try enter(depth: depth, closedBy: UInt8(ascii: "]")) else { return elements }
+        repeat {
             skipWhitespace()
             if index < bytes.count, bytes[index] == UInt8(ascii: "]") { throw error("trailing comma in an array") }
             elements.append(try value(depth: depth))
-            skipWhitespace()
-            guard index < bytes.count else { throw error("unexpected end of input inside an array") }
-            switch bytes[index] {
-            case UInt8(ascii: ","): index += 1
-            case UInt8(ascii: "]"): index += 1; return elements
-            default: throw error("expected ',' or ']' in an array")
-            }
+        } while try next(closedBy: UInt8(ascii: "]"), in: "an array")
+        return elements
+    }
+
+    /// Steps into the object or array that opens at `index`, nested `depth` deep; `false` when `close` ends it at
+    /// once (`{}`, `[]`), stepped over.
+    private mutating func enter(depth: Int, closedBy close: UInt8) throws(JSONSyntaxError) -> Bool {
+        guard depth <= JSONParser.maximumDepth else {
+            throw error("nested deeper than \(JSONParser.maximumDepth) levels")
+        }
+        index += 1
+        skipWhitespace()
+        guard index < bytes.count, bytes[index] == close else { return true }
+        index += 1
+        return false
+    }
+
+    /// Steps over what follows a member or an element of `container` (named so in errors): `true` for a comma, so
+    /// another follows; `false` for `close`, which ends it.
+    private mutating func next(closedBy close: UInt8, in container: String) throws(JSONSyntaxError) -> Bool {
+        skipWhitespace()
+        guard index < bytes.count else { throw error("unexpected end of input inside \(container)") }
+        switch bytes[index] {
+        case UInt8(ascii: ","):
+            index += 1
+            return true
+        case close:
+            index += 1
+            return false
+        default: throw error("expected ',' or '\(Character(Unicode.Scalar(close)))' in \(container)")
         }
     }
 

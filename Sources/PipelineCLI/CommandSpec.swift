@@ -7,23 +7,11 @@ struct CommandSpec: Sendable {
     let abstract: String
     /// Paragraphs shown in the command's help after the usage line; blank lines separate them,
     /// lines that start with a space are printed as written.
-    let discussion: String
-    let options: [OptionSpec]
+    var discussion = ""
+    var options: [OptionSpec] = []
     /// In order; optional ones after required ones, a repeating one last.
-    let positionals: [PositionalSpec]
-    let examples: [Example]
-
-    init(
-        name: String, abstract: String, discussion: String = "", options: [OptionSpec] = [],
-        positionals: [PositionalSpec] = [], examples: [Example] = []
-    ) {
-        self.name = name
-        self.abstract = abstract
-        self.discussion = discussion
-        self.options = options
-        self.positionals = positionals
-        self.examples = examples
-    }
+    var positionals: [PositionalSpec] = []
+    var examples: [Example] = []
 }
 
 /// One `--name` option of a command (or of every command, see `GlobalOptions`).

@@ -15,8 +15,6 @@ public final class BackgroundTask: Sendable {
     public let identifier: TaskIdentifier
     public let scope: TaskScope
     public let kind: TaskKind
-    /// 1 for the first run of a request, higher for retries.
-    public let attempt: Int
     /// Seconds the run may take before it expires.
     public let budget: TimeInterval
     /// When the run started, by the scheduler's clock.
@@ -29,6 +27,8 @@ public final class BackgroundTask: Sendable {
     /// (`storeWithRun`) are fenced by it; a handler that must write before its run ends checks it in each of
     /// its own transactions (`Store.holdsLease`), as `health-refresh` does for each page of the watch queue.
     public let lease: TaskLease
+    /// 1 for the first run of a request, higher for retries: the attempt the lease's claim counted.
+    public var attempt: Int { lease.attempt }
 
     private let log: any LogSink
     private let state = Locked(State())
@@ -70,7 +70,6 @@ public final class BackgroundTask: Sendable {
         self.scope = scope
         self.kind = kind
         self.lease = lease
-        attempt = lease.attempt
         self.budget = budget
         self.startedAt = startedAt
         self.earliestBeginDate = earliestBeginDate

@@ -133,15 +133,10 @@ public enum CopyTable: String, Sendable, Hashable, CaseIterable {
         }
     }
 
-    /// Positions of the key columns in a row.
-    public var keyIndexes: [Int] {
-        let names = columns.map(\.name)
-        return keyColumns.map { key in names.firstIndex(of: key)! }
-    }
-
     /// The key of `row`, to pass as `after` for the next page.
     public func key(of row: [CopyValue]) -> [CopyValue] {
-        keyIndexes.map { row[$0] }
+        let names = columns.map(\.name)
+        return keyColumns.map { key in row[names.firstIndex(of: key)!] }
     }
 
     /// Ids a new row of this table must never take again, where the database hands them out (an

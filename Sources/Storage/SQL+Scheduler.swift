@@ -384,22 +384,14 @@ extension SQL {
     /// $1 request id, $2 last_error or NULL (the request's own), $3 cause, $4 discarded_at: a copy among the
     /// discarded requests (the caller deletes the request).
     static let discardTaskRequest = SQL(
-        sqlite: """
-            INSERT INTO discarded_task_requests (
-                request_id, identifier, scope, kind, earliest_begin_at, requires_external_power, requires_network,
-                submitted_at, attempts, last_error, cause, discarded_at)
-            SELECT id, identifier, scope, kind, earliest_begin_at, requires_external_power, requires_network,
-                submitted_at, attempts, coalesce($2, last_error), $3, $4
-            FROM task_requests WHERE id = $1
-            """,
-        postgresql: """
-            INSERT INTO discarded_task_requests (
-                request_id, identifier, scope, kind, earliest_begin_at, requires_external_power, requires_network,
-                submitted_at, attempts, last_error, cause, discarded_at)
-            SELECT id, identifier, scope, kind, earliest_begin_at, requires_external_power, requires_network,
-                submitted_at, attempts, coalesce($2::text, last_error), $3, $4
-            FROM task_requests WHERE id = $1
-            """)
+        """
+        INSERT INTO discarded_task_requests (
+            request_id, identifier, scope, kind, earliest_begin_at, requires_external_power, requires_network,
+            submitted_at, attempts, last_error, cause, discarded_at)
+        SELECT id, identifier, scope, kind, earliest_begin_at, requires_external_power, requires_network,
+            submitted_at, attempts, coalesce($2, last_error), $3, $4
+        FROM task_requests WHERE id = $1
+        """)
 
     // MARK: History and status
 

@@ -3,7 +3,8 @@ import Foundation
 
 /// One statement of the seam, in each database's dialect: every operation a driver runs is one of these
 /// (`SQL+*.swift`), named by what it does, as River's driver interface names its queries. A statement both
-/// databases read alike is written once. Parameters are `$1, $2, …` on both (SQLite reads `$1` as a named
+/// databases read alike is written once; so is one that only writes or reads a PostgreSQL `json` column, which
+/// takes an inserted parameter's type from its column and returns its text as stored. Parameters are `$1, $2, …` on both (SQLite reads `$1` as a named
 /// parameter, which `Statement` binds by its number), bound in order from the array the caller passes; the
 /// doc comment of each statement names them and the columns it returns, which the callers in `Store+*.swift`
 /// decode through the types' `init(row:)`.

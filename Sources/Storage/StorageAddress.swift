@@ -154,26 +154,18 @@ enum KeywordValue {
             index = text.index(after: index)
             skipSpace()
             let valueStart = index
+            let isQuoted = index < text.endIndex && text[index] == "'"
+            if isQuoted { index = text.index(after: index) }
             var unquoted = ""
-            if index < text.endIndex, text[index] == "'" {
+            while index < text.endIndex, isQuoted ? text[index] != "'" : !text[index].isWhitespace {
+                if text[index] == "\\", text.index(after: index) < text.endIndex {
+                    index = text.index(after: index)
+                }
+                unquoted.append(text[index])
                 index = text.index(after: index)
-                while index < text.endIndex, text[index] != "'" {
-                    if text[index] == "\\", text.index(after: index) < text.endIndex {
-                        index = text.index(after: index)
-                    }
-                    unquoted.append(text[index])
-                    index = text.index(after: index)
-                }
-                if index < text.endIndex { index = text.index(after: index) }
-            } else {
-                while index < text.endIndex, !text[index].isWhitespace {
-                    if text[index] == "\\", text.index(after: index) < text.endIndex {
-                        index = text.index(after: index)
-                    }
-                    unquoted.append(text[index])
-                    index = text.index(after: index)
-                }
             }
+            // The closing quote.
+            if isQuoted, index < text.endIndex { index = text.index(after: index) }
             pairs.append(Pair(keyword: keyword, value: valueStart..<index, unquoted: unquoted))
         }
     }

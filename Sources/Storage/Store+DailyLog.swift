@@ -26,7 +26,7 @@ extension Store {
 
     /// The user's log for `day`, or `nil` when nothing was stored for it.
     public func dailyLog(user: UserID, day: Day) throws(StorageError) -> DailyLog? {
-        try driver.row(.dailyLog, [user, day]) { DailyLog(row: $0, user: user) }
+        try driver.dailyLogs(user: user, from: day, through: day).first
     }
 
     /// The user's logs from `first` through `last` (either open when `nil`), in day order.
@@ -245,7 +245,7 @@ extension DayValues {
 }
 
 extension DailyLog {
-    /// A row of `SQL.dailyLog`'s columns, the user's id first (not read: it is `user`).
+    /// A row of `SQL.dailyLogs`' columns, the user's id first (not read: it is `user`).
     init?(row: any RowReader, user: UserID) {
         guard let day = row.day(1) else { return nil }
         self.init(user: user, day: day)
@@ -286,31 +286,16 @@ extension SQL {
     static let userIDs = SQL("SELECT id FROM users ORDER BY id")
 
     /// $1 user: key, value (the JSON text `true`, `false` or a number).
-    static let settings = SQL(
-        sqlite: "SELECT key, value FROM user_settings WHERE user_id = $1",
-        postgresql: "SELECT key, value::text FROM user_settings WHERE user_id = $1")
+    static let settings = SQL("SELECT key, value FROM user_settings WHERE user_id = $1")
     /// $1 user, $2 key, $3 value as JSON text, $4 updated_at.
     static let upsertSetting = SQL(
-        sqlite: """
-            INSERT INTO user_settings (user_id, key, value, updated_at) VALUES ($1, $2, $3, $4)
-            ON CONFLICT (user_id, key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at
-            """,
-        postgresql: """
-            INSERT INTO user_settings (user_id, key, value, updated_at) VALUES ($1, $2, $3::json, $4)
-            ON CONFLICT (user_id, key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at
-            """)
+        """
+        INSERT INTO user_settings (user_id, key, value, updated_at) VALUES ($1, $2, $3, $4)
+        ON CONFLICT (user_id, key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at
+        """)
     static let deleteSetting = SQL("DELETE FROM user_settings WHERE user_id = $1 AND key = $2")
 
-    /// $1 user, $2 day: the columns `DailyLog(row:user:)` reads.
-    static let dailyLog = SQL(
-        """
-        SELECT user_id, day, symptom_severity, mood, energy, notes,
-            hrv, hrv_source, resting_heart_rate, resting_heart_rate_source,
-            step_count, step_count_source, sleep_duration, sleep_duration_source
-        FROM daily_logs
-        WHERE user_id = $1 AND day = $2
-        """)
-    /// $1 user, $2 first day, $3 last day: as `dailyLog`, in day order.
+    /// $1 user, $2 first day, $3 last day: the columns `DailyLog(row:user:)` reads, in day order.
     static let dailyLogs = SQL(
         """
         SELECT user_id, day, symptom_severity, mood, energy, notes,
@@ -319,7 +304,7 @@ extension SQL {
         FROM daily_logs
         WHERE user_id = $1 AND day >= $2 AND day <= $3 ORDER BY day
         """)
-    /// $1 users (a list), $2 last day: as `dailyLog`, by user and day.
+    /// $1 users (a list), $2 last day: as `dailyLogs`, by user and day.
     static let dailyLogsOfUsers = SQL(
         sqlite: """
             SELECT user_id, day, symptom_severity, mood, energy, notes,

@@ -62,14 +62,10 @@ extension Store {
 extension SQL {
     /// $1 evaluated_at, $2 first_day, $3 last_day, $4 days, $5 result: the new evaluation's id.
     static let insertEvaluation = SQL(
-        sqlite: """
-            INSERT INTO evaluations (evaluated_at, first_day, last_day, days, result) VALUES ($1, $2, $3, $4, $5)
-            RETURNING id
-            """,
-        postgresql: """
-            INSERT INTO evaluations (evaluated_at, first_day, last_day, days, result) VALUES ($1, $2, $3, $4, $5::json)
-            RETURNING id
-            """)
+        """
+        INSERT INTO evaluations (evaluated_at, first_day, last_day, days, result) VALUES ($1, $2, $3, $4, $5)
+        RETURNING id
+        """)
     /// $1 how many to keep.
     static let pruneEvaluations = SQL(
         """
@@ -78,12 +74,8 @@ extension SQL {
         """)
     /// $1 limit: the latest evaluations.
     static let evaluations = SQL(
-        sqlite: """
-            SELECT id, evaluated_at, first_day, last_day, days, result
-            FROM evaluations ORDER BY evaluated_at DESC, id DESC LIMIT $1
-            """,
-        postgresql: """
-            SELECT id, evaluated_at, first_day, last_day, days, result::text
-            FROM evaluations ORDER BY evaluated_at DESC, id DESC LIMIT $1
-            """)
+        """
+        SELECT id, evaluated_at, first_day, last_day, days, result
+        FROM evaluations ORDER BY evaluated_at DESC, id DESC LIMIT $1
+        """)
 }

@@ -104,18 +104,12 @@ extension SQL {
     /// $1 scope, $2 spec_version, $3 source, $4 as_of_day, $5 trained_at, $6 promoted, $7 reason,
     /// $8 design_fingerprint, $9 artifact: the new artifact's id.
     static let insertModel = SQL(
-        sqlite: """
-            INSERT INTO model_artifacts (
-                scope, spec_version, source, as_of_day, trained_at, promoted, reason, design_fingerprint, artifact)
-            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
-            RETURNING id
-            """,
-        postgresql: """
-            INSERT INTO model_artifacts (
-                scope, spec_version, source, as_of_day, trained_at, promoted, reason, design_fingerprint, artifact)
-            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::json)
-            RETURNING id
-            """)
+        """
+        INSERT INTO model_artifacts (
+            scope, spec_version, source, as_of_day, trained_at, promoted, reason, design_fingerprint, artifact)
+        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+        RETURNING id
+        """)
     /// $1 scope, $2 artifact id, $3 promoted_at.
     static let serveModel = SQL(
         """
@@ -132,27 +126,16 @@ extension SQL {
         """)
     /// $1 scope: `StoredModel(row:)`'s columns.
     static let servingModel = SQL(
-        sqlite: """
-            SELECT a.id, a.scope, a.spec_version, a.source, a.as_of_day, a.trained_at, a.promoted, a.reason,
-                a.design_fingerprint, a.artifact
-            FROM serving_models s JOIN model_artifacts a ON a.id = s.artifact_id
-            WHERE s.scope = $1
-            """,
-        postgresql: """
-            SELECT a.id, a.scope, a.spec_version, a.source, a.as_of_day, a.trained_at, a.promoted, a.reason,
-                a.design_fingerprint, a.artifact::text
-            FROM serving_models s JOIN model_artifacts a ON a.id = s.artifact_id
-            WHERE s.scope = $1
-            """)
+        """
+        SELECT a.id, a.scope, a.spec_version, a.source, a.as_of_day, a.trained_at, a.promoted, a.reason,
+            a.design_fingerprint, a.artifact
+        FROM serving_models s JOIN model_artifacts a ON a.id = s.artifact_id
+        WHERE s.scope = $1
+        """)
     /// $1 scope, $2 limit: `StoredModel(row:)`'s columns, newest first.
     static let modelHistory = SQL(
-        sqlite: """
-            SELECT id, scope, spec_version, source, as_of_day, trained_at, promoted, reason, design_fingerprint, artifact
-            FROM model_artifacts WHERE scope = $1 ORDER BY id DESC LIMIT $2
-            """,
-        postgresql: """
-            SELECT id, scope, spec_version, source, as_of_day, trained_at, promoted, reason, design_fingerprint,
-                artifact::text
-            FROM model_artifacts WHERE scope = $1 ORDER BY id DESC LIMIT $2
-            """)
+        """
+        SELECT id, scope, spec_version, source, as_of_day, trained_at, promoted, reason, design_fingerprint, artifact
+        FROM model_artifacts WHERE scope = $1 ORDER BY id DESC LIMIT $2
+        """)
 }

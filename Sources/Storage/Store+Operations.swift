@@ -25,10 +25,9 @@ extension Store {
         -> [DiscardedTaskRequest]
     {
         try driver.rows(.discardedTaskRequests, [identifier, scope]) { row in
-            guard var request = TaskRequestRecord(row: row), let cause = DiscardCause(rawValue: row.string(13)) else {
-                return nil
-            }
-            request.lastError = row.optionalString(12)
+            guard let request = TaskRequestRecord(row: row, readingLastError: true),
+                let cause = DiscardCause(rawValue: row.string(13))
+            else { return nil }
             return DiscardedTaskRequest(request: request, cause: cause, discardedAt: row.date(14))
         }
     }
@@ -93,8 +92,9 @@ extension Store {
 
     // MARK: Dead letters
 
-    /// Dead letters, oldest first, with the ones already requeued when `includeResolved`.
-    public func deadLetters(user: UserID?, includeResolved: Bool) throws(StorageError) -> [DeadLetter] {
+    /// Items that failed `WatchItem.maxAttempts` times, oldest first (of `user`, or of everyone when `nil`): those
+    /// not requeued, and with `includeResolved` those requeued too.
+    public func deadLetters(user: UserID? = nil, includeResolved: Bool = false) throws(StorageError) -> [DeadLetter] {
         try driver.rows(.deadLetters, [user, includeResolved], DeadLetter.init(row:))
     }
 

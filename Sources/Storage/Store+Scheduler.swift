@@ -94,13 +94,7 @@ extension Store {
     public func taskRequests(identifier: String? = nil, scope: String? = nil) throws(StorageError)
         -> [TaskRequestRecord]
     {
-        try driver.rows(.taskRequests, [identifier, scope]) { row in
-            TaskRequestRecord(row: row).map { request in
-                var request = request
-                request.lastError = row.optionalString(12)
-                return request
-            }
-        }
+        try driver.rows(.taskRequests, [identifier, scope]) { TaskRequestRecord(row: $0, readingLastError: true) }
     }
 
     /// The highest request id so far (0 for none).
@@ -213,9 +207,7 @@ extension Store {
     {
         guard !completions.isEmpty || !releasing.isEmpty else { return [] }
         return try write { () throws(StorageError) in
-            var finishes: [TaskRunFinish] = []
-            finishes.reserveCapacity(completions.count)
-            for completion in completions { finishes.append(try settle(completion)) }
+            let finishes = try completions.map { (completion) throws(StorageError) in try settle(completion) }
             for claim in releasing { try release(claim) }
             return finishes
         }
@@ -371,17 +363,17 @@ extension Store {
 }
 
 extension TaskRequestRecord {
-    /// A row whose columns start at `column` in this order: id, identifier, scope, kind, earliest_begin_at,
+    /// A row of these columns, in this order: id, identifier, scope, kind, earliest_begin_at,
     /// requires_external_power, requires_network, submitted_at, attempts, lease_owner, lease_expires_at,
-    /// claimed_at. `nil` for a kind this version does not know.
-    init?(row: any RowReader, from column: Int32 = 0) {
-        guard let kind = TaskRequestKind(rawValue: row.string(column + 3)) else { return nil }
+    /// claimed_at, and with `readingLastError` last_error. `nil` for a kind this version does not know.
+    init?(row: any RowReader, readingLastError: Bool = false) {
+        guard let kind = TaskRequestKind(rawValue: row.string(3)) else { return nil }
         self.init(
-            id: row.int64(column), identifier: row.string(column + 1), scope: row.string(column + 2), kind: kind,
-            earliestBeginAt: row.optionalDate(column + 4), requiresExternalPower: row.bool(column + 5),
-            requiresNetwork: row.bool(column + 6), submittedAt: row.date(column + 7),
-            attempts: row.int(column + 8), leaseOwner: row.optionalString(column + 9),
-            leaseExpiresAt: row.optionalDate(column + 10), claimedAt: row.optionalDate(column + 11))
+            id: row.int64(0), identifier: row.string(1), scope: row.string(2), kind: kind,
+            earliestBeginAt: row.optionalDate(4), requiresExternalPower: row.bool(5), requiresNetwork: row.bool(6),
+            submittedAt: row.date(7), attempts: row.int(8), leaseOwner: row.optionalString(9),
+            leaseExpiresAt: row.optionalDate(10), claimedAt: row.optionalDate(11),
+            lastError: readingLastError ? row.optionalString(12) : nil)
     }
 }
 

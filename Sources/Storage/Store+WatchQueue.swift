@@ -34,21 +34,17 @@ extension Store {
     /// Applies a watch item's effect and deletes the item, in one transaction. Returns `false`, and
     /// changes nothing, when the item is no longer queued (another worker applied it first).
     public func complete(watchItem id: Int64, applying entry: UserEntry) throws(StorageError) -> Bool {
-        try write { () throws(StorageError) in try stageCompletion(watchItem: id, applying: entry) }
+        try write { () throws(StorageError) in
+            try stageCompletions([WatchCompletion(id: id, entry: entry)]).contains(id)
+        }
     }
 
-    /// `complete(watchItem:applying:)` inside an open `batch`, whose transaction then holds the
-    /// item's effect and its removal together.
-    public func stageCompletion(watchItem id: Int64, applying entry: UserEntry) throws(StorageError) -> Bool {
-        try stageCompletions([WatchCompletion(id: id, entry: entry)]).contains(id)
-    }
-
-    /// `stageCompletion(watchItem:applying:)` for a page of items, in their order: each item still
-    /// queued is removed and its entry staged, and its id is in the set returned; one another
-    /// worker applied first changes nothing. The page's items are removed in one statement (on PostgreSQL
-    /// locked in id order first, so two workers draining overlapping pages wait for each other instead of
-    /// deadlocking: of two workers draining one item, only the one whose DELETE found it applies it), then their
-    /// entries written many to a statement (`upsertEntries`).
+    /// `complete(watchItem:applying:)` for a page of items, in their order, inside an open `batch` (whose transaction
+    /// then holds the items' effects and their removal together): each item still queued is removed and its entry
+    /// staged, and its id is in the set returned; one another worker applied first changes nothing. The page's items
+    /// are removed in one statement (on PostgreSQL locked in id order first, so two workers draining overlapping
+    /// pages wait for each other instead of deadlocking: of two workers draining one item, only the one whose DELETE
+    /// found it applies it), then their entries written many to a statement (`upsertEntries`).
     public func stageCompletions(_ completions: [WatchCompletion]) throws(StorageError) -> Set<Int64> {
         guard !completions.isEmpty else { return [] }
         let removed = Set(
@@ -99,11 +95,6 @@ extension Store {
         guard let attempts, attempts >= WatchItem.maxAttempts else { return false }
         try driver.run(.deadLetterWatchItem, [id, now])
         return try !driver.rows(.deleteWatchItems, [SQLValue.integers([id])]) { $0.int64(0) }.isEmpty
-    }
-
-    /// Items that failed `WatchItem.maxAttempts` times and were not requeued, oldest first.
-    public func deadLetters(user: UserID? = nil) throws(StorageError) -> [DeadLetter] {
-        try deadLetters(user: user, includeResolved: false)
     }
 }
 

@@ -34,6 +34,9 @@ struct HandlerCheck {
         let call = project.summary(fileIndex).calls[Int(registration.call)]
         let token = Int(call.token)
         guard let handler = handler(of: token, in: file, fileIndex: fileIndex) else { return }
+        func report(_ rule: Rule, at location: SourceLocation, _ message: String) {
+            findings.append(Finding(rule: rule, at: location, message: message))
+        }
         let outcome = paths.analyzeRoot(file: handler.file, open: handler.open, aliases: [handler.taskName])
         var identifier = describe(registration, file: fileIndex)
         var location = file.location(token)
@@ -47,54 +50,48 @@ struct HandlerCheck {
         }
         if registration.kind == .sceneModifier {
             if !outcome.submits {
-                findings.append(
-                    Finding(
-                        rule: .handlerNotRescheduling, at: location,
-                        message: "The `.backgroundTask(.appRefresh(\(identifier)))` action submits no new "
-                            + "BGAppRefreshTaskRequest, so it runs once."))
+                report(
+                    .handlerNotRescheduling, at: location,
+                    "The `.backgroundTask(.appRefresh(\(identifier)))` action submits no new "
+                        + "BGAppRefreshTaskRequest, so it runs once.")
             }
             return
         }
         if !outcome.mentions {
-            findings.append(
-                Finding(
-                    rule: .handlerNotCompleted, at: location,
-                    message: "The launch handler for \(identifier) never calls setTaskCompleted(success:) "
-                        + "outside its expiration handler."))
+            report(
+                .handlerNotCompleted, at: location,
+                "The launch handler for \(identifier) never calls setTaskCompleted(success:) "
+                    + "outside its expiration handler.")
         } else {
             for leak in Set(outcome.leaks).sorted(by: { ($0.file, $0.token) < ($1.file, $1.token) }) {
                 let leakFile = project.file(Int(leak.file))
-                findings.append(
-                    Finding(
-                        rule: .handlerNotCompleted, at: leakFile.location(Int(leak.token)),
-                        message: Self.leakMessage(
-                            leakFile, Int(leak.token), owed: "setTaskCompleted(success:)",
-                            what: "the task for \(identifier)")))
+                report(
+                    .handlerNotCompleted, at: leakFile.location(Int(leak.token)),
+                    Self.leakMessage(
+                        leakFile, Int(leak.token), owed: "setTaskCompleted(success:)",
+                        what: "the task for \(identifier)"))
             }
         }
         for site in Set(outcome.uncalledContinuations).sorted(by: { ($0.file, $0.token) < ($1.file, $1.token) }) {
             let siteFile = project.file(Int(site.file))
-            findings.append(
-                Finding(
-                    rule: .handlerNotCompleted, at: siteFile.location(Int(site.token)),
-                    message: "`\(siteFile.text(Int(site.token)))` may return without calling the closure that "
-                        + "completes the task for \(identifier), so on that path the task is never completed."))
+            report(
+                .handlerNotCompleted, at: siteFile.location(Int(site.token)),
+                "`\(siteFile.text(Int(site.token)))` may return without calling the closure that "
+                    + "completes the task for \(identifier), so on that path the task is never completed.")
         }
         for site in Set(outcome.skippedContinuations).sorted(by: { ($0.file, $0.token) < ($1.file, $1.token) }) {
             let siteFile = project.file(Int(site.file))
-            findings.append(
-                Finding(
-                    rule: .handlerNotCompleted, at: siteFile.location(Int(site.token)),
-                    message: "`\(siteFile.text(Int(site.token)))` is called through an optional chain: when it is "
-                        + "nil the call is skipped, and with it the closure that completes the task for "
-                        + "\(identifier)."))
+            report(
+                .handlerNotCompleted, at: siteFile.location(Int(site.token)),
+                "`\(siteFile.text(Int(site.token)))` is called through an optional chain: when it is "
+                    + "nil the call is skipped, and with it the closure that completes the task for "
+                    + "\(identifier).")
         }
         for repeated in Set(outcome.repeated).sorted(by: { ($0.file, $0.token) < ($1.file, $1.token) }) {
-            findings.append(
-                Finding(
-                    rule: .taskCompletedTwice, at: project.file(Int(repeated.file)).location(Int(repeated.token)),
-                    message: "setTaskCompleted(success:) is called again for the task for \(identifier) on a path "
-                        + "that has already completed it; the first result is the one that counts."))
+            report(
+                .taskCompletedTwice, at: project.file(Int(repeated.file)).location(Int(repeated.token)),
+                "setTaskCompleted(success:) is called again for the task for \(identifier) on a path "
+                    + "that has already completed it; the first result is the one that counts.")
         }
         // A handler that completes its task on every path before it returns leaves nothing to cancel.
         var completesBeforeReturning = outcome.mentions && outcome.leaks.isEmpty && !outcome.finishesLater
@@ -102,35 +99,31 @@ struct HandlerCheck {
         if !outcome.setsExpirationHandler, let onlyLogs = outcome.expirationHandlerOnlyLogs, !completesBeforeReturning {
             let site =
                 handler.function == nil ? location : project.file(Int(onlyLogs.file)).location(Int(onlyLogs.token))
-            findings.append(
-                Finding(
-                    rule: .handlerMissingExpirationHandler, at: site,
-                    message: "The expiration handler of the task for \(identifier) only logs: it neither cancels "
-                        + "the work nor completes the task, so the work runs on when time is up and iOS ends the "
-                        + "app."))
+            report(
+                .handlerMissingExpirationHandler, at: site,
+                "The expiration handler of the task for \(identifier) only logs: it neither cancels "
+                    + "the work nor completes the task, so the work runs on when time is up and iOS ends the "
+                    + "app.")
         } else if !outcome.setsExpirationHandler, outcome.escaped, !outcome.handedOutside,
             !project.index.files.contains(where: \.assignsExpirationHandler)
         {
-            findings.append(
-                Finding(
-                    rule: .handlerMissingExpirationHandler, at: location,
-                    message: "The task for \(identifier) is kept in a property, and nothing in the sources ever sets "
-                        + "an expirationHandler, so the work is not cancelled when time runs out."))
+            report(
+                .handlerMissingExpirationHandler, at: location,
+                "The task for \(identifier) is kept in a property, and nothing in the sources ever sets "
+                    + "an expirationHandler, so the work is not cancelled when time runs out.")
         } else if !outcome.setsExpirationHandler, !outcome.escaped, !completesBeforeReturning {
-            findings.append(
-                Finding(
-                    rule: .handlerMissingExpirationHandler, at: location,
-                    message: "The launch handler for \(identifier) never sets task.expirationHandler, so the "
-                        + "work is not cancelled when time runs out and the run counts as failed."))
+            report(
+                .handlerMissingExpirationHandler, at: location,
+                "The launch handler for \(identifier) never sets task.expirationHandler, so the "
+                    + "work is not cancelled when time runs out and the run counts as failed.")
         }
         if !outcome.submits, !outcome.escaped, !registration.continued,
             !isMaintenance(registration, file: fileIndex, requests: requests)
         {
-            findings.append(
-                Finding(
-                    rule: .handlerNotRescheduling, at: location,
-                    message: "The launch handler for \(identifier) never submits a new request, so the task "
-                        + "runs once and its chain stops."))
+            report(
+                .handlerNotRescheduling, at: location,
+                "The launch handler for \(identifier) never submits a new request, so the task "
+                    + "runs once and its chain stops.")
         }
     }
 

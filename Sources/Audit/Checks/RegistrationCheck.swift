@@ -38,9 +38,17 @@ struct RegistrationCheck {
             }
         }
         checkLaunch(registrations, into: &findings)
-        checkSubmitted(registrations, requests, into: &findings)
+        let registered = registrations.flatMap(\.identifiers)
+        let submitted = requests.filter(\.submitted).flatMap(\.identifiers)
+        reportUnmatched(registered, by: submitted, .registeredNeverSubmitted, into: &findings) { value in
+            "\"\(value)\" has a launch handler, but no code submits a BGTaskRequest with this identifier, so the task "
+                + "never runs."
+        }
         checkChainStarts(registrations, requests, into: &findings)
-        checkRegistered(registrations, requests, into: &findings)
+        reportUnmatched(submitted, by: registered, .submittedNeverRegistered, into: &findings) { value in
+            "A request for \"\(value)\" is submitted, but no launch handler is registered for it; the submit raises "
+                + "\"No launch handler registered\"."
+        }
         checkDuplicates(registrations, into: &findings)
         checkPermitted(registrations, into: &findings)
     }
@@ -76,56 +84,24 @@ struct RegistrationCheck {
 
     // MARK: registered-never-submitted / submitted-never-registered
 
-    private func checkSubmitted(
-        _ registrations: [Occurrence], _ requests: [RequestOccurrence], into findings: inout [Finding]
+    /// Reports each known identifier of `identifiers` that none of `others` names, once: unless one of `others` is
+    /// built from a value the sources cannot tell, which could be any identifier.
+    private func reportUnmatched(
+        _ identifiers: [ResolvedIdentifier], by others: [ResolvedIdentifier], _ rule: Rule,
+        into findings: inout [Finding], message: (String) -> String
     ) {
-        var submitted: Set<IdentifierValue> = []
-        for request in requests where request.submitted {
-            for identifier in request.identifiers {
-                // One request built from a value the sources cannot tell could be for any identifier.
-                if case .unknown = identifier.value { return }
-                submitted.insert(identifier.value)
-            }
+        var named: Set<String> = []
+        for other in others {
+            guard case .known(let value) = other.value else { return }
+            named.insert(value)
         }
         var reported: Set<ResolvedIdentifier> = []
-        for occurrence in registrations {
-            for identifier in occurrence.identifiers {
-                guard case .known = identifier.value, !submitted.contains(identifier.value),
-                    reported.insert(identifier).inserted
-                else { continue }
-                findings.append(
-                    Finding(
-                        rule: .registeredNeverSubmitted, at: project.index.location(of: identifier.origin),
-                        message: "\(Self.display(identifier.value)) has a launch handler, but no code submits a "
-                            + "BGTaskRequest with this identifier, so the task never runs."))
-            }
-        }
-    }
-
-    private func checkRegistered(
-        _ registrations: [Occurrence], _ requests: [RequestOccurrence], into findings: inout [Finding]
-    ) {
-        var registered: Set<String> = []
-        for occurrence in registrations {
-            for identifier in occurrence.identifiers {
-                switch identifier.value {
-                case .known(let value): registered.insert(value)
-                case .unknown: return
-                }
-            }
-        }
-        var reported: Set<ResolvedIdentifier> = []
-        for request in requests where request.submitted {
-            for identifier in request.identifiers {
-                guard case .known(let value) = identifier.value, !registered.contains(value),
-                    reported.insert(identifier).inserted
-                else { continue }
-                findings.append(
-                    Finding(
-                        rule: .submittedNeverRegistered, at: project.index.location(of: identifier.origin),
-                        message: "A request for \"\(value)\" is submitted, but no launch handler is registered "
-                            + "for it; the submit raises \"No launch handler registered\"."))
-            }
+        for identifier in identifiers {
+            guard case .known(let value) = identifier.value, !named.contains(value),
+                reported.insert(identifier).inserted
+            else { continue }
+            findings.append(
+                Finding(rule: rule, at: project.index.location(of: identifier.origin), message: message(value)))
         }
     }
 

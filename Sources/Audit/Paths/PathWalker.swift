@@ -67,31 +67,11 @@ struct Walker {
                 index += 1
                 continue
             }
+            if let next = statement(token.word, at: index, hi, &state, inDo: inDo) {
+                index = next
+                continue
+            }
             switch token.word {
-            case .if:
-                index = ifStatement(at: index, hi, &state, inDo: inDo)
-                continue
-            case .guard:
-                index = guardStatement(at: index, hi, &state, inDo: inDo)
-                continue
-            case .switch:
-                index = switchStatement(at: index, hi, &state, inDo: inDo)
-                continue
-            case .do:
-                index = doStatement(at: index, hi, &state, inDo: inDo)
-                continue
-            case .for, .while:
-                index = loop(at: index, hi, &state, inDo: inDo)
-                continue
-            case .repeat:
-                index = repeatStatement(at: index, hi, &state, inDo: inDo)
-                continue
-            case .defer:
-                index = deferStatement(at: index, hi, &state, inDo: inDo)
-                continue
-            case .else, .catch:
-                index = skipAlternatives(after: index, limit: hi)
-                continue
             case .return, .throw:
                 let end = file.expressionEnd(from: index + 1, limit: hi)
                 if token.word == .return, end > index + 1, file.isIdentifier(index + 1),
@@ -133,6 +113,24 @@ struct Walker {
             index += 1
         }
         return state
+    }
+
+    /// Walks the statement `word` begins at `start` (`if`, `guard`, `switch`, `do`, a loop, `defer`), or steps over
+    /// an `else` or `catch` chain, and returns the index after it; `nil` when `word` begins none of them.
+    private mutating func statement(_ word: Word, at start: Int, _ limit: Int, _ state: inout Fall, inDo: Bool)
+        -> Int?
+    {
+        switch word {
+        case .if: ifStatement(at: start, limit, &state, inDo: inDo)
+        case .guard: guardStatement(at: start, limit, &state, inDo: inDo)
+        case .switch: switchStatement(at: start, limit, &state, inDo: inDo)
+        case .do: doStatement(at: start, limit, &state, inDo: inDo)
+        case .for, .while: loop(at: start, limit, &state, inDo: inDo)
+        case .repeat: repeatStatement(at: start, limit, &state, inDo: inDo)
+        case .defer: deferStatement(at: start, limit, &state, inDo: inDo)
+        case .else, .catch: skipAlternatives(after: start, limit: limit)
+        default: nil
+        }
     }
 
     /// Steps over `else { … }`, `else if … { … } else { … }` and `catch … { … }` chains starting at `index`.

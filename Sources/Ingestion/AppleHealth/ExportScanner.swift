@@ -423,6 +423,20 @@ final class ExportScanner<Input: ExportInput> {
         return end
     }
 
+    /// The name at `start`, whose first byte is a name's: its length, checked (`checkName`, `context` naming it in an
+    /// error), and the index of the first byte after it and the spaces that follow; `nil` when the buffer ends first.
+    private func name(at start: Int, _ context: String) throws(AppleHealthError) -> (length: Int, next: Int)? {
+        let buffer = self.buffer
+        let filled = self.filled
+        var index = start
+        while index < filled, isNameCharacter(buffer[index]) { index += 1 }
+        let length = index - start
+        while index < filled, isSpace(buffer[index]) { index += 1 }
+        guard index < filled else { return nil }
+        try checkName(from: start, to: start + length, context)
+        return (length, index)
+    }
+
     /// Checks that the name in `buffer[start..<end]` is UTF-8 (its bytes below 0x80 are already name characters).
     private func checkName(from start: Int, to end: Int, _ context: String) throws(AppleHealthError) {
         var index = start
@@ -574,12 +588,8 @@ final class ExportScanner<Input: ExportInput> {
         // Locals, not properties, in the loops below: a class property read is an exclusivity check.
         let buffer = self.buffer
         let filled = self.filled
-        var index = offset
-        while index < filled, isNameCharacter(buffer[index]) { index += 1 }
-        let nameLength = index - offset
-        while index < filled, isSpace(buffer[index]) { index += 1 }
-        guard index < filled else { return nil }
-        try checkName(from: offset, to: offset + nameLength, "an attribute name")
+        guard let (nameLength, afterName) = try name(at: offset, "an attribute name") else { return nil }
+        var index = afterName
         guard buffer[index] == UInt8(ascii: "=") else {
             throw failure(at: index, "expected '=' after the attribute \(text(offset, nameLength))")
         }
@@ -666,11 +676,8 @@ final class ExportScanner<Input: ExportInput> {
             throw failure(at: index, "expected an element name after '</'")
         }
         let nameStart = index
-        while index < filled, isNameCharacter(buffer[index]) { index += 1 }
-        let nameLength = index - nameStart
-        while index < filled, isSpace(buffer[index]) { index += 1 }
-        guard index < filled else { return nil }
-        try checkName(from: nameStart, to: nameStart + nameLength, "an element name")
+        guard let (nameLength, afterName) = try name(at: nameStart, "an element name") else { return nil }
+        index = afterName
         guard buffer[index] == UInt8(ascii: ">") else {
             throw failure(at: index, "expected '>' to close </\(text(nameStart, nameLength))>")
         }

@@ -185,11 +185,15 @@ enum StatusCommand: Command {
                 "\(PrintableExcerpt.of($0.key)): \($0.value) queued item\($0.value == 1 ? "" : "s"), kept until a version "
                     + "that knows the kind applies them ('pipeline --version' shows this one)"
             })
+        // How an overdue and a waiting entry begin: the task, its requests and since when they are due.
+        func due(_ identifier: TaskIdentifier, _ requests: Int, since oldestDueAt: Date) -> String {
+            "\(identifier): \(requests) request\(requests == 1 ? "" : "s") due since "
+                + ISO8601Instant.string(from: oldestDueAt)
+        }
         list(
             "overdue",
             scheduler.overdue.map { late in
-                "\(late.identifier): \(late.requests) request\(late.requests == 1 ? "" : "s") due since "
-                    + ISO8601Instant.string(from: late.oldestDueAt) + ", more than its cadence ("
+                due(late.identifier, late.requests, since: late.oldestDueAt) + ", more than its cadence ("
                     + Self.duration(late.cadence) + ") ago; last launch "
                     + (scheduler.lastLaunch.map { ISO8601Instant.string(from: $0.launchedAt) } ?? "never")
                     + ": is cron running '\(launcher(late.identifier))'?"
@@ -197,8 +201,7 @@ enum StatusCommand: Command {
         list(
             "waiting on conditions",
             scheduler.waitingOnConditions.map { waiting in
-                "\(waiting.identifier): \(waiting.requests) request\(waiting.requests == 1 ? "" : "s") due since "
-                    + ISO8601Instant.string(from: waiting.oldestDueAt) + " wait for "
+                due(waiting.identifier, waiting.requests, since: waiting.oldestDueAt) + " wait for "
                     + waiting.unmet.joined(separator: " and ") + ", for more than a day; give the machine "
                     + waiting.unmet.joined(separator: " and ")
                     + ", or run '\(launcher(waiting.identifier))' on one that has it"

@@ -31,18 +31,12 @@ struct CopyTextRows {
         }
     }
 
-    mutating func append(_ number: Int?) {
+    /// An integer's digits; for a double, the shortest text that reads back as the same double, which PostgreSQL
+    /// reads exactly (as `String?.pg(_: Double?)`).
+    mutating func append(_ number: (some Numeric & CustomStringConvertible)?) {
         guard let number else { return appendNull() }
         startColumn()
-        bytes += String(number).utf8
-    }
-
-    /// Swift writes the shortest text that reads back as the same double, and PostgreSQL reads it exactly (as
-    /// `String?.pg(_: Double?)`).
-    mutating func append(_ number: Double?) {
-        guard let number else { return appendNull() }
-        startColumn()
-        bytes += "\(number)".utf8
+        bytes += number.description.utf8
     }
 
     mutating func append(_ flag: Bool) {

@@ -1,6 +1,5 @@
 import CLibPQ
 import Foundation
-import Synchronization
 
 /// One libpq connection to a PostgreSQL server, configured for pipeline's use, with the statements
 /// it has prepared.
@@ -21,12 +20,8 @@ final class PostgreSQLConnection {
     /// SQL built once at run time.
     private var prepared: [PreparedKey: String] = [:]
     private(set) var isInTransaction = false
-    /// Run before every call to the server: traps unless the caller is on the executor of the
-    /// `Store` that owns this connection (see `Connection.checkIsolation`; libpq's connections are
-    /// not thread-safe either, https://www.postgresql.org/docs/15/libpq-threading.html).
-    var checkIsolation: () -> Void = {}
-    /// Set while a call runs, so a call started inside another (not reentrant) stops at once.
-    private let inUse = Atomic<Bool>(false)
+    /// Checked before every call to the server.
+    let calls = ExclusiveCalls(misuse: "the PostgreSQL connection was used by two calls at once")
     /// How long a call waits for the server's answer (`defaultAnswerLimit`).
     var answerLimit = PostgreSQLConnection.defaultAnswerLimit
     /// Why the connection was closed by the client (the server did not answer in time); every call then fails.
@@ -148,8 +143,8 @@ final class PostgreSQLConnection {
     /// Runs SQL that binds nothing (settings, migrations, transaction control); it may hold several
     /// statements. `answerLimit` bounds the wait for its answer when given, else the connection's.
     func execute(_ sql: String, answerLimit limit: Duration? = nil) throws(StorageError) {
-        enter()
-        defer { leave() }
+        calls.enter()
+        defer { calls.leave() }
         let result = try answer(to: sql, within: limit) { PQsendQuery(handle, sql) }
         defer { PQclear(result) }
         try check(result, sql: sql)
@@ -177,8 +172,8 @@ final class PostgreSQLConnection {
     private func query(_ key: PreparedKey, _ sql: String, _ parameters: [String?]) throws(StorageError)
         -> PostgreSQLRows
     {
-        enter()
-        defer { leave() }
+        calls.enter()
+        defer { calls.leave() }
         let name = try preparedName(key, sql)
         let result = try withParameters(parameters, sql: sql) { (values) throws(StorageError) in
             try answer(to: sql) {
@@ -204,8 +199,8 @@ final class PostgreSQLConnection {
     /// bound; or a constant statement whose best plan depends on its arguments' size.
     @discardableResult
     func queryUncached(_ sql: String, _ parameters: [String?] = []) throws(StorageError) -> PostgreSQLRows {
-        enter()
-        defer { leave() }
+        calls.enter()
+        defer { calls.leave() }
         let result = try withParameters(parameters, sql: sql) { (values) throws(StorageError) in
             try answer(to: sql) { PQsendQueryParams(handle, sql, Int32(parameters.count), nil, values, nil, nil, 0) }
         }
@@ -229,17 +224,17 @@ final class PostgreSQLConnection {
     private func withParameters<R>(
         _ parameters: [String?], sql: String, _ body: ([UnsafePointer<CChar>?]) throws(StorageError) -> R
     ) throws(StorageError) -> R {
-        let storage: [UnsafeMutablePointer<CChar>?] = parameters.map { $0.map { strdup($0) } ?? nil }
-        defer { storage.forEach { free($0) } }
-        for (parameter, copy) in zip(parameters, storage) {
-            if let parameter, let copy, strlen(copy) != parameter.utf8.count {
-                throw .postgresql(
-                    sqlState: "22021",
-                    message: "a text value holds a NUL character (U+0000), which PostgreSQL cannot store",
-                    sql: sql)
+        try withCStrings(parameters) { (values) throws(StorageError) in
+            for (parameter, copy) in zip(parameters, values) {
+                if let parameter, let copy, strlen(copy) != parameter.utf8.count {
+                    throw .postgresql(
+                        sqlState: "22021",
+                        message: "a text value holds a NUL character (U+0000), which PostgreSQL cannot store",
+                        sql: sql)
+                }
             }
+            return try body(values)
         }
-        return try body(storage.map { $0.map { UnsafePointer($0) } })
     }
 
     /// Sends a call with `send` (a `PQsend…` function) and waits for its answer: the last result, or the
@@ -269,9 +264,7 @@ final class PostgreSQLConnection {
             self.sql = sql
             self.limit = limit
             deadline = ContinuousClock.now + limit
-            guard send() == 1 else {
-                throw .postgresql(sqlState: "08006", message: connection.lostConnectionMessage(), sql: sql)
-            }
+            guard send() == 1 else { throw connection.lostConnection(sql) }
         }
     }
 
@@ -281,7 +274,7 @@ final class PostgreSQLConnection {
         while true {
             let flushed = PQflush(handle)
             if flushed == 0 { return }
-            if flushed < 0 { throw .postgresql(sqlState: "08006", message: lostConnectionMessage(), sql: call.sql) }
+            if flushed < 0 { throw lostConnection(call.sql) }
             if try wait(for: Int16(POLLIN | POLLOUT), until: call.deadline, limit: call.limit, sql: call.sql)
                 & Int16(POLLIN) != 0
             {
@@ -324,8 +317,8 @@ final class PostgreSQLConnection {
     /// rows are then not copied (https://www.postgresql.org/docs/15/sql-copy.html). Waits at most
     /// `answerLimit` in all. https://www.postgresql.org/docs/15/libpq-copy.html
     func copy(_ sql: String, data: [UInt8]) throws(StorageError) {
-        enter()
-        defer { leave() }
+        calls.enter()
+        defer { calls.leave() }
         let call = try Call(sending: sql, within: answerLimit, on: self) { PQsendQuery(handle, sql) }
         try flushOutput(call)
         // The results of the statements before the COPY, then the one that asks for its rows; or an error,
@@ -363,11 +356,9 @@ final class PostgreSQLConnection {
             switch queued {
             case 1: offset += count
             case 0: try flushOutput(call)  // libpq's buffer is full: sent on, then queued again
-            default: throw .postgresql(sqlState: "08006", message: lostConnectionMessage(), sql: call.sql)
+            default: throw lostConnection(call.sql)
             }
-            if PQflush(handle) < 0 {
-                throw .postgresql(sqlState: "08006", message: lostConnectionMessage(), sql: call.sql)
-            }
+            if PQflush(handle) < 0 { throw lostConnection(call.sql) }
         }
         while true {
             switch PQputCopyEnd(handle, nil) {
@@ -375,7 +366,7 @@ final class PostgreSQLConnection {
                 try flushOutput(call)
                 return
             case 0: try flushOutput(call)
-            default: throw .postgresql(sqlState: "08006", message: lostConnectionMessage(), sql: call.sql)
+            default: throw lostConnection(call.sql)
             }
         }
     }
@@ -387,18 +378,14 @@ final class PostgreSQLConnection {
         for events: Int16, until deadline: ContinuousClock.Instant, limit: Duration, sql: String
     ) throws(StorageError) -> Int16 {
         var descriptor = pollfd(fd: PQsocket(handle), events: events, revents: 0)
-        guard descriptor.fd >= 0 else {
-            throw .postgresql(sqlState: "08006", message: lostConnectionMessage(), sql: sql)
-        }
+        guard descriptor.fd >= 0 else { throw lostConnection(sql) }
         while true {
             let left = ContinuousClock.now.duration(to: deadline)
             if left <= .zero { break }
             let milliseconds = Int32(min(left / .milliseconds(1), Double(Int32.max)).rounded(.up))
             let ready = poll(&descriptor, 1, milliseconds)
             if ready > 0 { return descriptor.revents }
-            if ready < 0, errno != EINTR {
-                throw .postgresql(sqlState: "08006", message: lostConnectionMessage(), sql: sql)
-            }
+            if ready < 0, errno != EINTR { throw lostConnection(sql) }
         }
         let reason = "the server did not answer within \(limit.components.seconds) s; the connection was closed"
         abandon(reason)
@@ -414,10 +401,10 @@ final class PostgreSQLConnection {
         if socket >= 0 { shutdown(socket, Int32(SHUT_RDWR)) }
     }
 
-    /// The message of a call that could not reach the server.
-    private func lostConnectionMessage() -> String {
-        "the connection to the server was lost: "
-            + PostgreSQLConnection.oneLine(address.scrub(String(cString: PQerrorMessage(handle))))
+    /// The error of a call `sql` that could not reach the server.
+    private func lostConnection(_ sql: String) -> StorageError {
+        let reason = PostgreSQLConnection.oneLine(address.scrub(String(cString: PQerrorMessage(handle))))
+        return .postgresql(sqlState: "08006", message: "the connection to the server was lost: " + reason, sql: sql)
     }
 
     private static func isError(_ result: OpaquePointer) -> Bool {
@@ -427,20 +414,7 @@ final class PostgreSQLConnection {
 
     // MARK: Transactions
 
-    /// Runs `body` in a transaction (READ COMMITTED, the server's default): commits when it returns,
-    /// rolls back when it throws. Not reentrant.
-    func transaction<R>(_ body: () throws(StorageError) -> R) throws(StorageError) -> R {
-        try begin()
-        do {
-            let result = try body()
-            try commit()
-            return result
-        } catch {
-            rollback()
-            throw error
-        }
-    }
-
+    /// Begins a transaction, at READ COMMITTED (the server's default); they do not nest.
     func begin() throws(StorageError) {
         precondition(!isInTransaction, "transactions do not nest")
         try execute("BEGIN")
@@ -450,8 +424,8 @@ final class PostgreSQLConnection {
     /// Commits. A transaction a failed statement aborted answers COMMIT with ROLLBACK; that is an
     /// error here, not a silent loss.
     func commit() throws(StorageError) {
-        enter()
-        defer { leave() }
+        calls.enter()
+        defer { calls.leave() }
         isInTransaction = false
         let result = try answer(to: "COMMIT") { PQsendQuery(handle, "COMMIT") }
         defer { PQclear(result) }
@@ -466,8 +440,8 @@ final class PostgreSQLConnection {
     func rollback() {
         guard isInTransaction else { return }
         isInTransaction = false
-        enter()
-        defer { leave() }
+        calls.enter()
+        defer { calls.leave() }
         PQclear(try? answer(to: "ROLLBACK") { PQsendQuery(handle, "ROLLBACK") })
     }
 
@@ -519,22 +493,13 @@ final class PostgreSQLConnection {
         text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
             .filter { !$0.isEmpty }.joined(separator: "; ")
     }
-
-    private func enter() {
-        checkIsolation()
-        let (exchanged, _) = inUse.compareExchange(expected: false, desired: true, ordering: .acquiring)
-        precondition(
-            exchanged, "the PostgreSQL connection was used by two calls at once; it belongs to the Store actor")
-    }
-
-    private func leave() {
-        inUse.store(false, ordering: .releasing)
-    }
 }
 
 /// Calls `body` with C strings for `strings` (NULL for `nil`), valid only inside `body`.
-private func withCStrings<R>(_ strings: [String?], _ body: ([UnsafePointer<CChar>?]) -> R) -> R {
+private func withCStrings<R, Failure: Error>(
+    _ strings: [String?], _ body: ([UnsafePointer<CChar>?]) throws(Failure) -> R
+) throws(Failure) -> R {
     let storage: [UnsafeMutablePointer<CChar>?] = strings.map { $0.map { strdup($0) } ?? nil }
     defer { storage.forEach { free($0) } }
-    return body(storage.map { $0.map { UnsafePointer($0) } })
+    return try body(storage.map { $0.map { UnsafePointer($0) } })
 }

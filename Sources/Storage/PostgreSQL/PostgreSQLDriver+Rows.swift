@@ -158,7 +158,12 @@ extension PostgreSQLDriver {
     func upsertDays(_ writes: ArraySlice<DayWrite>, at now: Int64) throws(StorageError) -> [Int] {
         guard writes.count >= PostgreSQLDriver.copiedFrom else { return try upsertBound(writes, at: now) }
         var rows = CopyTextRows(reservingCapacity: writes.count * 128)
-        for write in writes { appendStaged(write, to: &rows) }
+        for write in writes {
+            rows.append(write.user.rawValue)
+            rows.append(write.day.description)
+            PostgreSQLDriver.appendStaged(write, to: &rows)
+            rows.endRow()
+        }
         try connection.copy(PostgreSQLDriver.copyStagedDays, data: rows.bytes)
         _ = try connection.query(named: "mergeStagedDays", PostgreSQLDriver.mergeStagedDays, [.pg(now)])
         return []
@@ -182,49 +187,26 @@ extension PostgreSQLDriver {
     /// `bulkUpsertDays`' parameters for `write`, each to be one element of its array: `user_id`, `day`,
     /// `updated_at`, then `stagedColumns`.
     func dayParameters(_ write: DayWrite, at now: Int64) -> [String?] {
-        let entry = write.entry
-        let health = write.health
-        return [
-            write.user.rawValue, write.day.description, .pg(now),
-            .pg(entry.symptomSeverity.newValue), .pg(!entry.symptomSeverity.isUnchanged),
-            .pg(entry.mood.newValue), .pg(!entry.mood.isUnchanged),
-            .pg(entry.energy.newValue), .pg(!entry.energy.isUnchanged),
-            entry.notes.newValue, .pg(!entry.notes.isUnchanged),
-            .pg(entry.hrv.newValue), .pg(!entry.hrv.isUnchanged), .pg(health.hrv),
-            .pg(entry.restingHeartRate.newValue), .pg(!entry.restingHeartRate.isUnchanged),
-            .pg(health.restingHeartRate),
-            .pg(entry.stepCount.newValue), .pg(!entry.stepCount.isUnchanged), .pg(health.stepCount),
-            .pg(entry.sleepDuration.newValue), .pg(!entry.sleepDuration.isUnchanged), .pg(health.sleepDuration),
-        ]
+        var parameters: [String?] = [write.user.rawValue, write.day.description, .pg(now)]
+        parameters.reserveCapacity(3 + PostgreSQLDriver.stagedColumns.count)
+        PostgreSQLDriver.appendStaged(write, to: &parameters)
+        return parameters
     }
 
-    /// `write` as a row of `staged_days`: `dayParameters`' values but `updated_at`, in the same order.
-    private func appendStaged(_ write: DayWrite, to rows: inout CopyTextRows) {
+    /// `write`'s values in the order of `stagedColumns`, appended to a row of `staged_days` or to
+    /// `dayParameters`.
+    private static func appendStaged(_ write: DayWrite, to values: inout some StagedValues) {
         let entry = write.entry
         let health = write.health
-        rows.append(write.user.rawValue)
-        rows.append(write.day.description)
-        rows.append(entry.symptomSeverity.newValue)
-        rows.append(!entry.symptomSeverity.isUnchanged)
-        rows.append(entry.mood.newValue)
-        rows.append(!entry.mood.isUnchanged)
-        rows.append(entry.energy.newValue)
-        rows.append(!entry.energy.isUnchanged)
-        rows.append(entry.notes.newValue)
-        rows.append(!entry.notes.isUnchanged)
-        rows.append(entry.hrv.newValue)
-        rows.append(!entry.hrv.isUnchanged)
-        rows.append(health.hrv)
-        rows.append(entry.restingHeartRate.newValue)
-        rows.append(!entry.restingHeartRate.isUnchanged)
-        rows.append(health.restingHeartRate)
-        rows.append(entry.stepCount.newValue)
-        rows.append(!entry.stepCount.isUnchanged)
-        rows.append(health.stepCount)
-        rows.append(entry.sleepDuration.newValue)
-        rows.append(!entry.sleepDuration.isUnchanged)
-        rows.append(health.sleepDuration)
-        rows.endRow()
+        values.append(entry.symptomSeverity)
+        values.append(entry.mood)
+        values.append(entry.energy)
+        values.append(entry.notes.newValue)
+        values.append(!entry.notes.isUnchanged)
+        values.append(entry.hrv, health.hrv)
+        values.append(entry.restingHeartRate, health.restingHeartRate)
+        values.append(entry.stepCount, health.stepCount)
+        values.append(entry.sleepDuration, health.sleepDuration)
     }
 
     // MARK: Watch items: ids from the table's identity, which never hands one out twice.
@@ -265,4 +247,34 @@ extension PostgreSQLDriver {
             item.occurrence.map(String.init),
         ]
     }
+}
+
+/// Where a day's staged values go, each in libpq's text format: a row of `COPY … FROM STDIN` (`CopyTextRows`), or
+/// parameters (`String?.pg`).
+protocol StagedValues {
+    mutating func append(_ text: String?)
+    mutating func append(_ number: (some Numeric & CustomStringConvertible)?)
+    mutating func append(_ flag: Bool)
+}
+
+extension StagedValues {
+    /// A number only a person writes: its value, and whether the write mentions it.
+    mutating func append<Value: Numeric & CustomStringConvertible>(_ patch: Patch<Value>) {
+        append(patch.newValue)
+        append(!patch.isUnchanged)
+    }
+
+    /// A metric: the person's value, whether the write mentions it, and the health reading.
+    mutating func append<Value: Numeric & CustomStringConvertible>(_ patch: Patch<Value>, _ reading: Value?) {
+        append(patch)
+        append(reading)
+    }
+}
+
+extension CopyTextRows: StagedValues {}
+
+/// Numbers as `String?.pg` writes them: their description.
+extension [String?]: StagedValues {
+    mutating func append(_ number: (some Numeric & CustomStringConvertible)?) { append(number.map(\.description)) }
+    mutating func append(_ flag: Bool) { append(String?.pg(flag)) }
 }

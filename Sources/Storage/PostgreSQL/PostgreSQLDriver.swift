@@ -25,7 +25,7 @@ final class PostgreSQLDriver: StorageDriver {
     }
 
     func checkIsolation(with check: @escaping () -> Void) {
-        connection.checkIsolation = check
+        connection.calls.checkIsolation = check
     }
 
     // MARK: Transactions

@@ -34,10 +34,6 @@ final class PostgreSQLRows {
         }
     }
 
-    func optionalString(_ row: Int, _ column: Int32) -> String? {
-        isNull(row, column) ? nil : string(row, column)
-    }
-
     func int64(_ row: Int, _ column: Int32) -> Int64 {
         Int64(string(row, column)) ?? 0
     }
@@ -46,29 +42,9 @@ final class PostgreSQLRows {
         Int(string(row, column)) ?? 0
     }
 
-    func optionalInt(_ row: Int, _ column: Int32) -> Int? {
-        isNull(row, column) ? nil : int(row, column)
-    }
-
-    func optionalInt64(_ row: Int, _ column: Int32) -> Int64? {
-        isNull(row, column) ? nil : int64(row, column)
-    }
-
-    func double(_ row: Int, _ column: Int32) -> Double {
-        Double(string(row, column)) ?? 0
-    }
-
-    func optionalDouble(_ row: Int, _ column: Int32) -> Double? {
-        isNull(row, column) ? nil : double(row, column)
-    }
-
     /// A `boolean` column: libpq's text form is `t` or `f`.
     func bool(_ row: Int, _ column: Int32) -> Bool {
         string(row, column) == "t"
-    }
-
-    func optionalBool(_ row: Int, _ column: Int32) -> Bool? {
-        isNull(row, column) ? nil : bool(row, column)
     }
 
     /// Calls `body` with the value's bytes without copying them; valid only inside `body`.
@@ -87,9 +63,9 @@ final class PostgreSQLRows {
 extension PostgreSQLRows: RowReader {
     func isNull(_ column: Int32) -> Bool { isNull(current, column) }
     func int64(_ column: Int32) -> Int64 { int64(current, column) }
-    func optionalInt(_ column: Int32) -> Int? { optionalInt(current, column) }
-    func double(_ column: Int32) -> Double { double(current, column) }
-    func optionalDouble(_ column: Int32) -> Double? { optionalDouble(current, column) }
+    func optionalInt(_ column: Int32) -> Int? { isNull(column) ? nil : int(current, column) }
+    func double(_ column: Int32) -> Double { Double(string(column)) ?? 0 }
+    func optionalDouble(_ column: Int32) -> Double? { isNull(column) ? nil : double(column) }
     func string(_ column: Int32) -> String { string(current, column) }
     func bool(_ column: Int32) -> Bool { firstByte(column) == UInt8(ascii: "t") }
     func firstByte(_ column: Int32) -> UInt8 { withBytes(current, column) { $0.first ?? 0 } }

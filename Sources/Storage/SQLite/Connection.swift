@@ -1,6 +1,5 @@
 import CSQLite
 import Foundation
-import Synchronization
 
 /// One SQLite connection, configured for pipeline's use, with a cache of prepared statements.
 ///
@@ -8,23 +7,12 @@ import Synchronization
 final class Connection {
     let handle: OpaquePointer
     let path: String
-    /// Prepared statements by the address of their SQL literal: hashing a pointer is free, hashing
-    /// the SQL text on every call is not.
-    private var statements: [UnsafeRawPointer: Statement] = [:]
-    /// Statements whose SQL is built from `CopyTable`'s names, by their text.
-    private var statementsByText: [String: Statement] = [:]
-    /// Long statements built once at run time, by a short name (`withStatement(named:sql:_:)`).
-    private var statementsByName: [String: Statement] = [:]
-    private(set) var isInTransaction = false
-    /// Run before every statement: traps unless the caller is on the executor of the `Store` that
-    /// owns this connection (`Store.init` installs it once the store exists; until then the
-    /// connection is used by the initializer alone). SQLite, opened with SQLITE_OPEN_NOMUTEX, does
-    /// not lock, so a path that reached the connection from outside the actor (DESIGN §8, bug 3)
-    /// stops at its first statement, every time, rather than when two threads happen to meet.
-    var checkIsolation: () -> Void = {}
-    /// Set while a statement runs, so a statement started inside another's body (the connection is
-    /// not reentrant) stops at once.
-    private let inUse = Atomic<Bool>(false)
+    /// Prepared statements: by the address of their SQL literal (hashing a pointer is free, hashing the SQL text
+    /// on every call is not), by the text of SQL built from `CopyTable`'s names, or by the short name of long SQL
+    /// built once at run time (`withStatement(named:sql:_:)`).
+    private var statements: [StatementKey: Statement] = [:]
+    /// Checked at the start of every statement. SQLite, opened with SQLITE_OPEN_NOMUTEX, does not lock.
+    let calls = ExclusiveCalls(misuse: "the SQLite connection was used by two statements at once")
 
     /// How long a writer waits for another process's lock before giving up with SQLITE_BUSY.
     static let busyTimeoutMilliseconds: Int32 = 15_000
@@ -91,8 +79,6 @@ final class Connection {
 
     deinit {
         statements.removeAll()
-        statementsByText.removeAll()
-        statementsByName.removeAll()
         sqlite3_close_v2(handle)
     }
 
@@ -185,8 +171,8 @@ final class Connection {
 
     /// Runs SQL that binds nothing and returns no rows needed (pragmas, migrations, BEGIN/COMMIT).
     func execute(_ sql: String) throws(StorageError) {
-        enter()
-        defer { leave() }
+        calls.enter()
+        defer { calls.leave() }
         var message: UnsafeMutablePointer<CChar>?
         let code = sqlite3_exec(handle, sql, nil, nil, &message)
         guard code == SQLITE_OK else {
@@ -199,19 +185,19 @@ final class Connection {
     /// Transaction control through cached statements: `sqlite3_exec` would compile the SQL again at
     /// every transaction, and a cohort retrain runs several thousand.
     func begin(immediate: Bool) throws(StorageError) {
-        if immediate {
-            try withStatement("BEGIN IMMEDIATE") { (statement) throws(StorageError) in try statement.run() }
-        } else {
-            try withStatement("BEGIN DEFERRED") { (statement) throws(StorageError) in try statement.run() }
-        }
+        try run(immediate ? "BEGIN IMMEDIATE" : "BEGIN DEFERRED")
     }
 
     func commit() throws(StorageError) {
-        try withStatement("COMMIT") { (statement) throws(StorageError) in try statement.run() }
+        try run("COMMIT")
     }
 
     func rollback() throws(StorageError) {
-        try withStatement("ROLLBACK") { (statement) throws(StorageError) in try statement.run() }
+        try run("ROLLBACK")
+    }
+
+    private func run(_ sql: StaticString) throws(StorageError) {
+        try withStatement(sql) { (statement) throws(StorageError) in try statement.run() }
     }
 
     /// The first column of the first row, as text.
@@ -238,29 +224,14 @@ final class Connection {
     func withStatement<R>(_ sql: StaticString, _ body: (Statement) throws(StorageError) -> R) throws(StorageError) -> R
     {
         precondition(sql.hasPointerRepresentation, "SQL is a string literal")
-        let key = UnsafeRawPointer(sql.utf8Start)
-        let statement: Statement
-        if let cached = statements[key] {
-            statement = cached
-        } else {
-            statement = try Statement(connection: handle, sql: sql.description)
-            statements[key] = statement
-        }
-        return try use(statement, body)
+        return try withStatement(.literal(UnsafeRawPointer(sql.utf8Start)), sql: { sql.description }, body)
     }
 
     /// `withStatement` for SQL built at run time from names pipeline owns (the tables and columns
     /// of `CopyTable`), never from values: those are bound. Cached by its text, so there must be
     /// few such statements.
     func withStatement<R>(text sql: String, _ body: (Statement) throws(StorageError) -> R) throws(StorageError) -> R {
-        let statement: Statement
-        if let cached = statementsByText[sql] {
-            statement = cached
-        } else {
-            statement = try Statement(connection: handle, sql: sql)
-            statementsByText[sql] = statement
-        }
-        return try use(statement, body)
+        try withStatement(.text(sql), sql: { sql }, body)
     }
 
     /// `withStatement` for long SQL built once at run time from names pipeline owns (`SQLiteDriver.insertDays`):
@@ -269,67 +240,31 @@ final class Connection {
     func withStatement<R>(
         named name: String, sql: () -> String, _ body: (Statement) throws(StorageError) -> R
     ) throws(StorageError) -> R {
+        try withStatement(.name(name), sql: sql, body)
+    }
+
+    private enum StatementKey: Hashable {
+        case literal(UnsafeRawPointer)
+        case text(String)
+        case name(String)
+    }
+
+    private func withStatement<R>(
+        _ key: StatementKey, sql: () -> String, _ body: (Statement) throws(StorageError) -> R
+    ) throws(StorageError) -> R {
         let statement: Statement
-        if let cached = statementsByName[name] {
+        if let cached = statements[key] {
             statement = cached
         } else {
             statement = try Statement(connection: handle, sql: sql())
-            statementsByName[name] = statement
+            statements[key] = statement
         }
-        return try use(statement, body)
-    }
-
-    private func use<R>(_ statement: Statement, _ body: (Statement) throws(StorageError) -> R) throws(StorageError)
-        -> R
-    {
-        enter()
+        calls.enter()
         defer {
             statement.reset()
-            leave()
+            calls.leave()
         }
         return try body(statement)
-    }
-
-    private func enter() {
-        checkIsolation()
-        let (exchanged, _) = inUse.compareExchange(expected: false, desired: true, ordering: .acquiring)
-        precondition(
-            exchanged, "the SQLite connection was used by two statements at once; it belongs to the Store actor")
-    }
-
-    private func leave() {
-        inUse.store(false, ordering: .releasing)
-    }
-
-    /// Runs `body` in a `BEGIN IMMEDIATE` transaction: the write lock is taken up front, so two
-    /// writers queue on the busy timeout instead of deadlocking on a lock upgrade
-    /// (https://www.sqlite.org/lang_transaction.html). Commits when `body` returns, rolls back when
-    /// it throws. Not reentrant.
-    func writeTransaction<R>(_ body: () throws(StorageError) -> R) throws(StorageError) -> R {
-        try transaction(immediate: true, body)
-    }
-
-    /// Runs `body` in a deferred (read) transaction, so several reads see one snapshot.
-    func readTransaction<R>(_ body: () throws(StorageError) -> R) throws(StorageError) -> R {
-        try transaction(immediate: false, body)
-    }
-
-    private func transaction<R>(immediate: Bool, _ body: () throws(StorageError) -> R) throws(StorageError) -> R {
-        precondition(!isInTransaction, "transactions do not nest")
-        try begin(immediate: immediate)
-        isInTransaction = true
-        defer { isInTransaction = false }
-        do {
-            let result = try body()
-            try commit()
-            return result
-        } catch {
-            // A failed COMMIT (SQLITE_BUSY) leaves the transaction open; roll it back too.
-            if sqlite3_get_autocommit(handle) == 0 {
-                try? rollback()
-            }
-            throw error
-        }
     }
 
     /// Whether a transaction is open on the connection (SQLite is out of autocommit mode).
@@ -340,9 +275,5 @@ final class Connection {
     /// Rows changed by the last INSERT, UPDATE or DELETE.
     var changes: Int {
         Int(sqlite3_changes(handle))
-    }
-
-    var lastInsertedRowID: Int64 {
-        sqlite3_last_insert_rowid(handle)
     }
 }

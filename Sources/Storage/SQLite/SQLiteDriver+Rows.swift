@@ -95,15 +95,12 @@ extension SQLiteDriver {
     /// (https://www.sqlite.org/autoinc.html); both maxima are read from primary keys, inside the write
     /// transaction that inserts.
     func insertWatchItems(_ items: ArraySlice<WatchSubmission>) throws(StorageError) -> [Int64] {
-        let largest = try connection.withStatement(
-            """
-            SELECT max(coalesce((SELECT max(id) FROM watch_items), 0),
-                coalesce((SELECT max(id) FROM watch_dead_letters), 0))
-            """
-        ) { (statement) throws(StorageError) -> Int64 in
-            _ = try statement.step()
-            return statement.int64(0)
-        }
+        let largest = Int64(
+            try connection.scalarInt(
+                """
+                SELECT max(coalesce((SELECT max(id) FROM watch_items), 0),
+                    coalesce((SELECT max(id) FROM watch_dead_letters), 0))
+                """))
         return try runRows(.insertWatchItems, count: items.count, items.enumerated()) {
             (numbered, statement, first) throws(StorageError) in
             let item = numbered.element

@@ -38,7 +38,7 @@ final class SQLiteDriver: StorageDriver {
     }
 
     func checkIsolation(with check: @escaping () -> Void) {
-        connection.checkIsolation = check
+        connection.calls.checkIsolation = check
     }
 
     // MARK: Transactions

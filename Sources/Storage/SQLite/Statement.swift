@@ -77,12 +77,8 @@ final class Statement: RowReader {
     }
 
     func bind(_ index: Int32, _ value: String?) throws(StorageError) {
-        guard let value else {
-            try check(sqlite3_bind_null(handle, index))
-            return
-        }
         // `withUTF8` reads a native string's storage in place, without the copy `utf8CString` would make.
-        var text = value
+        guard var text = value else { return try check(sqlite3_bind_null(handle, index)) }
         let code = text.withUTF8 { buffer in
             if let bytes = buffer.baseAddress, buffer.count <= textRoom.count - textUsed {
                 // SQLITE_STATIC (a nil destructor): the copy in `textRoom` lives until `reset()`.
@@ -103,10 +99,7 @@ final class Statement: RowReader {
 
     /// Binds text that lives as long as the program (a `StaticString`): SQLite reads it in place, with no copy.
     func bind(_ index: Int32, _ value: StaticString?) throws(StorageError) {
-        guard let value else {
-            try check(sqlite3_bind_null(handle, index))
-            return
-        }
+        guard let value else { return try check(sqlite3_bind_null(handle, index)) }
         precondition(value.hasPointerRepresentation, "text, not a single scalar")
         let bytes = UnsafeRawPointer(value.utf8Start).assumingMemoryBound(to: CChar.self)
         try check(sqlite3_bind_text(handle, index, bytes, Int32(value.utf8CodeUnitCount), nil))
@@ -155,10 +148,6 @@ final class Statement: RowReader {
         sqlite3_column_int64(handle, column)
     }
 
-    func int(_ column: Int32) -> Int {
-        Int(sqlite3_column_int64(handle, column))
-    }
-
     /// The column's integer, `nil` for NULL. SQLite reads NULL as 0, so only a 0 takes a second call to tell the
     /// two apart: a stored value costs one call into SQLite, not two (a retrain reads millions).
     func optionalInt(_ column: Int32) -> Int? {
@@ -180,10 +169,6 @@ final class Statement: RowReader {
         guard let text = sqlite3_column_text(handle, column) else { return "" }
         let count = Int(sqlite3_column_bytes(handle, column))
         return String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)
-    }
-
-    func optionalString(_ column: Int32) -> String? {
-        isNull(column) ? nil : string(column)
     }
 
     /// The first byte of the column's text, 0 for empty text or NULL: one call instead of the two that reading
