@@ -1,10 +1,11 @@
-// The claim half of `scripts/bench.sh postgres`: how many scheduler claims per second workers get
-// from one database, each claim taking one due request and finishing it, as a launch does. Not part
-// of the product; the benchmark script builds and runs it.
+// The claim half of `scripts/bench.sh postgres`: how many scheduler requests per second workers claim
+// and finish from one database, as a launch does: each claim takes up to BATCH due requests (1 by
+// default) and the batch's runs are recorded in one transaction. Not part of the product; the benchmark
+// script builds and runs it.
 //
-//   claim-bench seed DATABASE REQUESTS    submits REQUESTS due requests (one per scope)
-//   claim-bench work DATABASE WORKER      claims and finishes requests until none is due; prints
-//                                         one line of JSON: worker, claims, seconds
+//   claim-bench seed DATABASE REQUESTS          submits REQUESTS due requests (one per scope)
+//   claim-bench work DATABASE WORKER [BATCH]    claims and finishes requests until none is due; prints
+//                                               one line of JSON: worker, claims, requests, seconds
 //
 // DATABASE is a path (SQLite) or a postgresql:// URL. Several `work` processes started at once
 // share the requests; the script divides the total by the wall time.
@@ -13,8 +14,11 @@ import Foundation
 import Storage
 
 let arguments = Array(CommandLine.arguments.dropFirst())
-guard arguments.count == 3, let mode = arguments.first, ["seed", "work"].contains(mode) else {
-    FileHandle.standardError.write(Data("usage: claim-bench seed DATABASE REQUESTS | work DATABASE WORKER\n".utf8))
+guard (3...4).contains(arguments.count), let mode = arguments.first, ["seed", "work"].contains(mode),
+    arguments.count == 3 || (mode == "work" && (Int(arguments[3]) ?? 0) > 0)
+else {
+    FileHandle.standardError.write(
+        Data("usage: claim-bench seed DATABASE REQUESTS | work DATABASE WORKER [BATCH]\n".utf8))
     exit(64)
 }
 let identifier = "claim-bench"
@@ -30,23 +34,32 @@ do {
         try await store.submit(requests, replacing: false)
     default:
         let worker = arguments[2]
+        let batch = arguments.count == 4 ? Int(arguments[3])! : 1
         var claims = 0
+        var requests = 0
         let start = ContinuousClock.now
         while true {
             let claim = TaskClaim(
                 owner: worker, refreshLease: 60, processingLease: 60, isOnExternalPower: true,
-                hasNetworkConnectivity: true, identifiers: [identifier], scope: nil, limit: 1)
+                hasNetworkConnectivity: true, identifiers: [identifier], scope: nil, limit: batch)
             let claimed = try await store.claimTaskRequests(claim)
-            guard let first = claimed.first else { break }
-            _ = try await store.finishTaskRun(
-                TaskRunCompletion(
-                    runID: first.runID, requestID: first.request.id, owner: worker, attempt: first.request.attempts,
-                    outcome: .success, reason: nil, retryAt: nil))
+            guard !claimed.isEmpty else { break }
+            let finishes = try await store.finishTaskRuns(
+                claimed.map {
+                    TaskRunCompletion(
+                        runID: $0.runID, requestID: $0.request.id, owner: worker, attempt: $0.request.attempts,
+                        outcome: .success, reason: nil, retryAt: nil)
+                })
+            guard finishes.allSatisfy({ $0 != .leaseLost }) else {
+                FileHandle.standardError.write(Data("claim-bench: a run lost its lease\n".utf8))
+                exit(1)
+            }
             claims += 1
+            requests += claimed.count
         }
         let elapsed = ContinuousClock.now - start
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        print(#"{"worker":"\#(worker)","claims":\#(claims),"seconds":\#(seconds)}"#)
+        print(#"{"worker":"\#(worker)","claims":\#(claims),"requests":\#(requests),"seconds":\#(seconds)}"#)
     }
 } catch {
     FileHandle.standardError.write(Data("claim-bench: \(error)\n".utf8))

@@ -15,18 +15,30 @@
 extension SQL {
     // MARK: Submitting
 
-    /// $1 identifier, $2 scope, $3 kind, $4 earliest_begin_at, $5 requires_external_power, $6 requires_network,
-    /// $7 submitted_at: pending, replacing a pending request of the chain (its attempts start again).
-    static let replaceTaskRequest = SQL(
-        """
-        INSERT INTO task_requests (
-            identifier, scope, kind, earliest_begin_at, requires_external_power, requires_network, submitted_at)
-        VALUES ($1, $2, $3, $4, $5, $6, $7)
-        ON CONFLICT (identifier, scope) WHERE lease_owner IS NULL DO UPDATE SET
-            kind = excluded.kind, earliest_begin_at = excluded.earliest_begin_at,
-            requires_external_power = excluded.requires_external_power,
-            requires_network = excluded.requires_network, submitted_at = excluded.submitted_at, attempts = 0
-        """)
+    /// $1 rows of (identifier, scope, kind, earliest_begin_at, requires_external_power, requires_network), one per
+    /// chain, $2 submitted_at: each pending, replacing a pending request of its chain (its attempts start again).
+    static let replaceTaskRequests = SQL(
+        sqlite: """
+            INSERT INTO task_requests (
+                identifier, scope, kind, earliest_begin_at, requires_external_power, requires_network, submitted_at)
+            SELECT s.value ->> 0, s.value ->> 1, s.value ->> 2, s.value ->> 3, s.value ->> 4, s.value ->> 5, $2
+            FROM json_each($1) AS s WHERE true ORDER BY s.key
+            ON CONFLICT (identifier, scope) WHERE lease_owner IS NULL DO UPDATE SET
+                kind = excluded.kind, earliest_begin_at = excluded.earliest_begin_at,
+                requires_external_power = excluded.requires_external_power,
+                requires_network = excluded.requires_network, submitted_at = excluded.submitted_at, attempts = 0
+            """,
+        postgresql: """
+            INSERT INTO task_requests (
+                identifier, scope, kind, earliest_begin_at, requires_external_power, requires_network, submitted_at)
+            SELECT s.e ->> 0, s.e ->> 1, s.e ->> 2, (s.e ->> 3)::bigint, (s.e ->> 4)::boolean, (s.e ->> 5)::boolean,
+                $2::bigint
+            FROM json_array_elements($1::json) WITH ORDINALITY AS s (e, position) ORDER BY s.position
+            ON CONFLICT (identifier, scope) WHERE lease_owner IS NULL DO UPDATE SET
+                kind = excluded.kind, earliest_begin_at = excluded.earliest_begin_at,
+                requires_external_power = excluded.requires_external_power,
+                requires_network = excluded.requires_network, submitted_at = excluded.submitted_at, attempts = 0
+            """)
 
     /// $1 rows of (identifier, scope, kind, earliest_begin_at, requires_external_power, requires_network),
     /// $2 submitted_at: each inserted, in order, whose chain has no request and none discarded; the ids inserted.
@@ -314,24 +326,47 @@ extension SQL {
 
     // MARK: Finishing
 
-    /// $1 request id, $2 owner, $3 attempt: its identifier, scope and attempts while that lease holds — whether
-    /// or not it has expired, until a claim takes it over (PostgreSQL: locked, so it and a reclaim cannot both win).
-    static let leasedTaskRequest = SQL(
+    /// $1 request ids (a list), $2 rows of (request id, owner, attempt): the id, identifier, scope and attempts of
+    /// each request whose lease holds — whether or not it has expired, until a claim takes it over (PostgreSQL:
+    /// locked, in id order, so it and a reclaim cannot both win, and two batches never wait on each other in a
+    /// circle). On PostgreSQL the list finds the rows by their key; a join on the rows alone was planned as a scan
+    /// of the whole table.
+    static let leasedTaskRequests = SQL(
         sqlite: """
-            SELECT identifier, scope, attempts FROM task_requests
-            WHERE id = $1 AND lease_owner = $2 AND attempts = $3
+            SELECT r.id, r.identifier, r.scope, r.attempts FROM json_each($2) AS s
+            JOIN task_requests r ON r.id = s.value ->> 0 AND r.lease_owner = s.value ->> 1
+                AND r.attempts = s.value ->> 2
             """,
         postgresql: """
-            SELECT identifier, scope, attempts FROM task_requests
-            WHERE id = $1 AND lease_owner = $2 AND attempts = $3
-            FOR UPDATE
+            SELECT r.id, r.identifier, r.scope, r.attempts FROM task_requests r
+            WHERE r.id = ANY($1::bigint[]) AND (r.id, r.lease_owner, r.attempts) IN (
+                SELECT (s.e ->> 0)::bigint, s.e ->> 1, (s.e ->> 2)::integer FROM json_array_elements($2::json) AS s (e))
+            ORDER BY r.id
+            FOR UPDATE OF r
             """)
 
-    /// $1 identifier, $2 scope: a row when a request of the chain is pending.
-    static let pendingTaskRequest = SQL(
-        "SELECT 1 FROM task_requests WHERE identifier = $1 AND scope = $2 AND lease_owner IS NULL LIMIT 1")
+    /// $1 identifiers, $2 scopes (lists of one length, pairwise: one chain each): the chains with a pending request,
+    /// each looked up in the index of pending requests.
+    static let pendingTaskChains = SQL(
+        sqlite: """
+            SELECT i.value, s.value FROM json_each($1) AS i JOIN json_each($2) AS s ON s.key = i.key
+            WHERE EXISTS (
+                SELECT 1 FROM task_requests r
+                WHERE r.identifier = i.value AND r.scope = s.value AND r.lease_owner IS NULL)
+            """,
+        postgresql: """
+            SELECT c.identifier, c.scope FROM unnest($1::text[], $2::text[]) AS c (identifier, scope)
+            WHERE EXISTS (
+                SELECT 1 FROM task_requests r
+                WHERE r.identifier = c.identifier AND r.scope = c.scope AND r.lease_owner IS NULL)
+            """)
 
     static let deleteTaskRequest = SQL("DELETE FROM task_requests WHERE id = $1")
+
+    /// $1 ids (a list).
+    static let deleteTaskRequests = SQL(
+        sqlite: "DELETE FROM task_requests WHERE id IN (SELECT value FROM json_each($1))",
+        postgresql: "DELETE FROM task_requests WHERE id = ANY($1::bigint[])")
 
     /// $1 request id, $2 earliest_begin_at, $3 last_error: pending again, to be retried.
     static let retryTaskRequest = SQL(
@@ -372,12 +407,22 @@ extension SQL {
             WHERE id = $1
             """)
 
-    /// $1 run id, $2 finished_at, $3 outcome, $4 reason, $5 successor_pending, $6 periods.
-    static let finishRun = SQL(
-        """
-        UPDATE task_runs SET finished_at = $2, outcome = $3, reason = $4, successor_pending = $5, periods = $6
-        WHERE id = $1 AND finished_at IS NULL
-        """)
+    /// $1 run ids (a list), $2 rows of (run id, outcome, reason, successor_pending, periods), $3 finished_at: each
+    /// run still open closed. On PostgreSQL the list finds the runs by their key (a join on the rows alone was
+    /// planned as a scan of the whole history).
+    static let finishRuns = SQL(
+        sqlite: """
+            UPDATE task_runs SET finished_at = $3, outcome = s.value ->> 1, reason = s.value ->> 2,
+                successor_pending = s.value ->> 3, periods = s.value ->> 4
+            FROM json_each($2) AS s
+            WHERE task_runs.id = s.value ->> 0 AND task_runs.finished_at IS NULL
+            """,
+        postgresql: """
+            UPDATE task_runs r SET finished_at = $3::bigint, outcome = s.e ->> 1, reason = s.e ->> 2,
+                successor_pending = (s.e ->> 3)::boolean, periods = (s.e ->> 4)::integer
+            FROM json_array_elements($2::json) AS s (e)
+            WHERE r.id = ANY($1::bigint[]) AND r.id = (s.e ->> 0)::bigint AND r.finished_at IS NULL
+            """)
 
     static let deleteUnfinishedRun = SQL("DELETE FROM task_runs WHERE id = $1 AND finished_at IS NULL")
 

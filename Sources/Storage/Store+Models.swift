@@ -39,7 +39,7 @@ public struct StoredModel: Sendable, Hashable {
 }
 
 /// Every write of a model artifact is here: `save(_:)`, and a retrain's model stored with the record of its run
-/// (`TaskRunWrite.save`, written by `finishTaskRuns` through `insertModel`).
+/// (`TaskRunWrite.save`, written by `finishTaskRuns` through `insertModels`).
 extension Store {
     /// Artifacts kept per scope besides the one being served; older ones are deleted when a new one
     /// is saved, so the history is bounded whatever the retrain cadence.
@@ -50,23 +50,34 @@ extension Store {
     /// never neither. Returns the new artifact's id.
     @discardableResult
     public func save(_ model: StoredModel) throws(StorageError) -> Int64 {
-        try write { () throws(StorageError) in try insertModel(model) }
+        try write { () throws(StorageError) in try insertModels([model])[0] }
     }
 
-    /// `save(_:)`'s statements, in the open transaction: the insert, the promotion, and the pruning of the scope's
-    /// history to its newest `modelHistoryLimit` artifacts and the one serving.
-    func insertModel(_ model: StoredModel) throws(StorageError) -> Int64 {
-        let id =
-            try driver.row(
-                .insertModel,
-                [
-                    model.scope, model.specVersion, model.source, model.asOfDay, model.trainedAt, model.promoted,
-                    model.reason, model.designFingerprint, model.json,
-                ]
-            ) { $0.int64(0) } ?? 0
-        if model.promoted { try driver.run(.serveModel, [model.scope, id, now]) }
-        try driver.run(.pruneModelHistory, [model.scope, Store.modelHistoryLimit])
-        return id
+    /// `save(_:)` for several artifacts, in the open transaction, one statement for each step: the inserts, in
+    /// order; the promotions (of a scope promoted twice, the later); the pruning of each scope's history to its
+    /// newest `modelHistoryLimit` artifacts and the one serving. The new ids, in order.
+    @discardableResult
+    func insertModels(_ models: [StoredModel]) throws(StorageError) -> [Int64] {
+        guard !models.isEmpty else { return [] }
+        let rows = models.map { model -> [SQLValue] in
+            [
+                .text(model.scope), .integer(Int64(model.specVersion)), .text(model.source), model.asOfDay.sqlValue,
+                model.trainedAt.sqlValue, .boolean(model.promoted), .text(model.reason),
+                model.designFingerprint.sqlValue, .text(model.json),
+            ]
+        }
+        // Identities are handed out in the order the rows are inserted, so the ids sorted are in `models`' order.
+        let ids = try driver.rows(.insertModels, [SQLValue.rows(rows)]) { $0.int64(0) }.sorted()
+        precondition(ids.count == models.count, "an artifact inserted without its id")
+        var served: [String: Int64] = [:]
+        for (model, id) in zip(models, ids) where model.promoted { served[model.scope] = id }
+        if !served.isEmpty {
+            let rows = served.sorted { $0.key < $1.key }.map { [SQLValue.text($0.key), .integer($0.value)] }
+            try driver.run(.serveModels, [SQLValue.rows(rows), now])
+        }
+        let scopes = Array(Set(models.map(\.scope))).sorted()
+        try driver.run(.pruneModelHistories, [SQLValue.texts(scopes), Store.modelHistoryLimit])
+        return ids
     }
 
     /// The artifact served for `scope`, or `nil` when none was ever promoted.
@@ -101,29 +112,57 @@ extension StoredModel {
 }
 
 extension SQL {
-    /// $1 scope, $2 spec_version, $3 source, $4 as_of_day, $5 trained_at, $6 promoted, $7 reason,
-    /// $8 design_fingerprint, $9 artifact: the new artifact's id.
-    static let insertModel = SQL(
-        """
-        INSERT INTO model_artifacts (
-            scope, spec_version, source, as_of_day, trained_at, promoted, reason, design_fingerprint, artifact)
-        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
-        RETURNING id
-        """)
-    /// $1 scope, $2 artifact id, $3 promoted_at.
-    static let serveModel = SQL(
-        """
-        INSERT INTO serving_models (scope, artifact_id, promoted_at) VALUES ($1, $2, $3)
-        ON CONFLICT (scope) DO UPDATE SET artifact_id = excluded.artifact_id, promoted_at = excluded.promoted_at
-        """)
-    /// $1 scope, $2 how many to keep besides the one serving.
-    static let pruneModelHistory = SQL(
-        """
-        DELETE FROM model_artifacts
-        WHERE scope = $1
-            AND id NOT IN (SELECT id FROM model_artifacts WHERE scope = $1 ORDER BY id DESC LIMIT $2)
-            AND id NOT IN (SELECT artifact_id FROM serving_models WHERE scope = $1)
-        """)
+    /// $1 rows of (scope, spec_version, source, as_of_day, trained_at, promoted, reason, design_fingerprint,
+    /// artifact): each inserted, in order; the new artifacts' ids.
+    static let insertModels = SQL(
+        sqlite: """
+            INSERT INTO model_artifacts (
+                scope, spec_version, source, as_of_day, trained_at, promoted, reason, design_fingerprint, artifact)
+            SELECT s.value ->> 0, s.value ->> 1, s.value ->> 2, s.value ->> 3, s.value ->> 4, s.value ->> 5,
+                s.value ->> 6, s.value ->> 7, s.value ->> 8
+            FROM json_each($1) AS s ORDER BY s.key
+            RETURNING id
+            """,
+        postgresql: """
+            INSERT INTO model_artifacts (
+                scope, spec_version, source, as_of_day, trained_at, promoted, reason, design_fingerprint, artifact)
+            SELECT s.e ->> 0, (s.e ->> 1)::integer, s.e ->> 2, s.e ->> 3, (s.e ->> 4)::bigint, (s.e ->> 5)::boolean,
+                s.e ->> 6, s.e ->> 7, (s.e ->> 8)::json
+            FROM json_array_elements($1::json) WITH ORDINALITY AS s (e, position) ORDER BY s.position
+            RETURNING id
+            """)
+    /// $1 rows of (scope, artifact id), one per scope, $2 promoted_at.
+    static let serveModels = SQL(
+        sqlite: """
+            INSERT INTO serving_models (scope, artifact_id, promoted_at)
+            SELECT s.value ->> 0, s.value ->> 1, $2 FROM json_each($1) AS s WHERE true
+            ON CONFLICT (scope) DO UPDATE SET artifact_id = excluded.artifact_id, promoted_at = excluded.promoted_at
+            """,
+        postgresql: """
+            INSERT INTO serving_models (scope, artifact_id, promoted_at)
+            SELECT s.e ->> 0, (s.e ->> 1)::bigint, $2::bigint FROM json_array_elements($1::json) AS s (e)
+            ON CONFLICT (scope) DO UPDATE SET artifact_id = excluded.artifact_id, promoted_at = excluded.promoted_at
+            """)
+    /// $1 scopes (a list), $2 how many to keep of each besides the one serving.
+    static let pruneModelHistories = SQL(
+        sqlite: """
+            DELETE FROM model_artifacts
+            WHERE id IN (
+                SELECT id FROM (
+                    SELECT id, row_number() OVER (PARTITION BY scope ORDER BY id DESC) AS newer
+                    FROM model_artifacts WHERE scope IN (SELECT value FROM json_each($1)))
+                WHERE newer > $2)
+                AND id NOT IN (SELECT artifact_id FROM serving_models WHERE scope IN (SELECT value FROM json_each($1)))
+            """,
+        postgresql: """
+            DELETE FROM model_artifacts
+            WHERE id IN (
+                SELECT id FROM (
+                    SELECT id, row_number() OVER (PARTITION BY scope ORDER BY id DESC) AS newer
+                    FROM model_artifacts WHERE scope = ANY($1::text[])) AS ranked
+                WHERE newer > $2)
+                AND id NOT IN (SELECT artifact_id FROM serving_models WHERE scope = ANY($1::text[]))
+            """)
     /// $1 scope: `StoredModel(row:)`'s columns.
     static let servingModel = SQL(
         """

@@ -35,15 +35,19 @@ extension Store {
 
     /// `.replace`: one upsert a request against the partial unique index of pending requests, so two processes
     /// submitting at once cannot leave two pending rows.
+    /// Several requests in one statement; of two for one chain, the later is the one kept.
     private func replace(_ requests: [NewTaskRequest]) throws(StorageError) -> Int {
-        for request in requests {
-            try driver.run(
-                .replaceTaskRequest,
-                [
-                    request.identifier, request.scope, request.kind.rawValue, request.earliestBeginAt,
-                    request.requiresExternalPower, request.requiresNetwork, now,
-                ])
+        var last: [String: Int] = [:]
+        for (index, request) in requests.enumerated() { last[request.identifier + "\u{0}" + request.scope] = index }
+        let rows = requests.enumerated().filter { last[$1.identifier + "\u{0}" + $1.scope] == $0 }.map {
+            _, request -> [SQLValue] in
+            [
+                .text(request.identifier), .text(request.scope), .text(request.kind.rawValue),
+                request.earliestBeginAt.sqlValue, .boolean(request.requiresExternalPower),
+                .boolean(request.requiresNetwork),
+            ]
         }
+        try driver.run(.replaceTaskRequests, [SQLValue.rows(rows), now])
         return requests.count
     }
 
@@ -202,12 +206,41 @@ extension Store {
     ///
     /// All or nothing: when any statement fails, the transaction rolls back and nothing of the batch
     /// is stored; its runs stay leased, and are claimed again once their leases expire.
+    ///
+    /// A batch is a few statements whatever its size: the leases checked in one, the writes of the runs that
+    /// hold theirs stored in one per kind (`store(_:)`), the chains with a pending request read in one, the
+    /// successful runs' requests deleted in one and every run closed in one; only a retry, a discard and a
+    /// release take statements of their own. Each run's chain is looked at after every write of the batch.
     public func finishTaskRuns(_ completions: [TaskRunCompletion], releasing: [TaskClaimRelease] = [])
         throws(StorageError) -> [TaskRunFinish]
     {
         guard !completions.isEmpty || !releasing.isEmpty else { return [] }
         return try write { () throws(StorageError) in
-            let finishes = try completions.map { (completion) throws(StorageError) in try settle(completion) }
+            let held = try leasedRequests(completions.map(\.lease))
+            try store(completions.filter { held[$0.requestID] != nil }.flatMap(\.writes))
+            // A run's own request is leased, so never counted; a successor the batch's writes submitted is.
+            let pending = try pendingChains(Array(held.values))
+            var finishes: [TaskRunFinish] = []
+            var succeeded: [Int64] = []
+            var closed: [[SQLValue]] = []
+            var runs: [Int64] = []
+            for completion in completions {
+                guard let request = held[completion.requestID] else {
+                    finishes.append(.leaseLost)
+                    continue
+                }
+                let successorPending = try settle(
+                    completion, request, successorPending: pending.contains(request.chain))
+                if !completion.discard && completion.retryAt == nil { succeeded.append(completion.requestID) }
+                runs.append(completion.runID)
+                closed.append([
+                    .integer(completion.runID), .text(completion.outcome.rawValue), completion.reason.sqlValue,
+                    .boolean(successorPending), completion.periods.sqlValue,
+                ])
+                finishes.append(.recorded(successorPending: successorPending))
+            }
+            if !succeeded.isEmpty { try driver.run(.deleteTaskRequests, [SQLValue.integers(succeeded)]) }
+            if !closed.isEmpty { try driver.run(.finishRuns, [SQLValue.integers(runs), SQLValue.rows(closed), now]) }
             for claim in releasing { try release(claim) }
             return finishes
         }
@@ -219,32 +252,66 @@ extension Store {
     /// cannot wait for its run's record (`BackgroundTask.lease`). As `finishTaskRuns`, an expired lease that no
     /// claim has taken over still holds.
     public func holdsLease(_ lease: TaskLease) throws(StorageError) -> Bool {
-        try leasedRequest(lease) != nil
+        try leasedRequests([lease])[lease.requestID] != nil
     }
 
-    /// The request `lease` holds — on PostgreSQL locked, so a claim reclaiming it (its lease expired) skips it
-    /// until the transaction commits, and then sees it settled — or `nil` when another claim has taken it over
-    /// (or it was settled).
-    private func leasedRequest(_ lease: TaskLease) throws(StorageError)
-        -> (identifier: String, scope: String, attempts: Int)?
-    {
-        try driver.row(.leasedTaskRequest, [lease.requestID, lease.owner, lease.attempt]) { row in
-            (row.string(0), row.string(1), row.int(2))
-        }
+    /// A leased request as its lease holds it: its chain and its attempts.
+    private struct HeldRequest {
+        var identifier: String
+        var scope: String
+        var attempts: Int
+        var chain: ChainKey { ChainKey(identifier: identifier, scope: scope) }
     }
 
-    /// One run of `finishTaskRuns`, inside its transaction.
-    private func settle(_ completion: TaskRunCompletion) throws(StorageError) -> TaskRunFinish {
-        guard let held = try leasedRequest(completion.lease) else { return .leaseLost }
-        for write in completion.writes {
+    /// An identifier and a scope: the requests of one chain.
+    private struct ChainKey: Hashable {
+        var identifier: String
+        var scope: String
+    }
+
+    /// The requests `leases` hold, by id — on PostgreSQL locked, so a claim reclaiming one (its lease expired)
+    /// skips it until the transaction commits, and then sees it settled. A lease another claim has taken over
+    /// (or whose request was settled) holds none.
+    private func leasedRequests(_ leases: [TaskLease]) throws(StorageError) -> [Int64: HeldRequest] {
+        guard !leases.isEmpty else { return [:] }
+        let rows = leases.map { [SQLValue.integer($0.requestID), .text($0.owner), .integer(Int64($0.attempt))] }
+        return Dictionary(
+            try driver.rows(.leasedTaskRequests, [SQLValue.integers(leases.map(\.requestID)), SQLValue.rows(rows)]) {
+                row in
+                (row.int64(0), HeldRequest(identifier: row.string(1), scope: row.string(2), attempts: row.int(3)))
+            }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// Which of `requests`' chains have a pending request.
+    private func pendingChains(_ requests: [HeldRequest]) throws(StorageError) -> Set<ChainKey> {
+        guard !requests.isEmpty else { return [] }
+        return Set(
+            try driver.rows(
+                .pendingTaskChains, [SQLValue.texts(requests.map(\.identifier)), SQLValue.texts(requests.map(\.scope))]
+            ) { ChainKey(identifier: $0.string(0), scope: $0.string(1)) })
+    }
+
+    /// What runs carried to store with their records, each kind in one statement (a message in one of its own).
+    private func store(_ writes: [TaskRunWrite]) throws(StorageError) {
+        var submits: [NewTaskRequest] = []
+        var models: [StoredModel] = []
+        for write in writes {
             switch write {
-            case .submit(let request): _ = try replace([request])
-            case .save(let model): _ = try insertModel(model)
+            case .submit(let request): submits.append(request)
+            case .save(let model): models.append(model)
             case .post(let message): _ = try insertOutboxMessage(message)
             }
         }
-        // The run's request is leased, so never counted; a successor this run's writes submitted is.
-        var successorPending = try driver.exists(.pendingTaskRequest, [held.identifier, held.scope])
+        if !submits.isEmpty { _ = try replace(submits) }
+        try insertModels(models)
+    }
+
+    /// A discarded or retried run's request settled, inside `finishTaskRuns`' transaction (a successful run's is
+    /// deleted with the batch's); whether a request of its chain is pending after.
+    private func settle(_ completion: TaskRunCompletion, _ held: HeldRequest, successorPending pending: Bool)
+        throws(StorageError) -> Bool
+    {
+        var successorPending = pending
         if completion.discard {
             try discardRequest(completion.requestID, error: completion.reason, cause: .attempts)
         } else if let retryAt = completion.retryAt {
@@ -261,16 +328,8 @@ extension Store {
                     .moveSuccessorUp, [held.identifier, held.scope, retryAt, held.attempts, completion.reason])
                 try driver.run(.deleteTaskRequest, [completion.requestID])
             }
-        } else {
-            try driver.run(.deleteTaskRequest, [completion.requestID])
         }
-        try driver.run(
-            .finishRun,
-            [
-                completion.runID, now, completion.outcome.rawValue, completion.reason, successorPending,
-                completion.periods,
-            ])
-        return .recorded(successorPending: successorPending)
+        return successorPending
     }
 
     /// Gives back a claim never run (`TaskClaimRelease`), inside `finishTaskRuns`' transaction: pending again
@@ -278,8 +337,8 @@ extension Store {
     /// pending already (a submit on another host may make one pending meanwhile, which the unique index then
     /// shows).
     private func release(_ claim: TaskClaimRelease) throws(StorageError) {
-        guard let held = try leasedRequest(claim.lease) else { return }
-        var superseded = try driver.exists(.pendingTaskRequest, [held.identifier, held.scope])
+        guard let held = try leasedRequests([claim.lease])[claim.lease.requestID] else { return }
+        var superseded = try !pendingChains([held]).isEmpty
         if !superseded {
             superseded = try !isAdmitted { () throws(StorageError) in
                 try driver.run(.releaseTaskRequest, [claim.lease.requestID])
