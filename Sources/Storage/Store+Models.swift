@@ -128,7 +128,7 @@ extension SQL {
                 scope, spec_version, source, as_of_day, trained_at, promoted, reason, design_fingerprint, artifact)
             SELECT s.e ->> 0, (s.e ->> 1)::integer, s.e ->> 2, s.e ->> 3, (s.e ->> 4)::bigint, (s.e ->> 5)::boolean,
                 s.e ->> 6, s.e ->> 7, (s.e ->> 8)::json
-            FROM json_array_elements($1::json) WITH ORDINALITY AS s (e, position) ORDER BY s.position
+            FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS s (e, position) ORDER BY s.position
             RETURNING id
             """)
     /// $1 rows of (scope, artifact id), one per scope, $2 promoted_at.
