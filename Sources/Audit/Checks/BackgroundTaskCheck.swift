@@ -19,11 +19,15 @@ struct BackgroundTaskCheck {
     }
 
     /// Whether `x.beginBackgroundTask(…)` calls the app's own function of that name (a wrapper that returns a
-    /// callback, say) rather than UIKit's: it is not made on `UIApplication` itself and reaches one project function.
+    /// callback, say, or a coordinator's `beginBackgroundTask()` with several implementations) rather than UIKit's: it
+    /// is not made on `UIApplication` itself and its labels and closure fit a function the project declares.
     private func isProjectFunction(_ token: Int, in file: SourceFile, fileIndex: Int) -> Bool {
         guard let call = project.call(file: fileIndex, token: token) else { return false }
         if case .type(let name) = call.receiver, name == "UIApplication" { return false }
-        return project.callee(file: fileIndex, token: token, name: call.name, labels: call.labels) != nil
+        return project.resolved(file: fileIndex, token: token, name: call.name, labels: call.labels).contains {
+            let kind = project.index.callable($0).kind
+            return kind == .function || kind == .initializer
+        }
     }
 
     private func check(
