@@ -282,7 +282,9 @@ struct Walker {
     /// A "complete once" guard: a condition on a flag that says the work was already finished. The branch taken
     /// when the flag is set owes nothing (`guard !completed else { return }`, `if done { return }`).
     private func completedFlagExemption(_ start: Int, _ end: Int) -> Exemption {
-        if paths.obligation == .backgroundTaskEnded, let exemption = invalidIdentifierExemption(start, end) {
+        if paths.obligation == .backgroundTaskEnded,
+            let exemption = invalidIdentifierExemption(start, end) ?? unboundIdentifierExemption(start, end)
+        {
             return exemption
         }
         var mentionsFlag = false
@@ -322,6 +324,25 @@ struct Walker {
         guard comparesAlias, invalid else { return nil }
         return notEqual
             ? Exemption(then: false, otherwise: true, flag: true) : Exemption(then: true, otherwise: false, flag: true)
+    }
+
+    /// `if let id = task { end(id) }`, `guard let id = task else { return }`: the identifier variable holds what
+    /// `beginBackgroundTask` returned, so it is `nil` only once whoever ended the task has cleared it; the branch
+    /// taken then owes nothing, as for `.invalid`.
+    private func unboundIdentifierExemption(_ start: Int, _ end: Int) -> Exemption? {
+        for index in start..<end where file.word(index) == .let || file.word(index) == .var {
+            guard file.isIdentifier(index + 1) else { continue }
+            var value = index + 1
+            if file.isPunct(index + 2, ASCII.equals) {
+                value = index + 3
+                if file.word(value) == .`self`, file.isPunct(value + 1, ASCII.dot) { value += 2 }
+            }
+            guard file.isIdentifier(value), aliases.contains(file.text(value)) else { continue }
+            let after = value + 1
+            guard after >= end || file.isPunct(after, ASCII.comma) || file.word(after) == .else else { continue }
+            return Exemption(then: false, otherwise: true, flag: true)
+        }
+        return nil
     }
 
     private mutating func ifStatement(at start: Int, _ limit: Int, _ state: inout Fall, inDo: Bool) -> Int {
