@@ -50,6 +50,10 @@ struct PathOutcome: Sendable {
     var handedOutside = false
     /// A `BGTaskScheduler.submit(_:)` is reachable.
     var submits = false
+    /// Where a called function that was handed the work returns without finishing it, keyed by the site that
+    /// stands for them in the caller's path: they are leaks only if the caller's path does not finish the work
+    /// after the call either (`closed` reads them back).
+    var returnedUnfinished: [Site: [Site]] = [:]
 
     /// Adds what `other`, a closure's or a called function's body, found that holds whether or not it finishes
     /// the work (its paths are the caller's to weigh).
@@ -62,6 +66,7 @@ struct PathOutcome: Sendable {
         escaped = escaped || other.escaped
         handedOutside = handedOutside || other.handedOutside
         submits = submits || other.submits
+        returnedUnfinished.merge(other.returnedUnfinished) { $0 + $1 }
     }
 }
 
@@ -142,6 +147,7 @@ final class CompletionPaths {
         closed.leaks += closed.thrown
         closed.thrown = []
         if case .open(let origin) = closed.fall, closed.mentions { closed.leaks.append(origin) }
+        closed.leaks = closed.leaks.flatMap { closed.returnedUnfinished[$0] ?? [$0] }
         return closed
     }
 

@@ -383,6 +383,9 @@ struct Walker {
         if !exhaustive {
             if lastExemption.otherwise {
                 results.append(.completed)
+            } else if case .open(let origin) = branchEntry, found.returnedUnfinished[origin] != nil {
+                // Still the path a called function left unfinished: its returns stay where it is reported.
+                results.append(branchEntry)
             } else if isOpen(branchEntry) {
                 results.append(.open(site(lastHead)))
             } else {
@@ -393,18 +396,28 @@ struct Walker {
         return cursor
     }
 
-    private func merge(_ entry: Fall, _ results: [Fall]) -> Fall {
+    private mutating func merge(_ entry: Fall, _ results: [Fall]) -> Fall {
         if case .none = entry { return .none }
         if case .completed = entry { return .completed }
         var sawCompleted = false
+        var open: [Site] = []
         for result in results {
             switch result {
-            case .open: return result
+            case .open(let site): open.append(site)
             case .completed: sawCompleted = true
             case .none: break
             }
         }
-        return sawCompleted ? .completed : .none
+        guard let first = open.first else { return sawCompleted ? .completed : .none }
+        // Branches left unfinished by a called function's returns and by other paths meet here: the site that
+        // stands for the called function's returns stands for all of them, so none is lost if the path stays open.
+        guard let standIn = open.first(where: { found.returnedUnfinished[$0] != nil }), open.count > 1 else {
+            return .open(first)
+        }
+        for site in open where site != standIn {
+            found.returnedUnfinished[standIn, default: []] += found.returnedUnfinished[site] ?? [site]
+        }
+        return .open(standIn)
     }
 
     private mutating func guardStatement(at start: Int, _ limit: Int, _ state: inout Fall, inDo: Bool) -> Int {
@@ -685,13 +698,23 @@ struct Walker {
         paths.obligation == .incomingCallReported && name.first?.isUppercase == true
     }
 
+    /// Takes in what a called function did with the work it was handed. Its paths that return without finishing
+    /// come back here: the caller's path goes on unfinished from the call, standing for them, and they are leaks
+    /// only if that path does not finish the work either (a helper that returns a value the caller then acts on).
     private mutating func absorb(_ outcome: PathOutcome, _ state: inout Fall, inDo: Bool) {
         found.addFacts(of: outcome)
         guard outcome.mentions else { return }
         found.finishesLater = found.finishesLater || outcome.finishesLater
-        found.leaks += outcome.leaks
         if !inDo { found.thrown += outcome.thrown }
-        if case .open(let origin) = outcome.fall { found.leaks.append(origin) }
-        finish(&state)
+        var unfinished = outcome.leaks
+        if case .open(let origin) = outcome.fall { unfinished.append(origin) }
+        guard isOpen(state), let first = unfinished.first else {
+            found.leaks += unfinished
+            finish(&state)
+            return
+        }
+        found.mentions = true
+        found.returnedUnfinished[first, default: []] += unfinished
+        state = .open(first)
     }
 }
