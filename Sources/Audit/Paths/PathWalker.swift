@@ -67,6 +67,13 @@ struct Walker {
                 index += 1
                 continue
             }
+            if token.word.isReserved, token.word != .default, token.word != .case,
+                file.isPunct(index + 1, ASCII.colon) || file.isPunct(index - 1, ASCII.dot)
+            {
+                // A keyword as an argument label or a member (`fetch(for: id) { … }`, `.default`) starts no statement.
+                index += 1
+                continue
+            }
             switch token.word {
             case .if:
                 index = ifStatement(at: index, hi, &state, inDo: inDo)
