@@ -214,9 +214,53 @@ struct Walker {
         // A Combine `sink` whose value closure finishes the work owes nothing on completion: a publisher that
         // delivers its one value and then `.finished` (a `Future`) has already finished it.
         if valueClosureFinishes(after: scope, close: close) { return }
+        if isCountdown(from: open + 1, to: close) { return }
         // The closure finishes the work: its unfinished paths, and errors that end it, are the leaks.
         found.leaks += inner.found.leaks + inner.found.thrown
         if case .open(let origin) = fall { found.leaks.append(origin) }
+    }
+
+    /// Whether the closure in `start..<end` is one of several callbacks that count down to the end: it steps a
+    /// counter kept outside it (`finished += 1`) and finishes the work only under a condition on that counter
+    /// (`if finished == total { end }`, directly or through a `let` bound from it). The last callback to run
+    /// finishes; the paths of the others owe nothing.
+    private func isCountdown(from start: Int, to end: Int) -> Bool {
+        var counters: Set<String> = []
+        for index in start..<end where file.isIdentifier(index) {
+            let stepped =
+                (file.isPunct(index + 1, ASCII.plus) || file.isPunct(index + 1, ASCII.minus))
+                && file.isPunct(index + 2, ASCII.equals)
+            guard stepped, !file.isPunct(index - 1, ASCII.dot) else { continue }
+            let name = file.text(index)
+            // Declared inside the closure, it counts nothing across callbacks.
+            let local = (start..<index).contains {
+                (file.word($0) == .let || file.word($0) == .var) && file.isIdentifier($0 + 1) && file.text($0 + 1) == name
+            }
+            if !local { counters.insert(name) }
+        }
+        guard !counters.isEmpty else { return false }
+        var derived = counters
+        for index in start..<end where file.word(index) == .let && file.isIdentifier(index + 1) {
+            let statementEnd = file.expressionEnd(from: index + 2, limit: end)
+            if (index + 2..<statementEnd).contains(where: { file.isIdentifier($0) && counters.contains(file.text($0)) }) {
+                derived.insert(file.text(index + 1))
+            }
+        }
+        var finishesUnderCount = false
+        for index in start..<end where file.word(index) == .if || file.word(index) == .guard {
+            guard let open = bodyOpen(from: index + 1, limit: end) else { continue }
+            let condition = (index + 1)..<open
+            guard condition.contains(where: { file.isIdentifier($0) && derived.contains(file.text($0)) }) else { continue }
+            let close = Int(file.matching[open])
+            guard close > open else { continue }
+            for token in (open + 1)..<close where file.isIdentifier(token) && file.isPunct(token + 1, ASCII.openParen) {
+                let arguments = file.arguments(ofCallAt: token + 1)
+                if paths.isFinishingCall(name: file.text(token), arguments: arguments, in: file, aliases: aliases) {
+                    finishesUnderCount = true
+                }
+            }
+        }
+        return finishesUnderCount
     }
 
     /// For the completion closure of `sink(receiveCompletion:receiveValue:)` (or `.sink { completion in … }
