@@ -316,6 +316,10 @@ struct Walker {
 
     /// For a CallKit report, a branch taken only for a push that is not VoIP (`type == .voIP` false) owes nothing.
     private func exemption(conditionFrom start: Int, to end: Int) -> Exemption {
+        if let value = constantCondition(start, end) {
+            // A branch the condition can never take is no path.
+            return value ? Exemption(then: false, otherwise: true) : Exemption(then: true, otherwise: false)
+        }
         guard paths.obligation == .incomingCallReported else { return completedFlagExemption(start, end) }
         var mentionsVoIP = false
         var negated = false
@@ -325,6 +329,43 @@ struct Walker {
         }
         guard mentionsVoIP else { return Exemption() }
         return negated ? Exemption(then: true, otherwise: false) : Exemption(then: false, otherwise: true)
+    }
+
+    /// The value of a condition that is only a local Boolean (`expired`, `!expired`) set once where it is declared
+    /// (`var expired = false`) and never again in its function (an assignment left in a comment is none): it is
+    /// constant. `nil` for anything else.
+    private func constantCondition(_ start: Int, _ end: Int) -> Bool? {
+        var cursor = start
+        var negated = false
+        if file.isPunct(cursor, ASCII.bang) {
+            negated = true
+            cursor += 1
+        }
+        guard cursor + 1 == end, file.isIdentifier(cursor), file.word(cursor) == .none else { return nil }
+        let name = file.text(cursor)
+        var scope = Int(file.scopeOf[cursor])
+        while scope > 0, !file.scopes[scope].isCallable { scope = Int(file.scopes[scope].parent) }
+        guard scope > 0 else { return nil }
+        let open = Int(file.scopes[scope].open)
+        let close = min(Int(file.scopes[scope].close), file.count)
+        var value: Bool?
+        for index in open..<close where file.isIdentifier(index) && file.text(index) == name {
+            if file.isPunct(index - 1, ASCII.dot) { continue }
+            let declared = file.word(index - 1) == .var || file.word(index - 1) == .let
+            if declared {
+                guard value == nil, file.isPunct(index + 1, ASCII.equals),
+                    file.word(index + 2) == .true || file.word(index + 2) == .false,
+                    index + 3 >= close || file.startsStatement(index + 3) || file.isPunct(index + 3, ASCII.semicolon)
+                else { return nil }
+                value = file.word(index + 2) == .true
+                continue
+            }
+            // Assigned, toggled, or lent out (`&expired`) somewhere: not a constant.
+            if file.isPunct(index + 1, ASCII.equals), !file.isPunct(index + 2, ASCII.equals) { return nil }
+            if file.isPunct(index + 1, ASCII.dot) || file.isPunct(index - 1, ASCII.ampersand) { return nil }
+        }
+        guard let value else { return nil }
+        return negated ? !value : value
     }
 
     /// Words that name a "finished once" flag (`isCompleted`, `didFinish`, `done`, `hasCalledCompletion`).
