@@ -234,7 +234,8 @@ struct Walker {
             let name = file.text(index)
             // Declared inside the closure, it counts nothing across callbacks.
             let local = (start..<index).contains {
-                (file.word($0) == .let || file.word($0) == .var) && file.isIdentifier($0 + 1) && file.text($0 + 1) == name
+                (file.word($0) == .let || file.word($0) == .var) && file.isIdentifier($0 + 1)
+                    && file.text($0 + 1) == name
             }
             if !local { counters.insert(name) }
         }
@@ -242,7 +243,8 @@ struct Walker {
         var derived = counters
         for index in start..<end where file.word(index) == .let && file.isIdentifier(index + 1) {
             let statementEnd = file.expressionEnd(from: index + 2, limit: end)
-            if (index + 2..<statementEnd).contains(where: { file.isIdentifier($0) && counters.contains(file.text($0)) }) {
+            if (index + 2..<statementEnd).contains(where: { file.isIdentifier($0) && counters.contains(file.text($0)) })
+            {
                 derived.insert(file.text(index + 1))
             }
         }
@@ -250,7 +252,9 @@ struct Walker {
         for index in start..<end where file.word(index) == .if || file.word(index) == .guard {
             guard let open = bodyOpen(from: index + 1, limit: end) else { continue }
             let condition = (index + 1)..<open
-            guard condition.contains(where: { file.isIdentifier($0) && derived.contains(file.text($0)) }) else { continue }
+            guard condition.contains(where: { file.isIdentifier($0) && derived.contains(file.text($0)) }) else {
+                continue
+            }
             let close = Int(file.matching[open])
             guard close > open else { continue }
             for token in (open + 1)..<close where file.isIdentifier(token) && file.isPunct(token + 1, ASCII.openParen) {
