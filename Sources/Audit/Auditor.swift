@@ -37,7 +37,28 @@ public struct Auditor: Sendable {
                 skipped.append(SkippedFile(file: path, reason: failure.reason))
             }
         }
+        for path in tree.otherPropertyLists {
+            // Only one that is an app's or an extension's Info.plist under another name; the others (settings,
+            // entitlements, service configurations) are not read, and not reported as skipped.
+            guard case .success(let bytes) = SourceTree.read(path), Self.declaresBundle(bytes),
+                case .success(let list) = PermittedIdentifiers.read(path: path, bytes: bytes)
+            else { continue }
+            lists.append(list)
+        }
         return audit(sources: named, propertyLists: lists, skipped: skipped)
+    }
+
+    /// Whether property-list bytes hold a `CFBundleIdentifier` key, as every bundle's Info.plist does (in XML or in a
+    /// binary list, where keys are stored as plain ASCII).
+    static func declaresBundle(_ bytes: [UInt8]) -> Bool {
+        let key = Array("CFBundleIdentifier".utf8)
+        guard bytes.count >= key.count else { return false }
+        var index = 0
+        while index <= bytes.count - key.count {
+            if bytes[index] == key[0], Array(bytes[index..<(index + key.count)]) == key { return true }
+            index += 1
+        }
+        return false
     }
 
     /// Audits sources given as text, for callers that already hold them; `propertyLists` are `(path, XML)` pairs.

@@ -9,6 +9,9 @@
 struct SourceTree {
     var swiftFiles: [String] = []
     var propertyLists: [String] = []
+    /// Other `.plist` files met while walking (`InfoPlists/App.plist`): each is read as an `Info.plist` when it says
+    /// it is one (`Auditor` looks for a `CFBundleIdentifier` key), whatever its name.
+    var otherPropertyLists: [String] = []
     /// Files named explicitly that are neither Swift nor a property list, unreadable directories met on the way, and
     /// dependency or build folders (`Pods/` …) left out.
     var skipped: [SkippedFile] = []
@@ -103,6 +106,8 @@ struct SourceTree {
                 swiftFiles.append(path)
             } else if Self.isPropertyList(entry.name) {
                 propertyLists.append(path)
+            } else if entry.name.hasSuffix(".plist") {
+                otherPropertyLists.append(path)
             }
         }
     }

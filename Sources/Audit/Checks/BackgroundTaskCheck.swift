@@ -19,11 +19,15 @@ struct BackgroundTaskCheck {
     }
 
     /// Whether `x.beginBackgroundTask(…)` calls the app's own function of that name (a wrapper that returns a
-    /// callback, say) rather than UIKit's: it is not made on `UIApplication` itself and reaches one project function.
+    /// callback, say, or a coordinator's `beginBackgroundTask()` with several implementations) rather than UIKit's: it
+    /// is not made on `UIApplication` itself and its labels and closure fit a function the project declares.
     private func isProjectFunction(_ token: Int, in file: SourceFile, fileIndex: Int) -> Bool {
         guard let call = project.call(file: fileIndex, token: token) else { return false }
         if case .type(let name) = call.receiver, name == "UIApplication" { return false }
-        return project.callee(file: fileIndex, token: token, name: call.name, labels: call.labels) != nil
+        return project.resolved(file: fileIndex, token: token, name: call.name, labels: call.labels).contains {
+            let kind = project.index.callable($0).kind
+            return kind == .function || kind == .initializer
+        }
     }
 
     private func check(
@@ -144,7 +148,9 @@ struct BackgroundTaskCheck {
             }
             return
         }
-        let outcome = paths.analyzeRange(file: fileIndex, from: end, to: body.close, origin: token, aliases: [name])
+        let enders = endingClosures(of: name, in: body, file: file)
+        let outcome = paths.analyzeRange(
+            file: fileIndex, from: end, to: body.close, origin: token, aliases: Set([name] + enders))
         guard outcome.mentions else {
             findings.append(
                 Finding(
@@ -258,6 +264,27 @@ struct BackgroundTaskCheck {
             }
         }
         return nil
+    }
+
+    /// Local closures of the body that end the task `name` holds (`let finish = { app.endBackgroundTask(id) }`):
+    /// returning or passing one on hands the ending to whoever calls it, as handing on `name` itself would.
+    private func endingClosures(of name: String, in body: (open: Int, close: Int), file: SourceFile) -> [String] {
+        var names: [String] = []
+        for index in (body.open + 1)..<body.close
+        where (file.word(index) == .let || file.word(index) == .var) && file.isIdentifier(index + 1)
+            && file.isPunct(index + 2, ASCII.equals) && file.isPunct(index + 3, ASCII.openBrace)
+        {
+            let close = Int(file.matching[index + 3])
+            guard close > index + 3 else { continue }
+            for token in (index + 4)..<close where file.is(token, "endBackgroundTask") {
+                let arguments = file.isPunct(token + 1, ASCII.openParen) ? file.arguments(ofCallAt: token + 1) : []
+                if arguments.contains(where: { file.isIdentifier($0.start) && file.text($0.start) == name }) {
+                    names.append(file.text(index + 1))
+                    break
+                }
+            }
+        }
+        return names
     }
 
     /// The body (function or closure) the call is in: where a local identifier lives and dies.

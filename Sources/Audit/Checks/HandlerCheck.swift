@@ -128,8 +128,8 @@ struct HandlerCheck {
     }
 
     /// A processing task submitted again each time the app changes state (Apple's sample schedules its database
-    /// cleaning from `applicationDidEnterBackground`) keeps its chain without the handler's help; an app refresh
-    /// task does not, and is expected to submit its successor.
+    /// cleaning from `applicationDidEnterBackground`) or each time it launches keeps its chain without the handler's
+    /// help; an app refresh task does not, and is expected to submit its successor.
     private func isMaintenance(_ registration: RegistrationInfo, file: Int, requests: RequestKinds) -> Bool {
         let index = project.index
         let callID = CallID(file: Int32(file), index: registration.call)
@@ -142,7 +142,8 @@ struct HandlerCheck {
         }
     }
 
-    /// For each identifier, the kinds of request built for it and whether one is submitted on every state change.
+    /// For each identifier, the kinds of request built for it and whether one is submitted on every state change or
+    /// at every launch.
     private typealias RequestKinds = [IdentifierValue: (kinds: Set<RequestInfo.Kind>, recurring: Bool)]
 
     private static func requestKinds(_ index: ProjectIndex) -> RequestKinds {
@@ -150,7 +151,8 @@ struct HandlerCheck {
         for (fileIndex, summary) in index.files.enumerated() {
             for request in summary.requests {
                 let call = CallID(file: Int32(fileIndex), index: request.call)
-                let recurring = index.isRecurring(call)
+                var recurring = index.isRecurring(call)
+                if !recurring, case .launch = index.launchContext(of: index.caller(of: call)) { recurring = true }
                 for identifier in index.resolveIdentifier(request.identifier, in: index.caller(of: call), origin: call)
                 {
                     var facts = result[identifier.value] ?? ([], false)

@@ -35,6 +35,17 @@ struct PushCheck {
     func run(into findings: inout [Finding]) {
         let silent = CompletionPaths(project: project, obligation: .completionHandlerCalled)
         let voip = CompletionPaths(project: project, obligation: .incomingCallReported)
+        // PushKit calls the deprecated `pushRegistry(_:didReceiveIncomingPushWith:for:)` only when the delegate has
+        // no form with a completion handler (or an `async` one): beside one, it never runs.
+        var typesWithNewerForm: Set<String> = []
+        for fileIndex in 0..<project.fileCount where project.summary(fileIndex).needsDetailedPass {
+            for callable in project.summary(fileIndex).callables {
+                guard case .voip = PushCallback(callable), callable.labels.count > 3 || callable.isAsync,
+                    let type = callable.typeName
+                else { continue }
+                typesWithNewerForm.insert(type)
+            }
+        }
         for fileIndex in 0..<project.fileCount {
             let summary = project.summary(fileIndex)
             guard summary.needsDetailedPass else { continue }
@@ -52,6 +63,11 @@ struct PushCheck {
                         outcome, rule: .silentPushCompletionNotCalled, at: location, owed: "`\(completion)`",
                         what: "the silent push", callable: callable, into: &findings)
                 case .voip(let payload):
+                    if callable.labels.count == 3, !callable.isAsync,
+                        let type = callable.typeName, typesWithNewerForm.contains(type)
+                    {
+                        continue
+                    }
                     let outcome = voip.analyzeRoot(file: fileIndex, open: open, aliases: [payload])
                     report(
                         outcome, rule: .voipPushNotReported, at: location, owed: "reportNewIncomingCall",

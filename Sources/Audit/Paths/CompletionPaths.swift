@@ -50,6 +50,10 @@ struct PathOutcome: Sendable {
     var handedOutside = false
     /// A `BGTaskScheduler.submit(_:)` is reachable.
     var submits = false
+    /// Where a called function that was handed the work returns without finishing it, keyed by the site that
+    /// stands for them in the caller's path: they are leaks only if the caller's path does not finish the work
+    /// after the call either (`closed` reads them back).
+    var returnedUnfinished: [Site: [Site]] = [:]
 
     /// Adds what `other`, a closure's or a called function's body, found that holds whether or not it finishes
     /// the work (its paths are the caller's to weigh).
@@ -62,6 +66,7 @@ struct PathOutcome: Sendable {
         escaped = escaped || other.escaped
         handedOutside = handedOutside || other.handedOutside
         submits = submits || other.submits
+        returnedUnfinished.merge(other.returnedUnfinished) { $0 + $1 }
     }
 }
 
@@ -142,6 +147,7 @@ final class CompletionPaths {
         closed.leaks += closed.thrown
         closed.thrown = []
         if case .open(let origin) = closed.fall, closed.mentions { closed.leaks.append(origin) }
+        closed.leaks = closed.leaks.flatMap { closed.returnedUnfinished[$0] ?? [$0] }
         return closed
     }
 
@@ -284,18 +290,25 @@ final class CompletionPaths {
         return true
     }
 
-    /// Whether the body of `callee` mentions the finishing call at all, so that following it can matter.
+    /// The names of the calls that finish the work, for the obligations a called function can finish on its own.
+    private var finishingNames: [StaticString] {
+        switch obligation {
+        case .taskCompleted: ["setTaskCompleted"]
+        case .incomingCallReported: ["reportNewIncomingCall", "reportNewIncomingVoIPPushPayload"]
+        case .backgroundTaskEnded: ["endBackgroundTask"]
+        case .completionHandlerCalled: []
+        }
+    }
+
+    /// Whether the body of `callee` mentions the finishing call, so that following it can matter. For a CallKit
+    /// report, which no value has to reach (any report answers the push), also whether it calls a project function
+    /// that reports, up to four calls down (`displayIncomingCall` → `provider.reportIncomingCall` →
+    /// `reportNewIncomingCall`).
     func mayFinish(_ callee: CallableID) -> Bool {
         if let known = mayFinishCache[callee] { return known }
-        let names: [StaticString]
-        switch obligation {
-        case .taskCompleted: names = ["setTaskCompleted"]
-        case .incomingCallReported: names = ["reportNewIncomingCall", "reportNewIncomingVoIPPushPayload"]
-        case .backgroundTaskEnded: names = ["endBackgroundTask"]
-        case .completionHandlerCalled: names = []
-        }
-        var found = false
-        if !names.isEmpty {
+        let names = finishingNames
+        var found = reaching[callee] != nil
+        if !found, !names.isEmpty {
             let file = project.file(Int(callee.file))
             let scope = file.scopes[Int(project.index.callable(callee).scope)]
             let end = min(Int(scope.close), file.count)
@@ -309,6 +322,47 @@ final class CompletionPaths {
         mayFinishCache[callee] = found
         return found
     }
+
+    /// Whether project function `callee` reports an incoming call to CallKit, itself or through the project
+    /// functions it calls (four calls down).
+    func reportsCall(_ callee: CallableID) -> Bool { reaching[callee] != nil }
+
+    /// The project functions that report an incoming call, and those that call them, four calls up, each with its
+    /// distance from the report; built once from the call graph. A closure parameter that happens to be called
+    /// `reportNewIncomingCall` is not CallKit's.
+    private lazy var reaching: [CallableID: Int] = {
+        guard obligation == .incomingCallReported else { return [:] }
+        let names = Set(finishingNames.map { "\($0)" })
+        let index = project.index
+        var distance: [CallableID: Int] = [:]
+        var frontier: [CallableID] = []
+        for (fileIndex, file) in index.files.enumerated() {
+            for call in file.calls where names.contains(call.name) {
+                let id = CallableID(file: Int32(fileIndex), index: call.caller)
+                if call.receiver == .implicit, index.callable(id).parameters.contains(call.name) { continue }
+                if distance[id] == nil {
+                    distance[id] = 0
+                    frontier.append(id)
+                }
+            }
+        }
+        var level = 0
+        while !frontier.isEmpty, level < Self.maximumDepth {
+            level += 1
+            var next: [CallableID] = []
+            for id in frontier {
+                for callID in index.callers(of: id) {
+                    let caller = index.caller(of: callID)
+                    if distance[caller] == nil {
+                        distance[caller] = level
+                        next.append(caller)
+                    }
+                }
+            }
+            frontier = next
+        }
+        return distance
+    }()
 
     /// Whether project function `callee` calls its closure parameter `parameter` on every path (or keeps it or
     /// passes it on, which hands the call to other code). A function that is too deep or recursive counts as

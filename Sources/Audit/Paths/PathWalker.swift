@@ -67,6 +67,13 @@ struct Walker {
                 index += 1
                 continue
             }
+            if token.word.isReserved, token.word != .default, token.word != .case,
+                file.isPunct(index + 1, ASCII.colon) || file.isPunct(index - 1, ASCII.dot)
+            {
+                // A keyword as an argument label or a member (`fetch(for: id) { … }`, `.default`) starts no statement.
+                index += 1
+                continue
+            }
             if let next = statement(token.word, at: index, hi, &state, inDo: inDo) {
                 index = next
                 continue
@@ -205,9 +212,57 @@ struct Walker {
         // A Combine `sink` whose value closure finishes the work owes nothing on completion: a publisher that
         // delivers its one value and then `.finished` (a `Future`) has already finished it.
         if valueClosureFinishes(after: scope, close: close) { return }
+        if isCountdown(from: open + 1, to: close) { return }
         // The closure finishes the work: its unfinished paths, and errors that end it, are the leaks.
         found.leaks += inner.found.leaks + inner.found.thrown
         if case .open(let origin) = fall { found.leaks.append(origin) }
+    }
+
+    /// Whether the closure in `start..<end` is one of several callbacks that count down to the end: it steps a
+    /// counter kept outside it (`finished += 1`) and finishes the work only under a condition on that counter
+    /// (`if finished == total { end }`, directly or through a `let` bound from it). The last callback to run
+    /// finishes; the paths of the others owe nothing.
+    private func isCountdown(from start: Int, to end: Int) -> Bool {
+        var counters: Set<String> = []
+        for index in start..<end where file.isIdentifier(index) {
+            let stepped =
+                (file.isPunct(index + 1, ASCII.plus) || file.isPunct(index + 1, ASCII.minus))
+                && file.isPunct(index + 2, ASCII.equals)
+            guard stepped, !file.isPunct(index - 1, ASCII.dot) else { continue }
+            let name = file.text(index)
+            // Declared inside the closure, it counts nothing across callbacks.
+            let local = (start..<index).contains {
+                (file.word($0) == .let || file.word($0) == .var) && file.isIdentifier($0 + 1)
+                    && file.text($0 + 1) == name
+            }
+            if !local { counters.insert(name) }
+        }
+        guard !counters.isEmpty else { return false }
+        var derived = counters
+        for index in start..<end where file.word(index) == .let && file.isIdentifier(index + 1) {
+            let statementEnd = file.expressionEnd(from: index + 2, limit: end)
+            if (index + 2..<statementEnd).contains(where: { file.isIdentifier($0) && counters.contains(file.text($0)) })
+            {
+                derived.insert(file.text(index + 1))
+            }
+        }
+        var finishesUnderCount = false
+        for index in start..<end where file.word(index) == .if || file.word(index) == .guard {
+            guard let open = bodyOpen(from: index + 1, limit: end) else { continue }
+            let condition = (index + 1)..<open
+            guard condition.contains(where: { file.isIdentifier($0) && derived.contains(file.text($0)) }) else {
+                continue
+            }
+            let close = Int(file.matching[open])
+            guard close > open else { continue }
+            for token in (open + 1)..<close where file.isIdentifier(token) && file.isPunct(token + 1, ASCII.openParen) {
+                let arguments = file.arguments(ofCallAt: token + 1)
+                if paths.isFinishingCall(name: file.text(token), arguments: arguments, in: file, aliases: aliases) {
+                    finishesUnderCount = true
+                }
+            }
+        }
+        return finishesUnderCount
     }
 
     /// For the completion closure of `sink(receiveCompletion:receiveValue:)` (or `.sink { completion in … }
@@ -263,6 +318,10 @@ struct Walker {
 
     /// For a CallKit report, a branch taken only for a push that is not VoIP (`type == .voIP` false) owes nothing.
     private func exemption(conditionFrom start: Int, to end: Int) -> Exemption {
+        if let value = constantCondition(start, end) {
+            // A branch the condition can never take is no path.
+            return value ? Exemption(then: false, otherwise: true) : Exemption(then: true, otherwise: false)
+        }
         guard paths.obligation == .incomingCallReported else { return completedFlagExemption(start, end) }
         var mentionsVoIP = false
         var negated = false
@@ -274,13 +333,52 @@ struct Walker {
         return negated ? Exemption(then: true, otherwise: false) : Exemption(then: false, otherwise: true)
     }
 
+    /// The value of a condition that is only a local Boolean (`expired`, `!expired`) set once where it is declared
+    /// (`var expired = false`) and never again in its function (an assignment left in a comment is none): it is
+    /// constant. `nil` for anything else.
+    private func constantCondition(_ start: Int, _ end: Int) -> Bool? {
+        var cursor = start
+        var negated = false
+        if file.isPunct(cursor, ASCII.bang) {
+            negated = true
+            cursor += 1
+        }
+        guard cursor + 1 == end, file.isIdentifier(cursor), file.word(cursor) == .none else { return nil }
+        let name = file.text(cursor)
+        var scope = Int(file.scopeOf[cursor])
+        while scope > 0, !file.scopes[scope].isCallable { scope = Int(file.scopes[scope].parent) }
+        guard scope > 0 else { return nil }
+        let open = Int(file.scopes[scope].open)
+        let close = min(Int(file.scopes[scope].close), file.count)
+        var value: Bool?
+        for index in open..<close where file.isIdentifier(index) && file.text(index) == name {
+            if file.isPunct(index - 1, ASCII.dot) { continue }
+            let declared = file.word(index - 1) == .var || file.word(index - 1) == .let
+            if declared {
+                guard value == nil, file.isPunct(index + 1, ASCII.equals),
+                    file.word(index + 2) == .true || file.word(index + 2) == .false,
+                    index + 3 >= close || file.startsStatement(index + 3) || file.isPunct(index + 3, ASCII.semicolon)
+                else { return nil }
+                value = file.word(index + 2) == .true
+                continue
+            }
+            // Assigned, toggled, or lent out (`&expired`) somewhere: not a constant.
+            if file.isPunct(index + 1, ASCII.equals), !file.isPunct(index + 2, ASCII.equals) { return nil }
+            if file.isPunct(index + 1, ASCII.dot) || file.isPunct(index - 1, ASCII.ampersand) { return nil }
+        }
+        guard let value else { return nil }
+        return negated ? !value : value
+    }
+
     /// Words that name a "finished once" flag (`isCompleted`, `didFinish`, `done`, `hasCalledCompletion`).
     private static let flagWords = ["complet", "finish", "done", "handled", "ended", "called"]
 
     /// A "complete once" guard: a condition on a flag that says the work was already finished. The branch taken
     /// when the flag is set owes nothing (`guard !completed else { return }`, `if done { return }`).
     private func completedFlagExemption(_ start: Int, _ end: Int) -> Exemption {
-        if paths.obligation == .backgroundTaskEnded, let exemption = invalidIdentifierExemption(start, end) {
+        if paths.obligation == .backgroundTaskEnded,
+            let exemption = invalidIdentifierExemption(start, end) ?? unboundIdentifierExemption(start, end)
+        {
             return exemption
         }
         var mentionsFlag = false
@@ -322,6 +420,25 @@ struct Walker {
             ? Exemption(then: false, otherwise: true, flag: true) : Exemption(then: true, otherwise: false, flag: true)
     }
 
+    /// `if let id = task { end(id) }`, `guard let id = task else { return }`: the identifier variable holds what
+    /// `beginBackgroundTask` returned, so it is `nil` only once whoever ended the task has cleared it; the branch
+    /// taken then owes nothing, as for `.invalid`.
+    private func unboundIdentifierExemption(_ start: Int, _ end: Int) -> Exemption? {
+        for index in start..<end where file.word(index) == .let || file.word(index) == .var {
+            guard file.isIdentifier(index + 1) else { continue }
+            var value = index + 1
+            if file.isPunct(index + 2, ASCII.equals) {
+                value = index + 3
+                if file.word(value) == .`self`, file.isPunct(value + 1, ASCII.dot) { value += 2 }
+            }
+            guard file.isIdentifier(value), aliases.contains(file.text(value)) else { continue }
+            let after = value + 1
+            guard after >= end || file.isPunct(after, ASCII.comma) || file.word(after) == .else else { continue }
+            return Exemption(then: false, otherwise: true, flag: true)
+        }
+        return nil
+    }
+
     private mutating func ifStatement(at start: Int, _ limit: Int, _ state: inout Fall, inDo: Bool) -> Int {
         let entry = state
         var results: [Fall] = []
@@ -360,6 +477,9 @@ struct Walker {
         if !exhaustive {
             if lastExemption.otherwise {
                 results.append(.completed)
+            } else if case .open(let origin) = branchEntry, found.returnedUnfinished[origin] != nil {
+                // Still the path a called function left unfinished: its returns stay where it is reported.
+                results.append(branchEntry)
             } else if isOpen(branchEntry) {
                 results.append(.open(site(lastHead)))
             } else {
@@ -370,18 +490,28 @@ struct Walker {
         return cursor
     }
 
-    private func merge(_ entry: Fall, _ results: [Fall]) -> Fall {
+    private mutating func merge(_ entry: Fall, _ results: [Fall]) -> Fall {
         if case .none = entry { return .none }
         if case .completed = entry { return .completed }
         var sawCompleted = false
+        var open: [Site] = []
         for result in results {
             switch result {
-            case .open: return result
+            case .open(let site): open.append(site)
             case .completed: sawCompleted = true
             case .none: break
             }
         }
-        return sawCompleted ? .completed : .none
+        guard let first = open.first else { return sawCompleted ? .completed : .none }
+        // Branches left unfinished by a called function's returns and by other paths meet here: the site that
+        // stands for the called function's returns stands for all of them, so none is lost if the path stays open.
+        guard let standIn = open.first(where: { found.returnedUnfinished[$0] != nil }), open.count > 1 else {
+            return .open(first)
+        }
+        for site in open where site != standIn {
+            found.returnedUnfinished[standIn, default: []] += found.returnedUnfinished[site] ?? [site]
+        }
+        return .open(standIn)
     }
 
     private mutating func guardStatement(at start: Int, _ limit: Int, _ state: inout Fall, inDo: Bool) -> Int {
@@ -521,6 +651,10 @@ struct Walker {
     /// An argument that is the obligation itself: `task`, `task as! BGAppRefreshTask`, `completionHandler`, or
     /// for a VoIP push the whole payload (`payload`, `payload.dictionaryPayload`), not a value read out of it.
     private func isAliasArgument(_ argument: Argument) -> Bool {
+        if file.isPunct(argument.start, ASCII.openParen), Int(file.matching[argument.start]) == argument.end - 1 {
+            // A tuple that carries it (`handler((payload, type, completion))`) passes it on.
+            return file.arguments(ofCallAt: argument.start).contains(where: isAliasArgument)
+        }
         guard file.isIdentifier(argument.start), aliases.contains(file.text(argument.start)) else { return false }
         if argument.end - argument.start == 1 || file.word(argument.start + 1) == .as { return true }
         // `task!`: the same value, unwrapped.
@@ -637,8 +771,18 @@ struct Walker {
             }
             return
         }
-        if let callee, paths.mayFinish(callee), let outcome = paths.helper(callee, parameters: [], depth: depth + 1) {
-            absorb(outcome, &state, inDo: inDo)
+        if let callee {
+            if paths.mayFinish(callee), let outcome = paths.helper(callee, parameters: [], depth: depth + 1) {
+                absorb(outcome, &state, inDo: inDo)
+            }
+        } else if paths.obligation == .incomingCallReported, resolved.count > 1,
+            resolved.contains(where: paths.reportsCall)
+        {
+            // One of several project functions the call may reach reports the call (the class, a subclass, a test
+            // double): which one runs cannot be told, so the report counts as made there.
+            found.escaped = true
+            found.finishesLater = true
+            finish(&state)
         }
     }
 
@@ -648,13 +792,23 @@ struct Walker {
         paths.obligation == .incomingCallReported && name.first?.isUppercase == true
     }
 
+    /// Takes in what a called function did with the work it was handed. Its paths that return without finishing
+    /// come back here: the caller's path goes on unfinished from the call, standing for them, and they are leaks
+    /// only if that path does not finish the work either (a helper that returns a value the caller then acts on).
     private mutating func absorb(_ outcome: PathOutcome, _ state: inout Fall, inDo: Bool) {
         found.addFacts(of: outcome)
         guard outcome.mentions else { return }
         found.finishesLater = found.finishesLater || outcome.finishesLater
-        found.leaks += outcome.leaks
         if !inDo { found.thrown += outcome.thrown }
-        if case .open(let origin) = outcome.fall { found.leaks.append(origin) }
-        finish(&state)
+        var unfinished = outcome.leaks
+        if case .open(let origin) = outcome.fall { unfinished.append(origin) }
+        guard isOpen(state), let first = unfinished.first else {
+            found.leaks += unfinished
+            finish(&state)
+            return
+        }
+        found.mentions = true
+        found.returnedUnfinished[first, default: []] += unfinished
+        state = .open(first)
     }
 }

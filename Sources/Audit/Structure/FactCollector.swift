@@ -442,6 +442,10 @@ struct FactCollector {
                 let last = components.last
             {
                 summary.endedTaskNames.insert(last)
+                if components.count == 1, let source = boundSource(of: last, before: index) {
+                    // `guard let task = backgroundTask else { return }; endBackgroundTask(task)` ends the property.
+                    summary.endedTaskNames.insert(source)
+                }
             }
         case "dataTask", "downloadTask", "uploadTask", "data", "download", "upload", "bytes":
             guard isMember, let receiver = receiverToken(ofMemberAt: index) else { return }
@@ -543,6 +547,37 @@ struct FactCollector {
             return true
         }
         return false
+    }
+
+    /// For a name bound to a copy of another earlier in the same body (`let task = backgroundTask`,
+    /// `if let task = self.backgroundTask`, `guard let id = tokens.value`), the last component of what it copies.
+    private func boundSource(of name: String, before index: Int) -> String? {
+        var scope = Int(file.scopeOf[index])
+        while scope > 0, !file.scopes[scope].isCallable, file.scopes[scope].kind != .closure {
+            scope = Int(file.scopes[scope].parent)
+        }
+        let start = scope > 0 ? Int(file.scopes[scope].open) : 0
+        var token = index - 1
+        while token > start {
+            defer { token -= 1 }
+            guard file.word(token) == .let || file.word(token) == .var, file.isIdentifier(token + 1),
+                file.text(token + 1) == name, file.isPunct(token + 2, ASCII.equals)
+            else { continue }
+            var cursor = token + 3
+            if file.word(cursor) == .await { cursor += 1 }
+            var last: String?
+            while file.isIdentifier(cursor), !file.word(cursor).isReserved, file.word(cursor) != .await {
+                if file.word(cursor) != .`self` { last = file.text(cursor) }
+                cursor += 1
+                if file.isPunct(cursor, ASCII.question) || file.isPunct(cursor, ASCII.bang) { cursor += 1 }
+                guard file.isPunct(cursor, ASCII.dot) else { break }
+                cursor += 1
+            }
+            // Only a plain copy: a call or an operator after the path makes a new value.
+            if file.isPunct(cursor, ASCII.openParen) || file.isPunct(cursor, ASCII.openBracket) { return nil }
+            return last
+        }
+        return nil
     }
 
     private func isInsideExpirationHandler(_ index: Int) -> Bool {
