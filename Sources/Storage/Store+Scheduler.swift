@@ -33,14 +33,16 @@ extension Store {
         return try write { () throws(StorageError) in replacing ? try replace(requests) : try keep(requests) }
     }
 
-    /// `.replace`: one upsert a request against the partial unique index of pending requests, so two processes
-    /// submitting at once cannot leave two pending rows.
-    /// Several requests in one statement; of two for one chain, the later is the one kept.
+    /// `.replace`: the requests upserted in one statement against the partial unique index of pending requests, so
+    /// two processes submitting at once cannot leave two pending rows; of two for one chain, the later is kept.
     private func replace(_ requests: [NewTaskRequest]) throws(StorageError) -> Int {
-        var last: [String: Int] = [:]
-        for (index, request) in requests.enumerated() { last[request.identifier + "\u{0}" + request.scope] = index }
-        let rows = requests.enumerated().filter { last[$1.identifier + "\u{0}" + $1.scope] == $0 }.map {
-            _, request -> [SQLValue] in
+        var last: [ChainKey: Int] = [:]
+        for (index, request) in requests.enumerated() {
+            last[ChainKey(identifier: request.identifier, scope: request.scope)] = index
+        }
+        let rows = requests.enumerated().filter {
+            last[ChainKey(identifier: $1.identifier, scope: $1.scope)] == $0
+        }.map { _, request -> [SQLValue] in
             [
                 .text(request.identifier), .text(request.scope), .text(request.kind.rawValue),
                 request.earliestBeginAt.sqlValue, .boolean(request.requiresExternalPower),
@@ -209,8 +211,8 @@ extension Store {
     ///
     /// A batch is a few statements whatever its size: the leases checked in one, the writes of the runs that
     /// hold theirs stored in one per kind (`store(_:)`), the chains with a pending request read in one, the
-    /// successful runs' requests deleted in one and every run closed in one; only a retry, a discard and a
-    /// release take statements of their own. Each run's chain is looked at after every write of the batch.
+    /// successful runs' requests deleted in one and every run closed in one; only a retry, a discard, a release and
+    /// an outbox message take statements of their own. Each run's chain is looked at after every write of the batch.
     public func finishTaskRuns(_ completions: [TaskRunCompletion], releasing: [TaskClaimRelease] = [])
         throws(StorageError) -> [TaskRunFinish]
     {
