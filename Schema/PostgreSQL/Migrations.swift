@@ -26,6 +26,8 @@ public let postgresqlMigrations: [EmbeddedMigration] = [
     EmbeddedMigration(
         version: 11, name: "days_user_check_per_statement",
         sql: text(PackageResources._011_days_user_check_per_statement_sql)),
+    EmbeddedMigration(
+        version: 12, name: "artifact_compression", sql: text(PackageResources._012_artifact_compression_sql)),
 ]
 
 private func text(_ bytes: [UInt8]) -> String {

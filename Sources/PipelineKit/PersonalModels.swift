@@ -30,6 +30,9 @@ public final class PersonalModels: ModelTrainingService {
     /// concurrent worker, so workers read side by side instead of one at a time through the store's actor
     /// (on PostgreSQL, one more server connection per worker while this value lives).
     private let readers = ReaderPool()
+    /// What the retrains of a claimed batch read, read with the batch (`prepareRetrains(of:)`), until each user's
+    /// retrain takes theirs.
+    private let prepared = Locked<[UserID: RetrainInput]>([:])
 
     public init(pipeline: Pipeline, spec: ModelSpec = .symptomForecast, jobs: Int = 1) {
         self.pipeline = pipeline
@@ -59,16 +62,23 @@ public final class PersonalModels: ModelTrainingService {
         let now = pipeline.clock.now
         let population = try await populationModel()
         if Task.isCancelled { throw .cancelled }
-        // Everything the fit reads, on one reader: the store's connection is left to claims and records. The days
-        // come without their notes, which no fit reads.
-        let read = try await withReader { (reader) throws(StorageError) -> (Day, [SourcedDayValues], StoredModel?)? in
-            guard let user = try await reader.user(id) else { return nil }
-            let today = user.today(at: now)
-            let days = try await reader.sourcedDayValues(user: id, through: today.adding(days: -1))
-            return (today, days, try await reader.servingModel(scope: id.rawValue))
+        let read: RetrainInput
+        if let input = prepared.withLock({ $0.removeValue(forKey: id) }), input.today == input.user.today(at: now) {
+            read = input
+        } else {
+            // Everything the fit reads, on one reader: the store's connection is left to claims and records. The
+            // days come without their notes, which no fit reads.
+            let input = try await withReader { (reader) throws(StorageError) -> RetrainInput? in
+                guard let user = try await reader.user(id) else { return nil }
+                let today = user.today(at: now)
+                let days = try await reader.sourcedDayValues(user: id, through: today.adding(days: -1))
+                return RetrainInput(
+                    user: user, today: today, days: days, served: try await reader.servingModel(scope: id.rawValue))
+            }
+            guard let input else { throw .unknownUser(id.rawValue) }
+            read = input
         }
-        guard let read else { throw .unknownUser(id.rawValue) }
-        let (today, days, served) = read
+        let (today, days, served) = (read.today, read.days, read.served)
         let incumbent = served.flatMap { try? ModelArtifact(json: Data($0.json.utf8)) }
         var trainer = takeTrainer()
         defer { returnTrainer(trainer) }
@@ -92,6 +102,45 @@ public final class PersonalModels: ModelTrainingService {
         return TrainedModel(
             outcome: RetrainOutcome(promoted: outcome.promoted, reason: outcome.reason), model: model,
             population: pooled)
+    }
+
+    /// What one retrain reads: the user, their today, their days before it and the artifact served to them.
+    private struct RetrainInput: Sendable {
+        var user: User
+        var today: Day
+        var days: [SourcedDayValues]
+        var served: StoredModel?
+    }
+
+    /// Reads what the retrains of `users` (a claimed batch) will read — the users, their days and their served
+    /// artifacts — in three queries on one reader, for each retrain to take. Returns the users read; on an error,
+    /// none, and each retrain reads for itself.
+    public func prepareRetrains(of users: [UserID]) async -> [User] {
+        prepared.withLock { prepared in
+            for user in users { prepared[user] = nil }
+        }
+        guard !users.isEmpty else { return [] }
+        let now = pipeline.clock.now
+        let inputs = try? await withReader { (reader) throws(StorageError) -> [RetrainInput] in
+            let found = try await reader.users(users)
+            let todays = found.map { $0.today(at: now) }
+            guard let last = todays.max()?.adding(days: -1) else { return [] }
+            let ids = found.map { $0.id }
+            let days = try await reader.sourcedDayValues(users: ids, through: last)
+            let served = try await reader.servingModels(scopes: ids.map(\.rawValue))
+            return found.indices.map { index in
+                // Users in zones a day behind read one day more than theirs: it is left out here.
+                let through = todays[index].adding(days: -1)
+                return RetrainInput(
+                    user: found[index], today: todays[index], days: days[index].filter { $0.day <= through },
+                    served: served[ids[index].rawValue])
+            }
+        }
+        guard let inputs else { return [] }
+        prepared.withLock { prepared in
+            for input in inputs { prepared[input.user.id] = input }
+        }
+        return inputs.map(\.user)
     }
 
     /// The stored `source` column says whose data the coefficients come from: `population` for the pooled
@@ -166,6 +215,7 @@ public final class PersonalModels: ModelTrainingService {
             prepared?.cancel()
             prepared = nil
         }
+        prepared.withLock { $0.removeAll() }
     }
 
     /// The population model for this launch: the stored one if it was trained as of the current

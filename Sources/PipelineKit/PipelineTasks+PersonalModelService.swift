@@ -27,11 +27,18 @@ public protocol PersonalModelService: Sendable {
 
     /// Called when a launch that called `prepareForRetrains()` returns: drops what no retrain took.
     func stopPreparing()
+
+    /// Called with the users of a batch of `ml-retrain` runs a worker has just claimed, before the first runs: the
+    /// service may read what their retrains will read in a few queries instead of a few per user (`PersonalModels`
+    /// reads their days and served models). Returns the users it read, whose time zones date their runs'
+    /// successors; those it does not return are read by their runs. Best effort: nothing read is no error.
+    func prepareRetrains(of users: [UserID]) async -> [User]
 }
 
 extension PersonalModelService {
     public func prepareForRetrains() {}
     public func stopPreparing() {}
+    public func prepareRetrains(of users: [UserID]) async -> [User] { [] }
 }
 
 /// A personal model service that can hand a retrain's model back instead of storing it: the
@@ -125,13 +132,27 @@ extension TaskContext {
         }
     }
 
+    /// `ml-retrain`'s batch preparation: the personal model service reads the batch's users, and their time
+    /// zones are kept for `nextRetrain`.
+    var prepareRetrains: BatchPreparation {
+        { [self] scopes in
+            guard let personalModel else { return }
+            let claimed = scopes.compactMap(\.user)
+            preparedZones.keep(await personalModel.prepareRetrains(of: claimed), claimed: claimed)
+        }
+    }
+
     /// When the run's successor is due: the night after the one this run belongs to, on the user's
     /// clock. `nil` after completing the task unsuccessfully when the user's zone cannot be read.
     private func nextRetrain(of task: BackgroundTask) async -> Date? {
         var timeZone = TimeZone.utc
         if let user = task.scope.user {
             do {
-                timeZone = try await store.timeZone(of: user) ?? .utc
+                if let prepared = preparedZones.take(user) {
+                    timeZone = prepared
+                } else {
+                    timeZone = try await store.timeZone(of: user) ?? .utc
+                }
             } catch {
                 fail(task, error)
                 return nil
@@ -195,5 +216,25 @@ extension TaskContext {
                 fail(task, error)
             }
         }
+    }
+}
+
+/// The time zones of users whose `ml-retrain` runs a worker has claimed, read with the batch, each taken by the
+/// user's run. A run claimed again (given back unrun, then claimed by a later batch) has its zone read again with
+/// that batch, or by itself: what an earlier batch read is never used by a later one.
+final class PreparedZones: Sendable {
+    private let zones = Locked<[UserID: TimeZone]>([:])
+
+    /// Keeps the zones of `read`, the users of a batch's `claimed` runs that were read, dropping any kept
+    /// earlier for a claimed user.
+    func keep(_ read: [User], claimed: [UserID]) {
+        zones.withLock { zones in
+            for user in claimed { zones[user] = nil }
+            for user in read { zones[user.id] = user.timeZone }
+        }
+    }
+
+    func take(_ user: UserID) -> TimeZone? {
+        zones.withLock { $0.removeValue(forKey: user) }
     }
 }

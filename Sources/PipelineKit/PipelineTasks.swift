@@ -55,15 +55,16 @@ public enum PipelineTasks {
     /// launch submits with `.keep` for every user.
     static func register(on registrar: TaskRegistrar, context: TaskContext) throws(SchedulingError) {
         let cadence = cadences(context.schedule)
-        let chains: [(TaskIdentifier, ChainStart, TaskHandler)] = [
-            (healthRefresh, context.firstHealthRefresh, context.runHealthRefresh),
-            (mlRetrain, context.firstRetrain, context.runRetrain),
-            (engagementDaily, context.firstEngagement, context.runEngagement),
-            (weeklyInsight, context.firstWeeklyInsight, context.runWeeklyInsight),
+        let chains: [(TaskIdentifier, ChainStart, BatchPreparation?, TaskHandler)] = [
+            (healthRefresh, context.firstHealthRefresh, nil, context.runHealthRefresh),
+            (mlRetrain, context.firstRetrain, context.prepareRetrains, context.runRetrain),
+            (engagementDaily, context.firstEngagement, nil, context.runEngagement),
+            (weeklyInsight, context.firstWeeklyInsight, nil, context.runWeeklyInsight),
         ]
-        for (identifier, first, handler) in chains {
+        for (identifier, first, prepare, handler) in chains {
             try registrar.register(
-                identifier, for: .everyUser, cadence: cadence[identifier], startingWith: first, using: handler)
+                identifier, for: .everyUser, cadence: cadence[identifier], startingWith: first,
+                preparingBatches: prepare, using: handler)
         }
     }
 }
@@ -101,6 +102,8 @@ public struct PipelineTaskDefinition: Sendable, Hashable {
 struct TaskContext: Sendable {
     let pipeline: Pipeline
     let personalModel: (any PersonalModelService)?
+    /// The time zones of the users of claimed `ml-retrain` runs, read with the batch (`prepareRetrains`).
+    let preparedZones = PreparedZones()
 
     var schedule: PipelineTaskSchedule { pipeline.schedule }
     var store: Store { pipeline.store }

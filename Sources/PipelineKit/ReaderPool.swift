@@ -9,6 +9,9 @@ protocol LogSource: Actor {
     func dayValues(users: [UserID], through last: Day) async throws(StorageError) -> [[DayValues]]
     func servingModel(scope: String) async throws(StorageError) -> StoredModel?
     func userIDs() async throws(StorageError) -> [UserID]
+    func users(_ ids: [UserID]) async throws(StorageError) -> [User]
+    func sourcedDayValues(users: [UserID], through last: Day) async throws(StorageError) -> [[SourcedDayValues]]
+    func servingModels(scopes: [String]) async throws(StorageError) -> [String: StoredModel]
 }
 
 extension LogReader: LogSource {}

@@ -36,6 +36,7 @@ extension TaskScheduler {
             guard !claimed.isEmpty else { break }
             backlog.claimed(claimed.count)
             let claimInstant = ContinuousClock.now
+            await prepare(claimed)
             var finished: [FinishedRun] = []
             var released: [TaskClaimRelease] = []
             for item in claimed {
@@ -81,6 +82,22 @@ extension TaskScheduler {
             }
         }
         return result
+    }
+
+    /// Calls each task's batch preparation (`BatchPreparation`) with the scopes of its requests in `claimed`, in
+    /// claim order; it counts in the batch's wait, as the runs' own reads would have.
+    private func prepare(_ claimed: [ClaimedTaskRequest]) async {
+        var scopes: [TaskIdentifier: [TaskScope]] = [:]
+        var order: [TaskIdentifier] = []
+        for item in claimed {
+            guard let request = ScheduledRequest(item.request), registration(for: request.identifier)?.prepare != nil
+            else { continue }
+            if scopes[request.identifier] == nil { order.append(request.identifier) }
+            scopes[request.identifier, default: []].append(request.scope)
+        }
+        for identifier in order {
+            await registration(for: identifier)?.prepare?(scopes[identifier]!)
+        }
     }
 
     /// Whether a claimed request has waited in its batch for half its budget, in real seconds

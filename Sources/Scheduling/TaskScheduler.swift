@@ -44,6 +44,7 @@ public final class TaskScheduler: Sendable {
         var handler: TaskHandler
         /// The time between runs, for counting the periods a late run covers and for status.
         var cadence: TimeInterval?
+        var prepare: BatchPreparation?
     }
 
     struct Registry: Sendable {
@@ -167,14 +168,15 @@ public final class TaskScheduler: Sendable {
 
     func register(
         _ identifier: TaskIdentifier, scope: ChainScope, cadence: TimeInterval?, chainStart: @escaping ChainStart,
-        handler: @escaping TaskHandler
+        prepare: BatchPreparation?, handler: @escaping TaskHandler
     ) throws(SchedulingError) {
         guard permittedIdentifiers.contains(identifier) else { throw .notPermitted(identifier) }
         let result: SchedulingError? = registry.withLock { registry in
             if registry.isLaunchCompleted || !registry.isLaunching { return .registeredAfterLaunch(identifier) }
             if registry.registrations[identifier] != nil { return .alreadyRegistered(identifier) }
             registry.registrations[identifier] = Registration(
-                identifier: identifier, scope: scope, chainStart: chainStart, handler: handler, cadence: cadence)
+                identifier: identifier, scope: scope, chainStart: chainStart, handler: handler, cadence: cadence,
+                prepare: prepare)
             registry.order.append(identifier)
             return nil
         }
@@ -203,15 +205,18 @@ public struct TaskRegistrar: Sendable {
     /// should submit its successor with `.replace` as its first statement.
     ///
     /// `cadence`, the time between the task's runs, lets the history say how many periods a late
-    /// run covered (`TaskRun.periods`).
+    /// run covered (`TaskRun.periods`). `prepare`, when given, is called with the scopes of each batch of
+    /// the task's requests a worker claims, before the first of them runs (`BatchPreparation`).
     ///
     /// - Throws: `.notPermitted` for an identifier outside the permitted list, `.alreadyRegistered`
     ///   the second time, `.registeredAfterLaunch` once the launch has completed its registrations;
     ///   each names the identifier.
     public func register(
         _ identifier: TaskIdentifier, for scope: ChainScope, cadence: TimeInterval? = nil,
-        startingWith chainStart: @escaping ChainStart, using handler: @escaping TaskHandler
+        startingWith chainStart: @escaping ChainStart, preparingBatches prepare: BatchPreparation? = nil,
+        using handler: @escaping TaskHandler
     ) throws(SchedulingError) {
-        try scheduler.register(identifier, scope: scope, cadence: cadence, chainStart: chainStart, handler: handler)
+        try scheduler.register(
+            identifier, scope: scope, cadence: cadence, chainStart: chainStart, prepare: prepare, handler: handler)
     }
 }

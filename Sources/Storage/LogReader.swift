@@ -80,6 +80,23 @@ public actor LogReader {
     public func servingModel(scope: String) throws(StorageError) -> StoredModel? {
         try driver.servingModel(scope: scope)
     }
+
+    // What a batch of retrains reads, in one query each instead of one per user.
+
+    /// Those of `ids` that exist, ordered by id: `user(_:)` for each.
+    public func users(_ ids: [UserID]) throws(StorageError) -> [User] {
+        try driver.users(ids)
+    }
+
+    /// `sourcedDayValues(user:through:)` for each of `users` (each named once), in their order.
+    public func sourcedDayValues(users: [UserID], through last: Day) throws(StorageError) -> [[SourcedDayValues]] {
+        try driver.sourcedDayValues(users: users, through: last)
+    }
+
+    /// `servingModel(scope:)` for each of `scopes`, by scope; a scope with no model served is left out.
+    public func servingModels(scopes: [String]) throws(StorageError) -> [String: StoredModel] {
+        try driver.servingModels(scopes: scopes)
+    }
 }
 
 extension Store {

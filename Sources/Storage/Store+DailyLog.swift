@@ -48,6 +48,16 @@ extension Store {
         try driver.dayValues(users: users, through: last)
     }
 
+    /// `LogReader.sourcedDayValues(users:through:)`, on the store's connection.
+    public func sourcedDayValues(users: [UserID], through last: Day) throws(StorageError) -> [[SourcedDayValues]] {
+        try driver.sourcedDayValues(users: users, through: last)
+    }
+
+    /// Those of `ids` that exist, ordered by id (`LogReader.users(_:)`, on the store's connection).
+    public func users(_ ids: [UserID]) throws(StorageError) -> [User] {
+        try driver.users(ids)
+    }
+
     /// Every user's id, in order (`LogReader.userIDs()`, on the store's connection).
     public func userIDs() throws(StorageError) -> [UserID] {
         try driver.userIDs()
@@ -161,15 +171,32 @@ extension StorageDriver {
 
     func sourcedDayValues(user: UserID, through last: Day) throws(StorageError) -> [SourcedDayValues] {
         var values: [SourcedDayValues] = []
+        let columns = DayColumns.sourced(from: 0)
         try forEachRow(.sourcedDayValues, [user, last]) { row in
-            guard let read = DayValues(row: row, .sourced) else { return }
-            values.append(SourcedDayValues(read) { metric in row.source(DayColumns.sourced.source(metric)) })
+            guard let read = DayValues(row: row, columns) else { return }
+            values.append(SourcedDayValues(read) { metric in row.source(columns.source(metric)) })
         }
         return values
     }
 
     func user(_ id: UserID) throws(StorageError) -> User? {
         try row(.user, [id], User.init(row:))
+    }
+
+    /// `sourcedDayValues(user:through:)` for each of `users`, in their order, in one query.
+    func sourcedDayValues(users: [UserID], through last: Day) throws(StorageError) -> [[SourcedDayValues]] {
+        var values = [[SourcedDayValues]](repeating: [], count: users.count)
+        let columns = DayColumns.sourced(from: 1)
+        try forEachUserRow(.sourcedDayValuesOfUsers, users: users, through: last) { row, index in
+            guard let read = DayValues(row: row, columns) else { return }
+            values[index].append(SourcedDayValues(read) { metric in row.source(columns.source(metric)) })
+        }
+        return values
+    }
+
+    /// Those of `users` that exist, ordered by id.
+    func users(_ ids: [UserID]) throws(StorageError) -> [User] {
+        try rows(.usersWithIDs, [SQLValue.texts(ids.map(\.rawValue))], User.init(row:))
     }
 
     /// Every user's id, ordered: counted first, so the array is allocated once at its size (grown by doubling, it
@@ -210,8 +237,9 @@ struct DayColumns {
 
     /// `day, symptom_severity, mood, energy, hrv, resting_heart_rate, step_count, sleep_duration` from `first`.
     static func values(from first: Int32) -> DayColumns { DayColumns(first: first, stride: 1) }
-    /// `day, symptom_severity, mood, energy, hrv, hrv_source, …, sleep_duration, sleep_duration_source` from 0.
-    static let sourced = DayColumns(first: 0, stride: 2)
+    /// `day, symptom_severity, mood, energy, hrv, hrv_source, …, sleep_duration, sleep_duration_source` from
+    /// `first`.
+    static func sourced(from first: Int32) -> DayColumns { DayColumns(first: first, stride: 2) }
 
     func value(_ field: Field) -> Int32 {
         switch field {
@@ -282,6 +310,10 @@ extension SQL {
         "INSERT INTO users (id, time_zone, created_at) VALUES ($1, 'UTC', $2) ON CONFLICT (id) DO NOTHING")
     static let user = SQL("SELECT id, time_zone FROM users WHERE id = $1")
     static let users = SQL("SELECT id, time_zone FROM users ORDER BY id")
+    /// $1 ids (a list).
+    static let usersWithIDs = SQL(
+        sqlite: "SELECT id, time_zone FROM users WHERE id IN (SELECT value FROM json_each($1)) ORDER BY id",
+        postgresql: "SELECT id, time_zone FROM users WHERE id = ANY($1::text[]) ORDER BY id")
     static let userCount = SQL("SELECT count(*) FROM users")
     static let userIDs = SQL("SELECT id FROM users ORDER BY id")
 
@@ -332,7 +364,21 @@ extension SQL {
             FROM daily_logs
             WHERE user_id = ANY($1::text[]) AND day <= $2 ORDER BY user_id, day
             """)
-    /// $1 user, $2 last day: `DayColumns.sourced`, in day order.
+    /// $1 users (a list), $2 last day: `user_id`, then `DayColumns.sourced(from: 1)`, by user and day.
+    static let sourcedDayValuesOfUsers = SQL(
+        sqlite: """
+            SELECT user_id, day, symptom_severity, mood, energy, hrv, hrv_source, resting_heart_rate,
+                resting_heart_rate_source, step_count, step_count_source, sleep_duration, sleep_duration_source
+            FROM daily_logs
+            WHERE user_id IN (SELECT value FROM json_each($1)) AND day <= $2 ORDER BY user_id, day
+            """,
+        postgresql: """
+            SELECT user_id, day, symptom_severity, mood, energy, hrv, hrv_source, resting_heart_rate,
+                resting_heart_rate_source, step_count, step_count_source, sleep_duration, sleep_duration_source
+            FROM daily_logs
+            WHERE user_id = ANY($1::text[]) AND day <= $2 ORDER BY user_id, day
+            """)
+    /// $1 user, $2 last day: `DayColumns.sourced(from: 0)`, in day order.
     static let sourcedDayValues = SQL(
         """
         SELECT day, symptom_severity, mood, energy, hrv, hrv_source, resting_heart_rate, resting_heart_rate_source,

@@ -85,6 +85,12 @@ extension Store {
         try driver.servingModel(scope: scope)
     }
 
+    /// `servingModel(scope:)` for each of `scopes`, by scope, in one query; a scope with no model served is left
+    /// out.
+    public func servingModels(scopes: [String]) throws(StorageError) -> [String: StoredModel] {
+        try driver.servingModels(scopes: scopes)
+    }
+
     /// The scope's artifacts, newest first, promoted or not.
     public func modelHistory(scope: String, limit: Int = modelHistoryLimit) throws(StorageError) -> [StoredModel] {
         try driver.rows(.modelHistory, [scope, limit], StoredModel.init(row:))
@@ -95,6 +101,12 @@ extension StorageDriver {
     /// `Store.servingModel(scope:)`, on a store's or a reader's connection.
     func servingModel(scope: String) throws(StorageError) -> StoredModel? {
         try row(.servingModel, [scope], StoredModel.init(row:))
+    }
+
+    /// The artifacts served for those of `scopes` that have one, by scope, in one query.
+    func servingModels(scopes: [String]) throws(StorageError) -> [String: StoredModel] {
+        let models = try rows(.servingModelsOfScopes, [SQLValue.texts(scopes)], StoredModel.init(row:))
+        return Dictionary(models.map { ($0.scope, $0) }, uniquingKeysWith: { first, _ in first })
     }
 }
 
@@ -171,6 +183,20 @@ extension SQL {
         FROM serving_models s JOIN model_artifacts a ON a.id = s.artifact_id
         WHERE s.scope = $1
         """)
+    /// $1 scopes (a list): `StoredModel(row:)`'s columns, one row per scope served.
+    static let servingModelsOfScopes = SQL(
+        sqlite: """
+            SELECT a.id, a.scope, a.spec_version, a.source, a.as_of_day, a.trained_at, a.promoted, a.reason,
+                a.design_fingerprint, a.artifact
+            FROM serving_models s JOIN model_artifacts a ON a.id = s.artifact_id
+            WHERE s.scope IN (SELECT value FROM json_each($1))
+            """,
+        postgresql: """
+            SELECT a.id, a.scope, a.spec_version, a.source, a.as_of_day, a.trained_at, a.promoted, a.reason,
+                a.design_fingerprint, a.artifact
+            FROM serving_models s JOIN model_artifacts a ON a.id = s.artifact_id
+            WHERE s.scope = ANY($1::text[])
+            """)
     /// $1 scope, $2 limit: `StoredModel(row:)`'s columns, newest first.
     static let modelHistory = SQL(
         """

@@ -26,6 +26,41 @@ struct PersonalModelsTests {
         try ModelArtifact(json: Data(stored.json.utf8))
     }
 
+    /// What a batch's preparation reads (`prepareRetrains(of:)`: three queries for all the users) is what each
+    /// retrain would read for itself: the artifacts are byte for byte the same. A user whose day has changed since
+    /// the batch was read is read again, so their retrain learns from the day that ended.
+    @Test(
+        "retrains of a prepared batch store the artifacts unprepared retrains store; a day ended since is read again",
+        arguments: TestBackend.all)
+    func preparedBatch(backend: TestBackend) async throws {
+        let (database, pipeline, generator) = try await Self.cohort(backend, users: 6, days: 90)
+        let users = generator.truths().map(\.id)
+        let unknown = UserID.literal("nobody")
+        let prepared = PersonalModels(pipeline: pipeline)
+        let read = await prepared.prepareRetrains(of: users + [unknown])
+        #expect(read.map(\.id) == users.sorted { $0.rawValue < $1.rawValue })
+        let plain = PersonalModels(pipeline: pipeline)
+        for user in users.dropLast() {
+            let batch = try #require(try await prepared.train(user: user).model)
+            let alone = try #require(try await plain.train(user: user).model)
+            #expect(batch.json == alone.json, "\(user)")
+            #expect(batch.designFingerprint == alone.designFingerprint)
+        }
+        // The last user's day ends after the batch was read, and they log it: their retrain learns from it.
+        let last = try #require(users.last)
+        let zone = try #require(try await pipeline.store.user(last)).timeZone
+        let today = Day(containing: database.clock.now, in: zone)
+        let midnight = today.adding(days: 1).start(in: zone)
+        database.clock.set(midnight + 3 * 3600)
+        var entry = UserEntry(user: last, day: today)
+        entry.symptomSeverity = .set(4)
+        try await pipeline.store.write(entry)
+        let later = try #require(try await prepared.train(user: last).model)
+        #expect(later.asOfDay == today.adding(days: 1))
+        #expect(later.json == (try #require(try await plain.train(user: last).model)).json)
+        withExtendedLifetime(database) {}
+    }
+
     /// Issue 4, item 6, with combinations served. Forty users with 240 days each: the cohort learns to weigh
     /// the fitted models (the generator makes tomorrow's severity a linear function of today's inputs), every
     /// user's combination gives them most of its weight, its associations have the generating signs (every

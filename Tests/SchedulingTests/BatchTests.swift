@@ -79,6 +79,41 @@ struct BatchTests {
     }
 
     @Test(
+        "a task's batch preparation gets the scopes of each batch claimed, in claim order, before the first of them runs",
+        arguments: TestBackend.all)
+    func batchPreparation(backend: TestBackend) async throws {
+        var configuration = Self.batching
+        configuration.refreshBudget = 3600
+        let harness = try SchedulerHarness(backend, configuration: configuration)
+        try await harness.addUsers(Self.users)
+        // Each preparation's scopes, and for each run the preparations made before it started.
+        let prepared = Locked<[[TaskScope]]>([])
+        let seenByRun = Locked<[TaskScope: [[TaskScope]]]>([:])
+        var task = TestTask.periodic("daily", every: 86_400)
+        let run = task.handler
+        task.handler = { background in
+            seenByRun.withLock { $0[background.scope] = prepared.withLock { $0 } }
+            await run(background)
+        }
+        task.prepare = { scopes in prepared.withLock { $0.append(scopes) } }
+        let other = TestTask.periodic("hourly", every: 3600)
+        let report = try await harness.launch([task, other])
+
+        #expect(report.unsuccessfulRuns.isEmpty)
+        let batches = prepared.withLock { $0 }
+        // Only the preparing task's scopes, each once, in the order its runs ran; a batch larger than one.
+        let daily = report.runs.filter { $0.identifier == "daily" }.map(\.scope)
+        #expect(batches.flatMap(\.self) == daily)
+        #expect(daily.count == Self.users.count)
+        #expect(batches.contains { $0.count > 1 })
+        // A run starts after its own batch was prepared, and before the next was.
+        for scope in daily {
+            let seen = try #require(seenByRun.withLock { $0[scope] })
+            #expect(seen.last?.contains(scope) == true, "\(scope) ran before its batch was prepared")
+        }
+    }
+
+    @Test(
         "claims shrink as the launch's due requests run out, to one at the end: workers finish together",
         arguments: TestBackend.all)
     func claimsShrinkAtTheEnd(backend: TestBackend) async throws {

@@ -49,7 +49,7 @@ final class SchedulerHarness: Sendable {
             for task in tasks {
                 try registrar.register(
                     task.identifier, for: task.scope, cadence: task.cadence, startingWith: task.chainStart,
-                    using: task.handler)
+                    preparingBatches: task.prepare, using: task.handler)
             }
         }
     }
@@ -76,6 +76,8 @@ struct TestTask: Sendable {
     var handler: TaskHandler
     /// The cadence it is registered with, if any (`TaskRun.periods`).
     var cadence: TimeInterval? = nil
+    /// Its batch preparation, if any (`BatchPreparation`).
+    var prepare: BatchPreparation? = nil
 
     /// A refresh task whose chain starts due at `firstAt` (as soon as possible when `nil`), or
     /// `interval` after the launch that starts it when `firstAfterInterval` (as the app did), and

@@ -87,3 +87,61 @@ struct LogReaderTests {
         #expect(try await store.dailyLogs(user: Self.user).map(\.symptomSeverity) == [3])
     }
 }
+
+/// What a batch of retrains reads in one query each: the same as each user's reads.
+@Suite("Batch reads of a retrain")
+struct RetrainBatchReadTests {
+    @Test(
+        "many users' days and sources, zones and served artifacts read at once are what each user's reads return",
+        arguments: TestBackend.all)
+    func batchReadsMatchEachUsersReads(backend: TestBackend) async throws {
+        let database = TestDatabase(backend)
+        let store = try Store(path: database.path, clock: database.clock)
+        let names = ["cleo", "ada", "bo"]
+        for (index, name) in names.enumerated() {
+            let user = UserID.literal(name)
+            try await store.save(User(id: user, timeZone: TimeZone(identifier: index == 0 ? "Asia/Tokyo" : "UTC")!))
+            for offset in 0..<(4 + index) {
+                let day = Day.literal("2026-03-01").adding(days: offset)
+                var entry = UserEntry(user: user, day: day)
+                entry.symptomSeverity = .set((offset + index) % 11)
+                if offset.isMultiple(of: 2) { entry.sleepDuration = .set(Double(25_000 + offset)) }
+                try await store.write(entry)
+                var metrics = HealthMetrics(user: user, day: day)
+                metrics.hrv = Double(40 + offset)
+                metrics.sleepDuration = 20_000
+                try await store.write(metrics)
+            }
+        }
+        for name in ["ada", "cleo"] {
+            try await store.save(
+                StoredModel(
+                    scope: name, specVersion: 3, source: "personal", asOfDay: .literal("2026-03-08"),
+                    trainedAt: Date(iso: "2026-03-08T03:00:00Z"), promoted: true, reason: "first",
+                    designFingerprint: nil, json: "{\"of\":\"\(name)\"}"))
+        }
+        let reader = try store.logReader()
+        // "nobody" is unknown: left out of the users read, and read as no days and no model.
+        let asked = ["bo", "nobody", "cleo", "ada"].map(UserID.literal)
+        let last = Day.literal("2026-03-05")
+
+        let days = try await reader.sourcedDayValues(users: asked, through: last)
+        #expect(days.count == asked.count)
+        for (user, read) in zip(asked, days) {
+            #expect(read == (try await reader.sourcedDayValues(user: user, through: last)), "\(user)")
+        }
+        #expect(days.map(\.count) == [5, 0, 4, 5])
+        // Typed sleep wins over the watch's; hrv only came from the watch.
+        let first = try #require(days[0].first)
+        #expect(first.source(of: .sleepDuration) == .user && first.source(of: .hrv) == .health)
+
+        let users = try await reader.users(asked)
+        #expect(users.map(\.id.rawValue) == ["ada", "bo", "cleo"])
+        for user in users { #expect(user == (try await store.user(user.id))) }
+
+        let served = try await reader.servingModels(scopes: asked.map(\.rawValue))
+        #expect(served.keys.sorted() == ["ada", "cleo"])
+        for scope in served.keys { #expect(served[scope] == (try await store.servingModel(scope: scope))) }
+        #expect(try await store.servingModels(scopes: []) == [:])
+    }
+}

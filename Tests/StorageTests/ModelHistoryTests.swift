@@ -1,8 +1,9 @@
 import Domain
 import Foundation
-import Storage
 import TestSupport
 import Testing
+
+@testable import Storage
 
 /// A scope's model history (DESIGN §5): saving keeps the newest `Store.modelHistoryLimit` artifacts
 /// and the one serving, however old, and a promotion serves the new artifact in the same step.
@@ -42,5 +43,24 @@ struct ModelHistoryTests {
         #expect(try await store.servingModel(scope: "ada")?.id == promoted)
         #expect(try await store.modelHistory(scope: "ada", limit: 1).first?.id == kept)
         #expect(try await store.modelHistory(scope: "ada", limit: 1_000).count == limit)
+    }
+
+    /// PostgreSQL compresses artifacts with LZ4 (Schema/PostgreSQL/0012_artifact_compression.sql): what was
+    /// saved reads back as it was written.
+    @Test("on PostgreSQL an artifact is compressed with LZ4 and reads back byte for byte", .postgreSQL)
+    func compressedArtifact() async throws {
+        let database = TestDatabase(.postgresql)
+        let store = try Store(path: database.path, clock: database.clock)
+        // About an artifact's size, with the repetition of its field names and little else to compress.
+        let values = (0..<400).map { "{\"name\":\"feature_\($0)\",\"mean\":\(Double($0) * 0.137)}" }
+        var model = Self.model(1, promoted: true)
+        model.json = "{\"features\":[" + values.joined(separator: ",") + "]}"
+        try await store.save(model)
+
+        #expect(try await store.servingModel(scope: "ada")?.json == model.json)
+        let connection = try PostgreSQLConnection(url: database.path)
+        let method = try connection.query(
+            "SELECT pg_column_compression(artifact) FROM model_artifacts WHERE scope = 'ada'")
+        #expect(method.count == 1 && method.string(0, 0) == "lz4")
     }
 }

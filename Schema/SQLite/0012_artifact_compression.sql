@@ -1,0 +1,3 @@
+-- Nothing changes on SQLite, which stores each artifact as written. On PostgreSQL this version compresses
+-- model artifacts with LZ4 instead of pglz (Schema/PostgreSQL/0012_artifact_compression.sql). The migration is
+-- here so that a schema version means one thing on both backends.
