@@ -13,11 +13,14 @@
     X(int, PQconsumeInput, (PGconn * conn), (conn))                                                              \
     X(char *, PQerrorMessage, (const PGconn *conn), (conn))                                                      \
     X(int, PQflush, (PGconn * conn), (conn))                                                                     \
+    X(int, PQfformat, (const PGresult *res, int field_num), (res, field_num))                                    \
+    X(Oid, PQftype, (const PGresult *res, int field_num), (res, field_num))                                      \
     X(int, PQgetisnull, (const PGresult *res, int tup_num, int field_num), (res, tup_num, field_num))            \
     X(int, PQgetlength, (const PGresult *res, int tup_num, int field_num), (res, tup_num, field_num))            \
     X(PGresult *, PQgetResult, (PGconn * conn), (conn))                                                          \
     X(char *, PQgetvalue, (const PGresult *res, int tup_num, int field_num), (res, tup_num, field_num))          \
     X(int, PQisBusy, (PGconn * conn), (conn))                                                                    \
+    X(int, PQnfields, (const PGresult *res), (res))                                                              \
     X(int, PQntuples, (const PGresult *res), (res))                                                              \
     X(int, PQputCopyData, (PGconn * conn, const char *buffer, int nbytes), (conn, buffer, nbytes))               \
     X(int, PQputCopyEnd, (PGconn * conn, const char *errormsg), (conn, errormsg))                                \

@@ -13,16 +13,22 @@ import Foundation
 struct SQL: Sendable {
     let sqlite: StaticString
     let postgresql: StaticString
+    /// Whether PostgreSQL sends the rows in its binary format: for reads of many rows of numbers, whose text the
+    /// server spends most of such a read writing, and the client parsing. Only for columns of `text`, `integer`,
+    /// `bigint`, `smallint`, `double precision` and `boolean` (`PostgreSQLRows` reads no other type's binary).
+    let binaryRows: Bool
 
     /// A statement both databases read the same way.
-    init(_ both: StaticString) {
+    init(_ both: StaticString, binaryRows: Bool = false) {
         sqlite = both
         postgresql = both
+        self.binaryRows = binaryRows
     }
 
-    init(sqlite: StaticString, postgresql: StaticString) {
+    init(sqlite: StaticString, postgresql: StaticString, binaryRows: Bool = false) {
         self.sqlite = sqlite
         self.postgresql = postgresql
+        self.binaryRows = binaryRows
     }
 }
 

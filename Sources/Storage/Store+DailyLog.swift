@@ -335,7 +335,7 @@ extension SQL {
             step_count, step_count_source, sleep_duration, sleep_duration_source
         FROM daily_logs
         WHERE user_id = $1 AND day >= $2 AND day <= $3 ORDER BY day
-        """)
+        """, binaryRows: true)
     /// $1 users (a list), $2 last day: as `dailyLogs`, by user and day.
     static let dailyLogsOfUsers = SQL(
         sqlite: """
@@ -351,7 +351,7 @@ extension SQL {
                 step_count, step_count_source, sleep_duration, sleep_duration_source
             FROM daily_logs
             WHERE user_id = ANY($1::text[]) AND day <= $2 ORDER BY user_id, day
-            """)
+            """, binaryRows: true)
     /// $1 users (a list), $2 last day: the user, then `DayColumns.values(from: 1)`, by user and day.
     static let dayValuesOfUsers = SQL(
         sqlite: """
@@ -363,7 +363,7 @@ extension SQL {
             SELECT user_id, day, symptom_severity, mood, energy, hrv, resting_heart_rate, step_count, sleep_duration
             FROM daily_logs
             WHERE user_id = ANY($1::text[]) AND day <= $2 ORDER BY user_id, day
-            """)
+            """, binaryRows: true)
     /// $1 users (a list), $2 last day: `user_id`, then `DayColumns.sourced(from: 1)`, by user and day.
     static let sourcedDayValuesOfUsers = SQL(
         sqlite: """
@@ -377,7 +377,7 @@ extension SQL {
                 resting_heart_rate_source, step_count, step_count_source, sleep_duration, sleep_duration_source
             FROM daily_logs
             WHERE user_id = ANY($1::text[]) AND day <= $2 ORDER BY user_id, day
-            """)
+            """, binaryRows: true)
     /// $1 user, $2 last day: `DayColumns.sourced(from: 0)`, in day order.
     static let sourcedDayValues = SQL(
         """
@@ -385,5 +385,5 @@ extension SQL {
             step_count, step_count_source, sleep_duration, sleep_duration_source
         FROM daily_logs
         WHERE user_id = $1 AND day <= $2 ORDER BY day
-        """)
+        """, binaryRows: true)
 }

@@ -18,6 +18,29 @@ struct PostgreSQLConnectionTests {
         return try PostgreSQLConnection(url: database.path)
     }
 
+    /// Rows asked for in PostgreSQL's binary format (`SQL.binaryRows`) read as their text would: each integer
+    /// width with its sign, both float widths exactly, booleans, text, and NULL.
+    @Test("rows in the binary format read as the same values as in the text format")
+    func binaryRows() throws {
+        let connection = try Self.connect()
+        let sql: StaticString = """
+            SELECT (-5)::smallint, (-70000)::integer, (-9007199254740993)::bigint, 9223372036854775807::bigint,
+                (1.5)::real, (-0.1)::double precision, 1e300::double precision, true, false, 'Zoë ✓'::text,
+                NULL::integer, 42::integer
+            """
+        for binary in [false, true] {
+            let rows = try connection.query(sql, [], binaryRows: binary)
+            #expect(rows.count == 1)
+            #expect(rows.int64(0) == -5 && rows.int64(1) == -70000, "binary: \(binary)")
+            #expect(rows.int64(2) == -9_007_199_254_740_993 && rows.int64(3) == .max, "binary: \(binary)")
+            #expect(rows.double(4) == 1.5 && rows.double(5) == -0.1 && rows.double(6) == 1e300, "binary: \(binary)")
+            #expect(rows.bool(7) && !rows.bool(8), "binary: \(binary)")
+            #expect(rows.string(9) == "Zoë ✓", "binary: \(binary)")
+            #expect(rows.optionalInt(10) == nil && rows.optionalInt(11) == 42, "binary: \(binary)")
+            #expect(rows.double(11) == 42, "binary: \(binary)")
+        }
+    }
+
     /// libpq sends parameters as C strings, which end at a NUL: before the driver refused them, notes
     /// of "ab\u{0}cd" were stored as "ab" by a single upsert, and an array of them was refused with
     /// the array quoted. (Checked by removing the check in `withParameters`: the query answered "ab".)

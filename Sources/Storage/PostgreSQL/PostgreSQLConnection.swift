@@ -152,10 +152,13 @@ final class PostgreSQLConnection {
 
     /// Runs `sql` with `parameters` bound in order to `$1, $2, …` and returns its rows. The statement
     /// is prepared once per connection, keyed by its literal, so SQL is always a constant.
+    /// With `binaryRows`, the rows come in PostgreSQL's binary format (`SQL.binaryRows`).
     @discardableResult
-    func query(_ sql: StaticString, _ parameters: [String?] = []) throws(StorageError) -> PostgreSQLRows {
+    func query(_ sql: StaticString, _ parameters: [String?] = [], binaryRows: Bool = false) throws(StorageError)
+        -> PostgreSQLRows
+    {
         precondition(sql.hasPointerRepresentation, "SQL is a string literal")
-        return try query(.literal(UnsafeRawPointer(sql.utf8Start)), sql.description, parameters)
+        return try query(.literal(UnsafeRawPointer(sql.utf8Start)), sql.description, parameters, binaryRows: binaryRows)
     }
 
     /// `query` for long SQL built once at run time from names pipeline owns (`PostgreSQLDriver.bulkUpsertDays`),
@@ -169,15 +172,15 @@ final class PostgreSQLConnection {
         case name(String)
     }
 
-    private func query(_ key: PreparedKey, _ sql: String, _ parameters: [String?]) throws(StorageError)
-        -> PostgreSQLRows
+    private func query(_ key: PreparedKey, _ sql: String, _ parameters: [String?], binaryRows: Bool = false)
+        throws(StorageError) -> PostgreSQLRows
     {
         calls.enter()
         defer { calls.leave() }
         let name = try preparedName(key, sql)
         let result = try withParameters(parameters, sql: sql) { (values) throws(StorageError) in
             try answer(to: sql) {
-                PQsendQueryPrepared(handle, name, Int32(parameters.count), values, nil, nil, 0)
+                PQsendQueryPrepared(handle, name, Int32(parameters.count), values, nil, nil, binaryRows ? 1 : 0)
             }
         }
         return try rows(of: result, sql: sql)

@@ -1,14 +1,19 @@
 import CLibPQ
 import Foundation
 
-/// The rows of one statement's result, in libpq's text format. Owns its `PGresult`.
+/// The rows of one statement's result, in libpq's text format or, for a statement that asks for it
+/// (`SQL.binaryRows`), its binary one. Owns its `PGresult`.
 final class PostgreSQLRows {
     private let result: OpaquePointer
     /// The row the `RowReader` methods read.
     var current = 0
+    /// Each column's type when the rows are binary, else empty: a binary number is read by its type.
+    private let binaryTypes: [Oid]
 
     init(_ result: OpaquePointer) {
         self.result = result
+        let columns = PQnfields(result)
+        binaryTypes = columns > 0 && PQfformat(result, 0) == 1 ? (0..<columns).map { PQftype(result, $0) } : []
     }
 
     deinit {
@@ -35,16 +40,49 @@ final class PostgreSQLRows {
     }
 
     func int64(_ row: Int, _ column: Int32) -> Int64 {
-        Int64(string(row, column)) ?? 0
+        guard !binaryTypes.isEmpty else { return Int64(string(row, column)) ?? 0 }
+        return withBytes(row, column) { bytes in
+            switch binaryTypes[Int(column)] {
+            case Self.int2: Int64(Int16(bitPattern: UInt16(Self.bigEndian(bytes))))
+            case Self.int4: Int64(Int32(bitPattern: UInt32(Self.bigEndian(bytes))))
+            case Self.int8: Int64(bitPattern: Self.bigEndian(bytes))
+            default: preconditionFailure("a binary column of type \(binaryTypes[Int(column)]) read as an integer")
+            }
+        }
     }
 
     func int(_ row: Int, _ column: Int32) -> Int {
-        Int(string(row, column)) ?? 0
+        Int(int64(row, column))
     }
 
-    /// A `boolean` column: libpq's text form is `t` or `f`.
+    func double(_ row: Int, _ column: Int32) -> Double {
+        guard !binaryTypes.isEmpty else { return Double(string(row, column)) ?? 0 }
+        return withBytes(row, column) { bytes in
+            switch binaryTypes[Int(column)] {
+            case Self.float8: Double(bitPattern: Self.bigEndian(bytes))
+            case Self.float4: Double(Float(bitPattern: UInt32(Self.bigEndian(bytes))))
+            case Self.int2, Self.int4, Self.int8: Double(int64(row, column))
+            default: preconditionFailure("a binary column of type \(binaryTypes[Int(column)]) read as a number")
+            }
+        }
+    }
+
+    // The types of `pg_type` whose binary form is read here (text's is its UTF-8, as in the text format).
+    private static let int8: Oid = 20
+    private static let int2: Oid = 21
+    private static let int4: Oid = 23
+    private static let float4: Oid = 700
+    private static let float8: Oid = 701
+
+    /// A binary number's bytes, most significant first (network order), as an unsigned integer.
+    private static func bigEndian(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        bytes.reduce(0) { $0 << 8 | UInt64($1) }
+    }
+
+    /// A `boolean` column: libpq's text form is `t` or `f`, its binary one byte, 1 or 0.
     func bool(_ row: Int, _ column: Int32) -> Bool {
-        string(row, column) == "t"
+        let first = withBytes(row, column) { $0.first ?? 0 }
+        return binaryTypes.isEmpty ? first == UInt8(ascii: "t") : first == 1
     }
 
     /// Calls `body` with the value's bytes without copying them; valid only inside `body`.
@@ -64,10 +102,10 @@ extension PostgreSQLRows: RowReader {
     func isNull(_ column: Int32) -> Bool { isNull(current, column) }
     func int64(_ column: Int32) -> Int64 { int64(current, column) }
     func optionalInt(_ column: Int32) -> Int? { isNull(column) ? nil : int(current, column) }
-    func double(_ column: Int32) -> Double { Double(string(column)) ?? 0 }
+    func double(_ column: Int32) -> Double { double(current, column) }
     func optionalDouble(_ column: Int32) -> Double? { isNull(column) ? nil : double(column) }
     func string(_ column: Int32) -> String { string(current, column) }
-    func bool(_ column: Int32) -> Bool { firstByte(column) == UInt8(ascii: "t") }
+    func bool(_ column: Int32) -> Bool { bool(current, column) }
     func firstByte(_ column: Int32) -> UInt8 { withBytes(current, column) { $0.first ?? 0 } }
     func withBytes<R>(_ column: Int32, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
         withBytes(current, column, body)
