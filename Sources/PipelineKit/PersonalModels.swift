@@ -30,9 +30,9 @@ public final class PersonalModels: ModelTrainingService {
     /// concurrent worker, so workers read side by side instead of one at a time through the store's actor
     /// (on PostgreSQL, one more server connection per worker while this value lives).
     private let readers = ReaderPool()
-    /// What the retrains of a claimed batch read, read with the batch (`prepareRetrains(of:)`), until each user's
-    /// retrain takes theirs.
-    private let prepared = Locked<[UserID: RetrainInput]>([:])
+    /// What the retrains of a claimed batch read, being read in the background from the batch's claim
+    /// (`prepareRetrains(of:)`): each user's part of the batch, until their retrain takes it.
+    private let prepared = Locked<[UserID: Task<[UserID: RetrainInput], Never>]>([:])
 
     public init(pipeline: Pipeline, spec: ModelSpec = .symptomForecast, jobs: Int = 1) {
         self.pipeline = pipeline
@@ -63,7 +63,9 @@ public final class PersonalModels: ModelTrainingService {
         let population = try await populationModel()
         if Task.isCancelled { throw .cancelled }
         let read: RetrainInput
-        if let input = prepared.withLock({ $0.removeValue(forKey: id) }), input.today == input.user.today(at: now) {
+        if let part = prepared.withLock({ $0.removeValue(forKey: id) }), let input = await part.value[id],
+            input.today == input.user.today(at: now)
+        {
             read = input
         } else {
             // Everything the fit reads, on one reader: the store's connection is left to claims and records. The
@@ -112,35 +114,64 @@ public final class PersonalModels: ModelTrainingService {
         var served: StoredModel?
     }
 
-    /// Reads what the retrains of `users` (a claimed batch) will read — the users, their days and their served
-    /// artifacts — in three queries on one reader, for each retrain to take. Returns the users read; on an error,
-    /// none, and each retrain reads for itself.
+    /// Reads what the retrains of `users` (a claimed batch) will read: the users at once, then their days and
+    /// served artifacts in the background, in parts of 2, 4, 8, … users, each read while the retrains of the
+    /// part before it train, so that one worker's fits rarely wait for the database. Returns the users read;
+    /// on an error, none, and each retrain of a part that could not be read reads for itself.
     public func prepareRetrains(of users: [UserID]) async -> [User] {
         prepared.withLock { prepared in
             for user in users { prepared[user] = nil }
         }
-        guard !users.isEmpty else { return [] }
+        guard !users.isEmpty,
+            let found = try? await withReader({ (reader) throws(StorageError) in try await reader.users(users) }),
+            !found.isEmpty
+        else { return [] }
         let now = pipeline.clock.now
-        let inputs = try? await withReader { (reader) throws(StorageError) -> [RetrainInput] in
-            let found = try await reader.users(users)
-            let todays = found.map { $0.today(at: now) }
-            guard let last = todays.max()?.adding(days: -1) else { return [] }
-            let ids = found.map { $0.id }
-            let days = try await reader.sourcedDayValues(users: ids, through: last)
-            let served = try await reader.servingModels(scopes: ids.map(\.rawValue))
-            return found.indices.map { index in
-                // Users in zones a day behind read one day more than theirs: it is left out here.
-                let through = todays[index].adding(days: -1)
-                return RetrainInput(
-                    user: found[index], today: todays[index], days: days[index].filter { $0.day <= through },
-                    served: served[ids[index].rawValue])
+        var parts: [ArraySlice<User>] = []
+        var start = 0
+        while start < found.count {
+            let end = min(found.count, start + max(2, start))
+            parts.append(found[start..<end])
+            start = end
+        }
+        var previous: Task<[UserID: RetrainInput], Never>?
+        for part in parts {
+            let after = previous
+            let read = Task { () -> [UserID: RetrainInput] in
+                // One part at a time, on one reader at a time.
+                _ = await after?.value
+                return (try? await self.readInputs(of: Array(part), at: now)) ?? [:]
             }
+            prepared.withLock { prepared in
+                for user in part { prepared[user.id] = read }
+            }
+            previous = read
         }
-        guard let inputs else { return [] }
-        prepared.withLock { prepared in
-            for input in inputs { prepared[input.user.id] = input }
+        return found
+    }
+
+    /// What the retrains of `users` read at `now`: their days before their today and their served artifacts, in
+    /// two queries.
+    private func readInputs(of users: [User], at now: Date) async throws(PipelineError) -> [UserID: RetrainInput] {
+        let todays = users.map { $0.today(at: now) }
+        guard let last = todays.max()?.adding(days: -1) else { return [:] }
+        let ids = users.map { $0.id }
+        let (days, served) = try await withReader {
+            (reader) throws(StorageError) -> ([[SourcedDayValues]], [String: StoredModel]) in
+            (
+                try await reader.sourcedDayValues(users: ids, through: last),
+                try await reader.servingModels(scopes: ids.map(\.rawValue))
+            )
         }
-        return inputs.map(\.user)
+        var inputs: [UserID: RetrainInput] = [:]
+        for (index, user) in users.enumerated() {
+            // Users in zones a day behind read one day more than theirs: it is left out here.
+            let through = todays[index].adding(days: -1)
+            inputs[user.id] = RetrainInput(
+                user: user, today: todays[index], days: days[index].filter { $0.day <= through },
+                served: served[user.id.rawValue])
+        }
+        return inputs
     }
 
     /// The stored `source` column says whose data the coefficients come from: `population` for the pooled
@@ -315,7 +346,9 @@ public final class PersonalModels: ModelTrainingService {
         return model
     }
 
-    /// Pools every user's training rows, `jobs` workers at a time. Users go in fixed chunks of
+    /// Pools every user's training rows, `jobs + 1` chunks at a time: one more than the workers, so that a chunk
+    /// is being read while the workers accumulate the ones read (on PostgreSQL the reads are the server's work,
+    /// not this process's; pooling 2,000 users took 5% less with one job). Users go in fixed chunks of
     /// `poolingChunk`, each accumulated in user order, and the chunks are merged in chunk order as they
     /// finish, so the sums — and the artifacts trained on them — are bit-identical whatever `jobs` is.
     private func poolPopulation(asOf day: Day) async throws(PipelineError) -> PopulationAccumulator {
@@ -341,7 +374,7 @@ public final class PersonalModels: ModelTrainingService {
                     }
                     return (chunk, accumulator)
                 }
-                for _ in 0..<min(jobs, max(1, chunks)) {
+                for _ in 0..<min(jobs + 1, max(1, chunks)) {
                     guard let chunk = cursor.next(below: chunks) else { break }
                     group.addTask { try await pool(chunk) }
                 }
