@@ -14,11 +14,16 @@ sees them.
 4. The baselines, computed here from the converted records alone: tomorrow = today (the last severity logged before
    D), the person's mean before D, and exponential smoothing of the person's severities (alpha 0.3, the level
    started at the first).
-Prints every forecaster's MAE on the same mornings and its ratio to tomorrow = today, and checks that the replay and
-`pipeline evaluate` scored the same mornings the same way.
+Prints every forecaster's MAE on the same mornings and its ratio to tomorrow = today; how sure the served forecast's
+ratios to tomorrow = today and to exponential smoothing are, as a 90% interval from a paired bootstrap over the
+people (10,000 draws, a fixed seed, so the same run prints the same interval), and for how many people the served
+forecast did better, worse and the same as each; and checks that the replay and `pipeline evaluate` scored the same
+mornings the same way.
 """
 
 import json
+import random
+import statistics
 import subprocess
 import sys
 from collections import defaultdict
@@ -36,6 +41,45 @@ def run(args, **kwargs):
 def noon_before(day):
     """Noon of the day before `day`, Oslo winter time (the fixture's days are all in CET)."""
     return (date.fromisoformat(day) - timedelta(days=1)).isoformat() + "T12:00:00+01:00"
+
+
+# The bootstrap's draws and seed: a fixed seed, so the interval printed is the same from one run to the next, and
+# every comparison is made on the same draws of people.
+BOOTSTRAP_DRAWS = 10_000
+BOOTSTRAP_SEED = 1
+
+
+def ratio_interval(sums, forecaster, baseline, draws=BOOTSTRAP_DRAWS, seed=BOOTSTRAP_SEED):
+    """The 5th and 95th percentiles of sum(forecaster) / sum(baseline) over the people, the people drawn with
+    replacement `draws` times. Each person brings all their mornings' errors to both sums, so the two forecasters
+    are compared on the same mornings (paired), and the spread is that between people, the unit that varies: one
+    person's mornings are not independent of each other."""
+    rng = random.Random(seed)
+    people = sorted(sums)
+    ratios = []
+    for _ in range(draws):
+        drawn = [rng.choice(people) for _ in people]
+        ratios.append(sum(sums[user][forecaster] for user in drawn) / sum(sums[user][baseline] for user in drawn))
+    cuts = statistics.quantiles(ratios, n=20, method="inclusive")
+    return cuts[0], cuts[-1]
+
+
+def comparison(sums, baseline, label, expected):
+    """One line: the served forecast's ratio to `baseline` over everyone, its 90% interval over people, and the
+    people it did better, worse and the same for. The ratio is recomputed from the per-person sums and must equal the
+    table's `expected`: the bootstrap resamples the same errors the table was made of."""
+    ratio = sum(errors["served"] for errors in sums.values()) / sum(errors[baseline] for errors in sums.values())
+    if abs(ratio - expected) > 1e-9:
+        sys.exit(f"error: the per-person sums give served ÷ {label} {ratio}, the table {expected}")
+    low, high = ratio_interval(sums, "served", baseline)
+    # Every person's forecasters are scored on the same mornings, so comparing sums compares their MAEs.
+    better = sum(errors["served"] < errors[baseline] for errors in sums.values())
+    worse = sum(errors["served"] > errors[baseline] for errors in sums.values())
+    # A person whose severity did not move can leave both forecasters with the same errors: those are named apart.
+    same = len(sums) - better - worse
+    return (f"  served ÷ {label} {ratio:.3f}, 90% interval over people (bootstrap, {BOOTSTRAP_DRAWS:,} draws) "
+            f"[{low:.2f}, {high:.2f}]; better for {better} of {len(sums)} people, worse for {worse}"
+            + (f", the same for {same}" if same else ""))
 
 
 def main():
@@ -62,8 +106,9 @@ def main():
         ordered = sorted(days)
         scored[user] = [day for day in ordered[-scored_count:] if day > ordered[0]]
 
-    # The baselines, from the records alone.
+    # The baselines, from the records alone; each forecaster's errors are also summed by person, for the bootstrap.
     baselines = defaultdict(float)
+    by_person = defaultdict(lambda: defaultdict(float))
     forecasts = 0
     for user, days in scored.items():
         history = severities[user]
@@ -76,6 +121,8 @@ def main():
             baselines["persistence"] += abs(before[-1] - target)
             baselines["userMean"] += abs(sum(before) / len(before) - target)
             baselines["smoothing"] += abs(level - target)
+            by_person[user]["persistence"] += abs(before[-1] - target)
+            by_person[user]["smoothing"] += abs(level - target)
             forecasts += 1
 
     # The served forecasts, replayed as a deployment makes them.
@@ -95,6 +142,7 @@ def main():
             forecast = json.loads(output)
             target = severities[user][day]
             served += abs(forecast["severity"] - target)
+            by_person[user]["served"] += abs(forecast["severity"] - target)
             lower, upper = forecast["interval"]
             covered += lower <= target <= upper
             width += upper - lower
@@ -122,6 +170,10 @@ def main():
     population = mae.get("population")
     print(line("population model (pipeline evaluate)", population)
           + ("" if population is not None else "   (not pooled: too few days before the 84-day window)"))
+    # With so few people, a few percent between forecasters can be chance: how sure the served forecast's lead is.
+    print(comparison(by_person, "persistence", "tomorrow = today", (served / replayed) / persistence))
+    print(comparison(by_person, "smoothing", "exponential smoothing",
+                     (served / replayed) / (baselines["smoothing"] / forecasts)))
     print(f"  80% interval: held {100 * covered / replayed:.1f}% of the mornings, mean width {width / replayed:.2f} "
           f"points (evaluate: {100 * evaluated['interval']['coverage']:.1f}%, "
           f"{evaluated['interval']['meanWidth']:.2f})")
