@@ -4,10 +4,11 @@
 #
 #   scripts/bench.sh            every benchmark
 #   scripts/bench.sh NAME       one of: ingest, retrain, instructions, evaluate, real, memory, audit, apple-health,
-#                               report, postgres, postgres-ingest, scale
-#                               (postgres, postgres-ingest and scale are not part of `all`: postgres starts a server
-#                               and takes ~10 min, postgres-ingest its ingestion figures alone ~1 min; scale retrains
-#                               100,000 users)
+#                               report, postgres, postgres-ingest, scale, night
+#                               (postgres, postgres-ingest, scale and night are not part of `all`: postgres starts a
+#                               server and takes ~10 min, postgres-ingest its ingestion figures alone ~1 min; scale
+#                               retrains 100,000 users; night loads and retrains 200,000 users on both backends,
+#                               about half an hour)
 #
 # Figures vary with the machine and its load; compare ratios, not absolute numbers.
 set -euo pipefail
@@ -352,6 +353,7 @@ bench_scale() {
 source scripts/bench/apple-health.sh
 source scripts/bench/audit.sh
 source scripts/bench/postgres.sh
+source scripts/bench/night.sh
 source scripts/bench/report.sh
 
 run_audit() {
@@ -393,6 +395,7 @@ case "$what" in
     postgres) bench_postgres ;;
     postgres-ingest) bench_postgres_ingest ;;
     scale) bench_scale ;;
+    night) bench_night ;;
     all)
         bench_ingest
         bench_retrain
@@ -403,5 +406,5 @@ case "$what" in
         run_apple_health
         run_report
         ;;
-    *) echo "unknown benchmark: $what (expected: ingest, retrain, instructions, evaluate, real, memory, audit, apple-health, report, postgres, postgres-ingest, scale)" >&2; exit 64 ;;
+    *) echo "unknown benchmark: $what (expected: ingest, retrain, instructions, evaluate, real, memory, audit, apple-health, report, postgres, postgres-ingest, scale, night)" >&2; exit 64 ;;
 esac
