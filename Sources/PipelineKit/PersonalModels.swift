@@ -116,16 +116,19 @@ public final class PersonalModels: ModelTrainingService {
 
     /// Reads what the retrains of `users` (a claimed batch) will read: the users at once, then their days and
     /// served artifacts in the background, in parts of 2, 4, 8, … users, each read while the retrains of the
-    /// part before it train, so that one worker's fits rarely wait for the database. Returns the users read;
-    /// on an error, none, and each retrain of a part that could not be read reads for itself.
+    /// part before it train, so that one worker's fits rarely wait for the database. Returns the users read, in
+    /// the order of `users`; on an error, none, and each retrain of a part that could not be read reads for itself.
     public func prepareRetrains(of users: [UserID]) async -> [User] {
         prepared.withLock { prepared in
             for user in users { prepared[user] = nil }
         }
         guard !users.isEmpty,
-            let found = try? await withReader({ (reader) throws(StorageError) in try await reader.users(users) }),
-            !found.isEmpty
+            let read = try? await withReader({ (reader) throws(StorageError) in try await reader.users(users) })
         else { return [] }
+        // In the order the runs will go, so that the first part read is the first to train.
+        let byID = Dictionary(read.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        var seen = Set<UserID>()
+        let found = users.compactMap { id in seen.insert(id).inserted ? byID[id] : nil }
         let now = pipeline.clock.now
         var parts: [ArraySlice<User>] = []
         var start = 0

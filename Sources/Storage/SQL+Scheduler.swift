@@ -151,23 +151,17 @@ extension SQL {
                 AND identifier = ANY($1::text[]) AND ($2::text IS NULL OR scope = $2::text) AND id <= $4::bigint
             """)
 
-    /// $1 identifier, $2 the id to start after or NULL, $3 limit: users with no request of it, pending, running
-    /// or discarded, in id order.
+    /// $1 identifier, $2 the id to start after ('' for the first page), $3 limit: users with no request of it,
+    /// pending, running or discarded, in id order. `id > $2` alone, never `$2 IS NULL OR …`: PostgreSQL's generic
+    /// plan of that form scanned every user from the first at each page: 50,000 users took 48 s to page.
     static let usersWithoutTaskRequest = SQL(
-        sqlite: """
-            SELECT id, time_zone FROM users AS user
-            WHERE ($2 IS NULL OR id > $2)
-                AND NOT EXISTS (SELECT 1 FROM task_requests WHERE identifier = $1 AND scope = user.id)
-                AND NOT EXISTS (SELECT 1 FROM discarded_task_requests WHERE identifier = $1 AND scope = user.id)
-            ORDER BY id LIMIT $3
-            """,
-        postgresql: """
-            SELECT id, time_zone FROM users AS u
-            WHERE ($2::text IS NULL OR id > $2::text)
-                AND NOT EXISTS (SELECT 1 FROM task_requests WHERE identifier = $1 AND scope = u.id)
-                AND NOT EXISTS (SELECT 1 FROM discarded_task_requests WHERE identifier = $1 AND scope = u.id)
-            ORDER BY id LIMIT $3
-            """)
+        """
+        SELECT id, time_zone FROM users AS u
+        WHERE id > $2
+            AND NOT EXISTS (SELECT 1 FROM task_requests WHERE identifier = $1 AND scope = u.id)
+            AND NOT EXISTS (SELECT 1 FROM discarded_task_requests WHERE identifier = $1 AND scope = u.id)
+        ORDER BY id LIMIT $3
+        """)
 
     /// $1 identifiers (a list), $2 scope or NULL, $3 now, $4 the highest id, $5 on external power, $6 network,
     /// $7 limit: requests another worker's lease holds, and requests due whose conditions are unmet, by id.

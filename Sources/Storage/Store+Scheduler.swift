@@ -123,7 +123,9 @@ extension Store {
     public func usersWithoutTaskRequest(identifier: String, after: UserID? = nil, limit: Int = Int.max)
         throws(StorageError) -> [User]
     {
-        try driver.rows(.usersWithoutTaskRequest, [identifier, after, Int64(clamping: limit)], User.init(row:))
+        // '' sorts before every id (ids are never empty): the first page is the one after it.
+        try driver.rows(
+            .usersWithoutTaskRequest, [identifier, after?.rawValue ?? "", Int64(clamping: limit)], User.init(row:))
     }
 
     /// What a launch left behind among the requests of `identifiers` (and `scope`, when given), at
