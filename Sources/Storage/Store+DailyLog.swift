@@ -311,9 +311,7 @@ extension SQL {
     static let user = SQL("SELECT id, time_zone FROM users WHERE id = $1")
     static let users = SQL("SELECT id, time_zone FROM users ORDER BY id")
     /// $1 ids (a list).
-    static let usersWithIDs = SQL(
-        sqlite: "SELECT id, time_zone FROM users WHERE id IN (SELECT value FROM json_each($1)) ORDER BY id",
-        postgresql: "SELECT id, time_zone FROM users WHERE id = ANY($1::text[]) ORDER BY id")
+    static let usersWithIDs = SQL("SELECT id, time_zone FROM users WHERE id = ANY($1::text[]) ORDER BY id")
     static let userCount = SQL("SELECT count(*) FROM users")
     static let userIDs = SQL("SELECT id FROM users ORDER BY id")
 
@@ -338,46 +336,28 @@ extension SQL {
         """, binaryRows: true)
     /// $1 users (a list), $2 last day: as `dailyLogs`, by user and day.
     static let dailyLogsOfUsers = SQL(
-        sqlite: """
-            SELECT user_id, day, symptom_severity, mood, energy, notes,
-                hrv, hrv_source, resting_heart_rate, resting_heart_rate_source,
-                step_count, step_count_source, sleep_duration, sleep_duration_source
-            FROM daily_logs
-            WHERE user_id IN (SELECT value FROM json_each($1)) AND day <= $2 ORDER BY user_id, day
-            """,
-        postgresql: """
-            SELECT user_id, day, symptom_severity, mood, energy, notes,
-                hrv, hrv_source, resting_heart_rate, resting_heart_rate_source,
-                step_count, step_count_source, sleep_duration, sleep_duration_source
-            FROM daily_logs
-            WHERE user_id = ANY($1::text[]) AND day <= $2 ORDER BY user_id, day
-            """, binaryRows: true)
+        """
+        SELECT user_id, day, symptom_severity, mood, energy, notes,
+            hrv, hrv_source, resting_heart_rate, resting_heart_rate_source,
+            step_count, step_count_source, sleep_duration, sleep_duration_source
+        FROM daily_logs
+        WHERE user_id = ANY($1::text[]) AND day <= $2 ORDER BY user_id, day
+        """, binaryRows: true)
     /// $1 users (a list), $2 last day: the user, then `DayColumns.values(from: 1)`, by user and day.
     static let dayValuesOfUsers = SQL(
-        sqlite: """
-            SELECT user_id, day, symptom_severity, mood, energy, hrv, resting_heart_rate, step_count, sleep_duration
-            FROM daily_logs
-            WHERE user_id IN (SELECT value FROM json_each($1)) AND day <= $2 ORDER BY user_id, day
-            """,
-        postgresql: """
-            SELECT user_id, day, symptom_severity, mood, energy, hrv, resting_heart_rate, step_count, sleep_duration
-            FROM daily_logs
-            WHERE user_id = ANY($1::text[]) AND day <= $2 ORDER BY user_id, day
-            """, binaryRows: true)
+        """
+        SELECT user_id, day, symptom_severity, mood, energy, hrv, resting_heart_rate, step_count, sleep_duration
+        FROM daily_logs
+        WHERE user_id = ANY($1::text[]) AND day <= $2 ORDER BY user_id, day
+        """, binaryRows: true)
     /// $1 users (a list), $2 last day: `user_id`, then `DayColumns.sourced(from: 1)`, by user and day.
     static let sourcedDayValuesOfUsers = SQL(
-        sqlite: """
-            SELECT user_id, day, symptom_severity, mood, energy, hrv, hrv_source, resting_heart_rate,
-                resting_heart_rate_source, step_count, step_count_source, sleep_duration, sleep_duration_source
-            FROM daily_logs
-            WHERE user_id IN (SELECT value FROM json_each($1)) AND day <= $2 ORDER BY user_id, day
-            """,
-        postgresql: """
-            SELECT user_id, day, symptom_severity, mood, energy, hrv, hrv_source, resting_heart_rate,
-                resting_heart_rate_source, step_count, step_count_source, sleep_duration, sleep_duration_source
-            FROM daily_logs
-            WHERE user_id = ANY($1::text[]) AND day <= $2 ORDER BY user_id, day
-            """, binaryRows: true)
+        """
+        SELECT user_id, day, symptom_severity, mood, energy, hrv, hrv_source, resting_heart_rate,
+            resting_heart_rate_source, step_count, step_count_source, sleep_duration, sleep_duration_source
+        FROM daily_logs
+        WHERE user_id = ANY($1::text[]) AND day <= $2 ORDER BY user_id, day
+        """, binaryRows: true)
     /// $1 user, $2 last day: `DayColumns.sourced(from: 0)`, in day order.
     static let sourcedDayValues = SQL(
         """

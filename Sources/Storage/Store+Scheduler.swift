@@ -374,7 +374,9 @@ extension Store {
     public func taskRuns(
         identifier: String? = nil, scope: String? = nil, limit: Int? = nil, includeUnfinished: Bool = false
     ) throws(StorageError) -> [TaskRunRecord] {
-        try driver.rows(.taskRuns, [identifier, scope, includeUnfinished, limit], TaskRunRecord.init(row:))
+        try driver.rows(
+            .taskRuns, [identifier, scope, includeUnfinished, Int64(clamping: limit ?? Int.max)],
+            TaskRunRecord.init(row:))
     }
 
     /// The latest finished run of each identifier and scope that succeeded without leaving a
