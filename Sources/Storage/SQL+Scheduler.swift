@@ -246,21 +246,17 @@ extension SQL {
     /// $1 request ids (a list), $2 rows of (request id, owner, attempt): the id, identifier, scope and attempts of
     /// each request whose lease holds — whether or not it has expired, until a claim takes it over (PostgreSQL:
     /// locked, in id order, so it and a reclaim cannot both win, and two batches never wait on each other in a
-    /// circle). On PostgreSQL the list finds the rows by their key; a join on the rows alone was planned as a scan
-    /// of the whole table.
+    /// circle). The list finds the rows by their key: on PostgreSQL a join on the rows alone was planned as a scan of
+    /// the whole table.
     static let leasedTaskRequests = SQL(
-        sqlite: """
-            SELECT r.id, r.identifier, r.scope, r.attempts FROM json_each($2) AS s
-            JOIN task_requests r ON r.id = s.value ->> 0 AND r.lease_owner = s.value ->> 1
-                AND r.attempts = s.value ->> 2
-            """,
-        postgresql: """
-            SELECT r.id, r.identifier, r.scope, r.attempts FROM task_requests r
-            WHERE r.id = ANY($1::bigint[]) AND (r.id, r.lease_owner, r.attempts) IN (
-                SELECT (s.e ->> 0)::bigint, s.e ->> 1, (s.e ->> 2)::integer FROM json_array_elements($2::json) AS s (e))
-            ORDER BY r.id
-            FOR UPDATE OF r
-            """)
+        """
+        SELECT r.id, r.identifier, r.scope, r.attempts FROM task_requests AS r
+        WHERE r.id = ANY($1::bigint[]) AND (r.id, r.lease_owner, r.attempts) IN (
+            SELECT (s.value ->> 0)::bigint, s.value ->> 1, (s.value ->> 2)::integer
+            FROM json_array_elements($2::json) AS s (value))
+        ORDER BY r.id
+        FOR UPDATE OF r
+        """)
 
     /// $1 identifiers, $2 scopes (lists of one length, pairwise: one chain each): the chains with a pending request,
     /// each looked up in the index of pending requests.

@@ -38,7 +38,7 @@ struct SQL: Sendable {
     ///   `WITH ORDINALITY` and its column `key`, as `json_each($n) AS s`, whose columns are named so;
     /// - a cast, `$n::text`, as its value: PostgreSQL needs a type for a parameter it cannot infer (one only tested
     ///   for NULL) and for a value read from JSON text, SQLite takes each value's own;
-    /// - a row lock, a last line `FOR UPDATE`, left out: SQLite has one writer, whose transaction holds the lock.
+    /// - a row lock, a last line `FOR UPDATE` (`OF` a table), left out: SQLite has one writer, whose transaction holds the lock.
     static func sqliteForm(of postgresql: String) -> String {
         postgresql
             .replacing(#/= ANY\((\$\d+)::\w+\[\]\)/#) { "IN (SELECT value FROM json_each(\($0.output.1)))" }
@@ -46,7 +46,7 @@ struct SQL: Sendable {
                 "json_each(\($0.output.1)) AS \($0.output.3)"
             }
             .replacing(#/::\w+(\[\])?/#, with: "")
-            .replacing(#/\n *FOR UPDATE$/#, with: "")
+            .replacing(#/\n *FOR UPDATE( OF \w+)?$/#, with: "")
     }
 
     /// The statement as one database reads it, and the literal it was written as, by whose address each

@@ -36,33 +36,6 @@ extension Store {
         try driver.dailyLogs(user: user, from: first, through: last)
     }
 
-    /// The user's day values and sources through `last`, in day order: what a retrain learns from
-    /// (`LogReader.sourcedDayValues(user:through:)`, on the store's connection).
-    public func sourcedDayValues(user: UserID, through last: Day) throws(StorageError) -> [SourcedDayValues] {
-        try driver.sourcedDayValues(user: user, through: last)
-    }
-
-    /// Each user's day values through `last`, in the order of `users`: what a population is pooled from
-    /// (`LogReader.dayValues(users:through:)`, on the store's connection).
-    public func dayValues(users: [UserID], through last: Day) throws(StorageError) -> [[DayValues]] {
-        try driver.dayValues(users: users, through: last)
-    }
-
-    /// `LogReader.sourcedDayValues(users:through:)`, on the store's connection.
-    public func sourcedDayValues(users: [UserID], through last: Day) throws(StorageError) -> [[SourcedDayValues]] {
-        try driver.sourcedDayValues(users: users, through: last)
-    }
-
-    /// Those of `ids` that exist, ordered by id (`LogReader.users(_:)`, on the store's connection).
-    public func users(_ ids: [UserID]) throws(StorageError) -> [User] {
-        try driver.users(ids)
-    }
-
-    /// Every user's id, in order (`LogReader.userIDs()`, on the store's connection).
-    public func userIDs() throws(StorageError) -> [UserID] {
-        try driver.userIDs()
-    }
-
     /// Creates the user or changes their time zone. Runs in its own transaction.
     public func save(_ user: User) throws(StorageError) {
         try write { () throws(StorageError) in try upsert(user) }
@@ -139,6 +112,35 @@ extension Store {
             case nil: try driver.run(.deleteSetting, [update.user, key.rawValue])
             }
         }
+    }
+}
+
+// What a retrain reads through a `LogReader`, read on the store's own connection: where no reader can be opened
+// (a server at its connection limit), a retrain reads through the store. Each returns what `LogReader`'s method of
+// the same name returns, as its doc comment says.
+extension Store {
+    public func sourcedDayValues(user: UserID, through last: Day) throws(StorageError) -> [SourcedDayValues] {
+        try driver.sourcedDayValues(user: user, through: last)
+    }
+
+    public func dayValues(users: [UserID], through last: Day) throws(StorageError) -> [[DayValues]] {
+        try driver.dayValues(users: users, through: last)
+    }
+
+    public func sourcedDayValues(users: [UserID], through last: Day) throws(StorageError) -> [[SourcedDayValues]] {
+        try driver.sourcedDayValues(users: users, through: last)
+    }
+
+    public func users(_ ids: [UserID]) throws(StorageError) -> [User] {
+        try driver.users(ids)
+    }
+
+    public func userIDs() throws(StorageError) -> [UserID] {
+        try driver.userIDs()
+    }
+
+    public func servingModels(scopes: [String]) throws(StorageError) -> [String: StoredModel] {
+        try driver.servingModels(scopes: scopes)
     }
 }
 

@@ -85,12 +85,6 @@ extension Store {
         try driver.servingModel(scope: scope)
     }
 
-    /// `servingModel(scope:)` for each of `scopes`, by scope, in one query; a scope with no model served is left
-    /// out.
-    public func servingModels(scopes: [String]) throws(StorageError) -> [String: StoredModel] {
-        try driver.servingModels(scopes: scopes)
-    }
-
     /// The scope's artifacts, newest first, promoted or not.
     public func modelHistory(scope: String, limit: Int = modelHistoryLimit) throws(StorageError) -> [StoredModel] {
         try driver.rows(.modelHistory, [scope, limit], StoredModel.init(row:))
