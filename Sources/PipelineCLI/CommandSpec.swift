@@ -30,6 +30,10 @@ struct OptionSpec: Sendable {
         case instant
         /// A user id (`Domain.UserID`).
         case user
+        /// A task identifier (`Scheduling.TaskIdentifier`), e.g. `ml-retrain`.
+        case task
+        /// A positive duration, `90`, `90s`, `15m`, `15min` or `1.5h` (`OptionSpec.ValueType.seconds(in:)`).
+        case duration
     }
 
     /// The long name without dashes: `user` for `--user`.
@@ -76,6 +80,8 @@ struct OptionSpec: Sendable {
         case .day: "day"
         case .instant: "instant"
         case .user: "user"
+        case .task: "task"
+        case .duration: "duration"
         }
     }
 

@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import Scheduling
 
 /// A command line matched against a `CommandSpec` and the global options: every value is present
 /// because it was typed, came from the option's environment variable, or is its declared default,
@@ -165,21 +166,25 @@ struct ParsedArguments: Sendable {
     }
 
     /// The value of a `.day` option.
-    func day(_ name: String) -> Day? {
-        _ = declared(name) { $0 == .day }
-        return values[name]?.last.map { Day($0)! }
-    }
+    func day(_ name: String) -> Day? { value(name, .day, Day.init) }
 
     /// The value of an `.instant` option.
-    func date(_ name: String) -> Date? {
-        _ = declared(name) { $0 == .instant }
-        return values[name]?.last.map { ISO8601Instant.date(from: $0)! }
-    }
+    func date(_ name: String) -> Date? { value(name, .instant, ISO8601Instant.date(from:)) }
 
     /// The value of a `.user` option.
-    func user(_ name: String) -> UserID? {
-        _ = declared(name) { $0 == .user }
-        return values[name]?.last.map { UserID($0)! }
+    func user(_ name: String) -> UserID? { value(name, .user, UserID.init) }
+
+    /// The value of a `.task` option.
+    func task(_ name: String) -> TaskIdentifier? { value(name, .task, TaskIdentifier.init) }
+
+    /// The value of a `.duration` option, in seconds.
+    func duration(_ name: String) -> TimeInterval? { value(name, .duration, OptionSpec.ValueType.seconds(in:)) }
+
+    /// The value of an option of `type`, read from its text with `read` (which the check while parsing has
+    /// already seen succeed).
+    private func value<T>(_ name: String, _ type: OptionSpec.ValueType, _ read: (String) -> T?) -> T? {
+        _ = declared(name) { $0 == type }
+        return values[name]?.last.map { read($0)! }
     }
 
     /// The value of a `.required` or `.optional` positional argument.

@@ -18,116 +18,71 @@ extension SQL {
     /// $1 rows of (identifier, scope, kind, earliest_begin_at, requires_external_power, requires_network), one per
     /// chain, $2 submitted_at: each pending, replacing a pending request of its chain (its attempts start again).
     static let replaceTaskRequests = SQL(
-        sqlite: """
-            INSERT INTO task_requests (
-                identifier, scope, kind, earliest_begin_at, requires_external_power, requires_network, submitted_at)
-            SELECT s.value ->> 0, s.value ->> 1, s.value ->> 2, s.value ->> 3, s.value ->> 4, s.value ->> 5, $2
-            FROM json_each($1) AS s WHERE true ORDER BY s.key
-            ON CONFLICT (identifier, scope) WHERE lease_owner IS NULL DO UPDATE SET
-                kind = excluded.kind, earliest_begin_at = excluded.earliest_begin_at,
-                requires_external_power = excluded.requires_external_power,
-                requires_network = excluded.requires_network, submitted_at = excluded.submitted_at, attempts = 0
-            """,
-        postgresql: """
-            INSERT INTO task_requests (
-                identifier, scope, kind, earliest_begin_at, requires_external_power, requires_network, submitted_at)
-            SELECT s.e ->> 0, s.e ->> 1, s.e ->> 2, (s.e ->> 3)::bigint, (s.e ->> 4)::boolean, (s.e ->> 5)::boolean,
-                $2::bigint
-            FROM json_array_elements($1::json) WITH ORDINALITY AS s (e, position) ORDER BY s.position
-            ON CONFLICT (identifier, scope) WHERE lease_owner IS NULL DO UPDATE SET
-                kind = excluded.kind, earliest_begin_at = excluded.earliest_begin_at,
-                requires_external_power = excluded.requires_external_power,
-                requires_network = excluded.requires_network, submitted_at = excluded.submitted_at, attempts = 0
-            """)
+        """
+        INSERT INTO task_requests (
+            identifier, scope, kind, earliest_begin_at, requires_external_power, requires_network, submitted_at)
+        SELECT s.value ->> 0, s.value ->> 1, s.value ->> 2, (s.value ->> 3)::bigint, (s.value ->> 4)::boolean,
+            (s.value ->> 5)::boolean, $2::bigint
+        FROM json_array_elements($1::json) WITH ORDINALITY AS s (value, key) WHERE true ORDER BY s.key
+        ON CONFLICT (identifier, scope) WHERE lease_owner IS NULL DO UPDATE SET
+            kind = excluded.kind, earliest_begin_at = excluded.earliest_begin_at,
+            requires_external_power = excluded.requires_external_power,
+            requires_network = excluded.requires_network, submitted_at = excluded.submitted_at, attempts = 0
+        """)
 
     /// $1 rows of (identifier, scope, kind, earliest_begin_at, requires_external_power, requires_network),
     /// $2 submitted_at: each inserted, in order, whose chain has no request and none discarded; the ids inserted.
     static let keepTaskRequests = SQL(
-        sqlite: """
-            INSERT INTO task_requests (
-                identifier, scope, kind, earliest_begin_at, requires_external_power, requires_network, submitted_at)
-            SELECT s.value ->> 0, s.value ->> 1, s.value ->> 2, s.value ->> 3, s.value ->> 4, s.value ->> 5, $2
-            FROM json_each($1) AS s
-            WHERE NOT EXISTS (
-                    SELECT 1 FROM task_requests t WHERE t.identifier = s.value ->> 0 AND t.scope = s.value ->> 1)
-                AND NOT EXISTS (
-                    SELECT 1 FROM discarded_task_requests d
-                    WHERE d.identifier = s.value ->> 0 AND d.scope = s.value ->> 1)
-            ORDER BY s.key
-            ON CONFLICT (identifier, scope) WHERE lease_owner IS NULL DO NOTHING
-            RETURNING id
-            """,
-        postgresql: """
-            INSERT INTO task_requests (
-                identifier, scope, kind, earliest_begin_at, requires_external_power, requires_network, submitted_at)
-            SELECT s.e ->> 0, s.e ->> 1, s.e ->> 2, (s.e ->> 3)::bigint, (s.e ->> 4)::boolean, (s.e ->> 5)::boolean,
-                $2::bigint
-            FROM json_array_elements($1::json) WITH ORDINALITY AS s (e, position)
-            WHERE NOT EXISTS (
-                    SELECT 1 FROM task_requests t WHERE t.identifier = s.e ->> 0 AND t.scope = s.e ->> 1)
-                AND NOT EXISTS (
-                    SELECT 1 FROM discarded_task_requests d WHERE d.identifier = s.e ->> 0 AND d.scope = s.e ->> 1)
-            ORDER BY s.position
-            ON CONFLICT (identifier, scope) WHERE lease_owner IS NULL DO NOTHING
-            RETURNING id
-            """)
+        """
+        INSERT INTO task_requests (
+            identifier, scope, kind, earliest_begin_at, requires_external_power, requires_network, submitted_at)
+        SELECT s.value ->> 0, s.value ->> 1, s.value ->> 2, (s.value ->> 3)::bigint, (s.value ->> 4)::boolean,
+            (s.value ->> 5)::boolean, $2::bigint
+        FROM json_array_elements($1::json) WITH ORDINALITY AS s (value, key)
+        WHERE NOT EXISTS (
+                SELECT 1 FROM task_requests t WHERE t.identifier = s.value ->> 0 AND t.scope = s.value ->> 1)
+            AND NOT EXISTS (
+                SELECT 1 FROM discarded_task_requests d WHERE d.identifier = s.value ->> 0 AND d.scope = s.value ->> 1)
+        ORDER BY s.key
+        ON CONFLICT (identifier, scope) WHERE lease_owner IS NULL DO NOTHING
+        RETURNING id
+        """)
 
     /// $1 ids (a list): deletes each whose chain has another request by now.
     static let withdrawTaskRequests = SQL(
-        sqlite: """
-            DELETE FROM task_requests AS r
-            WHERE r.id IN (SELECT value FROM json_each($1)) AND EXISTS (
-                SELECT 1 FROM task_requests o WHERE o.identifier = r.identifier AND o.scope = r.scope AND o.id <> r.id)
-            """,
-        postgresql: """
-            DELETE FROM task_requests r
-            WHERE r.id = ANY($1::bigint[]) AND EXISTS (
-                SELECT 1 FROM task_requests o WHERE o.identifier = r.identifier AND o.scope = r.scope AND o.id <> r.id)
-            """)
+        """
+        DELETE FROM task_requests AS r
+        WHERE r.id = ANY($1::bigint[]) AND EXISTS (
+            SELECT 1 FROM task_requests o WHERE o.identifier = r.identifier AND o.scope = r.scope AND o.id <> r.id)
+        """)
 
     /// $1 now, $2 identifiers (a list), $3 scope or NULL: pending requests due later made due now.
     static let makeTaskRequestsDue = SQL(
-        sqlite: """
-            UPDATE task_requests SET earliest_begin_at = $1
-            WHERE lease_owner IS NULL AND earliest_begin_at > $1
-                AND identifier IN (SELECT value FROM json_each($2)) AND ($3 IS NULL OR scope = $3)
-            """,
-        postgresql: """
-            UPDATE task_requests SET earliest_begin_at = $1
-            WHERE lease_owner IS NULL AND earliest_begin_at > $1
-                AND identifier = ANY($2::text[]) AND ($3::text IS NULL OR scope = $3::text)
-            """)
+        """
+        UPDATE task_requests SET earliest_begin_at = $1
+        WHERE lease_owner IS NULL AND earliest_begin_at > $1
+            AND identifier = ANY($2::text[]) AND ($3::text IS NULL OR scope = $3::text)
+        """)
 
     /// $1 identifier or NULL, $2 scope or NULL.
     static let deletePendingTaskRequests = SQL(
-        sqlite: """
-            DELETE FROM task_requests
-            WHERE lease_owner IS NULL AND ($1 IS NULL OR identifier = $1) AND ($2 IS NULL OR scope = $2)
-            """,
-        postgresql: """
-            DELETE FROM task_requests
-            WHERE lease_owner IS NULL AND ($1::text IS NULL OR identifier = $1::text)
-                AND ($2::text IS NULL OR scope = $2::text)
-            """)
+        """
+        DELETE FROM task_requests
+        WHERE lease_owner IS NULL AND ($1::text IS NULL OR identifier = $1::text)
+            AND ($2::text IS NULL OR scope = $2::text)
+        """)
 
     // MARK: Reading requests
 
     /// $1 identifier or NULL, $2 scope or NULL: every request, then its last_error, by when it may begin.
     static let taskRequests = SQL(
-        sqlite: """
-            SELECT id, identifier, scope, kind, earliest_begin_at, requires_external_power, requires_network,
-                submitted_at, attempts, lease_owner, lease_expires_at, claimed_at, last_error
-            FROM task_requests
-            WHERE ($1 IS NULL OR identifier = $1) AND ($2 IS NULL OR scope = $2)
-            ORDER BY coalesce(earliest_begin_at, submitted_at), id
-            """,
-        postgresql: """
-            SELECT id, identifier, scope, kind, earliest_begin_at, requires_external_power, requires_network,
-                submitted_at, attempts, lease_owner, lease_expires_at, claimed_at, last_error
-            FROM task_requests
-            WHERE ($1::text IS NULL OR identifier = $1::text) AND ($2::text IS NULL OR scope = $2::text)
-            ORDER BY coalesce(earliest_begin_at, submitted_at), id
-            """)
+        """
+        SELECT id, identifier, scope, kind, earliest_begin_at, requires_external_power, requires_network,
+            submitted_at, attempts, lease_owner, lease_expires_at, claimed_at, last_error
+        FROM task_requests
+        WHERE ($1::text IS NULL OR identifier = $1::text) AND ($2::text IS NULL OR scope = $2::text)
+        ORDER BY coalesce(earliest_begin_at, submitted_at), id
+        """)
 
     /// The highest request id handed out (0 for none). On PostgreSQL the sequence's, not max(id): a request that
     /// succeeded is deleted, and ids are never reused.
@@ -140,16 +95,11 @@ extension SQL {
 
     /// $1 identifiers (a list), $2 scope or NULL, $3 now, $4 the highest id: pending requests due.
     static let dueTaskRequestCount = SQL(
-        sqlite: """
-            SELECT count(*) FROM task_requests
-            WHERE lease_owner IS NULL AND coalesce(earliest_begin_at, submitted_at) <= $3
-                AND identifier IN (SELECT value FROM json_each($1)) AND ($2 IS NULL OR scope = $2) AND id <= $4
-            """,
-        postgresql: """
-            SELECT count(*) FROM task_requests
-            WHERE lease_owner IS NULL AND coalesce(earliest_begin_at, submitted_at) <= $3::bigint
-                AND identifier = ANY($1::text[]) AND ($2::text IS NULL OR scope = $2::text) AND id <= $4::bigint
-            """)
+        """
+        SELECT count(*) FROM task_requests
+        WHERE lease_owner IS NULL AND coalesce(earliest_begin_at, submitted_at) <= $3::bigint
+            AND identifier = ANY($1::text[]) AND ($2::text IS NULL OR scope = $2::text) AND id <= $4::bigint
+        """)
 
     /// $1 identifier, $2 the id to start after ('' for the first page), $3 limit: users with no request of it,
     /// pending, running or discarded, in id order. `id > $2` alone, never `$2 IS NULL OR …`: PostgreSQL's generic
@@ -166,27 +116,17 @@ extension SQL {
     /// $1 identifiers (a list), $2 scope or NULL, $3 now, $4 the highest id, $5 on external power, $6 network,
     /// $7 limit: requests another worker's lease holds, and requests due whose conditions are unmet, by id.
     static let heldOrWaitingTaskRequests = SQL(
-        sqlite: """
-            SELECT id, identifier, scope, kind, earliest_begin_at, requires_external_power, requires_network,
-                submitted_at, attempts, lease_owner, lease_expires_at, claimed_at
-            FROM task_requests
-            WHERE identifier IN (SELECT value FROM json_each($1)) AND ($2 IS NULL OR scope = $2)
-                AND ((lease_owner IS NOT NULL AND lease_expires_at > $3)
-                    OR (lease_owner IS NULL AND coalesce(earliest_begin_at, submitted_at) <= $3 AND id <= $4
-                        AND ((requires_external_power AND NOT $5) OR (requires_network AND NOT $6))))
-            ORDER BY id LIMIT $7
-            """,
-        postgresql: """
-            SELECT id, identifier, scope, kind, earliest_begin_at, requires_external_power, requires_network,
-                submitted_at, attempts, lease_owner, lease_expires_at, claimed_at
-            FROM task_requests
-            WHERE identifier = ANY($1::text[]) AND ($2::text IS NULL OR scope = $2::text)
-                AND ((lease_owner IS NOT NULL AND lease_expires_at > $3::bigint)
-                    OR (lease_owner IS NULL AND coalesce(earliest_begin_at, submitted_at) <= $3::bigint
-                        AND id <= $4::bigint
-                        AND ((requires_external_power AND NOT $5::boolean) OR (requires_network AND NOT $6::boolean))))
-            ORDER BY id LIMIT $7
-            """)
+        """
+        SELECT id, identifier, scope, kind, earliest_begin_at, requires_external_power, requires_network,
+            submitted_at, attempts, lease_owner, lease_expires_at, claimed_at
+        FROM task_requests
+        WHERE identifier = ANY($1::text[]) AND ($2::text IS NULL OR scope = $2::text)
+            AND ((lease_owner IS NOT NULL AND lease_expires_at > $3::bigint)
+                OR (lease_owner IS NULL AND coalesce(earliest_begin_at, submitted_at) <= $3::bigint
+                    AND id <= $4::bigint
+                    AND ((requires_external_power AND NOT $5::boolean) OR (requires_network AND NOT $6::boolean))))
+        ORDER BY id LIMIT $7
+        """)
 
     // MARK: Claiming
 
@@ -281,63 +221,43 @@ extension SQL {
     /// $1 request ids (a list): closes the runs dead workers left open for them as failures at the moment their
     /// leases expired; each request's id and the dead worker.
     static let closeAbandonedRuns = SQL(
-        sqlite: """
-            UPDATE task_runs SET finished_at = lease_expires_at, outcome = 'failure',
-                reason = 'lease expired: worker died',
-                successor_pending = EXISTS (
-                    SELECT 1 FROM task_requests t
-                    WHERE t.identifier = task_runs.identifier AND t.scope = task_runs.scope AND t.lease_owner IS NULL)
-            WHERE request_id IN (SELECT value FROM json_each($1)) AND finished_at IS NULL
-            RETURNING request_id, worker
-            """,
-        postgresql: """
-            UPDATE task_runs r SET finished_at = r.lease_expires_at, outcome = 'failure',
-                reason = 'lease expired: worker died',
-                successor_pending = EXISTS (
-                    SELECT 1 FROM task_requests t
-                    WHERE t.identifier = r.identifier AND t.scope = r.scope AND t.lease_owner IS NULL)
-            WHERE r.request_id = ANY($1::bigint[]) AND r.finished_at IS NULL
-            RETURNING r.request_id, r.worker
-            """)
+        """
+        UPDATE task_runs AS r SET finished_at = r.lease_expires_at, outcome = 'failure',
+            reason = 'lease expired: worker died',
+            successor_pending = EXISTS (
+                SELECT 1 FROM task_requests t
+                WHERE t.identifier = r.identifier AND t.scope = r.scope AND t.lease_owner IS NULL)
+        WHERE r.request_id = ANY($1::bigint[]) AND r.finished_at IS NULL
+        RETURNING request_id, worker
+        """)
 
     /// $1 request ids (a list), claimed: opens a run for each, in the order they became due; each run's id and
     /// request.
     static let openRuns = SQL(
-        sqlite: """
-            INSERT INTO task_runs (request_id, identifier, scope, kind, attempt, worker, started_at, lease_expires_at)
-            SELECT id, identifier, scope, kind, attempts, lease_owner, claimed_at, lease_expires_at FROM task_requests
-            WHERE id IN (SELECT value FROM json_each($1))
-            ORDER BY coalesce(earliest_begin_at, submitted_at), id
-            RETURNING id, request_id
-            """,
-        postgresql: """
-            INSERT INTO task_runs (request_id, identifier, scope, kind, attempt, worker, started_at, lease_expires_at)
-            SELECT id, identifier, scope, kind, attempts, lease_owner, claimed_at, lease_expires_at FROM task_requests
-            WHERE id = ANY($1::bigint[])
-            ORDER BY coalesce(earliest_begin_at, submitted_at), id
-            RETURNING id, request_id
-            """)
+        """
+        INSERT INTO task_runs (request_id, identifier, scope, kind, attempt, worker, started_at, lease_expires_at)
+        SELECT id, identifier, scope, kind, attempts, lease_owner, claimed_at, lease_expires_at FROM task_requests
+        WHERE id = ANY($1::bigint[])
+        ORDER BY coalesce(earliest_begin_at, submitted_at), id
+        RETURNING id, request_id
+        """)
 
     // MARK: Finishing
 
     /// $1 request ids (a list), $2 rows of (request id, owner, attempt): the id, identifier, scope and attempts of
     /// each request whose lease holds — whether or not it has expired, until a claim takes it over (PostgreSQL:
     /// locked, in id order, so it and a reclaim cannot both win, and two batches never wait on each other in a
-    /// circle). On PostgreSQL the list finds the rows by their key; a join on the rows alone was planned as a scan
-    /// of the whole table.
+    /// circle). The list finds the rows by their key: on PostgreSQL a join on the rows alone was planned as a scan of
+    /// the whole table.
     static let leasedTaskRequests = SQL(
-        sqlite: """
-            SELECT r.id, r.identifier, r.scope, r.attempts FROM json_each($2) AS s
-            JOIN task_requests r ON r.id = s.value ->> 0 AND r.lease_owner = s.value ->> 1
-                AND r.attempts = s.value ->> 2
-            """,
-        postgresql: """
-            SELECT r.id, r.identifier, r.scope, r.attempts FROM task_requests r
-            WHERE r.id = ANY($1::bigint[]) AND (r.id, r.lease_owner, r.attempts) IN (
-                SELECT (s.e ->> 0)::bigint, s.e ->> 1, (s.e ->> 2)::integer FROM json_array_elements($2::json) AS s (e))
-            ORDER BY r.id
-            FOR UPDATE OF r
-            """)
+        """
+        SELECT r.id, r.identifier, r.scope, r.attempts FROM task_requests AS r
+        WHERE r.id = ANY($1::bigint[]) AND (r.id, r.lease_owner, r.attempts) IN (
+            SELECT (s.value ->> 0)::bigint, s.value ->> 1, (s.value ->> 2)::integer
+            FROM json_array_elements($2::json) AS s (value))
+        ORDER BY r.id
+        FOR UPDATE OF r
+        """)
 
     /// $1 identifiers, $2 scopes (lists of one length, pairwise: one chain each): the chains with a pending request,
     /// each looked up in the index of pending requests.
@@ -358,9 +278,7 @@ extension SQL {
     static let deleteTaskRequest = SQL("DELETE FROM task_requests WHERE id = $1")
 
     /// $1 ids (a list).
-    static let deleteTaskRequests = SQL(
-        sqlite: "DELETE FROM task_requests WHERE id IN (SELECT value FROM json_each($1))",
-        postgresql: "DELETE FROM task_requests WHERE id = ANY($1::bigint[])")
+    static let deleteTaskRequests = SQL("DELETE FROM task_requests WHERE id = ANY($1::bigint[])")
 
     /// $1 request id, $2 earliest_begin_at, $3 last_error: pending again, to be retried.
     static let retryTaskRequest = SQL(
@@ -373,33 +291,21 @@ extension SQL {
     /// $1 identifier, $2 scope, $3 retry at, $4 attempts, $5 last_error: the chain's pending successor takes the
     /// retry (moved up to $3 if due later) and the attempt count.
     static let moveSuccessorUp = SQL(
-        sqlite: """
-            UPDATE task_requests SET
-                earliest_begin_at = CASE WHEN earliest_begin_at IS NULL OR earliest_begin_at <= $3
-                    THEN earliest_begin_at ELSE $3 END,
-                attempts = max(attempts, $4), last_error = $5
-            WHERE identifier = $1 AND scope = $2 AND lease_owner IS NULL
-            """,
-        postgresql: """
-            UPDATE task_requests SET
-                earliest_begin_at = CASE WHEN earliest_begin_at IS NULL OR earliest_begin_at <= $3
-                    THEN earliest_begin_at ELSE $3 END,
-                attempts = greatest(attempts, $4), last_error = $5
-            WHERE identifier = $1 AND scope = $2 AND lease_owner IS NULL
-            """)
+        """
+        UPDATE task_requests SET
+            earliest_begin_at = CASE WHEN earliest_begin_at IS NULL OR earliest_begin_at <= $3
+                THEN earliest_begin_at ELSE $3 END,
+            attempts = CASE WHEN attempts < $4 THEN $4 ELSE attempts END, last_error = $5
+        WHERE identifier = $1 AND scope = $2 AND lease_owner IS NULL
+        """)
 
     /// $1 request id: pending again, its attempt uncounted (a claim given back unrun).
     static let releaseTaskRequest = SQL(
-        sqlite: """
-            UPDATE task_requests SET lease_owner = NULL, lease_expires_at = NULL, claimed_at = NULL,
-                attempts = max(0, attempts - 1)
-            WHERE id = $1
-            """,
-        postgresql: """
-            UPDATE task_requests SET lease_owner = NULL, lease_expires_at = NULL, claimed_at = NULL,
-                attempts = greatest(0, attempts - 1)
-            WHERE id = $1
-            """)
+        """
+        UPDATE task_requests SET lease_owner = NULL, lease_expires_at = NULL, claimed_at = NULL,
+            attempts = CASE WHEN attempts > 0 THEN attempts - 1 ELSE 0 END
+        WHERE id = $1
+        """)
 
     /// $1 run ids (a list), $2 rows of (run id, outcome, reason, successor_pending, periods), $3 finished_at: each
     /// run still open closed. On PostgreSQL the list finds the runs by their key (a join on the rows alone was
@@ -434,28 +340,19 @@ extension SQL {
 
     // MARK: History and status
 
-    /// $1 identifier or NULL, $2 scope or NULL, $3 whether unfinished runs too, $4 limit or NULL: the most recent
-    /// runs, oldest first.
+    /// $1 identifier or NULL, $2 scope or NULL, $3 whether unfinished runs too, $4 limit: the most recent runs,
+    /// oldest first.
     static let taskRuns = SQL(
-        sqlite: """
-            SELECT * FROM (
-                SELECT id, request_id, identifier, scope, kind, attempt, worker, started_at, lease_expires_at,
-                    finished_at, outcome, reason, successor_pending, periods
-                FROM task_runs
-                WHERE ($1 IS NULL OR identifier = $1) AND ($2 IS NULL OR scope = $2) AND ($3 OR finished_at IS NOT NULL)
-                ORDER BY id DESC LIMIT coalesce($4, -1))
-            ORDER BY id
-            """,
-        postgresql: """
-            SELECT * FROM (
-                SELECT id, request_id, identifier, scope, kind, attempt, worker, started_at, lease_expires_at,
-                    finished_at, outcome, reason, successor_pending, periods
-                FROM task_runs
-                WHERE ($1::text IS NULL OR identifier = $1::text) AND ($2::text IS NULL OR scope = $2::text)
-                    AND ($3::boolean OR finished_at IS NOT NULL)
-                ORDER BY id DESC LIMIT $4::bigint) AS recent
-            ORDER BY id
-            """)
+        """
+        SELECT * FROM (
+            SELECT id, request_id, identifier, scope, kind, attempt, worker, started_at, lease_expires_at,
+                finished_at, outcome, reason, successor_pending, periods
+            FROM task_runs
+            WHERE ($1::text IS NULL OR identifier = $1::text) AND ($2::text IS NULL OR scope = $2::text)
+                AND ($3::boolean OR finished_at IS NOT NULL)
+            ORDER BY id DESC LIMIT $4::bigint) AS recent
+        ORDER BY id
+        """)
 
     /// The latest finished run of each chain, where it succeeded and left no successor pending.
     static let brokenTaskChains = SQL(
@@ -490,21 +387,14 @@ extension SQL {
 
     /// $1 now, $2 processing age, $3 refresh age: requests whose lease expired that long ago.
     static let staleTaskLeases = SQL(
-        sqlite: """
-            SELECT id, identifier, scope, kind, earliest_begin_at, requires_external_power, requires_network,
-                submitted_at, attempts, lease_owner, lease_expires_at, claimed_at
-            FROM task_requests
-            WHERE lease_owner IS NOT NULL AND lease_expires_at <= $1 - CASE kind WHEN 'processing' THEN $2 ELSE $3 END
-            ORDER BY lease_expires_at, id
-            """,
-        postgresql: """
-            SELECT id, identifier, scope, kind, earliest_begin_at, requires_external_power, requires_network,
-                submitted_at, attempts, lease_owner, lease_expires_at, claimed_at
-            FROM task_requests
-            WHERE lease_owner IS NOT NULL
-                AND lease_expires_at <= $1::bigint - CASE kind WHEN 'processing' THEN $2::bigint ELSE $3::bigint END
-            ORDER BY lease_expires_at, id
-            """)
+        """
+        SELECT id, identifier, scope, kind, earliest_begin_at, requires_external_power, requires_network,
+            submitted_at, attempts, lease_owner, lease_expires_at, claimed_at
+        FROM task_requests
+        WHERE lease_owner IS NOT NULL
+            AND lease_expires_at <= $1::bigint - CASE kind WHEN 'processing' THEN $2::bigint ELSE $3::bigint END
+        ORDER BY lease_expires_at, id
+        """)
 
     /// $1 now: each identifier's pending, due, running and abandoned requests.
     static let taskRequestCounts = SQL(

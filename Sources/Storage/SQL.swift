@@ -3,32 +3,57 @@ import Foundation
 
 /// One statement of the seam, in each database's dialect: every operation a driver runs is one of these
 /// (`SQL+*.swift`), named by what it does, as River's driver interface names its queries. A statement both
-/// databases read alike is written once; so is one that only writes or reads a PostgreSQL `json` column, which
-/// takes an inserted parameter's type from its column and returns its text as stored. Parameters are `$1, $2, …` on both (SQLite reads `$1` as a named
-/// parameter, which `Statement` binds by its number), bound in order from the array the caller passes; the
-/// doc comment of each statement names them and the columns it returns, which the callers in `Store+*.swift`
-/// decode through the types' `init(row:)`.
+/// databases read alike is written once, in PostgreSQL's form (`init(_:)`); so is one that only writes or reads a
+/// PostgreSQL `json` column, which takes an inserted parameter's type from its column and returns its text as
+/// stored. Parameters are `$1, $2, …` on both (SQLite reads `$1` as a named parameter, which `Statement` binds by
+/// its number), bound in order from the array the caller passes; the doc comment of each statement names them and
+/// the columns it returns, which the callers in `Store+*.swift` decode through the types' `init(row:)`.
 ///
 /// SQL is always a literal (statements are prepared once and cached by its address), never built from values.
 struct SQL: Sendable {
-    let sqlite: StaticString
-    let postgresql: StaticString
+    let sqlite: Text
+    let postgresql: Text
     /// Whether PostgreSQL sends the rows in its binary format: for reads of many rows of numbers, whose text the
     /// server spends most of such a read writing, and the client parsing. Only for columns of `text`, `integer`,
     /// `bigint`, `smallint`, `double precision` and `boolean` (`PostgreSQLRows` reads no other type's binary).
     let binaryRows: Bool
 
-    /// A statement both databases read the same way.
+    /// A statement both databases read the same way once SQLite's differences are taken out of PostgreSQL's form
+    /// (`sqliteForm(of:)`).
     init(_ both: StaticString, binaryRows: Bool = false) {
-        sqlite = both
-        postgresql = both
+        postgresql = Text(literal: both, text: both.description)
+        sqlite = Text(literal: both, text: SQL.sqliteForm(of: both.description))
         self.binaryRows = binaryRows
     }
 
     init(sqlite: StaticString, postgresql: StaticString, binaryRows: Bool = false) {
-        self.sqlite = sqlite
-        self.postgresql = postgresql
+        self.sqlite = Text(literal: sqlite, text: sqlite.description)
+        self.postgresql = Text(literal: postgresql, text: postgresql.description)
         self.binaryRows = binaryRows
+    }
+
+    /// PostgreSQL's form of a statement as SQLite reads it:
+    /// - a list `x = ANY($n::bigint[])` as `x IN (SELECT value FROM json_each($n))`, the JSON text a list binds as
+    ///   on SQLite (`SQLValue.integers`), and rows `json_array_elements($n::json) AS s (value)`, with or without
+    ///   `WITH ORDINALITY` and its column `key`, as `json_each($n) AS s`, whose columns are named so;
+    /// - a cast, `$n::text`, as its value: PostgreSQL needs a type for a parameter it cannot infer (one only tested
+    ///   for NULL) and for a value read from JSON text, SQLite takes each value's own;
+    /// - a row lock, a last line `FOR UPDATE` (`OF` a table), left out: SQLite has one writer, whose transaction holds the lock.
+    static func sqliteForm(of postgresql: String) -> String {
+        postgresql
+            .replacing(#/= ANY\((\$\d+)::\w+\[\]\)/#) { "IN (SELECT value FROM json_each(\($0.output.1)))" }
+            .replacing(#/json_array_elements\((\$\d+)::json\)( WITH ORDINALITY)? AS (\w+) \(value(, key)?\)/#) {
+                "json_each(\($0.output.1)) AS \($0.output.3)"
+            }
+            .replacing(#/::\w+(\[\])?/#, with: "")
+            .replacing(#/\n *FOR UPDATE( OF \w+)?$/#, with: "")
+    }
+
+    /// The statement as one database reads it, and the literal it was written as, by whose address each
+    /// connection caches the statement it prepared.
+    struct Text: Sendable {
+        let literal: StaticString
+        let text: String
     }
 }
 
@@ -47,7 +72,7 @@ enum SQLValue: Sendable {
     /// As `integers`, of text (`= ANY($n::text[])`).
     case texts([String])
     /// Rows of values as one JSON array of arrays, the same on both: `json_each($n)` and `value ->> k` on SQLite,
-    /// `json_array_elements($n::json)` and `e ->> k` on PostgreSQL. For batches of a few hundred rows whose
+    /// `json_array_elements($n::json)` and its element's `->> k` on PostgreSQL. For batches of a few hundred rows whose
     /// statement takes several columns each; the bulk loads bind columns their own way (`StorageDriver`).
     case rows([[SQLValue]])
 

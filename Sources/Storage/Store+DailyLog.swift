@@ -36,33 +36,6 @@ extension Store {
         try driver.dailyLogs(user: user, from: first, through: last)
     }
 
-    /// The user's day values and sources through `last`, in day order: what a retrain learns from
-    /// (`LogReader.sourcedDayValues(user:through:)`, on the store's connection).
-    public func sourcedDayValues(user: UserID, through last: Day) throws(StorageError) -> [SourcedDayValues] {
-        try driver.sourcedDayValues(user: user, through: last)
-    }
-
-    /// Each user's day values through `last`, in the order of `users`: what a population is pooled from
-    /// (`LogReader.dayValues(users:through:)`, on the store's connection).
-    public func dayValues(users: [UserID], through last: Day) throws(StorageError) -> [[DayValues]] {
-        try driver.dayValues(users: users, through: last)
-    }
-
-    /// `LogReader.sourcedDayValues(users:through:)`, on the store's connection.
-    public func sourcedDayValues(users: [UserID], through last: Day) throws(StorageError) -> [[SourcedDayValues]] {
-        try driver.sourcedDayValues(users: users, through: last)
-    }
-
-    /// Those of `ids` that exist, ordered by id (`LogReader.users(_:)`, on the store's connection).
-    public func users(_ ids: [UserID]) throws(StorageError) -> [User] {
-        try driver.users(ids)
-    }
-
-    /// Every user's id, in order (`LogReader.userIDs()`, on the store's connection).
-    public func userIDs() throws(StorageError) -> [UserID] {
-        try driver.userIDs()
-    }
-
     /// Creates the user or changes their time zone. Runs in its own transaction.
     public func save(_ user: User) throws(StorageError) {
         try write { () throws(StorageError) in try upsert(user) }
@@ -139,6 +112,35 @@ extension Store {
             case nil: try driver.run(.deleteSetting, [update.user, key.rawValue])
             }
         }
+    }
+}
+
+// What a retrain reads through a `LogReader`, read on the store's own connection: where no reader can be opened
+// (a server at its connection limit), a retrain reads through the store. Each returns what `LogReader`'s method of
+// the same name returns, as its doc comment says.
+extension Store {
+    public func sourcedDayValues(user: UserID, through last: Day) throws(StorageError) -> [SourcedDayValues] {
+        try driver.sourcedDayValues(user: user, through: last)
+    }
+
+    public func dayValues(users: [UserID], through last: Day) throws(StorageError) -> [[DayValues]] {
+        try driver.dayValues(users: users, through: last)
+    }
+
+    public func sourcedDayValues(users: [UserID], through last: Day) throws(StorageError) -> [[SourcedDayValues]] {
+        try driver.sourcedDayValues(users: users, through: last)
+    }
+
+    public func users(_ ids: [UserID]) throws(StorageError) -> [User] {
+        try driver.users(ids)
+    }
+
+    public func userIDs() throws(StorageError) -> [UserID] {
+        try driver.userIDs()
+    }
+
+    public func servingModels(scopes: [String]) throws(StorageError) -> [String: StoredModel] {
+        try driver.servingModels(scopes: scopes)
     }
 }
 
@@ -311,9 +313,7 @@ extension SQL {
     static let user = SQL("SELECT id, time_zone FROM users WHERE id = $1")
     static let users = SQL("SELECT id, time_zone FROM users ORDER BY id")
     /// $1 ids (a list).
-    static let usersWithIDs = SQL(
-        sqlite: "SELECT id, time_zone FROM users WHERE id IN (SELECT value FROM json_each($1)) ORDER BY id",
-        postgresql: "SELECT id, time_zone FROM users WHERE id = ANY($1::text[]) ORDER BY id")
+    static let usersWithIDs = SQL("SELECT id, time_zone FROM users WHERE id = ANY($1::text[]) ORDER BY id")
     static let userCount = SQL("SELECT count(*) FROM users")
     static let userIDs = SQL("SELECT id FROM users ORDER BY id")
 
@@ -338,46 +338,28 @@ extension SQL {
         """, binaryRows: true)
     /// $1 users (a list), $2 last day: as `dailyLogs`, by user and day.
     static let dailyLogsOfUsers = SQL(
-        sqlite: """
-            SELECT user_id, day, symptom_severity, mood, energy, notes,
-                hrv, hrv_source, resting_heart_rate, resting_heart_rate_source,
-                step_count, step_count_source, sleep_duration, sleep_duration_source
-            FROM daily_logs
-            WHERE user_id IN (SELECT value FROM json_each($1)) AND day <= $2 ORDER BY user_id, day
-            """,
-        postgresql: """
-            SELECT user_id, day, symptom_severity, mood, energy, notes,
-                hrv, hrv_source, resting_heart_rate, resting_heart_rate_source,
-                step_count, step_count_source, sleep_duration, sleep_duration_source
-            FROM daily_logs
-            WHERE user_id = ANY($1::text[]) AND day <= $2 ORDER BY user_id, day
-            """, binaryRows: true)
+        """
+        SELECT user_id, day, symptom_severity, mood, energy, notes,
+            hrv, hrv_source, resting_heart_rate, resting_heart_rate_source,
+            step_count, step_count_source, sleep_duration, sleep_duration_source
+        FROM daily_logs
+        WHERE user_id = ANY($1::text[]) AND day <= $2 ORDER BY user_id, day
+        """, binaryRows: true)
     /// $1 users (a list), $2 last day: the user, then `DayColumns.values(from: 1)`, by user and day.
     static let dayValuesOfUsers = SQL(
-        sqlite: """
-            SELECT user_id, day, symptom_severity, mood, energy, hrv, resting_heart_rate, step_count, sleep_duration
-            FROM daily_logs
-            WHERE user_id IN (SELECT value FROM json_each($1)) AND day <= $2 ORDER BY user_id, day
-            """,
-        postgresql: """
-            SELECT user_id, day, symptom_severity, mood, energy, hrv, resting_heart_rate, step_count, sleep_duration
-            FROM daily_logs
-            WHERE user_id = ANY($1::text[]) AND day <= $2 ORDER BY user_id, day
-            """, binaryRows: true)
+        """
+        SELECT user_id, day, symptom_severity, mood, energy, hrv, resting_heart_rate, step_count, sleep_duration
+        FROM daily_logs
+        WHERE user_id = ANY($1::text[]) AND day <= $2 ORDER BY user_id, day
+        """, binaryRows: true)
     /// $1 users (a list), $2 last day: `user_id`, then `DayColumns.sourced(from: 1)`, by user and day.
     static let sourcedDayValuesOfUsers = SQL(
-        sqlite: """
-            SELECT user_id, day, symptom_severity, mood, energy, hrv, hrv_source, resting_heart_rate,
-                resting_heart_rate_source, step_count, step_count_source, sleep_duration, sleep_duration_source
-            FROM daily_logs
-            WHERE user_id IN (SELECT value FROM json_each($1)) AND day <= $2 ORDER BY user_id, day
-            """,
-        postgresql: """
-            SELECT user_id, day, symptom_severity, mood, energy, hrv, hrv_source, resting_heart_rate,
-                resting_heart_rate_source, step_count, step_count_source, sleep_duration, sleep_duration_source
-            FROM daily_logs
-            WHERE user_id = ANY($1::text[]) AND day <= $2 ORDER BY user_id, day
-            """, binaryRows: true)
+        """
+        SELECT user_id, day, symptom_severity, mood, energy, hrv, hrv_source, resting_heart_rate,
+            resting_heart_rate_source, step_count, step_count_source, sleep_duration, sleep_duration_source
+        FROM daily_logs
+        WHERE user_id = ANY($1::text[]) AND day <= $2 ORDER BY user_id, day
+        """, binaryRows: true)
     /// $1 user, $2 last day: `DayColumns.sourced(from: 0)`, in day order.
     static let sourcedDayValues = SQL(
         """

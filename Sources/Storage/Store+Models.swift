@@ -85,12 +85,6 @@ extension Store {
         try driver.servingModel(scope: scope)
     }
 
-    /// `servingModel(scope:)` for each of `scopes`, by scope, in one query; a scope with no model served is left
-    /// out.
-    public func servingModels(scopes: [String]) throws(StorageError) -> [String: StoredModel] {
-        try driver.servingModels(scopes: scopes)
-    }
-
     /// The scope's artifacts, newest first, promoted or not.
     public func modelHistory(scope: String, limit: Int = modelHistoryLimit) throws(StorageError) -> [StoredModel] {
         try driver.rows(.modelHistory, [scope, limit], StoredModel.init(row:))
@@ -145,36 +139,23 @@ extension SQL {
             """)
     /// $1 rows of (scope, artifact id), one per scope, $2 promoted_at.
     static let serveModels = SQL(
-        sqlite: """
-            INSERT INTO serving_models (scope, artifact_id, promoted_at)
-            SELECT s.value ->> 0, s.value ->> 1, $2 FROM json_each($1) AS s WHERE true
-            ON CONFLICT (scope) DO UPDATE SET artifact_id = excluded.artifact_id, promoted_at = excluded.promoted_at
-            """,
-        postgresql: """
-            INSERT INTO serving_models (scope, artifact_id, promoted_at)
-            SELECT s.e ->> 0, (s.e ->> 1)::bigint, $2::bigint FROM json_array_elements($1::json) AS s (e)
-            ON CONFLICT (scope) DO UPDATE SET artifact_id = excluded.artifact_id, promoted_at = excluded.promoted_at
-            """)
+        """
+        INSERT INTO serving_models (scope, artifact_id, promoted_at)
+        SELECT s.value ->> 0, (s.value ->> 1)::bigint, $2::bigint
+        FROM json_array_elements($1::json) AS s (value) WHERE true
+        ON CONFLICT (scope) DO UPDATE SET artifact_id = excluded.artifact_id, promoted_at = excluded.promoted_at
+        """)
     /// $1 scopes (a list), $2 how many to keep of each besides the one serving.
     static let pruneModelHistories = SQL(
-        sqlite: """
-            DELETE FROM model_artifacts
-            WHERE id IN (
-                SELECT id FROM (
-                    SELECT id, row_number() OVER (PARTITION BY scope ORDER BY id DESC) AS newer
-                    FROM model_artifacts WHERE scope IN (SELECT value FROM json_each($1)))
-                WHERE newer > $2)
-                AND id NOT IN (SELECT artifact_id FROM serving_models WHERE scope IN (SELECT value FROM json_each($1)))
-            """,
-        postgresql: """
-            DELETE FROM model_artifacts
-            WHERE id IN (
-                SELECT id FROM (
-                    SELECT id, row_number() OVER (PARTITION BY scope ORDER BY id DESC) AS newer
-                    FROM model_artifacts WHERE scope = ANY($1::text[])) AS ranked
-                WHERE newer > $2)
-                AND id NOT IN (SELECT artifact_id FROM serving_models WHERE scope = ANY($1::text[]))
-            """)
+        """
+        DELETE FROM model_artifacts
+        WHERE id IN (
+            SELECT id FROM (
+                SELECT id, row_number() OVER (PARTITION BY scope ORDER BY id DESC) AS newer
+                FROM model_artifacts WHERE scope = ANY($1::text[])) AS ranked
+            WHERE newer > $2)
+            AND id NOT IN (SELECT artifact_id FROM serving_models WHERE scope = ANY($1::text[]))
+        """)
     /// $1 scope: `StoredModel(row:)`'s columns.
     static let servingModel = SQL(
         """
@@ -185,18 +166,12 @@ extension SQL {
         """)
     /// $1 scopes (a list): `StoredModel(row:)`'s columns, one row per scope served.
     static let servingModelsOfScopes = SQL(
-        sqlite: """
-            SELECT a.id, a.scope, a.spec_version, a.source, a.as_of_day, a.trained_at, a.promoted, a.reason,
-                a.design_fingerprint, a.artifact
-            FROM serving_models s JOIN model_artifacts a ON a.id = s.artifact_id
-            WHERE s.scope IN (SELECT value FROM json_each($1))
-            """,
-        postgresql: """
-            SELECT a.id, a.scope, a.spec_version, a.source, a.as_of_day, a.trained_at, a.promoted, a.reason,
-                a.design_fingerprint, a.artifact
-            FROM serving_models s JOIN model_artifacts a ON a.id = s.artifact_id
-            WHERE s.scope = ANY($1::text[])
-            """)
+        """
+        SELECT a.id, a.scope, a.spec_version, a.source, a.as_of_day, a.trained_at, a.promoted, a.reason,
+            a.design_fingerprint, a.artifact
+        FROM serving_models s JOIN model_artifacts a ON a.id = s.artifact_id
+        WHERE s.scope = ANY($1::text[])
+        """)
     /// $1 scope, $2 limit: `StoredModel(row:)`'s columns, newest first.
     static let modelHistory = SQL(
         """

@@ -211,20 +211,13 @@ extension SQL {
     /// $1 identifier or NULL, $2 scope or NULL: a request's columns (no lease), then last_error, cause and
     /// discarded_at, oldest first.
     static let discardedTaskRequests = SQL(
-        sqlite: """
-            SELECT request_id, identifier, scope, kind, earliest_begin_at, requires_external_power, requires_network,
-                submitted_at, attempts, NULL, NULL, NULL, last_error, cause, discarded_at
-            FROM discarded_task_requests
-            WHERE ($1 IS NULL OR identifier = $1) AND ($2 IS NULL OR scope = $2)
-            ORDER BY discarded_at, id
-            """,
-        postgresql: """
-            SELECT request_id, identifier, scope, kind, earliest_begin_at, requires_external_power, requires_network,
-                submitted_at, attempts, NULL::text, NULL::bigint, NULL::bigint, last_error, cause, discarded_at
-            FROM discarded_task_requests
-            WHERE ($1::text IS NULL OR identifier = $1::text) AND ($2::text IS NULL OR scope = $2::text)
-            ORDER BY discarded_at, id
-            """)
+        """
+        SELECT request_id, identifier, scope, kind, earliest_begin_at, requires_external_power, requires_network,
+            submitted_at, attempts, NULL, NULL, NULL, last_error, cause, discarded_at
+        FROM discarded_task_requests
+        WHERE ($1::text IS NULL OR identifier = $1::text) AND ($2::text IS NULL OR scope = $2::text)
+        ORDER BY discarded_at, id
+        """)
 
     /// Each identifier's requests discarded after their attempts, and cancelled.
     static let discardedTaskRequestCounts = SQL(
@@ -236,60 +229,38 @@ extension SQL {
     /// $1 ids (a list) or NULL, $2 identifier or NULL, $3 scope or NULL: each matching request's id and whether it
     /// is running, by id (PostgreSQL: locked, so a claim or a finish on another host waits for the change).
     static let matchingTaskRequests = SQL(
-        sqlite: """
-            SELECT id, lease_owner IS NOT NULL FROM task_requests
-            WHERE ($1 IS NULL OR id IN (SELECT value FROM json_each($1)))
-                AND ($2 IS NULL OR identifier = $2) AND ($3 IS NULL OR scope = $3)
-            ORDER BY id
-            """,
-        postgresql: """
-            SELECT id, lease_owner IS NOT NULL FROM task_requests
-            WHERE ($1::bigint[] IS NULL OR id = ANY($1::bigint[]))
-                AND ($2::text IS NULL OR identifier = $2::text) AND ($3::text IS NULL OR scope = $3::text)
-            ORDER BY id
-            FOR UPDATE
-            """)
+        """
+        SELECT id, lease_owner IS NOT NULL FROM task_requests
+        WHERE ($1::bigint[] IS NULL OR id = ANY($1::bigint[]))
+            AND ($2::text IS NULL OR identifier = $2::text) AND ($3::text IS NULL OR scope = $3::text)
+        ORDER BY id
+        FOR UPDATE
+        """)
 
     /// $1 request ids (a list) or NULL (then only those discarded after their attempts), $2 identifier or NULL,
     /// $3 scope or NULL: the discarded requests removed, as request_id, identifier, scope, kind,
     /// requires_external_power, requires_network.
     static let takeDiscardedTaskRequests = SQL(
-        sqlite: """
-            DELETE FROM discarded_task_requests
-            WHERE ($1 IS NULL OR request_id IN (SELECT value FROM json_each($1)))
-                AND ($1 IS NOT NULL OR cause = 'attempts')
-                AND ($2 IS NULL OR identifier = $2) AND ($3 IS NULL OR scope = $3)
-            RETURNING request_id, identifier, scope, kind, requires_external_power, requires_network
-            """,
-        postgresql: """
-            DELETE FROM discarded_task_requests
-            WHERE ($1::bigint[] IS NULL OR request_id = ANY($1::bigint[]))
-                AND ($1::bigint[] IS NOT NULL OR cause = 'attempts')
-                AND ($2::text IS NULL OR identifier = $2::text) AND ($3::text IS NULL OR scope = $3::text)
-            RETURNING request_id, identifier, scope, kind, requires_external_power, requires_network
-            """)
+        """
+        DELETE FROM discarded_task_requests
+        WHERE ($1::bigint[] IS NULL OR request_id = ANY($1::bigint[]))
+            AND ($1::bigint[] IS NOT NULL OR cause = 'attempts')
+            AND ($2::text IS NULL OR identifier = $2::text) AND ($3::text IS NULL OR scope = $3::text)
+        RETURNING request_id, identifier, scope, kind, requires_external_power, requires_network
+        """)
 
     /// $1 identifier, $2 scope, $3 kind, $4 now, $5 requires_external_power, $6 requires_network: pending and due
     /// now with no attempts; a pending request of the chain is moved up rather than joined by a second.
     static let requeueTaskRequest = SQL(
-        sqlite: """
-            INSERT INTO task_requests (
-                identifier, scope, kind, earliest_begin_at, requires_external_power, requires_network, submitted_at)
-            VALUES ($1, $2, $3, $4, $5, $6, $4)
-            ON CONFLICT (identifier, scope) WHERE lease_owner IS NULL DO UPDATE SET
-                earliest_begin_at = min(coalesce(earliest_begin_at, excluded.earliest_begin_at),
-                    excluded.earliest_begin_at),
-                attempts = 0, last_error = NULL
-            """,
-        postgresql: """
-            INSERT INTO task_requests (
-                identifier, scope, kind, earliest_begin_at, requires_external_power, requires_network, submitted_at)
-            VALUES ($1, $2, $3, $4, $5, $6, $4)
-            ON CONFLICT (identifier, scope) WHERE lease_owner IS NULL DO UPDATE SET
-                earliest_begin_at = least(coalesce(task_requests.earliest_begin_at, excluded.earliest_begin_at),
-                    excluded.earliest_begin_at),
-                attempts = 0, last_error = NULL
-            """)
+        """
+        INSERT INTO task_requests (
+            identifier, scope, kind, earliest_begin_at, requires_external_power, requires_network, submitted_at)
+        VALUES ($1, $2, $3, $4, $5, $6, $4)
+        ON CONFLICT (identifier, scope) WHERE lease_owner IS NULL DO UPDATE SET
+            earliest_begin_at = CASE WHEN task_requests.earliest_begin_at <= excluded.earliest_begin_at
+                THEN task_requests.earliest_begin_at ELSE excluded.earliest_begin_at END,
+            attempts = 0, last_error = NULL
+        """)
 
     /// $1 identifier, $2 due before: pending requests due since then, the oldest due time, and how many need
     /// external power and the network.
@@ -303,34 +274,22 @@ extension SQL {
 
     /// $1 user or NULL, $2 whether resolved ones too: `DeadLetter(row:)`'s columns, oldest first.
     static let deadLetters = SQL(
-        sqlite: """
-            SELECT id, user_id, kind, payload, enqueued_at, attempts, last_error, failed_at, resolved_at, requeued_as
-            FROM watch_dead_letters
-            WHERE ($1 IS NULL OR user_id = $1) AND ($2 OR resolved_at IS NULL) ORDER BY id
-            """,
-        postgresql: """
-            SELECT id, user_id, kind, payload::text, enqueued_at, attempts, last_error, failed_at, resolved_at,
-                requeued_as
-            FROM watch_dead_letters
-            WHERE ($1::text IS NULL OR user_id = $1::text) AND ($2::boolean OR resolved_at IS NULL) ORDER BY id
-            """)
+        """
+        SELECT id, user_id, kind, payload, enqueued_at, attempts, last_error, failed_at, resolved_at, requeued_as
+        FROM watch_dead_letters
+        WHERE ($1::text IS NULL OR user_id = $1::text) AND ($2::boolean OR resolved_at IS NULL) ORDER BY id
+        """)
 
     /// $1 ids (a list) or NULL, $2 user or NULL: the matching dead letters not requeued, by id (PostgreSQL:
     /// locked).
     static let unresolvedDeadLetters = SQL(
-        sqlite: """
-            SELECT id FROM watch_dead_letters
-            WHERE resolved_at IS NULL AND ($1 IS NULL OR id IN (SELECT value FROM json_each($1)))
-                AND ($2 IS NULL OR user_id = $2)
-            ORDER BY id
-            """,
-        postgresql: """
-            SELECT id FROM watch_dead_letters
-            WHERE resolved_at IS NULL AND ($1::bigint[] IS NULL OR id = ANY($1::bigint[]))
-                AND ($2::text IS NULL OR user_id = $2::text)
-            ORDER BY id
-            FOR UPDATE
-            """)
+        """
+        SELECT id FROM watch_dead_letters
+        WHERE resolved_at IS NULL AND ($1::bigint[] IS NULL OR id = ANY($1::bigint[]))
+            AND ($2::text IS NULL OR user_id = $2::text)
+        ORDER BY id
+        FOR UPDATE
+        """)
 
     /// $1 dead letter id, $2 enqueued_at: a new watch item of its user, kind and payload; its id. On SQLite the id
     /// is above every watch item's and dead letter's, as every new item's (`SQLiteDriver.insertWatchItems`);

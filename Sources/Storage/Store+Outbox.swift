@@ -101,27 +101,16 @@ extension SQL {
     static let outboxMessage = SQL("SELECT 1 FROM outbox WHERE user_id = $1 AND kind = $2 AND day = $3")
     /// $1 user or NULL, $2 whether acknowledged ones too.
     static let outboxMessages = SQL(
-        sqlite: """
-            SELECT id, user_id, kind, day, body, created_at, acknowledged_at FROM outbox
-            WHERE ($1 IS NULL OR user_id = $1) AND ($2 OR acknowledged_at IS NULL)
-            ORDER BY id
-            """,
-        postgresql: """
-            SELECT id, user_id, kind, day, body, created_at, acknowledged_at FROM outbox
-            WHERE ($1::text IS NULL OR user_id = $1::text) AND ($2::boolean OR acknowledged_at IS NULL)
-            ORDER BY id
-            """)
+        """
+        SELECT id, user_id, kind, day, body, created_at, acknowledged_at FROM outbox
+        WHERE ($1::text IS NULL OR user_id = $1::text) AND ($2::boolean OR acknowledged_at IS NULL)
+        ORDER BY id
+        """)
     /// $1 ids (a list), $2 acknowledged_at: the ids newly acknowledged.
     static let acknowledgeOutboxMessages = SQL(
-        sqlite: """
-            UPDATE outbox SET acknowledged_at = $2
-            WHERE id IN (SELECT value FROM json_each($1)) AND acknowledged_at IS NULL RETURNING id
-            """,
-        postgresql: """
-            UPDATE outbox SET acknowledged_at = $2 WHERE id = ANY($1::bigint[]) AND acknowledged_at IS NULL RETURNING id
-            """)
+        """
+        UPDATE outbox SET acknowledged_at = $2 WHERE id = ANY($1::bigint[]) AND acknowledged_at IS NULL RETURNING id
+        """)
     /// $1 ids (a list): those that exist.
-    static let outboxMessageIDs = SQL(
-        sqlite: "SELECT id FROM outbox WHERE id IN (SELECT value FROM json_each($1))",
-        postgresql: "SELECT id FROM outbox WHERE id = ANY($1::bigint[])")
+    static let outboxMessageIDs = SQL("SELECT id FROM outbox WHERE id = ANY($1::bigint[])")
 }

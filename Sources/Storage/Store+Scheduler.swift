@@ -42,13 +42,7 @@ extension Store {
         }
         let rows = requests.enumerated().filter {
             last[ChainKey(identifier: $1.identifier, scope: $1.scope)] == $0
-        }.map { _, request -> [SQLValue] in
-            [
-                .text(request.identifier), .text(request.scope), .text(request.kind.rawValue),
-                request.earliestBeginAt.sqlValue, .boolean(request.requiresExternalPower),
-                .boolean(request.requiresNetwork),
-            ]
-        }
+        }.map { $1.row }
         try driver.run(.replaceTaskRequests, [SQLValue.rows(rows), now])
         return requests.count
     }
@@ -65,14 +59,7 @@ extension Store {
     /// nothing to withdraw. The rows of one call belong to different chains, so the withdrawal never counts one of
     /// them against another.
     private func keep(_ requests: [NewTaskRequest]) throws(StorageError) -> Int {
-        let rows = requests.map { request -> [SQLValue] in
-            [
-                .text(request.identifier), .text(request.scope), .text(request.kind.rawValue),
-                request.earliestBeginAt.sqlValue, .boolean(request.requiresExternalPower),
-                .boolean(request.requiresNetwork),
-            ]
-        }
-        let inserted = try driver.rows(.keepTaskRequests, [SQLValue.rows(rows), now]) { $0.int64(0) }
+        let inserted = try driver.rows(.keepTaskRequests, [SQLValue.rows(requests.map(\.row)), now]) { $0.int64(0) }
         guard !inserted.isEmpty else { return 0 }
         return inserted.count - (try driver.run(.withdrawTaskRequests, [SQLValue.integers(inserted)]))
     }
@@ -376,7 +363,9 @@ extension Store {
     public func taskRuns(
         identifier: String? = nil, scope: String? = nil, limit: Int? = nil, includeUnfinished: Bool = false
     ) throws(StorageError) -> [TaskRunRecord] {
-        try driver.rows(.taskRuns, [identifier, scope, includeUnfinished, limit], TaskRunRecord.init(row:))
+        try driver.rows(
+            .taskRuns, [identifier, scope, includeUnfinished, Int64(clamping: limit ?? Int.max)],
+            TaskRunRecord.init(row:))
     }
 
     /// The latest finished run of each identifier and scope that succeeded without leaving a
@@ -422,6 +411,16 @@ extension Store {
                     totalDuration: Double(row.int64(3)) / 1000, lastFinishedAt: row.date(4))
             }
         }
+    }
+}
+
+extension NewTaskRequest {
+    /// The request as a row of `SQL.replaceTaskRequests` and `SQL.keepTaskRequests`.
+    fileprivate var row: [SQLValue] {
+        [
+            .text(identifier), .text(scope), .text(kind.rawValue), earliestBeginAt.sqlValue,
+            .boolean(requiresExternalPower), .boolean(requiresNetwork),
+        ]
     }
 }
 

@@ -166,29 +166,21 @@ extension SQL {
             WHERE id > $2 AND +kind IN (SELECT value FROM json_each($1)) ORDER BY id LIMIT $3
             """,
         postgresql: """
-            SELECT id, user_id, kind, payload::text, enqueued_at, attempts, last_error FROM watch_items
+            SELECT id, user_id, kind, payload, enqueued_at, attempts, last_error FROM watch_items
             WHERE kind = ANY($1::text[]) AND id > $2 ORDER BY id LIMIT $3
             """)
     /// $1 kinds (a list), $2 user, $3 after, $4 limit: as `watchItemsOfEveryone`.
     static let watchItemsOfUser = SQL(
-        sqlite: """
-            SELECT id, user_id, kind, payload, enqueued_at, attempts, last_error FROM watch_items
-            WHERE kind IN (SELECT value FROM json_each($1)) AND user_id = $2 AND id > $3 ORDER BY id LIMIT $4
-            """,
-        postgresql: """
-            SELECT id, user_id, kind, payload::text, enqueued_at, attempts, last_error FROM watch_items
-            WHERE kind = ANY($1::text[]) AND user_id = $2 AND id > $3 ORDER BY id LIMIT $4
-            """)
+        """
+        SELECT id, user_id, kind, payload, enqueued_at, attempts, last_error FROM watch_items
+        WHERE kind = ANY($1::text[]) AND user_id = $2 AND id > $3 ORDER BY id LIMIT $4
+        """)
     /// $1 user or NULL: as `watchItemsOfEveryone`.
     static let allWatchItems = SQL(
-        sqlite: """
-            SELECT id, user_id, kind, payload, enqueued_at, attempts, last_error FROM watch_items
-            WHERE $1 IS NULL OR user_id = $1 ORDER BY id
-            """,
-        postgresql: """
-            SELECT id, user_id, kind, payload::text, enqueued_at, attempts, last_error FROM watch_items
-            WHERE $1::text IS NULL OR user_id = $1::text ORDER BY id
-            """)
+        """
+        SELECT id, user_id, kind, payload, enqueued_at, attempts, last_error FROM watch_items
+        WHERE $1::text IS NULL OR user_id = $1::text ORDER BY id
+        """)
     /// $1 ids (a list): the ids of the items removed.
     static let deleteWatchItems = SQL(
         sqlite: "DELETE FROM watch_items WHERE id IN (SELECT value FROM json_each($1)) RETURNING id",

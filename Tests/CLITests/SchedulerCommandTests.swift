@@ -140,12 +140,12 @@ struct SchedulerCommandTests {
             ("90", 90.0), ("90s", 90), ("15m", 900), ("15min", 900), ("1.5h", 5400), ("500ms", 0.5),
         ])
     func budgets(text: String, seconds: Double) {
-        #expect(RetrainCommand.seconds(text) == seconds)
+        #expect(OptionSpec.ValueType.seconds(in: text) == seconds)
     }
 
     @Test("durations that are not accepted", arguments: ["", "0", "-5s", "1d", "h", "1.5.2m", "ten"])
     func badBudgets(text: String) {
-        #expect(RetrainCommand.seconds(text) == nil)
+        #expect(OptionSpec.ValueType.seconds(in: text) == nil)
     }
 
     @Test("pipeline outbox lists waiting messages and --ack acknowledges them; an unknown id exits 65")

@@ -17,7 +17,7 @@ enum HistoryCommand: Command {
             """,
         options: [
             .option("user", .user, help: "Only this user's runs."),
-            .option("identifier", valueName: "task", help: "Only runs of this task, e.g. ml-retrain."),
+            .option("identifier", .task, help: "Only runs of this task, e.g. ml-retrain."),
             .option("limit", .integer(1...1_000_000), help: "Only the most recent runs, this many."),
         ],
         examples: [
@@ -26,17 +26,10 @@ enum HistoryCommand: Command {
         ])
 
     static func run(_ context: CommandContext) async throws -> ExitStatus {
-        var task: TaskIdentifier?
-        if let text = context.arguments.string("identifier") {
-            guard let identifier = TaskIdentifier(text) else {
-                throw CLIError.invalidValue(
-                    text, origin: "'--identifier <task>'", expected: "a task identifier such as health-refresh")
-            }
-            task = identifier
-        }
         let pipeline = try await context.openPipeline()
         let runs = try await pipeline.taskHistory(
-            user: context.arguments.user("user"), task: task, limit: context.arguments.int("limit"))
+            user: context.arguments.user("user"), task: context.arguments.task("identifier"),
+            limit: context.arguments.int("limit"))
         if context.json {
             for run in runs {
                 guard !context.io.stdout.isClosed else { break }

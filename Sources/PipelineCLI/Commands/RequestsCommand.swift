@@ -34,7 +34,7 @@ enum RequestsCommand: Command {
             With --json, one JSON object per line: the listing's fields, or what each action did.
             """,
         options: [
-            .option("task", valueName: "task", help: "Only requests of this task, e.g. ml-retrain."),
+            .option("task", .task, help: "Only requests of this task, e.g. ml-retrain."),
             .option("user", .user, help: "Only this user's requests."),
             .option(
                 "state", .choice(TaskRequestState.allCases.map(\.rawValue)), valueName: "state",
@@ -55,7 +55,7 @@ enum RequestsCommand: Command {
         ])
 
     static func run(_ context: CommandContext) async throws -> ExitStatus {
-        let task = try taskOption(context)
+        let task = context.arguments.task("task")
         let user = context.arguments.user("user")
         let ids = try context.ids(of: "a request")
         switch context.arguments.positional("action") {
@@ -72,15 +72,6 @@ enum RequestsCommand: Command {
         case let other?:
             throw CLIError.invalidValue(other, origin: "'<action>'", expected: "cancel or retry")
         }
-    }
-
-    private static func taskOption(_ context: CommandContext) throws -> TaskIdentifier? {
-        guard let text = context.arguments.string("task") else { return nil }
-        guard let identifier = TaskIdentifier(text) else {
-            throw CLIError.invalidValue(
-                text, origin: "'--task <task>'", expected: "a task identifier such as ml-retrain")
-        }
-        return identifier
     }
 
     private static func list(_ context: CommandContext, task: TaskIdentifier?, user: UserID?) async throws

@@ -21,7 +21,7 @@ enum RetrainCommand: Command {
             .option("user", .user, help: "Retrain this user only."),
             .flag("force", help: "Retrain now, even if the next retrain is not due yet."),
             .option(
-                "budget", valueName: "duration",
+                "budget", .duration,
                 help: "Time each retrain may take before it expires, e.g. 90s, 15m, 1h (default: 10m)."),
             SchedulerLaunch.jobsOption,
             SchedulerLaunch.metricsFileOption,
@@ -34,14 +34,6 @@ enum RetrainCommand: Command {
         ])
 
     static func run(_ context: CommandContext) async throws -> ExitStatus {
-        var budget: TimeInterval?
-        if let text = context.arguments.string("budget") {
-            guard let seconds = Self.seconds(text) else {
-                throw CLIError.invalidValue(
-                    text, origin: "'--budget <duration>'", expected: "a duration such as 90s, 15m or 1h")
-            }
-            budget = seconds
-        }
         let pipeline = try await context.openPipeline()
         let user = context.arguments.user("user")
         if let user, try await pipeline.user(user) == nil {
@@ -51,7 +43,7 @@ enum RetrainCommand: Command {
         options.tasks = [PipelineTasks.mlRetrain]
         options.user = user
         options.force = context.arguments.flag("force")
-        options.budget = budget
+        options.budget = context.arguments.duration("budget")
         let (report, progress) = try await ProgressLine.launch(
             options, label: "retraining", unit: .users, pipeline: pipeline, context: context)
         progress?.finish(progress.flatMap { summary(report, took: $0.elapsed) })
@@ -100,21 +92,5 @@ enum RetrainCommand: Command {
         case .failure: "failed"
         case .expired: "ran out of time"
         }
-    }
-
-    /// Seconds in `90`, `90s`, `15m`, `15min`, `1.5h`; `nil` for anything else or a duration that is
-    /// not positive.
-    static func seconds(_ text: String) -> TimeInterval? {
-        let units: [(suffix: String, seconds: Double)] = [("min", 60), ("ms", 0.001), ("s", 1), ("m", 60), ("h", 3600)]
-        var number = Substring(text)
-        var scale = 1.0
-        if let unit = units.first(where: { text.hasSuffix($0.suffix) }) {
-            number = number.dropLast(unit.suffix.count)
-            scale = unit.seconds
-        }
-        guard !number.isEmpty, number.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }),
-            let value = Double(number), value > 0, value.isFinite
-        else { return nil }
-        return value * scale
     }
 }

@@ -161,6 +161,13 @@ final class PostgreSQLConnection {
         return try query(.literal(UnsafeRawPointer(sql.utf8Start)), sql.description, parameters, binaryRows: binaryRows)
     }
 
+    /// `query` for a statement of the seam, its rows in the format it asks for (`SQL.binaryRows`).
+    func query(_ sql: SQL, _ parameters: [String?]) throws(StorageError) -> PostgreSQLRows {
+        let text = sql.postgresql
+        return try query(
+            .literal(UnsafeRawPointer(text.literal.utf8Start)), text.text, parameters, binaryRows: sql.binaryRows)
+    }
+
     /// `query` for long SQL built once at run time from names pipeline owns (`PostgreSQLDriver.bulkUpsertDays`),
     /// prepared under `name`, a short key unique among such statements, so a call hashes the name, not the text.
     func query(named name: String, _ sql: String, _ parameters: [String?]) throws(StorageError) -> PostgreSQLRows {

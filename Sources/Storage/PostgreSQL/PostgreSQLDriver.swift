@@ -87,14 +87,11 @@ final class PostgreSQLDriver: StorageDriver {
     func forEachRow(
         _ sql: SQL, _ parameters: [any SQLBindable], _ body: (any RowReader) throws(StorageError) -> Void
     ) throws(StorageError) {
-        try Self.forEachRow(
-            of: try connection.query(
-                sql.postgresql, parameters.map(\.sqlValue.postgresText), binaryRows: sql.binaryRows),
-            body)
+        try Self.forEachRow(of: try connection.query(sql, parameters.map(\.sqlValue.postgresText)), body)
     }
 
     func run(_ sql: SQL, _ parameters: [any SQLBindable]) throws(StorageError) -> Int {
-        try connection.query(sql.postgresql, parameters.map(\.sqlValue.postgresText)).affected
+        try connection.query(sql, parameters.map(\.sqlValue.postgresText)).affected
     }
 
     func forEachRow(

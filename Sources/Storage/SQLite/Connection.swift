@@ -227,6 +227,11 @@ final class Connection {
         return try withStatement(.literal(UnsafeRawPointer(sql.utf8Start)), sql: { sql.description }, body)
     }
 
+    /// `withStatement` for a statement of the seam: cached by its SQLite literal, prepared from its SQLite text.
+    func withStatement<R>(_ sql: SQL, _ body: (Statement) throws(StorageError) -> R) throws(StorageError) -> R {
+        try withStatement(.literal(UnsafeRawPointer(sql.sqlite.literal.utf8Start)), sql: { sql.sqlite.text }, body)
+    }
+
     /// `withStatement` for SQL built at run time from names pipeline owns (the tables and columns
     /// of `CopyTable`), never from values: those are bound. Cached by its text, so there must be
     /// few such statements.

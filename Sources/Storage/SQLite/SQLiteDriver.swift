@@ -74,13 +74,13 @@ final class SQLiteDriver: StorageDriver {
     func forEachRow(
         _ sql: SQL, _ parameters: [any SQLBindable], _ body: (any RowReader) throws(StorageError) -> Void
     ) throws(StorageError) {
-        try connection.withStatement(sql.sqlite) { (statement) throws(StorageError) in
+        try connection.withStatement(sql) { (statement) throws(StorageError) in
             try Self.forEachRow(of: statement, parameters, body)
         }
     }
 
     func run(_ sql: SQL, _ parameters: [any SQLBindable]) throws(StorageError) -> Int {
-        try connection.withStatement(sql.sqlite) { (statement) throws(StorageError) in
+        try connection.withStatement(sql) { (statement) throws(StorageError) in
             try statement.bind(parameters)
             try statement.run()
             return connection.changes
