@@ -28,6 +28,7 @@ public let postgresqlMigrations: [EmbeddedMigration] = [
         sql: text(PackageResources._011_days_user_check_per_statement_sql)),
     EmbeddedMigration(
         version: 12, name: "artifact_compression", sql: text(PackageResources._012_artifact_compression_sql)),
+    EmbeddedMigration(version: 13, name: "claims_by_task", sql: text(PackageResources._013_claims_by_task_sql)),
 ]
 
 private func text(_ bytes: [UInt8]) -> String {

@@ -138,7 +138,8 @@ extension TaskContext {
         { [self] scopes in
             guard let personalModel else { return }
             let claimed = scopes.compactMap(\.user)
-            preparedZones.keep(await personalModel.prepareRetrains(of: claimed), claimed: claimed)
+            let users = await personalModel.prepareRetrains(of: claimed)
+            preparedZones.keep(Dictionary(users.map { ($0.id, $0.timeZone) }, uniquingKeysWith: { first, _ in first }), for: claimed)
         }
     }
 
@@ -216,25 +217,5 @@ extension TaskContext {
                 fail(task, error)
             }
         }
-    }
-}
-
-/// The time zones of users whose `ml-retrain` runs a worker has claimed, read with the batch, each taken by the
-/// user's run. A run claimed again (given back unrun, then claimed by a later batch) has its zone read again with
-/// that batch, or by itself: what an earlier batch read is never used by a later one.
-final class PreparedZones: Sendable {
-    private let zones = Locked<[UserID: TimeZone]>([:])
-
-    /// Keeps the zones of `read`, the users of a batch's `claimed` runs that were read, dropping any kept
-    /// earlier for a claimed user.
-    func keep(_ read: [User], claimed: [UserID]) {
-        zones.withLock { zones in
-            for user in claimed { zones[user] = nil }
-            for user in read { zones[user.id] = user.timeZone }
-        }
-    }
-
-    func take(_ user: UserID) -> TimeZone? {
-        zones.withLock { $0.removeValue(forKey: user) }
     }
 }

@@ -55,16 +55,17 @@ public enum PipelineTasks {
     /// launch submits with `.keep` for every user.
     static func register(on registrar: TaskRegistrar, context: TaskContext) throws(SchedulingError) {
         let cadence = cadences(context.schedule)
-        let chains: [(TaskIdentifier, ChainStart, BatchPreparation?, TaskHandler)] = [
-            (healthRefresh, context.firstHealthRefresh, nil, context.runHealthRefresh),
-            (mlRetrain, context.firstRetrain, context.prepareRetrains, context.runRetrain),
-            (engagementDaily, context.firstEngagement, nil, context.runEngagement),
-            (weeklyInsight, context.firstWeeklyInsight, nil, context.runWeeklyInsight),
+        let settings = context.prepareRefreshChainStarts
+        let chains: [(TaskIdentifier, ChainStart, BatchPreparation?, BatchPreparation?, TaskHandler)] = [
+            (healthRefresh, context.firstHealthRefresh, nil, nil, context.runHealthRefresh),
+            (mlRetrain, context.firstRetrain, nil, context.prepareRetrains, context.runRetrain),
+            (engagementDaily, context.firstEngagement, settings, nil, context.runEngagement),
+            (weeklyInsight, context.firstWeeklyInsight, settings, nil, context.runWeeklyInsight),
         ]
-        for (identifier, first, prepare, handler) in chains {
+        for (identifier, first, prepareStarts, prepare, handler) in chains {
             try registrar.register(
                 identifier, for: .everyUser, cadence: cadence[identifier], startingWith: first,
-                preparingBatches: prepare, using: handler)
+                preparingChainStarts: prepareStarts, preparingBatches: prepare, using: handler)
         }
     }
 }
@@ -103,7 +104,9 @@ struct TaskContext: Sendable {
     let pipeline: Pipeline
     let personalModel: (any PersonalModelService)?
     /// The time zones of the users of claimed `ml-retrain` runs, read with the batch (`prepareRetrains`).
-    let preparedZones = PreparedZones()
+    let preparedZones = Prepared<TimeZone>()
+    /// The settings of a page of users whose chains start, read with the page (`prepareRefreshChainStarts`).
+    let preparedSettings = Prepared<UserSettings>()
 
     var schedule: PipelineTaskSchedule { pipeline.schedule }
     var store: Store { pipeline.store }
@@ -169,9 +172,22 @@ struct TaskContext: Sendable {
     ) -> ChainStart {
         { [self] scope, user in
             guard let user else { return AppRefreshTaskRequest(identifier: identifier, scope: scope) }
-            // The chain start's page of users carries their zones: only the settings are read.
-            let settings = try await store.settings(for: user.id)
+            // The chain start's page of users carries their zones: only the settings are read, with the page's.
+            let settings: UserSettings
+            if let prepared = preparedSettings.take(user.id) {
+                settings = prepared
+            } else {
+                settings = try await store.settings(for: user.id)
+            }
             return AppRefreshTaskRequest(identifier: identifier, scope: scope, earliestBeginDate: due(settings, user))
+        }
+    }
+
+    /// The chain starts of `refreshChainStart`: each page's users' settings read in one query.
+    var prepareRefreshChainStarts: BatchPreparation {
+        { [self] scopes in
+            let users = scopes.compactMap(\.user)
+            preparedSettings.keep((try? await store.settings(for: users)) ?? [:], for: users)
         }
     }
 
@@ -244,5 +260,23 @@ enum TaskDates {
             if candidate > now { return candidate }
         }
         preconditionFailure("every weekday occurs within two weeks")
+    }
+}
+
+/// What a page of chain starts or a batch of runs read for each of its users (`BatchPreparation`), each taken by
+/// the user's own call. A user prepared again (a run given back unrun, then claimed by a later batch) has what an
+/// earlier preparation read dropped first: what one page or batch read is never used by a later one.
+final class Prepared<Value: Sendable>: Sendable {
+    private let values = Locked<[UserID: Value]>([:])
+
+    /// Keeps `read`, the values read for the page or batch of `users`, dropping any kept earlier for them.
+    func keep(_ read: [UserID: Value], for users: [UserID]) {
+        values.withLock { values in
+            for user in users { values[user] = read[user] }
+        }
+    }
+
+    func take(_ user: UserID) -> Value? {
+        values.withLock { $0.removeValue(forKey: user) }
     }
 }

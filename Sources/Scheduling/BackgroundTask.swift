@@ -220,7 +220,8 @@ public final class BackgroundTask: Sendable {
 /// Does a task's work. Runs in its own Swift task, which is cancelled when the budget runs out.
 public typealias TaskHandler = @Sendable (BackgroundTask) async -> Void
 
-/// Prepares a batch of a task's runs, with the scopes of the requests a worker has just claimed, before the first
-/// of them runs: a handler may then find, read in a few queries, what each run would read in queries of its own.
-/// Best effort: each run must still work, reading for itself, with nothing prepared.
+/// Prepares many of a task's calls at once, with their scopes, before the first: a batch of runs, the requests a
+/// worker has just claimed, or a page of chain starts. A handler (or chain start) may then find, read in a few
+/// queries, what each call would read in queries of its own. Best effort: each call must still work, reading for
+/// itself, with nothing prepared.
 public typealias BatchPreparation = @Sendable (_ scopes: [TaskScope]) async -> Void

@@ -208,6 +208,7 @@ extension TaskScheduler {
         let identifier = registration.identifier
         var requests: [NewTaskRequest] = []
         var started = 0
+        await registration.prepareChainStarts?(scopes.map(\.0))
         for (scope, user) in scopes {
             let request: any TaskRequest
             do {

@@ -45,6 +45,7 @@ public final class TaskScheduler: Sendable {
         /// The time between runs, for counting the periods a late run covers and for status.
         var cadence: TimeInterval?
         var prepare: BatchPreparation?
+        var prepareChainStarts: BatchPreparation?
     }
 
     struct Registry: Sendable {
@@ -168,7 +169,7 @@ public final class TaskScheduler: Sendable {
 
     func register(
         _ identifier: TaskIdentifier, scope: ChainScope, cadence: TimeInterval?, chainStart: @escaping ChainStart,
-        prepare: BatchPreparation?, handler: @escaping TaskHandler
+        prepareChainStarts: BatchPreparation?, prepare: BatchPreparation?, handler: @escaping TaskHandler
     ) throws(SchedulingError) {
         guard permittedIdentifiers.contains(identifier) else { throw .notPermitted(identifier) }
         let result: SchedulingError? = registry.withLock { registry in
@@ -176,7 +177,7 @@ public final class TaskScheduler: Sendable {
             if registry.registrations[identifier] != nil { return .alreadyRegistered(identifier) }
             registry.registrations[identifier] = Registration(
                 identifier: identifier, scope: scope, chainStart: chainStart, handler: handler, cadence: cadence,
-                prepare: prepare)
+                prepare: prepare, prepareChainStarts: prepareChainStarts)
             registry.order.append(identifier)
             return nil
         }
@@ -205,18 +206,21 @@ public struct TaskRegistrar: Sendable {
     /// should submit its successor with `.replace` as its first statement.
     ///
     /// `cadence`, the time between the task's runs, lets the history say how many periods a late
-    /// run covered (`TaskRun.periods`). `prepare`, when given, is called with the scopes of each batch of
-    /// the task's requests a worker claims, before the first of them runs (`BatchPreparation`).
+    /// run covered (`TaskRun.periods`). `prepareChainStarts`, when given, is called with each page of scopes whose
+    /// chains the launch is about to start, before `chainStart` is called for the first of them; `prepare` with the
+    /// scopes of each batch of the task's requests a worker claims, before the first of them runs (both
+    /// `BatchPreparation`).
     ///
     /// - Throws: `.notPermitted` for an identifier outside the permitted list, `.alreadyRegistered`
     ///   the second time, `.registeredAfterLaunch` once the launch has completed its registrations;
     ///   each names the identifier.
     public func register(
         _ identifier: TaskIdentifier, for scope: ChainScope, cadence: TimeInterval? = nil,
-        startingWith chainStart: @escaping ChainStart, preparingBatches prepare: BatchPreparation? = nil,
-        using handler: @escaping TaskHandler
+        startingWith chainStart: @escaping ChainStart, preparingChainStarts prepareChainStarts: BatchPreparation? = nil,
+        preparingBatches prepare: BatchPreparation? = nil, using handler: @escaping TaskHandler
     ) throws(SchedulingError) {
         try scheduler.register(
-            identifier, scope: scope, cadence: cadence, chainStart: chainStart, prepare: prepare, handler: handler)
+            identifier, scope: scope, cadence: cadence, chainStart: chainStart, prepareChainStarts: prepareChainStarts,
+            prepare: prepare, handler: handler)
     }
 }

@@ -200,13 +200,16 @@ extension SQL {
             ORDER BY lease_expires_at, id LIMIT $9::bigint
             FOR UPDATE SKIP LOCKED),
         pending AS (
-            SELECT id FROM task_requests
-            WHERE lease_owner IS NULL AND coalesce(earliest_begin_at, submitted_at) <= $2::bigint
-                AND (NOT requires_external_power OR $5::boolean) AND (NOT requires_network OR $6::boolean)
-                AND identifier = ANY($7::text[]) AND ($8::text IS NULL OR scope = $8::text)
-                AND id <= $10::bigint
-            ORDER BY coalesce(earliest_begin_at, submitted_at), id LIMIT $9::bigint
-            FOR UPDATE SKIP LOCKED)
+            SELECT due.id FROM unnest($7::text[]) AS wanted (identifier)
+            CROSS JOIN LATERAL (
+                SELECT id, coalesce(earliest_begin_at, submitted_at) AS due_at FROM task_requests
+                WHERE identifier = wanted.identifier AND lease_owner IS NULL
+                    AND coalesce(earliest_begin_at, submitted_at) <= $2::bigint
+                    AND (NOT requires_external_power OR $5::boolean) AND (NOT requires_network OR $6::boolean)
+                    AND ($8::text IS NULL OR scope = $8::text) AND id <= $10::bigint
+                ORDER BY identifier, coalesce(earliest_begin_at, submitted_at), id LIMIT $9::bigint
+                FOR UPDATE SKIP LOCKED) AS due
+            ORDER BY due.due_at, due.id LIMIT $9::bigint)
         UPDATE task_requests SET
             lease_owner = $1,
             lease_expires_at = $2::bigint + CASE kind WHEN 'processing' THEN $3::bigint ELSE $4::bigint END,

@@ -84,15 +84,21 @@ extension Store {
     /// The user's settings: what they set, over the registered defaults for every key they never
     /// set (DESIGN §8, bug 8). A user with no row at all reads as all defaults.
     public func settings(for user: UserID) throws(StorageError) -> UserSettings {
-        let stored = try driver.rows(.settings, [user]) { row -> (SettingKey, SettingValue)? in
-            guard let key = SettingKey(rawValue: row.string(0)) else { return nil }
-            switch row.string(1) {
-            case "true": return (key, .bool(true))
-            case "false": return (key, .bool(false))
-            case let text: return Int(text).map { (key, .integer($0)) }
+        try settings(for: [user])[user] ?? UserSettings(stored: [:])
+    }
+
+    /// `settings(for:)` for each of `users`, in one query.
+    public func settings(for users: [UserID]) throws(StorageError) -> [UserID: UserSettings] {
+        var stored = Dictionary(users.map { ($0, [SettingKey: SettingValue]()) }, uniquingKeysWith: { first, _ in first })
+        try driver.forEachRow(.settingsOfUsers, [SQLValue.texts(users.map(\.rawValue))]) { row in
+            guard let user = UserID(row.string(0)), let key = SettingKey(rawValue: row.string(1)) else { return }
+            switch row.string(2) {
+            case "true": stored[user]?[key] = .bool(true)
+            case "false": stored[user]?[key] = .bool(false)
+            case let text: if let number = Int(text) { stored[user]?[key] = .integer(number) }
             }
         }
-        return UserSettings(stored: Dictionary(stored, uniquingKeysWith: { _, last in last }))
+        return stored.mapValues { UserSettings(stored: $0) }
     }
 
     /// A user record, in the open transaction: the user created, with its time zone when it has one.
@@ -317,8 +323,8 @@ extension SQL {
     static let userCount = SQL("SELECT count(*) FROM users")
     static let userIDs = SQL("SELECT id FROM users ORDER BY id")
 
-    /// $1 user: key, value (the JSON text `true`, `false` or a number).
-    static let settings = SQL("SELECT key, value FROM user_settings WHERE user_id = $1")
+    /// $1 users (a list): user_id, key, value (the JSON text `true`, `false` or a number).
+    static let settingsOfUsers = SQL("SELECT user_id, key, value FROM user_settings WHERE user_id = ANY($1::text[])")
     /// $1 user, $2 key, $3 value as JSON text, $4 updated_at.
     static let upsertSetting = SQL(
         """

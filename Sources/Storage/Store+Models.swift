@@ -147,15 +147,25 @@ extension SQL {
         """)
     /// $1 scopes (a list), $2 how many to keep of each besides the one serving.
     static let pruneModelHistories = SQL(
-        """
-        DELETE FROM model_artifacts
-        WHERE id IN (
-            SELECT id FROM (
-                SELECT id, row_number() OVER (PARTITION BY scope ORDER BY id DESC) AS newer
-                FROM model_artifacts WHERE scope = ANY($1::text[])) AS ranked
-            WHERE newer > $2)
-            AND id NOT IN (SELECT artifact_id FROM serving_models WHERE scope = ANY($1::text[]))
-        """)
+        sqlite: """
+            DELETE FROM model_artifacts
+            WHERE id IN (
+                SELECT id FROM (
+                    SELECT id, row_number() OVER (PARTITION BY scope ORDER BY id DESC) AS newer
+                    FROM model_artifacts WHERE scope IN (SELECT value FROM json_each($1))) AS ranked
+                WHERE newer > $2)
+                AND id NOT IN (SELECT artifact_id FROM serving_models WHERE scope IN (SELECT value FROM json_each($1)))
+            """,
+        // Each scope's history from its index, newest first, past the ones kept: a form no plan reads the table
+        // whole for, as one cached while the table was small did with the form above.
+        postgresql: """
+            DELETE FROM model_artifacts
+            WHERE id = ANY(ARRAY(
+                SELECT old.id FROM unnest($1::text[]) AS s (scope)
+                CROSS JOIN LATERAL (
+                    SELECT id FROM model_artifacts WHERE scope = s.scope ORDER BY scope, id DESC OFFSET $2) AS old
+                WHERE old.id NOT IN (SELECT artifact_id FROM serving_models WHERE scope = s.scope)))
+            """)
     /// $1 scope: `StoredModel(row:)`'s columns.
     static let servingModel = SQL(
         """

@@ -1,0 +1,4 @@
+-- Nothing changes on SQLite, whose claims name the index they read (INDEXED BY). On PostgreSQL this version drops
+-- the claimable index without the task's identifier, which the planner chose over the one with it
+-- (Schema/PostgreSQL/0013_claims_by_task.sql). The migration is here so that a schema version means one thing on
+-- both backends.
