@@ -139,7 +139,8 @@ extension TaskContext {
             guard let personalModel else { return }
             let claimed = scopes.compactMap(\.user)
             let users = await personalModel.prepareRetrains(of: claimed)
-            preparedZones.keep(Dictionary(users.map { ($0.id, $0.timeZone) }, uniquingKeysWith: { first, _ in first }), for: claimed)
+            preparedZones.keep(
+                Dictionary(users.map { ($0.id, $0.timeZone) }, uniquingKeysWith: { first, _ in first }), for: claimed)
         }
     }
 

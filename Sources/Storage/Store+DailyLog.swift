@@ -89,7 +89,8 @@ extension Store {
 
     /// `settings(for:)` for each of `users`, in one query.
     public func settings(for users: [UserID]) throws(StorageError) -> [UserID: UserSettings] {
-        var stored = Dictionary(users.map { ($0, [SettingKey: SettingValue]()) }, uniquingKeysWith: { first, _ in first })
+        var stored = Dictionary(
+            users.map { ($0, [SettingKey: SettingValue]()) }, uniquingKeysWith: { first, _ in first })
         try driver.forEachRow(.settingsOfUsers, [SQLValue.texts(users.map(\.rawValue))]) { row in
             guard let user = UserID(row.string(0)), let key = SettingKey(rawValue: row.string(1)) else { return }
             switch row.string(2) {

@@ -233,4 +233,26 @@ struct SettingsTests {
             .settings(SettingsUpdate(user: user, changes: [.engagementNotifications: SettingValue?.none])))
         #expect(try await pipeline.settings(for: user).engagementNotifications)
     }
+
+    /// A launch starting many users' chains reads a page's settings in one query (`Store.settings(for:)` of a
+    /// list): each user's own, the defaults for one who never set any, and no user unasked.
+    @Test("many users' settings read at once are each user's own settings", arguments: TestBackend.all)
+    func manyUsers(backend: TestBackend) async throws {
+        let database = TestDatabase(backend)
+        let pipeline = try await database.open()
+        let (ada, bo, cy) = (UserID.literal("ada"), UserID.literal("bo"), UserID.literal("cy"))
+        try await pipeline.ingest(.settings(SettingsUpdate(user: ada, changes: [.reminderHour: .integer(7)])))
+        try await pipeline.ingest(
+            .settings(SettingsUpdate(user: bo, changes: [.weeklyInsight: .bool(false), .reminderHour: .integer(22)])))
+        try await pipeline.ingest(.user(UserUpdate(id: cy)))
+        let read = try await pipeline.store.settings(for: [bo, cy, ada])
+        #expect(read.keys.sorted { $0.rawValue < $1.rawValue } == [ada, bo, cy])
+        for user in [ada, bo, cy] {
+            #expect(read[user] == (try await pipeline.settings(for: user)), "\(user)")
+        }
+        #expect(read[ada]?.reminderHour == 7 && read[ada]?.weeklyInsight == true)
+        #expect(read[bo]?.reminderHour == 22 && read[bo]?.weeklyInsight == false)
+        #expect(read[cy]?.reminderHour == 20)
+        #expect(try await pipeline.store.settings(for: [bo]).keys.map(\.rawValue) == ["bo"])
+    }
 }

@@ -114,6 +114,31 @@ struct BatchTests {
     }
 
     @Test(
+        "a task's chain-start preparation gets each page of scopes whose chains start, before their chain starts",
+        arguments: TestBackend.all)
+    func chainStartPreparation(backend: TestBackend) async throws {
+        let harness = try SchedulerHarness(backend, configuration: Self.batching)
+        try await harness.addUsers(Self.users)
+        let pages = Locked<[[TaskScope]]>([])
+        let unprepared = Locked<[TaskScope]>([])
+        var task = TestTask.periodic("daily", every: 86_400)
+        let start = task.chainStart
+        task.chainStart = { scope, user in
+            if !(pages.withLock { $0.last?.contains(scope) ?? false }) { unprepared.withLock { $0.append(scope) } }
+            return try await start(scope, user)
+        }
+        task.prepareChainStarts = { scopes in pages.withLock { $0.append(scopes) } }
+        try await harness.launch([task])
+
+        // One page here (the users fit in one): every user's scope once, in id order, each prepared before it starts.
+        #expect(pages.withLock { $0 } == [Self.users.map { TaskScope.user(.literal($0)) }])
+        #expect(unprepared.withLock { $0 }.isEmpty)
+        // A later launch starts no chain, and prepares none.
+        try await harness.launch([task])
+        #expect(pages.withLock { $0.count } == 1)
+    }
+
+    @Test(
         "claims shrink as the launch's due requests run out, to one at the end: workers finish together",
         arguments: TestBackend.all)
     func claimsShrinkAtTheEnd(backend: TestBackend) async throws {

@@ -49,7 +49,8 @@ final class SchedulerHarness: Sendable {
             for task in tasks {
                 try registrar.register(
                     task.identifier, for: task.scope, cadence: task.cadence, startingWith: task.chainStart,
-                    preparingBatches: task.prepare, using: task.handler)
+                    preparingChainStarts: task.prepareChainStarts, preparingBatches: task.prepare,
+                    using: task.handler)
             }
         }
     }
@@ -78,6 +79,8 @@ struct TestTask: Sendable {
     var cadence: TimeInterval? = nil
     /// Its batch preparation, if any (`BatchPreparation`).
     var prepare: BatchPreparation? = nil
+    /// Its chain starts' preparation, if any.
+    var prepareChainStarts: BatchPreparation? = nil
 
     /// A refresh task whose chain starts due at `firstAt` (as soon as possible when `nil`), or
     /// `interval` after the launch that starts it when `firstAfterInterval` (as the app did), and
