@@ -56,12 +56,20 @@ struct BatchTests {
         return configuration
     }
 
+    /// A harness with `batching` (and `budget` as the refresh budget, when given) and `users` added.
+    static func harness(_ backend: TestBackend, budget: TimeInterval? = nil) async throws -> SchedulerHarness {
+        var configuration = batching
+        if let budget { configuration.refreshBudget = budget }
+        let harness = try SchedulerHarness(backend, configuration: configuration)
+        try await harness.addUsers(users)
+        return harness
+    }
+
     @Test(
         "quick runs are claimed many at a time, and each run's successor and model are stored with its record",
         arguments: TestBackend.all)
     func storedWithRecords(backend: TestBackend) async throws {
-        let harness = try SchedulerHarness(backend, configuration: Self.batching)
-        try await harness.addUsers(Self.users)
+        let harness = try await Self.harness(backend)
         let openRuns = Locked<[Int]>([])
         let report = try await harness.launch([Self.storing(harness, openRuns: openRuns)])
 
@@ -82,10 +90,7 @@ struct BatchTests {
         "a task's batch preparation gets the scopes of each batch claimed, in claim order, before the first of them runs",
         arguments: TestBackend.all)
     func batchPreparation(backend: TestBackend) async throws {
-        var configuration = Self.batching
-        configuration.refreshBudget = 3600
-        let harness = try SchedulerHarness(backend, configuration: configuration)
-        try await harness.addUsers(Self.users)
+        let harness = try await Self.harness(backend, budget: 3600)
         // Each preparation's scopes, and for each run the preparations made before it started.
         let prepared = Locked<[[TaskScope]]>([])
         let seenByRun = Locked<[TaskScope: [[TaskScope]]]>([:])
@@ -117,8 +122,7 @@ struct BatchTests {
         "a task's chain-start preparation gets each page of scopes whose chains start, before their chain starts",
         arguments: TestBackend.all)
     func chainStartPreparation(backend: TestBackend) async throws {
-        let harness = try SchedulerHarness(backend, configuration: Self.batching)
-        try await harness.addUsers(Self.users)
+        let harness = try await Self.harness(backend)
         let pages = Locked<[[TaskScope]]>([])
         let unprepared = Locked<[TaskScope]>([])
         var task = TestTask.periodic("daily", every: 86_400)
@@ -143,10 +147,7 @@ struct BatchTests {
         arguments: TestBackend.all)
     func claimsShrinkAtTheEnd(backend: TestBackend) async throws {
         // A budget no batch waits half of, however loaded the machine: no claimed request is given back.
-        var configuration = Self.batching
-        configuration.refreshBudget = 3600
-        let harness = try SchedulerHarness(backend, configuration: configuration)
-        try await harness.addUsers(Self.users)
+        let harness = try await Self.harness(backend, budget: 3600)
         let openRuns = Locked<[Int]>([])
         let report = try await harness.launch([Self.storing(harness, openRuns: openRuns)])
 
@@ -163,8 +164,7 @@ struct BatchTests {
         "a write the database refuses fails its run alone, saying why, and stores nothing of it; the rest of the batch is recorded",
         arguments: TestBackend.all)
     func refusedWrite(backend: TestBackend) async throws {
-        let harness = try SchedulerHarness(backend, configuration: Self.batching)
-        try await harness.addUsers(Self.users)
+        let harness = try await Self.harness(backend)
         let refused = TaskScope.user(.literal("user07"))
         let task = Self.storing(harness, openRuns: Locked([])) { $0 == refused ? "bogus" : "personal" }
         let report = try await harness.launch([task])
@@ -185,8 +185,7 @@ struct BatchTests {
         "a claimed request that waits half its budget in its batch is given back unrun, and runs once, as its first attempt",
         arguments: TestBackend.all)
     func waitedTooLong(backend: TestBackend) async throws {
-        let harness = try SchedulerHarness(backend, configuration: Self.batching)
-        try await harness.addUsers(Self.users)
+        let harness = try await Self.harness(backend)
         let slow = TaskScope.user(.literal("user05"))
         let task = Self.storing(harness, openRuns: Locked([])) { _ in
             "personal"
