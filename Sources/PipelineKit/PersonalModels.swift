@@ -68,16 +68,10 @@ public final class PersonalModels: ModelTrainingService {
         {
             read = input
         } else {
-            // Everything the fit reads, on one reader: the store's connection is left to claims and records. The
-            // days come without their notes, which no fit reads.
-            let input = try await withReader { (reader) throws(StorageError) -> RetrainInput? in
-                guard let user = try await reader.user(id) else { return nil }
-                let today = user.today(at: now)
-                let days = try await reader.sourcedDayValues(user: id, through: today.adding(days: -1))
-                return RetrainInput(
-                    user: user, today: today, days: days, served: try await reader.servingModel(scope: id.rawValue))
-            }
-            guard let input else { throw .unknownUser(id.rawValue) }
+            // Not prepared with a batch (or read for an earlier day): read as a batch of one.
+            guard let user = try await withReader({ (reader) throws(StorageError) in try await reader.user(id) }),
+                let input = try await readInputs(of: [user], at: now)[id]
+            else { throw .unknownUser(id.rawValue) }
             read = input
         }
         let (today, days, served) = (read.today, read.days, read.served)
@@ -153,8 +147,9 @@ public final class PersonalModels: ModelTrainingService {
         return found
     }
 
-    /// What the retrains of `users` read at `now`: their days before their today and their served artifacts, in
-    /// two queries.
+    /// What the retrains of `users` read at `now`: their days before their today (without their notes, which no
+    /// fit reads) and their served artifacts, in two queries on one reader, the store's connection left to claims
+    /// and records.
     private func readInputs(of users: [User], at now: Date) async throws(PipelineError) -> [UserID: RetrainInput] {
         let todays = users.map { $0.today(at: now) }
         guard let last = todays.max()?.adding(days: -1) else { return [:] }
