@@ -259,11 +259,34 @@ private struct Series {
             if let value = log.value(of: spec.target.field) { raw[index] = value }
         }
         exponentialMeanOffsets = Array(repeating: -1, count: spec.features.count)
+        var levelStarts: [Int: [Int32]] = [:]
         for (j, feature) in spec.features.enumerated() {
-            guard case .exponentialMean(let alpha) = feature.kind else { continue }
+            guard case .exponentialMean(let alpha) = feature.kind, let input = feature.input else { continue }
+            if levelStarts[input] == nil, let shift = spec.inputs[input].levelShift {
+                levelStarts[input] = self.levelStarts(input, shift)
+            }
             exponentialMeanOffsets[j] = exponentialMeans.count
-            appendExponentialMeans(feature.input!, alpha: alpha)
+            appendExponentialMeans(input, alpha: alpha, starts: levelStarts[input])
         }
+    }
+
+    /// For every index t, where the level of the input's values logged through t began (`ModelSpec.LevelShift`):
+    /// the index of the first value of the later run of the split that marks a change, or 0 where none does
+    /// (`learning_level_starts`).
+    private func levelStarts(_ input: Int, _ shift: ModelSpec.LevelShift) -> [Int32] {
+        var starts = [Int32](repeating: 0, count: count)
+        var scratch = [Double](repeating: 0, count: 3 * (count + 1))
+        var positions = [Int32](repeating: 0, count: count)
+        let base = input * count
+        zeroed.withUnsafeBufferPointer { zeroed in
+            logged.withUnsafeBufferPointer { logged in
+                guard let zeroed = zeroed.baseAddress, let logged = logged.baseAddress else { return }
+                learning_level_starts(
+                    count, zeroed + base, logged + base, shift.threshold, shift.minimumDays, shift.searchDays,
+                    shift.minimumDeviation, &scratch, &positions, &starts)
+            }
+        }
+        return starts
     }
 
     /// `mean(input, from: t + from, through: t + through)` for every index t of the series, into `output`
@@ -285,7 +308,7 @@ private struct Series {
     /// each logged value weighs (1 − α)^k, k the number of values logged after it, and the sum is divided by
     /// the sum of the weights (NaN before the first logged value). Simple exponential smoothing over the
     /// logged days, started from the first, with a short history's weights normalized.
-    private mutating func appendExponentialMeans(_ input: Int, alpha: Double) {
+    private mutating func appendExponentialMeans(_ input: Int, alpha: Double, starts: [Int32]?) {
         let base = input * count
         let start = exponentialMeans.count
         exponentialMeans.append(contentsOf: repeatElement(0, count: count))
@@ -295,7 +318,14 @@ private struct Series {
                     guard let zeroed = zeroed.baseAddress, let logged = logged.baseAddress,
                         let out = out.baseAddress
                     else { return }
-                    learning_exponential_means(count, zeroed + base, logged + base, alpha, out + start)
+                    if let starts {
+                        starts.withUnsafeBufferPointer { starts in
+                            learning_exponential_means(
+                                count, zeroed + base, logged + base, alpha, starts.baseAddress, out + start)
+                        }
+                    } else {
+                        learning_exponential_means(count, zeroed + base, logged + base, alpha, nil, out + start)
+                    }
                 }
             }
         }

@@ -75,6 +75,21 @@ public struct ModelSpec: Sendable, Hashable, Codable {
         /// after it (simple exponential smoothing over the days logged, started from the first), the weights
         /// normalized so that a short history is its plain mean.
         public var exponentialMeans: [Double]
+        /// When set, the exponential means start again where the input's level changed: see `LevelShift`.
+        public var levelShift: LevelShift?
+    }
+
+    /// A lasting change in the level of an input's logged values, after which its exponential means read only the
+    /// values since the change. Among the ways to split the last `searchDays` logged values into an earlier and a
+    /// later run of at least `minimumDays` each, the split whose two means differ by the most standard errors
+    /// (their pooled deviation, at least `minimumDeviation`) marks a change when they differ by more than
+    /// `threshold`: a person whose reports moved from 10 to 5 and stayed there is followed within days by every
+    /// smoothing, where a long mean over both levels would take months.
+    public struct LevelShift: Sendable, Hashable, Codable {
+        public var threshold: Double
+        public var minimumDays: Int
+        public var searchDays: Int
+        public var minimumDeviation: Double
     }
 
     public struct Ridge: Sendable, Hashable, Codable {
@@ -220,6 +235,15 @@ public struct ModelSpec: Sendable, Hashable, Codable {
             }
             guard input.lags.allSatisfy({ $0 >= 1 }), (input.rollingMeanDays ?? 1) >= 1, (input.baselineDays ?? 1) >= 1
             else { throw .invalidSpec(problem: "input \(input.name) has a window shorter than one day") }
+            if let shift = input.levelShift {
+                guard shift.threshold > 0, shift.minimumDays >= 2, shift.searchDays >= 2 * shift.minimumDays,
+                    shift.minimumDeviation > 0
+                else {
+                    throw .invalidSpec(
+                        problem: "input \(input.name)'s levelShift needs a positive threshold and minimumDeviation, "
+                            + "minimumDays ≥ 2 and searchDays ≥ twice minimumDays")
+                }
+            }
         }
         guard Set(featureNames).count == featureNames.count, !featureNames.isEmpty else {
             throw .invalidSpec(problem: "feature names must be distinct and not empty")
@@ -347,6 +371,7 @@ extension ModelSpec.Target {
 extension ModelSpec.Input {
     enum CodingKeys: String, CodingKey {
         case name, field, divisor, typical, lags, rollingMeanDays, baselineDays, missingIndicator, exponentialMeans
+        case levelShift
     }
 
     public init(from decoder: any Decoder) throws {
@@ -360,6 +385,7 @@ extension ModelSpec.Input {
         baselineDays = try container.decodeIfPresent(Int.self, forKey: .baselineDays)
         missingIndicator = try container.decode(Bool.self, forKey: .missingIndicator)
         exponentialMeans = try container.decodeIfPresent([Double].self, forKey: .exponentialMeans) ?? []
+        levelShift = try container.decodeIfPresent(ModelSpec.LevelShift.self, forKey: .levelShift)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -373,5 +399,6 @@ extension ModelSpec.Input {
         try container.encode(baselineDays, forKey: .baselineDays)
         try container.encode(missingIndicator, forKey: .missingIndicator)
         if !exponentialMeans.isEmpty { try container.encode(exponentialMeans, forKey: .exponentialMeans) }
+        try container.encodeIfPresent(levelShift, forKey: .levelShift)
     }
 }

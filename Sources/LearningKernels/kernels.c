@@ -432,8 +432,52 @@ void learning_impute(size_t n, size_t m, const double *restrict x, const double 
     }
 }
 
+void learning_level_starts(
+    size_t count, const double *restrict zeroed, const double *restrict logged, double threshold, size_t minimum,
+    size_t search, double minimum_deviation, double *restrict scratch, int32_t *restrict positions,
+    int32_t *restrict starts) {
+    double *restrict sums = scratch, *restrict squares = scratch + count + 1, *restrict inverse = scratch + 2 * (count + 1);
+    sums[0] = squares[0] = inverse[0] = 0;
+    for (size_t i = 1; i <= count; i++) inverse[i] = 1.0 / (double)i;
+    const double floor = minimum_deviation * minimum_deviation, limit = threshold * threshold;
+    size_t n = 0;
+    int32_t start = 0;
+    for (size_t t = 0; t < count; t++) {
+        if (logged[t] > 0) {
+            const double value = zeroed[t];
+            positions[n] = (int32_t)t;
+            sums[n + 1] = sums[n] + value;
+            squares[n + 1] = squares[n] + value * value;
+            n++;
+            // z² = d² / (a b n v), d = a b (mean of the earlier run − mean of the later), v the pooled variance:
+            // the best split is kept as the fraction best / bestScale, so comparing two costs no division.
+            double best = 0, bestScale = 1;
+            size_t bestSplit = 0;
+            const size_t lowest = n > search ? (n - search > minimum ? n - search : minimum) : minimum;
+            for (size_t k = n >= minimum ? n - minimum : 0; k >= lowest && k > 0; k--) {
+                const double a = (double)k, b = (double)(n - k);
+                const double early = sums[k], late = sums[n] - sums[k];
+                const double spread =
+                    squares[k] - early * early * inverse[k] + squares[n] - squares[k] - late * late * inverse[n - k];
+                const double pooled = spread * inverse[n - 2];
+                const double variance = pooled > floor ? pooled : floor;
+                const double d = early * b - late * a;
+                const double scale = a * b * variance;
+                if (d * d * bestScale > best * scale) {
+                    best = d * d;
+                    bestScale = scale;
+                    bestSplit = k;
+                }
+            }
+            start = bestSplit > 0 && best > limit * (double)n * bestScale ? positions[bestSplit] : 0;
+        }
+        starts[t] = start;
+    }
+}
+
 void learning_exponential_means(
-    size_t count, const double *restrict zeroed, const double *restrict logged, double alpha, double *restrict out) {
+    size_t count, const double *restrict zeroed, const double *restrict logged, double alpha,
+    const int32_t *restrict starts, double *restrict out) {
     // A recurrence: each day depends on the one before, so there is nothing for vector lanes to share.
     const double keep = 1 - alpha;
     double weighted = 0, weights = 0;
@@ -442,7 +486,19 @@ void learning_exponential_means(
             weighted = keep * weighted + zeroed[t];
             weights = keep * weights + 1;
         }
-        out[t] = weights > 0 ? weighted / weights : (double)NAN;
+        if (starts != NULL && starts[t] > 0) {
+            // Since a change of level: the same recurrence over the days from its start.
+            double since = 0, sinceWeights = 0;
+            for (size_t i = (size_t)starts[t]; i <= t; i++) {
+                if (logged[i] > 0) {
+                    since = keep * since + zeroed[i];
+                    sinceWeights = keep * sinceWeights + 1;
+                }
+            }
+            out[t] = since / sinceWeights;
+        } else {
+            out[t] = weights > 0 ? weighted / weights : (double)NAN;
+        }
     }
 }
 

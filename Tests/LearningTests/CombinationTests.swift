@@ -129,3 +129,138 @@ struct CombinationTests {
         #expect(narrow.served(4.49, within: 0...10).1 == 4...5)
     }
 }
+
+/// A lasting change of a person's level restarts the exponential means (`ModelSpec.LevelShift`).
+@Suite("Level shifts")
+struct LevelShiftTests {
+    static let start = Day("2025-01-01")!
+    static let user = UserID.literal("shift")
+
+    static func logs(_ severities: [Int?]) -> [DailyLog] {
+        severities.enumerated().compactMap { offset, severity in
+            severity.map { DailyLog(user: user, day: start.adding(days: offset), symptomSeverity: $0) }
+        }
+    }
+
+    static func means(_ logs: [DailyLog], spec: ModelSpec, through last: Int) -> [Double: Double] {
+        let row = FeatureBuilder(spec: spec).predictionRow(logs: logs, for: start.adding(days: last + 1))
+        return Dictionary(
+            uniqueKeysWithValues: spec.inputs[0].exponentialMeans.map { alpha in
+                (alpha, row[spec.featureNames.firstIndex(of: "severity_ewm" + ModelSpec.percent(alpha))!])
+            })
+    }
+
+    @Test("after a lasting move from 10 to 5, every exponential mean reads only the days since the move")
+    func restartsAfterAMove() {
+        let spec = ModelSpec.symptomForecast
+        #expect(spec.inputs[0].levelShift != nil)
+        var without = spec
+        without.inputs[0].levelShift = nil
+        // Sixty days at 10 with a few single lower days, then twenty at 5 with one day unlogged.
+        var severities: [Int?] = (0..<60).map { $0 % 17 == 0 ? 8 : 10 }
+        severities += (0..<20).map { $0 == 11 ? nil : 5 }
+        let logs = Self.logs(severities)
+        let restarted = Self.means(logs, spec: spec, through: 79)
+        let plain = Self.means(logs, spec: without, through: 79)
+        for alpha in spec.inputs[0].exponentialMeans {
+            #expect(abs(restarted[alpha]! - 5) <= 1e-12, "α \(alpha) reads only the days at 5")
+            #expect(plain[alpha]! > 5, "without the level shift, α \(alpha) still reads the days at 10")
+            #expect(
+                abs(
+                    plain[alpha]!
+                        - CombinationTests.exponentialMean(
+                            severities.map { $0.map(Double.init) }, through: 79, alpha: alpha))
+                    <= 1e-12)
+        }
+    }
+
+    @Test("noise around a steady level, and single unusual days, never restart the means")
+    func steadyLevelsDoNotRestart() {
+        let spec = ModelSpec.symptomForecast
+        var without = spec
+        without.inputs[0].levelShift = nil
+        var random = SeededGenerator(seed: 83)
+        let severities: [Int?] = (0..<200).map { day in
+            day % 23 == 0 ? 10 : Int(min(10, max(0, (4 + 1.5 * random.gaussian()).rounded())))
+        }
+        let logs = Self.logs(severities)
+        let builder = FeatureBuilder(spec: spec)
+        let plainBuilder = FeatureBuilder(spec: without)
+        let design = builder.designMatrix(logs: logs, today: Self.start.adding(days: 200))
+        let plainDesign = plainBuilder.designMatrix(logs: logs, today: Self.start.adding(days: 200))
+        #expect(design.rowCount == plainDesign.rowCount)
+        for i in 0..<design.rowCount {
+            for (j, name) in spec.featureNames.enumerated() where name.hasPrefix("severity_ewm") {
+                let (value, plain) = (design.value(row: i, column: j), plainDesign.value(row: i, column: j))
+                #expect(value == plain || (value.isNaN && plain.isNaN), "row \(i) \(name)")
+            }
+        }
+    }
+}
+
+extension LevelShiftTests {
+    /// The definition, written out: the means of the runs before and after each split, their pooled deviation,
+    /// the split that differs by the most standard errors, and the exponential mean from there.
+    static func restartedMean(_ values: [Double?], through t: Int, alpha: Double, _ shift: ModelSpec.LevelShift)
+        -> Double
+    {
+        let logged = (0...t).filter { values[$0] != nil }
+        let y = logged.map { values[$0]! }
+        let n = y.count
+        var best = (score: 0.0, split: 0)
+        var k = n - shift.minimumDays
+        while k >= max(shift.minimumDays, n - shift.searchDays) {
+            let early = Array(y[..<k])
+            let late = Array(y[k...])
+            let earlyMean = early.reduce(0, +) / Double(early.count)
+            let lateMean = late.reduce(0, +) / Double(late.count)
+            let spread =
+                early.map { ($0 - earlyMean) * ($0 - earlyMean) }.reduce(0, +)
+                + late.map { ($0 - lateMean) * ($0 - lateMean) }.reduce(0, +)
+            let deviation = max((spread / Double(n - 2)).squareRoot(), shift.minimumDeviation)
+            let score =
+                abs(earlyMean - lateMean)
+                / (deviation * (1 / Double(early.count) + 1 / Double(late.count)).squareRoot())
+            if score > best.score { best = (score, k) }
+            k -= 1
+        }
+        let start = best.score > shift.threshold ? logged[best.split] : 0
+        var since = values
+        for index in 0..<start { since[index] = nil }
+        return CombinationTests.exponentialMean(since, through: t, alpha: alpha)
+    }
+
+    @Test("every row's exponential means follow the written-out definition, through moves up and down and gaps")
+    func followsTheDefinition() throws {
+        let spec = ModelSpec.symptomForecast
+        let shift = try #require(spec.inputs[0].levelShift)
+        var random = SeededGenerator(seed: 89)
+        var level = 3.0
+        let severities: [Double?] = (0..<240).map { day in
+            if day % 60 == 30 { level = level < 5 ? 8 : 2 }
+            return day % 9 == 4 ? nil : min(10, max(0, (level + 0.8 * random.gaussian()).rounded()))
+        }
+        let logs = severities.enumerated().compactMap { offset, severity in
+            severity.map { DailyLog(user: Self.user, day: Self.start.adding(days: offset), symptomSeverity: Int($0)) }
+        }
+        let design = FeatureBuilder(spec: spec).designMatrix(logs: logs, today: Self.start.adding(days: 240))
+        var restarted = 0
+        for alpha in spec.inputs[0].exponentialMeans {
+            let column = try #require(spec.featureNames.firstIndex(of: "severity_ewm" + ModelSpec.percent(alpha)))
+            for i in 0..<design.rowCount {
+                let t = Self.start.distance(to: design.days[i]) - 1
+                var seen = severities
+                if design.isHidden(i) { seen[t] = nil }
+                let expected = Self.restartedMean(seen, through: t, alpha: alpha, shift)
+                let value = design.value(row: i, column: column)
+                #expect(
+                    expected.isNaN ? value.isNaN : abs(value - expected) <= 1e-9 * max(1, abs(expected)),
+                    "row \(i), α \(alpha)")
+                if abs(expected - CombinationTests.exponentialMean(seen, through: t, alpha: alpha)) > 1e-9 {
+                    restarted += 1
+                }
+            }
+        }
+        #expect(restarted > 100, "the moves restart the means on many rows")
+    }
+}

@@ -23,7 +23,7 @@ struct FeatureBuilderTests {
     @Test("the embedded spec decodes and names its features in a stable order")
     func specDecodes() {
         let names = Self.spec.featureNames
-        #expect(Self.spec.version == 3)
+        #expect(Self.spec.version == 4)
         #expect(Self.spec.training.minimumUsableDays == 14 && Self.spec.training.holdoutDays == 84)
         #expect(Self.spec.flare.threshold == 7)
         #expect(names.first == "severity")

@@ -211,7 +211,7 @@ struct ModelTrainerTests {
         #expect(read.jsonData() == json)
         let text = String(decoding: json, as: UTF8.self)
         for key in [
-            "\"specVersion\":3", "\"featureNames\":[", "\"standardization\":{", "\"alpha\":",
+            "\"specVersion\":4", "\"featureNames\":[", "\"standardization\":{", "\"alpha\":",
             "\"trainedAt\":\"2026-03-01T03:00:00Z\"",
             "\"trainingWindow\":{", "\"metrics\":{", "\"promoted\":", "\"reason\":", "\"source\":\"",
             "\"flare\":{", "\"bounds\":{", "\"selection\":{", "\"calibration\":{", "\"severityWinner\":",
@@ -234,7 +234,7 @@ struct ModelTrainerTests {
         #expect(try ModelArtifact(json: population.artifact.jsonData()) == population.artifact)
         for damaged in [
             text.replacingOccurrences(of: "\"promoted\":", with: "\"promised\":"),
-            text.replacingOccurrences(of: "\"specVersion\":3", with: "\"specVersion\":3.5"),
+            text.replacingOccurrences(of: "\"specVersion\":4", with: "\"specVersion\":4.5"),
             text.replacingOccurrences(of: "\"source\":\"", with: "\"source\":\"x"),
             String(text.dropLast()),
         ] {
@@ -256,7 +256,7 @@ struct ModelTrainerTests {
         #expect((0...10).contains(prediction.severity))
         var other = population.artifact
         other.specVersion = 2
-        #expect(throws: LearningError.specMismatch(artifact: "symptom-forecast v2", spec: "symptom-forecast v3")) {
+        #expect(throws: LearningError.specMismatch(artifact: "symptom-forecast v2", spec: "symptom-forecast v4")) {
             try trainer.predict(other, logs: users[4].logs, for: today)
         }
     }

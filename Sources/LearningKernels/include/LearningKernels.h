@@ -2,6 +2,7 @@
 #define PIPELINE_LEARNING_KERNELS_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 /// The hat matrix's diagonal of a ridge fit for several penalties at once, from the tridiagonal reduction of
 /// its Gram matrix: out[i + a·n] = yᵢᵀ (T + αₐI)⁻¹ yᵢ for each row yᵢ of the n×p column-major matrix y and
@@ -94,10 +95,23 @@ void learning_window_means(
 /// Copies the n×m column-major x into out with each NaN of column j replaced by fill[j]: a design imputed.
 void learning_impute(size_t n, size_t m, const double *x, const double *fill, double *out);
 
+/// For every index t < count, where the level of the values logged at indices up to t began, into starts[t]: among
+/// the splits of the last `search` logged values into an earlier run (every value logged before the split) and a
+/// later one, each of at least `minimum` values, the split whose means differ by the most standard errors (their
+/// pooled deviation, at least `minimum_deviation`) gives the index of the later run's first value when they differ by
+/// more than `threshold` of them, and 0 otherwise. `scratch` holds 3 × (count + 1) doubles and `positions` count
+/// indices. Compared in squares, by cross-multiplication, so a day costs no division or square root.
+void learning_level_starts(
+    size_t count, const double *zeroed, const double *logged, double threshold, size_t minimum, size_t search,
+    double minimum_deviation, double *scratch, int32_t *positions, int32_t *starts);
+
 /// For every index t < count, the exponentially weighted mean of the logged values at indices up to t into
 /// out[t]: each weighs (1 − alpha)^k, k the number of values logged after it, divided by the sum of the
-/// weights; NaN before the first logged value. `zeroed` holds 0 and `logged` 0 where nothing was logged.
-void learning_exponential_means(size_t count, const double *zeroed, const double *logged, double alpha, double *out);
+/// weights; NaN before the first logged value. `zeroed` holds 0 and `logged` 0 where nothing was logged. Where
+/// `starts` is not null and starts[t] > 0, the mean at t reads only the values at indices starts[t] through t: the
+/// level the values are at began there (`FeatureBuilder`'s level shifts).
+void learning_exponential_means(
+    size_t count, const double *zeroed, const double *logged, double alpha, const int32_t *starts, double *out);
 
 /// Widens lower[j] ... upper[j] to the range of rows first ..< end of each column j < m of the n×m column-major x,
 /// NaN skipped, in eight lanes of minima and maxima.
