@@ -449,27 +449,29 @@ void learning_level_starts(
             sums[n + 1] = sums[n] + value;
             squares[n + 1] = squares[n] + value * value;
             n++;
-            // z² = d² / (a b n v), d = a b (mean of the earlier run − mean of the later), v the pooled variance:
-            // the best split is kept as the fraction best / bestScale, so comparing two costs no division.
-            double best = 0, bestScale = 1;
-            size_t bestSplit = 0;
-            const size_t lowest = n > search ? (n - search > minimum ? n - search : minimum) : minimum;
-            for (size_t k = n >= minimum ? n - minimum : 0; k >= lowest && k > 0; k--) {
-                const double a = (double)k, b = (double)(n - k);
-                const double early = sums[k], late = sums[n] - sums[k];
-                const double spread =
-                    squares[k] - early * early * inverse[k] + squares[n] - squares[k] - late * late * inverse[n - k];
-                const double pooled = spread * inverse[n - 2];
-                const double variance = pooled > floor ? pooled : floor;
-                const double d = early * b - late * a;
-                const double scale = a * b * variance;
-                if (d * d * bestScale > best * scale) {
-                    best = d * d;
-                    bestScale = scale;
-                    bestSplit = k;
+            // Every split divides the same n values, so their total sum of squares T is the between-run part B
+            // plus the within-run part, and z² = B / max((T − B) / (n − 2), floor) grows with B: the split of the
+            // most standard errors is the one of the largest B = a b (mean_a − mean_b)² / n, found without the
+            // deviation, which is computed once, for it.
+            double best = 0;
+            size_t split = 0;
+            const size_t lowest = n > search && n - search > minimum ? n - search : minimum;
+            const double total = sums[n];
+            for (size_t k = n >= 2 * minimum ? n - minimum : 0; k >= lowest && k > 0; k--) {
+                const double d = sums[k] * (double)(n - k) - (total - sums[k]) * (double)k;
+                const double between = d * d * inverse[k] * inverse[n - k];
+                if (between > best) {
+                    best = between;
+                    split = k;
                 }
             }
-            start = bestSplit > 0 && best > limit * (double)n * bestScale ? positions[bestSplit] : 0;
+            start = 0;
+            if (split > 0) {
+                const double between = best * inverse[n];
+                const double spread = squares[n] - total * total * inverse[n] - between;
+                const double pooled = spread * inverse[n - 2];
+                if (between > limit * (pooled > floor ? pooled : floor)) start = positions[split];
+            }
         }
         starts[t] = start;
     }
@@ -481,22 +483,33 @@ void learning_exponential_means(
     // A recurrence: each day depends on the one before, so there is nothing for vector lanes to share.
     const double keep = 1 - alpha;
     double weighted = 0, weights = 0;
+    // Since a change of level: the same recurrence over the days from its start, carried on while the start
+    // stays where it was and begun again where it moves.
+    double since = 0, sinceWeights = 0;
+    int32_t sinceStart = 0;
     for (size_t t = 0; t < count; t++) {
         if (logged[t] > 0) {
             weighted = keep * weighted + zeroed[t];
             weights = keep * weights + 1;
         }
         if (starts != NULL && starts[t] > 0) {
-            // Since a change of level: the same recurrence over the days from its start.
-            double since = 0, sinceWeights = 0;
-            for (size_t i = (size_t)starts[t]; i <= t; i++) {
-                if (logged[i] > 0) {
-                    since = keep * since + zeroed[i];
-                    sinceWeights = keep * sinceWeights + 1;
+            if (starts[t] != sinceStart) {
+                sinceStart = starts[t];
+                since = sinceWeights = 0;
+                for (size_t i = (size_t)sinceStart; i < t; i++) {
+                    if (logged[i] > 0) {
+                        since = keep * since + zeroed[i];
+                        sinceWeights = keep * sinceWeights + 1;
+                    }
                 }
+            }
+            if (logged[t] > 0) {
+                since = keep * since + zeroed[t];
+                sinceWeights = keep * sinceWeights + 1;
             }
             out[t] = since / sinceWeights;
         } else {
+            sinceStart = 0;
             out[t] = weights > 0 ? weighted / weights : (double)NAN;
         }
     }
