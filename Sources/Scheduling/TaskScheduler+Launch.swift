@@ -171,9 +171,18 @@ extension TaskScheduler {
                     while true {
                         let page = try await store.usersWithoutTaskRequest(
                             identifier: identifier.rawValue, after: after, limit: Self.chainStartsPerTransaction)
-                        guard let last = page.last else { break }
+                        guard let first = page.first, let last = page.last else { break }
                         after = last.id
-                        started += try await startChains(of: registration, for: page.map { (.user($0.id), $0) })
+                        // A launch at the same moment may be starting this page: then on to the next.
+                        guard try await store.claimChainStarts(identifier: identifier.rawValue, from: first.id)
+                        else { continue }
+                        do {
+                            started += try await startChains(of: registration, for: page.map { (.user($0.id), $0) })
+                        } catch {
+                            try? await store.releaseChainStarts(identifier: identifier.rawValue, from: first.id)
+                            throw error
+                        }
+                        try await store.releaseChainStarts(identifier: identifier.rawValue, from: first.id)
                     }
                 case .global:
                     let existing = try await store.taskRequests(identifier: identifier.rawValue, scope: "")

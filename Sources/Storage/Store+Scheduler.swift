@@ -115,6 +115,22 @@ extension Store {
             .usersWithoutTaskRequest, [identifier, after?.rawValue ?? "", Int64(clamping: limit)], User.init(row:))
     }
 
+    /// Takes the page of chain starts of `identifier` beginning at user `first` for this store's launch, or returns
+    /// false when another launch holds it. Two processes launched at once (cron on two hosts) page through the same
+    /// users without a request; each skips the pages the other is starting instead of preparing the same requests
+    /// and waiting on the other's uncommitted rows. On PostgreSQL a session advisory lock, dropped with the
+    /// connection if the process dies; SQLite's one writer already makes the pages take turns, so it always succeeds.
+    public func claimChainStarts(identifier: String, from first: UserID) throws(StorageError) -> Bool {
+        guard backend == .postgresql else { return true }
+        return try driver.row(.tryLockChainStarts, [identifier, first.rawValue]) { $0.bool(0) } ?? false
+    }
+
+    /// Lets go of a page `claimChainStarts` took, once its requests are committed.
+    public func releaseChainStarts(identifier: String, from first: UserID) throws(StorageError) {
+        guard backend == .postgresql else { return }
+        _ = try driver.row(.unlockChainStarts, [identifier, first.rawValue]) { $0.bool(0) }
+    }
+
     /// What a launch left behind among the requests of `identifiers` (and `scope`, when given), at
     /// most `limit` of them by id: those another worker's lease holds at `now`, and those due at `now`
     /// (with an id up to `upToRequestID`) whose conditions the machine does not meet. Read without

@@ -1,9 +1,10 @@
 import Domain
 import Foundation
-import Scheduling
 import Storage
 import TestSupport
 import Testing
+
+@testable import Scheduling
 
 /// A worker claims quick runs many at a time and records them, with the writes they store with
 /// their records (`BackgroundTask.storeWithRun`), in one transaction per batch.
@@ -244,6 +245,37 @@ struct BatchTests {
         #expect(requests.map(\.attempts) == [0])
         let runs = try await harness.store.taskRuns(scope: kept.request.scope, includeUnfinished: true)
         #expect(runs.isEmpty, "the given-back claim's run is still in the history")
+    }
+
+    /// Two launches at once (cron on two hosts) page through the same users without a request: on PostgreSQL each
+    /// skips a page the other is starting, and a later launch starts what was skipped; SQLite's one writer makes
+    /// the pages take turns, so a page is never held.
+    @Test(
+        "a page of chain starts another launch holds is left to it, and started by a later launch",
+        arguments: TestBackend.all)
+    func heldChainStarts(backend: TestBackend) async throws {
+        let harness = try SchedulerHarness(backend, configuration: Self.batching)
+        let page = TaskScheduler.chainStartsPerTransaction
+        let users = (0..<(page + 40)).map { String(format: "u%05d", $0) }
+        try await harness.addUsers(users)
+        let other = try Store(path: harness.database.path, clock: harness.clock)
+        #expect(try await other.claimChainStarts(identifier: "daily", from: .literal(users[0])))
+        // Another database of the same server (a schema of its own) does not share the page.
+        let stranger = TestDatabase(backend)
+        let strangerStore = try Store(path: stranger.path, clock: stranger.clock)
+        #expect(try await strangerStore.claimChainStarts(identifier: "daily", from: .literal(users[0])))
+        let task = TestTask.periodic("daily", every: 86_400)
+
+        let first = try await harness.launch([task])
+        let held = backend == .postgresql ? page : 0
+        #expect(first.startedChains == users.count - held)
+        let pending = try await harness.scheduler().pendingRequests(identifier: "daily")
+        #expect(Set(pending.map(\.scope)) == Set(users.dropFirst(held).map { TaskScope.user(.literal($0)) }))
+
+        try await other.releaseChainStarts(identifier: "daily", from: .literal(users[0]))
+        let second = try await harness.launch([task])
+        #expect(second.startedChains == held)
+        #expect(try await harness.scheduler().pendingRequests(identifier: "daily").count == users.count)
     }
 
     @Test(
