@@ -161,15 +161,8 @@ extension StorageDriver {
     }
 
     // The reads of a retrain, one row per user-day: each builds its own values in a closure of its own types (a
-    // generic decoder here cost a retrain several percent in the runtime's metadata lookups).
-    func dailyLogs(users: [UserID], through last: Day) throws(StorageError) -> [[DailyLog]] {
-        var logs = [[DailyLog]](repeating: [], count: users.count)
-        try forEachUserRow(.dailyLogsOfUsers, users: users, through: last) { row, index in
-            if let log = DailyLog(row: row, user: users[index]) { logs[index].append(log) }
-        }
-        return logs
-    }
-
+    // generic decoder here cost a retrain several percent in the runtime's metadata lookups). One user's read is
+    // the read of a batch of one.
     func dayValues(users: [UserID], through last: Day) throws(StorageError) -> [[DayValues]] {
         var values = [[DayValues]](repeating: [], count: users.count)
         try forEachUserRow(.dayValuesOfUsers, users: users, through: last) { row, index in
@@ -179,20 +172,11 @@ extension StorageDriver {
     }
 
     func sourcedDayValues(user: UserID, through last: Day) throws(StorageError) -> [SourcedDayValues] {
-        var values: [SourcedDayValues] = []
-        let columns = DayColumns.sourced(from: 0)
-        try forEachRow(.sourcedDayValues, [user, last]) { row in
-            guard let read = DayValues(row: row, columns) else { return }
-            values.append(SourcedDayValues(read) { metric in row.source(columns.source(metric)) })
-        }
-        return values
+        try sourcedDayValues(users: [user], through: last)[0]
     }
 
-    func user(_ id: UserID) throws(StorageError) -> User? {
-        try row(.user, [id], User.init(row:))
-    }
-
-    /// `sourcedDayValues(user:through:)` for each of `users`, in their order, in one query.
+    /// Each of `users`' day values with their metrics' sources through `last`, in day order, in the order of
+    /// `users`, in one query.
     func sourcedDayValues(users: [UserID], through last: Day) throws(StorageError) -> [[SourcedDayValues]] {
         var values = [[SourcedDayValues]](repeating: [], count: users.count)
         let columns = DayColumns.sourced(from: 1)
@@ -201,6 +185,10 @@ extension StorageDriver {
             values[index].append(SourcedDayValues(read) { metric in row.source(columns.source(metric)) })
         }
         return values
+    }
+
+    func user(_ id: UserID) throws(StorageError) -> User? {
+        try users([id]).first
     }
 
     /// Those of `users` that exist, ordered by id.
@@ -317,7 +305,6 @@ extension SQL {
         """)
     static let insertUserIfMissing = SQL(
         "INSERT INTO users (id, time_zone, created_at) VALUES ($1, 'UTC', $2) ON CONFLICT (id) DO NOTHING")
-    static let user = SQL("SELECT id, time_zone FROM users WHERE id = $1")
     static let users = SQL("SELECT id, time_zone FROM users ORDER BY id")
     /// $1 ids (a list).
     static let usersWithIDs = SQL("SELECT id, time_zone FROM users WHERE id = ANY($1::text[]) ORDER BY id")
@@ -343,15 +330,6 @@ extension SQL {
         FROM daily_logs
         WHERE user_id = $1 AND day >= $2 AND day <= $3 ORDER BY day
         """, binaryRows: true)
-    /// $1 users (a list), $2 last day: as `dailyLogs`, by user and day.
-    static let dailyLogsOfUsers = SQL(
-        """
-        SELECT user_id, day, symptom_severity, mood, energy, notes,
-            hrv, hrv_source, resting_heart_rate, resting_heart_rate_source,
-            step_count, step_count_source, sleep_duration, sleep_duration_source
-        FROM daily_logs
-        WHERE user_id = ANY($1::text[]) AND day <= $2 ORDER BY user_id, day
-        """, binaryRows: true)
     /// $1 users (a list), $2 last day: the user, then `DayColumns.values(from: 1)`, by user and day.
     static let dayValuesOfUsers = SQL(
         """
@@ -366,13 +344,5 @@ extension SQL {
             resting_heart_rate_source, step_count, step_count_source, sleep_duration, sleep_duration_source
         FROM daily_logs
         WHERE user_id = ANY($1::text[]) AND day <= $2 ORDER BY user_id, day
-        """, binaryRows: true)
-    /// $1 user, $2 last day: `DayColumns.sourced(from: 0)`, in day order.
-    static let sourcedDayValues = SQL(
-        """
-        SELECT day, symptom_severity, mood, energy, hrv, hrv_source, resting_heart_rate, resting_heart_rate_source,
-            step_count, step_count_source, sleep_duration, sleep_duration_source
-        FROM daily_logs
-        WHERE user_id = $1 AND day <= $2 ORDER BY day
         """, binaryRows: true)
 }
