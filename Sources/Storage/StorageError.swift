@@ -18,8 +18,6 @@ public enum StorageError: Error, Sendable, CustomStringConvertible {
     case migrationMismatch(version: Int, applied: String, shipped: String)
     /// A migration failed; it was rolled back and the database is at the previous version.
     case migrationFailed(version: Int, name: String, message: String)
-    /// A row that must exist does not (an unknown user, a watch item already applied).
-    case notFound(String)
     /// There is no SQLite database at the path to read from; nothing was created.
     case noDatabase(path: String)
     /// A copy goes only into an empty database, and `tables` hold rows; nothing was changed.
@@ -83,8 +81,6 @@ public enum StorageError: Error, Sendable, CustomStringConvertible {
                 + "under that number; it was written by a different build and cannot be migrated safely"
         case .migrationFailed(let version, let name, let message):
             "migration \(version) (\(name)) failed and was rolled back: \(message)"
-        case .notFound(let what):
-            "\(what) does not exist"
         case .noDatabase(let path):
             "there is no database at \(path) (nothing was created there); check the path, or create the database first"
         case .copyTargetNotEmpty(let location, let tables):
