@@ -166,7 +166,7 @@ extension StorageDriver {
     func dayValues(users: [UserID], through last: Day) throws(StorageError) -> [[DayValues]] {
         var values = [[DayValues]](repeating: [], count: users.count)
         try forEachUserRow(.dayValuesOfUsers, users: users, through: last) { row, index in
-            if let day = DayValues(row: row, .values(from: 1)) { values[index].append(day) }
+            if let day = DayValues(row: row, .values) { values[index].append(day) }
         }
         return values
     }
@@ -179,7 +179,7 @@ extension StorageDriver {
     /// `users`, in one query.
     func sourcedDayValues(users: [UserID], through last: Day) throws(StorageError) -> [[SourcedDayValues]] {
         var values = [[SourcedDayValues]](repeating: [], count: users.count)
-        let columns = DayColumns.sourced(from: 1)
+        let columns = DayColumns.sourced
         try forEachUserRow(.sourcedDayValuesOfUsers, users: users, through: last) { row, index in
             guard let read = DayValues(row: row, columns) else { return }
             values[index].append(SourcedDayValues(read) { metric in row.source(columns.source(metric)) })
@@ -225,28 +225,26 @@ extension StorageDriver {
     }
 }
 
-/// Where a day's values are in a row: `day` at `first`, the three user-only fields after it, then the four
-/// metrics, each `stride` columns after the one before (1: the values alone; 2: each value followed by its
+/// Where a day's values are in a row of a retrain's reads: `user_id`, `day`, the three user-only fields, then the
+/// four metrics, each `stride` columns after the one before (1: the values alone; 2: each value followed by its
 /// source, which the table's CHECK makes NULL exactly when the value is).
 struct DayColumns {
-    var first: Int32
     var stride: Int32
 
-    /// `day, symptom_severity, mood, energy, hrv, resting_heart_rate, step_count, sleep_duration` from `first`.
-    static func values(from first: Int32) -> DayColumns { DayColumns(first: first, stride: 1) }
-    /// `day, symptom_severity, mood, energy, hrv, hrv_source, …, sleep_duration, sleep_duration_source` from
-    /// `first`.
-    static func sourced(from first: Int32) -> DayColumns { DayColumns(first: first, stride: 2) }
+    /// `user_id, day, symptom_severity, mood, energy, hrv, resting_heart_rate, step_count, sleep_duration`.
+    static var values: DayColumns { DayColumns(stride: 1) }
+    /// `user_id, day, symptom_severity, mood, energy, hrv, hrv_source, …, sleep_duration, sleep_duration_source`.
+    static var sourced: DayColumns { DayColumns(stride: 2) }
 
     func value(_ field: Field) -> Int32 {
         switch field {
-        case .symptomSeverity: first + 1
-        case .mood: first + 2
-        case .energy: first + 3
-        case .hrv: first + 4
-        case .restingHeartRate: first + 4 + stride
-        case .stepCount: first + 4 + 2 * stride
-        case .sleepDuration: first + 4 + 3 * stride
+        case .symptomSeverity: 2
+        case .mood: 3
+        case .energy: 4
+        case .hrv: 5
+        case .restingHeartRate: 5 + stride
+        case .stepCount: 5 + 2 * stride
+        case .sleepDuration: 5 + 3 * stride
         }
     }
 
@@ -257,7 +255,7 @@ struct DayColumns {
 extension DayValues {
     /// The values in `row` at `columns`; `nil` for a row whose day does not read as one.
     init?(row: any RowReader, _ columns: DayColumns) {
-        guard let day = row.day(columns.first) else { return nil }
+        guard let day = row.day(1) else { return nil }
         self.init(day: day)
         symptomSeverity = row.optionalInt(columns.value(.symptomSeverity))
         mood = row.optionalInt(columns.value(.mood))
@@ -330,14 +328,14 @@ extension SQL {
         FROM daily_logs
         WHERE user_id = $1 AND day >= $2 AND day <= $3 ORDER BY day
         """, binaryRows: true)
-    /// $1 users (a list), $2 last day: the user, then `DayColumns.values(from: 1)`, by user and day.
+    /// $1 users (a list), $2 last day: `DayColumns.values`, by user and day.
     static let dayValuesOfUsers = SQL(
         """
         SELECT user_id, day, symptom_severity, mood, energy, hrv, resting_heart_rate, step_count, sleep_duration
         FROM daily_logs
         WHERE user_id = ANY($1::text[]) AND day <= $2 ORDER BY user_id, day
         """, binaryRows: true)
-    /// $1 users (a list), $2 last day: `user_id`, then `DayColumns.sourced(from: 1)`, by user and day.
+    /// $1 users (a list), $2 last day: `DayColumns.sourced`, by user and day.
     static let sourcedDayValuesOfUsers = SQL(
         """
         SELECT user_id, day, symptom_severity, mood, energy, hrv, hrv_source, resting_heart_rate,
