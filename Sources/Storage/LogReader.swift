@@ -19,7 +19,7 @@ public actor LogReader {
     init(address: StorageAddress) throws(StorageError) {
         switch address {
         case .sqlite(let path): driver = try SQLiteDriver(path: path)
-        case .postgresql(let url): driver = try PostgreSQLDriver(readerAt: url)
+        case .postgresql(let url): driver = try PostgreSQLDriver(url: url, readOnly: true)
         }
         try Migrator(address.backend, location: address.displayText).checkCompatible(driver)
         // As the store's connection: a statement run off this actor traps (DESIGN §8, bug 3). `unowned`: the
