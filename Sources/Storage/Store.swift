@@ -205,8 +205,6 @@ public struct StoreSummary: Sendable, Hashable {
     /// Queued watch items by kind, known or not.
     public var watchItemsByKind: [String: Int] = [:]
     public var deadLetters = 0
-
-    public init() {}
 }
 
 // Test hooks: reachable only through `@testable import`.
