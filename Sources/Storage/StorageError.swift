@@ -44,10 +44,8 @@ public enum StorageError: Error, Sendable, CustomStringConvertible {
             } else if isConfiguration {
                 "the file is not an SQLite database (SQLite \(code): \(message)); nothing was changed. Give the path of "
                     + "a pipeline database, or a new path to create one"
-            } else if let sql {
-                "SQLite error \(code): \(message) (in: \(sql.prefix(200)))"
             } else {
-                "SQLite error \(code): \(message)"
+                "SQLite error \(code): \(message)" + (sql.map { " (in: \($0.prefix(200)))" } ?? "")
             }
         case .cannotConnect(let location, let reason):
             "cannot connect to the PostgreSQL database at \(location): "
@@ -65,10 +63,8 @@ public enum StorageError: Error, Sendable, CustomStringConvertible {
             } else if isReadOnly {
                 "the PostgreSQL database refuses writes (SQLSTATE \(sqlState): \(message)): a standby, or a role or "
                     + "database with default_transaction_read_only; use the primary's address"
-            } else if let sql {
-                "PostgreSQL error \(sqlState): \(message) (in: \(sql.prefix(200)))"
             } else {
-                "PostgreSQL error \(sqlState): \(message)"
+                "PostgreSQL error \(sqlState): \(message)" + (sql.map { " (in: \($0.prefix(200)))" } ?? "")
             }
         case .newerSchema(let path, let found, let supported):
             "the database at \(path) has schema version \(found), but this pipeline supports up to \(supported); "
