@@ -45,11 +45,7 @@ do {
             let claimed = try await store.claimTaskRequests(claim)
             guard !claimed.isEmpty else { break }
             let finishes = try await store.finishTaskRuns(
-                claimed.map {
-                    TaskRunCompletion(
-                        runID: $0.runID, requestID: $0.request.id, owner: worker, attempt: $0.request.attempts,
-                        outcome: .success, reason: nil, retryAt: nil)
-                })
+                claimed.map { TaskRunCompletion($0, owner: worker, outcome: .success, reason: nil, retryAt: nil) })
             guard finishes.allSatisfy({ $0 != .leaseLost }) else {
                 FileHandle.standardError.write(Data("claim-bench: a run lost its lease\n".utf8))
                 exit(1)

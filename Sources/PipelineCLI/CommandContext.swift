@@ -45,6 +45,15 @@ struct CommandContext: Sendable {
         try await Pipeline.openExisting(path: databasePath, clock: clock, log: log)
     }
 
+    /// The `<action>` of `PositionalSpec.action`; `nil` to list (then no `<id>` follows either).
+    func action<Action: CaseIterable & RawRepresentable<String>>(_: Action.Type) throws(CLIError) -> Action? {
+        guard let word = arguments.positional("action") else { return nil }
+        guard let action = Action(rawValue: word) else {
+            throw .invalidValue(word, origin: "'<action>'", expected: Action.words)
+        }
+        return action
+    }
+
     /// The `<id>` positionals of an operator's action (`requests cancel 12 13`); `what` names the
     /// thing in the error, e.g. "a request".
     func ids(of what: String) throws(CLIError) -> [Int64] {
@@ -55,4 +64,9 @@ struct CommandContext: Sendable {
             return id
         }
     }
+}
+
+extension CaseIterable where Self: RawRepresentable<String> {
+    /// Every case's word, for help and errors: `cancel or retry`.
+    static var words: String { allCases.map(\.rawValue).joined(separator: " or ") }
 }

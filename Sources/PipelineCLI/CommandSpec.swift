@@ -115,6 +115,17 @@ struct PositionalSpec: Sendable {
 
     var isRepeating: Bool { arity == .zeroOrMore || arity == .oneOrMore }
 
+    /// An operator's `[<action>] [<id> ...]`: one of `Action`'s words, or none to list, and the ids the action
+    /// takes (read with `CommandContext.action(_:)` and `ids(of:)`).
+    static func action<Action: CaseIterable & RawRepresentable<String>>(_: Action.Type, ids help: String)
+        -> [PositionalSpec]
+    {
+        [
+            PositionalSpec("action", help: Action.words + "; none to list.", arity: .optional),
+            PositionalSpec("id", help: help, arity: .zeroOrMore),
+        ]
+    }
+
     /// `<file>`, `[<file>]`, `<path> ...`, as in the usage line.
     var synopsis: String {
         switch arity {

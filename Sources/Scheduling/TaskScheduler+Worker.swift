@@ -190,9 +190,8 @@ extension TaskScheduler {
 
         func completion(owner: String) -> TaskRunCompletion {
             TaskRunCompletion(
-                runID: claimed.runID, requestID: claimed.request.id, owner: owner, attempt: claimed.request.attempts,
-                outcome: outcome.stored, reason: reason, retryAt: retryAt, discard: discard, periods: periods,
-                writes: writes)
+                claimed, owner: owner, outcome: outcome.stored, reason: reason, retryAt: retryAt, discard: discard,
+                periods: periods, writes: writes)
         }
     }
 

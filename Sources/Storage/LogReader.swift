@@ -19,7 +19,7 @@ public actor LogReader {
     init(address: StorageAddress) throws(StorageError) {
         switch address {
         case .sqlite(let path): driver = try SQLiteDriver(path: path)
-        case .postgresql(let url): driver = try PostgreSQLDriver(readerAt: url)
+        case .postgresql(let url): driver = try PostgreSQLDriver(url: url, readOnly: true)
         }
         try Migrator(address.backend, location: address.displayText).checkCompatible(driver)
         // As the store's connection: a statement run off this actor traps (DESIGN §8, bug 3). `unowned`: the
@@ -37,20 +37,15 @@ public actor LogReader {
         try driver.dailyLogs(user: user, from: first, through: last)
     }
 
-    /// Each user's logs through `last`, in day order, in the order of `users` (each named once): what
-    /// `dailyLogs(user:through:)` returns for each, in one call (on PostgreSQL one query, not one per user).
-    public func dailyLogs(users: [UserID], through last: Day) throws(StorageError) -> [[DailyLog]] {
-        try driver.dailyLogs(users: users, through: last)
-    }
-
     /// The user's day values and sources through `last`, in day order (`dailyLogs(user:through:)` without the
     /// notes): what a retrain learns from.
     public func sourcedDayValues(user: UserID, through last: Day) throws(StorageError) -> [SourcedDayValues] {
         try driver.sourcedDayValues(user: user, through: last)
     }
 
-    /// Each user's day values through `last` (`dailyLogs(users:through:)` without notes and sources): what a
-    /// population model is pooled from.
+    /// Each user's day values through `last`, in day order, in the order of `users` (each named once), in one
+    /// query: what `dailyLogs(user:through:)` returns for each, without notes and sources; what a population model
+    /// is pooled from.
     public func dayValues(users: [UserID], through last: Day) throws(StorageError) -> [[DayValues]] {
         try driver.dayValues(users: users, through: last)
     }

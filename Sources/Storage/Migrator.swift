@@ -81,12 +81,10 @@ struct Migrator {
         let target = target ?? latestVersion
         if state.hasBookkeeping, try currentVersion(driver) >= target { return }
         try transaction(driver) { () throws(StorageError) in
+            let appliedAt = driver.backend == .sqlite ? "INTEGER NOT NULL) STRICT" : "BIGINT NOT NULL)"
             try driver.execute(
-                driver.backend == .sqlite
-                    ? "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, "
-                        + "applied_at INTEGER NOT NULL) STRICT"
-                    : "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, "
-                        + "applied_at BIGINT NOT NULL)")
+                "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, "
+                    + "applied_at \(appliedAt)")
         }
         for migration in migrations where migration.version <= target {
             try transaction(driver) { () throws(StorageError) in

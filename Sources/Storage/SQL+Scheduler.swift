@@ -296,8 +296,6 @@ extension SQL {
                 WHERE r.identifier = c.identifier AND r.scope = c.scope AND r.lease_owner IS NULL)
             """)
 
-    static let deleteTaskRequest = SQL("DELETE FROM task_requests WHERE id = $1")
-
     /// $1 ids (a list).
     static let deleteTaskRequests = SQL("DELETE FROM task_requests WHERE id = ANY($1::bigint[])")
 

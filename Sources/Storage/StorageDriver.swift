@@ -107,7 +107,6 @@ enum TransactionKind {
 }
 
 extension StorageDriver {
-    /// The first row `read` makes something of, or `nil`.
     /// Runs `sql` with `parameters` bound to `$1, $2, …` and returns what `read` makes of each row (a row it
     /// returns `nil` for is left out). `read`'s row is valid only inside it.
     func rows<T>(
@@ -131,6 +130,7 @@ extension StorageDriver {
         return values
     }
 
+    /// The first row `read` makes something of, or `nil`.
     func row<T>(
         _ sql: SQL, _ parameters: [any SQLBindable], _ read: (any RowReader) throws(StorageError) -> T?
     ) throws(StorageError) -> T? {

@@ -18,8 +18,6 @@ public enum StorageError: Error, Sendable, CustomStringConvertible {
     case migrationMismatch(version: Int, applied: String, shipped: String)
     /// A migration failed; it was rolled back and the database is at the previous version.
     case migrationFailed(version: Int, name: String, message: String)
-    /// A row that must exist does not (an unknown user, a watch item already applied).
-    case notFound(String)
     /// There is no SQLite database at the path to read from; nothing was created.
     case noDatabase(path: String)
     /// A copy goes only into an empty database, and `tables` hold rows; nothing was changed.
@@ -46,10 +44,8 @@ public enum StorageError: Error, Sendable, CustomStringConvertible {
             } else if isConfiguration {
                 "the file is not an SQLite database (SQLite \(code): \(message)); nothing was changed. Give the path of "
                     + "a pipeline database, or a new path to create one"
-            } else if let sql {
-                "SQLite error \(code): \(message) (in: \(sql.prefix(200)))"
             } else {
-                "SQLite error \(code): \(message)"
+                "SQLite error \(code): \(message)" + (sql.map { " (in: \($0.prefix(200)))" } ?? "")
             }
         case .cannotConnect(let location, let reason):
             "cannot connect to the PostgreSQL database at \(location): "
@@ -67,10 +63,8 @@ public enum StorageError: Error, Sendable, CustomStringConvertible {
             } else if isReadOnly {
                 "the PostgreSQL database refuses writes (SQLSTATE \(sqlState): \(message)): a standby, or a role or "
                     + "database with default_transaction_read_only; use the primary's address"
-            } else if let sql {
-                "PostgreSQL error \(sqlState): \(message) (in: \(sql.prefix(200)))"
             } else {
-                "PostgreSQL error \(sqlState): \(message)"
+                "PostgreSQL error \(sqlState): \(message)" + (sql.map { " (in: \($0.prefix(200)))" } ?? "")
             }
         case .newerSchema(let path, let found, let supported):
             "the database at \(path) has schema version \(found), but this pipeline supports up to \(supported); "
@@ -83,8 +77,6 @@ public enum StorageError: Error, Sendable, CustomStringConvertible {
                 + "under that number; it was written by a different build and cannot be migrated safely"
         case .migrationFailed(let version, let name, let message):
             "migration \(version) (\(name)) failed and was rolled back: \(message)"
-        case .notFound(let what):
-            "\(what) does not exist"
         case .noDatabase(let path):
             "there is no database at \(path) (nothing was created there); check the path, or create the database first"
         case .copyTargetNotEmpty(let location, let tables):

@@ -127,13 +127,16 @@ extension Store {
     }
 
     /// Runs `write` in the open transaction, returning the database's refusal of its record
-    /// (`StorageError.isRecordRefusal`: a constraint, a value too big) instead of throwing it: what `write` did
-    /// is undone alone (`StorageDriver.refusable`), and the rest of the transaction goes on.
-    func refusal(_ write: () throws(StorageError) -> Void) throws(StorageError) -> StorageError? {
+    /// (`StorageError.isRecordRefusal`: a constraint, a value too big; or those of them `refused` picks) instead of
+    /// throwing it: what `write` did is undone alone (`StorageDriver.refusable`), and the rest of the transaction
+    /// goes on.
+    func refusal(where refused: (StorageError) -> Bool = \.isRecordRefusal, _ write: () throws(StorageError) -> Void)
+        throws(StorageError) -> StorageError?
+    {
         do {
             try driver.refusable(write)
             return nil
-        } catch  where error.isRecordRefusal {
+        } catch  where refused(error) {
             return error
         }
     }

@@ -88,12 +88,8 @@ extension Store {
         }
     }
 
-    /// Whether no `CopyTable` holds a row: the state a copy's target must be in.
-    public func isEmptyForCopy() throws(StorageError) -> Bool {
-        try tablesHoldingRows().isEmpty
-    }
-
-    /// The `CopyTable`s that hold at least one row, in `CopyTable` order: one statement, so one snapshot.
+    /// The `CopyTable`s that hold at least one row, in `CopyTable` order: one statement, so one snapshot. A copy's
+    /// target must hold none.
     public func tablesHoldingRows() throws(StorageError) -> [CopyTable] {
         let tables = CopyTable.allCases
         let sql = "SELECT " + tables.map { "EXISTS (SELECT 1 FROM \"\($0.name)\")" }.joined(separator: ", ")

@@ -161,46 +161,34 @@ extension StorageDriver {
     }
 
     // The reads of a retrain, one row per user-day: each builds its own values in a closure of its own types (a
-    // generic decoder here cost a retrain several percent in the runtime's metadata lookups).
-    func dailyLogs(users: [UserID], through last: Day) throws(StorageError) -> [[DailyLog]] {
-        var logs = [[DailyLog]](repeating: [], count: users.count)
-        try forEachUserRow(.dailyLogsOfUsers, users: users, through: last) { row, index in
-            if let log = DailyLog(row: row, user: users[index]) { logs[index].append(log) }
-        }
-        return logs
-    }
-
+    // generic decoder here cost a retrain several percent in the runtime's metadata lookups). One user's read is
+    // the read of a batch of one.
     func dayValues(users: [UserID], through last: Day) throws(StorageError) -> [[DayValues]] {
         var values = [[DayValues]](repeating: [], count: users.count)
         try forEachUserRow(.dayValuesOfUsers, users: users, through: last) { row, index in
-            if let day = DayValues(row: row, .values(from: 1)) { values[index].append(day) }
+            if let day = DayValues(row: row, .values) { values[index].append(day) }
         }
         return values
     }
 
     func sourcedDayValues(user: UserID, through last: Day) throws(StorageError) -> [SourcedDayValues] {
-        var values: [SourcedDayValues] = []
-        let columns = DayColumns.sourced(from: 0)
-        try forEachRow(.sourcedDayValues, [user, last]) { row in
-            guard let read = DayValues(row: row, columns) else { return }
-            values.append(SourcedDayValues(read) { metric in row.source(columns.source(metric)) })
-        }
-        return values
+        try sourcedDayValues(users: [user], through: last)[0]
     }
 
-    func user(_ id: UserID) throws(StorageError) -> User? {
-        try row(.user, [id], User.init(row:))
-    }
-
-    /// `sourcedDayValues(user:through:)` for each of `users`, in their order, in one query.
+    /// Each of `users`' day values with their metrics' sources through `last`, in day order, in the order of
+    /// `users`, in one query.
     func sourcedDayValues(users: [UserID], through last: Day) throws(StorageError) -> [[SourcedDayValues]] {
         var values = [[SourcedDayValues]](repeating: [], count: users.count)
-        let columns = DayColumns.sourced(from: 1)
+        let columns = DayColumns.sourced
         try forEachUserRow(.sourcedDayValuesOfUsers, users: users, through: last) { row, index in
             guard let read = DayValues(row: row, columns) else { return }
             values[index].append(SourcedDayValues(read) { metric in row.source(columns.source(metric)) })
         }
         return values
+    }
+
+    func user(_ id: UserID) throws(StorageError) -> User? {
+        try users([id]).first
     }
 
     /// Those of `users` that exist, ordered by id.
@@ -237,28 +225,26 @@ extension StorageDriver {
     }
 }
 
-/// Where a day's values are in a row: `day` at `first`, the three user-only fields after it, then the four
-/// metrics, each `stride` columns after the one before (1: the values alone; 2: each value followed by its
+/// Where a day's values are in a row of a retrain's reads: `user_id`, `day`, the three user-only fields, then the
+/// four metrics, each `stride` columns after the one before (1: the values alone; 2: each value followed by its
 /// source, which the table's CHECK makes NULL exactly when the value is).
 struct DayColumns {
-    var first: Int32
     var stride: Int32
 
-    /// `day, symptom_severity, mood, energy, hrv, resting_heart_rate, step_count, sleep_duration` from `first`.
-    static func values(from first: Int32) -> DayColumns { DayColumns(first: first, stride: 1) }
-    /// `day, symptom_severity, mood, energy, hrv, hrv_source, …, sleep_duration, sleep_duration_source` from
-    /// `first`.
-    static func sourced(from first: Int32) -> DayColumns { DayColumns(first: first, stride: 2) }
+    /// `user_id, day, symptom_severity, mood, energy, hrv, resting_heart_rate, step_count, sleep_duration`.
+    static var values: DayColumns { DayColumns(stride: 1) }
+    /// `user_id, day, symptom_severity, mood, energy, hrv, hrv_source, …, sleep_duration, sleep_duration_source`.
+    static var sourced: DayColumns { DayColumns(stride: 2) }
 
     func value(_ field: Field) -> Int32 {
         switch field {
-        case .symptomSeverity: first + 1
-        case .mood: first + 2
-        case .energy: first + 3
-        case .hrv: first + 4
-        case .restingHeartRate: first + 4 + stride
-        case .stepCount: first + 4 + 2 * stride
-        case .sleepDuration: first + 4 + 3 * stride
+        case .symptomSeverity: 2
+        case .mood: 3
+        case .energy: 4
+        case .hrv: 5
+        case .restingHeartRate: 5 + stride
+        case .stepCount: 5 + 2 * stride
+        case .sleepDuration: 5 + 3 * stride
         }
     }
 
@@ -269,7 +255,7 @@ struct DayColumns {
 extension DayValues {
     /// The values in `row` at `columns`; `nil` for a row whose day does not read as one.
     init?(row: any RowReader, _ columns: DayColumns) {
-        guard let day = row.day(columns.first) else { return nil }
+        guard let day = row.day(1) else { return nil }
         self.init(day: day)
         symptomSeverity = row.optionalInt(columns.value(.symptomSeverity))
         mood = row.optionalInt(columns.value(.mood))
@@ -317,7 +303,6 @@ extension SQL {
         """)
     static let insertUserIfMissing = SQL(
         "INSERT INTO users (id, time_zone, created_at) VALUES ($1, 'UTC', $2) ON CONFLICT (id) DO NOTHING")
-    static let user = SQL("SELECT id, time_zone FROM users WHERE id = $1")
     static let users = SQL("SELECT id, time_zone FROM users ORDER BY id")
     /// $1 ids (a list).
     static let usersWithIDs = SQL("SELECT id, time_zone FROM users WHERE id = ANY($1::text[]) ORDER BY id")
@@ -343,36 +328,19 @@ extension SQL {
         FROM daily_logs
         WHERE user_id = $1 AND day >= $2 AND day <= $3 ORDER BY day
         """, binaryRows: true)
-    /// $1 users (a list), $2 last day: as `dailyLogs`, by user and day.
-    static let dailyLogsOfUsers = SQL(
-        """
-        SELECT user_id, day, symptom_severity, mood, energy, notes,
-            hrv, hrv_source, resting_heart_rate, resting_heart_rate_source,
-            step_count, step_count_source, sleep_duration, sleep_duration_source
-        FROM daily_logs
-        WHERE user_id = ANY($1::text[]) AND day <= $2 ORDER BY user_id, day
-        """, binaryRows: true)
-    /// $1 users (a list), $2 last day: the user, then `DayColumns.values(from: 1)`, by user and day.
+    /// $1 users (a list), $2 last day: `DayColumns.values`, by user and day.
     static let dayValuesOfUsers = SQL(
         """
         SELECT user_id, day, symptom_severity, mood, energy, hrv, resting_heart_rate, step_count, sleep_duration
         FROM daily_logs
         WHERE user_id = ANY($1::text[]) AND day <= $2 ORDER BY user_id, day
         """, binaryRows: true)
-    /// $1 users (a list), $2 last day: `user_id`, then `DayColumns.sourced(from: 1)`, by user and day.
+    /// $1 users (a list), $2 last day: `DayColumns.sourced`, by user and day.
     static let sourcedDayValuesOfUsers = SQL(
         """
         SELECT user_id, day, symptom_severity, mood, energy, hrv, hrv_source, resting_heart_rate,
             resting_heart_rate_source, step_count, step_count_source, sleep_duration, sleep_duration_source
         FROM daily_logs
         WHERE user_id = ANY($1::text[]) AND day <= $2 ORDER BY user_id, day
-        """, binaryRows: true)
-    /// $1 user, $2 last day: `DayColumns.sourced(from: 0)`, in day order.
-    static let sourcedDayValues = SQL(
-        """
-        SELECT day, symptom_severity, mood, energy, hrv, hrv_source, resting_heart_rate, resting_heart_rate_source,
-            step_count, step_count_source, sleep_duration, sleep_duration_source
-        FROM daily_logs
-        WHERE user_id = $1 AND day <= $2 ORDER BY day
         """, binaryRows: true)
 }

@@ -94,7 +94,7 @@ extension Store {
 extension StorageDriver {
     /// `Store.servingModel(scope:)`, on a store's or a reader's connection.
     func servingModel(scope: String) throws(StorageError) -> StoredModel? {
-        try row(.servingModel, [scope], StoredModel.init(row:))
+        try servingModels(scopes: [scope])[scope]
     }
 
     /// The artifacts served for those of `scopes` that have one, by scope, in one query.
@@ -166,14 +166,6 @@ extension SQL {
                     SELECT id FROM model_artifacts WHERE scope = s.scope ORDER BY scope, id DESC OFFSET $2) AS old
                 WHERE old.id NOT IN (SELECT artifact_id FROM serving_models WHERE scope = s.scope)))
             """)
-    /// $1 scope: `StoredModel(row:)`'s columns.
-    static let servingModel = SQL(
-        """
-        SELECT a.id, a.scope, a.spec_version, a.source, a.as_of_day, a.trained_at, a.promoted, a.reason,
-            a.design_fingerprint, a.artifact
-        FROM serving_models s JOIN model_artifacts a ON a.id = s.artifact_id
-        WHERE s.scope = $1
-        """)
     /// $1 scopes (a list): `StoredModel(row:)`'s columns, one row per scope served.
     static let servingModelsOfScopes = SQL(
         """

@@ -313,28 +313,19 @@ extension SQL {
     static let resolveDeadLetter = SQL("UPDATE watch_dead_letters SET resolved_at = $2, requeued_as = $3 WHERE id = $1")
 
     /// $1 before, $2 limit: finished runs, oldest first, but each chain's latest, which status reads (last
-    /// success, broken chains, chains never started).
+    /// success, broken chains, chains never started). SQLite's planner walks the index of finished runs
+    /// (`task_runs_by_finish`) without being told to, unlike a claim's.
     static let pruneRuns = SQL(
-        sqlite: """
-            DELETE FROM task_runs WHERE id IN (
-                SELECT id FROM task_runs AS run INDEXED BY task_runs_by_finish
-                WHERE finished_at IS NOT NULL AND finished_at < $1
-                    AND EXISTS (
-                        SELECT 1 FROM task_runs AS later
-                        WHERE later.identifier = run.identifier AND later.scope = run.scope
-                            AND later.id > run.id AND later.finished_at IS NOT NULL)
-                ORDER BY finished_at LIMIT $2)
-            """,
-        postgresql: """
-            DELETE FROM task_runs WHERE id IN (
-                SELECT id FROM task_runs AS run
-                WHERE finished_at IS NOT NULL AND finished_at < $1
-                    AND EXISTS (
-                        SELECT 1 FROM task_runs AS later
-                        WHERE later.identifier = run.identifier AND later.scope = run.scope
-                            AND later.id > run.id AND later.finished_at IS NOT NULL)
-                ORDER BY finished_at LIMIT $2)
-            """)
+        """
+        DELETE FROM task_runs WHERE id IN (
+            SELECT id FROM task_runs AS run
+            WHERE finished_at IS NOT NULL AND finished_at < $1
+                AND EXISTS (
+                    SELECT 1 FROM task_runs AS later
+                    WHERE later.identifier = run.identifier AND later.scope = run.scope
+                        AND later.id > run.id AND later.finished_at IS NOT NULL)
+            ORDER BY finished_at LIMIT $2)
+        """)
 
     /// $1 before, $2 limit: acknowledged messages, oldest first.
     static let pruneOutbox = SQL(

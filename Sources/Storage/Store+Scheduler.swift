@@ -37,12 +37,8 @@ extension Store {
     /// two processes submitting at once cannot leave two pending rows; of two for one chain, the later is kept.
     private func replace(_ requests: [NewTaskRequest]) throws(StorageError) -> Int {
         var last: [ChainKey: Int] = [:]
-        for (index, request) in requests.enumerated() {
-            last[ChainKey(identifier: request.identifier, scope: request.scope)] = index
-        }
-        let rows = requests.enumerated().filter {
-            last[ChainKey(identifier: $1.identifier, scope: $1.scope)] == $0
-        }.map { $1.row }
+        for (index, request) in requests.enumerated() { last[request.chain] = index }
+        let rows = requests.enumerated().filter { last[$1.chain] == $0 }.map { $1.row }
         try driver.run(.replaceTaskRequests, [SQLValue.rows(rows), now])
         return requests.count
     }
@@ -224,21 +220,21 @@ extension Store {
         guard !completions.isEmpty || !releasing.isEmpty else { return [] }
         return try write { () throws(StorageError) in
             let held = try leasedRequests(completions.map(\.lease))
-            try store(completions.filter { held[$0.requestID] != nil }.flatMap(\.writes))
+            try store(completions.filter { held[$0.lease.requestID] != nil }.flatMap(\.writes))
             // A run's own request is leased, so never counted; a successor the batch's writes submitted is.
-            let pending = try pendingChains(Array(held.values))
+            let pending = try pendingChains(held.values.map(\.chain))
             var finishes: [TaskRunFinish] = []
             var succeeded: [Int64] = []
             var closed: [[SQLValue]] = []
             var runs: [Int64] = []
             for completion in completions {
-                guard let request = held[completion.requestID] else {
+                guard let request = held[completion.lease.requestID] else {
                     finishes.append(.leaseLost)
                     continue
                 }
                 let successorPending = try settle(
                     completion, request, successorPending: pending.contains(request.chain))
-                if !completion.discard && completion.retryAt == nil { succeeded.append(completion.requestID) }
+                if !completion.discard && completion.retryAt == nil { succeeded.append(completion.lease.requestID) }
                 runs.append(completion.runID)
                 closed.append([
                     .integer(completion.runID), .text(completion.outcome.rawValue), completion.reason.sqlValue,
@@ -264,14 +260,12 @@ extension Store {
 
     /// A leased request as its lease holds it: its chain and its attempts.
     private struct HeldRequest {
-        var identifier: String
-        var scope: String
+        var chain: ChainKey
         var attempts: Int
-        var chain: ChainKey { ChainKey(identifier: identifier, scope: scope) }
     }
 
     /// An identifier and a scope: the requests of one chain.
-    private struct ChainKey: Hashable {
+    fileprivate struct ChainKey: Hashable {
         var identifier: String
         var scope: String
     }
@@ -285,16 +279,17 @@ extension Store {
         return Dictionary(
             try driver.rows(.leasedTaskRequests, [SQLValue.integers(leases.map(\.requestID)), SQLValue.rows(rows)]) {
                 row in
-                (row.int64(0), HeldRequest(identifier: row.string(1), scope: row.string(2), attempts: row.int(3)))
+                let chain = ChainKey(identifier: row.string(1), scope: row.string(2))
+                return (row.int64(0), HeldRequest(chain: chain, attempts: row.int(3)))
             }, uniquingKeysWith: { first, _ in first })
     }
 
-    /// Which of `requests`' chains have a pending request.
-    private func pendingChains(_ requests: [HeldRequest]) throws(StorageError) -> Set<ChainKey> {
-        guard !requests.isEmpty else { return [] }
+    /// Which of `chains` have a pending request.
+    private func pendingChains(_ chains: [ChainKey]) throws(StorageError) -> Set<ChainKey> {
+        guard !chains.isEmpty else { return [] }
         return Set(
             try driver.rows(
-                .pendingTaskChains, [SQLValue.texts(requests.map(\.identifier)), SQLValue.texts(requests.map(\.scope))]
+                .pendingTaskChains, [SQLValue.texts(chains.map(\.identifier)), SQLValue.texts(chains.map(\.scope))]
             ) { ChainKey(identifier: $0.string(0), scope: $0.string(1)) })
     }
 
@@ -318,22 +313,25 @@ extension Store {
     private func settle(_ completion: TaskRunCompletion, _ held: HeldRequest, successorPending pending: Bool)
         throws(StorageError) -> Bool
     {
+        let id = completion.lease.requestID
         var successorPending = pending
         if completion.discard {
-            try discardRequest(completion.requestID, error: completion.reason, cause: .attempts)
+            try discardRequest(id, error: completion.reason, cause: .attempts)
         } else if let retryAt = completion.retryAt {
             if !successorPending {
                 // The request itself waits again. A submit on another host may have made a successor pending
-                // since the check: the unique index refuses a second pending request, and the successor takes
-                // the retry instead.
-                successorPending = try !isAdmitted { () throws(StorageError) in
-                    try driver.run(.retryTaskRequest, [completion.requestID, retryAt, completion.reason])
-                }
+                // since the check: the unique index refuses a second pending request, having changed nothing, and
+                // the successor takes the retry instead.
+                successorPending =
+                    try refusal(where: \.isUniqueViolation) { () throws(StorageError) in
+                        try driver.run(.retryTaskRequest, [id, retryAt, completion.reason])
+                    } != nil
             }
             if successorPending {
                 try driver.run(
-                    .moveSuccessorUp, [held.identifier, held.scope, retryAt, held.attempts, completion.reason])
-                try driver.run(.deleteTaskRequest, [completion.requestID])
+                    .moveSuccessorUp,
+                    [held.chain.identifier, held.chain.scope, retryAt, held.attempts, completion.reason])
+                try driver.run(.deleteTaskRequests, [SQLValue.integers([id])])
             }
         }
         return successorPending
@@ -344,32 +342,23 @@ extension Store {
     /// pending already (a submit on another host may make one pending meanwhile, which the unique index then
     /// shows).
     private func release(_ claim: TaskClaimRelease) throws(StorageError) {
-        guard let held = try leasedRequests([claim.lease])[claim.lease.requestID] else { return }
-        var superseded = try !pendingChains([held]).isEmpty
+        let id = claim.lease.requestID
+        guard let held = try leasedRequests([claim.lease])[id] else { return }
+        var superseded = try !pendingChains([held.chain]).isEmpty
         if !superseded {
-            superseded = try !isAdmitted { () throws(StorageError) in
-                try driver.run(.releaseTaskRequest, [claim.lease.requestID])
-            }
+            superseded =
+                try refusal(where: \.isUniqueViolation) { () throws(StorageError) in
+                    try driver.run(.releaseTaskRequest, [id])
+                } != nil
         }
-        if superseded { try driver.run(.deleteTaskRequest, [claim.lease.requestID]) }
+        if superseded { try driver.run(.deleteTaskRequests, [SQLValue.integers([id])]) }
         try driver.run(.deleteUnfinishedRun, [claim.runID])
-    }
-
-    /// Runs `write`, which makes a request pending; `false`, having changed nothing, when the unique index of
-    /// pending requests refuses it (another request of its task and scope is pending).
-    private func isAdmitted(_ write: () throws(StorageError) -> Void) throws(StorageError) -> Bool {
-        do {
-            try driver.refusable(write)
-            return true
-        } catch  where error.isUniqueViolation {
-            return false
-        }
     }
 
     /// Moves request `id` into the discarded requests, inside the caller's transaction.
     func discardRequest(_ id: Int64, error: String?, cause: DiscardCause) throws(StorageError) {
         try driver.run(.discardTaskRequest, [id, error, cause.rawValue, now])
-        try driver.run(.deleteTaskRequest, [id])
+        try driver.run(.deleteTaskRequests, [SQLValue.integers([id])])
     }
 
     // MARK: History and status
@@ -431,6 +420,8 @@ extension Store {
 }
 
 extension NewTaskRequest {
+    fileprivate var chain: Store.ChainKey { Store.ChainKey(identifier: identifier, scope: scope) }
+
     /// The request as a row of `SQL.replaceTaskRequests` and `SQL.keepTaskRequests`.
     fileprivate var row: [SQLValue] {
         [

@@ -63,10 +63,10 @@ public actor Store {
         self.init(address: parsed, driver: driver, clock: clock)
     }
 
-    /// A store of the SQLite file at `path` opened for reading only (`SQLiteDriver(readingOnly:)`): every write
+    /// A store of the SQLite file at `path` opened for reading only (`SQLiteDriver(path:readingOnly:)`): every write
     /// fails with SQLITE_READONLY. Its schema must be this build's: migrating would need to write.
     init(readingOnly path: String, clock: any Clock) throws(StorageError) {
-        let driver = try SQLiteDriver(readingOnly: path)
+        let driver = try SQLiteDriver(path: path, readingOnly: true)
         let migrator = Migrator(.sqlite, location: path)
         try migrator.checkCompatible(driver)
         let version = try migrator.currentVersion(driver)
@@ -205,8 +205,6 @@ public struct StoreSummary: Sendable, Hashable {
     /// Queued watch items by kind, known or not.
     public var watchItemsByKind: [String: Int] = [:]
     public var deadLetters = 0
-
-    public init() {}
 }
 
 // Test hooks: reachable only through `@testable import`.

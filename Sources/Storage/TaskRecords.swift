@@ -118,21 +118,13 @@ public struct TaskLease: Sendable, Hashable {
     public var owner: String
     /// The request's `attempts` as the claim left them.
     public var attempt: Int
-
-    public init(requestID: Int64, owner: String, attempt: Int) {
-        self.requestID = requestID
-        self.owner = owner
-        self.attempt = attempt
-    }
 }
 
 /// How a worker's run ended.
 public struct TaskRunCompletion: Sendable, Hashable {
     public var runID: Int64
-    public var requestID: Int64
-    public var owner: String
-    /// The attempt the run's claim counted: with `requestID` and `owner`, the lease its record is fenced by.
-    public var attempt: Int
+    /// The run's claim's lease, which its record is fenced by.
+    public var lease: TaskLease
     public var outcome: TaskRunOutcome
     /// Why, in words; never a health value.
     public var reason: String?
@@ -147,24 +139,20 @@ public struct TaskRunCompletion: Sendable, Hashable {
     /// settled (so a successor submitted here counts as pending).
     public var writes: [TaskRunWrite]
 
+    /// How the run of `claim`, which `owner` holds, ended.
     public init(
-        runID: Int64, requestID: Int64, owner: String, attempt: Int, outcome: TaskRunOutcome, reason: String?,
-        retryAt: Date?, discard: Bool = false, periods: Int? = nil, writes: [TaskRunWrite] = []
+        _ claim: ClaimedTaskRequest, owner: String, outcome: TaskRunOutcome, reason: String?, retryAt: Date?,
+        discard: Bool = false, periods: Int? = nil, writes: [TaskRunWrite] = []
     ) {
-        self.writes = writes
-        self.runID = runID
-        self.requestID = requestID
-        self.owner = owner
-        self.attempt = attempt
+        runID = claim.runID
+        lease = claim.lease(owner: owner)
         self.outcome = outcome
         self.reason = reason
         self.retryAt = retryAt
         self.discard = discard
         self.periods = periods
+        self.writes = writes
     }
-
-    /// The lease the run's record is fenced by.
-    public var lease: TaskLease { TaskLease(requestID: requestID, owner: owner, attempt: attempt) }
 }
 
 /// A write that takes effect with the record of the run that made it, or not at all: only while the run's lease

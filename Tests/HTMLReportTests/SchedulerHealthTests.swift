@@ -35,8 +35,7 @@ struct SchedulerHealthTests {
             let claimed = try #require(try await store.claimTaskRequests(claim).first)
             _ = try await store.finishTaskRun(
                 TaskRunCompletion(
-                    runID: claimed.runID, requestID: claimed.request.id, owner: "w", attempt: claimed.request.attempts,
-                    outcome: succeeds ? .success : .failure, reason: succeeds ? nil : "broke",
+                    claimed, owner: "w", outcome: succeeds ? .success : .failure, reason: succeeds ? nil : "broke",
                     retryAt: succeeds ? nil : Self.now + 7200))
         }
         // Now: bob's failed request waits for its retry in two hours; ann's engagement is two days

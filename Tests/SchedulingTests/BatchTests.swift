@@ -232,9 +232,7 @@ struct BatchTests {
         let finishes = try await harness.store.finishTaskRuns(
             [
                 TaskRunCompletion(
-                    runID: lost.runID, requestID: lost.request.id, owner: "host:1:a/1",
-                    attempt: lost.request.attempts, outcome: .success, reason: nil, retryAt: nil,
-                    writes: [.save(model)])
+                    lost, owner: "host:1:a/1", outcome: .success, reason: nil, retryAt: nil, writes: [.save(model)])
             ],
             releasing: [TaskClaimRelease(kept, owner: "host:1:a/1")])
         #expect(finishes == [.leaseLost])

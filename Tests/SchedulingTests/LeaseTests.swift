@@ -134,8 +134,7 @@ struct LeaseTests {
             let message = NewOutboxMessage(
                 user: user, kind: "test", day: Day(containing: harness.now, in: .utc), body: "hello")
             return TaskRunCompletion(
-                runID: claimed.runID, requestID: claimed.request.id, owner: owner, attempt: claimed.request.attempts,
-                outcome: .success, reason: nil, retryAt: nil,
+                claimed, owner: owner, outcome: .success, reason: nil, retryAt: nil,
                 writes: [.post(message), .save(BatchTests.model(.user(user), at: harness.now))])
         }
         let ada = try await claim("ada")

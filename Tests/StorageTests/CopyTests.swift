@@ -158,7 +158,7 @@ struct CopyTests {
         let source = try await Self.store(sourceDatabase, holding: Self.sample)
         let targetDatabase = TestDatabase(to)
         let target = try Store(path: targetDatabase.path)
-        #expect(try await target.isEmptyForCopy())
+        #expect(try await target.tablesHoldingRows().isEmpty)
         let copied = try await Store.copy(from: source, to: target, pageSize: 2)
         #expect(copied.map(\.table) == CopyTable.allCases)
         for entry in copied {
@@ -206,7 +206,7 @@ struct CopyTests {
             guard case StorageError.postgresql(let sqlState, _, _) = error else { return false }
             return sqlState == "22P02"
         }
-        #expect(try await target.isEmptyForCopy())
+        #expect(try await target.tablesHoldingRows().isEmpty)
         let fineDatabase = TestDatabase(.sqlite)
         let fine = try await Self.store(fineDatabase, holding: Self.sample)
         _ = try await Store.copy(from: fine, to: target)
@@ -224,7 +224,7 @@ struct CopyTests {
             try await dying.importRows(Self.sample[.dailyLogs]!, into: .dailyLogs)
         }
         let reopened = try Store(path: db.path)
-        #expect(try await reopened.isEmptyForCopy())
+        #expect(try await reopened.tablesHoldingRows().isEmpty)
         let sourceDatabase = TestDatabase(backend)
         let source = try await Self.store(sourceDatabase, holding: Self.sample)
         _ = try await Store.copy(from: source, to: reopened)

@@ -80,7 +80,7 @@ struct LogReaderTests {
         #expect(seen.map(\.symptomSeverity) == [3])
 
         // The reader's session refuses writes (SQLSTATE 25006, read-only transaction).
-        let session = try PostgreSQLDriver(readerAt: database.path)
+        let session = try PostgreSQLDriver(url: database.path, readOnly: true)
         #expect(throws: StorageError.self) {
             try session.connection.execute("UPDATE daily_logs SET symptom_severity = 9 WHERE user_id = 'reader'")
         }

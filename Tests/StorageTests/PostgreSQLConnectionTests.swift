@@ -98,7 +98,7 @@ struct PostgreSQLConnectionTests {
     func frozenServer() async throws {
         let connection = try Self.connect()
         connection.answerLimit = .seconds(2)
-        let backend = pid_t(try connection.query("SELECT pg_backend_pid()").int(0, 0))
+        let backend = pid_t(try connection.query("SELECT pg_backend_pid()").int64(0, 0))
         #expect(kill(backend, SIGSTOP) == 0)
         let wake = Task {
             try? await Task.sleep(for: .seconds(20))

@@ -25,22 +25,22 @@ enum DeadLettersCommand: Command {
             .option("user", .user, help: "Only this user's dead letters."),
             .flag("all", help: "List requeued dead letters too."),
         ],
-        positionals: [
-            PositionalSpec("action", help: "requeue; none to list.", arity: .optional),
-            PositionalSpec("id", help: "Dead letter ids to requeue.", arity: .zeroOrMore),
-        ],
+        positionals: PositionalSpec.action(Action.self, ids: "Dead letter ids to requeue."),
         examples: [
             Example("What failed, and why", "pipeline dead-letters"),
             Example("Requeue dead letters 7 and 9 after fixing the cause", "pipeline dead-letters requeue 7 9"),
             Example("Requeue all of alice's", "pipeline dead-letters requeue --user alice --json"),
         ])
 
+    private enum Action: String, CaseIterable {
+        case requeue
+    }
+
     static func run(_ context: CommandContext) async throws -> ExitStatus {
         let user = context.arguments.user("user")
         let ids = try context.ids(of: "a dead letter")
-        switch context.arguments.positional("action") {
+        switch try context.action(Action.self) {
         case nil:
-            if let first = ids.first { throw CLIError.unexpectedArgument(String(first)) }
             let pipeline = try await context.openPipeline()
             let letters = try await pipeline.deadLetters(user: user, includeResolved: context.arguments.flag("all"))
             for letter in letters {
@@ -48,7 +48,7 @@ enum DeadLettersCommand: Command {
                 context.io.stdout.writeLine(context.json ? json(letter).jsonText : text(letter))
             }
             return .ok
-        case "requeue":
+        case .requeue:
             let pipeline = try await context.openPipeline()
             let requeued = try await pipeline.requeueDeadLetters(ids: ids.isEmpty ? nil : ids, user: user)
             for (letter, item) in requeued.sorted(by: { $0.key < $1.key }) {
@@ -64,8 +64,6 @@ enum DeadLettersCommand: Command {
                 context.io.stderr.writeLine("Error: no dead letter waiting to be requeued has id \(id)")
             }
             return unknown.isEmpty ? .ok : .dataError
-        case let other?:
-            throw CLIError.invalidValue(other, origin: "'<action>'", expected: "requeue")
         }
     }
 

@@ -42,10 +42,7 @@ enum RequestsCommand: Command {
                     + TaskRequestState.allCases.map(\.rawValue).joined(separator: ", ") + ".",
                 repeatable: true),
         ],
-        positionals: [
-            PositionalSpec("action", help: "cancel or retry; none to list.", arity: .optional),
-            PositionalSpec("id", help: "Request ids for the action.", arity: .zeroOrMore),
-        ],
+        positionals: PositionalSpec.action(Action.self, ids: "Request ids for the action."),
         examples: [
             Example("Everything discarded, with its last error", "pipeline requests --state discarded"),
             Example("alice's requests as JSON Lines", "pipeline requests --user alice --json"),
@@ -54,23 +51,24 @@ enum RequestsCommand: Command {
             Example("Put every discarded retrain back", "pipeline requests retry --task ml-retrain"),
         ])
 
+    private enum Action: String, CaseIterable {
+        case cancel, retry
+    }
+
     static func run(_ context: CommandContext) async throws -> ExitStatus {
         let task = context.arguments.task("task")
         let user = context.arguments.user("user")
         let ids = try context.ids(of: "a request")
-        switch context.arguments.positional("action") {
+        switch try context.action(Action.self) {
         case nil:
-            if let first = ids.first { throw CLIError.unexpectedArgument(String(first)) }
             return try await list(context, task: task, user: user)
-        case "cancel":
+        case .cancel:
             guard !ids.isEmpty || user != nil || task != nil else {
                 throw CLIError.usage("cancel needs request ids, or --user (and --task) to cancel a chain")
             }
             return try await cancel(context, ids: ids.isEmpty ? nil : ids, task: task, user: user)
-        case "retry":
+        case .retry:
             return try await retry(context, ids: ids.isEmpty ? nil : ids, task: task, user: user)
-        case let other?:
-            throw CLIError.invalidValue(other, origin: "'<action>'", expected: "cancel or retry")
         }
     }
 

@@ -211,17 +211,10 @@ extension PostgreSQLDriver {
 
     // MARK: Watch items: ids from the table's identity, which never hands one out twice.
 
-    /// Queues an item unless it is queued already (the same user, kind, payload and occurrence:
-    /// see `WatchSubmission.occurrence`): then it returns no row.
-    static let insertWatchItem: StaticString = """
-        INSERT INTO watch_items (user_id, kind, payload, enqueued_at, occurrence) VALUES ($1, $2, $3::json, $4, $5)
-        ON CONFLICT (user_id, kind, md5(payload::text), occurrence) WHERE occurrence IS NOT NULL DO NOTHING
-        RETURNING id
-        """
-
-    /// `insertWatchItem` for the staged items in one statement: parameters as its, each an array
-    /// with one element per item. Ids follow the items' order (`ORDER BY` the position), and an
-    /// item queued already, or twice in the chunk, is skipped as `insertWatchItem` skips it.
+    /// Queues the staged items in one statement, each unless it is queued already (the same user, kind, payload
+    /// and occurrence: see `WatchSubmission.occurrence`) or earlier in the chunk: $1 users, $2 kinds, $3 payloads,
+    /// $4 enqueued_at, $5 occurrences, each an array with one element per item. Ids follow the items' order
+    /// (`ORDER BY` the position); an item skipped returns no row.
     static let bulkInsertWatchItems: StaticString = """
         INSERT INTO watch_items (user_id, kind, payload, enqueued_at, occurrence)
         SELECT user_id, kind, payload::json, enqueued_at, occurrence
@@ -233,19 +226,14 @@ extension PostgreSQLDriver {
         """
 
     func insertWatchItems(_ items: ArraySlice<WatchSubmission>) throws(StorageError) -> [Int64] {
-        let rows = items.map(watchItemParameters)
-        let inserted =
-            rows.count == 1
-            ? try connection.query(PostgreSQLDriver.insertWatchItem, rows[0])
-            : try connection.query(PostgreSQLDriver.bulkInsertWatchItems, PostgreSQLDriver.arrayColumns(rows))
+        let rows = items.map { item -> [String?] in
+            [
+                item.user.rawValue, item.kind, item.payload, .pg(Store.milliseconds(item.enqueuedAt)),
+                item.occurrence.map(String.init),
+            ]
+        }
+        let inserted = try connection.query(PostgreSQLDriver.bulkInsertWatchItems, PostgreSQLDriver.arrayColumns(rows))
         return (0..<inserted.count).map { inserted.int64($0, 0) }
-    }
-
-    func watchItemParameters(_ item: WatchSubmission) -> [String?] {
-        [
-            item.user.rawValue, item.kind, item.payload, .pg(Store.milliseconds(item.enqueuedAt)),
-            item.occurrence.map(String.init),
-        ]
     }
 }
 

@@ -12,17 +12,12 @@ final class PostgreSQLDriver: StorageDriver {
     let connection: PostgreSQLConnection
     let backend = StorageBackend.postgresql
 
-    /// Connects; the store checks and migrates the database.
-    init(url: String) throws(StorageError) {
-        connection = try PostgreSQLConnection(url: url)
-        try connection.execute(Self.sessionSettings)
-    }
-
-    /// A connection for `LogReader`, read-only, so a reader can never write.
+    /// Connects; the store checks and migrates the database. A `LogReader`'s connection is `readOnly`, so a
+    /// reader can never write.
     /// https://www.postgresql.org/docs/15/runtime-config-client.html#GUC-DEFAULT-TRANSACTION-READ-ONLY
-    init(readerAt url: String) throws(StorageError) {
+    init(url: String, readOnly: Bool = false) throws(StorageError) {
         connection = try PostgreSQLConnection(url: url)
-        try connection.execute(Self.sessionSettings + "; SET default_transaction_read_only = on")
+        try connection.execute(Self.sessionSettings + (readOnly ? "; SET default_transaction_read_only = on" : ""))
     }
 
     /// How every session plans. Each statement is planned for its own arguments at each call, never from a plan

@@ -51,10 +51,6 @@ final class PostgreSQLRows {
         }
     }
 
-    func int(_ row: Int, _ column: Int32) -> Int {
-        Int(int64(row, column))
-    }
-
     func double(_ row: Int, _ column: Int32) -> Double {
         guard !binaryTypes.isEmpty else { return Double(string(row, column)) ?? 0 }
         return withBytes(row, column) { bytes in
@@ -101,7 +97,7 @@ final class PostgreSQLRows {
 extension PostgreSQLRows: RowReader {
     func isNull(_ column: Int32) -> Bool { isNull(current, column) }
     func int64(_ column: Int32) -> Int64 { int64(current, column) }
-    func optionalInt(_ column: Int32) -> Int? { isNull(column) ? nil : int(current, column) }
+    func optionalInt(_ column: Int32) -> Int? { isNull(column) ? nil : Int(int64(current, column)) }
     func double(_ column: Int32) -> Double { double(current, column) }
     func optionalDouble(_ column: Int32) -> Double? { isNull(column) ? nil : double(column) }
     func string(_ column: Int32) -> String { string(current, column) }

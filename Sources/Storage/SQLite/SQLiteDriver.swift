@@ -15,15 +15,10 @@ final class SQLiteDriver: StorageDriver {
     private var checkpointer: LogCheckpointer?
 
     /// Opens (creating with mode 0600) the file at `path`; the store checks and migrates it, after
-    /// `enableWriteAheadLog()`.
-    init(path: String) throws(StorageError) {
-        connection = try Connection(path: path)
-    }
-
-    /// Opens the file at `path` for reading only (`Connection(readingOnly:)`): for a process that cannot write it,
-    /// the commands that only read.
-    init(readingOnly path: String) throws(StorageError) {
-        connection = try Connection(readingOnly: path)
+    /// `enableWriteAheadLog()`. `readingOnly` opens it for reading only (`Connection(readingOnly:)`): for a process
+    /// that cannot write it, the commands that only read.
+    init(path: String, readingOnly: Bool = false) throws(StorageError) {
+        connection = try readingOnly ? Connection(readingOnly: path) : Connection(path: path)
     }
 
     deinit {
