@@ -113,22 +113,14 @@ extension SQL {
         ORDER BY id LIMIT $3
         """)
 
-    /// $1 identifier, $2 the first user of a page of `usersWithoutTaskRequest`: a session lock a launch holds while
-    /// it starts that page's chains (PostgreSQL only), true when taken. Keyed by the schema too: the databases of
-    /// one server's schemas are strangers.
-    static let tryLockChainStarts = SQL(
+    /// $1 identifier, $2 the first user of a page of `usersWithoutTaskRequest`, $3 true to take, false to release: the
+    /// session lock a launch holds while it starts that page's chains (PostgreSQL only), keyed by the schema too (the
+    /// databases of one server's schemas are strangers); true when taken or released.
+    static let chainStartsLock = SQL(
         sqlite: "SELECT 1",
         postgresql: """
-            SELECT pg_try_advisory_lock(
-                hashtextextended('pipeline.chains/' || coalesce(current_schema(), '') || '/' || $1::text || '/' || $2::text, 0))
-            """)
-
-    /// $1 identifier, $2 the page's first user: `tryLockChainStarts` released.
-    static let unlockChainStarts = SQL(
-        sqlite: "SELECT 1",
-        postgresql: """
-            SELECT pg_advisory_unlock(
-                hashtextextended('pipeline.chains/' || coalesce(current_schema(), '') || '/' || $1::text || '/' || $2::text, 0))
+            SELECT CASE WHEN $3 THEN pg_try_advisory_lock(key) ELSE pg_advisory_unlock(key) END
+            FROM (SELECT hashtextextended(concat_ws('/', 'pipeline.chains', current_schema(), $1::text, $2::text), 0) AS key) AS k
             """)
 
     /// $1 identifiers (a list), $2 scope or NULL, $3 now, $4 the highest id, $5 on external power, $6 network,

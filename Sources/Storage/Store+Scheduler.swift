@@ -117,14 +117,17 @@ extension Store {
     /// and waiting on the other's uncommitted rows. On PostgreSQL a session advisory lock, dropped with the
     /// connection if the process dies; SQLite's one writer already makes the pages take turns, so it always succeeds.
     public func claimChainStarts(identifier: String, from first: UserID) throws(StorageError) -> Bool {
-        guard backend == .postgresql else { return true }
-        return try driver.row(.tryLockChainStarts, [identifier, first.rawValue]) { $0.bool(0) } ?? false
+        try chainStartsLock(identifier, first, take: true)
     }
 
     /// Lets go of a page `claimChainStarts` took, once its requests are committed.
     public func releaseChainStarts(identifier: String, from first: UserID) throws(StorageError) {
-        guard backend == .postgresql else { return }
-        _ = try driver.row(.unlockChainStarts, [identifier, first.rawValue]) { $0.bool(0) }
+        _ = try chainStartsLock(identifier, first, take: false)
+    }
+
+    private func chainStartsLock(_ identifier: String, _ first: UserID, take: Bool) throws(StorageError) -> Bool {
+        guard backend == .postgresql else { return true }
+        return try driver.row(.chainStartsLock, [identifier, first.rawValue, take]) { $0.bool(0) } ?? false
     }
 
     /// What a launch left behind among the requests of `identifiers` (and `scope`, when given), at
