@@ -58,6 +58,83 @@ struct LongRunTests {
         #expect(differing.isEmpty, "stored otherwise when staged together: \(differing.prefix(5))")
     }
 
+    /// A first load: no stored day in the runs' range, so PostgreSQL copies them straight into the table as the merge
+    /// rules insert them (`PostgreSQLDriver.copyNewDays`); single writes go through the merge statement.
+    @Test("a first load's long runs store what single writes of the same days store", arguments: TestBackend.all)
+    func firstLoadEqualsSingleWrites(backend: TestBackend) async throws {
+        var random = SeededRandom(seed: 41)
+        let writes = (0..<3_000).map { index in
+            let write = BatchMergeTests.randomWrite(day: Self.first.adding(days: index % 1_500), &random)
+            return index < 1_500 ? write : write.moved(toUser: UserID.literal("bo"))
+        }
+        var stored: [[DailyLog]] = []
+        for together in [false, true] {
+            let database = TestDatabase(backend)
+            let store = try Store(path: database.path, clock: database.clock)
+            let refusals = try await store.batch { store in
+                together ? try store.stage(writes).count : try writes.compactMap { try store.stage($0) }.count
+            }
+            #expect(refusals == 0)
+            stored.append(try await store.dailyLogs(user: Self.user) + store.dailyLogs(user: UserID.literal("bo")))
+        }
+        #expect(stored[0].count == 3_000)
+        #expect(stored[1] == stored[0])
+    }
+
+    /// Another writer stores a day of the run after the load found none stored: the copy waits on its row, is refused
+    /// by the key once it commits, and the run is merged instead, the person's stored value kept over a reading.
+    @Test("a day another writer stores while a first load is copied is merged, not lost", .postgreSQL)
+    func dayStoredDuringACopy() async throws {
+        let database = TestDatabase(.postgresql)
+        let racer = "copier_\(database.schema)"
+        let store = try Store(path: database.path + "&application_name=\(racer)", clock: database.clock)
+        var known = UserEntry(user: Self.user, day: Self.first.adding(days: -30))
+        known.mood = .set(2)
+        let first = DayWrite(known)
+        #expect(try await store.batch { store in try store.stage([first]) }.isEmpty)
+        let contested = Self.first.adding(days: 700)
+        let holder = try Store(path: database.path, clock: database.clock)
+        try await holder.executeForTesting(
+            """
+            BEGIN;
+            INSERT INTO daily_logs (user_id, day, updated_at, symptom_severity, hrv, hrv_source)
+                VALUES ('\(Self.user)', '\(contested)', 1, 7, 55, 'user')
+            """)
+        let writes = (0..<Self.run).map { index in
+            var health = HealthMetrics(user: Self.user, day: Self.first.adding(days: index))
+            health.hrv = 70
+            return DayWrite(health)
+        }
+        let load = Task { try await store.batch { store in try store.stage(writes).count } }
+        // Commit the holder's day only once the copy waits on it: the load has found no stored day by then.
+        let watcher = try Store(path: database.path, clock: database.clock)
+        try await watcher.executeForTesting(
+            """
+            DO $$
+            DECLARE deadline timestamptz := clock_timestamp() + interval '5 minutes';
+            BEGIN
+                LOOP
+                    PERFORM pg_sleep(0.01);
+                    PERFORM pg_stat_clear_snapshot();
+                    EXIT WHEN EXISTS (SELECT 1 FROM pg_stat_activity
+                        WHERE application_name = '\(racer)' AND wait_event_type = 'Lock');
+                    IF clock_timestamp() > deadline THEN
+                        RAISE EXCEPTION 'the load never waited for the other writer''s day';
+                    END IF;
+                END LOOP;
+            END $$
+            """)
+        try await holder.executeForTesting("COMMIT")
+        #expect(try await load.value == 0)
+
+        let logs = try await store.dailyLogs(user: Self.user)
+        #expect(logs.count == Self.run + 1)
+        let day = try #require(logs.first { $0.day == contested })
+        #expect(day.symptomSeverity == 7 && day.hrv == Sourced(55, .user), "the stored day was merged, not replaced")
+        #expect(
+            logs.filter { $0.day != contested && $0.day >= Self.first }.allSatisfy { $0.hrv == Sourced(70, .health) })
+    }
+
     /// On PostgreSQL the chunk's merge is refused whole (a CHECK), and its days are staged again one by one.
     @Test(
         "a day the database refuses in a long run is refused alone, at its index, and the rest are stored",
