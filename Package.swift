@@ -93,7 +93,9 @@ let package = Package(
             ]),
         .testTarget(
             name: "HTMLReportTests",
-            dependencies: ["Domain", "Storage", "Learning", "Ingestion", "PipelineKit", "HTMLReport", "TestSupport"]),
+            dependencies: [
+                "Domain", "Storage", "Learning", "Ingestion", "PipelineKit", "HTMLReport", "TestSupport", "CSpawn",
+            ]),
         // Each bug's mutation is a patch scripts/mutate.sh applies to the sources: read, never compiled.
         .testTarget(
             name: "RegressionTests", dependencies: ["Domain", "Storage", "Scheduling", "PipelineKit", "TestSupport"],
