@@ -66,6 +66,8 @@ let package = Package(
         .executableTarget(name: "claim-bench", dependencies: ["Storage"], path: "Benchmarks/claim-bench"),
 
         // Tests: one target per module, a shared support target, the regression suite and end-to-end CLI tests.
+        // The calls that start a test's child process with exactly the descriptors it is given.
+        .systemLibrary(name: "CSpawn", path: "Tests/CSpawn"),
         .target(
             name: "TestSupport", dependencies: ["Domain", "Storage", "Ingestion", "PipelineKit", "PipelineCLI"],
             path: "Tests/TestSupport"),
@@ -87,11 +89,13 @@ let package = Package(
             name: "CLITests",
             dependencies: [
                 "Domain", "Storage", "Scheduling", "Learning", "Ingestion", "PipelineKit", "Lifecycle", "PipelineCLI",
-                "TestSupport",
+                "TestSupport", "CSpawn",
             ]),
         .testTarget(
             name: "HTMLReportTests",
-            dependencies: ["Domain", "Storage", "Learning", "Ingestion", "PipelineKit", "HTMLReport", "TestSupport"]),
+            dependencies: [
+                "Domain", "Storage", "Learning", "Ingestion", "PipelineKit", "HTMLReport", "TestSupport", "CSpawn",
+            ]),
         // Each bug's mutation is a patch scripts/mutate.sh applies to the sources: read, never compiled.
         .testTarget(
             name: "RegressionTests", dependencies: ["Domain", "Storage", "Scheduling", "PipelineKit", "TestSupport"],

@@ -38,7 +38,7 @@ struct StalledInputTests {
         #expect(try await pipeline.pendingTasks(user: .literal("ada")).count == PipelineTasks.identifiers.count)
 
         try child.send(Self.entry("ada", day: 4))
-        try child.closeInput()
+        child.closeInput()
         #expect(await child.waitForExit() == .exit(0), "\(child.errorOutput)")
         #expect(try await pipeline.dailyLogs(user: .literal("ada")).count == 4)
     }
@@ -52,7 +52,7 @@ struct StalledInputTests {
             try child.send((1...5).map { Self.entry("user-\(index)", day: $0) }.joined())
             #expect(await child.waitForOutput(containing: "5 stored"), "\(child.errorOutput)")
         }
-        for child in children { try child.closeInput() }
+        for child in children { child.closeInput() }
         for child in children {
             #expect(await child.waitForExit() == .exit(0), "\(child.errorOutput)")
         }
@@ -68,14 +68,14 @@ struct StalledInputTests {
         let child = try Self.ingest(database, strict: true)
         try child.send((1...3).map { Self.entry("ada", day: $0) }.joined())
         try child.send(#"{"type":"entry","user":"ada","day":"2026-03-04","mood":9}"# + "\n")
-        try child.closeInput()
+        child.closeInput()
         #expect(await child.waitForExit() == .exit(65))
         #expect(child.errorOutput.contains("line 4: mood:"), "\(child.errorOutput)")
         #expect(try await pipeline.user(.literal("ada")) == nil)
 
         let good = try Self.ingest(database, strict: true)
         try good.send((1...3).map { Self.entry("ada", day: $0) }.joined())
-        try good.closeInput()
+        good.closeInput()
         #expect(await good.waitForExit() == .exit(0), "\(good.errorOutput)")
         #expect(try await pipeline.dailyLogs(user: .literal("ada")).count == 3)
     }

@@ -1,3 +1,4 @@
+import CSpawn
 import Foundation
 import TestSupport
 
@@ -71,6 +72,8 @@ final class HeadlessChromium {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 2, profile.path("stderr.txt"), O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        // Nothing else of this process: a browser that held another test's pipe would keep it from its end.
+        posix_spawn_file_actions_addclosefrom_np(&actions, 5)
         let arguments = [
             path, "--headless", "--disable-gpu", "--remote-debugging-pipe",
             "--user-data-dir=\(profile.path("data"))", "--no-first-run", "--no-default-browser-check",
