@@ -195,6 +195,10 @@ struct Walker {
             return
         }
         let body = CompletionPaths.closureParameters(file, open: open).bodyStart
+        if isElementClosure(scope) {
+            elementClosure(open: open, from: body, to: close, &state)
+            return
+        }
         var inner = Walker(paths: paths, file: file, fileIndex: fileIndex, aliases: aliases, depth: depth)
         let fall = inner.block(body, close, entry: .open(site(open)), inDo: false)
         found.addFacts(of: inner.found)
@@ -216,6 +220,47 @@ struct Walker {
         // The closure finishes the work: its unfinished paths, and errors that end it, are the leaks.
         found.leaks += inner.found.leaks + inner.found.thrown
         if case .open(let origin) = fall { found.leaks.append(origin) }
+    }
+
+    /// The sequence operations whose closure is applied to each element and yields a value, a Boolean or nothing
+    /// (`items.forEach { … }`, `urls.compactMap { … }`, `windows.first(where:)`, and Combine's operators of the same
+    /// names): a `return` in it ends that one application, never the function the closure is written in.
+    private static let elementOperations: Set<String> = [
+        "forEach", "map", "compactMap", "flatMap", "filter", "reduce", "first", "last", "contains", "allSatisfy",
+        "sorted", "sort", "min", "max", "firstIndex", "lastIndex", "removeAll", "drop", "prefix", "partition",
+        "mapValues", "compactMapValues", "count", "tryMap", "tryFilter", "tryCompactMap",
+    ]
+
+    private func isElementClosure(_ scope: Scope) -> Bool {
+        scope.name >= 0 && file.isPunct(Int(scope.name) - 1, ASCII.dot)
+            && Self.elementOperations.contains(file.text(Int(scope.name)))
+    }
+
+    /// A closure applied to each element while the enclosing path waits: its `return`s leave only the closure, so
+    /// none of them leaves the work unfinished, and a finishing call in it repeats one the path made before it. As
+    /// for any closure, finishing the work in it (for the elements a fan-out sends) finishes the path.
+    private mutating func elementClosure(open: Int, from body: Int, to close: Int, _ state: inout Fall) {
+        var inner = Walker(paths: paths, file: file, fileIndex: fileIndex, aliases: aliases, depth: depth)
+        inner.guarded = guarded
+        _ = inner.block(body, close, entry: state, inDo: true)
+        found.addFacts(of: inner.found)
+        guard inner.found.mentions else { return }
+        found.finishesLater = true
+        finish(&state)
+        // The unfinished paths of callbacks started in it are still leaks.
+        found.leaks += inner.found.leaks.filter {
+            Int($0.file) != fileIndex || enclosingClosure(of: Int($0.token)) != open
+        }
+    }
+
+    /// The `{` of the innermost closure around token `index`, or `-1`.
+    private func enclosingClosure(of index: Int) -> Int {
+        var scope = Int(file.scopeOf[index])
+        while scope > 0 {
+            if file.scopes[scope].kind == .closure { return Int(file.scopes[scope].open) }
+            scope = Int(file.scopes[scope].parent)
+        }
+        return -1
     }
 
     /// Whether the closure in `start..<end` is one of several callbacks that count down to the end: it steps a
