@@ -103,6 +103,8 @@ final class CompletionPaths {
     private struct HelperKey: Hashable {
         var callee: CallableID
         var parameters: [Int]
+        /// For a function nested in the body being walked, the names of the work it captures from there.
+        var captured: [String] = []
     }
 
     static let maximumDepth = 4
@@ -382,9 +384,10 @@ final class CompletionPaths {
     }
 
     /// The outcome of a project function that is given the obligation through the parameters at `parameters`
-    /// (or, with none, reaches it some other way); `nil` when it is already being analysed further up.
-    func helper(_ callee: CallableID, parameters: [Int], depth: Int) -> PathOutcome? {
-        let key = HelperKey(callee: callee, parameters: parameters)
+    /// (or, with none, reaches it some other way), or, for a function nested in the body being walked, sees it by
+    /// the names it captures (`captured`); `nil` when it is already being analysed further up.
+    func helper(_ callee: CallableID, parameters: [Int], depth: Int, captured: Set<String> = []) -> PathOutcome? {
+        let key = HelperKey(callee: callee, parameters: parameters, captured: captured.sorted())
         if let cached = helperCache[key] { return cached }
         guard depth <= Self.maximumDepth, !visiting.contains(callee) else { return nil }
         let info = project.index.callable(callee)
@@ -398,6 +401,7 @@ final class CompletionPaths {
         let close = Int(scope.close)
         guard open >= 0, close > open, close <= file.count else { return nil }
         let aliases = Set(parameters.compactMap { $0 < info.parameters.count ? info.parameters[$0] : nil })
+            .union(captured.subtracting(info.parameters))
         var walker = Walker(paths: self, file: file, fileIndex: fileIndex, aliases: aliases, depth: depth)
         let fall = walker.block(open + 1, close, entry: .open(Site(fileIndex, open)), inDo: false)
         let outcome = walker.outcome(fall)

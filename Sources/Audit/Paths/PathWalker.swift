@@ -795,7 +795,9 @@ struct Walker {
         let labels = arguments.map { $0.label >= 0 ? file.text($0.label) : "_" }
         let project = paths.project
         let resolved = project.resolved(file: fileIndex, token: index, name: name, labels: labels)
-        let callee = ProjectIndex.unique(resolved, in: project.index, from: Int32(fileIndex))
+        let callee =
+            ProjectIndex.unique(resolved, in: project.index, from: Int32(fileIndex))
+            ?? nestedFunction(among: resolved, visibleAt: index)
         if resolved.contains(where: project.index.submitting.contains) { found.submits = true }
         let handedOver = arguments.indices.filter { isAliasArgument(arguments[$0]) }
         if !handedOver.isEmpty {
@@ -817,7 +819,11 @@ struct Walker {
             return
         }
         if let callee {
-            if paths.mayFinish(callee), let outcome = paths.helper(callee, parameters: [], depth: depth + 1) {
+            if isNested(callee), captures(callee),
+                let outcome = paths.helper(callee, parameters: [], depth: depth + 1, captured: aliases)
+            {
+                absorb(outcome, &state, inDo: inDo)
+            } else if paths.mayFinish(callee), let outcome = paths.helper(callee, parameters: [], depth: depth + 1) {
                 absorb(outcome, &state, inDo: inDo)
             }
         } else if paths.obligation == .incomingCallReported, resolved.count > 1,
@@ -829,6 +835,40 @@ struct Walker {
             found.finishesLater = true
             finish(&state)
         }
+    }
+
+    /// Of several functions a call may reach, the one nested in a function around the call (the innermost), which
+    /// is the one its name refers to there: sibling functions may each nest a `finish` of their own.
+    private func nestedFunction(among resolved: [CallableID], visibleAt index: Int) -> CallableID? {
+        var best: (id: CallableID, open: Int)?
+        for id in resolved where Int(id.file) == fileIndex && isNested(id) {
+            let parent = Int(file.scopes[Int(paths.project.index.callable(id).scope)].parent)
+            guard let around = file.callable(containing: Int(file.scopes[parent].open) + 1).map({ file.scopes[$0] }),
+                Int(around.open) < index, index < Int(around.close)
+            else { continue }
+            if best == nil || Int(around.open) > best!.open { best = (id, Int(around.open)) }
+        }
+        return best?.id
+    }
+
+    /// Whether the project function `callee` is declared in this file inside another function, whose names it sees.
+    private func isNested(_ callee: CallableID) -> Bool {
+        guard Int(callee.file) == fileIndex else { return false }
+        var scope = Int(file.scopes[Int(paths.project.index.callable(callee).scope)].parent)
+        while scope > 0 {
+            if file.scopes[scope].isCallable { return true }
+            scope = Int(file.scopes[scope].parent)
+        }
+        return false
+    }
+
+    /// Whether the body of `callee`, a function in this file, names the work by one of the names it has here.
+    private func captures(_ callee: CallableID) -> Bool {
+        let scope = file.scopes[Int(paths.project.index.callable(callee).scope)]
+        let open = Int(scope.open)
+        let close = min(Int(scope.close), file.count)
+        guard open >= 0, close > open else { return false }
+        return (open..<close).contains { file.isIdentifier($0) && aliases.contains(file.text($0)) }
     }
 
     /// Building a value from a push payload (`IncomingCall(payload.dictionaryPayload)`) does not hand the push
