@@ -189,6 +189,8 @@ struct FactCollector {
         guard (isMember && Self.deferringMembers.contains(name)) || Self.deferringTypes.contains(name) else {
             return nil
         }
+        // UIKit posts `didFinishLaunchingNotification` while it finishes launching: its observer runs during launch.
+        if observesLaunch(scope) { return nil }
         return "`\(chainText(endingAt: callee))`"
     }
 
@@ -207,6 +209,25 @@ struct FactCollector {
             return namesStateChange(from: start, to: callee)
         }
         return false
+    }
+
+    /// A closure observing `UIApplication.didFinishLaunchingNotification` (`addObserver(forName:…)`, or a `sink` on
+    /// its publisher).
+    private func observesLaunch(_ scope: Scope) -> Bool {
+        let callee = Int(scope.name)
+        var start = callee + 1
+        var end = callee + 1
+        if file.is(callee, "addObserver"), file.isPunct(callee + 1, ASCII.openParen) {
+            end = Int(file.matching[callee + 1])
+        } else if file.is(callee, "sink") {
+            start = callee
+            while start > 0, callee - start < 40, !file.startsStatement(start) { start -= 1 }
+            end = callee
+        }
+        guard start < end else { return false }
+        return (start..<end).contains {
+            file.isIdentifier($0) && file.text($0).lowercased().contains("didfinishlaunching")
+        }
     }
 
     /// Whether tokens `start..<end` name a notification posted on every change of app state.
