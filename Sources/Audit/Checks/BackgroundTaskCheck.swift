@@ -132,7 +132,8 @@ struct BackgroundTaskCheck {
                 call.onStateChange
                     || project.index.runsOnStateChange(CallableID(file: Int32(fileIndex), index: call.caller)),
                 !endsOrChecks(name, in: file, fileIndex: fileIndex, from: body.open + 1, to: previous - 1),
-                !callersCheck(name, CallableID(file: Int32(fileIndex), index: call.caller))
+                !callersCheck(name, CallableID(file: Int32(fileIndex), index: call.caller)),
+                !endedOnReturn(name, begunIn: CallableID(file: Int32(fileIndex), index: call.caller))
             {
                 findings.append(
                     Finding(
@@ -313,6 +314,46 @@ struct BackgroundTaskCheck {
             guard let body = enclosingBody(of: token, in: file) else { return false }
             return endsOrChecks(name, in: file, fileIndex: fileIndex, from: body.open + 1, to: token)
         }
+    }
+
+    private static let backgroundCallbacks: Set<String> = ["applicationDidEnterBackground", "sceneDidEnterBackground"]
+    private static let returnCallbacks: Set<String> = [
+        "applicationWillEnterForeground", "sceneWillEnterForeground", "applicationDidBecomeActive",
+        "sceneDidBecomeActive",
+    ]
+
+    /// Whether a task begun in the callback for entering the background (`sceneDidEnterBackground`) is ended by the
+    /// same type's callback for coming back (`sceneWillEnterForeground`, `…DidBecomeActive`): the app comes back
+    /// before it can enter the background again, so no task is held when the next one is begun.
+    private func endedOnReturn(_ name: String, begunIn callable: CallableID) -> Bool {
+        let info = project.index.callable(callable)
+        guard Self.backgroundCallbacks.contains(info.name), let typeName = info.typeName else { return false }
+        let summary = project.summary(Int(callable.file))
+        let fileIndex = Int(callable.file)
+        let file = project.file(fileIndex)
+        for other in summary.callables
+        where other.typeName == typeName && other.kind == .function && Self.returnCallbacks.contains(other.name) {
+            let scope = file.scopes[Int(other.scope)]
+            let open = Int(scope.open)
+            let close = min(Int(scope.close), file.count)
+            guard open >= 0, close > open else { continue }
+            for token in open..<close where file.isIdentifier(token) && file.isPunct(token + 1, ASCII.openParen) {
+                if file.is(token, "endBackgroundTask"),
+                    file.arguments(ofCallAt: token + 1).contains(where: { argument in
+                        (argument.start..<argument.end).contains { file.isIdentifier($0) && file.text($0) == name }
+                    })
+                {
+                    return true
+                }
+                if let callee = project.callee(
+                    file: fileIndex, token: token, name: file.text(token), labels: file.labels(ofCallAt: token + 1)),
+                    mayEndTask(callee)
+                {
+                    return true
+                }
+            }
+        }
+        return false
     }
 
     /// Whether tokens `start..<end`, before a new task is begun, look at the one `name` holds: mention `name` (a
