@@ -81,6 +81,14 @@ struct BackgroundTaskCheck {
                     rule: .unpairedBeginBackgroundTask, at: location,
                     message: "The expiration handler of this background task does not call endBackgroundTask(_:); "
                         + "when time runs out, iOS terminates the app."))
+        } else if let open = expiration, !closureEndsTask(file, open: open, fileIndex: fileIndex, beforeReturning: true)
+        {
+            findings.append(
+                Finding(
+                    rule: .unpairedBeginBackgroundTask, at: location,
+                    message: "The expiration handler of this background task ends it only in code dispatched to run "
+                        + "later, after the handler has returned; it must end the task before returning, or iOS "
+                        + "terminates the app."))
         }
         checkIdentifier(
             token, end: end, expiration: expiration, in: file, fileIndex: fileIndex, ended: ended, paths: paths,
@@ -382,16 +390,19 @@ struct BackgroundTaskCheck {
         return false
     }
 
-    private func closureEndsTask(_ file: SourceFile, open: Int, fileIndex: Int) -> Bool {
+    /// Whether the expiration closure at `open` ends the task, itself or through a project function; with
+    /// `beforeReturning`, only an end made before it returns counts, not one dispatched to run later.
+    private func closureEndsTask(_ file: SourceFile, open: Int, fileIndex: Int, beforeReturning: Bool = false) -> Bool {
         let close = Int(file.matching[open])
         guard close > open else { return true }
         for token in open..<close where file.isIdentifier(token) {
+            if beforeReturning, Self.runsLater(token, in: file, within: open) { continue }
             if file.is(token, "endBackgroundTask") { return true }
             if file.isPunct(token + 1, ASCII.openParen),
                 let callee = project.callee(
                     file: fileIndex, token: token, name: file.text(token),
                     labels: file.labels(ofCallAt: token + 1)),
-                mayEndTask(callee)
+                mayEndTask(callee, beforeReturning: beforeReturning)
             {
                 return true
             }
@@ -410,13 +421,32 @@ struct BackgroundTaskCheck {
         return mayEndTask(callee)
     }
 
-    private func mayEndTask(_ callee: CallableID) -> Bool {
+    /// Whether project function `callee` ends a background task; `beforeReturning`, without dispatching the end to
+    /// run later (in an expiration handler, that comes after the handler has returned).
+    private func mayEndTask(_ callee: CallableID, beforeReturning: Bool = false) -> Bool {
         let info = project.index.callable(callee)
         let file = project.file(Int(callee.file))
         let scope = file.scopes[Int(info.scope)]
-        for token in max(Int(scope.open), 0)..<min(Int(scope.close), file.count)
-        where file.is(token, "endBackgroundTask") {
-            return true
+        let open = max(Int(scope.open), 0)
+        for token in open..<min(Int(scope.close), file.count) where file.is(token, "endBackgroundTask") {
+            if !beforeReturning || !Self.runsLater(token, in: file, within: open) { return true }
+        }
+        return false
+    }
+
+    /// Calls whose closure runs after the call returns, on a queue or in a task of its own.
+    private static let laterCalls: Set<String> = ["async", "asyncAfter", "Task", "detached", "addOperation"]
+
+    /// Whether token `index` sits in a closure, inside the body opened at `open`, that is handed to a call that runs
+    /// it later (`DispatchQueue.main.async { … }`, `Task { … }`): the code around has returned by the time it runs.
+    private static func runsLater(_ index: Int, in file: SourceFile, within open: Int) -> Bool {
+        var scope = Int(file.scopeOf[index])
+        while scope > 0, Int(file.scopes[scope].open) > open {
+            let current = file.scopes[scope]
+            if current.kind == .closure, current.name >= 0, laterCalls.contains(file.text(Int(current.name))) {
+                return true
+            }
+            scope = Int(current.parent)
         }
         return false
     }
