@@ -12,6 +12,10 @@ struct Walker {
     var found = PathOutcome()
     /// How many "finished once" flag tests the walk is inside.
     var guarded = 0
+    /// The name token of the call that last finished the work (`reportNewIncomingCall` …, or a call it is handed
+    /// to), so that the closure passed to it is known to run after; `finishes` counts the finishing steps seen.
+    private var finishedBy = -1
+    private var finishes = 0
 
     init(paths: CompletionPaths, file: SourceFile, fileIndex: Int, aliases: Set<String>, depth: Int) {
         self.paths = paths
@@ -31,6 +35,7 @@ struct Walker {
 
     private mutating func finish(_ state: inout Fall) {
         found.mentions = true
+        finishes += 1
         if case .open = state { state = .completed }
     }
 
@@ -197,6 +202,15 @@ struct Walker {
         let body = CompletionPaths.closureParameters(file, open: open).bodyStart
         if isElementClosure(scope) {
             elementClosure(open: open, from: body, to: close, &state)
+            return
+        }
+        if scope.name >= 0, Int(scope.name) == finishedBy {
+            // The callback of the call that finished the work (`reportNewIncomingCall(…) { error in … }`) runs after
+            // it: its paths owe nothing, though finishing again in it is a repeat.
+            var inner = Walker(paths: paths, file: file, fileIndex: fileIndex, aliases: aliases, depth: depth)
+            inner.guarded = guarded
+            _ = inner.block(body, close, entry: .completed, inDo: false)
+            found.addFacts(of: inner.found)
             return
         }
         var inner = Walker(paths: paths, file: file, fileIndex: fileIndex, aliases: aliases, depth: depth)
@@ -783,6 +797,8 @@ struct Walker {
     }
 
     private mutating func call(_ name: String, at index: Int, arguments: [Argument], _ state: inout Fall, inDo: Bool) {
+        let before = finishes
+        defer { if finishes > before, case .completed = state { finishedBy = index } }
         if paths.isFinishingCall(name: name, arguments: arguments, in: file, aliases: aliases) {
             if paths.obligation == .taskCompleted, guarded == 0, case .completed = state {
                 found.repeated.append(site(index))
