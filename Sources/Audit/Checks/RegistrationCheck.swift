@@ -231,11 +231,15 @@ struct RegistrationCheck {
         let patterns = declaring.flatMap(\.entries).map(\.value)
         var reported: Set<ResolvedIdentifier> = []
         var registered: [String] = []
-        var allKnown = true
+        // Identifiers built at run time, as patterns of their literal parts (`*.refresh`); `nil` for one that could
+        // be anything.
+        var built: [String?] = []
         for occurrence in registrations {
             for identifier in occurrence.identifiers {
                 guard case .known(let value) = identifier.value else {
-                    allKnown = false
+                    if case .unknown(let text) = identifier.value {
+                        built.append(PermittedIdentifiers.pattern(of: text))
+                    }
                     continue
                 }
                 registered.append(value)
@@ -253,11 +257,15 @@ struct RegistrationCheck {
                         message: message))
             }
         }
-        // An identifier registered from a value the sources cannot tell could be any permitted one.
-        guard allKnown else { return }
+        // An identifier registered from a value the sources cannot tell could be any permitted one; one built from
+        // an interpolated literal, any whose literal ends fit it (`"\(bundle).refresh"` may be
+        // `$(PRODUCT_BUNDLE_IDENTIFIER).refresh`, never `$(PRODUCT_BUNDLE_IDENTIFIER).sync`).
+        guard !built.contains(nil) else { return }
         for list in declaring {
             for entry in list.entries where !entry.value.contains("*") {
-                guard !registered.contains(where: { PermittedIdentifiers.matches($0, pattern: entry.value) }) else {
+                guard !registered.contains(where: { PermittedIdentifiers.matches($0, pattern: entry.value) }),
+                    !built.contains(where: { PermittedIdentifiers.mayOverlap($0!, entry.value) })
+                else {
                     continue
                 }
                 findings.append(

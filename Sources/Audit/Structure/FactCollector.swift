@@ -843,7 +843,9 @@ struct FactCollector {
         var valueToken: Int
         if file.isPunct(cursor, ASCII.equals) {
             valueToken = cursor + 1
-            guard valueToken < file.count, file.tokens[valueToken].kind == .string else { return }
+            guard valueToken < file.count,
+                file.tokens[valueToken].kind == .string || file.tokens[valueToken].kind == .interpolatedString
+            else { return }
             let next = valueToken + 1
             guard
                 next >= file.count || file.startsStatement(next) || file.isPunct(next, ASCII.semicolon)
@@ -852,17 +854,23 @@ struct FactCollector {
         } else if file.isPunct(cursor, ASCII.openBrace) {
             valueToken = cursor + 1
             if file.word(valueToken) == .return { valueToken += 1 }
-            guard valueToken < file.count, file.tokens[valueToken].kind == .string,
+            guard valueToken < file.count,
+                file.tokens[valueToken].kind == .string || file.tokens[valueToken].kind == .interpolatedString,
                 file.isPunct(valueToken + 1, ASCII.closeBrace)
             else { return }
         } else {
+            return
+        }
+        if file.tokens[valueToken].kind == .interpolatedString {
+            // Built at run time: kept as written, a pattern whose interpolations may be any text.
+            addConstant(name: file.text(nameToken), value: file.text(valueToken), at: index, isPattern: true)
             return
         }
         guard let value = file.stringValue(valueToken) else { return }
         addConstant(name: file.text(nameToken), value: value, at: index)
     }
 
-    private mutating func addConstant(name: String, value: String, at index: Int) {
+    private mutating func addConstant(name: String, value: String, at index: Int, isPattern: Bool = false) {
         let scope = Int(file.scopeOf[index])
         let kind = file.scopes[scope].kind
         var typeName: String?
@@ -873,7 +881,8 @@ struct FactCollector {
             callable = owner[scope]
             typeName = summary.callables[Int(callable)].typeName
         }
-        summary.constants.append(ConstantInfo(typeName: typeName, name: name, value: value, callable: callable))
+        summary.constants.append(
+            ConstantInfo(typeName: typeName, name: name, value: value, callable: callable, isPattern: isPattern))
     }
 
     /// `case name = "raw"` in any enum, and `case name` in an enum whose raw type is `String`.
