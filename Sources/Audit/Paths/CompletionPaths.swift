@@ -96,9 +96,17 @@ final class CompletionPaths {
     private var visiting: Set<CallableID> = []
     private var helperCache: [HelperKey: PathOutcome] = [:]
     private var mayFinishCache: [CallableID: Bool] = [:]
-    private var callsBackCache: [HelperKey: Bool] = [:]
-    /// Follows a closure parameter through the function it is passed to.
-    private lazy var continuations = CompletionPaths(project: project, obligation: .completionHandlerCalled)
+    private var callsBackCache: [HelperKey: [Site]] = [:]
+    /// Follows a closure parameter through the function it is passed to: this object itself when that is its
+    /// obligation, so that one set of functions being followed guards against recursion.
+    private var continuations: CompletionPaths {
+        if obligation == .completionHandlerCalled { return self }
+        if let made = continuationPaths { return made }
+        let made = CompletionPaths(project: project, obligation: .completionHandlerCalled)
+        continuationPaths = made
+        return made
+    }
+    private var continuationPaths: CompletionPaths?
 
     private struct HelperKey: Hashable {
         var callee: CallableID
@@ -451,18 +459,25 @@ final class CompletionPaths {
     /// Whether project function `callee` calls its closure parameter `parameter` on every path (or keeps it or
     /// passes it on, which hands the call to other code). A function that is too deep or recursive counts as
     /// calling it: rather silence than a false alarm.
-    func callsBack(_ callee: CallableID, parameter: Int) -> Bool {
+    func callsBack(_ callee: CallableID, parameter: Int) -> Bool { skipsCallback(callee, parameter: parameter).isEmpty }
+
+    /// Where project function `callee` leaves without calling its closure parameter `parameter`: its `return`s,
+    /// uncaught errors and the start of a path that reaches its end; empty when it calls it on every path (see
+    /// `callsBack`).
+    func skipsCallback(_ callee: CallableID, parameter: Int) -> [Site] {
         let key = HelperKey(callee: callee, parameters: [parameter])
         if let known = callsBackCache[key] { return known }
-        var result = true
-        if let outcome = continuations.helper(callee, parameters: [parameter], depth: 1), !outcome.escaped {
-            var open = false
-            if case .open = outcome.fall { open = true }
-            // A parameter never called at all may not be a closure (another overload was meant): not judged.
-            result = !outcome.mentions || (outcome.leaks.isEmpty && outcome.thrown.isEmpty && !open)
+        var sites: [Site] = []
+        // A parameter never called at all may not be a closure (another overload was meant): not judged.
+        if let outcome = continuations.helper(callee, parameters: [parameter], depth: 1), !outcome.escaped,
+            outcome.mentions
+        {
+            sites = outcome.leaks + outcome.thrown
+            if case .open(let origin) = outcome.fall { sites.append(origin) }
+            sites = sites.flatMap { outcome.returnedUnfinished[$0] ?? [$0] }
         }
-        callsBackCache[key] = result
-        return result
+        callsBackCache[key] = sites
+        return sites
     }
 
     /// The outcome of a project function that is given the obligation through the parameters at `parameters`

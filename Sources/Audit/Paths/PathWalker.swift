@@ -221,6 +221,10 @@ struct Walker {
         finish(&state)
         if paths.obligation == .taskCompleted, let site = continuationThatMayNotRun(scope) {
             found.uncalledContinuations.append(site)
+        } else if paths.obligation == .completionHandlerCalled || paths.obligation == .incomingCallReported {
+            // A completion handler or a push handed on inside a closure a helper may never call: where the helper
+            // leaves without calling it, the callback's obligation is left unmet.
+            found.leaks += continuationSkips(scope)
         }
         if paths.obligation == .taskCompleted, scope.name >= 0, file.isPunct(Int(scope.name) - 1, ASCII.dot),
             file.isPunct(Int(scope.name) - 2, ASCII.question)
@@ -344,9 +348,21 @@ struct Walker {
         return value.found.mentions && value.found.leaks.isEmpty && value.found.thrown.isEmpty
     }
 
+    /// For a closure passed to a project function, where that function leaves without calling it.
+    private func continuationSkips(_ scope: Scope) -> [Site] {
+        guard let (callee, parameter) = continuationTarget(scope) else { return [] }
+        return paths.skipsCallback(callee, parameter: parameter)
+    }
+
     /// For a closure passed to a project function (`Feed.reload { task.setTaskCompleted(…) }`), the call's site
     /// when that function may return without calling the closure.
     private func continuationThatMayNotRun(_ scope: Scope) -> Site? {
+        guard let (callee, parameter) = continuationTarget(scope) else { return nil }
+        return paths.callsBack(callee, parameter: parameter) ? nil : site(Int(scope.name))
+    }
+
+    /// The project function a closure is passed to, and the parameter it is passed as.
+    private func continuationTarget(_ scope: Scope) -> (CallableID, Int)? {
         let nameToken = Int(scope.name)
         guard nameToken >= 0, file.isIdentifier(nameToken) else { return nil }
         let labels = file.isPunct(nameToken + 1, ASCII.openParen) ? file.labels(ofCallAt: nameToken + 1) : []
@@ -363,7 +379,7 @@ struct Walker {
             guard !info.parameters.isEmpty else { return nil }
             parameter = info.parameters.count - 1
         }
-        return paths.callsBack(callee, parameter: parameter) ? nil : site(nameToken)
+        return (callee, parameter)
     }
 
     // MARK: Statements
@@ -381,6 +397,7 @@ struct Walker {
             // A branch the condition can never take is no path.
             return value ? Exemption(then: false, otherwise: true) : Exemption(then: true, otherwise: false)
         }
+
         guard paths.obligation == .incomingCallReported else { return completedFlagExemption(start, end) }
         var mentionsVoIP = false
         var negated = false
