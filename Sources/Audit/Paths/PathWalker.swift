@@ -740,6 +740,8 @@ struct Walker {
     }
 
     private mutating func identifier(at index: Int, _ state: inout Fall, inDo: Bool) -> Int {
+        // A nested function's name where it is declared (`func finish(_ ok: Bool) {`) is no call.
+        if file.word(index - 1) == .func { return index + 1 }
         let name = file.text(index)
         if file.isPunct(index + 1, ASCII.equals), !file.isPunct(index + 2, ASCII.equals), name == "expirationHandler" {
             if file.isPunct(index + 2, ASCII.openBrace) {
@@ -840,7 +842,7 @@ struct Walker {
             }
             let parameters = handedOver.map { positions?[$0] ?? $0 }
             if let callee, let outcome = paths.helper(callee, parameters: parameters, depth: depth + 1) {
-                absorb(outcome, &state, inDo: inDo)
+                absorb(outcome, at: index, &state, inDo: inDo)
             } else if callee != nil || !paths.isLogging(name) && !isConstructorOfData(name) {
                 // Outside the sources, or a project function already being followed or too deep to follow: whoever
                 // receives it finishes the work.
@@ -855,9 +857,9 @@ struct Walker {
             if isNested(callee), captures(callee),
                 let outcome = paths.helper(callee, parameters: [], depth: depth + 1, captured: aliases)
             {
-                absorb(outcome, &state, inDo: inDo)
+                absorb(outcome, at: index, &state, inDo: inDo)
             } else if paths.mayFinish(callee), let outcome = paths.helper(callee, parameters: [], depth: depth + 1) {
-                absorb(outcome, &state, inDo: inDo)
+                absorb(outcome, at: index, &state, inDo: inDo)
             }
         } else if paths.obligation == .incomingCallReported, resolved.count > 1,
             resolved.contains(where: paths.reportsCall)
@@ -910,16 +912,23 @@ struct Walker {
         paths.obligation == .incomingCallReported && name.first?.isUppercase == true
     }
 
-    /// Takes in what a called function did with the work it was handed. Its paths that return without finishing
-    /// come back here: the caller's path goes on unfinished from the call, standing for them, and they are leaks
-    /// only if that path does not finish the work either (a helper that returns a value the caller then acts on).
-    private mutating func absorb(_ outcome: PathOutcome, _ state: inout Fall, inDo: Bool) {
+    /// Takes in what a called function (its name at `call`) did with the work it was handed. Its paths that return
+    /// without finishing come back here: the caller's path goes on unfinished from the call, standing for them, and
+    /// they are leaks only if that path does not finish the work either (a helper that returns a value the caller
+    /// then acts on). One that completes the task itself, called where the path already has, repeats it.
+    private mutating func absorb(_ outcome: PathOutcome, at call: Int, _ state: inout Fall, inDo: Bool) {
         found.addFacts(of: outcome)
         guard outcome.mentions else { return }
         found.finishesLater = found.finishesLater || outcome.finishesLater
         if !inDo { found.thrown += outcome.thrown }
         var unfinished = outcome.leaks
         if case .open(let origin) = outcome.fall { unfinished.append(origin) }
+        if paths.obligation == .taskCompleted, guarded == 0, case .completed = state, unfinished.isEmpty,
+            !outcome.finishesLater, !outcome.escaped
+        {
+            // A function that completes the task itself, called on a path that already has.
+            found.repeated.append(site(call))
+        }
         guard isOpen(state), let first = unfinished.first else {
             found.leaks += unfinished
             finish(&state)
