@@ -679,8 +679,22 @@ struct Walker {
         let close = Int(file.matching[open])
         state = block(start + 1, open, entry: state, inDo: inDo)
         // The body may run zero times: what it finishes does not count after the loop, its leaks do.
-        _ = block(open + 1, close, entry: state, inDo: inDo)
+        let once = block(open + 1, close, entry: state, inDo: inDo)
+        if paths.obligation == .taskCompleted, isOpen(state), case .completed = once, !leavesLoop(open, close) {
+            // It may also run twice: a second run starts where the first left the task, completed.
+            _ = block(open + 1, close, entry: .completed, inDo: inDo)
+        }
         return close + 1
+    }
+
+    /// Whether the loop body in `open..<close` has a `break`, `return` or `throw` of its own (not one in a closure
+    /// it makes): a run that completes the task may then be its last.
+    private func leavesLoop(_ open: Int, _ close: Int) -> Bool {
+        (open + 1..<close).contains { index in
+            let word = file.word(index)
+            guard word == .break || word == .return || word == .throw else { return false }
+            return enclosingClosure(of: index) <= open
+        }
     }
 
     private mutating func repeatStatement(at start: Int, _ limit: Int, _ state: inout Fall, inDo: Bool) -> Int {
