@@ -232,7 +232,8 @@ struct Walker {
             found.skippedContinuations.append(site(Int(scope.name)))
         }
         // A Combine `sink` whose value closure finishes the work owes nothing on completion: a publisher that
-        // delivers its one value and then `.finished` (a `Future`) has already finished it.
+        // delivers its one value and then `.finished` (a `Future`) has already finished it, unless the chain may
+        // finish without a value.
         if valueClosureFinishes(after: scope, close: close) { return }
         if isCountdown(from: open + 1, to: close) { return }
         // The closure finishes the work: its unfinished paths, and errors that end it, are the leaks.
@@ -332,7 +333,8 @@ struct Walker {
     /// receiveValue: { … }`), whether the value closure finishes the work on every path.
     private func valueClosureFinishes(after scope: Scope, close: Int) -> Bool {
         guard scope.name >= 0, file.is(Int(scope.name), "sink"),
-            scope.label < 0 || file.is(Int(scope.label), "receiveCompletion")
+            scope.label < 0 || file.is(Int(scope.label), "receiveCompletion"),
+            !mayFinishWithoutValue(sink: Int(scope.name))
         else { return false }
         var label = close + 1
         if file.isPunct(label, ASCII.comma) { label += 1 }
@@ -346,6 +348,32 @@ struct Walker {
         let fall = value.block(body, valueClose, entry: .open(site(open)), inDo: false)
         if case .open = fall { return false }
         return value.found.mentions && value.found.leaks.isEmpty && value.found.thrown.isEmpty
+    }
+
+    /// Publishers and operators after which a stream may finish without delivering a value: `Empty` finishes at
+    /// once, the others drop values.
+    private static let valueDroppers: Set<String> = [
+        "Empty", "filter", "tryFilter", "compactMap", "tryCompactMap", "ignoreOutput", "dropFirst", "drop",
+    ]
+
+    /// Whether the publisher chain `sink` at `index` is called on may finish without a value: it has `Empty`
+    /// (`.catch { _ in Empty() }`, a zipped `Empty`) or an operator that drops values (`filter`, `compactMap` …),
+    /// so the completion closure may run with the value closure never having run.
+    private func mayFinishWithoutValue(sink index: Int) -> Bool {
+        var start = index - 1
+        while start > 0, index - start < 600 {
+            if file.isPunct(start, ASCII.closeParen) || file.isPunct(start, ASCII.closeBracket)
+                || file.isPunct(start, ASCII.closeBrace)
+            {
+                let matching = Int(file.matching[start])
+                guard matching < start else { return false }
+                start = matching - 1
+                continue
+            }
+            if file.startsStatement(start) { break }
+            start -= 1
+        }
+        return (start..<index).contains { file.isIdentifier($0) && Self.valueDroppers.contains(file.text($0)) }
     }
 
     /// For a closure passed to a project function, where that function leaves without calling it.
