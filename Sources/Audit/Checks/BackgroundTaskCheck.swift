@@ -134,7 +134,9 @@ struct BackgroundTaskCheck {
             rule: .unpairedBeginBackgroundTask, at: location,
             message: "`\(name)` is ended by the expiration handler, which never sets it to `.invalid`, and ended again "
                 + "on the normal path: when time runs out the task is ended twice, the second time one that is over.")
-        if !isLocal(name, declaredIn: body, file: file) {
+        // A local of the function around (a closure's captured `var taskID`) lives and dies like one of the body.
+        let function = file.callable(containing: token).map { (Int(file.scopes[$0].open), Int(file.scopes[$0].close)) }
+        if !isLocal(name, declaredIn: body, file: file), !isLocal(name, declaredIn: function ?? body, file: file) {
             if expirationEndsOnly, ended.contains(name) { findings.append(endedTwice) }
             if let call = project.call(file: fileIndex, token: token),
                 call.onStateChange
