@@ -508,6 +508,36 @@ struct Walker {
             ? Exemption(then: false, otherwise: true, flag: true) : Exemption(then: true, otherwise: false, flag: true)
     }
 
+    /// A "run once" guard around ending a background task, told by what the code does, whatever the flag is
+    /// called: a condition that is only a Boolean stored name (`self.isEnding`, or `!self.isEnding` in a `guard`),
+    /// whose block (ending at `close`) only returns, followed at once by setting that name to `true` (`if
+    /// self.isEnding { return }; self.isEnding = true`). The branch that returns is taken when another call is
+    /// already ending the task: it owes nothing.
+    private func onceGuard(_ start: Int, _ end: Int, _ close: Int) -> Exemption? {
+        // Only for a background task held in a variable, which whoever passes the guard ends for all; a caller's
+        // own completion handler dropped by such a guard is still owed.
+        guard paths.obligation == .backgroundTaskEnded else { return nil }
+        var cursor = start
+        let negated = file.isPunct(cursor, ASCII.bang)
+        // `if flag { return }` and `guard !flag else { return }` return when the flag is set.
+        guard negated == (file.word(end) == .else) else { return nil }
+        if negated { cursor += 1 }
+        if file.word(cursor) == .`self`, file.isPunct(cursor + 1, ASCII.dot) { cursor += 2 }
+        guard cursor + 1 == end, file.isIdentifier(cursor), file.word(cursor) == .none else { return nil }
+        let name = file.text(cursor)
+        let open = end + (file.word(end) == .else ? 1 : 0)
+        guard file.isPunct(open, ASCII.openBrace), file.word(open + 1) == .return, open + 2 == close else {
+            return nil
+        }
+        var next = close + 1
+        if file.word(next) == .`self`, file.isPunct(next + 1, ASCII.dot) { next += 2 }
+        guard file.isIdentifier(next), file.text(next) == name, file.isPunct(next + 1, ASCII.equals),
+            file.word(next + 2) == .true
+        else { return nil }
+        return file.word(end) == .else
+            ? Exemption(then: false, otherwise: true, flag: true) : Exemption(then: true, otherwise: false, flag: true)
+    }
+
     /// `if task != .invalid { end }`, `guard task != .invalid else { return }`: when the identifier is already
     /// `.invalid` the task was ended (or never began), so that branch owes nothing.
     private func invalidIdentifierExemption(_ start: Int, _ end: Int) -> Exemption? {
@@ -554,7 +584,10 @@ struct Walker {
         while true {
             guard let open = bodyOpen(from: cursor + 1, limit: limit) else { return limit }
             let afterCondition = block(cursor + 1, open, entry: branchEntry, inDo: inDo)
-            let exemption = exemption(conditionFrom: cursor + 1, to: open)
+            var exemption = exemption(conditionFrom: cursor + 1, to: open)
+            if !exemption.flag, cursor == start, let guardEx = onceGuard(cursor + 1, open, Int(file.matching[open])) {
+                exemption = guardEx
+            }
             lastExemption = exemption
             lastHead = cursor
             let close = Int(file.matching[open])
@@ -632,10 +665,11 @@ struct Walker {
         }
         guard elseIndex < limit, file.isPunct(elseIndex + 1, ASCII.openBrace) else { return limit }
         state = block(start + 1, elseIndex, entry: state, inDo: inDo)
-        let exemption = exemption(conditionFrom: start + 1, to: elseIndex)
+        var exemption = exemption(conditionFrom: start + 1, to: elseIndex)
         let open = elseIndex + 1
         let close = Int(file.matching[open])
         guard close > open else { return limit }
+        if !exemption.flag, let guardEx = onceGuard(start + 1, elseIndex, close) { exemption = guardEx }
         if exemption.flag { guarded += 1 }
         _ = block(open + 1, close, entry: exemption.otherwise ? .completed : state, inDo: inDo)
         if exemption.flag { guarded -= 1 }
