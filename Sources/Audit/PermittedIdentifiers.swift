@@ -119,6 +119,12 @@ struct PermittedIdentifiers: Sendable {
         return pattern
     }
 
+    /// The longest literal text of `pattern` between its wildcards (all of it when it has none): what code that
+    /// names the identifier must contain.
+    static func longestLiteral(of pattern: String) -> String {
+        pieces(of: pattern).max { $0.count < $1.count } ?? pattern
+    }
+
     /// Whether some identifier could fit both patterns: a necessary condition, that the literal text before the
     /// first wildcard of each is a prefix of the other's, and the text after the last wildcard a suffix.
     static func mayOverlap(_ lhs: String, _ rhs: String) -> Bool {

@@ -85,7 +85,8 @@ struct RegistrationCheck {
     // MARK: registered-never-submitted / submitted-never-registered
 
     /// Reports each known identifier of `identifiers` that none of `others` names, once: unless one of `others` is
-    /// built from a value the sources cannot tell, which could be any identifier.
+    /// built from a value the sources cannot tell, which could be any identifier, or the identifier is named in a
+    /// source the audit does not parse.
     private func reportUnmatched(
         _ identifiers: [ResolvedIdentifier], by others: [ResolvedIdentifier], _ rule: Rule,
         into findings: inout [Finding], message: (String) -> String
@@ -97,7 +98,8 @@ struct RegistrationCheck {
         }
         var reported: Set<ResolvedIdentifier> = []
         for identifier in identifiers {
-            guard case .known(let value) = identifier.value, !named.contains(value),
+            // Named in a source the audit does not parse, it may be registered or submitted there.
+            guard case .known(let value) = identifier.value, !named.contains(value), !namedElsewhere(value),
                 reported.insert(identifier).inserted
             else { continue }
             findings.append(
@@ -214,6 +216,14 @@ struct RegistrationCheck {
         }
     }
 
+    /// Whether permitted identifier `value` is named in a source the audit does not parse (a React Native app's
+    /// JavaScript that schedules it, an Objective-C file that registers it), by a literal part of it long enough
+    /// not to be met by chance.
+    private func namedElsewhere(_ value: String) -> Bool {
+        let literal = PermittedIdentifiers.longestLiteral(of: value)
+        return literal.count >= 8 && project.namedInOtherSources(literal)
+    }
+
     /// Two registrations in different branches of the same `#if` never both compile.
     private static func exclusive<Value>(_ lhs: Value, _ rhs: Value, conditions: KeyPath<Value, [UInt32]>) -> Bool {
         for left in lhs[keyPath: conditions] {
@@ -264,7 +274,8 @@ struct RegistrationCheck {
         for list in declaring {
             for entry in list.entries where !entry.value.contains("*") {
                 guard !registered.contains(where: { PermittedIdentifiers.matches($0, pattern: entry.value) }),
-                    !built.contains(where: { PermittedIdentifiers.mayOverlap($0!, entry.value) })
+                    !built.contains(where: { PermittedIdentifiers.mayOverlap($0!, entry.value) }),
+                    !namedElsewhere(entry.value)
                 else {
                     continue
                 }
