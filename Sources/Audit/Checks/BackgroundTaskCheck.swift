@@ -202,12 +202,12 @@ struct BackgroundTaskCheck {
                 return false
             }
             guard let call = enclosingCall(of: token, in: file, after: open) else { continue }
-            if file.is(call, "endBackgroundTask") {
-                ends = true
-            } else if let callee = project.callee(
-                file: fileIndex, token: call, name: file.text(call), labels: file.labels(ofCallAt: call + 1)),
-                mayEndTask(callee), !resetsTask(callee)
+            // A project function of that name (`endBackgroundTask(_ task: inout …)`) is judged by its body.
+            if let callee = project.callee(
+                file: fileIndex, token: call, name: file.text(call), labels: file.labels(ofCallAt: call + 1))
             {
+                if mayEndTask(callee), !resetsTask(callee) { ends = true }
+            } else if file.is(call, "endBackgroundTask") {
                 ends = true
             }
         }

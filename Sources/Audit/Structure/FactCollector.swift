@@ -386,7 +386,8 @@ struct FactCollector {
             }
         }
         var components: [String] = []
-        var cursor = start
+        // `&identifier`, passed inout, names the same value.
+        var cursor = file.isPunct(start, ASCII.ampersand) && end - start > 1 ? start + 1 : start
         var pathEnd = end
         // `identifier!` and `identifier?` name the same value.
         while pathEnd - 1 > start, file.isPunct(pathEnd - 1, ASCII.bang) || file.isPunct(pathEnd - 1, ASCII.question) {
