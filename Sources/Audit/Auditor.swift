@@ -45,7 +45,7 @@ public struct Auditor: Sendable {
             else { continue }
             lists.append(list)
         }
-        return audit(sources: named, propertyLists: lists, skipped: skipped)
+        return audit(sources: named, propertyLists: lists, skipped: skipped, otherSources: tree.otherSources)
     }
 
     /// Whether property-list bytes hold a `CFBundleIdentifier` key, as every bundle's Info.plist does (in XML or in a
@@ -78,7 +78,7 @@ public struct Auditor: Sendable {
 
     private func audit(
         sources: [(path: String, bytes: [UInt8])], propertyLists: [PermittedIdentifiers],
-        skipped: [SkippedFile]
+        skipped: [SkippedFile], otherSources: [String] = []
     ) -> AuditReport {
         var skipped = skipped
         var summaries: [FileSummary] = []
@@ -94,7 +94,8 @@ public struct Auditor: Sendable {
             summaries.append(FactCollector.collect(file))
             kept.append(source.bytes)
         }
-        let project = Project(summaries: summaries, sources: kept, propertyLists: propertyLists)
+        let project = Project(
+            summaries: summaries, sources: kept, propertyLists: propertyLists, otherSources: otherSources)
         var findings: [Finding] = []
         RegistrationCheck(project: project).run(into: &findings)
         HandlerCheck(project: project).run(into: &findings)

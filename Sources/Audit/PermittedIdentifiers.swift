@@ -58,6 +58,11 @@ struct PermittedIdentifiers: Sendable {
     static func matches(_ identifier: String, pattern: String) -> Bool {
         if identifier == pattern { return true }
         guard pattern.contains("$(") || pattern.contains("${") || pattern.contains("*") else { return false }
+        return glob(identifier[...], pieces(of: pattern)[...])
+    }
+
+    /// The literal texts of `pattern` between its wildcards (`*`, `$(…)`, `${…}`); one piece when it has none.
+    private static func pieces(of pattern: String) -> [String] {
         var pieces: [String] = []
         var literal = ""
         var index = pattern.startIndex
@@ -80,7 +85,58 @@ struct PermittedIdentifiers: Sendable {
             }
         }
         pieces.append(literal)
-        return glob(identifier[...], pieces[...])
+        return pieces
+    }
+
+    /// For an identifier built at run time from an interpolated literal as written (`"\(bundle).refresh"`), the
+    /// pattern it fits, each interpolation a `*` (`*.refresh`); `nil` for any other expression, which could be
+    /// anything.
+    static func pattern(of text: String) -> String? {
+        guard text.count >= 2, text.first == "\"", text.last == "\"", !text.hasPrefix("\"\"\"") else { return nil }
+        let body = Array(text.dropFirst().dropLast())
+        var pattern = ""
+        var index = 0
+        while index < body.count {
+            if body[index] == "\\", index + 1 < body.count, body[index + 1] == "(" {
+                var depth = 0
+                index += 1
+                while index < body.count {
+                    if body[index] == "(" { depth += 1 }
+                    if body[index] == ")" {
+                        depth -= 1
+                        if depth == 0 { break }
+                    }
+                    index += 1
+                }
+                pattern.append("*")
+            } else if body[index] == "\\" || body[index] == "*" || body[index] == "$" {
+                return nil
+            } else {
+                pattern.append(body[index])
+            }
+            index += 1
+        }
+        return pattern
+    }
+
+    /// The longest literal text of `pattern` between its wildcards (all of it when it has none): what code that
+    /// names the identifier must contain.
+    static func longestLiteral(of pattern: String) -> String {
+        pieces(of: pattern).max { $0.count < $1.count } ?? pattern
+    }
+
+    /// Whether some identifier could fit both patterns: a necessary condition, that the literal text before the
+    /// first wildcard of each is a prefix of the other's, and the text after the last wildcard a suffix.
+    static func mayOverlap(_ lhs: String, _ rhs: String) -> Bool {
+        let left = pieces(of: lhs)
+        let right = pieces(of: rhs)
+        if left.count == 1 { return matches(lhs, pattern: rhs) }
+        if right.count == 1 { return matches(rhs, pattern: lhs) }
+        let prefixes = left[0].hasPrefix(right[0]) || right[0].hasPrefix(left[0])
+        let suffixes =
+            left[left.count - 1].hasSuffix(right[right.count - 1])
+            || right[right.count - 1].hasSuffix(left[left.count - 1])
+        return prefixes && suffixes
     }
 
     /// `pieces` are literal texts separated by wildcards that each match one or more characters.

@@ -17,6 +17,11 @@ struct SourceTree {
     var skipped: [SkippedFile] = []
     /// Files named in the paths themselves (not found by walking): failing to read one is an error.
     var named: Set<String> = []
+    /// Source files in languages the audit does not parse (Objective-C, JavaScript, TypeScript, Kotlin, Java,
+    /// Dart), where an app may register its tasks: listed, and read only to look for a task identifier.
+    var otherSources: [String] = []
+
+    static let otherSourceSuffixes = [".m", ".mm", ".js", ".jsx", ".ts", ".tsx", ".kt", ".java", ".dart"]
 
     /// Directories that hold build products or other projects' code, not the app's own sources, and why each is
     /// left out (the report names every one it met).
@@ -108,6 +113,8 @@ struct SourceTree {
                 propertyLists.append(path)
             } else if entry.name.hasSuffix(".plist") {
                 otherPropertyLists.append(path)
+            } else if Self.otherSourceSuffixes.contains(where: { entry.name.hasSuffix($0) }) {
+                otherSources.append(path)
             }
         }
     }

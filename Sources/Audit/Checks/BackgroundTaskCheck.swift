@@ -81,6 +81,14 @@ struct BackgroundTaskCheck {
                     rule: .unpairedBeginBackgroundTask, at: location,
                     message: "The expiration handler of this background task does not call endBackgroundTask(_:); "
                         + "when time runs out, iOS terminates the app."))
+        } else if let open = expiration, !closureEndsTask(file, open: open, fileIndex: fileIndex, beforeReturning: true)
+        {
+            findings.append(
+                Finding(
+                    rule: .unpairedBeginBackgroundTask, at: location,
+                    message: "The expiration handler of this background task ends it only in code dispatched to run "
+                        + "later, after the handler has returned; it must end the task before returning, or iOS "
+                        + "terminates the app."))
         }
         checkIdentifier(
             token, end: end, expiration: expiration, in: file, fileIndex: fileIndex, ended: ended, paths: paths,
@@ -126,13 +134,16 @@ struct BackgroundTaskCheck {
             rule: .unpairedBeginBackgroundTask, at: location,
             message: "`\(name)` is ended by the expiration handler, which never sets it to `.invalid`, and ended again "
                 + "on the normal path: when time runs out the task is ended twice, the second time one that is over.")
-        if !isLocal(name, declaredIn: body, file: file) {
+        // A local of the function around (a closure's captured `var taskID`) lives and dies like one of the body.
+        let function = file.callable(containing: token).map { (Int(file.scopes[$0].open), Int(file.scopes[$0].close)) }
+        if !isLocal(name, declaredIn: body, file: file), !isLocal(name, declaredIn: function ?? body, file: file) {
             if expirationEndsOnly, ended.contains(name) { findings.append(endedTwice) }
             if let call = project.call(file: fileIndex, token: token),
                 call.onStateChange
                     || project.index.runsOnStateChange(CallableID(file: Int32(fileIndex), index: call.caller)),
                 !endsOrChecks(name, in: file, fileIndex: fileIndex, from: body.open + 1, to: previous - 1),
-                !callersCheck(name, CallableID(file: Int32(fileIndex), index: call.caller))
+                !callersCheck(name, CallableID(file: Int32(fileIndex), index: call.caller)),
+                !endedOnReturn(name, begunIn: CallableID(file: Int32(fileIndex), index: call.caller))
             {
                 findings.append(
                     Finding(
@@ -191,12 +202,12 @@ struct BackgroundTaskCheck {
                 return false
             }
             guard let call = enclosingCall(of: token, in: file, after: open) else { continue }
-            if file.is(call, "endBackgroundTask") {
-                ends = true
-            } else if let callee = project.callee(
-                file: fileIndex, token: call, name: file.text(call), labels: file.labels(ofCallAt: call + 1)),
-                mayEndTask(callee), !resetsTask(callee)
+            // A project function of that name (`endBackgroundTask(_ task: inout …)`) is judged by its body.
+            if let callee = project.callee(
+                file: fileIndex, token: call, name: file.text(call), labels: file.labels(ofCallAt: call + 1))
             {
+                if mayEndTask(callee), !resetsTask(callee) { ends = true }
+            } else if file.is(call, "endBackgroundTask") {
                 ends = true
             }
         }
@@ -315,6 +326,46 @@ struct BackgroundTaskCheck {
         }
     }
 
+    private static let backgroundCallbacks: Set<String> = ["applicationDidEnterBackground", "sceneDidEnterBackground"]
+    private static let returnCallbacks: Set<String> = [
+        "applicationWillEnterForeground", "sceneWillEnterForeground", "applicationDidBecomeActive",
+        "sceneDidBecomeActive",
+    ]
+
+    /// Whether a task begun in the callback for entering the background (`sceneDidEnterBackground`) is ended by the
+    /// same type's callback for coming back (`sceneWillEnterForeground`, `…DidBecomeActive`): the app comes back
+    /// before it can enter the background again, so no task is held when the next one is begun.
+    private func endedOnReturn(_ name: String, begunIn callable: CallableID) -> Bool {
+        let info = project.index.callable(callable)
+        guard Self.backgroundCallbacks.contains(info.name), let typeName = info.typeName else { return false }
+        let summary = project.summary(Int(callable.file))
+        let fileIndex = Int(callable.file)
+        let file = project.file(fileIndex)
+        for other in summary.callables
+        where other.typeName == typeName && other.kind == .function && Self.returnCallbacks.contains(other.name) {
+            let scope = file.scopes[Int(other.scope)]
+            let open = Int(scope.open)
+            let close = min(Int(scope.close), file.count)
+            guard open >= 0, close > open else { continue }
+            for token in open..<close where file.isIdentifier(token) && file.isPunct(token + 1, ASCII.openParen) {
+                if file.is(token, "endBackgroundTask"),
+                    file.arguments(ofCallAt: token + 1).contains(where: { argument in
+                        (argument.start..<argument.end).contains { file.isIdentifier($0) && file.text($0) == name }
+                    })
+                {
+                    return true
+                }
+                if let callee = project.callee(
+                    file: fileIndex, token: token, name: file.text(token), labels: file.labels(ofCallAt: token + 1)),
+                    mayEndTask(callee)
+                {
+                    return true
+                }
+            }
+        }
+        return false
+    }
+
     /// Whether tokens `start..<end`, before a new task is begun, look at the one `name` holds: mention `name` (a
     /// check, an `endBackgroundTask`), return early, or call a project function that ends a background task.
     private func endsOrChecks(_ name: String, in file: SourceFile, fileIndex: Int, from start: Int, to end: Int) -> Bool
@@ -341,16 +392,19 @@ struct BackgroundTaskCheck {
         return false
     }
 
-    private func closureEndsTask(_ file: SourceFile, open: Int, fileIndex: Int) -> Bool {
+    /// Whether the expiration closure at `open` ends the task, itself or through a project function; with
+    /// `beforeReturning`, only an end made before it returns counts, not one dispatched to run later.
+    private func closureEndsTask(_ file: SourceFile, open: Int, fileIndex: Int, beforeReturning: Bool = false) -> Bool {
         let close = Int(file.matching[open])
         guard close > open else { return true }
         for token in open..<close where file.isIdentifier(token) {
+            if beforeReturning, Self.runsLater(token, in: file, within: open) { continue }
             if file.is(token, "endBackgroundTask") { return true }
             if file.isPunct(token + 1, ASCII.openParen),
                 let callee = project.callee(
                     file: fileIndex, token: token, name: file.text(token),
                     labels: file.labels(ofCallAt: token + 1)),
-                mayEndTask(callee)
+                mayEndTask(callee, beforeReturning: beforeReturning)
             {
                 return true
             }
@@ -369,13 +423,32 @@ struct BackgroundTaskCheck {
         return mayEndTask(callee)
     }
 
-    private func mayEndTask(_ callee: CallableID) -> Bool {
+    /// Whether project function `callee` ends a background task; `beforeReturning`, without dispatching the end to
+    /// run later (in an expiration handler, that comes after the handler has returned).
+    private func mayEndTask(_ callee: CallableID, beforeReturning: Bool = false) -> Bool {
         let info = project.index.callable(callee)
         let file = project.file(Int(callee.file))
         let scope = file.scopes[Int(info.scope)]
-        for token in max(Int(scope.open), 0)..<min(Int(scope.close), file.count)
-        where file.is(token, "endBackgroundTask") {
-            return true
+        let open = max(Int(scope.open), 0)
+        for token in open..<min(Int(scope.close), file.count) where file.is(token, "endBackgroundTask") {
+            if !beforeReturning || !Self.runsLater(token, in: file, within: open) { return true }
+        }
+        return false
+    }
+
+    /// Calls whose closure runs after the call returns, on a queue or in a task of its own.
+    private static let laterCalls: Set<String> = ["async", "asyncAfter", "Task", "detached", "addOperation"]
+
+    /// Whether token `index` sits in a closure, inside the body opened at `open`, that is handed to a call that runs
+    /// it later (`DispatchQueue.main.async { … }`, `Task { … }`): the code around has returned by the time it runs.
+    private static func runsLater(_ index: Int, in file: SourceFile, within open: Int) -> Bool {
+        var scope = Int(file.scopeOf[index])
+        while scope > 0, Int(file.scopes[scope].open) > open {
+            let current = file.scopes[scope]
+            if current.kind == .closure, current.name >= 0, laterCalls.contains(file.text(Int(current.name))) {
+                return true
+            }
+            scope = Int(current.parent)
         }
         return false
     }

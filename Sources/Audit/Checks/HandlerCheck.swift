@@ -93,9 +93,9 @@ struct HandlerCheck {
                 "setTaskCompleted(success:) is called again for the task for \(identifier) on a path "
                     + "that has already completed it; the first result is the one that counts.")
         }
-        // A handler that completes its task on every path before it returns leaves nothing to cancel.
-        var completesBeforeReturning = outcome.mentions && outcome.leaks.isEmpty && !outcome.finishesLater
-        if case .open = outcome.fall { completesBeforeReturning = false }
+        // A handler that completes its task only before it returns (where it completes it at all: a path that
+        // leaves it uncompleted is `handler-not-completed`'s) leaves no work running to cancel.
+        let completesBeforeReturning = outcome.mentions && !outcome.finishesLater && !outcome.escaped
         if !outcome.setsExpirationHandler, let onlyLogs = outcome.expirationHandlerOnlyLogs, !completesBeforeReturning {
             let site =
                 handler.function == nil ? location : project.file(Int(onlyLogs.file)).location(Int(onlyLogs.token))

@@ -85,7 +85,8 @@ struct RegistrationCheck {
     // MARK: registered-never-submitted / submitted-never-registered
 
     /// Reports each known identifier of `identifiers` that none of `others` names, once: unless one of `others` is
-    /// built from a value the sources cannot tell, which could be any identifier.
+    /// built from a value the sources cannot tell, which could be any identifier, or the identifier is named in a
+    /// source the audit does not parse.
     private func reportUnmatched(
         _ identifiers: [ResolvedIdentifier], by others: [ResolvedIdentifier], _ rule: Rule,
         into findings: inout [Finding], message: (String) -> String
@@ -97,7 +98,8 @@ struct RegistrationCheck {
         }
         var reported: Set<ResolvedIdentifier> = []
         for identifier in identifiers {
-            guard case .known(let value) = identifier.value, !named.contains(value),
+            // Named in a source the audit does not parse, it may be registered or submitted there.
+            guard case .known(let value) = identifier.value, !named.contains(value), !namedElsewhere(value),
                 reported.insert(identifier).inserted
             else { continue }
             findings.append(
@@ -214,6 +216,14 @@ struct RegistrationCheck {
         }
     }
 
+    /// Whether permitted identifier `value` is named in a source the audit does not parse (a React Native app's
+    /// JavaScript that schedules it, an Objective-C file that registers it), by a literal part of it long enough
+    /// not to be met by chance.
+    private func namedElsewhere(_ value: String) -> Bool {
+        let literal = PermittedIdentifiers.longestLiteral(of: value)
+        return literal.count >= 8 && project.namedInOtherSources(literal)
+    }
+
     /// Two registrations in different branches of the same `#if` never both compile.
     private static func exclusive<Value>(_ lhs: Value, _ rhs: Value, conditions: KeyPath<Value, [UInt32]>) -> Bool {
         for left in lhs[keyPath: conditions] {
@@ -231,11 +241,15 @@ struct RegistrationCheck {
         let patterns = declaring.flatMap(\.entries).map(\.value)
         var reported: Set<ResolvedIdentifier> = []
         var registered: [String] = []
-        var allKnown = true
+        // Identifiers built at run time, as patterns of their literal parts (`*.refresh`); `nil` for one that could
+        // be anything.
+        var built: [String?] = []
         for occurrence in registrations {
             for identifier in occurrence.identifiers {
                 guard case .known(let value) = identifier.value else {
-                    allKnown = false
+                    if case .unknown(let text) = identifier.value {
+                        built.append(PermittedIdentifiers.pattern(of: text))
+                    }
                     continue
                 }
                 registered.append(value)
@@ -253,11 +267,16 @@ struct RegistrationCheck {
                         message: message))
             }
         }
-        // An identifier registered from a value the sources cannot tell could be any permitted one.
-        guard allKnown else { return }
+        // An identifier registered from a value the sources cannot tell could be any permitted one; one built from
+        // an interpolated literal, any whose literal ends fit it (`"\(bundle).refresh"` may be
+        // `$(PRODUCT_BUNDLE_IDENTIFIER).refresh`, never `$(PRODUCT_BUNDLE_IDENTIFIER).sync`).
+        guard !built.contains(nil) else { return }
         for list in declaring {
             for entry in list.entries where !entry.value.contains("*") {
-                guard !registered.contains(where: { PermittedIdentifiers.matches($0, pattern: entry.value) }) else {
+                guard !registered.contains(where: { PermittedIdentifiers.matches($0, pattern: entry.value) }),
+                    !built.contains(where: { PermittedIdentifiers.mayOverlap($0!, entry.value) }),
+                    !namedElsewhere(entry.value)
+                else {
                     continue
                 }
                 findings.append(

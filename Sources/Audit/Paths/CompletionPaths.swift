@@ -96,13 +96,23 @@ final class CompletionPaths {
     private var visiting: Set<CallableID> = []
     private var helperCache: [HelperKey: PathOutcome] = [:]
     private var mayFinishCache: [CallableID: Bool] = [:]
-    private var callsBackCache: [HelperKey: Bool] = [:]
-    /// Follows a closure parameter through the function it is passed to.
-    private lazy var continuations = CompletionPaths(project: project, obligation: .completionHandlerCalled)
+    private var callsBackCache: [HelperKey: [Site]] = [:]
+    /// Follows a closure parameter through the function it is passed to: this object itself when that is its
+    /// obligation, so that one set of functions being followed guards against recursion.
+    private var continuations: CompletionPaths {
+        if obligation == .completionHandlerCalled { return self }
+        if let made = continuationPaths { return made }
+        let made = CompletionPaths(project: project, obligation: .completionHandlerCalled)
+        continuationPaths = made
+        return made
+    }
+    private var continuationPaths: CompletionPaths?
 
     private struct HelperKey: Hashable {
         var callee: CallableID
         var parameters: [Int]
+        /// For a function nested in the body being walked, the names of the work it captures from there.
+        var captured: [String] = []
     }
 
     static let maximumDepth = 4
@@ -233,12 +243,18 @@ final class CompletionPaths {
         "disconnect", "close", "abort", "terminate", "teardown", "shutdown", "interrupt",
     ]
     private var loggerCache: [CallableID: Bool] = [:]
+    /// Project functions being judged, further up: a call back into one of them is taken to be a logger (what it
+    /// does beyond that call is being judged there), and what is judged under that assumption is not kept.
+    private var judging: Set<CallableID> = []
+    private var assumptions = 0
+    /// How many calls down a logger's body is read; deeper chains count as reaching the task.
+    private static let loggerDepth = 6
 
     /// Whether the call at `token` is a logger: a call whose effects reach no task. A project function is judged by
-    /// its body (it assigns nothing outside itself and every call it makes is a logger, three calls deep); a call
-    /// outside the sources by what it is called, as its body cannot be read (`print`, `os_log`, an SDK's
-    /// `Logger.warn`, `Analytics.track` are loggers; `queue.cancelAllOperations()`, `session.invalidateAndCancel()`
-    /// are not).
+    /// its body: it changes nothing but its own locals (and the objects it makes itself), and every call it makes is
+    /// a logger, six calls deep; a call outside the sources by what it is called and given, as its body cannot be
+    /// read (`print`, `os_log`, an SDK's `Logger.warn`, `Analytics.track` are loggers; `queue.cancelAllOperations()`,
+    /// `session.invalidateAndCancel()` and `store.send(.sync(.stop))` are not).
     func isLogger(file fileIndex: Int, token: Int, depth: Int) -> Bool {
         let file = project.file(fileIndex)
         let name = file.text(token)
@@ -247,14 +263,31 @@ final class CompletionPaths {
         let labels = file.isPunct(token + 1, ASCII.openParen) ? file.labels(ofCallAt: token + 1) : []
         // Every declaration the call may reach (one per `#if` branch, say) must be a logger.
         let candidates = project.resolved(file: fileIndex, token: token, name: name, labels: labels)
+        if candidates.isEmpty, Self.sendsCommand(file, call: token) { return false }
         return candidates.allSatisfy { callee in
             if let known = loggerCache[callee] { return known }
-            // Deep chains and recursion count as reaching the task: rather silence than a false alarm.
-            loggerCache[callee] = false
-            let result = depth < 3 && bodyOnlyLogs(callee, depth: depth)
-            loggerCache[callee] = result
+            if judging.contains(callee) {
+                assumptions += 1
+                return true
+            }
+            guard depth < Self.loggerDepth else { return false }
+            judging.insert(callee)
+            let before = assumptions
+            let result = bodyOnlyLogs(callee, depth: depth)
+            judging.remove(callee)
+            if assumptions == before || !result { loggerCache[callee] = result }
             return result
         }
+    }
+
+    /// A call outside the sources whose first argument is a case with a payload (`store.send(.sync(.stop))`)
+    /// hands a command to another part of the app, as a log line never is.
+    private static func sendsCommand(_ file: SourceFile, call token: Int) -> Bool {
+        guard file.isPunct(token + 1, ASCII.openParen), let first = file.arguments(ofCallAt: token + 1).first,
+            first.label < 0
+        else { return false }
+        return file.isPunct(first.start, ASCII.dot) && file.isIdentifier(first.start + 1)
+            && file.isPunct(first.start + 2, ASCII.openParen)
     }
 
     private func bodyOnlyLogs(_ callee: CallableID, depth: Int) -> Bool {
@@ -266,28 +299,87 @@ final class CompletionPaths {
         let open = Int(scope.open)
         let close = min(Int(scope.close), file.count)
         guard open >= 0, close > open else { return false }
+        let locals = Self.locals(of: info, in: file, from: open, to: close)
         for index in (open + 1)..<close {
             if file.isPunct(index, ASCII.equals), !file.isPunct(index + 1, ASCII.equals),
                 !file.isPunct(index - 1, ASCII.equals), !file.isPunct(index - 1, ASCII.bang),
                 !file.isPunct(index - 1, ASCII.less), !file.isPunct(index - 1, ASCII.greater)
             {
-                // A local being declared (`let line = …`) is no effect; anything else assigned is.
-                var back = index - 1
-                while back > open, file.line(back) == file.line(index), file.word(back) != .let,
-                    file.word(back) != .var
-                {
-                    back -= 1
-                }
-                guard file.word(back) == .let || file.word(back) == .var else { return false }
+                // A local being declared (`let line = …`) or set, or a member of an object the function made
+                // (`crumb.level = .info`), is no effect; anything else assigned is.
+                guard Self.assignsOwnState(before: index, in: file, from: open, locals: locals) else { return false }
             }
             if file.isIdentifier(index), file.word(index) == .none, file.isPunct(index + 1, ASCII.openParen),
                 !file.isPunct(index - 1, ASCII.hash), file.word(index - 1) != .func,
+                !Self.isCallOnMadeObject(index, in: file, locals: locals),
                 !isLogger(file: fileIndex, token: index, depth: depth + 1)
             {
                 return false
             }
         }
         return true
+    }
+
+    /// The names a function's body declares (`let`, `var`) or is given as parameters, each with whether it holds an
+    /// object the function made itself (`let handle = try FileHandle(forWritingTo: url)`, `let crumb = Breadcrumb()`).
+    private static func locals(of info: CallableInfo, in file: SourceFile, from open: Int, to close: Int)
+        -> [String: Bool]
+    {
+        var locals: [String: Bool] = [:]
+        for name in info.parameters { locals[name] = false }
+        for index in open..<close where file.word(index) == .let || file.word(index) == .var {
+            guard file.isIdentifier(index + 1), file.word(index + 1) == .none else { continue }
+            var value = index + 2
+            if file.isPunct(value, ASCII.equals) {
+                value += 1
+                while file.word(value) == .try || file.word(value) == .await || file.isPunct(value, ASCII.question)
+                    || file.isPunct(value, ASCII.bang)
+                {
+                    value += 1
+                }
+            }
+            let made =
+                file.isPunct(index + 2, ASCII.equals) && file.isIdentifier(value)
+                && file.text(value).first?.isUppercase == true && file.isPunct(value + 1, ASCII.openParen)
+            locals[file.text(index + 1)] = made || locals[file.text(index + 1)] == true
+        }
+        return locals
+    }
+
+    /// Whether the assignment whose `=` is at `equals` sets a local of the function, or a member of an object it
+    /// made: the leftmost name of the assigned expression is one of them (a declaration, `let line = …`, too).
+    private static func assignsOwnState(before equals: Int, in file: SourceFile, from open: Int, locals: [String: Bool])
+        -> Bool
+    {
+        var start = equals - 1
+        var member = false
+        while start > open {
+            if file.isPunct(start, ASCII.closeBracket) || file.isPunct(start, ASCII.closeParen) {
+                let matching = Int(file.matching[start])
+                guard matching < start, matching > open else { return false }
+                start = matching - 1
+                continue
+            }
+            if file.isPunct(start - 1, ASCII.dot) || file.isPunct(start - 1, ASCII.question)
+                || file.isPunct(start - 1, ASCII.bang)
+            {
+                member = member || file.isPunct(start - 1, ASCII.dot)
+                start -= file.isPunct(start - 1, ASCII.dot) ? 2 : 1
+                continue
+            }
+            break
+        }
+        if file.word(start - 1) == .let || file.word(start - 1) == .var { return true }
+        guard file.isIdentifier(start), file.word(start) == .none, let made = locals[file.text(start)] else {
+            return false
+        }
+        return !member || made
+    }
+
+    /// A call on an object the function made itself (`handle.closeFile()`): it acts on that object only.
+    private static func isCallOnMadeObject(_ index: Int, in file: SourceFile, locals: [String: Bool]) -> Bool {
+        guard file.isPunct(index - 1, ASCII.dot), file.isIdentifier(index - 2) else { return false }
+        return locals[file.text(index - 2)] == true && !file.isPunct(index - 3, ASCII.dot)
     }
 
     /// The names of the calls that finish the work, for the obligations a called function can finish on its own.
@@ -367,24 +459,32 @@ final class CompletionPaths {
     /// Whether project function `callee` calls its closure parameter `parameter` on every path (or keeps it or
     /// passes it on, which hands the call to other code). A function that is too deep or recursive counts as
     /// calling it: rather silence than a false alarm.
-    func callsBack(_ callee: CallableID, parameter: Int) -> Bool {
+    func callsBack(_ callee: CallableID, parameter: Int) -> Bool { skipsCallback(callee, parameter: parameter).isEmpty }
+
+    /// Where project function `callee` leaves without calling its closure parameter `parameter`: its `return`s,
+    /// uncaught errors and the start of a path that reaches its end; empty when it calls it on every path (see
+    /// `callsBack`).
+    func skipsCallback(_ callee: CallableID, parameter: Int) -> [Site] {
         let key = HelperKey(callee: callee, parameters: [parameter])
         if let known = callsBackCache[key] { return known }
-        var result = true
-        if let outcome = continuations.helper(callee, parameters: [parameter], depth: 1), !outcome.escaped {
-            var open = false
-            if case .open = outcome.fall { open = true }
-            // A parameter never called at all may not be a closure (another overload was meant): not judged.
-            result = !outcome.mentions || (outcome.leaks.isEmpty && outcome.thrown.isEmpty && !open)
+        var sites: [Site] = []
+        // A parameter never called at all may not be a closure (another overload was meant): not judged.
+        if let outcome = continuations.helper(callee, parameters: [parameter], depth: 1), !outcome.escaped,
+            outcome.mentions
+        {
+            sites = outcome.leaks + outcome.thrown
+            if case .open(let origin) = outcome.fall { sites.append(origin) }
+            sites = sites.flatMap { outcome.returnedUnfinished[$0] ?? [$0] }
         }
-        callsBackCache[key] = result
-        return result
+        callsBackCache[key] = sites
+        return sites
     }
 
     /// The outcome of a project function that is given the obligation through the parameters at `parameters`
-    /// (or, with none, reaches it some other way); `nil` when it is already being analysed further up.
-    func helper(_ callee: CallableID, parameters: [Int], depth: Int) -> PathOutcome? {
-        let key = HelperKey(callee: callee, parameters: parameters)
+    /// (or, with none, reaches it some other way), or, for a function nested in the body being walked, sees it by
+    /// the names it captures (`captured`); `nil` when it is already being analysed further up.
+    func helper(_ callee: CallableID, parameters: [Int], depth: Int, captured: Set<String> = []) -> PathOutcome? {
+        let key = HelperKey(callee: callee, parameters: parameters, captured: captured.sorted())
         if let cached = helperCache[key] { return cached }
         guard depth <= Self.maximumDepth, !visiting.contains(callee) else { return nil }
         let info = project.index.callable(callee)
@@ -398,6 +498,7 @@ final class CompletionPaths {
         let close = Int(scope.close)
         guard open >= 0, close > open, close <= file.count else { return nil }
         let aliases = Set(parameters.compactMap { $0 < info.parameters.count ? info.parameters[$0] : nil })
+            .union(captured.subtracting(info.parameters))
         var walker = Walker(paths: self, file: file, fileIndex: fileIndex, aliases: aliases, depth: depth)
         let fall = walker.block(open + 1, close, entry: .open(Site(fileIndex, open)), inDo: false)
         let outcome = walker.outcome(fall)

@@ -12,6 +12,10 @@ struct Walker {
     var found = PathOutcome()
     /// How many "finished once" flag tests the walk is inside.
     var guarded = 0
+    /// The name token of the call that last finished the work (`reportNewIncomingCall` …, or a call it is handed
+    /// to), so that the closure passed to it is known to run after; `finishes` counts the finishing steps seen.
+    private var finishedBy = -1
+    private var finishes = 0
 
     init(paths: CompletionPaths, file: SourceFile, fileIndex: Int, aliases: Set<String>, depth: Int) {
         self.paths = paths
@@ -31,6 +35,7 @@ struct Walker {
 
     private mutating func finish(_ state: inout Fall) {
         found.mentions = true
+        finishes += 1
         if case .open = state { state = .completed }
     }
 
@@ -195,6 +200,19 @@ struct Walker {
             return
         }
         let body = CompletionPaths.closureParameters(file, open: open).bodyStart
+        if isElementClosure(scope) {
+            elementClosure(open: open, from: body, to: close, &state)
+            return
+        }
+        if scope.name >= 0, Int(scope.name) == finishedBy {
+            // The callback of the call that finished the work (`reportNewIncomingCall(…) { error in … }`) runs after
+            // it: its paths owe nothing, though finishing again in it is a repeat.
+            var inner = Walker(paths: paths, file: file, fileIndex: fileIndex, aliases: aliases, depth: depth)
+            inner.guarded = guarded
+            _ = inner.block(body, close, entry: .completed, inDo: false)
+            found.addFacts(of: inner.found)
+            return
+        }
         var inner = Walker(paths: paths, file: file, fileIndex: fileIndex, aliases: aliases, depth: depth)
         let fall = inner.block(body, close, entry: .open(site(open)), inDo: false)
         found.addFacts(of: inner.found)
@@ -203,6 +221,10 @@ struct Walker {
         finish(&state)
         if paths.obligation == .taskCompleted, let site = continuationThatMayNotRun(scope) {
             found.uncalledContinuations.append(site)
+        } else if paths.obligation == .completionHandlerCalled || paths.obligation == .incomingCallReported {
+            // A completion handler or a push handed on inside a closure a helper may never call: where the helper
+            // leaves without calling it, the callback's obligation is left unmet.
+            found.leaks += continuationSkips(scope)
         }
         if paths.obligation == .taskCompleted, scope.name >= 0, file.isPunct(Int(scope.name) - 1, ASCII.dot),
             file.isPunct(Int(scope.name) - 2, ASCII.question)
@@ -210,12 +232,54 @@ struct Walker {
             found.skippedContinuations.append(site(Int(scope.name)))
         }
         // A Combine `sink` whose value closure finishes the work owes nothing on completion: a publisher that
-        // delivers its one value and then `.finished` (a `Future`) has already finished it.
+        // delivers its one value and then `.finished` (a `Future`) has already finished it, unless the chain may
+        // finish without a value.
         if valueClosureFinishes(after: scope, close: close) { return }
         if isCountdown(from: open + 1, to: close) { return }
         // The closure finishes the work: its unfinished paths, and errors that end it, are the leaks.
         found.leaks += inner.found.leaks + inner.found.thrown
         if case .open(let origin) = fall { found.leaks.append(origin) }
+    }
+
+    /// The sequence operations whose closure is applied to each element and yields a value, a Boolean or nothing
+    /// (`items.forEach { … }`, `urls.compactMap { … }`, `windows.first(where:)`, and Combine's operators of the same
+    /// names): a `return` in it ends that one application, never the function the closure is written in.
+    private static let elementOperations: Set<String> = [
+        "forEach", "map", "compactMap", "flatMap", "filter", "reduce", "first", "last", "contains", "allSatisfy",
+        "sorted", "sort", "min", "max", "firstIndex", "lastIndex", "removeAll", "drop", "prefix", "partition",
+        "mapValues", "compactMapValues", "count", "tryMap", "tryFilter", "tryCompactMap",
+    ]
+
+    private func isElementClosure(_ scope: Scope) -> Bool {
+        scope.name >= 0 && file.isPunct(Int(scope.name) - 1, ASCII.dot)
+            && Self.elementOperations.contains(file.text(Int(scope.name)))
+    }
+
+    /// A closure applied to each element while the enclosing path waits: its `return`s leave only the closure, so
+    /// none of them leaves the work unfinished, and a finishing call in it repeats one the path made before it. As
+    /// for any closure, finishing the work in it (for the elements a fan-out sends) finishes the path.
+    private mutating func elementClosure(open: Int, from body: Int, to close: Int, _ state: inout Fall) {
+        var inner = Walker(paths: paths, file: file, fileIndex: fileIndex, aliases: aliases, depth: depth)
+        inner.guarded = guarded
+        _ = inner.block(body, close, entry: state, inDo: true)
+        found.addFacts(of: inner.found)
+        guard inner.found.mentions else { return }
+        found.finishesLater = true
+        finish(&state)
+        // The unfinished paths of callbacks started in it are still leaks.
+        found.leaks += inner.found.leaks.filter {
+            Int($0.file) != fileIndex || enclosingClosure(of: Int($0.token)) != open
+        }
+    }
+
+    /// The `{` of the innermost closure around token `index`, or `-1`.
+    private func enclosingClosure(of index: Int) -> Int {
+        var scope = Int(file.scopeOf[index])
+        while scope > 0 {
+            if file.scopes[scope].kind == .closure { return Int(file.scopes[scope].open) }
+            scope = Int(file.scopes[scope].parent)
+        }
+        return -1
     }
 
     /// Whether the closure in `start..<end` is one of several callbacks that count down to the end: it steps a
@@ -269,7 +333,8 @@ struct Walker {
     /// receiveValue: { … }`), whether the value closure finishes the work on every path.
     private func valueClosureFinishes(after scope: Scope, close: Int) -> Bool {
         guard scope.name >= 0, file.is(Int(scope.name), "sink"),
-            scope.label < 0 || file.is(Int(scope.label), "receiveCompletion")
+            scope.label < 0 || file.is(Int(scope.label), "receiveCompletion"),
+            !mayFinishWithoutValue(sink: Int(scope.name))
         else { return false }
         var label = close + 1
         if file.isPunct(label, ASCII.comma) { label += 1 }
@@ -285,9 +350,47 @@ struct Walker {
         return value.found.mentions && value.found.leaks.isEmpty && value.found.thrown.isEmpty
     }
 
+    /// Publishers and operators after which a stream may finish without delivering a value: `Empty` finishes at
+    /// once, the others drop values.
+    private static let valueDroppers: Set<String> = [
+        "Empty", "filter", "tryFilter", "compactMap", "tryCompactMap", "ignoreOutput", "dropFirst", "drop",
+    ]
+
+    /// Whether the publisher chain `sink` at `index` is called on may finish without a value: it has `Empty`
+    /// (`.catch { _ in Empty() }`, a zipped `Empty`) or an operator that drops values (`filter`, `compactMap` …),
+    /// so the completion closure may run with the value closure never having run.
+    private func mayFinishWithoutValue(sink index: Int) -> Bool {
+        var start = index - 1
+        while start > 0, index - start < 600 {
+            if file.isPunct(start, ASCII.closeParen) || file.isPunct(start, ASCII.closeBracket)
+                || file.isPunct(start, ASCII.closeBrace)
+            {
+                let matching = Int(file.matching[start])
+                guard matching < start else { return false }
+                start = matching - 1
+                continue
+            }
+            if file.startsStatement(start) { break }
+            start -= 1
+        }
+        return (start..<index).contains { file.isIdentifier($0) && Self.valueDroppers.contains(file.text($0)) }
+    }
+
+    /// For a closure passed to a project function, where that function leaves without calling it.
+    private func continuationSkips(_ scope: Scope) -> [Site] {
+        guard let (callee, parameter) = continuationTarget(scope) else { return [] }
+        return paths.skipsCallback(callee, parameter: parameter)
+    }
+
     /// For a closure passed to a project function (`Feed.reload { task.setTaskCompleted(…) }`), the call's site
     /// when that function may return without calling the closure.
     private func continuationThatMayNotRun(_ scope: Scope) -> Site? {
+        guard let (callee, parameter) = continuationTarget(scope) else { return nil }
+        return paths.callsBack(callee, parameter: parameter) ? nil : site(Int(scope.name))
+    }
+
+    /// The project function a closure is passed to, and the parameter it is passed as.
+    private func continuationTarget(_ scope: Scope) -> (CallableID, Int)? {
         let nameToken = Int(scope.name)
         guard nameToken >= 0, file.isIdentifier(nameToken) else { return nil }
         let labels = file.isPunct(nameToken + 1, ASCII.openParen) ? file.labels(ofCallAt: nameToken + 1) : []
@@ -304,7 +407,7 @@ struct Walker {
             guard !info.parameters.isEmpty else { return nil }
             parameter = info.parameters.count - 1
         }
-        return paths.callsBack(callee, parameter: parameter) ? nil : site(nameToken)
+        return (callee, parameter)
     }
 
     // MARK: Statements
@@ -322,6 +425,7 @@ struct Walker {
             // A branch the condition can never take is no path.
             return value ? Exemption(then: false, otherwise: true) : Exemption(then: true, otherwise: false)
         }
+
         guard paths.obligation == .incomingCallReported else { return completedFlagExemption(start, end) }
         var mentionsVoIP = false
         var negated = false
@@ -404,6 +508,36 @@ struct Walker {
             ? Exemption(then: false, otherwise: true, flag: true) : Exemption(then: true, otherwise: false, flag: true)
     }
 
+    /// A "run once" guard around ending a background task, told by what the code does, whatever the flag is
+    /// called: a condition that is only a Boolean stored name (`self.isEnding`, or `!self.isEnding` in a `guard`),
+    /// whose block (ending at `close`) only returns, followed at once by setting that name to `true` (`if
+    /// self.isEnding { return }; self.isEnding = true`). The branch that returns is taken when another call is
+    /// already ending the task: it owes nothing.
+    private func onceGuard(_ start: Int, _ end: Int, _ close: Int) -> Exemption? {
+        // Only for a background task held in a variable, which whoever passes the guard ends for all; a caller's
+        // own completion handler dropped by such a guard is still owed.
+        guard paths.obligation == .backgroundTaskEnded else { return nil }
+        var cursor = start
+        let negated = file.isPunct(cursor, ASCII.bang)
+        // `if flag { return }` and `guard !flag else { return }` return when the flag is set.
+        guard negated == (file.word(end) == .else) else { return nil }
+        if negated { cursor += 1 }
+        if file.word(cursor) == .`self`, file.isPunct(cursor + 1, ASCII.dot) { cursor += 2 }
+        guard cursor + 1 == end, file.isIdentifier(cursor), file.word(cursor) == .none else { return nil }
+        let name = file.text(cursor)
+        let open = end + (file.word(end) == .else ? 1 : 0)
+        guard file.isPunct(open, ASCII.openBrace), file.word(open + 1) == .return, open + 2 == close else {
+            return nil
+        }
+        var next = close + 1
+        if file.word(next) == .`self`, file.isPunct(next + 1, ASCII.dot) { next += 2 }
+        guard file.isIdentifier(next), file.text(next) == name, file.isPunct(next + 1, ASCII.equals),
+            file.word(next + 2) == .true
+        else { return nil }
+        return file.word(end) == .else
+            ? Exemption(then: false, otherwise: true, flag: true) : Exemption(then: true, otherwise: false, flag: true)
+    }
+
     /// `if task != .invalid { end }`, `guard task != .invalid else { return }`: when the identifier is already
     /// `.invalid` the task was ended (or never began), so that branch owes nothing.
     private func invalidIdentifierExemption(_ start: Int, _ end: Int) -> Exemption? {
@@ -450,7 +584,10 @@ struct Walker {
         while true {
             guard let open = bodyOpen(from: cursor + 1, limit: limit) else { return limit }
             let afterCondition = block(cursor + 1, open, entry: branchEntry, inDo: inDo)
-            let exemption = exemption(conditionFrom: cursor + 1, to: open)
+            var exemption = exemption(conditionFrom: cursor + 1, to: open)
+            if !exemption.flag, cursor == start, let guardEx = onceGuard(cursor + 1, open, Int(file.matching[open])) {
+                exemption = guardEx
+            }
             lastExemption = exemption
             lastHead = cursor
             let close = Int(file.matching[open])
@@ -528,10 +665,11 @@ struct Walker {
         }
         guard elseIndex < limit, file.isPunct(elseIndex + 1, ASCII.openBrace) else { return limit }
         state = block(start + 1, elseIndex, entry: state, inDo: inDo)
-        let exemption = exemption(conditionFrom: start + 1, to: elseIndex)
+        var exemption = exemption(conditionFrom: start + 1, to: elseIndex)
         let open = elseIndex + 1
         let close = Int(file.matching[open])
         guard close > open else { return limit }
+        if !exemption.flag, let guardEx = onceGuard(start + 1, elseIndex, close) { exemption = guardEx }
         if exemption.flag { guarded += 1 }
         _ = block(open + 1, close, entry: exemption.otherwise ? .completed : state, inDo: inDo)
         if exemption.flag { guarded -= 1 }
@@ -603,8 +741,22 @@ struct Walker {
         let close = Int(file.matching[open])
         state = block(start + 1, open, entry: state, inDo: inDo)
         // The body may run zero times: what it finishes does not count after the loop, its leaks do.
-        _ = block(open + 1, close, entry: state, inDo: inDo)
+        let once = block(open + 1, close, entry: state, inDo: inDo)
+        if paths.obligation == .taskCompleted, isOpen(state), case .completed = once, !leavesLoop(open, close) {
+            // It may also run twice: a second run starts where the first left the task, completed.
+            _ = block(open + 1, close, entry: .completed, inDo: inDo)
+        }
         return close + 1
+    }
+
+    /// Whether the loop body in `open..<close` has a `break`, `return` or `throw` of its own (not one in a closure
+    /// it makes): a run that completes the task may then be its last.
+    private func leavesLoop(_ open: Int, _ close: Int) -> Bool {
+        (open + 1..<close).contains { index in
+            let word = file.word(index)
+            guard word == .break || word == .return || word == .throw else { return false }
+            return enclosingClosure(of: index) <= open
+        }
     }
 
     private mutating func repeatStatement(at start: Int, _ limit: Int, _ state: inout Fall, inDo: Bool) -> Int {
@@ -664,6 +816,8 @@ struct Walker {
     }
 
     private mutating func identifier(at index: Int, _ state: inout Fall, inDo: Bool) -> Int {
+        // A nested function's name where it is declared (`func finish(_ ok: Bool) {`) is no call.
+        if file.word(index - 1) == .func { return index + 1 }
         let name = file.text(index)
         if file.isPunct(index + 1, ASCII.equals), !file.isPunct(index + 2, ASCII.equals), name == "expirationHandler" {
             if file.isPunct(index + 2, ASCII.openBrace) {
@@ -738,6 +892,8 @@ struct Walker {
     }
 
     private mutating func call(_ name: String, at index: Int, arguments: [Argument], _ state: inout Fall, inDo: Bool) {
+        let before = finishes
+        defer { if finishes > before, case .completed = state { finishedBy = index } }
         if paths.isFinishingCall(name: name, arguments: arguments, in: file, aliases: aliases) {
             if paths.obligation == .taskCompleted, guarded == 0, case .completed = state {
                 found.repeated.append(site(index))
@@ -750,7 +906,9 @@ struct Walker {
         let labels = arguments.map { $0.label >= 0 ? file.text($0.label) : "_" }
         let project = paths.project
         let resolved = project.resolved(file: fileIndex, token: index, name: name, labels: labels)
-        let callee = ProjectIndex.unique(resolved, in: project.index, from: Int32(fileIndex))
+        let callee =
+            ProjectIndex.unique(resolved, in: project.index, from: Int32(fileIndex))
+            ?? nestedFunction(among: resolved, visibleAt: index)
         if resolved.contains(where: project.index.submitting.contains) { found.submits = true }
         let handedOver = arguments.indices.filter { isAliasArgument(arguments[$0]) }
         if !handedOver.isEmpty {
@@ -760,7 +918,7 @@ struct Walker {
             }
             let parameters = handedOver.map { positions?[$0] ?? $0 }
             if let callee, let outcome = paths.helper(callee, parameters: parameters, depth: depth + 1) {
-                absorb(outcome, &state, inDo: inDo)
+                absorb(outcome, at: index, &state, inDo: inDo)
             } else if callee != nil || !paths.isLogging(name) && !isConstructorOfData(name) {
                 // Outside the sources, or a project function already being followed or too deep to follow: whoever
                 // receives it finishes the work.
@@ -772,8 +930,12 @@ struct Walker {
             return
         }
         if let callee {
-            if paths.mayFinish(callee), let outcome = paths.helper(callee, parameters: [], depth: depth + 1) {
-                absorb(outcome, &state, inDo: inDo)
+            if isNested(callee), captures(callee),
+                let outcome = paths.helper(callee, parameters: [], depth: depth + 1, captured: aliases)
+            {
+                absorb(outcome, at: index, &state, inDo: inDo)
+            } else if paths.mayFinish(callee), let outcome = paths.helper(callee, parameters: [], depth: depth + 1) {
+                absorb(outcome, at: index, &state, inDo: inDo)
             }
         } else if paths.obligation == .incomingCallReported, resolved.count > 1,
             resolved.contains(where: paths.reportsCall)
@@ -786,22 +948,63 @@ struct Walker {
         }
     }
 
+    /// Of several functions a call may reach, the one nested in a function around the call (the innermost), which
+    /// is the one its name refers to there: sibling functions may each nest a `finish` of their own.
+    private func nestedFunction(among resolved: [CallableID], visibleAt index: Int) -> CallableID? {
+        var best: (id: CallableID, open: Int)?
+        for id in resolved where Int(id.file) == fileIndex && isNested(id) {
+            let parent = Int(file.scopes[Int(paths.project.index.callable(id).scope)].parent)
+            guard let around = file.callable(containing: Int(file.scopes[parent].open) + 1).map({ file.scopes[$0] }),
+                Int(around.open) < index, index < Int(around.close)
+            else { continue }
+            if best == nil || Int(around.open) > best!.open { best = (id, Int(around.open)) }
+        }
+        return best?.id
+    }
+
+    /// Whether the project function `callee` is declared in this file inside another function, whose names it sees.
+    private func isNested(_ callee: CallableID) -> Bool {
+        guard Int(callee.file) == fileIndex else { return false }
+        var scope = Int(file.scopes[Int(paths.project.index.callable(callee).scope)].parent)
+        while scope > 0 {
+            if file.scopes[scope].isCallable { return true }
+            scope = Int(file.scopes[scope].parent)
+        }
+        return false
+    }
+
+    /// Whether the body of `callee`, a function in this file, names the work by one of the names it has here.
+    private func captures(_ callee: CallableID) -> Bool {
+        let scope = file.scopes[Int(paths.project.index.callable(callee).scope)]
+        let open = Int(scope.open)
+        let close = min(Int(scope.close), file.count)
+        guard open >= 0, close > open else { return false }
+        return (open..<close).contains { file.isIdentifier($0) && aliases.contains(file.text($0)) }
+    }
+
     /// Building a value from a push payload (`IncomingCall(payload.dictionaryPayload)`) does not hand the push
     /// over; passing a task or a completion handler to a new object does.
     private func isConstructorOfData(_ name: String) -> Bool {
         paths.obligation == .incomingCallReported && name.first?.isUppercase == true
     }
 
-    /// Takes in what a called function did with the work it was handed. Its paths that return without finishing
-    /// come back here: the caller's path goes on unfinished from the call, standing for them, and they are leaks
-    /// only if that path does not finish the work either (a helper that returns a value the caller then acts on).
-    private mutating func absorb(_ outcome: PathOutcome, _ state: inout Fall, inDo: Bool) {
+    /// Takes in what a called function (its name at `call`) did with the work it was handed. Its paths that return
+    /// without finishing come back here: the caller's path goes on unfinished from the call, standing for them, and
+    /// they are leaks only if that path does not finish the work either (a helper that returns a value the caller
+    /// then acts on). One that completes the task itself, called where the path already has, repeats it.
+    private mutating func absorb(_ outcome: PathOutcome, at call: Int, _ state: inout Fall, inDo: Bool) {
         found.addFacts(of: outcome)
         guard outcome.mentions else { return }
         found.finishesLater = found.finishesLater || outcome.finishesLater
         if !inDo { found.thrown += outcome.thrown }
         var unfinished = outcome.leaks
         if case .open(let origin) = outcome.fall { unfinished.append(origin) }
+        if paths.obligation == .taskCompleted, guarded == 0, case .completed = state, unfinished.isEmpty,
+            !outcome.finishesLater, !outcome.escaped
+        {
+            // A function that completes the task itself, called on a path that already has.
+            found.repeated.append(site(call))
+        }
         guard isOpen(state), let first = unfinished.first else {
             found.leaks += unfinished
             finish(&state)

@@ -189,6 +189,8 @@ struct FactCollector {
         guard (isMember && Self.deferringMembers.contains(name)) || Self.deferringTypes.contains(name) else {
             return nil
         }
+        // UIKit posts `didFinishLaunchingNotification` while it finishes launching: its observer runs during launch.
+        if observesLaunch(scope) { return nil }
         return "`\(chainText(endingAt: callee))`"
     }
 
@@ -207,6 +209,25 @@ struct FactCollector {
             return namesStateChange(from: start, to: callee)
         }
         return false
+    }
+
+    /// A closure observing `UIApplication.didFinishLaunchingNotification` (`addObserver(forName:…)`, or a `sink` on
+    /// its publisher).
+    private func observesLaunch(_ scope: Scope) -> Bool {
+        let callee = Int(scope.name)
+        var start = callee + 1
+        var end = callee + 1
+        if file.is(callee, "addObserver"), file.isPunct(callee + 1, ASCII.openParen) {
+            end = Int(file.matching[callee + 1])
+        } else if file.is(callee, "sink") {
+            start = callee
+            while start > 0, callee - start < 40, !file.startsStatement(start) { start -= 1 }
+            end = callee
+        }
+        guard start < end else { return false }
+        return (start..<end).contains {
+            file.isIdentifier($0) && file.text($0).lowercased().contains("didfinishlaunching")
+        }
     }
 
     /// Whether tokens `start..<end` name a notification posted on every change of app state.
@@ -365,7 +386,8 @@ struct FactCollector {
             }
         }
         var components: [String] = []
-        var cursor = start
+        // `&identifier`, passed inout, names the same value.
+        var cursor = file.isPunct(start, ASCII.ampersand) && end - start > 1 ? start + 1 : start
         var pathEnd = end
         // `identifier!` and `identifier?` name the same value.
         while pathEnd - 1 > start, file.isPunct(pathEnd - 1, ASCII.bang) || file.isPunct(pathEnd - 1, ASCII.question) {
@@ -822,7 +844,9 @@ struct FactCollector {
         var valueToken: Int
         if file.isPunct(cursor, ASCII.equals) {
             valueToken = cursor + 1
-            guard valueToken < file.count, file.tokens[valueToken].kind == .string else { return }
+            guard valueToken < file.count,
+                file.tokens[valueToken].kind == .string || file.tokens[valueToken].kind == .interpolatedString
+            else { return }
             let next = valueToken + 1
             guard
                 next >= file.count || file.startsStatement(next) || file.isPunct(next, ASCII.semicolon)
@@ -831,17 +855,23 @@ struct FactCollector {
         } else if file.isPunct(cursor, ASCII.openBrace) {
             valueToken = cursor + 1
             if file.word(valueToken) == .return { valueToken += 1 }
-            guard valueToken < file.count, file.tokens[valueToken].kind == .string,
+            guard valueToken < file.count,
+                file.tokens[valueToken].kind == .string || file.tokens[valueToken].kind == .interpolatedString,
                 file.isPunct(valueToken + 1, ASCII.closeBrace)
             else { return }
         } else {
+            return
+        }
+        if file.tokens[valueToken].kind == .interpolatedString {
+            // Built at run time: kept as written, a pattern whose interpolations may be any text.
+            addConstant(name: file.text(nameToken), value: file.text(valueToken), at: index, isPattern: true)
             return
         }
         guard let value = file.stringValue(valueToken) else { return }
         addConstant(name: file.text(nameToken), value: value, at: index)
     }
 
-    private mutating func addConstant(name: String, value: String, at index: Int) {
+    private mutating func addConstant(name: String, value: String, at index: Int, isPattern: Bool = false) {
         let scope = Int(file.scopeOf[index])
         let kind = file.scopes[scope].kind
         var typeName: String?
@@ -852,7 +882,8 @@ struct FactCollector {
             callable = owner[scope]
             typeName = summary.callables[Int(callable)].typeName
         }
-        summary.constants.append(ConstantInfo(typeName: typeName, name: name, value: value, callable: callable))
+        summary.constants.append(
+            ConstantInfo(typeName: typeName, name: name, value: value, callable: callable, isPattern: isPattern))
     }
 
     /// `case name = "raw"` in any enum, and `case name` in an enum whose raw type is `String`.

@@ -147,6 +147,8 @@ struct ConstantInfo: Sendable {
     var value: String
     /// The local callable for a local constant, `-1` for a member or global.
     var callable: Int32
+    /// The value is an interpolated literal as written (`"\(bundle).refresh"`), known only up to its interpolations.
+    var isPattern = false
 }
 
 struct RegistrationInfo: Sendable {

@@ -4,17 +4,36 @@ final class Project {
     let index: ProjectIndex
     let sources: [[UInt8]]
     let propertyLists: [PermittedIdentifiers]
+    /// Paths of sources in languages the audit does not parse (`SourceTree.otherSources`), read on demand.
+    let otherSources: [String]
+    private var otherSourceText: [String]?
     private var cache: [Int: SourceFile] = [:]
     private var callsByToken: [Int: [Int32: Int32]] = [:]
     private var resolvedCalls: [Site: [CallableID]] = [:]
     /// Rebuilt files kept at once; tokens take several times the bytes of the source, so big trees are not kept.
     private static let cacheLimit = 64
 
-    init(summaries: [FileSummary], sources: [[UInt8]], propertyLists: [PermittedIdentifiers]) {
+    init(
+        summaries: [FileSummary], sources: [[UInt8]], propertyLists: [PermittedIdentifiers], otherSources: [String] = []
+    ) {
         precondition(summaries.count == sources.count, "one summary per source")
         index = ProjectIndex(files: summaries)
         self.sources = sources
         self.propertyLists = propertyLists
+        self.otherSources = otherSources
+    }
+
+    /// Whether `text` appears in a source the audit does not parse (an Objective-C file, a React Native app's
+    /// JavaScript): an identifier named there may be registered there. Those files are read once, the first time
+    /// this is asked; a file over 2 MB or unreadable is left out.
+    func namedInOtherSources(_ text: String) -> Bool {
+        if otherSourceText == nil {
+            otherSourceText = otherSources.compactMap { path in
+                guard case .success(let bytes) = SourceTree.read(path), bytes.count <= 2 << 20 else { return nil }
+                return String(decoding: bytes, as: UTF8.self)
+            }
+        }
+        return otherSourceText?.contains { $0.contains(text) } ?? false
     }
 
     var fileCount: Int { sources.count }

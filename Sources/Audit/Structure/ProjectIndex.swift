@@ -370,7 +370,9 @@ final class ProjectIndex {
         }
         for tier in tiers where !tier.isEmpty {
             let values = Set(tier.map(\.constant.value))
-            return values.count == 1 ? .known(values.first!) : .unknown(display.display)
+            guard values.count == 1, let value = values.first else { return .unknown(display.display) }
+            // Built at run time: unknown, shown as written so its literal parts can still be read.
+            return tier.contains(where: \.constant.isPattern) ? .unknown(value) : .known(value)
         }
         return .unknown(display.display)
     }

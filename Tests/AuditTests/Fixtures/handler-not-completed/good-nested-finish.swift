@@ -1,0 +1,44 @@
+// swift-format-ignore-file
+import BackgroundTasks
+import Foundation
+
+/// Both methods nest a `finish` of their own that calls the completion they were given; every path of the
+/// detection calls the one nested in it.
+final class ExposureCheck {
+    static let shared = ExposureCheck()
+
+    func detect(completion: @escaping (Bool) -> Void) {
+        func finish(_ found: Bool) {
+            Store.shared.lastCheck = Date()
+            completion(found)
+        }
+        KeyServer.download { urls in
+            guard !urls.isEmpty else { return finish(false) }
+            Matcher.match(urls) { finish($0) }
+        }
+    }
+
+    func upload(_ keys: [Key], completion: @escaping (Bool) -> Void) {
+        func finish(_ sent: Bool) {
+            Store.shared.lastUpload = Date()
+            completion(sent)
+        }
+        KeyServer.upload(keys) { finish($0) }
+    }
+}
+
+enum ExposureTask {
+    static func register() {
+        BGTaskScheduler.shared.register(forTaskWithIdentifier: "com.example.exposure", using: nil) { task in
+            schedule()
+            task.expirationHandler = { KeyServer.cancelAll() }
+            ExposureCheck.shared.detect { task.setTaskCompleted(success: $0) }
+        }
+    }
+
+    static func sceneDidEnterBackground() { schedule() }
+
+    static func schedule() {
+        try? BGTaskScheduler.shared.submit(BGProcessingTaskRequest(identifier: "com.example.exposure"))
+    }
+}
