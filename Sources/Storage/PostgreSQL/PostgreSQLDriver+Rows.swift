@@ -157,7 +157,7 @@ extension PostgreSQLDriver {
     /// inserted after the statement's snapshot was taken).
     func upsertDays(_ writes: ArraySlice<DayWrite>, at now: Int64) throws(StorageError) -> [Int] {
         guard writes.count >= PostgreSQLDriver.copiedFrom else { return try upsertBound(writes, at: now) }
-        if try copyNewDays(writes, at: now) { return [] }
+        if try !storedDaysExist(writes), try copyNewDays(writes, at: now) { return [] }
         var rows = CopyTextRows(reservingCapacity: writes.count * 128)
         for write in writes {
             rows.append(write.user.rawValue)
@@ -203,12 +203,8 @@ extension PostgreSQLDriver {
             JOIN daily_logs AS d ON d.user_id = k.user_id AND d.day BETWEEN k.first AND k.last)
         """
 
-    /// A first load's days, which have no stored row to merge with: copied straight into `daily_logs` as the merge
-    /// rules insert them (`mergeRules.inserted`), without the staging table and the merge, which cost the server
-    /// two thirds of a load. Taken only when no user of the chunk has a stored day between their first and last in it, and undone
-    /// alone if a day was stored meanwhile (another writer's: the key refuses the copy), to be merged as any
-    /// chunk. Returns whether the days were copied.
-    private func copyNewDays(_ writes: ArraySlice<DayWrite>, at now: Int64) throws(StorageError) -> Bool {
+    /// Whether a user of the chunk has a stored day between their first and last day in it (one index range each).
+    private func storedDaysExist(_ writes: ArraySlice<DayWrite>) throws(StorageError) -> Bool {
         var ranges: [UserID: (first: Day, last: Day)] = [:]
         for write in writes {
             let range = ranges[write.user] ?? (write.day, write.day)
@@ -222,7 +218,15 @@ extension PostgreSQLDriver {
                 Self.arrayLiteral(users.map { ranges[$0]!.first.description }),
                 Self.arrayLiteral(users.map { ranges[$0]!.last.description }),
             ])
-        guard !stored.bool(0, 0) else { return false }
+        return stored.bool(0, 0)
+    }
+
+    /// A first load's days, which have no stored row to merge with: copied straight into `daily_logs` as the merge
+    /// rules insert them (`mergeRules.inserted`), without the staging table and the merge, which cost the server
+    /// two thirds of a load. Taken when `storedDaysExist` finds none, and undone alone if a day was stored
+    /// meanwhile (another writer's: the key refuses the copy), to be merged as any chunk. Returns whether the days
+    /// were copied.
+    func copyNewDays(_ writes: ArraySlice<DayWrite>, at now: Int64) throws(StorageError) -> Bool {
         var rows = CopyTextRows(reservingCapacity: writes.count * 96)
         for write in writes {
             rows.append(write.user.rawValue)
