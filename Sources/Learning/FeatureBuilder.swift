@@ -309,7 +309,7 @@ private struct Series {
     /// the sum of the weights (NaN before the first logged value). Simple exponential smoothing over the
     /// logged days, started from the first, with a short history's weights normalized.
     private mutating func appendExponentialMeans(_ input: Int, alpha: Double, starts: [Int32]?) {
-        let base = input * count
+        let (base, days) = (input * count, count)
         let start = exponentialMeans.count
         exponentialMeans.append(contentsOf: repeatElement(0, count: count))
         zeroed.withUnsafeBufferPointer { zeroed in
@@ -318,14 +318,10 @@ private struct Series {
                     guard let zeroed = zeroed.baseAddress, let logged = logged.baseAddress,
                         let out = out.baseAddress
                     else { return }
-                    if let starts {
-                        starts.withUnsafeBufferPointer { starts in
-                            learning_exponential_means(
-                                count, zeroed + base, logged + base, alpha, starts.baseAddress, out + start)
-                        }
-                    } else {
-                        learning_exponential_means(count, zeroed + base, logged + base, alpha, nil, out + start)
+                    let means = { (starts: UnsafePointer<Int32>?) in
+                        learning_exponential_means(days, zeroed + base, logged + base, alpha, starts, out + start)
                     }
+                    if let starts { starts.withUnsafeBufferPointer { means($0.baseAddress) } } else { means(nil) }
                 }
             }
         }
