@@ -31,8 +31,8 @@ public final class PersonalModels: ModelTrainingService {
     /// (on PostgreSQL, one more server connection per worker while this value lives).
     private let readers = ReaderPool()
     /// What the retrains of a claimed batch read, being read in the background from the batch's claim
-    /// (`prepareRetrains(of:)`): each user's part of the batch, until their retrain takes it.
-    private let prepared = Locked<[UserID: Task<[UserID: RetrainInput], Never>]>([:])
+    /// (`prepareRetrains(of:)`), until each user's retrain takes theirs.
+    private let readAhead = ReadAhead<RetrainInput>()
 
     public init(pipeline: Pipeline, spec: ModelSpec = .symptomForecast, jobs: Int = 1) {
         self.pipeline = pipeline
@@ -63,9 +63,7 @@ public final class PersonalModels: ModelTrainingService {
         let population = try await populationModel()
         if Task.isCancelled { throw .cancelled }
         let read: RetrainInput
-        if let part = prepared.withLock({ $0.removeValue(forKey: id) }), let input = await part.value[id],
-            input.today == input.user.today(at: now)
-        {
+        if let input = await readAhead.take(id), input.today == input.user.today(at: now) {
             read = input
         } else {
             // Not prepared with a batch (or read for an earlier day): read as a batch of one.
@@ -109,40 +107,36 @@ public final class PersonalModels: ModelTrainingService {
     }
 
     /// Reads what the retrains of `users` (a claimed batch) will read: the users at once, then their days and
-    /// served artifacts in the background, in parts of 2, 4, 8, … users, each read while the retrains of the
-    /// part before it train, so that one worker's fits rarely wait for the database. Returns the users read, in
+    /// served artifacts in the background, in parts of 2, 4, 8, … users on one reader, each part handed over as
+    /// it is read (`ReadAhead`), so that one worker's fits rarely wait for the database. Returns the users read, in
     /// the order of `users`; on an error, none, and each retrain of a part that could not be read reads for itself.
     public func prepareRetrains(of users: [UserID]) async -> [User] {
-        prepared.withLock { prepared in
-            for user in users { prepared[user] = nil }
+        guard !users.isEmpty else { return [] }
+        readAhead.expect(users)
+        guard let read = try? await withReader({ (reader) throws(StorageError) in try await reader.users(users) })
+        else {
+            readAhead.publish([:], for: users)
+            return []
         }
-        guard !users.isEmpty,
-            let read = try? await withReader({ (reader) throws(StorageError) in try await reader.users(users) })
-        else { return [] }
         // In the order the runs will go, so that the first part read is the first to train.
         let byID = Dictionary(read.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         var seen = Set<UserID>()
         let found = users.compactMap { id in seen.insert(id).inserted ? byID[id] : nil }
+        readAhead.publish([:], for: users.filter { byID[$0] == nil })
         let now = pipeline.clock.now
-        var parts: [ArraySlice<User>] = []
+        var parts: [[User]] = []
         var start = 0
         while start < found.count {
             let end = min(found.count, start + max(2, start))
-            parts.append(found[start..<end])
+            parts.append(Array(found[start..<end]))
             start = end
         }
-        var previous: Task<[UserID: RetrainInput], Never>?
-        for part in parts {
-            let after = previous
-            let read = Task { () -> [UserID: RetrainInput] in
-                // One part at a time, on one reader at a time.
-                _ = await after?.value
-                return (try? await self.readInputs(of: Array(part), at: now)) ?? [:]
+        Task {
+            _ = try? await withReader { (reader) throws(StorageError) in
+                try await Self.readInputs(of: parts, at: now, on: reader) { self.readAhead.publish($0, for: $1) }
             }
-            prepared.withLock { prepared in
-                for user in part { prepared[user.id] = read }
-            }
-            previous = read
+            // What could not be read: its retrains read for themselves.
+            readAhead.publish([:], for: found.map(\.id))
         }
         return found
     }
@@ -151,25 +145,35 @@ public final class PersonalModels: ModelTrainingService {
     /// fit reads) and their served artifacts, in two queries on one reader, the store's connection left to claims
     /// and records.
     private func readInputs(of users: [User], at now: Date) async throws(PipelineError) -> [UserID: RetrainInput] {
-        let todays = users.map { $0.today(at: now) }
-        guard let last = todays.max()?.adding(days: -1) else { return [:] }
-        let ids = users.map { $0.id }
-        let (days, served) = try await withReader {
-            (reader) throws(StorageError) -> ([[SourcedDayValues]], [String: StoredModel]) in
-            (
-                try await reader.sourcedDayValues(users: ids, through: last),
-                try await reader.servingModels(scopes: ids.map(\.rawValue))
-            )
-        }
         var inputs: [UserID: RetrainInput] = [:]
-        for (index, user) in users.enumerated() {
-            // Users in zones a day behind read one day more than theirs: it is left out here.
-            let through = todays[index].adding(days: -1)
-            inputs[user.id] = RetrainInput(
-                user: user, today: todays[index], days: days[index].filter { $0.day <= through },
-                served: served[user.id.rawValue])
+        try await withReader { (reader) throws(StorageError) in
+            try await Self.readInputs(of: [users], at: now, on: reader) { read, _ in inputs = read }
         }
         return inputs
+    }
+
+    /// `readInputs(of:at:)` for each of `parts` in turn, on `source`'s executor (one hop to it for them all), each
+    /// part's handed to `publish` with the part's users as soon as it is read.
+    private static func readInputs(
+        of parts: [[User]], at now: Date, on source: isolated any LogSource,
+        publish: ([UserID: RetrainInput], [UserID]) -> Void
+    ) async throws(StorageError) {
+        for users in parts {
+            let todays = users.map { $0.today(at: now) }
+            guard let last = todays.max()?.adding(days: -1) else { continue }
+            let ids = users.map(\.id)
+            let days = try await source.sourcedDayValues(users: ids, through: last)
+            let served = try await source.servingModels(scopes: ids.map(\.rawValue))
+            var inputs: [UserID: RetrainInput] = [:]
+            for (index, user) in users.enumerated() {
+                // Users in zones a day behind read one day more than theirs: it is left out here.
+                let through = todays[index].adding(days: -1)
+                inputs[user.id] = RetrainInput(
+                    user: user, today: todays[index], days: days[index].filter { $0.day <= through },
+                    served: served[user.id.rawValue])
+            }
+            publish(inputs, ids)
+        }
     }
 
     /// The stored `source` column says whose data the coefficients come from: `population` for the pooled
@@ -244,7 +248,7 @@ public final class PersonalModels: ModelTrainingService {
             prepared?.cancel()
             prepared = nil
         }
-        prepared.withLock { $0.removeAll() }
+        readAhead.removeAll()
     }
 
     /// The population model for this launch: the stored one if it was trained as of the current

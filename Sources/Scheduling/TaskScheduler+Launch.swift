@@ -259,6 +259,14 @@ extension TaskScheduler {
         var runs = RecentRuns()
         var reclaimed = 0
         var error: SchedulingError?
+
+        /// Takes in what recording a batch did: its runs, or the first error of the worker.
+        mutating func add(_ recorded: Result<[TaskRun], SchedulingError>) {
+            switch recorded {
+            case .success(let recorded): for run in recorded { runs.append(run) }
+            case .failure(let failure): error = error ?? failure
+            }
+        }
     }
 
     /// Set once the database is found busy (a run given back, `BackgroundTask.deferRun(because:)`, or a

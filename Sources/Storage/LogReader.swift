@@ -13,6 +13,9 @@ public import Domain
 /// Open one per concurrent worker with `Store.logReader()`; a reader used by several tasks serializes them again.
 public actor LogReader {
     private let driver: any StorageDriver
+    /// Where the actor's calls run: a thread of its own (`ConnectionThread`), not the pool every task shares.
+    private nonisolated let thread = ConnectionThread(name: "pipeline reader")
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { thread.asUnownedSerialExecutor() }
 
     /// Opens a connection to a database a store has already opened and migrated: nothing is migrated here, and a
     /// schema this build does not know is refused as the store refuses it.

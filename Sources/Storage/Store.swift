@@ -28,6 +28,9 @@ public actor Store {
     var knownUsersBeforeBatch: Set<UserID> = []
     /// The instant of the open `batch`: every row it writes is stamped with it.
     var batchMilliseconds: Int64?
+    /// Where the actor's calls run: a thread of its own (`ConnectionThread`), not the pool every task shares.
+    private nonisolated let thread = ConnectionThread(name: "pipeline store")
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { thread.asUnownedSerialExecutor() }
 
     /// Opens the database at `address` — a file path (SQLite, created with mode 0600 if absent) or a
     /// `postgresql://` / `postgres://` URL — and migrates it to the latest schema. A database from

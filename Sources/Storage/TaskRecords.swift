@@ -110,9 +110,10 @@ public struct ClaimedTaskRequest: Sendable, Hashable {
 /// makes the request claimable. Every write of a run is fenced by it: the run's record and what it carries
 /// (`Store.finishTaskRuns`), and a handler's own transactions (`Store.holdsLease`).
 ///
-/// The attempt as well as the owner: an owner (`host:pid:tag/worker`) records its batch before it claims again, so
-/// it never holds two claims of one request, but two processes in containers may share a host name and a pid and
-/// then differ only by their 32-bit random tag. The attempt makes each claim's lease its own whatever the owners.
+/// The attempt as well as the owner: an owner (`host:pid:tag/worker`) never claims back its own unrecorded runs
+/// (it records a batch before claiming again once the batch's leases near their end), so it never holds two claims
+/// of one request, but two processes in containers may share a host name and a pid and then differ only by their
+/// 32-bit random tag. The attempt makes each claim's lease its own whatever the owners.
 public struct TaskLease: Sendable, Hashable {
     public var requestID: Int64
     public var owner: String

@@ -51,7 +51,7 @@ start_test_postgres() {
 # _start_test_postgres_server FOLDER: starts the cluster in FOLDER with the test settings (again, after a stop).
 _start_test_postgres_server() {
     _as_postgres_owner "$PIPELINE_POSTGRES_BIN/pg_ctl" -D "$1/data" -l "$1/server.log" -w -t 60 \
-        -o "-c listen_addresses='' -c unix_socket_directories='$1/socket' -c max_connections=200 \
+        -o "-c listen_addresses='' -c unix_socket_directories='$1/socket' -c max_connections=600 \
             -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_locks_per_transaction=256" \
         start >"$1/pg_ctl.log" 2>&1
 }
