@@ -34,7 +34,8 @@ struct SourceTree {
 
     /// Walks `paths` in the order given; entries of a directory in byte order. A directory named in `paths` is
     /// always walked; below it, hidden directories and `ignoredDirectories` are not, nor are symbolic links to
-    /// directories (they can form cycles).
+    /// directories (they can form cycles), nor symbolic links to files the same walk reads where they are (a
+    /// `macos/Sources` of links to `ios/Sources` would make every declaration and registration a duplicate).
     static func find(_ paths: [String]) throws(AuditError) -> SourceTree {
         guard !paths.isEmpty else { throw .noPaths }
         var tree = SourceTree()
@@ -49,7 +50,7 @@ struct SourceTree {
                     throw .unreadable(path: path, reason: String(cString: strerror(errno)))
                 }
                 closedir(directory)
-                tree.walk(directory: path)
+                tree.walk(directory: path, root: resolved(path))
             } else if status.st_mode & S_IFMT != S_IFREG {
                 // Opening a FIFO or a device would block or read without end.
                 throw .unreadable(path: path, reason: "not a regular file")
@@ -69,7 +70,24 @@ struct SourceTree {
     static func isSwift(_ path: String) -> Bool { path.hasSuffix(".swift") }
     static func isPropertyList(_ path: String) -> Bool { path.hasSuffix("Info.plist") }
 
-    private mutating func walk(directory: String) {
+    /// `path` with every symbolic link and `.`/`..` resolved, or `nil`.
+    private static func resolved(_ path: String) -> String? {
+        guard let pointer = realpath(path, nil) else { return nil }
+        defer { free(pointer) }
+        return String(cString: pointer)
+    }
+
+    /// Whether the file a symbolic link at `link` leads to is one the walk from `root` (resolved) reads at its own
+    /// path: inside `root`, and in no hidden or ignored directory below it.
+    private static func isWalked(target link: String, root: String?) -> Bool {
+        guard let root, let target = resolved(link), target.hasPrefix(root.hasSuffix("/") ? root : root + "/") else {
+            return false
+        }
+        let folders = target.dropFirst(root.count).split(separator: "/").dropLast()
+        return !folders.contains { $0.hasPrefix(".") || ignoredDirectories[String($0)] != nil }
+    }
+
+    private mutating func walk(directory: String, root: String?) {
         guard let handle = opendir(directory) else {
             skipped.append(SkippedFile(file: directory, reason: String(cString: strerror(errno))))
             return
@@ -96,6 +114,7 @@ struct SourceTree {
                 let isDirectory = status.st_mode & S_IFMT == S_IFDIR
                 if isLink, isDirectory { continue }
                 let isRegular = status.st_mode & S_IFMT == S_IFREG
+                if isLink, isRegular, Self.isWalked(target: path, root: root) { continue }
                 type = isDirectory ? UInt8(DT_DIR) : isRegular ? UInt8(DT_REG) : UInt8(DT_UNKNOWN)
             }
             if type == UInt8(DT_DIR) {
@@ -104,7 +123,7 @@ struct SourceTree {
                     skipped.append(SkippedFile(file: path + "/", reason: reason))
                     continue
                 }
-                walk(directory: path)
+                walk(directory: path, root: root)
             } else if type != UInt8(DT_REG) {
                 continue
             } else if Self.isSwift(entry.name) {

@@ -12,6 +12,7 @@ struct BackgroundTaskCheck {
             for token in 0..<file.count
             where file.is(token, "beginBackgroundTask") && file.isPunct(token - 1, ASCII.dot)
                 && !isProjectFunction(token, in: file, fileIndex: fileIndex)
+                && !forwardsHandler(token, in: file, fileIndex: fileIndex)
             {
                 check(token, in: file, fileIndex: fileIndex, ended: ended, paths: paths, into: &findings)
             }
@@ -24,10 +25,45 @@ struct BackgroundTaskCheck {
     private func isProjectFunction(_ token: Int, in file: SourceFile, fileIndex: Int) -> Bool {
         guard let call = project.call(file: fileIndex, token: token) else { return false }
         if case .type(let name) = call.receiver, name == "UIApplication" { return false }
-        return project.resolved(file: fileIndex, token: token, name: call.name, labels: call.labels).contains {
+        let functions = project.resolved(file: fileIndex, token: token, name: call.name, labels: call.labels).filter {
             let kind = project.index.callable($0).kind
             return kind == .function || kind == .initializer
         }
+        // A wrapper that only hands UIKit its own expiration handler (a provider protocol's implementation, beside
+        // its test doubles) begins the task as UIKit's function does: the call is judged here, where the handler is
+        // chosen.
+        if functions.contains(where: { project.index.callable($0).open >= 0 && isForwardingWrapper($0) }) {
+            return false
+        }
+        return !functions.isEmpty
+    }
+
+    /// Whether `callable`'s body calls UIKit's `beginBackgroundTask` with one of its own parameters as the
+    /// expiration handler.
+    private func isForwardingWrapper(_ callable: CallableID) -> Bool {
+        let info = project.index.callable(callable)
+        let file = project.file(Int(callable.file))
+        let open = Int(info.open)
+        let close = Int(file.matching[open])
+        guard close > open else { return false }
+        for token in open..<close where file.is(token, "beginBackgroundTask") && file.isPunct(token - 1, ASCII.dot) {
+            if forwardsHandler(token, in: file, fileIndex: Int(callable.file)) { return true }
+        }
+        return false
+    }
+
+    /// Whether the `beginBackgroundTask` call at `token` passes, as its expiration handler, a parameter of the
+    /// function it is written in: that function's callers choose the handler, and their calls are judged instead.
+    private func forwardsHandler(_ token: Int, in file: SourceFile, fileIndex: Int) -> Bool {
+        guard file.isPunct(token + 1, ASCII.openParen) else { return false }
+        let arguments = file.arguments(ofCallAt: token + 1)
+        guard let argument = arguments.first(where: { $0.label >= 0 && file.is($0.label, "expirationHandler") }),
+            file.isIdentifier(argument.start), file.word(argument.start) == .none,
+            !file.isPunct(argument.start + 1, ASCII.dot), !file.isPunct(argument.start + 1, ASCII.openParen)
+        else { return false }
+        let callable = project.caller(file: fileIndex, token: token)
+        let info = project.index.callable(CallableID(file: Int32(fileIndex), index: callable))
+        return info.parameters.contains(file.text(argument.start))
     }
 
     private func check(
@@ -59,8 +95,16 @@ struct BackgroundTaskCheck {
                         rule: .unpairedBeginBackgroundTask, at: location,
                         message: "beginBackgroundTask has no expiration handler (`nil`): when time runs out nothing "
                             + "ends the task and iOS terminates the app."))
-            } else if let local = localClosure(named: argument, before: token, in: file) {
-                expiration = local
+            } else if let local = localHandler(named: argument, before: token, in: file) {
+                expiration = local.open
+                if local.orNil {
+                    findings.append(
+                        Finding(
+                            rule: .unpairedBeginBackgroundTask, at: location,
+                            message: "The expiration handler passed to beginBackgroundTask is `nil` when its condition "
+                                + "does not hold: then nothing ends the task when time runs out and iOS terminates "
+                                + "the app."))
+                }
             } else if !referenceEndsTask(file, argument, fileIndex: fileIndex) {
                 findings.append(
                     Finding(
@@ -263,15 +307,60 @@ struct BackgroundTaskCheck {
     /// For an expiration handler passed by a name bound earlier in the same body to a closure
     /// (`let onExpiry = { … }`), that closure's `{`.
     private func localClosure(named argument: Argument, before token: Int, in file: SourceFile) -> Int? {
+        localHandler(named: argument, before: token, in: file)?.open
+    }
+
+    /// The closure a local `let` of the body binds the expiration handler to, written at its declaration:
+    /// `let expire = { … }`, `let expire: @Sendable () -> Void = { … }`, or `let expire = flag ? { … } : nil`, whose
+    /// `nil` begins the task with no handler at all (`orNil`).
+    private func localHandler(named argument: Argument, before token: Int, in file: SourceFile)
+        -> (open: Int, orNil: Bool)?
+    {
         guard argument.end == argument.start + 1, file.isIdentifier(argument.start),
             let body = enclosingBody(of: token, in: file)
         else { return nil }
         let name = file.text(argument.start)
         for index in (body.open + 1)..<token where file.word(index) == .let || file.word(index) == .var {
-            if file.isIdentifier(index + 1), file.text(index + 1) == name, file.isPunct(index + 2, ASCII.equals),
-                file.isPunct(index + 3, ASCII.openBrace)
+            guard file.isIdentifier(index + 1), file.text(index + 1) == name else { continue }
+            var equals = index + 2
+            if file.isPunct(equals, ASCII.colon) {
+                // A type annotation, `: @Sendable () -> Void`, up to the `=` on the same line.
+                while equals < token, !file.isPunct(equals, ASCII.equals), file.line(equals) == file.line(index) {
+                    if file.matching[equals] > equals { equals = Int(file.matching[equals]) }
+                    equals += 1
+                }
+            }
+            guard file.isPunct(equals, ASCII.equals) else { continue }
+            if file.isPunct(equals + 1, ASCII.openBrace) { return (equals + 1, false) }
+            // `condition ? { … } : nil` (or the other way round), the value ending where the next statement starts.
+            var cursor = equals + 1
+            var question = -1
+            while cursor < token, !file.startsStatement(cursor) || cursor == equals + 1 {
+                if file.isPunct(cursor, ASCII.question), question < 0, !file.isPunct(cursor + 1, ASCII.dot) {
+                    question = cursor
+                }
+                if file.matching[cursor] > cursor, !file.isPunct(cursor, ASCII.openBrace) {
+                    cursor = Int(file.matching[cursor])
+                }
+                cursor += 1
+                if question >= 0 { break }
+            }
+            guard question >= 0 else { continue }
+            let first = question + 1
+            if file.isPunct(first, ASCII.openBrace) {
+                let close = Int(file.matching[first])
+                guard close > first, file.isPunct(close + 1, ASCII.colon) || file.word(close + 1) == .as else {
+                    continue
+                }
+                var colon = close + 1
+                while colon < token, !file.isPunct(colon, ASCII.colon), file.line(colon) <= file.line(close) + 1 {
+                    colon += 1
+                }
+                return (first, file.word(colon + 1) == .nil)
+            }
+            if file.word(first) == .nil, file.isPunct(first + 1, ASCII.colon), file.isPunct(first + 2, ASCII.openBrace)
             {
-                return index + 3
+                return (first + 2, true)
             }
         }
         return nil
@@ -400,11 +489,11 @@ struct BackgroundTaskCheck {
         for token in open..<close where file.isIdentifier(token) {
             if beforeReturning, Self.runsLater(token, in: file, within: open) { continue }
             if file.is(token, "endBackgroundTask") { return true }
-            if file.isPunct(token + 1, ASCII.openParen),
-                let callee = project.callee(
-                    file: fileIndex, token: token, name: file.text(token),
-                    labels: file.labels(ofCallAt: token + 1)),
-                mayEndTask(callee, beforeReturning: beforeReturning)
+            // Any of the project functions the call may reach (`self?.endTask()` with several `endTask`s about).
+            if file.isPunct(token + 1, ASCII.openParen), file.word(token) == .none,
+                project.resolved(
+                    file: fileIndex, token: token, name: file.text(token), labels: file.labels(ofCallAt: token + 1)
+                ).contains(where: { mayEndTask($0, beforeReturning: beforeReturning) })
             {
                 return true
             }
@@ -425,13 +514,29 @@ struct BackgroundTaskCheck {
 
     /// Whether project function `callee` ends a background task; `beforeReturning`, without dispatching the end to
     /// run later (in an expiration handler, that comes after the handler has returned).
-    private func mayEndTask(_ callee: CallableID, beforeReturning: Bool = false) -> Bool {
+    private func mayEndTask(_ callee: CallableID, beforeReturning: Bool = false, depth: Int = 0) -> Bool {
         let info = project.index.callable(callee)
+        guard info.kind == .function || info.kind == .initializer || info.kind == .property else { return false }
         let file = project.file(Int(callee.file))
         let scope = file.scopes[Int(info.scope)]
         let open = max(Int(scope.open), 0)
-        for token in open..<min(Int(scope.close), file.count) where file.is(token, "endBackgroundTask") {
+        let close = min(Int(scope.close), file.count)
+        for token in open..<close where file.is(token, "endBackgroundTask") {
             if !beforeReturning || !Self.runsLater(token, in: file, within: open) { return true }
+        }
+        // Or through the project functions it calls, three calls deep (`didEnterSuspension()` → `cleanUp()` → end).
+        guard depth < 2 else { return false }
+        for token in open..<close
+        where file.isIdentifier(token) && file.word(token) == .none && file.isPunct(token + 1, ASCII.openParen)
+            && !(beforeReturning && Self.runsLater(token, in: file, within: open))
+        {
+            let labels = file.labels(ofCallAt: token + 1)
+            guard
+                let next = project.callee(
+                    file: Int(callee.file), token: token, name: file.text(token), labels: labels),
+                next != callee
+            else { continue }
+            if mayEndTask(next, beforeReturning: beforeReturning, depth: depth + 1) { return true }
         }
         return false
     }

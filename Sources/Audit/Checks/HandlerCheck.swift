@@ -95,7 +95,9 @@ struct HandlerCheck {
         }
         // A handler that completes its task only before it returns (where it completes it at all: a path that
         // leaves it uncompleted is `handler-not-completed`'s) leaves no work running to cancel.
-        let completesBeforeReturning = outcome.mentions && !outcome.finishesLater && !outcome.escaped
+        let completesBeforeReturning =
+            outcome.mentions && !outcome.finishesLater && !outcome.escaped
+            && !blocksOnWork(file: handler.file, open: handler.open, depth: 0)
         if !outcome.setsExpirationHandler, let onlyLogs = outcome.expirationHandlerOnlyLogs, !completesBeforeReturning {
             let site =
                 handler.function == nil ? location : project.file(Int(onlyLogs.file)).location(Int(onlyLogs.token))
@@ -125,6 +127,28 @@ struct HandlerCheck {
                 "The launch handler for \(identifier) never submits a new request, so the task "
                     + "runs once and its chain stops.")
         }
+    }
+
+    /// Whether the body opened at `open` blocks its thread until other work is done, with a `wait` on a semaphore or
+    /// a dispatch group (`group.wait()`, `semaphore.wait(timeout:)`), itself or in the project functions it calls
+    /// (three calls deep): a handler that completes its task before it returns, but only after such a wait, still
+    /// has work running when time is up, for its expiration handler to stop.
+    private func blocksOnWork(file fileIndex: Int, open: Int, depth: Int) -> Bool {
+        let file = project.file(fileIndex)
+        guard open >= 0, open < file.count else { return false }
+        let close = Int(file.matching[open])
+        guard close > open else { return false }
+        for token in (open + 1)..<close where file.isIdentifier(token) && file.isPunct(token + 1, ASCII.openParen) {
+            if file.is(token, "wait"), file.isPunct(token - 1, ASCII.dot) { return true }
+            guard depth < 3, file.word(token) == .none, let call = project.call(file: fileIndex, token: token),
+                let callee = project.callee(file: fileIndex, token: token, name: call.name, labels: call.labels),
+                project.index.callable(callee).open >= 0
+            else { continue }
+            if blocksOnWork(file: Int(callee.file), open: Int(project.index.callable(callee).open), depth: depth + 1) {
+                return true
+            }
+        }
+        return false
     }
 
     /// A processing task submitted again each time the app changes state (Apple's sample schedules its database
@@ -176,6 +200,9 @@ struct HandlerCheck {
 
     /// How a leak site leaves without finishing, worded for a message.
     static func leakMessage(_ file: SourceFile, _ token: Int, owed: String, what: String) -> String {
+        if token > 0, file.word(token - 1) == .if {
+            return "When this condition holds, \(what) reaches its end without calling \(owed)."
+        }
         switch file.word(token) {
         case .return:
             return "This return leaves \(what) without calling \(owed)."

@@ -167,8 +167,9 @@ struct RegistrationCheck {
             // A function passed as the launch handler is the handler itself.
             if info.open >= 0, regions.contains(where: { $0.file == caller.file && $0.open == info.open }) { continue }
             let callers = index.callers(of: caller).filter { index.caller(of: $0) != caller }
-            // Too deep to follow: rather silence than a false alarm.
-            if callers.isEmpty || depth >= 8 || index.isSystemEntry(caller) { return true }
+            // Too deep to follow: rather silence than a false alarm. A library's public function is called by the
+            // app built on it, whatever else in the sources calls it.
+            if callers.isEmpty || depth >= 8 || index.isSystemEntry(caller) || info.isPublic { return true }
             for next in callers { work.append((next, depth + 1)) }
         }
         return false

@@ -16,6 +16,9 @@ struct Walker {
     /// to), so that the closure passed to it is known to run after; `finishes` counts the finishing steps seen.
     private var finishedBy = -1
     private var finishes = 0
+    /// A `try` inside a `do` that `catch`es was met after the work was finished: the `catch` may then run with the
+    /// work already finished, and finishing it there again is a repeat.
+    private var triedAfterFinishing = false
 
     init(paths: CompletionPaths, file: SourceFile, fileIndex: Int, aliases: Set<String>, depth: Int) {
         self.paths = paths
@@ -112,6 +115,11 @@ struct Walker {
                     isOpen(state)
                 {
                     found.thrown.append(site(index))
+                }
+                if inDo, case .completed = state, !file.isPunct(index + 1, ASCII.question),
+                    !file.isPunct(index + 1, ASCII.bang)
+                {
+                    triedAfterFinishing = true
                 }
             case .let, .var:
                 noteAlias(at: index)
@@ -581,6 +589,8 @@ struct Walker {
         var exhaustive = false
         var lastExemption = Exemption()
         var lastHead = start
+        /// Where each branch in `results` begins: its `if`, or the `else` of the last one.
+        var heads: [Int] = []
         while true {
             guard let open = bodyOpen(from: cursor + 1, limit: limit) else { return limit }
             let afterCondition = block(cursor + 1, open, entry: branchEntry, inDo: inDo)
@@ -593,6 +603,7 @@ struct Walker {
             let close = Int(file.matching[open])
             if exemption.flag { guarded += 1 }
             results.append(block(open + 1, close, entry: exemption.then ? .completed : afterCondition, inDo: inDo))
+            heads.append(cursor)
             if exemption.flag { guarded -= 1 }
             cursor = close + 1
             branchEntry = exemption.otherwise ? .completed : afterCondition
@@ -606,6 +617,7 @@ struct Walker {
             guard elseClose > cursor + 1 else { return limit }
             if lastExemption.flag { guarded += 1 }
             results.append(block(cursor + 2, elseClose, entry: branchEntry, inDo: inDo))
+            heads.append(cursor)
             if lastExemption.flag { guarded -= 1 }
             cursor = elseClose + 1
             exhaustive = true
@@ -623,8 +635,29 @@ struct Walker {
                 results.append(branchEntry)
             }
         }
+        // A branch that leaves the work as it found it, unfinished, while another branch finishes it or leaves: the
+        // path that skips the work is that branch's, so it is reported where the branch begins.
+        if case .open(let origin) = entry, found.returnedUnfinished[origin] == nil,
+            paths.obligation != .backgroundTaskEnded, results.contains(where: { !isOpen($0) })
+        {
+            for (position, result) in results.enumerated()
+            where position < heads.count && isOpen(result, from: origin) {
+                // The condition's first token for a branch taken when it holds, the `else` for the last one.
+                let head = heads[position]
+                results[position] = .open(site(file.word(head) == .if ? head + 1 : head))
+            }
+            if results.contains(where: isOpen) {
+                state = mergeSkippingBranches(results)
+                return cursor
+            }
+        }
         state = merge(entry, results)
         return cursor
+    }
+
+    private func isOpen(_ state: Fall, from origin: Site) -> Bool {
+        if case .open(let site) = state { return site == origin }
+        return false
     }
 
     private mutating func merge(_ entry: Fall, _ results: [Fall]) -> Fall {
@@ -640,14 +673,29 @@ struct Walker {
             }
         }
         guard let first = open.first else { return sawCompleted ? .completed : .none }
-        // Branches left unfinished by a called function's returns and by other paths meet here: the site that
-        // stands for the called function's returns stands for all of them, so none is lost if the path stays open.
+        // Branches left unfinished by a called function's returns and by other paths meet here: one site stands for
+        // all of them (the called function's returns, if any), so none is lost if the path stays open.
         guard let standIn = open.first(where: { found.returnedUnfinished[$0] != nil }), open.count > 1 else {
             return .open(first)
         }
         for site in open where site != standIn {
             found.returnedUnfinished[standIn, default: []] += found.returnedUnfinished[site] ?? [site]
         }
+        return .open(standIn)
+    }
+
+    /// Branches of one `if` that each skip the work where another finishes it: one site stands for all of them, so
+    /// each is reported if the path stays open.
+    private mutating func mergeSkippingBranches(_ results: [Fall]) -> Fall {
+        var distinct: [Site] = []
+        for case .open(let site) in results where !distinct.contains(site) { distinct.append(site) }
+        guard distinct.count > 1 else { return merge(.open(distinct[0]), results) }
+        let standIn = distinct.first(where: { found.returnedUnfinished[$0] != nil }) ?? distinct[0]
+        var sites = found.returnedUnfinished[standIn] ?? [standIn]
+        for site in distinct where site != standIn {
+            for leak in found.returnedUnfinished[site] ?? [site] where !sites.contains(leak) { sites.append(leak) }
+        }
+        found.returnedUnfinished[standIn] = sites
         return .open(standIn)
     }
 
@@ -723,13 +771,24 @@ struct Walker {
         guard close > start + 1 else { return limit }
         let catches = file.word(close + 1) == .catch
         let entry = state
+        let outerTried = triedAfterFinishing
+        triedAfterFinishing = false
         var results = [block(start + 2, close, entry: entry, inDo: inDo || catches)]
+        let caughtAfterFinishing = triedAfterFinishing && catches
+        triedAfterFinishing = outerTried
         var cursor = close + 1
         while file.word(cursor) == .catch {
             guard let open = bodyOpen(from: cursor + 1, limit: limit) else { return limit }
             let catchClose = Int(file.matching[open])
             let catchEntry: Fall = isOpen(entry) ? .open(site(cursor)) : entry
             results.append(block(open + 1, catchClose, entry: catchEntry, inDo: inDo))
+            if caughtAfterFinishing, isOpen(catchEntry), paths.obligation == .taskCompleted {
+                // The error may come after the task was completed: the `catch` runs again from there, and what it
+                // finishes then is a repeat (its leaks are the first walk's).
+                let leaks = found.leaks
+                _ = block(open + 1, catchClose, entry: .completed, inDo: inDo)
+                found.leaks = leaks
+            }
             cursor = catchClose + 1
         }
         state = merge(entry, results)
@@ -882,6 +941,31 @@ struct Walker {
         return true
     }
 
+    /// Whether the call whose name is at `index` is read for its value (in a condition, on the right of `=`, as an
+    /// argument, after `return`) rather than made as a statement of its own.
+    private func resultIsRead(callAt index: Int) -> Bool {
+        var start = index
+        while file.isPunct(start - 1, ASCII.dot) || file.isPunct(start - 1, ASCII.question) {
+            var receiver = start - 1
+            if file.isPunct(receiver, ASCII.dot) { receiver -= 1 }
+            if file.isPunct(receiver, ASCII.question) || file.isPunct(receiver, ASCII.bang) { receiver -= 1 }
+            if file.isPunct(receiver, ASCII.closeParen) || file.isPunct(receiver, ASCII.closeBracket) {
+                let open = Int(file.matching[receiver])
+                guard open >= 0, open < receiver else { return true }
+                receiver = open - 1
+            }
+            guard file.isIdentifier(receiver) else { return true }
+            start = receiver
+        }
+        while file.word(start - 1) == .try || file.word(start - 1) == .await { start -= 1 }
+        if file.startsStatement(start) { return false }
+        let previous = start - 1
+        let endsStatement =
+            file.isPunct(previous, ASCII.openBrace) || file.isPunct(previous, ASCII.closeBrace)
+            || file.isPunct(previous, ASCII.semicolon) || file.word(previous) == .in || file.word(previous) == .else
+        return !endsStatement
+    }
+
     private func isStoredValue(_ index: Int) -> Bool {
         guard file.isPunct(index - 1, ASCII.equals), !file.isPunct(index - 2, ASCII.equals),
             !file.isPunct(index - 2, ASCII.bang), !file.isPunct(index - 2, ASCII.less),
@@ -919,6 +1003,10 @@ struct Walker {
             let parameters = handedOver.map { positions?[$0] ?? $0 }
             if let callee, let outcome = paths.helper(callee, parameters: parameters, depth: depth + 1) {
                 absorb(outcome, at: index, &state, inDo: inDo)
+            } else if callee == nil, paths.obligation == .incomingCallReported, resultIsRead(callAt: index) {
+                // A push's payload given to code outside the sources that answers with a value (`if
+                // sdk.isCall(payload)`, `guard let call = sdk.parse(payload)`, a formatted log line): that code
+                // reads the payload; it does not take the push over, and the path owes the report still.
             } else if callee != nil || !paths.isLogging(name) && !isConstructorOfData(name) {
                 // Outside the sources, or a project function already being followed or too deep to follow: whoever
                 // receives it finishes the work.

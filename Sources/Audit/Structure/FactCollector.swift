@@ -169,6 +169,12 @@ struct FactCollector {
             info.isAsync = true
             break
         }
+        // `public func`, `@objc open func`: the modifiers and attributes just before `func`.
+        var modifier = head - 1
+        while modifier >= 0, head - modifier <= 6, file.isIdentifier(modifier) || file.isPunct(modifier, ASCII.at) {
+            if file.is(modifier, "public") || file.is(modifier, "open") { info.isPublic = true }
+            modifier -= 1
+        }
         return info
     }
 
@@ -296,8 +302,13 @@ struct FactCollector {
                 case .let, .var:
                     collectConstant(at: index)
                     collectStoredValue(at: index)
+                    noteLocal(at: index + 1)
                 case .case:
                     collectEnumCases(at: index)
+                case .for:
+                    notePatternLocals(after: index)
+                case .in:
+                    noteClosureParameters(before: index)
                 default:
                     collectCall(at: index, conditions: conditions)
                     collectSessionValue(at: index)
@@ -669,6 +680,27 @@ struct FactCollector {
         }
     }
 
+    /// Whether the code at `index` runs only after reading the app's `UIBackgroundModes` at run time: an `if` or
+    /// `guard` around it whose condition names that key (a library that turns background updates on only for an
+    /// app that declares the mode).
+    private func checksBackgroundModes(around index: Int) -> Bool {
+        var scope = Int(file.scopeOf[index])
+        while scope > 0, !file.scopes[scope].isCallable {
+            let head = Int(file.scopes[scope].head)
+            let open = Int(file.scopes[scope].open)
+            if head >= 0, head < open, file.word(head) == .if || file.word(head) == .guard,
+                (head..<open).contains(where: { file.stringValue($0) == "UIBackgroundModes" })
+            {
+                return true
+            }
+            scope = Int(file.scopes[scope].parent)
+        }
+        // `guard modes.contains("location") else { return }` earlier in the same body.
+        guard let callable = file.callable(containing: index) else { return false }
+        let open = Int(file.scopes[callable].open)
+        return (open..<index).contains { file.stringValue($0) == "UIBackgroundModes" }
+    }
+
     /// Sessions and configurations bound to a name without being built with `URLSession(configuration:)`:
     /// `URLSession.shared`, and configurations from `URLSessionConfiguration.default` or `.ephemeral` (recorded so
     /// that such a name is not taken for a background one declared elsewhere). Also notes where
@@ -681,7 +713,7 @@ struct FactCollector {
                 summary.assignsExpirationHandler = true
             }
             if file.is(index, "allowsBackgroundLocationUpdates"), file.isPunct(index + 1, ASCII.equals),
-                file.word(index + 2) == .true
+                file.word(index + 2) == .true, !checksBackgroundModes(around: index)
             {
                 summary.backgroundLocationUpdates.append(file.location(index))
             }
@@ -831,6 +863,54 @@ struct FactCollector {
         summary.resets.append(NameReset(name: name, caller: owner[Int(file.scopeOf[index])], token: Int32(index)))
     }
 
+    // MARK: Local bindings
+
+    /// Records the name at `index` as bound in the body of the callable around it (not in a type's body, where a
+    /// `let` declares a property).
+    private mutating func noteLocal(at index: Int) {
+        guard file.isIdentifier(index), file.word(index) == .none else { return }
+        let scope = Int(file.scopeOf[index])
+        guard scope != 0, file.scopes[scope].kind != .type else { return }
+        let callable = Int(owner[scope])
+        guard summary.callables[callable].kind != .storedValues else { return }
+        summary.callables[callable].locals.insert(file.text(index))
+    }
+
+    /// The names a `for` pattern binds: `for id in`, `for (id, info) in`, `for case let .task(id) in`.
+    private mutating func notePatternLocals(after index: Int) {
+        var cursor = index + 1
+        let end = min(file.count, index + 24)
+        while cursor < end, file.word(cursor) != .in {
+            if file.isIdentifier(cursor), file.word(cursor) == .none, !file.isPunct(cursor - 1, ASCII.dot),
+                !file.isPunct(cursor + 1, ASCII.openParen)
+            {
+                noteLocal(at: cursor)
+            }
+            cursor += 1
+        }
+    }
+
+    /// A closure's parameters, `{ id in` or `{ (id, info) in`: the names between the `{` and `in`.
+    private mutating func noteClosureParameters(before index: Int) {
+        var cursor = index - 1
+        var names: [Int] = []
+        while cursor > 0, index - cursor < 16 {
+            if file.isPunct(cursor, ASCII.openBrace) {
+                for name in names { noteLocal(at: name) }
+                return
+            }
+            if file.isIdentifier(cursor), file.word(cursor) == .none {
+                // A type annotation (`id: String`) names no binding.
+                if !file.isPunct(cursor - 1, ASCII.colon), !file.isPunct(cursor - 1, ASCII.dot) { names.append(cursor) }
+            } else if !file.isPunct(cursor, ASCII.comma), !file.isPunct(cursor, ASCII.openParen),
+                !file.isPunct(cursor, ASCII.closeParen), !file.isPunct(cursor, ASCII.colon)
+            {
+                return
+            }
+            cursor -= 1
+        }
+    }
+
     /// `let name = "literal"`, `let name: String = "literal"`, `var name: String { "literal" }` and
     /// `var name: String { return "literal" }`.
     private mutating func collectConstant(at index: Int) {
@@ -871,6 +951,19 @@ struct FactCollector {
         addConstant(name: file.text(nameToken), value: value, at: index)
     }
 
+    /// Whether the declaration whose `let`, `var` or `case` is at `index` is `static` or `class`, behind any other
+    /// modifiers (`private static let`).
+    private func isStaticDeclaration(at index: Int) -> Bool {
+        var cursor = index - 1
+        while cursor >= 0, file.isIdentifier(cursor) {
+            let word = file.word(cursor)
+            if word == .static || word == .class { return true }
+            guard word == .none || word == .lazy else { return false }
+            cursor -= 1
+        }
+        return false
+    }
+
     private mutating func addConstant(name: String, value: String, at index: Int, isPattern: Bool = false) {
         let scope = Int(file.scopeOf[index])
         let kind = file.scopes[scope].kind
@@ -883,7 +976,9 @@ struct FactCollector {
             typeName = summary.callables[Int(callable)].typeName
         }
         summary.constants.append(
-            ConstantInfo(typeName: typeName, name: name, value: value, callable: callable, isPattern: isPattern))
+            ConstantInfo(
+                typeName: typeName, name: name, value: value, callable: callable, isPattern: isPattern,
+                isStatic: kind == .type && isStaticDeclaration(at: index)))
     }
 
     /// `case name = "raw"` in any enum, and `case name` in an enum whose raw type is `String`.

@@ -75,6 +75,8 @@ struct CallableInfo: Sendable {
     /// Whether each parameter has a default value, so that a call may leave it out.
     var defaulted: [Bool] = []
     var isAsync = false
+    /// Declared `public` or `open`: code outside the sources (the app a library is built into) may call it.
+    var isPublic = false
     var typeName: String?
     /// The scope holding the body (for `.storedValues`, the type's scope; for `.topLevel`, 0).
     var scope: Int32
@@ -84,6 +86,9 @@ struct CallableInfo: Sendable {
     var line: Int32
     /// Calls `BGTaskScheduler.submit(_:)` itself.
     var containsSubmit = false
+    /// Names the body binds to values other than a string literal (`let id = task.identifier`, `for (id, info) in`,
+    /// a closure's `{ id in`): such a name in the body means that value, not a constant of the same name elsewhere.
+    var locals: Set<String> = []
 
     /// `name(label:label:)`, as Swift documentation spells a function.
     var signature: String {
@@ -149,6 +154,8 @@ struct ConstantInfo: Sendable {
     var callable: Int32
     /// The value is an interpolated literal as written (`"\(bundle).refresh"`), known only up to its interpolations.
     var isPattern = false
+    /// A `static` or `class` member, which an instance (`task.identifier`) cannot name.
+    var isStatic = false
 }
 
 struct RegistrationInfo: Sendable {

@@ -82,7 +82,7 @@ final class Project {
 
     /// The local callable whose code holds token `token`: the innermost function or computed property, the stored
     /// values of the innermost type, or the top-level code.
-    private func caller(file fileIndex: Int, token: Int) -> Int32 {
+    func caller(file fileIndex: Int, token: Int) -> Int32 {
         let file = self.file(fileIndex)
         var scope = Int(file.scopeOf[token])
         while scope > 0, !file.scopes[scope].isCallable, file.scopes[scope].kind != .type {

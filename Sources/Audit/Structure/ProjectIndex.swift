@@ -357,6 +357,12 @@ final class ProjectIndex {
         let tiers: [[(file: Int32, constant: ConstantInfo)]]
         if let qualifier, let first = qualifier.first, first.isUppercase, qualifier != "Self" {
             tiers = [candidates.filter { $0.constant.typeName == qualifier }]
+        } else if qualifier == nil, info.locals.contains(name) {
+            // A name the body binds itself (`for (identifier, info) in …`) is that value, unless it is a literal.
+            tiers = [candidates.filter { $0.file == callable.file && $0.constant.callable == callable.index }]
+        } else if let qualifier, qualifier != "self", qualifier != "Self", !qualifier.isEmpty {
+            // `task.identifier`, `Type.shared.identifier`: a member of an instance, never a `static` constant.
+            tiers = [candidates.filter { $0.constant.callable < 0 && !$0.constant.isStatic }]
         } else {
             tiers = [
                 candidates.filter { $0.file == callable.file && $0.constant.callable == callable.index },

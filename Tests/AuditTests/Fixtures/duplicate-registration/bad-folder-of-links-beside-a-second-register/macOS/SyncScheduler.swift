@@ -1,0 +1,1 @@
+../iOS/SyncScheduler.swift

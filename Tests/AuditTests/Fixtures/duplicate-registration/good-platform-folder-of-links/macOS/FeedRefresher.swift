@@ -1,0 +1,1 @@
+../iOS/FeedRefresher.swift

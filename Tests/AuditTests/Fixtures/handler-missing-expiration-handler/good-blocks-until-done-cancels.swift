@@ -1,0 +1,37 @@
+// swift-format-ignore-file
+import BackgroundTasks
+import UIKit
+
+/// The same wait, with an expiration handler that stops the script, which ends the wait.
+@main
+final class AppDelegate: UIResponder, UIApplicationDelegate {
+    func application(
+        _ application: UIApplication,
+        didFinishLaunchingWithOptions launchOptions: [UIApplication.LaunchOptionsKey: Any]?
+    ) -> Bool {
+        BGTaskScheduler.shared.register(forTaskWithIdentifier: "com.example.script", using: nil) { task in
+            task.expirationHandler = { ScriptEngine.shared.stop() }
+            self.schedule()
+            let ok = self.runScript()
+            task.setTaskCompleted(success: ok)
+        }
+        schedule()
+        return true
+    }
+
+    func schedule() {
+        try? BGTaskScheduler.shared.submit(BGAppRefreshTaskRequest(identifier: "com.example.script"))
+    }
+
+    func runScript() -> Bool {
+        let group = DispatchGroup()
+        var result = false
+        group.enter()
+        ScriptEngine.shared.run("refresh.js") { ok in
+            result = ok
+            group.leave()
+        }
+        group.wait()
+        return result
+    }
+}
