@@ -296,6 +296,8 @@ struct IngestWriter {
     /// Watch items `write` has held back for `flush`, with their lines.
     private var pendingItems: [WatchSubmission] = []
     private var pendingItemLines: [Int] = []
+    /// User and settings records `write` has held back for `flush`, with their lines.
+    private var pendingRecords: [(record: InputRecord, line: Int)] = []
     /// The lines of watch items the database refused to queue: not merged into their day either.
     private var refusedItemLines: Set<Int> = []
 
@@ -332,13 +334,12 @@ struct IngestWriter {
         if case .rejected(let line, let error) = item { reject(error, line: line, rejected: rejected) }
     }
 
-    /// Writes `item`, or holds it back when it is a day or a watch item: those are staged many at a time
-    /// (`flush`), each kind in input order. Other records do not wait for them — a user, settings or watch
-    /// record writes other rows than a day's, a day's or item's user is ensured as it is staged, and the
-    /// queue is drained only after the input is stored, so the rows end the same — but a line refused
-    /// before the database waits, so rejected lines are reported in line order. (A line the database
-    /// itself refuses, which the decoder's bounds should make impossible, may be reported after a later
-    /// record's.)
+    /// Holds `item` back to be staged many at a time (`flush`), each kind in input order: days, watch items,
+    /// and user and settings records. The kinds do not wait for each other — a user, settings or watch record
+    /// writes other rows than a day's, a day's or item's user is ensured as it is staged, and the queue is
+    /// drained only after the input is stored, so the rows end the same — but a line refused before the database
+    /// waits for all of them, so rejected lines are reported in line order. (A line the database itself refuses,
+    /// which the decoder's bounds should make impossible, may be reported after a later record's.)
     mutating func write(_ item: PlannedWrite, into store: isolated Store, rejected: (IngestionError) -> Void) throws {
         switch item {
         case .days(let days):
@@ -359,15 +360,9 @@ struct IngestWriter {
             if pendingItems.count >= IngestWriter.stagedAtOnce { try flush(into: store, rejected: rejected) }
         case .record(let record, let line):
             read(item, rejected: rejected)
-            if let refusal = try store.stage(record) {
-                // The decoder checks every bound the schema does, so this is a disagreement between the two.
-                reject(
-                    FieldError(record.typeName, "refused by the database (\(refusal))"), line: line, rejected: rejected)
-                return
-            }
-            counted.stored[record.typeName, default: 0] += 1
-            counted.calendarInputs.note(record)
+            pendingRecords.append((record, line))
             sinceCheckpoint += 1
+            if pendingRecords.count >= IngestWriter.stagedAtOnce { try flushRecords(into: store, rejected: rejected) }
         }
         if !strict, sinceCheckpoint >= IngestWriter.checkpointInterval {
             try flush(into: store, rejected: rejected)
@@ -379,9 +374,27 @@ struct IngestWriter {
     /// Stages the watch items and days held back by `write`. Call it before the batch ends: `finish()`
     /// refuses to report records never written.
     mutating func flush(into store: isolated Store, rejected: (IngestionError) -> Void) throws {
+        try flushRecords(into: store, rejected: rejected)
         // The items first: a day's merged items were read before it, so each is known queued or refused.
         try flushItems(into: store, rejected: rejected)
         try flushDays(into: store, rejected: rejected)
+    }
+
+    private mutating func flushRecords(into store: isolated Store, rejected: (IngestionError) -> Void) throws {
+        guard !pendingRecords.isEmpty else { return }
+        let refusals = Dictionary(
+            uniqueKeysWithValues: try store.stage(pendingRecords.map(\.record)).map { ($0.index, $0.refusal) })
+        for (index, (record, line)) in pendingRecords.enumerated() {
+            if let refusal = refusals[index] {
+                // The decoder checks every bound the schema does, so this is a disagreement between the two.
+                reject(
+                    FieldError(record.typeName, "refused by the database (\(refusal))"), line: line, rejected: rejected)
+            } else {
+                counted.stored[record.typeName, default: 0] += 1
+                counted.calendarInputs.note(record)
+            }
+        }
+        pendingRecords.removeAll(keepingCapacity: true)
     }
 
     private mutating func flushItems(into store: isolated Store, rejected: (IngestionError) -> Void) throws {
@@ -515,7 +528,9 @@ struct IngestWriter {
     }
 
     func finish() throws -> IngestReport {
-        precondition(pendingDays.isEmpty && pendingItems.isEmpty, "records held back were never written")
+        precondition(
+            pendingDays.isEmpty && pendingItems.isEmpty && pendingRecords.isEmpty,
+            "records held back were never written")
         if strict, counted.rejected > 0 {
             var rolledBack = report
             rolledBack.committed = false

@@ -40,8 +40,38 @@ extension Store {
         case .entry(let entry): return try stage(DayWrite(entry))
         case .health(let metrics): return metrics.isEmpty ? nil : try stage(DayWrite(metrics))
         case .watch(let item): return try stage([item]).first?.refusal
-        case .user(let update): return try refusal { () throws(StorageError) in try apply(update) }
-        case .settings(let update): return try refusal { () throws(StorageError) in try apply(update) }
+        case .user, .settings: return try stage([record]).first?.refusal
+        }
+    }
+
+    /// Stages user and settings records, in order, as `stage(_: InputRecord)` would one by one, and returns the
+    /// refusals by the index of their record: all of them under one savepoint, and each under its own only when the
+    /// database refused one of them (on PostgreSQL a savepoint is two round trips). Days and watch items are
+    /// staged many at a time by `stage(_: [DayWrite])` and `stage(_: [WatchSubmission])`. Valid only inside `batch`.
+    public func stage(_ records: [InputRecord]) throws(StorageError) -> [(index: Int, refusal: StorageError)] {
+        if records.count > 1 {
+            do {
+                try undoable { () throws(StorageError) in for record in records { try apply(record) } }
+                return []
+            } catch  where error.isRecordRefusal {
+                // Found below, one by one.
+            }
+        }
+        var refusals: [(index: Int, refusal: StorageError)] = []
+        for (index, record) in records.enumerated() {
+            if let refusal = try refusal({ () throws(StorageError) in try apply(record) }) {
+                refusals.append((index, refusal))
+            }
+        }
+        return refusals
+    }
+
+    private func apply(_ record: InputRecord) throws(StorageError) {
+        switch record {
+        case .user(let update): try apply(update)
+        case .settings(let update): try apply(update)
+        case .entry, .health, .watch:
+            preconditionFailure("days and watch items are staged many at a time, as `DayWrite`s and `WatchSubmission`s")
         }
     }
 
@@ -134,10 +164,23 @@ extension Store {
         throws(StorageError) -> StorageError?
     {
         do {
-            try driver.refusable(write)
+            try undoable(write)
             return nil
         } catch  where refused(error) {
             return error
+        }
+    }
+
+    /// Runs `write` in the open transaction under a savepoint (`StorageDriver.refusable`): when it throws, what it
+    /// wrote is undone, and the users it ensured are no longer taken as known.
+    private func undoable(_ write: () throws(StorageError) -> Void) throws(StorageError) {
+        usersEnsuredUnderSavepoint = []
+        defer { usersEnsuredUnderSavepoint = nil }
+        do {
+            try driver.refusable(write)
+        } catch {
+            for user in usersEnsuredUnderSavepoint ?? [] { knownUsers.remove(user) }
+            throw error
         }
     }
 }

@@ -51,6 +51,7 @@ extension Store {
         guard !knownUsers.contains(id) else { return }
         try driver.run(.insertUserIfMissing, [id, now])
         knownUsers.insert(id)
+        usersEnsuredUnderSavepoint?.append(id)
     }
 
     /// `ensureUser` for each of `users`, skipping repeats of the one before (rows come by user).

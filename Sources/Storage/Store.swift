@@ -26,6 +26,8 @@ public actor Store {
     var knownUsers: Set<UserID> = []
     /// `knownUsers` as the open batch's transaction began.
     var knownUsersBeforeBatch: Set<UserID> = []
+    /// Users `ensureUser` added to `knownUsers` under the open savepoint (`undoable`), forgotten if it is undone.
+    var usersEnsuredUnderSavepoint: [UserID]?
     /// The instant of the open `batch`: every row it writes is stamped with it.
     var batchMilliseconds: Int64?
     /// Where the actor's calls run: a thread of its own (`ConnectionThread`), not the pool every task shares.

@@ -93,6 +93,56 @@ struct DatabaseFaultTests {
         try await Self.ingestWithRefusedLine(backend: .postgresql, users: 40)
     }
 
+    /// User and settings records are staged many under one savepoint. A settings record an operator's trigger
+    /// refuses is undone with the user its statement had just created; that user is then no longer taken as
+    /// stored, so the user's days later in the input create it again instead of being refused for a missing user.
+    @Test(
+        "a refused settings record costs that record alone: the records staged with it are kept, and its user's days",
+        arguments: TestBackend.all)
+    func refusedSettings(backend: TestBackend) async throws {
+        let database = TestDatabase(backend)
+        _ = try await database.open()
+        switch backend {
+        case .sqlite:
+            try Store.executeForTesting(
+                at: database.path,
+                """
+                CREATE TRIGGER refuse_23 BEFORE INSERT ON user_settings WHEN NEW.value = '23'
+                BEGIN SELECT RAISE(ABORT, 'refused'); END;
+                """)
+        case .postgresql:
+            try Store.executeForTesting(
+                at: database.path,
+                """
+                CREATE FUNCTION refuse_23() RETURNS trigger LANGUAGE plpgsql AS $$
+                BEGIN
+                    IF NEW.value::text = '23' THEN RAISE EXCEPTION 'refused'; END IF;
+                    RETURN NEW;
+                END $$;
+                CREATE TRIGGER refuse_23 BEFORE INSERT ON user_settings FOR EACH ROW EXECUTE FUNCTION refuse_23();
+                """)
+        }
+        let input = [
+            #"{"type":"user","user":"ada","timeZone":"Europe/Paris"}"#,
+            #"{"type":"settings","user":"new","reminderHour":23}"#,
+            #"{"type":"settings","user":"ada","reminderHour":7}"#,
+            #"{"type":"entry","user":"new","day":"2026-02-10","mood":3}"#,
+            #"{"type":"entry","user":"ada","day":"2026-02-10","mood":4}"#,
+        ]
+        let run = try await runBinary(
+            ["ingest", "-", "--db", database.path, "--now", Self.now], stdin: input.joined(separator: "\n"))
+        Self.expectClean(run, status: 65)
+        #expect(run.stderr.hasPrefix("line 2: settings: refused by the database"), "\(run.stderr)")
+        let pipeline = try await database.open()
+        #expect(try await pipeline.store.user(UserID.literal("ada"))?.timeZone.identifier == "Europe/Paris")
+        #expect(try await pipeline.store.settings(for: UserID.literal("ada")).reminderHour == 7)
+        #expect(try await pipeline.store.settings(for: UserID.literal("new")).reminderHour == 20)
+        for user in ["new", "ada"] {
+            let logs = try await pipeline.store.dailyLogs(user: UserID.literal(user))
+            #expect(logs.map(\.day.description) == ["2026-02-10"], "\(user)")
+        }
+    }
+
     /// Ingests `users` users' 28 days with line 41 carrying notes an operator's trigger refuses, and checks that
     /// line alone is refused, named, and quoted nowhere.
     static func ingestWithRefusedLine(
