@@ -232,7 +232,7 @@ extension SQL {
         """
 
     /// $1 request ids (a list): closes the runs dead workers left open for them as failures at the moment their
-    /// leases expired; each request's id and the dead worker.
+    /// leases expired; each request's id, the dead worker, and the run's id and start (for `recordLatestRuns`).
     static let closeAbandonedRuns = SQL(
         """
         UPDATE task_runs AS r SET finished_at = r.lease_expires_at, outcome = 'failure',
@@ -241,7 +241,7 @@ extension SQL {
                 SELECT 1 FROM task_requests t
                 WHERE t.identifier = r.identifier AND t.scope = r.scope AND t.lease_owner IS NULL)
         WHERE r.request_id = ANY($1::bigint[]) AND r.finished_at IS NULL
-        RETURNING request_id, worker
+        RETURNING request_id, worker, id, started_at
         """)
 
     /// $1 request ids (a list), claimed: opens a run for each, in the order they became due; each run's id and
@@ -257,14 +257,14 @@ extension SQL {
 
     // MARK: Finishing
 
-    /// $1 request ids (a list), $2 rows of (request id, owner, attempt): the id, identifier, scope and attempts of
-    /// each request whose lease holds — whether or not it has expired, until a claim takes it over (PostgreSQL:
-    /// locked, in id order, so it and a reclaim cannot both win, and two batches never wait on each other in a
-    /// circle). The list finds the rows by their key: on PostgreSQL a join on the rows alone was planned as a scan of
-    /// the whole table.
+    /// $1 request ids (a list), $2 rows of (request id, owner, attempt): the id, identifier, scope, attempts and
+    /// claimed_at (its run's start) of each request whose lease holds — whether or not it has expired, until a claim
+    /// takes it over (PostgreSQL: locked, in id order, so it and a reclaim cannot both win, and two batches never wait
+    /// on each other in a circle). The list finds the rows by their key: on PostgreSQL a join on the rows alone was
+    /// planned as a scan of the whole table.
     static let leasedTaskRequests = SQL(
         """
-        SELECT r.id, r.identifier, r.scope, r.attempts FROM task_requests AS r
+        SELECT r.id, r.identifier, r.scope, r.attempts, r.claimed_at FROM task_requests AS r
         WHERE r.id = ANY($1::bigint[]) AND (r.id, r.lease_owner, r.attempts) IN (
             SELECT (s.value ->> 0)::bigint, s.value ->> 1, (s.value ->> 2)::integer
             FROM json_array_elements($2::json) AS s (value))
@@ -318,9 +318,11 @@ extension SQL {
         WHERE id = $1
         """)
 
-    /// $1 run ids (a list), $2 rows of (run id, outcome, reason, successor_pending, periods), $3 finished_at: each
-    /// run still open closed. On PostgreSQL the list finds the runs by their key (a join on the rows alone was
-    /// planned as a scan of the whole history).
+    /// $1 run ids (a list), $2 rows of (run id, outcome, reason, successor_pending, periods), $3 finished_at, $4 and
+    /// $5 the earliest and latest start of the runs: each run still open closed. On PostgreSQL the list finds the
+    /// runs by their key (a join on the rows alone was planned as a scan of the whole history), and the starts the
+    /// days that hold them (the other days' partitions are left out when the statement starts, its parameters
+    /// known).
     static let finishRuns = SQL(
         sqlite: """
             UPDATE task_runs SET finished_at = $3, outcome = s.value ->> 1, reason = s.value ->> 2,
@@ -333,7 +335,58 @@ extension SQL {
                 successor_pending = (s.e ->> 3)::boolean, periods = (s.e ->> 4)::integer
             FROM json_array_elements($2::json) AS s (e)
             WHERE r.id = ANY($1::bigint[]) AND r.id = (s.e ->> 0)::bigint AND r.finished_at IS NULL
+                AND r.started_at >= $4::bigint AND r.started_at <= $5::bigint
             """)
+
+    /// $1 run ids (a list), finished, $2 and $3 the earliest and latest start of the runs: each chain's latest of them
+    /// recorded as the chain's latest finished run, unless a later one is recorded already (batches on other workers
+    /// commit in any order), and a success among them as its last success, unless a later one is recorded. In chain
+    /// order, so two batches with chains in common lock their rows in one order.
+    static let recordLatestRuns = SQL(
+        """
+        INSERT INTO latest_task_runs (
+            identifier, scope, run_id, request_id, kind, attempt, worker, started_at, lease_expires_at, finished_at,
+            outcome, reason, successor_pending, periods, last_success_at)
+        SELECT r.identifier, r.scope, r.id, r.request_id, r.kind, r.attempt, r.worker, r.started_at,
+            r.lease_expires_at, r.finished_at, r.outcome, r.reason, r.successor_pending, r.periods, s.last_success_at
+        FROM (
+            SELECT max(id) AS id, max(CASE WHEN outcome = 'success' THEN finished_at END) AS last_success_at
+            FROM task_runs
+            WHERE id = ANY($1::bigint[]) AND started_at >= $2::bigint AND started_at <= $3::bigint
+                AND finished_at IS NOT NULL
+            GROUP BY identifier, scope) AS s
+        JOIN task_runs AS r ON r.id = s.id AND r.started_at >= $2::bigint AND r.started_at <= $3::bigint
+        WHERE true ORDER BY r.identifier, r.scope
+        ON CONFLICT (identifier, scope) DO UPDATE SET
+            run_id = CASE WHEN excluded.run_id > latest_task_runs.run_id
+                THEN excluded.run_id ELSE latest_task_runs.run_id END,
+            request_id = CASE WHEN excluded.run_id > latest_task_runs.run_id
+                THEN excluded.request_id ELSE latest_task_runs.request_id END,
+            kind = CASE WHEN excluded.run_id > latest_task_runs.run_id
+                THEN excluded.kind ELSE latest_task_runs.kind END,
+            attempt = CASE WHEN excluded.run_id > latest_task_runs.run_id
+                THEN excluded.attempt ELSE latest_task_runs.attempt END,
+            worker = CASE WHEN excluded.run_id > latest_task_runs.run_id
+                THEN excluded.worker ELSE latest_task_runs.worker END,
+            started_at = CASE WHEN excluded.run_id > latest_task_runs.run_id
+                THEN excluded.started_at ELSE latest_task_runs.started_at END,
+            lease_expires_at = CASE WHEN excluded.run_id > latest_task_runs.run_id
+                THEN excluded.lease_expires_at ELSE latest_task_runs.lease_expires_at END,
+            finished_at = CASE WHEN excluded.run_id > latest_task_runs.run_id
+                THEN excluded.finished_at ELSE latest_task_runs.finished_at END,
+            outcome = CASE WHEN excluded.run_id > latest_task_runs.run_id
+                THEN excluded.outcome ELSE latest_task_runs.outcome END,
+            reason = CASE WHEN excluded.run_id > latest_task_runs.run_id
+                THEN excluded.reason ELSE latest_task_runs.reason END,
+            successor_pending = CASE WHEN excluded.run_id > latest_task_runs.run_id
+                THEN excluded.successor_pending ELSE latest_task_runs.successor_pending END,
+            periods = CASE WHEN excluded.run_id > latest_task_runs.run_id
+                THEN excluded.periods ELSE latest_task_runs.periods END,
+            last_success_at = CASE WHEN latest_task_runs.last_success_at IS NULL
+                    OR excluded.last_success_at > latest_task_runs.last_success_at
+                THEN coalesce(excluded.last_success_at, latest_task_runs.last_success_at)
+                ELSE latest_task_runs.last_success_at END
+        """)
 
     static let deleteUnfinishedRun = SQL("DELETE FROM task_runs WHERE id = $1 AND finished_at IS NULL")
 
@@ -352,7 +405,7 @@ extension SQL {
     // MARK: History and status
 
     /// $1 identifier or NULL, $2 scope or NULL, $3 whether unfinished runs too, $4 limit: the most recent runs,
-    /// oldest first.
+    /// oldest first: those of the history, and each chain's latest finished run, pruned from the history or not.
     static let taskRuns = SQL(
         """
         SELECT * FROM (
@@ -361,6 +414,14 @@ extension SQL {
             FROM task_runs
             WHERE ($1::text IS NULL OR identifier = $1::text) AND ($2::text IS NULL OR scope = $2::text)
                 AND ($3::boolean OR finished_at IS NOT NULL)
+            UNION ALL
+            SELECT run_id, request_id, identifier, scope, kind, attempt, worker, started_at, lease_expires_at,
+                finished_at, outcome, reason, successor_pending, periods
+            FROM latest_task_runs AS latest
+            WHERE ($1::text IS NULL OR identifier = $1::text) AND ($2::text IS NULL OR scope = $2::text)
+                AND NOT EXISTS (
+                    SELECT 1 FROM task_runs AS run
+                    WHERE run.identifier = latest.identifier AND run.scope = latest.scope AND run.id = latest.run_id)
             ORDER BY id DESC LIMIT $4::bigint) AS recent
         ORDER BY id
         """)
@@ -368,22 +429,20 @@ extension SQL {
     /// The latest finished run of each chain, where it succeeded and left no successor pending.
     static let brokenTaskChains = SQL(
         """
-        SELECT run.id, run.request_id, run.identifier, run.scope, run.kind, run.attempt, run.worker,
-            run.started_at, run.lease_expires_at, run.finished_at, run.outcome, run.reason, run.successor_pending,
-            run.periods
-        FROM task_runs AS run
-        JOIN (SELECT max(id) AS id FROM task_runs WHERE finished_at IS NOT NULL GROUP BY identifier, scope) AS last
-            ON last.id = run.id
-        WHERE run.outcome = 'success' AND NOT run.successor_pending
-        ORDER BY run.identifier, run.scope
+        SELECT run_id, request_id, identifier, scope, kind, attempt, worker, started_at, lease_expires_at,
+            finished_at, outcome, reason, successor_pending, periods
+        FROM latest_task_runs
+        WHERE outcome = 'success' AND NOT successor_pending
+        ORDER BY identifier, scope
         """)
 
-    /// $1 identifier: users that never had a request of it, never ran it, and have none discarded.
+    /// $1 identifier: users that never had a request of it, never finished a run of it (a run in progress has its
+    /// request), and have none discarded.
     static let usersNeverSubmitted = SQL(
         """
         SELECT id FROM users AS u
         WHERE NOT EXISTS (SELECT 1 FROM task_requests WHERE identifier = $1 AND scope = u.id)
-            AND NOT EXISTS (SELECT 1 FROM task_runs WHERE identifier = $1 AND scope = u.id)
+            AND NOT EXISTS (SELECT 1 FROM latest_task_runs WHERE identifier = $1 AND scope = u.id)
             AND NOT EXISTS (SELECT 1 FROM discarded_task_requests WHERE identifier = $1 AND scope = u.id)
         ORDER BY id
         """)
@@ -392,7 +451,7 @@ extension SQL {
     static let globalScopeNeverSubmitted = SQL(
         """
         SELECT '' WHERE NOT EXISTS (SELECT 1 FROM task_requests WHERE identifier = $1 AND scope = '')
-            AND NOT EXISTS (SELECT 1 FROM task_runs WHERE identifier = $1 AND scope = '')
+            AND NOT EXISTS (SELECT 1 FROM latest_task_runs WHERE identifier = $1 AND scope = '')
             AND NOT EXISTS (SELECT 1 FROM discarded_task_requests WHERE identifier = $1 AND scope = '')
         """)
 
@@ -418,11 +477,33 @@ extension SQL {
         FROM task_requests GROUP BY identifier
         """)
 
-    /// Each identifier and outcome: runs, their total duration and the last finish.
+    /// Each identifier and outcome: the runs of the history and their total duration, and the last finish, of the
+    /// history or of a chain's latest run or last success (kept when the history is pruned). An outcome whose runs
+    /// were all pruned has 0 runs.
     static let taskRunTotals = SQL(
         """
-        SELECT identifier, outcome, count(*), sum(finished_at - started_at), max(finished_at)
-        FROM task_runs WHERE finished_at IS NOT NULL
+        SELECT identifier, outcome, sum(runs), sum(duration), max(last_finished_at) FROM (
+            SELECT identifier, outcome, count(*) AS runs, sum(finished_at - started_at) AS duration,
+                max(finished_at) AS last_finished_at
+            FROM task_runs WHERE finished_at IS NOT NULL GROUP BY identifier, outcome
+            UNION ALL
+            SELECT identifier, outcome, 0::bigint, 0::bigint, max(finished_at)
+            FROM latest_task_runs GROUP BY identifier, outcome
+            UNION ALL
+            SELECT identifier, 'success', 0::bigint, 0::bigint, max(last_success_at)
+            FROM latest_task_runs WHERE last_success_at IS NOT NULL GROUP BY identifier) AS totals
         GROUP BY identifier, outcome ORDER BY identifier, outcome
         """)
+
+    /// $1 now, $2 days: the run history's partitions of the day holding now and the days after, made ahead of the
+    /// runs that start in them (PostgreSQL; SQLite keeps one table); how many were created.
+    static let prepareTaskRunDays = SQL(
+        sqlite: "SELECT 0",
+        postgresql: "SELECT prepare_task_run_partitions($1::bigint, $2::integer)")
+
+    /// $1 before: the run history's days that ended then or earlier dropped whole (PostgreSQL; SQLite deletes runs
+    /// row by row, `pruneRuns`); about how many runs they held.
+    static let dropTaskRunDays = SQL(
+        sqlite: "SELECT 0",
+        postgresql: "SELECT drop_task_run_partitions($1::bigint)")
 }

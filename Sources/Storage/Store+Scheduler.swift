@@ -173,8 +173,14 @@ extension Store {
             }
             guard !claimed.isEmpty else { return [] }
             let ids = SQLValue.integers(claimed.map(\.id))
-            let deadWorkers = Dictionary(
-                try driver.rows(.closeAbandonedRuns, [ids]) { ($0.int64(0), $0.string(1)) }, uniquingKeysWith: { $1 })
+            let abandoned = try driver.rows(.closeAbandonedRuns, [ids]) { row in
+                (
+                    request: row.int64(0), worker: row.string(1),
+                    run: StartedRun(id: row.int64(2), startedAt: row.int64(3))
+                )
+            }
+            try recordLatestRuns(abandoned.map(\.run))
+            let deadWorkers = Dictionary(abandoned.map { ($0.request, $0.worker) }, uniquingKeysWith: { $1 })
             let runs = Dictionary(
                 try driver.rows(.openRuns, [ids]) { ($0.int64(1), $0.int64(0)) }, uniquingKeysWith: { $1 })
             return claimed.map { request in
@@ -229,7 +235,7 @@ extension Store {
             var finishes: [TaskRunFinish] = []
             var succeeded: [Int64] = []
             var closed: [[SQLValue]] = []
-            var runs: [Int64] = []
+            var runs: [StartedRun] = []
             for completion in completions {
                 guard let request = held[completion.lease.requestID] else {
                     finishes.append(.leaseLost)
@@ -238,7 +244,7 @@ extension Store {
                 let successorPending = try settle(
                     completion, request, successorPending: pending.contains(request.chain))
                 if !completion.discard && completion.retryAt == nil { succeeded.append(completion.lease.requestID) }
-                runs.append(completion.runID)
+                runs.append(StartedRun(id: completion.runID, startedAt: request.startedAt))
                 closed.append([
                     .integer(completion.runID), .text(completion.outcome.rawValue), completion.reason.sqlValue,
                     .boolean(successorPending), completion.periods.sqlValue,
@@ -246,7 +252,13 @@ extension Store {
                 finishes.append(.recorded(successorPending: successorPending))
             }
             if !succeeded.isEmpty { try driver.run(.deleteTaskRequests, [SQLValue.integers(succeeded)]) }
-            if !closed.isEmpty { try driver.run(.finishRuns, [SQLValue.integers(runs), SQLValue.rows(closed), now]) }
+            if !closed.isEmpty {
+                let starts = runs.map(\.startedAt)
+                try driver.run(
+                    .finishRuns,
+                    [SQLValue.integers(runs.map(\.id)), SQLValue.rows(closed), now, starts.min(), starts.max()])
+                try recordLatestRuns(runs)
+            }
             for claim in releasing { try release(claim) }
             return finishes
         }
@@ -261,10 +273,25 @@ extension Store {
         try leasedRequests([lease])[lease.requestID] != nil
     }
 
-    /// A leased request as its lease holds it: its chain and its attempts.
+    /// A leased request as its lease holds it: its chain, its attempts, and when its claim started its run.
     private struct HeldRequest {
         var chain: ChainKey
         var attempts: Int
+        var startedAt: Int64
+    }
+
+    /// A run by its id and start (milliseconds): on PostgreSQL the start finds the day that holds it.
+    private struct StartedRun {
+        var id: Int64
+        var startedAt: Int64
+    }
+
+    /// Records the chains' latest finished runs among `runs` (just finished), in one statement: what status reads
+    /// and history keeps showing after the runs themselves are pruned.
+    private func recordLatestRuns(_ runs: [StartedRun]) throws(StorageError) {
+        guard !runs.isEmpty else { return }
+        let starts = runs.map(\.startedAt)
+        try driver.run(.recordLatestRuns, [SQLValue.integers(runs.map(\.id)), starts.min(), starts.max()])
     }
 
     /// An identifier and a scope: the requests of one chain.
@@ -283,7 +310,7 @@ extension Store {
             try driver.rows(.leasedTaskRequests, [SQLValue.integers(leases.map(\.requestID)), SQLValue.rows(rows)]) {
                 row in
                 let chain = ChainKey(identifier: row.string(1), scope: row.string(2))
-                return (row.int64(0), HeldRequest(chain: chain, attempts: row.int(3)))
+                return (row.int64(0), HeldRequest(chain: chain, attempts: row.int(3), startedAt: row.int64(4)))
             }, uniquingKeysWith: { first, _ in first })
     }
 
