@@ -197,3 +197,11 @@ DROP TABLE task_runs_before_days;
 CREATE INDEX task_runs_by_task ON task_runs (identifier, scope, id);
 -- Runs still open: at most one per request, closed by its worker or by the claim that reclaims it.
 CREATE INDEX task_runs_open ON task_runs (request_id) WHERE finished_at IS NULL;
+
+-- 3. The requests table stays small (a request is deleted when it succeeds) but is updated at every claim, which
+--    sets lease_owner: a column of the partial indexes that keep pending requests unique per chain and in claim
+--    order, so a claim is never a HOT update (one whose indexes need no new entry) whatever the table's fillfactor;
+--    `scripts/bench.sh retention` measures it. What can be saved is an index no statement reads: task_requests_due
+--    (0003; claims read task_requests_claimable_by_task and task_requests_leased) took a new entry at every
+--    insert, claim and retry.
+DROP INDEX task_requests_due;
