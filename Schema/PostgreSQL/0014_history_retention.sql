@@ -5,12 +5,15 @@
 -- 1. Each chain's latest finished run, which `pipeline status` reads (last success, broken chains, chains never
 --    started) and `pipeline history` keeps showing, lives in a table of its own, upserted by the statement that
 --    finishes a batch of runs. The history then has no row that pruning must keep.
--- 2. `task_runs` is partitioned by the UTC day its runs started (https://www.postgresql.org/docs/15/ddl-partitioning.html):
+-- 2. `task_runs` is partitioned by the UTC day its runs finished (https://www.postgresql.org/docs/15/ddl-partitioning.html):
 --    launches create the partitions of the next days ahead (prepare_task_run_partitions), and pruning detaches and
 --    drops whole days older than the retention (drop_task_run_partitions): a few catalog changes, whatever the
---    number of rows, where deleting them would write every row once more and leave the table to vacuum. A run
---    whose day has no partition (a clock far from the launch's, a copy from another database, a launch before its
---    day was prepared) lands in the default partition, which pruning empties row by row, by finish, as SQLite does.
+--    number of rows, where deleting them would write every row once more and leave the table to vacuum. A run in
+--    progress has no finish: it waits in the default partition, which takes NULL keys, and the statement that
+--    finishes it moves it into its day. So the statements of claims and finishes read the default partition
+--    alone (`finished_at IS NULL`), which holds the runs in progress, however many days the history keeps. A run
+--    whose day has no partition (a clock far from the launch's, a copy from another database) stays in the default
+--    partition too, which pruning empties row by row, by finish, as SQLite does.
 
 CREATE TABLE latest_task_runs (
     identifier TEXT NOT NULL,
@@ -63,9 +66,9 @@ CREATE TABLE task_runs (
     kind TEXT NOT NULL CHECK (kind IN ('refresh', 'processing')),
     attempt INTEGER NOT NULL CHECK (attempt >= 1),
     worker TEXT NOT NULL,
-    -- The partition key: a run's row is written when it starts, so its start is known at the insert.
     started_at BIGINT NOT NULL,
     lease_expires_at BIGINT NOT NULL,
+    -- The partition key: NULL (the default partition) while the run is in progress.
     finished_at BIGINT,
     outcome TEXT CHECK (outcome IN ('success', 'failure', 'expired')),
     reason TEXT,
@@ -73,10 +76,8 @@ CREATE TABLE task_runs (
     -- successful run without one broke its chain.
     successor_pending BOOLEAN,
     periods INTEGER CHECK (periods >= 1),
-    CHECK ((finished_at IS NULL) = (outcome IS NULL)),
-    -- A partitioned table's key includes its partition key.
-    PRIMARY KEY (id, started_at)
-) PARTITION BY RANGE (started_at);
+    CHECK ((finished_at IS NULL) = (outcome IS NULL))
+) PARTITION BY RANGE (finished_at);
 
 SELECT CASE WHEN s.is_called OR m.id IS NOT NULL
         THEN setval('task_runs_id_seq', greatest(s.last_value, coalesce(m.id, 0)), true)
@@ -84,10 +85,59 @@ SELECT CASE WHEN s.is_called OR m.id IS NOT NULL
 FROM task_runs_before_days_id_seq AS s, (SELECT max(id) AS id FROM task_runs_before_days) AS m;
 
 CREATE TABLE task_runs_default PARTITION OF task_runs DEFAULT;
--- Only the default partition is pruned row by row, and searched for a day's rows before that day's partition is
--- created.
+-- Only the default partition is pruned row by row, and searched for a day's runs before that day's partition is
+-- created; only it holds runs in progress.
 CREATE INDEX task_runs_default_by_finish ON task_runs_default (finished_at) WHERE finished_at IS NOT NULL;
-CREATE INDEX task_runs_default_by_start ON task_runs_default (started_at);
+-- Runs still open: at most one per request, closed by its worker or by the claim that reclaims it.
+CREATE INDEX task_runs_open ON task_runs_default (request_id) WHERE finished_at IS NULL;
+-- A run by its id, in each partition (a day's is made with it; a copy pages in id order). Unique in the default
+-- partition, which the statements of claims and finishes read by id: an index the planner knows unique is the one
+-- it takes there, however stale its statistics of a partition that runs pass through. (A partitioned table's
+-- unique index would have to include the partition key, which is NULL while a run is in progress; the identity hands
+-- each id out once.)
+CREATE UNIQUE INDEX task_runs_default_by_id ON task_runs_default (id);
+
+-- Records each chain's latest finished run among `runs` in latest_task_runs, unless a later run is recorded already
+-- (batches on other workers commit in any order), and a success among them as the chain's last success, unless a
+-- later one is recorded; in chain order, so two batches with chains in common lock their rows in one order. Called
+-- by the statement that finishes a batch's runs, with the rows it updated (Sources/Storage/SQL+Scheduler.swift,
+-- finishRuns; recordLatestRuns is the SQLite form).
+--
+-- PL/pgSQL with a generic plan: its statement is planned once per session, not at every finish (the sessions plan
+-- their own statements for their arguments, plan_cache_mode = force_custom_plan; this one's plan does not depend
+-- on them). A SQL function was planned at every call, which doubled the cost of a finish.
+CREATE FUNCTION record_latest_task_runs(runs task_runs[]) RETURNS VOID
+LANGUAGE plpgsql SET plan_cache_mode = force_generic_plan AS $$
+BEGIN
+    INSERT INTO latest_task_runs (
+        identifier, scope, run_id, request_id, kind, attempt, worker, started_at, lease_expires_at, finished_at,
+        outcome, reason, successor_pending, periods, last_success_at)
+    SELECT r.identifier, r.scope, r.id, r.request_id, r.kind, r.attempt, r.worker, r.started_at, r.lease_expires_at,
+        r.finished_at, r.outcome, r.reason, r.successor_pending, r.periods, s.last_success_at
+    FROM (
+        SELECT max(id) AS id, max(CASE WHEN outcome = 'success' THEN finished_at END) AS last_success_at
+        FROM unnest(runs) GROUP BY identifier, scope) AS s
+    JOIN unnest(runs) AS r ON r.id = s.id
+    ORDER BY r.identifier, r.scope
+    ON CONFLICT (identifier, scope) DO UPDATE SET
+        (run_id, request_id, kind, attempt, worker, started_at, lease_expires_at, finished_at, outcome, reason,
+            successor_pending, periods) =
+        (SELECT CASE WHEN newer THEN excluded.run_id ELSE latest_task_runs.run_id END,
+            CASE WHEN newer THEN excluded.request_id ELSE latest_task_runs.request_id END,
+            CASE WHEN newer THEN excluded.kind ELSE latest_task_runs.kind END,
+            CASE WHEN newer THEN excluded.attempt ELSE latest_task_runs.attempt END,
+            CASE WHEN newer THEN excluded.worker ELSE latest_task_runs.worker END,
+            CASE WHEN newer THEN excluded.started_at ELSE latest_task_runs.started_at END,
+            CASE WHEN newer THEN excluded.lease_expires_at ELSE latest_task_runs.lease_expires_at END,
+            CASE WHEN newer THEN excluded.finished_at ELSE latest_task_runs.finished_at END,
+            CASE WHEN newer THEN excluded.outcome ELSE latest_task_runs.outcome END,
+            CASE WHEN newer THEN excluded.reason ELSE latest_task_runs.reason END,
+            CASE WHEN newer THEN excluded.successor_pending ELSE latest_task_runs.successor_pending END,
+            CASE WHEN newer THEN excluded.periods ELSE latest_task_runs.periods END
+        FROM (SELECT excluded.run_id > latest_task_runs.run_id AS newer) AS comparison),
+        last_success_at = greatest(excluded.last_success_at, latest_task_runs.last_success_at);
+END
+$$;
 
 -- Partitions are created and dropped by one transaction at a time (of a schema): two launches creating the same
 -- day's would otherwise wait on each other's locks of the table and its default partition in a circle.
@@ -128,11 +178,12 @@ BEGIN
         name := 'task_runs_' || to_char(date '1970-01-01' + day, 'YYYYMMDD');
         CONTINUE WHEN to_regclass(format('%I.%I', current_schema(), name)) IS NOT NULL;
         CONTINUE WHEN EXISTS (
-            SELECT 1 FROM task_runs_default WHERE started_at >= low AND started_at < low + 86400000);
+            SELECT 1 FROM task_runs_default WHERE finished_at >= low AND finished_at < low + 86400000);
         BEGIN
             EXECUTE format(
                 'CREATE TABLE %I.%I PARTITION OF %I.task_runs FOR VALUES FROM (%s) TO (%s)',
                 current_schema(), name, current_schema(), low, low + 86400000);
+            EXECUTE format('CREATE INDEX %I ON %I.%I (id)', name || '_by_id', current_schema(), name);
             created := created + 1;
         EXCEPTION WHEN lock_not_available OR deadlock_detected THEN
             EXIT;
@@ -143,10 +194,10 @@ BEGIN
 END
 $$;
 
--- Detaches and drops every day partition whose day ended at or before `before_at`, oldest first. A run of the day
--- still open (its lease never taken over) is not history yet: it moves to the default partition first. A lock not
--- granted within 5 s (a long reader of the history) stops it; the next launch goes on. Returns the rows dropped,
--- from the planner's count (pg_class.reltuples, kept by autovacuum) where there is one, else counted.
+-- Detaches and drops every day partition whose day ended at or before `before_at`, oldest first (they hold finished
+-- runs only). A lock not granted within 5 s (a long reader of the history) stops it; the next launch goes on.
+-- Returns the rows dropped, from the planner's count (pg_class.reltuples, kept by autovacuum) where there is one,
+-- else counted.
 CREATE FUNCTION drop_task_run_partitions(before_at BIGINT) RETURNS BIGINT
 LANGUAGE plpgsql AS $$
 DECLARE
@@ -171,11 +222,10 @@ BEGIN
     LOOP
         BEGIN
             EXECUTE format('ALTER TABLE task_runs DETACH PARTITION %s', day.name);
-            EXECUTE format('INSERT INTO task_runs SELECT * FROM %s WHERE finished_at IS NULL', day.name);
             IF day.reltuples >= 0 THEN
                 day_rows := day.reltuples;
             ELSE
-                EXECUTE format('SELECT count(*) FROM %s WHERE finished_at IS NOT NULL', day.name) INTO day_rows;
+                EXECUTE format('SELECT count(*) FROM %s', day.name) INTO day_rows;
             END IF;
             EXECUTE format('DROP TABLE %s', day.name);
             removed := removed + day_rows;
@@ -189,14 +239,14 @@ END
 $$;
 
 SELECT prepare_task_run_partitions(day * 86400000, 1)
-FROM (SELECT DISTINCT floor(started_at / 86400000.0)::BIGINT AS day FROM task_runs_before_days) AS days;
+FROM (
+    SELECT DISTINCT floor(finished_at / 86400000.0)::BIGINT AS day FROM task_runs_before_days
+    WHERE finished_at IS NOT NULL) AS days;
 
 INSERT INTO task_runs SELECT * FROM task_runs_before_days;
 DROP TABLE task_runs_before_days;
 
 CREATE INDEX task_runs_by_task ON task_runs (identifier, scope, id);
--- Runs still open: at most one per request, closed by its worker or by the claim that reclaims it.
-CREATE INDEX task_runs_open ON task_runs (request_id) WHERE finished_at IS NULL;
 
 -- 3. The requests table stays small (a request is deleted when it succeeds) but is updated at every claim, which
 --    sets lease_owner: a column of the partial indexes that keep pending requests unique per chain and in claim

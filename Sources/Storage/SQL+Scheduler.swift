@@ -232,7 +232,9 @@ extension SQL {
         """
 
     /// $1 request ids (a list): closes the runs dead workers left open for them as failures at the moment their
-    /// leases expired; each request's id, the dead worker, and the run's id and start (for `recordLatestRuns`).
+    /// leases expired; each request's id, the dead worker, and the run's id and finish (for `recordLatestRuns`). On
+    /// PostgreSQL the runs in progress are those of the default partition (`finished_at IS NULL`); each moves into
+    /// the partition of the day it is closed as finished.
     static let closeAbandonedRuns = SQL(
         """
         UPDATE task_runs AS r SET finished_at = r.lease_expires_at, outcome = 'failure',
@@ -241,7 +243,7 @@ extension SQL {
                 SELECT 1 FROM task_requests t
                 WHERE t.identifier = r.identifier AND t.scope = r.scope AND t.lease_owner IS NULL)
         WHERE r.request_id = ANY($1::bigint[]) AND r.finished_at IS NULL
-        RETURNING request_id, worker, id, started_at
+        RETURNING request_id, worker, id, finished_at
         """)
 
     /// $1 request ids (a list), claimed: opens a run for each, in the order they became due; each run's id and
@@ -257,14 +259,14 @@ extension SQL {
 
     // MARK: Finishing
 
-    /// $1 request ids (a list), $2 rows of (request id, owner, attempt): the id, identifier, scope, attempts and
-    /// claimed_at (its run's start) of each request whose lease holds — whether or not it has expired, until a claim
-    /// takes it over (PostgreSQL: locked, in id order, so it and a reclaim cannot both win, and two batches never wait
-    /// on each other in a circle). The list finds the rows by their key: on PostgreSQL a join on the rows alone was
-    /// planned as a scan of the whole table.
+    /// $1 request ids (a list), $2 rows of (request id, owner, attempt): the id, identifier, scope and attempts of
+    /// each request whose lease holds — whether or not it has expired, until a claim takes it over (PostgreSQL:
+    /// locked, in id order, so it and a reclaim cannot both win, and two batches never wait on each other in a
+    /// circle). The list finds the rows by their key: on PostgreSQL a join on the rows alone was planned as a scan of
+    /// the whole table.
     static let leasedTaskRequests = SQL(
         """
-        SELECT r.id, r.identifier, r.scope, r.attempts, r.claimed_at FROM task_requests AS r
+        SELECT r.id, r.identifier, r.scope, r.attempts FROM task_requests AS r
         WHERE r.id = ANY($1::bigint[]) AND (r.id, r.lease_owner, r.attempts) IN (
             SELECT (s.value ->> 0)::bigint, s.value ->> 1, (s.value ->> 2)::integer
             FROM json_array_elements($2::json) AS s (value))
@@ -318,11 +320,12 @@ extension SQL {
         WHERE id = $1
         """)
 
-    /// $1 run ids (a list), $2 rows of (run id, outcome, reason, successor_pending, periods), $3 finished_at, $4 and
-    /// $5 the earliest and latest start of the runs: each run still open closed. On PostgreSQL the list finds the
-    /// runs by their key (a join on the rows alone was planned as a scan of the whole history), and the starts the
-    /// days that hold them (the other days' partitions are left out when the statement starts, its parameters
-    /// known).
+    /// $1 run ids (a list), $2 rows of (run id, outcome, reason, successor_pending, periods), $3 finished_at: each
+    /// run still open closed. On PostgreSQL the list finds the runs by their key (a join on the rows alone was
+    /// planned as a scan of the whole history), in the default partition alone, which holds the runs in progress:
+    /// each moves into the partition of its day; and the same statement records the chains' latest runs among them
+    /// (`record_latest_task_runs`, migration 14: what `recordLatestRuns` does, without another round trip and
+    /// without reading the runs again). On SQLite `recordLatestRuns` follows it.
     static let finishRuns = SQL(
         sqlite: """
             UPDATE task_runs SET finished_at = $3, outcome = s.value ->> 1, reason = s.value ->> 2,
@@ -331,62 +334,68 @@ extension SQL {
             WHERE task_runs.id = s.value ->> 0 AND task_runs.finished_at IS NULL
             """,
         postgresql: """
-            UPDATE task_runs r SET finished_at = $3::bigint, outcome = s.e ->> 1, reason = s.e ->> 2,
-                successor_pending = (s.e ->> 3)::boolean, periods = (s.e ->> 4)::integer
-            FROM json_array_elements($2::json) AS s (e)
-            WHERE r.id = ANY($1::bigint[]) AND r.id = (s.e ->> 0)::bigint AND r.finished_at IS NULL
-                AND r.started_at >= $4::bigint AND r.started_at <= $5::bigint
+            WITH finished AS (
+                UPDATE task_runs r SET finished_at = $3::bigint, outcome = s.e ->> 1, reason = s.e ->> 2,
+                    successor_pending = (s.e ->> 3)::boolean, periods = (s.e ->> 4)::integer
+                FROM json_array_elements($2::json) AS s (e)
+                WHERE r.id = ANY($1::bigint[]) AND r.id = (s.e ->> 0)::bigint AND r.finished_at IS NULL
+                RETURNING r AS run)
+            SELECT record_latest_task_runs(array_agg(run)) FROM finished
             """)
 
-    /// $1 run ids (a list), finished, $2 and $3 the earliest and latest start of the runs: each chain's latest of them
-    /// recorded as the chain's latest finished run, unless a later one is recorded already (batches on other workers
-    /// commit in any order), and a success among them as its last success, unless a later one is recorded. In chain
-    /// order, so two batches with chains in common lock their rows in one order.
+    /// $1 run ids (a list), finished, $2 and $3 the earliest and latest finish of the runs (on PostgreSQL, the days
+    /// to read them from): each chain's latest of them recorded as the chain's latest finished run, unless a later one
+    /// is recorded already (batches on other workers commit in any order), and a success among them as its last
+    /// success, unless a later one is recorded. In chain order, so two batches with chains in common lock their rows
+    /// in one order. PostgreSQL's form is `record_latest_task_runs` (migration 14), which `finishRuns` calls too.
     static let recordLatestRuns = SQL(
-        """
-        INSERT INTO latest_task_runs (
-            identifier, scope, run_id, request_id, kind, attempt, worker, started_at, lease_expires_at, finished_at,
-            outcome, reason, successor_pending, periods, last_success_at)
-        SELECT r.identifier, r.scope, r.id, r.request_id, r.kind, r.attempt, r.worker, r.started_at,
-            r.lease_expires_at, r.finished_at, r.outcome, r.reason, r.successor_pending, r.periods, s.last_success_at
-        FROM (
-            SELECT max(id) AS id, max(CASE WHEN outcome = 'success' THEN finished_at END) AS last_success_at
-            FROM task_runs
-            WHERE id = ANY($1::bigint[]) AND started_at >= $2::bigint AND started_at <= $3::bigint
-                AND finished_at IS NOT NULL
-            GROUP BY identifier, scope) AS s
-        JOIN task_runs AS r ON r.id = s.id AND r.started_at >= $2::bigint AND r.started_at <= $3::bigint
-        WHERE true ORDER BY r.identifier, r.scope
-        ON CONFLICT (identifier, scope) DO UPDATE SET
-            run_id = CASE WHEN excluded.run_id > latest_task_runs.run_id
-                THEN excluded.run_id ELSE latest_task_runs.run_id END,
-            request_id = CASE WHEN excluded.run_id > latest_task_runs.run_id
-                THEN excluded.request_id ELSE latest_task_runs.request_id END,
-            kind = CASE WHEN excluded.run_id > latest_task_runs.run_id
-                THEN excluded.kind ELSE latest_task_runs.kind END,
-            attempt = CASE WHEN excluded.run_id > latest_task_runs.run_id
-                THEN excluded.attempt ELSE latest_task_runs.attempt END,
-            worker = CASE WHEN excluded.run_id > latest_task_runs.run_id
-                THEN excluded.worker ELSE latest_task_runs.worker END,
-            started_at = CASE WHEN excluded.run_id > latest_task_runs.run_id
-                THEN excluded.started_at ELSE latest_task_runs.started_at END,
-            lease_expires_at = CASE WHEN excluded.run_id > latest_task_runs.run_id
-                THEN excluded.lease_expires_at ELSE latest_task_runs.lease_expires_at END,
-            finished_at = CASE WHEN excluded.run_id > latest_task_runs.run_id
-                THEN excluded.finished_at ELSE latest_task_runs.finished_at END,
-            outcome = CASE WHEN excluded.run_id > latest_task_runs.run_id
-                THEN excluded.outcome ELSE latest_task_runs.outcome END,
-            reason = CASE WHEN excluded.run_id > latest_task_runs.run_id
-                THEN excluded.reason ELSE latest_task_runs.reason END,
-            successor_pending = CASE WHEN excluded.run_id > latest_task_runs.run_id
-                THEN excluded.successor_pending ELSE latest_task_runs.successor_pending END,
-            periods = CASE WHEN excluded.run_id > latest_task_runs.run_id
-                THEN excluded.periods ELSE latest_task_runs.periods END,
-            last_success_at = CASE WHEN latest_task_runs.last_success_at IS NULL
-                    OR excluded.last_success_at > latest_task_runs.last_success_at
-                THEN coalesce(excluded.last_success_at, latest_task_runs.last_success_at)
-                ELSE latest_task_runs.last_success_at END
-        """)
+        sqlite: """
+            INSERT INTO latest_task_runs (
+                identifier, scope, run_id, request_id, kind, attempt, worker, started_at, lease_expires_at, finished_at,
+                outcome, reason, successor_pending, periods, last_success_at)
+            SELECT r.identifier, r.scope, r.id, r.request_id, r.kind, r.attempt, r.worker, r.started_at,
+                r.lease_expires_at, r.finished_at, r.outcome, r.reason, r.successor_pending, r.periods, s.last_success_at
+            FROM (
+                SELECT max(id) AS id, max(CASE WHEN outcome = 'success' THEN finished_at END) AS last_success_at
+                FROM task_runs
+                WHERE id IN (SELECT value FROM json_each($1)) AND finished_at >= $2 AND finished_at <= $3
+                GROUP BY identifier, scope) AS s
+            JOIN task_runs AS r ON r.id = s.id AND r.finished_at >= $2 AND r.finished_at <= $3
+            WHERE true ORDER BY r.identifier, r.scope
+            ON CONFLICT (identifier, scope) DO UPDATE SET
+                run_id = CASE WHEN excluded.run_id > latest_task_runs.run_id
+                    THEN excluded.run_id ELSE latest_task_runs.run_id END,
+                request_id = CASE WHEN excluded.run_id > latest_task_runs.run_id
+                    THEN excluded.request_id ELSE latest_task_runs.request_id END,
+                kind = CASE WHEN excluded.run_id > latest_task_runs.run_id
+                    THEN excluded.kind ELSE latest_task_runs.kind END,
+                attempt = CASE WHEN excluded.run_id > latest_task_runs.run_id
+                    THEN excluded.attempt ELSE latest_task_runs.attempt END,
+                worker = CASE WHEN excluded.run_id > latest_task_runs.run_id
+                    THEN excluded.worker ELSE latest_task_runs.worker END,
+                started_at = CASE WHEN excluded.run_id > latest_task_runs.run_id
+                    THEN excluded.started_at ELSE latest_task_runs.started_at END,
+                lease_expires_at = CASE WHEN excluded.run_id > latest_task_runs.run_id
+                    THEN excluded.lease_expires_at ELSE latest_task_runs.lease_expires_at END,
+                finished_at = CASE WHEN excluded.run_id > latest_task_runs.run_id
+                    THEN excluded.finished_at ELSE latest_task_runs.finished_at END,
+                outcome = CASE WHEN excluded.run_id > latest_task_runs.run_id
+                    THEN excluded.outcome ELSE latest_task_runs.outcome END,
+                reason = CASE WHEN excluded.run_id > latest_task_runs.run_id
+                    THEN excluded.reason ELSE latest_task_runs.reason END,
+                successor_pending = CASE WHEN excluded.run_id > latest_task_runs.run_id
+                    THEN excluded.successor_pending ELSE latest_task_runs.successor_pending END,
+                periods = CASE WHEN excluded.run_id > latest_task_runs.run_id
+                    THEN excluded.periods ELSE latest_task_runs.periods END,
+                last_success_at = CASE WHEN latest_task_runs.last_success_at IS NULL
+                        OR excluded.last_success_at > latest_task_runs.last_success_at
+                    THEN coalesce(excluded.last_success_at, latest_task_runs.last_success_at)
+                    ELSE latest_task_runs.last_success_at END
+            """,
+        postgresql: """
+            SELECT record_latest_task_runs(array_agg(r)) FROM task_runs AS r
+            WHERE r.id = ANY($1::bigint[]) AND r.finished_at >= $2::bigint AND r.finished_at <= $3::bigint
+            """)
 
     static let deleteUnfinishedRun = SQL("DELETE FROM task_runs WHERE id = $1 AND finished_at IS NULL")
 

@@ -115,9 +115,10 @@ extension Store {
 
     // MARK: Pruning
 
-    /// Makes ready the run history's storage for the runs of the day holding now and of the `days` − 1 after it
-    /// (PostgreSQL: their partitions, unless they exist; SQLite needs nothing). A launch calls it before it claims,
-    /// so that its runs land in their day's partition, which pruning drops whole. Returns how many were created.
+    /// Makes ready the run history's storage for the runs finishing on the day holding now and on the `days` − 1
+    /// after it (PostgreSQL: their partitions, unless they exist; SQLite needs nothing). A launch calls it before it
+    /// claims, so that its runs move into their day's partition as they finish, which pruning drops whole. Returns
+    /// how many were created.
     @discardableResult
     public func prepareRunHistory(days: Int = 3) throws(StorageError) -> Int {
         guard backend == .postgresql else { return 0 }
@@ -129,10 +130,11 @@ extension Store {
     /// first. Each chain's latest finished run stays where status and history read it (`latest_task_runs`).
     /// Cancelled requests stay: they keep their chain stopped. Runs in one transaction: a crash loses nothing else.
     ///
-    /// On PostgreSQL the run history is split by the UTC day its runs started: each day that ended by `before` is
+    /// On PostgreSQL the run history is split by the UTC day its runs finished: each day that ended by `before` is
     /// dropped whole, however many runs it held (counted in `runs` from the planner's statistics), and only the
-    /// runs of the default partition, which holds those whose day had no partition, are deleted one by one. So a
-    /// run is kept until the whole day it started on is older than `before`: up to a day longer than on SQLite.
+    /// runs of the default partition (the runs in progress, and those whose day had no partition) are deleted one
+    /// by one. So a run is kept until the whole day it finished on is older than `before`: up to a day longer than
+    /// on SQLite.
     public func pruneHistory(before: Date, limit: Int) throws(StorageError) -> PrunedHistory {
         precondition(limit > 0, "pruning removes at least one row of each kind")
         return try write { () throws(StorageError) in

@@ -176,7 +176,7 @@ extension Store {
             let abandoned = try driver.rows(.closeAbandonedRuns, [ids]) { row in
                 (
                     request: row.int64(0), worker: row.string(1),
-                    run: StartedRun(id: row.int64(2), startedAt: row.int64(3))
+                    run: FinishedRun(id: row.int64(2), finishedAt: row.int64(3))
                 )
             }
             try recordLatestRuns(abandoned.map(\.run))
@@ -235,7 +235,7 @@ extension Store {
             var finishes: [TaskRunFinish] = []
             var succeeded: [Int64] = []
             var closed: [[SQLValue]] = []
-            var runs: [StartedRun] = []
+            var runs: [FinishedRun] = []
             for completion in completions {
                 guard let request = held[completion.lease.requestID] else {
                     finishes.append(.leaseLost)
@@ -244,7 +244,7 @@ extension Store {
                 let successorPending = try settle(
                     completion, request, successorPending: pending.contains(request.chain))
                 if !completion.discard && completion.retryAt == nil { succeeded.append(completion.lease.requestID) }
-                runs.append(StartedRun(id: completion.runID, startedAt: request.startedAt))
+                runs.append(FinishedRun(id: completion.runID, finishedAt: now))
                 closed.append([
                     .integer(completion.runID), .text(completion.outcome.rawValue), completion.reason.sqlValue,
                     .boolean(successorPending), completion.periods.sqlValue,
@@ -253,11 +253,9 @@ extension Store {
             }
             if !succeeded.isEmpty { try driver.run(.deleteTaskRequests, [SQLValue.integers(succeeded)]) }
             if !closed.isEmpty {
-                let starts = runs.map(\.startedAt)
-                try driver.run(
-                    .finishRuns,
-                    [SQLValue.integers(runs.map(\.id)), SQLValue.rows(closed), now, starts.min(), starts.max()])
-                try recordLatestRuns(runs)
+                try driver.run(.finishRuns, [SQLValue.integers(runs.map(\.id)), SQLValue.rows(closed), now])
+                // PostgreSQL's statement records them itself, without another round trip (`SQL.finishRuns`).
+                if backend == .sqlite { try recordLatestRuns(runs) }
             }
             for claim in releasing { try release(claim) }
             return finishes
@@ -273,25 +271,24 @@ extension Store {
         try leasedRequests([lease])[lease.requestID] != nil
     }
 
-    /// A leased request as its lease holds it: its chain, its attempts, and when its claim started its run.
+    /// A leased request as its lease holds it: its chain and its attempts.
     private struct HeldRequest {
         var chain: ChainKey
         var attempts: Int
-        var startedAt: Int64
     }
 
-    /// A run by its id and start (milliseconds): on PostgreSQL the start finds the day that holds it.
-    private struct StartedRun {
+    /// A finished run by its id and finish (milliseconds): on PostgreSQL the finish names the day that holds it.
+    private struct FinishedRun {
         var id: Int64
-        var startedAt: Int64
+        var finishedAt: Int64
     }
 
     /// Records the chains' latest finished runs among `runs` (just finished), in one statement: what status reads
     /// and history keeps showing after the runs themselves are pruned.
-    private func recordLatestRuns(_ runs: [StartedRun]) throws(StorageError) {
+    private func recordLatestRuns(_ runs: [FinishedRun]) throws(StorageError) {
         guard !runs.isEmpty else { return }
-        let starts = runs.map(\.startedAt)
-        try driver.run(.recordLatestRuns, [SQLValue.integers(runs.map(\.id)), starts.min(), starts.max()])
+        let finishes = runs.map(\.finishedAt)
+        try driver.run(.recordLatestRuns, [SQLValue.integers(runs.map(\.id)), finishes.min(), finishes.max()])
     }
 
     /// An identifier and a scope: the requests of one chain.
@@ -310,7 +307,7 @@ extension Store {
             try driver.rows(.leasedTaskRequests, [SQLValue.integers(leases.map(\.requestID)), SQLValue.rows(rows)]) {
                 row in
                 let chain = ChainKey(identifier: row.string(1), scope: row.string(2))
-                return (row.int64(0), HeldRequest(chain: chain, attempts: row.int(3), startedAt: row.int64(4)))
+                return (row.int64(0), HeldRequest(chain: chain, attempts: row.int(3)))
             }, uniquingKeysWith: { first, _ in first })
     }
 

@@ -101,7 +101,7 @@ struct HistoryRetentionTests {
     }
 
     @Test(
-        "a run still open on a pruned day is kept, and closed as usual when its request is reclaimed",
+        "a run in progress is never pruned, and is closed as usual when its request is reclaimed days later",
         arguments: TestBackend.all)
     func openRunKept(backend: TestBackend) async throws {
         let (database, store) = try await Self.storeWithDaysPrepared(backend)
@@ -120,6 +120,31 @@ struct HistoryRetentionTests {
         let runs = try await store.taskRuns()
         #expect(runs.map(\.id) == open.map(\.id))
         #expect(runs.first?.reason == "lease expired: worker died")
+    }
+
+    @Test(
+        "a run that finishes after a later run of its chain leaves the later one the chain's latest",
+        arguments: TestBackend.all)
+    func laterRunStaysLatest(backend: TestBackend) async throws {
+        let (database, store) = try await Self.storeWithDaysPrepared(backend)
+        // A worker holds the chain's request while its successor, submitted first thing, is claimed by another.
+        let first = try await Self.run(store, "daily", ["ada"], finishing: false)
+        let second = try await Self.run(store, "daily", ["ada"], finishing: false)
+        #expect(second.map(\.runID).allSatisfy { $0 > first[0].runID })
+        database.clock.advance(by: 60)
+        _ = try await store.finishTaskRuns(
+            second.map { TaskRunCompletion($0, owner: "w", outcome: .success, reason: nil, retryAt: nil) })
+        database.clock.advance(by: 60)
+        _ = try await store.finishTaskRuns(
+            first.map { TaskRunCompletion($0, owner: "w", outcome: .failure, reason: "late", retryAt: nil) })
+        // The later run is the chain's latest: the broken-chain check reads it, and its success is the last.
+        let broken = try await store.brokenTaskChains()
+        #expect(broken.map(\.id) == second.map(\.runID))
+        database.clock.advance(by: 3 * Self.day)
+        _ = try await store.pruneHistory(before: database.clock.now.addingTimeInterval(-Self.day), limit: 10)
+        #expect(try await store.taskRuns().map(\.id) == second.map(\.runID))
+        let totals = try await store.taskRunTotals()
+        #expect(totals.first { $0.outcome == .success }?.lastFinishedAt == Date(iso: "2026-03-15T12:01:00Z"))
     }
 
     /// Rows as a database at schema 13 holds them: finished runs of several chains and outcomes (one without
@@ -219,9 +244,9 @@ struct HistoryRetentionTests {
         #expect(try await store.scopesNeverSubmitted(identifier: "sweep", perUser: false).isEmpty)
         #expect(try await store.scopesNeverSubmitted(identifier: "weekly", perUser: false) == [""])
         if backend == .postgresql {
-            // The history moved into its days' partitions; the identity goes on past it.
-            #expect(try Self.count(database, "SELECT count(*) FROM task_runs_default") == 0)
-            #expect(try Self.count(database, "SELECT count(*) FROM task_runs_20260312") == 2)
+            // The finished runs moved into their days' partitions; the identity goes on past them.
+            #expect(try Self.count(database, "SELECT count(*) FROM task_runs_default") == 1)  // in progress
+            #expect(try Self.count(database, "SELECT count(*) FROM task_runs_20260312") == 1)
         }
 
         // The run in progress ends when its request is reclaimed; a new run of the chain becomes its latest.

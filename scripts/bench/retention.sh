@@ -42,33 +42,24 @@ SQL
 # prune_step_ms DATABASE: milliseconds of the prune step's statements as a launch at NOW with a retention of 30 days
 # and its default limit (1,000) runs them, in one transaction; rolled back, so the history stays for the next run.
 prune_step_ms() {
-    local database="$1" before
+    local database="$1" before runs
     before=$(($(date -d "$NOW" +%s) * 1000 - 30 * 86400000))
+    # What is deleted row by row: on PostgreSQL only the runs of the default partition, the days are dropped.
+    runs=task_runs
+    [[ "$database" == postgresql* ]] && runs=task_runs_default
+    local rows="
+DELETE FROM $runs WHERE id IN (
+    SELECT id FROM $runs WHERE finished_at IS NOT NULL AND finished_at < $before ORDER BY finished_at LIMIT 1000);
+DELETE FROM outbox WHERE id IN (
+    SELECT id FROM outbox WHERE acknowledged_at IS NOT NULL AND acknowledged_at < $before
+    ORDER BY acknowledged_at LIMIT 1000);
+ROLLBACK;"
     if [[ "$database" == postgresql* ]]; then
-        psql -X -q -v ON_ERROR_STOP=1 "$database" <<SQL | awk '/^Time:/ { total += $2 } END { printf "%.1f", total }'
-\\timing on
-BEGIN;
-SELECT drop_task_run_partitions($before);
-DELETE FROM task_runs_default WHERE id IN (
-    SELECT id FROM task_runs_default WHERE finished_at IS NOT NULL AND finished_at < $before
-    ORDER BY finished_at LIMIT 1000);
-DELETE FROM outbox WHERE id IN (
-    SELECT id FROM outbox WHERE acknowledged_at IS NOT NULL AND acknowledged_at < $before
-    ORDER BY acknowledged_at LIMIT 1000);
-ROLLBACK;
-SQL
+        printf '\\timing on\nBEGIN;\nSELECT drop_task_run_partitions(%s);%s\n' "$before" "$rows" |
+            psql -X -q -v ON_ERROR_STOP=1 "$database" | awk '/^Time:/ { total += $2 } END { printf "%.1f", total }'
     else
-        sqlite3 "$database" <<SQL | awk '/^Run Time:/ { total += $4 } END { printf "%.1f", total * 1000 }'
-.timer on
-BEGIN IMMEDIATE;
-DELETE FROM task_runs WHERE id IN (
-    SELECT id FROM task_runs WHERE finished_at IS NOT NULL AND finished_at < $before
-    ORDER BY finished_at LIMIT 1000);
-DELETE FROM outbox WHERE id IN (
-    SELECT id FROM outbox WHERE acknowledged_at IS NOT NULL AND acknowledged_at < $before
-    ORDER BY acknowledged_at LIMIT 1000);
-ROLLBACK;
-SQL
+        printf '.timer on\nBEGIN IMMEDIATE;%s\n' "$rows" |
+            sqlite3 "$database" | awk '/^Run Time:/ { total += $4 } END { printf "%.1f", total * 1000 }'
     fi
 }
 
