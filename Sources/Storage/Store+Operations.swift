@@ -128,7 +128,8 @@ extension Store {
     /// Deletes history older than `before`: finished runs, acknowledged outbox messages, requeued dead letters and
     /// requests discarded after their last attempt, at most `limit` rows of each kind deleted one by one, oldest
     /// first. Each chain's latest finished run stays where status and history read it (`latest_task_runs`).
-    /// Cancelled requests stay: they keep their chain stopped. Runs in one transaction: a crash loses nothing else.
+    /// Cancelled requests stay: they keep their chain stopped. Runs in one transaction: a crash part way leaves
+    /// everything as it was.
     ///
     /// On PostgreSQL the run history is split by the UTC day its runs finished: each day that ended by `before` is
     /// dropped whole, however many runs it held (counted in `runs` from the planner's statistics), and only the
