@@ -4,9 +4,10 @@
 #
 #   scripts/bench.sh            every benchmark
 #   scripts/bench.sh NAME       one of: ingest, retrain, instructions, evaluate, real, memory, audit, apple-health,
-#                               report, postgres, postgres-ingest, scale, night
-#                               (postgres, postgres-ingest, scale and night are not part of `all`: postgres starts a
-#                               server and takes ~10 min, postgres-ingest its ingestion figures alone ~1 min; scale
+#                               report, postgres, postgres-ingest, retention, scale, night
+#                               (postgres, postgres-ingest, retention, scale and night are not part of `all`: postgres
+#                               starts a server and takes ~10 min, postgres-ingest its ingestion figures alone ~1 min,
+#                               retention what pruning costs a launch on both backends ~3 min; scale
 #                               retrains 100,000 users; night loads and retrains 200,000 users on both backends,
 #                               about half an hour)
 #
@@ -353,6 +354,7 @@ bench_scale() {
 source scripts/bench/apple-health.sh
 source scripts/bench/audit.sh
 source scripts/bench/postgres.sh
+source scripts/bench/retention.sh
 source scripts/bench/night.sh
 source scripts/bench/report.sh
 
@@ -394,6 +396,7 @@ case "$what" in
     report) run_report ;;
     postgres) bench_postgres ;;
     postgres-ingest) bench_postgres_ingest ;;
+    retention) bench_retention ;;
     scale) bench_scale ;;
     night) bench_night ;;
     all)
@@ -406,5 +409,5 @@ case "$what" in
         run_apple_health
         run_report
         ;;
-    *) echo "unknown benchmark: $what (expected: ingest, retrain, instructions, evaluate, real, memory, audit, apple-health, report, postgres, postgres-ingest, scale, night)" >&2; exit 64 ;;
+    *) echo "unknown benchmark: $what (expected: ingest, retrain, instructions, evaluate, real, memory, audit, apple-health, report, postgres, postgres-ingest, retention, scale, night)" >&2; exit 64 ;;
 esac

@@ -32,6 +32,8 @@ do {
             NewTaskRequest(identifier: identifier, scope: "scope-\(index)", kind: .refresh, earliestBeginAt: nil)
         }
         try await store.submit(requests, replacing: false)
+        // As a launch does before it claims: the run history's partitions of today (PostgreSQL).
+        try await store.prepareRunHistory()
     default:
         let worker = arguments[2]
         let batch = arguments.count == 4 ? Int(arguments[3])! : 1

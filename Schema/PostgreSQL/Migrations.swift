@@ -29,6 +29,8 @@ public let postgresqlMigrations: [EmbeddedMigration] = [
     EmbeddedMigration(
         version: 12, name: "artifact_compression", sql: text(PackageResources._012_artifact_compression_sql)),
     EmbeddedMigration(version: 13, name: "claims_by_task", sql: text(PackageResources._013_claims_by_task_sql)),
+    EmbeddedMigration(
+        version: 14, name: "history_retention", sql: text(PackageResources._014_history_retention_sql)),
 ]
 
 private func text(_ bytes: [UInt8]) -> String {

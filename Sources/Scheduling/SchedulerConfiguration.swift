@@ -42,8 +42,11 @@ public struct SchedulerConfiguration: Sendable, Hashable {
     /// Run history, acknowledged outbox messages, requeued dead letters and requests discarded
     /// after their last attempt older than this are pruned by launches. `nil`: never pruned.
     public var historyRetention: TimeInterval? = 30 * 86_400
-    /// At most this many rows of each kind are pruned per launch, so a launch after a long time
-    /// (or the first after an upgrade) spends a bounded time on it; later launches take the rest.
+    /// At most this many rows of each kind are pruned one by one per launch, or twice the runs the launch recorded
+    /// when that is more, so a launch after a long time (or the first after an upgrade) spends a bounded time on
+    /// it, later launches take the rest, and pruning keeps up however many runs launches record: runs, and the
+    /// messages, dead letters and discarded requests runs leave, can be taken out twice as fast as they come in.
+    /// (On PostgreSQL whole days of runs are dropped besides, not counted against it: `Store.pruneHistory`.)
     public var pruneLimit = 1_000
     /// A lease that expired this many budgets ago without a launch reclaiming it is reported stuck. By
     /// default as soon as it expires: a lease covers its run's budget and grace, so only a worker that died

@@ -101,7 +101,9 @@ extension TaskScheduler {
                         identifier: identifier, scope: scope, pending: count.pending, due: count.due,
                         running: count.running, abandoned: count.abandoned,
                         lastSuccess: mine.first { $0.outcome == .success }?.lastFinishedAt,
-                        runs: Dictionary(uniqueKeysWithValues: mine.map { (TaskOutcome($0.outcome), $0.runs) }),
+                        runs: Dictionary(
+                            uniqueKeysWithValues: mine.filter { $0.runs > 0 }.map { (TaskOutcome($0.outcome), $0.runs) }
+                        ),
                         discarded: discarded[identifier.rawValue] ?? DiscardedTaskRequestCounts()))
                 let scopes = try await store.scopesNeverSubmitted(
                     identifier: identifier.rawValue, perUser: scope == .everyUser)

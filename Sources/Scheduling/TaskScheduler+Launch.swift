@@ -49,6 +49,8 @@ extension TaskScheduler {
             if plan.force {
                 try await store.makeTaskRequestsDue(identifiers: names, scope: plan.scope?.storageKey)
             }
+            // The run history's days ahead, so that this launch's runs land where pruning drops them whole.
+            try await store.prepareRunHistory()
             cutoff = try await store.latestTaskRequestID()
             backlog = Backlog(
                 workers: max(1, plan.jobs),
@@ -95,7 +97,7 @@ extension TaskScheduler {
         if let failure = results.compactMap(\.error).first { throw failure }
         if let busy = stop.reason { throw .storage(busy) }
         // History grows only by runs, so a launch that ran nothing has nothing new to prune and stays quick.
-        if report.runCount > 0 { report.pruned = try await pruneHistory() }
+        if report.runCount > 0 { report.pruned = try await pruneHistory(afterRuns: report.runCount) }
 
         let now = clock.now
         let conditions = conditions.currentConditions()
@@ -138,12 +140,13 @@ extension TaskScheduler {
         registry.withLock { $0.isLaunchCompleted = true }
     }
 
-    /// Deletes a bounded amount of history older than `historyRetention`, and logs what it did.
-    private func pruneHistory() async throws(SchedulingError) -> PrunedHistory {
+    /// Deletes history older than `historyRetention`, and logs what it did: of each kind at most `pruneLimit` rows,
+    /// or twice the runs this launch recorded when more (`SchedulerConfiguration.pruneLimit`).
+    private func pruneHistory(afterRuns runs: Int) async throws(SchedulingError) -> PrunedHistory {
         guard let retention = configuration.historyRetention else { return PrunedHistory() }
         do {
             let pruned = try await store.pruneHistory(
-                before: clock.now.addingTimeInterval(-retention), limit: max(1, configuration.pruneLimit))
+                before: clock.now.addingTimeInterval(-retention), limit: max(1, configuration.pruneLimit, 2 * runs))
             if pruned.total > 0 {
                 log.log(
                     .info,

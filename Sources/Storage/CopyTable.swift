@@ -14,6 +14,7 @@ public enum CopyTable: String, Sendable, Hashable, CaseIterable {
     case taskRequests = "task_requests"
     case discardedTaskRequests = "discarded_task_requests"
     case taskRuns = "task_runs"
+    case latestTaskRuns = "latest_task_runs"
     case schedulerLaunches = "scheduler_launches"
     case outbox
     case modelArtifacts = "model_artifacts"
@@ -98,6 +99,14 @@ public enum CopyTable: String, Sendable, Hashable, CaseIterable {
                 Column("outcome", .text), Column("reason", .text), Column("successor_pending", .boolean),
                 Column("periods", .integer),
             ]
+        case .latestTaskRuns:
+            [
+                Column("identifier", .text), Column("scope", .text), Column("run_id", .integer),
+                Column("request_id", .integer), Column("kind", .text), Column("attempt", .integer),
+                Column("worker", .text), Column("started_at", .integer), Column("lease_expires_at", .integer),
+                Column("finished_at", .integer), Column("outcome", .text), Column("reason", .text),
+                Column("successor_pending", .boolean), Column("periods", .integer), Column("last_success_at", .integer),
+            ]
         case .outbox:
             [
                 Column("id", .integer), Column("user_id", .text), Column("kind", .text), Column("day", .text),
@@ -127,6 +136,7 @@ public enum CopyTable: String, Sendable, Hashable, CaseIterable {
         case .dailyLogs: ["user_id", "day"]
         case .userSettings: ["user_id", "key"]
         case .servingModels: ["scope"]
+        case .latestTaskRuns: ["identifier", "scope"]
         case .watchItems, .watchDeadLetters, .taskRequests, .discardedTaskRequests, .taskRuns, .schedulerLaunches,
             .outbox, .modelArtifacts, .evaluations:
             ["id"]
@@ -147,13 +157,17 @@ public enum CopyTable: String, Sendable, Hashable, CaseIterable {
         switch self {
         case .watchItems: [(.watchItems, "id"), (.watchDeadLetters, "id"), (.watchDeadLetters, "requeued_as")]
         case .taskRequests:
-            [(.taskRequests, "id"), (.taskRuns, "request_id"), (.discardedTaskRequests, "request_id")]
+            [
+                (.taskRequests, "id"), (.taskRuns, "request_id"), (.latestTaskRuns, "request_id"),
+                (.discardedTaskRequests, "request_id"),
+            ]
         case .discardedTaskRequests: [(.discardedTaskRequests, "id")]
-        case .taskRuns: [(.taskRuns, "id")]
+        case .taskRuns: [(.taskRuns, "id"), (.latestTaskRuns, "run_id")]
         case .outbox: [(.outbox, "id")]
         case .modelArtifacts: [(.modelArtifacts, "id")]
         case .evaluations: [(.evaluations, "id")]
-        case .users, .dailyLogs, .userSettings, .watchDeadLetters, .schedulerLaunches, .servingModels: nil
+        case .users, .dailyLogs, .userSettings, .watchDeadLetters, .latestTaskRuns, .schedulerLaunches, .servingModels:
+            nil
         }
     }
 }

@@ -232,7 +232,9 @@ extension SQL {
         """
 
     /// $1 request ids (a list): closes the runs dead workers left open for them as failures at the moment their
-    /// leases expired; each request's id and the dead worker.
+    /// leases expired; each request's id, the dead worker, and the run's id and finish (for `recordLatestRuns`). On
+    /// PostgreSQL the runs in progress are those of the default partition (`finished_at IS NULL`); each moves into
+    /// the partition of the day it is closed as finished.
     static let closeAbandonedRuns = SQL(
         """
         UPDATE task_runs AS r SET finished_at = r.lease_expires_at, outcome = 'failure',
@@ -241,7 +243,7 @@ extension SQL {
                 SELECT 1 FROM task_requests t
                 WHERE t.identifier = r.identifier AND t.scope = r.scope AND t.lease_owner IS NULL)
         WHERE r.request_id = ANY($1::bigint[]) AND r.finished_at IS NULL
-        RETURNING request_id, worker
+        RETURNING request_id, worker, id, finished_at
         """)
 
     /// $1 request ids (a list), claimed: opens a run for each, in the order they became due; each run's id and
@@ -320,7 +322,10 @@ extension SQL {
 
     /// $1 run ids (a list), $2 rows of (run id, outcome, reason, successor_pending, periods), $3 finished_at: each
     /// run still open closed. On PostgreSQL the list finds the runs by their key (a join on the rows alone was
-    /// planned as a scan of the whole history).
+    /// planned as a scan of the whole history), in the default partition alone, which holds the runs in progress:
+    /// each moves into the partition of its day; and the same statement records the chains' latest runs among them
+    /// (`record_latest_task_runs`, migration 14: what `recordLatestRuns` does, without another round trip and
+    /// without reading the runs again). On SQLite `recordLatestRuns` follows it.
     static let finishRuns = SQL(
         sqlite: """
             UPDATE task_runs SET finished_at = $3, outcome = s.value ->> 1, reason = s.value ->> 2,
@@ -329,10 +334,67 @@ extension SQL {
             WHERE task_runs.id = s.value ->> 0 AND task_runs.finished_at IS NULL
             """,
         postgresql: """
-            UPDATE task_runs r SET finished_at = $3::bigint, outcome = s.e ->> 1, reason = s.e ->> 2,
-                successor_pending = (s.e ->> 3)::boolean, periods = (s.e ->> 4)::integer
-            FROM json_array_elements($2::json) AS s (e)
-            WHERE r.id = ANY($1::bigint[]) AND r.id = (s.e ->> 0)::bigint AND r.finished_at IS NULL
+            WITH finished AS (
+                UPDATE task_runs r SET finished_at = $3::bigint, outcome = s.e ->> 1, reason = s.e ->> 2,
+                    successor_pending = (s.e ->> 3)::boolean, periods = (s.e ->> 4)::integer
+                FROM json_array_elements($2::json) AS s (e)
+                WHERE r.id = ANY($1::bigint[]) AND r.id = (s.e ->> 0)::bigint AND r.finished_at IS NULL
+                RETURNING r AS run)
+            SELECT record_latest_task_runs(array_agg(run)) FROM finished
+            """)
+
+    /// $1 run ids (a list), finished, $2 and $3 the earliest and latest finish of the runs (on PostgreSQL, the days
+    /// to read them from): each chain's latest of them recorded as the chain's latest finished run, unless a later one
+    /// is recorded already (batches on other workers commit in any order), and a success among them as its last
+    /// success, unless a later one is recorded. In chain order, so two batches with chains in common lock their rows
+    /// in one order. PostgreSQL's form is `record_latest_task_runs` (migration 14), which `finishRuns` calls too.
+    static let recordLatestRuns = SQL(
+        sqlite: """
+            INSERT INTO latest_task_runs (
+                identifier, scope, run_id, request_id, kind, attempt, worker, started_at, lease_expires_at, finished_at,
+                outcome, reason, successor_pending, periods, last_success_at)
+            SELECT r.identifier, r.scope, r.id, r.request_id, r.kind, r.attempt, r.worker, r.started_at,
+                r.lease_expires_at, r.finished_at, r.outcome, r.reason, r.successor_pending, r.periods, s.last_success_at
+            FROM (
+                SELECT max(id) AS id, max(CASE WHEN outcome = 'success' THEN finished_at END) AS last_success_at
+                FROM task_runs
+                WHERE id IN (SELECT value FROM json_each($1)) AND finished_at >= $2 AND finished_at <= $3
+                GROUP BY identifier, scope) AS s
+            JOIN task_runs AS r ON r.id = s.id AND r.finished_at >= $2 AND r.finished_at <= $3
+            WHERE true ORDER BY r.identifier, r.scope
+            ON CONFLICT (identifier, scope) DO UPDATE SET
+                run_id = CASE WHEN excluded.run_id > latest_task_runs.run_id
+                    THEN excluded.run_id ELSE latest_task_runs.run_id END,
+                request_id = CASE WHEN excluded.run_id > latest_task_runs.run_id
+                    THEN excluded.request_id ELSE latest_task_runs.request_id END,
+                kind = CASE WHEN excluded.run_id > latest_task_runs.run_id
+                    THEN excluded.kind ELSE latest_task_runs.kind END,
+                attempt = CASE WHEN excluded.run_id > latest_task_runs.run_id
+                    THEN excluded.attempt ELSE latest_task_runs.attempt END,
+                worker = CASE WHEN excluded.run_id > latest_task_runs.run_id
+                    THEN excluded.worker ELSE latest_task_runs.worker END,
+                started_at = CASE WHEN excluded.run_id > latest_task_runs.run_id
+                    THEN excluded.started_at ELSE latest_task_runs.started_at END,
+                lease_expires_at = CASE WHEN excluded.run_id > latest_task_runs.run_id
+                    THEN excluded.lease_expires_at ELSE latest_task_runs.lease_expires_at END,
+                finished_at = CASE WHEN excluded.run_id > latest_task_runs.run_id
+                    THEN excluded.finished_at ELSE latest_task_runs.finished_at END,
+                outcome = CASE WHEN excluded.run_id > latest_task_runs.run_id
+                    THEN excluded.outcome ELSE latest_task_runs.outcome END,
+                reason = CASE WHEN excluded.run_id > latest_task_runs.run_id
+                    THEN excluded.reason ELSE latest_task_runs.reason END,
+                successor_pending = CASE WHEN excluded.run_id > latest_task_runs.run_id
+                    THEN excluded.successor_pending ELSE latest_task_runs.successor_pending END,
+                periods = CASE WHEN excluded.run_id > latest_task_runs.run_id
+                    THEN excluded.periods ELSE latest_task_runs.periods END,
+                last_success_at = CASE WHEN latest_task_runs.last_success_at IS NULL
+                        OR excluded.last_success_at > latest_task_runs.last_success_at
+                    THEN coalesce(excluded.last_success_at, latest_task_runs.last_success_at)
+                    ELSE latest_task_runs.last_success_at END
+            """,
+        postgresql: """
+            SELECT record_latest_task_runs(array_agg(r)) FROM task_runs AS r
+            WHERE r.id = ANY($1::bigint[]) AND r.finished_at >= $2::bigint AND r.finished_at <= $3::bigint
             """)
 
     static let deleteUnfinishedRun = SQL("DELETE FROM task_runs WHERE id = $1 AND finished_at IS NULL")
@@ -352,7 +414,7 @@ extension SQL {
     // MARK: History and status
 
     /// $1 identifier or NULL, $2 scope or NULL, $3 whether unfinished runs too, $4 limit: the most recent runs,
-    /// oldest first.
+    /// oldest first: those of the history, and each chain's latest finished run, pruned from the history or not.
     static let taskRuns = SQL(
         """
         SELECT * FROM (
@@ -361,6 +423,14 @@ extension SQL {
             FROM task_runs
             WHERE ($1::text IS NULL OR identifier = $1::text) AND ($2::text IS NULL OR scope = $2::text)
                 AND ($3::boolean OR finished_at IS NOT NULL)
+            UNION ALL
+            SELECT run_id, request_id, identifier, scope, kind, attempt, worker, started_at, lease_expires_at,
+                finished_at, outcome, reason, successor_pending, periods
+            FROM latest_task_runs AS latest
+            WHERE ($1::text IS NULL OR identifier = $1::text) AND ($2::text IS NULL OR scope = $2::text)
+                AND NOT EXISTS (
+                    SELECT 1 FROM task_runs AS run
+                    WHERE run.identifier = latest.identifier AND run.scope = latest.scope AND run.id = latest.run_id)
             ORDER BY id DESC LIMIT $4::bigint) AS recent
         ORDER BY id
         """)
@@ -368,22 +438,20 @@ extension SQL {
     /// The latest finished run of each chain, where it succeeded and left no successor pending.
     static let brokenTaskChains = SQL(
         """
-        SELECT run.id, run.request_id, run.identifier, run.scope, run.kind, run.attempt, run.worker,
-            run.started_at, run.lease_expires_at, run.finished_at, run.outcome, run.reason, run.successor_pending,
-            run.periods
-        FROM task_runs AS run
-        JOIN (SELECT max(id) AS id FROM task_runs WHERE finished_at IS NOT NULL GROUP BY identifier, scope) AS last
-            ON last.id = run.id
-        WHERE run.outcome = 'success' AND NOT run.successor_pending
-        ORDER BY run.identifier, run.scope
+        SELECT run_id, request_id, identifier, scope, kind, attempt, worker, started_at, lease_expires_at,
+            finished_at, outcome, reason, successor_pending, periods
+        FROM latest_task_runs
+        WHERE outcome = 'success' AND NOT successor_pending
+        ORDER BY identifier, scope
         """)
 
-    /// $1 identifier: users that never had a request of it, never ran it, and have none discarded.
+    /// $1 identifier: users that never had a request of it, never finished a run of it (a run in progress has its
+    /// request), and have none discarded.
     static let usersNeverSubmitted = SQL(
         """
         SELECT id FROM users AS u
         WHERE NOT EXISTS (SELECT 1 FROM task_requests WHERE identifier = $1 AND scope = u.id)
-            AND NOT EXISTS (SELECT 1 FROM task_runs WHERE identifier = $1 AND scope = u.id)
+            AND NOT EXISTS (SELECT 1 FROM latest_task_runs WHERE identifier = $1 AND scope = u.id)
             AND NOT EXISTS (SELECT 1 FROM discarded_task_requests WHERE identifier = $1 AND scope = u.id)
         ORDER BY id
         """)
@@ -392,7 +460,7 @@ extension SQL {
     static let globalScopeNeverSubmitted = SQL(
         """
         SELECT '' WHERE NOT EXISTS (SELECT 1 FROM task_requests WHERE identifier = $1 AND scope = '')
-            AND NOT EXISTS (SELECT 1 FROM task_runs WHERE identifier = $1 AND scope = '')
+            AND NOT EXISTS (SELECT 1 FROM latest_task_runs WHERE identifier = $1 AND scope = '')
             AND NOT EXISTS (SELECT 1 FROM discarded_task_requests WHERE identifier = $1 AND scope = '')
         """)
 
@@ -418,11 +486,33 @@ extension SQL {
         FROM task_requests GROUP BY identifier
         """)
 
-    /// Each identifier and outcome: runs, their total duration and the last finish.
+    /// Each identifier and outcome: the runs of the history and their total duration, and the last finish, of the
+    /// history or of a chain's latest run or last success (kept when the history is pruned). An outcome whose runs
+    /// were all pruned has 0 runs.
     static let taskRunTotals = SQL(
         """
-        SELECT identifier, outcome, count(*), sum(finished_at - started_at), max(finished_at)
-        FROM task_runs WHERE finished_at IS NOT NULL
+        SELECT identifier, outcome, sum(runs), sum(duration), max(last_finished_at) FROM (
+            SELECT identifier, outcome, count(*) AS runs, sum(finished_at - started_at) AS duration,
+                max(finished_at) AS last_finished_at
+            FROM task_runs WHERE finished_at IS NOT NULL GROUP BY identifier, outcome
+            UNION ALL
+            SELECT identifier, outcome, 0::bigint, 0::bigint, max(finished_at)
+            FROM latest_task_runs GROUP BY identifier, outcome
+            UNION ALL
+            SELECT identifier, 'success', 0::bigint, 0::bigint, max(last_success_at)
+            FROM latest_task_runs WHERE last_success_at IS NOT NULL GROUP BY identifier) AS totals
         GROUP BY identifier, outcome ORDER BY identifier, outcome
         """)
+
+    /// $1 now, $2 days: the run history's partitions of the day holding now and the days after, made ahead of the
+    /// runs that start in them (PostgreSQL; SQLite keeps one table); how many were created.
+    static let prepareTaskRunDays = SQL(
+        sqlite: "SELECT 0",
+        postgresql: "SELECT prepare_task_run_partitions($1::bigint, $2::integer)")
+
+    /// $1 before: the run history's days that ended then or earlier dropped whole (PostgreSQL; SQLite deletes runs
+    /// row by row, `pruneRuns`); about how many runs they held.
+    static let dropTaskRunDays = SQL(
+        sqlite: "SELECT 0",
+        postgresql: "SELECT drop_task_run_partitions($1::bigint)")
 }

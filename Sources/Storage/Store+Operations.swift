@@ -115,15 +115,32 @@ extension Store {
 
     // MARK: Pruning
 
-    /// Deletes history older than `before`, at most `limit` rows of each kind: finished runs (but
-    /// never the latest of a task and scope, which status reads), acknowledged outbox messages,
-    /// requeued dead letters and requests discarded after their last attempt. Cancelled requests
-    /// stay: they keep their chain stopped. Runs in one transaction.
+    /// Makes ready the run history's storage for the runs finishing on the day holding now and on the `days` − 1
+    /// after it (PostgreSQL: their partitions, unless they exist; SQLite needs nothing). A launch calls it before it
+    /// claims, so that its runs move into their day's partition as they finish, which pruning drops whole. Returns
+    /// how many were created.
+    @discardableResult
+    public func prepareRunHistory(days: Int = 3) throws(StorageError) -> Int {
+        guard backend == .postgresql else { return 0 }
+        return try write { () throws(StorageError) in try driver.integer(.prepareTaskRunDays, [now, days]) }
+    }
+
+    /// Deletes history older than `before`: finished runs, acknowledged outbox messages, requeued dead letters and
+    /// requests discarded after their last attempt, at most `limit` rows of each kind deleted one by one, oldest
+    /// first. Each chain's latest finished run stays where status and history read it (`latest_task_runs`).
+    /// Cancelled requests stay: they keep their chain stopped. Runs in one transaction: a crash part way leaves
+    /// everything as it was.
+    ///
+    /// On PostgreSQL the run history is split by the UTC day its runs finished: each day that ended by `before` is
+    /// dropped whole, however many runs it held (counted in `runs` from the planner's statistics), and only the
+    /// runs of the default partition (the runs in progress, and those whose day had no partition) are deleted one
+    /// by one. So a run is kept until the whole day it finished on is older than `before`: up to a day longer than
+    /// on SQLite.
     public func pruneHistory(before: Date, limit: Int) throws(StorageError) -> PrunedHistory {
         precondition(limit > 0, "pruning removes at least one row of each kind")
         return try write { () throws(StorageError) in
             PrunedHistory(
-                runs: try driver.run(.pruneRuns, [before, limit]),
+                runs: try driver.integer(.dropTaskRunDays, [before]) + driver.run(.pruneRuns, [before, limit]),
                 outboxMessages: try driver.run(.pruneOutbox, [before, limit]),
                 deadLetters: try driver.run(.pruneDeadLetters, [before, limit]),
                 discardedRequests: try driver.run(.pruneDiscardedTaskRequests, [before, limit]))
@@ -312,20 +329,20 @@ extension SQL {
     /// $1 dead letter id, $2 resolved_at, $3 the watch item that took its place.
     static let resolveDeadLetter = SQL("UPDATE watch_dead_letters SET resolved_at = $2, requeued_as = $3 WHERE id = $1")
 
-    /// $1 before, $2 limit: finished runs, oldest first, but each chain's latest, which status reads (last
-    /// success, broken chains, chains never started). SQLite's planner walks the index of finished runs
-    /// (`task_runs_by_finish`) without being told to, unlike a claim's.
+    /// $1 before, $2 limit: finished runs, oldest first, each chain's latest among them (it is in
+    /// `latest_task_runs` too). SQLite's planner walks the index of finished runs (`task_runs_by_finish`) without being
+    /// told to, unlike a claim's. On PostgreSQL only the default partition's (`dropTaskRunDays` drops the days).
     static let pruneRuns = SQL(
-        """
-        DELETE FROM task_runs WHERE id IN (
-            SELECT id FROM task_runs AS run
-            WHERE finished_at IS NOT NULL AND finished_at < $1
-                AND EXISTS (
-                    SELECT 1 FROM task_runs AS later
-                    WHERE later.identifier = run.identifier AND later.scope = run.scope
-                        AND later.id > run.id AND later.finished_at IS NOT NULL)
-            ORDER BY finished_at LIMIT $2)
-        """)
+        sqlite: """
+            DELETE FROM task_runs WHERE id IN (
+                SELECT id FROM task_runs WHERE finished_at IS NOT NULL AND finished_at < $1
+                ORDER BY finished_at LIMIT $2)
+            """,
+        postgresql: """
+            DELETE FROM task_runs_default WHERE id IN (
+                SELECT id FROM task_runs_default WHERE finished_at IS NOT NULL AND finished_at < $1::bigint
+                ORDER BY finished_at LIMIT $2::bigint)
+            """)
 
     /// $1 before, $2 limit: acknowledged messages, oldest first.
     static let pruneOutbox = SQL(

@@ -173,8 +173,14 @@ extension Store {
             }
             guard !claimed.isEmpty else { return [] }
             let ids = SQLValue.integers(claimed.map(\.id))
-            let deadWorkers = Dictionary(
-                try driver.rows(.closeAbandonedRuns, [ids]) { ($0.int64(0), $0.string(1)) }, uniquingKeysWith: { $1 })
+            let abandoned = try driver.rows(.closeAbandonedRuns, [ids]) { row in
+                (
+                    request: row.int64(0), worker: row.string(1),
+                    run: FinishedRun(id: row.int64(2), finishedAt: row.int64(3))
+                )
+            }
+            try recordLatestRuns(abandoned.map(\.run))
+            let deadWorkers = Dictionary(abandoned.map { ($0.request, $0.worker) }, uniquingKeysWith: { $1 })
             let runs = Dictionary(
                 try driver.rows(.openRuns, [ids]) { ($0.int64(1), $0.int64(0)) }, uniquingKeysWith: { $1 })
             return claimed.map { request in
@@ -229,7 +235,7 @@ extension Store {
             var finishes: [TaskRunFinish] = []
             var succeeded: [Int64] = []
             var closed: [[SQLValue]] = []
-            var runs: [Int64] = []
+            var runs: [FinishedRun] = []
             for completion in completions {
                 guard let request = held[completion.lease.requestID] else {
                     finishes.append(.leaseLost)
@@ -238,7 +244,7 @@ extension Store {
                 let successorPending = try settle(
                     completion, request, successorPending: pending.contains(request.chain))
                 if !completion.discard && completion.retryAt == nil { succeeded.append(completion.lease.requestID) }
-                runs.append(completion.runID)
+                runs.append(FinishedRun(id: completion.runID, finishedAt: now))
                 closed.append([
                     .integer(completion.runID), .text(completion.outcome.rawValue), completion.reason.sqlValue,
                     .boolean(successorPending), completion.periods.sqlValue,
@@ -246,7 +252,11 @@ extension Store {
                 finishes.append(.recorded(successorPending: successorPending))
             }
             if !succeeded.isEmpty { try driver.run(.deleteTaskRequests, [SQLValue.integers(succeeded)]) }
-            if !closed.isEmpty { try driver.run(.finishRuns, [SQLValue.integers(runs), SQLValue.rows(closed), now]) }
+            if !closed.isEmpty {
+                try driver.run(.finishRuns, [SQLValue.integers(runs.map(\.id)), SQLValue.rows(closed), now])
+                // PostgreSQL's statement records them itself, without another round trip (`SQL.finishRuns`).
+                if backend == .sqlite { try recordLatestRuns(runs) }
+            }
             for claim in releasing { try release(claim) }
             return finishes
         }
@@ -265,6 +275,20 @@ extension Store {
     private struct HeldRequest {
         var chain: ChainKey
         var attempts: Int
+    }
+
+    /// A finished run by its id and finish (milliseconds): on PostgreSQL the finish names the day that holds it.
+    private struct FinishedRun {
+        var id: Int64
+        var finishedAt: Int64
+    }
+
+    /// Records the chains' latest finished runs among `runs` (just finished), in one statement: what status reads
+    /// and history keeps showing after the runs themselves are pruned.
+    private func recordLatestRuns(_ runs: [FinishedRun]) throws(StorageError) {
+        guard !runs.isEmpty else { return }
+        let finishes = runs.map(\.finishedAt)
+        try driver.run(.recordLatestRuns, [SQLValue.integers(runs.map(\.id)), finishes.min(), finishes.max()])
     }
 
     /// An identifier and a scope: the requests of one chain.

@@ -177,34 +177,84 @@ struct RetryLimitTests {
     }
 
     @Test(
-        "launches prune runs older than the retention a bounded number at a time, keeping each chain's latest",
+        "launches prune runs older than the retention; each chain's latest run and last success stay in history and status",
         arguments: TestBackend.all)
     func pruning(backend: TestBackend) async throws {
         var configuration = SchedulerConfiguration()
-        configuration.historyRetention = 10 * 3600
-        configuration.pruneLimit = 3
+        configuration.historyRetention = 2 * 86_400
         let harness = try SchedulerHarness(backend, configuration: configuration)
         try await harness.addUsers(["ada"])
         let tasks = [TestTask.periodic("hourly", every: 3600), TestTask.periodic("daily", every: 100 * 86_400)]
-        // Twelve hourly runs and one of "daily": the twelfth launch is the first with runs older
-        // than ten hours, and prunes the first hourly one — not daily's, the latest of its chain.
+        let registered: [(identifier: TaskIdentifier, scope: ChainScope)] = [
+            ("hourly", .everyUser), ("daily", .everyUser),
+        ]
+        // The first day, from 12:00: twelve hourly runs and the one run of "daily".
         for _ in 0..<12 {
             try await harness.launch(tasks)
             harness.clock.advance(by: 3600)
         }
-        #expect(try await harness.history("hourly").count == 11)
-        harness.clock.advance(by: 86_400)
-        // Hourly launches again: each runs one and prunes at most three old runs.
-        var counts: [Int] = []
-        for _ in 0..<5 {
-            let report = try await harness.launch(tasks)
-            #expect(report.runs.count == 1)
-            #expect(report.pruned.runs <= 3)
-            counts.append(try await harness.history("hourly").count)
+        let daily = try await harness.history("daily")
+        #expect(daily.count == 1)
+        #expect(try await harness.history("hourly").count == 12)
+        let before = try await harness.scheduler().status(of: registered)
+
+        // Four days later a launch runs "hourly" once and prunes what is older than two days: all of the first
+        // day, "daily"'s run too (on SQLite one by one, on PostgreSQL the day's partition at once).
+        harness.clock.advance(by: 4 * 86_400)
+        let report = try await harness.launch(tasks)
+        #expect(report.runs.count == 1)
+        #expect(report.pruned.runs == 13)
+        let hourly = try await harness.history("hourly")
+        #expect(hourly.count == 1)
+        #expect(hourly.allSatisfy { $0.startedAt >= harness.now.addingTimeInterval(-2 * 86_400) })
+        // "daily"'s run is still its chain's latest: history shows it, status reads its success and sees its
+        // chain continue.
+        #expect(try await harness.history("daily") == daily)
+        let after = try await harness.scheduler().status(of: registered)
+        func lastSuccess(_ status: SchedulerStatus, _ identifier: TaskIdentifier) -> Date? {
+            status.tasks.first { $0.identifier == identifier }?.lastSuccess
+        }
+        #expect(lastSuccess(after, "daily") != nil)
+        #expect(lastSuccess(after, "daily") == lastSuccess(before, "daily"))
+        #expect(lastSuccess(after, "hourly") == hourly.last?.finishedAt)
+        #expect(after.neverSubmitted.isEmpty)
+        #expect(after.brokenChains.isEmpty)
+        #expect(!after.hasProblems)
+    }
+
+    /// Pruning keeps up: a launch deletes old rows one by one up to `pruneLimit` or twice the runs it recorded,
+    /// whichever is more, so history written faster than `pruneLimit` per launch is still taken out as fast as it
+    /// comes (on PostgreSQL the old days go whole besides).
+    @Test(
+        "a launch prunes at least twice the runs it recorded, so pruning keeps up with any rate of runs",
+        arguments: TestBackend.all)
+    func pruningKeepsUp(backend: TestBackend) async throws {
+        var configuration = SchedulerConfiguration()
+        configuration.historyRetention = 86_400
+        configuration.pruneLimit = 1
+        let harness = try SchedulerHarness(backend, configuration: configuration)
+        let users = (0..<10).map { "user\($0)" }
+        try await harness.addUsers(users)
+        let tasks = [TestTask.periodic("hourly", every: 3600)]
+        // A day of ten users' hourly runs: 30 runs.
+        for _ in 0..<3 {
+            try await harness.launch(tasks)
             harness.clock.advance(by: 3600)
         }
-        #expect(counts == [9, 7, 5, 4, 5])
-        #expect(try await harness.history("daily").count == 1)
+        #expect(try await harness.store.taskRuns().count == 30)
+        harness.clock.advance(by: 3 * 86_400)
+        // Ten runs recorded: twenty old ones pruned, not one (SQLite); the whole old day (PostgreSQL).
+        let report = try await harness.launch(tasks)
+        #expect(report.runs.count == 10)
+        #expect(report.pruned.runs == (backend == .sqlite ? 20 : 30))
+        let next = try await harness.launch(tasks)
+        #expect(next.runs.isEmpty)
+        harness.clock.advance(by: 3600)
+        let third = try await harness.launch(tasks)
+        #expect(third.pruned.runs == (backend == .sqlite ? 10 : 0))
+        let runs = try await harness.store.taskRuns()
+        #expect(runs.count == 20)
+        #expect(runs.allSatisfy { $0.startedAt >= harness.now.addingTimeInterval(-86_400) })
     }
 
     @Test(

@@ -87,6 +87,18 @@ struct CopyTests {
                 .integer(t0 + 63), .integer(t0 + 3_600_000), .null, .null, .null, .null, .null,
             ].withID(21),
         ],
+        .latestTaskRuns: [
+            [
+                .text("health-refresh"), .text("alice"), .integer(20), .integer(2), .text("refresh"), .integer(1),
+                .text("w"), .integer(t0 + 60), .integer(t0 + 61), .integer(t0 + 62), .text("success"), .null,
+                .integer(1), .integer(3), .integer(t0 + 62),
+            ],
+            [
+                .text("weekly-insight"), .text("bob"), .integer(15), .integer(9), .text("refresh"), .integer(2),
+                .text("w"), .integer(t0 + 56), .integer(t0 + 57), .integer(t0 + 58), .text("failure"), .text(awkward),
+                .integer(0), .null, .null,
+            ],
+        ],
         .schedulerLaunches: [[.integer(t0 + 65), .text("host:1:a")].withID(1)],
         .outbox: [
             [

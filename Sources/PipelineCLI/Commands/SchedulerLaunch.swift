@@ -29,7 +29,8 @@ enum SchedulerLaunch {
     static let keepHistoryOption = OptionSpec.option(
         "keep-history", .integer(1...36_500), valueName: "days",
         help: "Prune runs, acknowledged outbox messages, requeued dead letters and discarded requests older than "
-            + "this, at most \(SchedulerConfiguration().pruneLimit) of each per launch.",
+            + "this: one by one, at most \(SchedulerConfiguration().pruneLimit) of each per launch or twice the runs "
+            + "it recorded if more; on PostgreSQL whole days of runs besides.",
         default: String(Int((SchedulerConfiguration().historyRetention ?? 0) / 86_400)),
         environment: "PIPELINE_KEEP_HISTORY_DAYS")
 
