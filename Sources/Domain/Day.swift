@@ -91,6 +91,11 @@ public struct Day: Hashable, Comparable, Sendable, CustomStringConvertible {
         ((ordinal % 7) + 7 + 3) % 7
     }
 
+    /// The Monday that begins the day's week (ISO 8601 weeks run Monday to Sunday).
+    public var weekStart: Day {
+        adding(days: -weekday)
+    }
+
     public func adding(days: Int) -> Day {
         Day(ordinal: ordinal + days)
     }

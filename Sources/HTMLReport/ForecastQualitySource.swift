@@ -56,7 +56,7 @@ public struct HoldoutForecastQuality: ForecastQualitySource {
             var smoothing = 0.0
             var smoothingDays = 0
         }
-        var byWeek: [Int: Sums] = [:]
+        var byWeek: [Day: Sums] = [:]
         for user in users {
             let metrics: HoldoutMetrics
             let servedMAE: Double
@@ -71,8 +71,7 @@ public struct HoldoutForecastQuality: ForecastQualitySource {
             }
             guard metrics.days > 0, [servedMAE, metrics.persistenceMAE, metrics.populationMAE].allSatisfy(\.isFinite)
             else { continue }
-            // Weeks start on Monday; ordinal 0 is 1970-01-01, a Thursday.
-            let week = (metrics.last.ordinal + 3).floorDivided(by: 7)
+            let week = metrics.last.weekStart
             var sums = byWeek[week] ?? Sums(first: metrics.first, last: metrics.last)
             sums.first = min(sums.first, metrics.first)
             sums.last = max(sums.last, metrics.last)
@@ -150,13 +149,5 @@ public struct LatestEvaluationForecastQuality: ForecastQualitySource {
         }
         guard let latest else { return try await fallback.forecastQuality(of: users) }
         return try await WalkForwardForecastQuality(evaluation: latest).forecastQuality(of: users)
-    }
-}
-
-extension Int {
-    /// Division rounding toward negative infinity.
-    func floorDivided(by divisor: Int) -> Int {
-        let quotient = self / divisor
-        return (self % divisor != 0 && (self < 0) != (divisor < 0)) ? quotient - 1 : quotient
     }
 }

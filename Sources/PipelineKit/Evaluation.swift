@@ -225,12 +225,6 @@ extension Evaluation {
             flareBrier: brier, flareAUC: flare["auc"]?.numberValue, flareCalibrationError: calibrationError,
             flareDays: flareDays, periods: periods, scoredDays: object["scoredDays"]?.intValue ?? 0)
     }
-
-    /// The week a day belongs to: weeks start on Monday, and ordinal 0 (1970-01-01) is a Thursday.
-    static func week(of day: Day) -> Int {
-        let shifted = day.ordinal + 3
-        return shifted >= 0 ? shifted / 7 : -((-shifted + 6) / 7)
-    }
 }
 
 extension Evaluation {

@@ -152,7 +152,7 @@ extension PersonalModels {
         var incumbents = [ModelArtifact?](repeating: nil, count: users.count)
         var kindsByDay: [[ServedChoice?]] = []
         var total = EvaluationTally()
-        var weeks: [Int: WeekTally] = [:]
+        var weeks: [Day: WeekTally] = [:]
         let userDays = span * users.count
         let walked = Locked(0)
         var daysScored = Set<Day>()
@@ -209,7 +209,7 @@ extension PersonalModels {
                     guard tally.forecasts > 0 else { continue }
                     let day = todays[index].adding(days: -back)
                     daysScored.insert(day)
-                    weeks[Evaluation.week(of: day), default: WeekTally(day: day)].add(tally, day: day, user: index)
+                    weeks[day.weekStart, default: WeekTally(day: day)].add(tally, day: day, user: index)
                 }
             }
             kindsByDay.append(kinds)

@@ -197,7 +197,7 @@ extension TaskContext {
                     weekday: schedule.weeklyInsightWeekday, hour: profile.settings.reminderHour,
                     in: profile.timeZone, atOrBefore: now),
                 in: profile.timeZone)
-            let week = slot.adding(days: -slot.weekday)
+            let week = slot.weekStart
             do {
                 if try await store.hasOutboxMessage(user: user, kind: OutboxKind.weeklyInsight, day: week) {
                     task.setTaskCompleted(success: true, reason: "this week's insight was already queued")

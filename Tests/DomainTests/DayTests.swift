@@ -42,6 +42,19 @@ struct DayTests {
         }
     }
 
+    @Test("a week starts on its Monday, on both sides of 1970-01-01", arguments: [-9, -4, -3, -1, 0, 3, 4, 10, 20_000])
+    func weekStart(ordinal: Int) {
+        let day = Day(ordinal: ordinal)
+        #expect(day.weekStart.weekday == 0)
+        #expect((0...6).contains(day.weekStart.distance(to: day)))
+    }
+
+    @Test("a Sunday's week started six days before it")
+    func sundayWeekStart() {
+        #expect(Day("2026-11-29")?.weekStart == Day("2026-11-23"))
+        #expect(Day("1970-01-01")?.weekStart == Day("1969-12-29"))
+    }
+
     @Test("the day containing an instant depends on the zone")
     func containing() {
         let instant = Date(iso: "2026-03-15T23:30:00Z")
