@@ -13,7 +13,7 @@ enum ChartFactory {
         let weekly = days.count <= 42
         for (index, day) in days.enumerated() {
             let (_, month, dayOfMonth) = day.parts
-            if weekly ? day.weekday == 2 : dayOfMonth == 1 {
+            if weekly ? day.weekday == 0 : dayOfMonth == 1 {
                 ticks.append(SVGChart.Tick(Double(index) + 0.5, "\(months[month - 1]) \(dayOfMonth)"))
             }
         }
