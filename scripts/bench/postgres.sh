@@ -9,7 +9,9 @@
 #   column into pipeline's own daily_logs (what the table's constraints cost any bulk load), BENCH_REPEAT
 #   (3) times, each ratio taken within its repetition; `scripts/bench.sh postgres-ingest` measures these alone;
 # - a whole `retrain --force` of BENCH_PG_USERS (10,000) users x DAYS, with 1 and 2 worker
-#   processes on one database, each process with one job (aim: 2 workers at least 1.5x one);
+#   processes on one database, each process with one job (aim: 2 workers at least 1.5x one): first on a fresh
+#   copy of the loaded database, where the launch also starts every user's chains, then again on the same
+#   databases, where the chains exist and a launch only retrains;
 # - claims per second of 8 concurrent workers (each claim takes one due request and finishes it).
 
 source scripts/lib/postgres.sh
@@ -152,6 +154,21 @@ bench_postgres() {
     printf "  SQLite,     2 workers   %7.2f s  %7s users/s   speed-up %sx\n" \
         "$sq_two" "$(rate "$big" "$sq_two")" "$(ratio "$sq_one" "$sq_two")"
     printf "  (2 PostgreSQL workers ran %s successful retrains for %d users)\n" "$trained" "$big"
+    printf "  one worker, PostgreSQL / SQLite users/s: %sx   (aim: at least 0.9x)\n" "$(ratio "$sq_one" "$pg_one")"
+    # The same retrains again on the same databases: a later night, whose chains exist, starts none and retrains.
+    pg_one=$(seconds "$PIPELINE" retrain --force --jobs 1 --db "$(postgres_url bench_one)" --now "$NOW")
+    pg_two=$(seconds bash -c "'$PIPELINE' retrain --force --jobs 1 --db '$(postgres_url bench_two)' --now $NOW &
+        '$PIPELINE' retrain --force --jobs 1 --db '$(postgres_url bench_two)' --now $NOW & wait")
+    sq_one=$(seconds "$PIPELINE" retrain --force --jobs 1 --db "$WORK/one.sqlite" --now "$NOW")
+    sq_two=$(seconds bash -c "'$PIPELINE' retrain --force --jobs 1 --db '$WORK/two.sqlite' --now $NOW &
+        '$PIPELINE' retrain --force --jobs 1 --db '$WORK/two.sqlite' --now $NOW & wait")
+    echo "  again, on the same databases (the chains exist: only the retrains):"
+    printf "  PostgreSQL, 1 worker    %7.2f s  %7s users/s\n" "$pg_one" "$(rate "$big" "$pg_one")"
+    printf "  PostgreSQL, 2 workers   %7.2f s  %7s users/s   speed-up %sx\n" \
+        "$pg_two" "$(rate "$big" "$pg_two")" "$(ratio "$pg_one" "$pg_two")"
+    printf "  SQLite,     1 worker    %7.2f s  %7s users/s\n" "$sq_one" "$(rate "$big" "$sq_one")"
+    printf "  SQLite,     2 workers   %7.2f s  %7s users/s   speed-up %sx\n" \
+        "$sq_two" "$(rate "$big" "$sq_two")" "$(ratio "$sq_one" "$sq_two")"
     printf "  one worker, PostgreSQL / SQLite users/s: %sx   (aim: at least 0.9x)\n" "$(ratio "$sq_one" "$pg_one")"
 
     local batch="${BENCH_PG_CLAIM_BATCH:-32}"
