@@ -29,7 +29,7 @@ public final class PersonalModels: ModelTrainingService {
     /// Connections of their own for the logs each fit and pooling step reads (`Store.logReader()`), one per
     /// concurrent worker, so workers read side by side instead of one at a time through the store's actor
     /// (on PostgreSQL, one more server connection per worker while this value lives).
-    private let readers = ReaderPool()
+    private let readers: ReaderPool
     /// What the retrains of a claimed batch read, being read in the background from the batch's claim
     /// (`prepareRetrains(of:)`), until each user's retrain takes theirs.
     private let readAhead = ReadAhead<RetrainInput>()
@@ -38,6 +38,7 @@ public final class PersonalModels: ModelTrainingService {
         self.pipeline = pipeline
         self.spec = spec
         self.jobs = max(1, jobs)
+        readers = ReaderPool(limit: self.jobs)
     }
 
     var store: Store { pipeline.store }

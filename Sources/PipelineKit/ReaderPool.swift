@@ -17,10 +17,10 @@ protocol LogSource: Actor {
 extension LogReader: LogSource {}
 extension Store: LogSource {}
 
-/// The log readers of one `PersonalModels`: an idle one is handed out, or a new one opened, one per
-/// concurrent worker. When the database refuses another connection (`StorageError.isBusy`: a server at
-/// its `max_connections` or the role's connection limit), no more are tried: a worker waits for one of
-/// the readers already open, or, when none could be opened, reads through the store.
+/// The log readers of one `PersonalModels`: an idle one is handed out, or a new one opened, up to one per
+/// concurrent worker (`limit`); beyond it, a worker waits for one to come back. When the database refuses another
+/// connection (`StorageError.isBusy`: a server at its `max_connections` or the role's connection limit), no more are
+/// tried: a worker waits for one of the readers already open, or, when none could be opened, reads through the store.
 final class ReaderPool: Sendable {
     enum Taken {
         case reader(LogReader)
@@ -30,13 +30,23 @@ final class ReaderPool: Sendable {
 
     private struct State {
         var idle: [LogReader] = []
+        /// Readers open, and being opened.
         var opened = 0
+        var opening = 0
         /// Set once opening a reader was refused; then no more are opened.
         var isFull = false
-        var waiting: [CheckedContinuation<LogReader, Never>] = []
+        /// Workers waiting for a reader; `nil` tells them none will come, to read through the store.
+        var waiting: [CheckedContinuation<LogReader?, Never>] = []
     }
 
     private let state = Locked(State())
+    private let limit: Int
+
+    /// A pool of at most `limit` readers: a worker's next batch is prepared while its last one's parts are read,
+    /// and waits for that reader rather than opening a connection more.
+    init(limit: Int) {
+        self.limit = max(1, limit)
+    }
 
     /// A reader for one worker: give it back with `give(back:)`. Opening a reader's error is thrown
     /// unless it is the database's refusal of another connection, which is logged once.
@@ -51,35 +61,47 @@ final class ReaderPool: Sendable {
         }
         let next = state.withLock { state -> Next in
             if let reader = state.idle.popLast() { return .reader(reader) }
-            if !state.isFull { return .open }
-            return state.opened > 0 ? .wait : .none
+            if !state.isFull && state.opened + state.opening < limit {
+                state.opening += 1
+                return .open
+            }
+            return state.opened + state.opening > 0 ? .wait : .none
         }
         switch next {
         case .reader(let reader): return .reader(reader)
         case .none: return .none
-        case .wait: return .reader(await waitForReader())
+        case .wait: return await waitForReader().map(Taken.reader) ?? .none
         case .open:
             do {
                 let reader = try open()
-                state.withLock { $0.opened += 1 }
-                return .reader(reader)
-            } catch  where error.isBusy {
-                let opened = state.withLock { state in
-                    state.isFull = true
-                    return state.opened
+                state.withLock { state in
+                    state.opening -= 1
+                    state.opened += 1
                 }
+                return .reader(reader)
+            } catch {
+                let (opened, abandoned) = state.withLock {
+                    state -> (Int, [CheckedContinuation<LogReader?, Never>]) in
+                    state.opening -= 1
+                    if error.isBusy { state.isFull = true }
+                    guard state.opened + state.opening == 0 else { return (state.opened, []) }
+                    defer { state.waiting.removeAll() }
+                    return (0, state.waiting)
+                }
+                for worker in abandoned { worker.resume(returning: nil) }
+                guard error.isBusy else { throw error }
                 log.log(
                     .warning,
                     "could not open another connection to read users' days (\(error)); going on with "
                         + (opened == 0 ? "the store's own connection" : "the \(opened) open"))
-                return opened > 0 ? .reader(await waitForReader()) : .none
+                return opened > 0 ? await waitForReader().map(Taken.reader) ?? .none : .none
             }
         }
     }
 
     /// Returns a reader taken with `take`: to a worker waiting for one, or to the idle ones.
     func give(back reader: LogReader) {
-        let waiter = state.withLock { state -> CheckedContinuation<LogReader, Never>? in
+        let waiter = state.withLock { state -> CheckedContinuation<LogReader?, Never>? in
             if !state.waiting.isEmpty { return state.waiting.removeFirst() }
             state.idle.append(reader)
             return nil
@@ -87,15 +109,17 @@ final class ReaderPool: Sendable {
         waiter?.resume(returning: reader)
     }
 
-    /// A reader given back by another worker, or an idle one if one was given back meanwhile.
-    private func waitForReader() async -> LogReader {
+    /// A reader given back by another worker, or an idle one if one was given back meanwhile; `nil` when no
+    /// reader is open or being opened, so none will come back.
+    private func waitForReader() async -> LogReader? {
         await withCheckedContinuation { continuation in
-            let idle = state.withLock { state -> LogReader? in
-                if let reader = state.idle.popLast() { return reader }
+            let found = state.withLock { state -> LogReader?? in
+                if let reader = state.idle.popLast() { return .some(reader) }
+                guard state.opened + state.opening > 0 else { return .some(nil) }
                 state.waiting.append(continuation)
                 return nil
             }
-            if let idle { continuation.resume(returning: idle) }
+            if let found { continuation.resume(returning: found) }
         }
     }
 }
