@@ -203,8 +203,20 @@ extension TaskScheduler {
             }
         }
         if started > 0 { log.log(.info, "started \(started) task chain\(started == 1 ? "" : "s")") }
+        if started >= Self.requestsWorthStatistics {
+            do {
+                try await store.refreshRequestStatistics()
+            } catch {
+                throw .storage(error)
+            }
+        }
         return started
     }
+
+    /// Chains started by one launch from which the requests' statistics are refreshed before anything is claimed
+    /// (`Store.refreshRequestStatistics`): far more than a day's new users start, few enough that the claims of a
+    /// first launch over a cohort read the requests by their indexes.
+    static let requestsWorthStatistics = 1_000
 
     /// Users per page of `startChains`, each page's requests submitted in one transaction: launches
     /// starting the same chains at once wait on each other's uncommitted rows, each wait at most one

@@ -85,11 +85,19 @@ protocol StorageDriver: AnyObject {
     func lockMigrations() throws(StorageError)
     /// Gives back the space of the database's own log (SQLite's write-ahead log); PostgreSQL's is the server's.
     func reclaimLogSpace() throws(StorageError)
-    /// Tells the planner how large the watch queue has become (PostgreSQL's ANALYZE); SQLite needs nothing.
-    func refreshQueueStatistics() throws(StorageError)
+    /// Tells the planner how large `table` has become (PostgreSQL's ANALYZE); SQLite needs nothing.
+    func refreshStatistics(of table: GrowingTable) throws(StorageError)
     /// Moves each id counter past the ids a copy wrote (PostgreSQL's identities); SQLite takes the next id from
     /// the table itself.
     func advanceIdentities() throws(StorageError)
+}
+
+/// A table that can grow from a few rows to many within minutes, faster than autovacuum analyzes it.
+enum GrowingTable: String {
+    /// An input's watch items, queued at once.
+    case watchItems = "watch_items"
+    /// A first launch's requests, every user's chains started at once.
+    case taskRequests = "task_requests"
 }
 
 /// What a transaction is for; each driver begins it in its own way.

@@ -170,7 +170,15 @@ public actor Store {
     /// sorts every item after it (quadratic in the queue's length); SQLite's planner walks the key either
     /// way, and nothing is done there.
     public func refreshQueueStatistics() throws(StorageError) {
-        try driver.refreshQueueStatistics()
+        try driver.refreshStatistics(of: .watchItems)
+    }
+
+    /// Tells the database's planner how many requests there are, after a launch started many chains. On
+    /// PostgreSQL a first launch's requests, tens of thousands inserted within seconds, still have the statistics
+    /// of an empty table until autovacuum analyzes them, and with those the batches' claims and records scan the
+    /// whole table; SQLite's planner walks the keys either way.
+    public func refreshRequestStatistics() throws(StorageError) {
+        try driver.refreshStatistics(of: .taskRequests)
     }
 }
 

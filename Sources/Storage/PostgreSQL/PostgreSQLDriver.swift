@@ -171,8 +171,8 @@ final class PostgreSQLDriver: StorageDriver {
 
     /// https://www.postgresql.org/docs/15/sql-analyze.html: a sample of the table, in its own transaction; it
     /// waits only for another ANALYZE or VACUUM of the same table.
-    func refreshQueueStatistics() throws(StorageError) {
-        try connection.execute("ANALYZE watch_items")
+    func refreshStatistics(of table: GrowingTable) throws(StorageError) {
+        try connection.execute("ANALYZE \(table.rawValue)")
     }
 
     /// Moves each identity past every id its table handed out — counting the ids that outlived their rows in other

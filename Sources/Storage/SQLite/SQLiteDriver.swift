@@ -120,8 +120,8 @@ final class SQLiteDriver: StorageDriver {
         if let checkpointer { try checkpointer.exclusively(truncate) } else { try truncate() }
     }
 
-    /// SQLite's planner walks the queue's key either way.
-    func refreshQueueStatistics() throws(StorageError) {}
+    /// SQLite's planner walks the tables' keys either way.
+    func refreshStatistics(of table: GrowingTable) throws(StorageError) {}
 
     /// A new row's id is one past the largest in its table (a rowid table without AUTOINCREMENT), so no counter
     /// needs moving. https://www.sqlite.org/autoinc.html
