@@ -15,8 +15,11 @@ final class ConnectionThread: SerialExecutor {
 
     /// Starts the thread, named `name` for debuggers and `top -H`.
     init(name: String) {
-        let thread = Thread { [jobs, unowned(unsafe) self] in
-            jobs.run(on: self.asUnownedSerialExecutor())
+        // Taken here, not on the thread: an actor whose initializer throws releases its executor at once, maybe
+        // before the thread starts, and the reference must not be touched then. It holds no reference count.
+        let executor = UnownedSerialExecutor(ordinary: self)
+        let thread = Thread { [jobs] in
+            jobs.run(on: executor)
         }
         thread.name = name
         thread.start()
