@@ -2,6 +2,9 @@ import Domain
 internal import Foundation
 internal import LearningKernels
 
+// One file for one step: selection's named steps (folds, fits, scores, judgements, the served artifacts) pass one
+// another private types declared here; split, those types would have to be visible to the whole module.
+
 /// The rows of one rolling-origin fold.
 private struct Fold {
     var origin: Day

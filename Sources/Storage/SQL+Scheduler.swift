@@ -103,7 +103,7 @@ extension SQL {
 
     /// $1 identifier, $2 the id to start after ('' for the first page), $3 limit: users with no request of it,
     /// pending, running or discarded, in id order. `id > $2` alone, never `$2 IS NULL OR …`: PostgreSQL's generic
-    /// plan of that form scanned every user from the first at each page: 50,000 users took 48 s to page.
+    /// plan of that form scanned every user from the first at each page (docs/benchmarks.md).
     static let usersWithoutTaskRequest = SQL(
         """
         SELECT id, time_zone FROM users AS u

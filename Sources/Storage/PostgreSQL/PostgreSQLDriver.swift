@@ -22,8 +22,8 @@ final class PostgreSQLDriver: StorageDriver {
 
     /// How every session plans. Each statement is planned for its own arguments at each call, never from a plan
     /// cached earlier: a night's first launch fills the requests, runs and artifacts tables as it goes, and a plan
-    /// cached while a table was small kept reading it whole as it grew (pruning 50,000 users' artifact histories
-    /// took 19 s of a 111-second night that way, 12 ms a batch instead of 0.3). And no statement is split over
+    /// cached while a table was small kept reading it whole as it grew (pruning artifact histories, measured in
+    /// docs/benchmarks.md). And no statement is split over
     /// parallel workers: each reads a few users' rows, which a worker process takes longer to start than to read
     /// (https://www.postgresql.org/docs/15/runtime-config-query.html).
     static let sessionSettings = "SET plan_cache_mode = force_custom_plan; SET max_parallel_workers_per_gather = 0"
