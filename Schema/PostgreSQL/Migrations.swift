@@ -31,6 +31,8 @@ public let postgresqlMigrations: [EmbeddedMigration] = [
     EmbeddedMigration(version: 13, name: "claims_by_task", sql: text(PackageResources._013_claims_by_task_sql)),
     EmbeddedMigration(
         version: 14, name: "history_retention", sql: text(PackageResources._014_history_retention_sql)),
+    EmbeddedMigration(
+        version: 15, name: "open_runs_by_request", sql: text(PackageResources._015_open_runs_by_request_sql)),
 ]
 
 private func text(_ bytes: [UInt8]) -> String {

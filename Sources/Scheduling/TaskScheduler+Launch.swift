@@ -171,6 +171,8 @@ extension TaskScheduler {
                 switch registration.scope {
                 case .everyUser:
                     var after: UserID?
+                    var startedOfTask = 0
+                    var statisticsDue = Self.requestsWorthStatistics
                     while true {
                         let page = try await store.usersWithoutTaskRequest(
                             identifier: identifier.rawValue, after: after, limit: Self.chainStartsPerTransaction)
@@ -180,13 +182,19 @@ extension TaskScheduler {
                         guard try await store.claimChainStarts(identifier: identifier.rawValue, from: first.id)
                         else { continue }
                         do {
-                            started += try await startChains(of: registration, for: page.map { (.user($0.id), $0) })
+                            startedOfTask += try await startChains(
+                                of: registration, for: page.map { (.user($0.id), $0) })
                         } catch {
                             try? await store.releaseChainStarts(identifier: identifier.rawValue, from: first.id)
                             throw error
                         }
                         try await store.releaseChainStarts(identifier: identifier.rawValue, from: first.id)
+                        if startedOfTask >= statisticsDue {
+                            try await store.refreshRequestStatistics()
+                            statisticsDue = startedOfTask * Self.requestsGrowthBetweenStatistics
+                        }
                     }
+                    started += startedOfTask
                 case .global:
                     let existing = try await store.taskRequests(identifier: identifier.rawValue, scope: "")
                     let discarded = try await store.discardedTaskRequests(identifier: identifier.rawValue, scope: "")
@@ -215,8 +223,17 @@ extension TaskScheduler {
 
     /// Chains started by one launch from which the requests' statistics are refreshed before anything is claimed
     /// (`Store.refreshRequestStatistics`): far more than a day's new users start, few enough that the claims of a
-    /// first launch over a cohort read the requests by their indexes.
+    /// first launch over a cohort read the requests by their indexes. The same number of one task's chains refreshes
+    /// them while they are being started, and again each time that task's requests have grown
+    /// `requestsGrowthBetweenStatistics` times since: the statements of each page (the users without a chain, the
+    /// chain starts a concurrent launch made twice) are planned for the table as it is, and each reads its page by
+    /// index. Planned for the table as it was (empty, or holding other tasks' requests), each page's statement read
+    /// every request of the task, and a first launch took time in the square of its users.
     static let requestsWorthStatistics = 1_000
+
+    /// How many times over one task's requests grow, while a launch starts its chains, between two refreshes of the
+    /// statistics: a few refreshes per task whatever the number of users, and a planner never more than this far off.
+    static let requestsGrowthBetweenStatistics = 4
 
     /// Users per page of `startChains`, each page's requests submitted in one transaction: launches
     /// starting the same chains at once wait on each other's uncommitted rows, each wait at most one

@@ -282,7 +282,7 @@ struct BatchTests {
     }
 
     /// Before, a first launch over a cohort claimed its tens of thousands of new requests with the statistics of an
-    /// empty table, until autovacuum analyzed it: a first night of 20,000 users took 48.7 s against 12.8 s.
+    /// empty table, until autovacuum analyzed it (docs/benchmarks.md has the times).
     @Test(
         "a launch that starts a thousand chains or more refreshes the requests' statistics before it claims; a few do not",
         .postgreSQL)
@@ -309,6 +309,48 @@ struct BatchTests {
         try await few.addUsers(Self.users)
         try await few.launch([task], plan: LaunchPlan(identifiers: [], jobs: 1))
         #expect(throws: StorageError.self, "40 chains do not pay for an ANALYZE") { try analyzed(few, 0) }
+    }
+
+    /// Before, each page of chain starts was planned for the requests as they were before the launch (none, or
+    /// another task's), and read every request of its task: a first launch took time in the square of its users.
+    @Test(
+        "while a launch starts many chains, the planner never expects fewer than a quarter of a task's requests",
+        .postgreSQL)
+    func requestStatisticsWhileChainsStart() async throws {
+        let harness = try SchedulerHarness(.postgresql)
+        try await harness.addUsers((0..<5_000).map { String(format: "u%05d", $0) })
+        // The tasks of the pages planned for far fewer requests than there were.
+        let misjudged = Locked<[String]>([])
+        let path = harness.database.path
+        let tasks = [TestTask.periodic("daily", every: 86_400), TestTask.periodic("hourly", every: 3_600)].map {
+            var task = $0
+            let identifier = task.identifier.rawValue
+            // Before each page of chain starts: the planner's count of the task's requests against the count.
+            task.prepareChainStarts = { _ in
+                do {
+                    try Store.executeForTesting(
+                        at: path,
+                        """
+                        DO $$ DECLARE plan json; actual bigint; BEGIN
+                            SELECT count(*) INTO actual FROM task_requests WHERE identifier = '\(identifier)';
+                            EXECUTE 'EXPLAIN (FORMAT JSON) SELECT 1 FROM task_requests WHERE identifier = ''\(identifier)'''
+                                INTO plan;
+                            IF actual >= \(TaskScheduler.requestsWorthStatistics)
+                                AND (plan -> 0 -> 'Plan' ->> 'Plan Rows')::float * 4 < actual THEN
+                                RAISE EXCEPTION '\(identifier): planned for % of % requests',
+                                    plan -> 0 -> 'Plan' ->> 'Plan Rows', actual;
+                            END IF;
+                        END $$
+                        """)
+                } catch {
+                    misjudged.withLock { $0.append(identifier) }
+                }
+            }
+            return task
+        }
+        let report = try await harness.launch(tasks, plan: LaunchPlan(identifiers: [], jobs: 1))
+        #expect(report.startedChains == 10_000)
+        #expect(misjudged.withLock { $0 } == [])
     }
 
     @Test(

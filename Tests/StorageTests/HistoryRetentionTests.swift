@@ -263,4 +263,41 @@ struct HistoryRetentionTests {
             try await store.taskRunTotals().first { $0.identifier == "sweep" && $0.outcome == .success }?.lastFinishedAt
                 == Date(iso: "2026-03-13T08:00:00Z"))
     }
+
+    @Test(
+        "a finish reads its own runs by id, however many finished runs left dead rows in the default partition before it",
+        .postgreSQL)
+    func finishReadsItsOwnRuns() async throws {
+        let (database, store) = try await Self.storeWithDaysPrepared(.postgresql)
+        let now = Store.milliseconds(database.clock.now)
+        // A night's runs already moved into today's partition, each leaving a dead row behind, under statistics
+        // taken while the default partition was empty: autovacuum has not come by yet.
+        try Store.executeForTesting(
+            at: database.path,
+            """
+            ANALYZE task_runs_default;
+            INSERT INTO task_runs (request_id, identifier, scope, kind, attempt, worker, started_at, lease_expires_at)
+            SELECT g, 'earlier', 'u' || g, 'refresh', 1, 'w', 0, 1 FROM generate_series(1, 20000) AS g;
+            UPDATE task_runs SET finished_at = \(now), outcome = 'success' WHERE identifier = 'earlier';
+            """)
+        let ids = try await Self.run(store, "daily", (0..<32).map { "u\($0)" }, finishing: false).map(\.runID)
+        let rows = ids.map { "[\($0), \"success\", null, true, 1]" }.joined(separator: ",")
+        let plan = try PostgreSQLConnection(url: database.path).queryUncached(
+            "EXPLAIN (ANALYZE, FORMAT JSON) " + SQL.finishRuns.postgresql.text,
+            ["{\(ids.map(String.init).joined(separator: ","))}", "[\(rows)]", String(now)]
+        ).string(0, 0)
+        let nodes = Self.planNodes(try JSONSerialization.jsonObject(with: Data(plan.utf8)))
+        let most = nodes.compactMap { $0["Actual Rows"] as? Int }.max()
+        #expect(most == ids.count, "a step of the finish read \(most ?? 0) rows to close \(ids.count) runs")
+        #expect(!nodes.contains { $0["Node Type"] as? String == "Seq Scan" }, "a finish scanned a table")
+        #expect(try await store.taskRuns(identifier: "daily").allSatisfy { $0.outcome == .success })
+    }
+
+    /// Every node of an `EXPLAIN (FORMAT JSON)` plan.
+    static func planNodes(_ json: Any) -> [[String: Any]] {
+        if let list = json as? [Any] { return list.flatMap(planNodes) }
+        guard let object = json as? [String: Any] else { return [] }
+        let node = object["Node Type"] == nil ? [] : [object]
+        return node + object.values.flatMap { planNodes($0) }
+    }
 }

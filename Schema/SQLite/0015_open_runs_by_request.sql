@@ -1,0 +1,4 @@
+-- Nothing changes on SQLite, which updates a finished run in place. On PostgreSQL this version replaces the index of
+-- open runs partial to `finished_at IS NULL` with a plain one by request in the default partition, whose moved runs
+-- left it full of dead entries (Schema/PostgreSQL/0015_open_runs_by_request.sql). The migration is here so that a
+-- schema version means one thing on both backends.
