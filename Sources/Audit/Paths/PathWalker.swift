@@ -493,6 +493,11 @@ struct Walker {
         {
             return exemption
         }
+        // `if let handler = completion { handler(.newData) }` in a function given an optional handler: the branch
+        // taken when it is `nil` has nothing to call.
+        if paths.obligation == .completionHandlerCalled, let exemption = unboundIdentifierExemption(start, end) {
+            return exemption
+        }
         var mentionsFlag = false
         var negated = false
         for index in start..<end {
@@ -749,10 +754,18 @@ struct Walker {
             }
             index += 1
         }
+        // A `switch` on the push type with a `case .voIP:`: its other cases, `default` among them, run only for
+        // pushes that are not VoIP, and owe CallKit nothing.
+        let source = file
+        let voipCase: (Int, Int) -> Bool = { head, bodyStart in (head..<bodyStart).contains { source.is($0, "voIP") } }
+        let typeSwitch =
+            paths.obligation == .incomingCallReported
+            && labels.contains { file.word($0.head) == .case && voipCase($0.head, $0.bodyStart) }
         var results: [Fall] = []
         for (offset, label) in labels.enumerated() {
             let end = offset + 1 < labels.count ? labels[offset + 1].head : close
-            let caseEntry: Fall = isOpen(entry) ? .open(site(label.head)) : entry
+            var caseEntry: Fall = isOpen(entry) ? .open(site(label.head)) : entry
+            if typeSwitch, isOpen(entry), !voipCase(label.head, label.bodyStart) { caseEntry = .completed }
             results.append(block(label.bodyStart, end, entry: caseEntry, inDo: inDo))
         }
         state = labels.isEmpty ? entry : merge(entry, results)
@@ -900,7 +913,11 @@ struct Walker {
             open = -2
         }
         if open == -1 {
-            if aliases.contains(name), isStoredValue(index) {
+            if aliases.contains(name), isStoredValue(index), let local = localAssigned(at: index) {
+                // Put in a variable of the body itself (`var info = …` earlier, then `info = payload.…`): another
+                // name for it in this body, not a place it is kept for later.
+                aliases.insert(local)
+            } else if aliases.contains(name), isStoredValue(index) {
                 // Kept for later (`self.pending = completionHandler`): whoever reads it finishes the work.
                 found.escaped = true
                 found.finishesLater = true
@@ -966,6 +983,26 @@ struct Walker {
         return !endsStatement
     }
 
+    /// For `name = alias` at `index`: `name` when it is a plain variable declared earlier in the same function
+    /// body (`var info = [AnyHashable: Any]()`), not a property or a variable of an enclosing scope.
+    private func localAssigned(at index: Int) -> String? {
+        let target = index - 2
+        guard file.isIdentifier(target), file.word(target) == .none, !file.isPunct(target - 1, ASCII.dot) else {
+            return nil
+        }
+        let name = file.text(target)
+        var scope = Int(file.scopeOf[target])
+        while scope > 0, !file.scopes[scope].isCallable, file.scopes[scope].kind != .closure {
+            scope = Int(file.scopes[scope].parent)
+        }
+        guard scope > 0 else { return nil }
+        let open = Int(file.scopes[scope].open)
+        for token in open..<target where file.isIdentifier(token) && file.text(token) == name {
+            if file.word(token - 1) == .var || file.word(token - 1) == .let { return name }
+        }
+        return nil
+    }
+
     private func isStoredValue(_ index: Int) -> Bool {
         guard file.isPunct(index - 1, ASCII.equals), !file.isPunct(index - 2, ASCII.equals),
             !file.isPunct(index - 2, ASCII.bang), !file.isPunct(index - 2, ASCII.less),
@@ -1001,7 +1038,13 @@ struct Walker {
                 ProjectIndex.parameterPositions(of: labels, in: project.index.callable($0))
             }
             let parameters = handedOver.map { positions?[$0] ?? $0 }
-            if let callee, let outcome = paths.helper(callee, parameters: parameters, depth: depth + 1) {
+            if let callee, overrideFinishes(callee, parameters: parameters) {
+                // A subclass's override the call may run instead finishes the work (a base class's method left
+                // empty for the subclass the app installs): which one runs cannot be told, so it counts as done.
+                found.escaped = true
+                found.finishesLater = true
+                finish(&state)
+            } else if let callee, let outcome = paths.helper(callee, parameters: parameters, depth: depth + 1) {
                 absorb(outcome, at: index, &state, inDo: inDo)
             } else if callee == nil, paths.obligation == .incomingCallReported, resultIsRead(callAt: index) {
                 // A push's payload given to code outside the sources that answers with a value (`if
@@ -1034,6 +1077,20 @@ struct Walker {
             found.finishesLater = true
             finish(&state)
         }
+    }
+
+    /// Whether an override of `callee` in a subclass finishes the work handed to it on every path, while `callee`
+    /// itself does not.
+    private func overrideFinishes(_ callee: CallableID, parameters: [Int]) -> Bool {
+        let overrides = paths.project.index.overrides(of: callee)
+        guard !overrides.isEmpty else { return false }
+        func finishesAlways(_ id: CallableID) -> Bool {
+            guard let outcome = paths.helper(id, parameters: parameters, depth: depth + 1) else { return false }
+            guard outcome.mentions, outcome.leaks.isEmpty, outcome.thrown.isEmpty else { return false }
+            if case .open = outcome.fall { return false }
+            return true
+        }
+        return !finishesAlways(callee) && overrides.contains(where: finishesAlways)
     }
 
     /// Of several functions a call may reach, the one nested in a function around the call (the innermost), which
@@ -1092,6 +1149,13 @@ struct Walker {
         {
             // A function that completes the task itself, called on a path that already has.
             found.repeated.append(site(call))
+        }
+        if case .completed = state {
+            // Handed on after the path has finished the work (a call's details passed on inside the callback of the
+            // report that made it): nothing is left for the function to leave unfinished, and the call is not the one
+            // that finished the work.
+            found.mentions = true
+            return
         }
         guard isOpen(state), let first = unfinished.first else {
             found.leaks += unfinished

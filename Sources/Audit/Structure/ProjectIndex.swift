@@ -101,6 +101,27 @@ final class ProjectIndex {
     }
 
     func callable(_ id: CallableID) -> CallableInfo { callables[callableStart[Int(id.file)] + Int(id.index)] }
+
+    /// The methods of the same name and labels declared in types that inherit, directly or two levels down, from
+    /// the type that declares method `id`: the overrides a call to it may run instead (a base class's empty
+    /// `updateLocalData(…)` and the subclass the app installs).
+    func overrides(of id: CallableID) -> [CallableID] {
+        let method = callable(id)
+        guard method.kind == .function, let base = method.typeName else { return [] }
+        var subtypes: [String] = []
+        var frontier = [base]
+        for _ in 0..<2 {
+            frontier = inherits.compactMap { type, parents in
+                frontier.contains(where: parents.contains) && type != base && !subtypes.contains(type) ? type : nil
+            }
+            subtypes += frontier
+        }
+        return subtypes.sorted().flatMap { type in
+            (byNameAndType[NameKey(name: method.name, scope: type)] ?? []).filter {
+                callable($0).kind == .function && callable($0).labels == method.labels
+            }
+        }
+    }
     func call(_ id: CallID) -> CallInfo { calls[callStart[Int(id.file)] + Int(id.index)] }
     func caller(of id: CallID) -> CallableID { CallableID(file: id.file, index: call(id).caller) }
     func callers(of id: CallableID) -> [CallID] { callersOf[id] ?? [] }
