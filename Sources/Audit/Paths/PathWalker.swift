@@ -1009,7 +1009,18 @@ struct Walker {
             !file.isPunct(index - 2, ASCII.greater)
         else { return false }
         let declared = file.word(index - 3)
-        return declared != .let && declared != .var
+        if declared == .let || declared == .var { return false }
+        // `let name: Type = alias.member`: a declaration with a type annotation, not a place it is kept.
+        var cursor = index - 2
+        while cursor > index - 14, cursor > 1, !file.startsStatement(cursor) {
+            if file.isPunct(cursor, ASCII.colon), file.isIdentifier(cursor - 1),
+                file.word(cursor - 2) == .let || file.word(cursor - 2) == .var
+            {
+                return false
+            }
+            cursor -= 1
+        }
+        return true
     }
 
     private mutating func call(_ name: String, at index: Int, arguments: [Argument], _ state: inout Fall, inDo: Bool) {
@@ -1026,11 +1037,24 @@ struct Walker {
         if name == "submit", isMember, arguments.count == 1, arguments[0].label < 0 { found.submits = true }
         let labels = arguments.map { $0.label >= 0 ? file.text($0.label) : "_" }
         let project = paths.project
-        let resolved = project.resolved(file: fileIndex, token: index, name: name, labels: labels)
+        var resolved = project.resolved(file: fileIndex, token: index, name: name, labels: labels)
+        if isMember, file.word(index - 2) != .`self`, resolved.count == 1,
+            resolved[0] == CallableID(file: Int32(fileIndex), index: project.caller(file: fileIndex, token: index))
+        {
+            // `client.handlePushNotification(payload)` inside the project's own `handlePushNotification`: a method
+            // of another object (an SDK's) that shares the name, not a call back into the function it is written in.
+            resolved = []
+        }
         let callee =
             ProjectIndex.unique(resolved, in: project.index, from: Int32(fileIndex))
             ?? nestedFunction(among: resolved, visibleAt: index)
         if resolved.contains(where: project.index.submitting.contains) { found.submits = true }
+        if paths.obligation == .incomingCallReported, resolved.isEmpty, isMember, name == "reportIncomingCall" {
+            // A calling SDK's own `reportIncomingCall(…)` (Azure's `CallClient`, given the push's details) reports
+            // the call to CallKit itself; its callback runs after.
+            finish(&state)
+            return
+        }
         let handedOver = arguments.indices.filter { isAliasArgument(arguments[$0]) }
         if !handedOver.isEmpty {
             // Arguments map to parameters past any defaulted ones the call leaves out.
@@ -1067,6 +1091,29 @@ struct Walker {
                 absorb(outcome, at: index, &state, inDo: inDo)
             } else if paths.mayFinish(callee), let outcome = paths.helper(callee, parameters: [], depth: depth + 1) {
                 absorb(outcome, at: index, &state, inDo: inDo)
+            }
+        } else if paths.obligation == .incomingCallReported,
+            case let bodies = resolved.filter({ project.index.callable($0).open >= 0 }), bodies.count > 1,
+            Set(bodies.map { project.index.callable($0).labels }).count == 1,
+            bodies.allSatisfy(paths.reportsCall),
+            case let outcomes = bodies.compactMap({ paths.helper($0, parameters: [], depth: depth + 1) }),
+            outcomes.count == bodies.count
+        {
+            // Every function the call may reach, all declared alike, reports the call (two call managers behind one
+            // delegate protocol, whose requirement has no body): each is followed, and where one returns without
+            // reporting, that is a path that skips the report. Overloads with other labels are not: only one of them
+            // is the one called.
+            absorb(outcomes[0], at: index, &state, inDo: inDo)
+            for outcome in outcomes.dropFirst() {
+                guard case .open(let origin) = state else {
+                    absorb(outcome, at: index, &state, inDo: inDo)
+                    continue
+                }
+                // The path left open by the first stands for the others' unfinished paths too.
+                found.addFacts(of: outcome)
+                var unfinished = outcome.leaks
+                if case .open(let other) = outcome.fall { unfinished.append(other) }
+                found.returnedUnfinished[origin, default: []] += unfinished
             }
         } else if paths.obligation == .incomingCallReported, resolved.count > 1,
             resolved.contains(where: paths.reportsCall)
