@@ -429,7 +429,7 @@ struct Walker {
 
     /// For a CallKit report, a branch taken only for a push that is not VoIP (`type == .voIP` false) owes nothing.
     private func exemption(conditionFrom start: Int, to end: Int) -> Exemption {
-        if let value = constantCondition(start, end) {
+        if let value = constantCondition(start, end) ?? alwaysHolds(start, end) {
             // A branch the condition can never take is no path.
             return value ? Exemption(then: false, otherwise: true) : Exemption(then: true, otherwise: false)
         }
@@ -443,6 +443,29 @@ struct Walker {
         }
         guard mentionsVoIP else { return Exemption() }
         return negated ? Exemption(then: true, otherwise: false) : Exemption(then: false, otherwise: true)
+    }
+
+    /// `true` for a condition that cannot fail where these APIs run: `#available(iOS 13, *)` or older (the
+    /// background-task and CallKit rules apply from iOS 13 on), or binding `URL(string:)` of a literal address
+    /// (`guard let url = URL(string: "https://example.com/feed") else { return }`). `nil` for anything else.
+    private func alwaysHolds(_ start: Int, _ end: Int) -> Bool? {
+        var cursor = start
+        if file.isPunct(cursor, ASCII.hash) { cursor += 1 }
+        if file.is(cursor, "available") || file.is(cursor, "#available"), file.isPunct(cursor + 1, ASCII.openParen),
+            Int(file.matching[cursor + 1]) == end - 1, file.is(cursor + 2, "iOS")
+        {
+            let version = file.text(cursor + 3)
+            guard let major = Int(version.prefix { $0 != "." }) else { return nil }
+            return major <= 13 ? true : nil
+        }
+        // `let url = URL(string: "…://…")`, alone in the condition.
+        guard file.word(start) == .let, file.isIdentifier(start + 1), file.isPunct(start + 2, ASCII.equals),
+            file.is(start + 3, "URL"), file.isPunct(start + 4, ASCII.openParen), file.is(start + 5, "string"),
+            file.isPunct(start + 6, ASCII.colon), let literal = file.stringValue(start + 7),
+            file.isPunct(start + 8, ASCII.closeParen), start + 9 == end,
+            literal.contains("://"), !literal.contains(" ")
+        else { return nil }
+        return true
     }
 
     /// The value of a condition that is only a local Boolean (`expired`, `!expired`) set once where it is declared
