@@ -17,6 +17,9 @@ struct PermittedIdentifiers: Sendable {
     var entries: [Entry]
     /// The plist's `UIBackgroundModes` (`location`, `audio`, `fetch` …), empty when it has none.
     var backgroundModes: [String] = []
+    /// The plist of an app extension (it has an `NSExtension` key: a widget, a notification service): the background
+    /// tasks it may run are the app's, listed in the app's own Info.plist.
+    var isExtension = false
 
     /// Reads an XML property list (or, without line numbers, a binary one).
     /// Returns `nil` with a reason when the file is not a property list.
@@ -35,7 +38,7 @@ struct PermittedIdentifiers: Sendable {
         return .success(
             PermittedIdentifiers(
                 path: path, declaresKey: reader.declaresKey, entries: reader.entries,
-                backgroundModes: reader.backgroundModes))
+                backgroundModes: reader.backgroundModes, isExtension: reader.isExtension))
     }
 
     private static func readBinary(path: String, data: Data) -> Result<PermittedIdentifiers, ReadFailure> {
@@ -43,14 +46,17 @@ struct PermittedIdentifiers: Sendable {
             let dictionary = plist as? [String: Any]
         else { return .failure(ReadFailure(reason: "not a readable property list")) }
         let modes = (dictionary["UIBackgroundModes"] as? [Any] ?? []).compactMap { $0 as? String }
+        let isExtension = dictionary["NSExtension"] != nil
         guard let values = dictionary["BGTaskSchedulerPermittedIdentifiers"] else {
-            return .success(PermittedIdentifiers(path: path, declaresKey: false, entries: [], backgroundModes: modes))
+            return .success(
+                PermittedIdentifiers(
+                    path: path, declaresKey: false, entries: [], backgroundModes: modes, isExtension: isExtension))
         }
         let strings = (values as? [Any] ?? []).compactMap { $0 as? String }
         return .success(
             PermittedIdentifiers(
                 path: path, declaresKey: true, entries: strings.map { Entry(value: $0, line: 1) },
-                backgroundModes: modes))
+                backgroundModes: modes, isExtension: isExtension))
     }
 
     /// Whether `identifier` is allowed by `pattern`: equal, or matching where the pattern has a build-setting
@@ -165,6 +171,7 @@ private final class PlistXMLReader: NSObject, XMLParserDelegate {
     var declaresKey = false
     var entries: [PermittedIdentifiers.Entry] = []
     var backgroundModes: [String] = []
+    var isExtension = false
     /// Whether the array being read is `UIBackgroundModes` (else `BGTaskSchedulerPermittedIdentifiers`).
     private var readingModes = false
     private var depth = 0
@@ -196,6 +203,7 @@ private final class PlistXMLReader: NSObject, XMLParserDelegate {
         if elementName == "key" {
             // Only top-level keys of the root dictionary (plist > dict > key) name Info.plist settings.
             let key = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            if depth == 3, key == "NSExtension" { isExtension = true }
             if depth == 3, key == "BGTaskSchedulerPermittedIdentifiers" || key == "UIBackgroundModes" {
                 readingModes = key == "UIBackgroundModes"
                 if !readingModes { declaresKey = true }

@@ -204,8 +204,17 @@ struct BackgroundTaskCheck {
             return
         }
         let enders = endingClosures(of: name, in: body, file: file)
+        // Begun in a closure that runs before the call it is passed to returns (`DispatchQueue.main.sync { id = … }`)
+        // into a variable of the function around it: the paths go on after the closure, in that function.
+        var rangeEnd = body.close
+        if let function, function.0 != body.open, !isLocal(name, declaredIn: body, file: file),
+            let closure = Optional(Int(file.scopeOf[token])), file.scopes[closure].kind == .closure,
+            file.scopes[closure].name >= 0, Self.synchronousCalls.contains(file.text(Int(file.scopes[closure].name)))
+        {
+            rangeEnd = function.1
+        }
         let outcome = paths.analyzeRange(
-            file: fileIndex, from: end, to: body.close, origin: token, aliases: Set([name] + enders))
+            file: fileIndex, from: end, to: rangeEnd, origin: token, aliases: Set([name] + enders))
         guard outcome.mentions else {
             findings.append(
                 Finding(
@@ -414,6 +423,9 @@ struct BackgroundTaskCheck {
             return endsOrChecks(name, in: file, fileIndex: fileIndex, from: body.open + 1, to: token)
         }
     }
+
+    /// Calls that run the closure they are given before they return.
+    private static let synchronousCalls: Set<String> = ["sync", "performAndWait", "autoreleasepool"]
 
     private static let backgroundCallbacks: Set<String> = ["applicationDidEnterBackground", "sceneDidEnterBackground"]
     private static let returnCallbacks: Set<String> = [

@@ -236,7 +236,9 @@ struct RegistrationCheck {
     // MARK: identifier-not-permitted / permitted-never-registered
 
     private func checkPermitted(_ registrations: [Occurrence], into findings: inout [Finding]) {
-        let lists = project.propertyLists
+        // An app extension's plist (a widget's) does not list the app's background tasks: with only those in the
+        // tree, the app's own Info.plist is not there to judge against.
+        let lists = project.propertyLists.filter { !$0.isExtension || $0.declaresKey }
         guard !lists.isEmpty else { return }
         let declaring = lists.filter(\.declaresKey)
         let patterns = declaring.flatMap(\.entries).map(\.value)

@@ -429,7 +429,7 @@ struct Walker {
 
     /// For a CallKit report, a branch taken only for a push that is not VoIP (`type == .voIP` false) owes nothing.
     private func exemption(conditionFrom start: Int, to end: Int) -> Exemption {
-        if let value = constantCondition(start, end) {
+        if let value = constantCondition(start, end) ?? alwaysHolds(start, end) {
             // A branch the condition can never take is no path.
             return value ? Exemption(then: false, otherwise: true) : Exemption(then: true, otherwise: false)
         }
@@ -443,6 +443,29 @@ struct Walker {
         }
         guard mentionsVoIP else { return Exemption() }
         return negated ? Exemption(then: true, otherwise: false) : Exemption(then: false, otherwise: true)
+    }
+
+    /// `true` for a condition that cannot fail where these APIs run: `#available(iOS 13, *)` or older (the
+    /// background-task and CallKit rules apply from iOS 13 on), or binding `URL(string:)` of a literal address
+    /// (`guard let url = URL(string: "https://example.com/feed") else { return }`). `nil` for anything else.
+    private func alwaysHolds(_ start: Int, _ end: Int) -> Bool? {
+        var cursor = start
+        if file.isPunct(cursor, ASCII.hash) { cursor += 1 }
+        if file.is(cursor, "available") || file.is(cursor, "#available"), file.isPunct(cursor + 1, ASCII.openParen),
+            Int(file.matching[cursor + 1]) == end - 1, file.is(cursor + 2, "iOS")
+        {
+            let version = file.text(cursor + 3)
+            guard let major = Int(version.prefix { $0 != "." }) else { return nil }
+            return major <= 13 ? true : nil
+        }
+        // `let url = URL(string: "…://…")`, alone in the condition.
+        guard file.word(start) == .let, file.isIdentifier(start + 1), file.isPunct(start + 2, ASCII.equals),
+            file.is(start + 3, "URL"), file.isPunct(start + 4, ASCII.openParen), file.is(start + 5, "string"),
+            file.isPunct(start + 6, ASCII.colon), let literal = file.stringValue(start + 7),
+            file.isPunct(start + 8, ASCII.closeParen), start + 9 == end,
+            literal.contains("://"), !literal.contains(" ")
+        else { return nil }
+        return true
     }
 
     /// The value of a condition that is only a local Boolean (`expired`, `!expired`) set once where it is declared
@@ -491,6 +514,11 @@ struct Walker {
         if paths.obligation == .backgroundTaskEnded,
             let exemption = invalidIdentifierExemption(start, end) ?? unboundIdentifierExemption(start, end)
         {
+            return exemption
+        }
+        // `if let handler = completion { handler(.newData) }` in a function given an optional handler: the branch
+        // taken when it is `nil` has nothing to call.
+        if paths.obligation == .completionHandlerCalled, let exemption = unboundIdentifierExemption(start, end) {
             return exemption
         }
         var mentionsFlag = false
@@ -749,10 +777,18 @@ struct Walker {
             }
             index += 1
         }
+        // A `switch` on the push type with a `case .voIP:`: its other cases, `default` among them, run only for
+        // pushes that are not VoIP, and owe CallKit nothing.
+        let source = file
+        let voipCase: (Int, Int) -> Bool = { head, bodyStart in (head..<bodyStart).contains { source.is($0, "voIP") } }
+        let typeSwitch =
+            paths.obligation == .incomingCallReported
+            && labels.contains { file.word($0.head) == .case && voipCase($0.head, $0.bodyStart) }
         var results: [Fall] = []
         for (offset, label) in labels.enumerated() {
             let end = offset + 1 < labels.count ? labels[offset + 1].head : close
-            let caseEntry: Fall = isOpen(entry) ? .open(site(label.head)) : entry
+            var caseEntry: Fall = isOpen(entry) ? .open(site(label.head)) : entry
+            if typeSwitch, isOpen(entry), !voipCase(label.head, label.bodyStart) { caseEntry = .completed }
             results.append(block(label.bodyStart, end, entry: caseEntry, inDo: inDo))
         }
         state = labels.isEmpty ? entry : merge(entry, results)
@@ -900,7 +936,11 @@ struct Walker {
             open = -2
         }
         if open == -1 {
-            if aliases.contains(name), isStoredValue(index) {
+            if aliases.contains(name), isStoredValue(index), let local = localAssigned(at: index) {
+                // Put in a variable of the body itself (`var info = …` earlier, then `info = payload.…`): another
+                // name for it in this body, not a place it is kept for later.
+                aliases.insert(local)
+            } else if aliases.contains(name), isStoredValue(index) {
                 // Kept for later (`self.pending = completionHandler`): whoever reads it finishes the work.
                 found.escaped = true
                 found.finishesLater = true
@@ -966,13 +1006,44 @@ struct Walker {
         return !endsStatement
     }
 
+    /// For `name = alias` at `index`: `name` when it is a plain variable declared earlier in the same function
+    /// body (`var info = [AnyHashable: Any]()`), not a property or a variable of an enclosing scope.
+    private func localAssigned(at index: Int) -> String? {
+        let target = index - 2
+        guard file.isIdentifier(target), file.word(target) == .none, !file.isPunct(target - 1, ASCII.dot) else {
+            return nil
+        }
+        let name = file.text(target)
+        var scope = Int(file.scopeOf[target])
+        while scope > 0, !file.scopes[scope].isCallable, file.scopes[scope].kind != .closure {
+            scope = Int(file.scopes[scope].parent)
+        }
+        guard scope > 0 else { return nil }
+        let open = Int(file.scopes[scope].open)
+        for token in open..<target where file.isIdentifier(token) && file.text(token) == name {
+            if file.word(token - 1) == .var || file.word(token - 1) == .let { return name }
+        }
+        return nil
+    }
+
     private func isStoredValue(_ index: Int) -> Bool {
         guard file.isPunct(index - 1, ASCII.equals), !file.isPunct(index - 2, ASCII.equals),
             !file.isPunct(index - 2, ASCII.bang), !file.isPunct(index - 2, ASCII.less),
             !file.isPunct(index - 2, ASCII.greater)
         else { return false }
         let declared = file.word(index - 3)
-        return declared != .let && declared != .var
+        if declared == .let || declared == .var { return false }
+        // `let name: Type = alias.member`: a declaration with a type annotation, not a place it is kept.
+        var cursor = index - 2
+        while cursor > index - 14, cursor > 1, !file.startsStatement(cursor) {
+            if file.isPunct(cursor, ASCII.colon), file.isIdentifier(cursor - 1),
+                file.word(cursor - 2) == .let || file.word(cursor - 2) == .var
+            {
+                return false
+            }
+            cursor -= 1
+        }
+        return true
     }
 
     private mutating func call(_ name: String, at index: Int, arguments: [Argument], _ state: inout Fall, inDo: Bool) {
@@ -989,11 +1060,24 @@ struct Walker {
         if name == "submit", isMember, arguments.count == 1, arguments[0].label < 0 { found.submits = true }
         let labels = arguments.map { $0.label >= 0 ? file.text($0.label) : "_" }
         let project = paths.project
-        let resolved = project.resolved(file: fileIndex, token: index, name: name, labels: labels)
+        var resolved = project.resolved(file: fileIndex, token: index, name: name, labels: labels)
+        if isMember, file.word(index - 2) != .`self`, resolved.count == 1,
+            resolved[0] == CallableID(file: Int32(fileIndex), index: project.caller(file: fileIndex, token: index))
+        {
+            // `client.handlePushNotification(payload)` inside the project's own `handlePushNotification`: a method
+            // of another object (an SDK's) that shares the name, not a call back into the function it is written in.
+            resolved = []
+        }
         let callee =
             ProjectIndex.unique(resolved, in: project.index, from: Int32(fileIndex))
             ?? nestedFunction(among: resolved, visibleAt: index)
         if resolved.contains(where: project.index.submitting.contains) { found.submits = true }
+        if paths.obligation == .incomingCallReported, resolved.isEmpty, isMember, name == "reportIncomingCall" {
+            // A calling SDK's own `reportIncomingCall(…)` (Azure's `CallClient`, given the push's details) reports
+            // the call to CallKit itself; its callback runs after.
+            finish(&state)
+            return
+        }
         let handedOver = arguments.indices.filter { isAliasArgument(arguments[$0]) }
         if !handedOver.isEmpty {
             // Arguments map to parameters past any defaulted ones the call leaves out.
@@ -1001,7 +1085,13 @@ struct Walker {
                 ProjectIndex.parameterPositions(of: labels, in: project.index.callable($0))
             }
             let parameters = handedOver.map { positions?[$0] ?? $0 }
-            if let callee, let outcome = paths.helper(callee, parameters: parameters, depth: depth + 1) {
+            if let callee, overrideFinishes(callee, parameters: parameters) {
+                // A subclass's override the call may run instead finishes the work (a base class's method left
+                // empty for the subclass the app installs): which one runs cannot be told, so it counts as done.
+                found.escaped = true
+                found.finishesLater = true
+                finish(&state)
+            } else if let callee, let outcome = paths.helper(callee, parameters: parameters, depth: depth + 1) {
                 absorb(outcome, at: index, &state, inDo: inDo)
             } else if callee == nil, paths.obligation == .incomingCallReported, resultIsRead(callAt: index) {
                 // A push's payload given to code outside the sources that answers with a value (`if
@@ -1025,6 +1115,29 @@ struct Walker {
             } else if paths.mayFinish(callee), let outcome = paths.helper(callee, parameters: [], depth: depth + 1) {
                 absorb(outcome, at: index, &state, inDo: inDo)
             }
+        } else if paths.obligation == .incomingCallReported,
+            case let bodies = resolved.filter({ project.index.callable($0).open >= 0 }), bodies.count > 1,
+            Set(bodies.map { project.index.callable($0).labels }).count == 1,
+            bodies.allSatisfy(paths.reportsCall),
+            case let outcomes = bodies.compactMap({ paths.helper($0, parameters: [], depth: depth + 1) }),
+            outcomes.count == bodies.count
+        {
+            // Every function the call may reach, all declared alike, reports the call (two call managers behind one
+            // delegate protocol, whose requirement has no body): each is followed, and where one returns without
+            // reporting, that is a path that skips the report. Overloads with other labels are not: only one of them
+            // is the one called.
+            absorb(outcomes[0], at: index, &state, inDo: inDo)
+            for outcome in outcomes.dropFirst() {
+                guard case .open(let origin) = state else {
+                    absorb(outcome, at: index, &state, inDo: inDo)
+                    continue
+                }
+                // The path left open by the first stands for the others' unfinished paths too.
+                found.addFacts(of: outcome)
+                var unfinished = outcome.leaks
+                if case .open(let other) = outcome.fall { unfinished.append(other) }
+                found.returnedUnfinished[origin, default: []] += unfinished
+            }
         } else if paths.obligation == .incomingCallReported, resolved.count > 1,
             resolved.contains(where: paths.reportsCall)
         {
@@ -1034,6 +1147,20 @@ struct Walker {
             found.finishesLater = true
             finish(&state)
         }
+    }
+
+    /// Whether an override of `callee` in a subclass finishes the work handed to it on every path, while `callee`
+    /// itself does not.
+    private func overrideFinishes(_ callee: CallableID, parameters: [Int]) -> Bool {
+        let overrides = paths.project.index.overrides(of: callee)
+        guard !overrides.isEmpty else { return false }
+        func finishesAlways(_ id: CallableID) -> Bool {
+            guard let outcome = paths.helper(id, parameters: parameters, depth: depth + 1) else { return false }
+            guard outcome.mentions, outcome.leaks.isEmpty, outcome.thrown.isEmpty else { return false }
+            if case .open = outcome.fall { return false }
+            return true
+        }
+        return !finishesAlways(callee) && overrides.contains(where: finishesAlways)
     }
 
     /// Of several functions a call may reach, the one nested in a function around the call (the innermost), which
@@ -1092,6 +1219,13 @@ struct Walker {
         {
             // A function that completes the task itself, called on a path that already has.
             found.repeated.append(site(call))
+        }
+        if case .completed = state {
+            // Handed on after the path has finished the work (a call's details passed on inside the callback of the
+            // report that made it): nothing is left for the function to leave unfinished, and the call is not the one
+            // that finished the work.
+            found.mentions = true
+            return
         }
         guard isOpen(state), let first = unfinished.first else {
             found.leaks += unfinished

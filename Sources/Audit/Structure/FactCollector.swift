@@ -689,7 +689,7 @@ struct FactCollector {
             let head = Int(file.scopes[scope].head)
             let open = Int(file.scopes[scope].open)
             if head >= 0, head < open, file.word(head) == .if || file.word(head) == .guard,
-                (head..<open).contains(where: { file.stringValue($0) == "UIBackgroundModes" })
+                (head..<open).contains(where: { namesBackgroundModes($0) })
             {
                 return true
             }
@@ -698,7 +698,15 @@ struct FactCollector {
         // `guard modes.contains("location") else { return }` earlier in the same body.
         guard let callable = file.callable(containing: index) else { return false }
         let open = Int(file.scopes[callable].open)
-        return (open..<index).contains { file.stringValue($0) == "UIBackgroundModes" }
+        return (open..<index).contains { namesBackgroundModes($0) }
+    }
+
+    /// The `UIBackgroundModes` key, or a test for the `location` mode in a set of modes read elsewhere
+    /// (`Bundle.main.backgroundModes.contains("location")`, the set built by the project's own extension).
+    private func namesBackgroundModes(_ token: Int) -> Bool {
+        if file.stringValue(token) == "UIBackgroundModes" { return true }
+        return file.stringValue(token) == "location" && file.isPunct(token - 1, ASCII.openParen)
+            && file.is(token - 2, "contains")
     }
 
     /// Sessions and configurations bound to a name without being built with `URLSession(configuration:)`:

@@ -101,6 +101,34 @@ final class ProjectIndex {
     }
 
     func callable(_ id: CallableID) -> CallableInfo { callables[callableStart[Int(id.file)] + Int(id.index)] }
+
+    /// The types that name each type among what they inherit from, built once when first asked.
+    private lazy var subtypesOf: [String: [String]] = {
+        var result: [String: [String]] = [:]
+        for (type, parents) in inherits {
+            for parent in parents { result[parent, default: []].append(type) }
+        }
+        return result
+    }()
+
+    /// The methods of the same name and labels declared in types that inherit, directly or two levels down, from
+    /// the type that declares method `id`: the overrides a call to it may run instead (a base class's empty
+    /// `updateLocalData(…)` and the subclass the app installs).
+    func overrides(of id: CallableID) -> [CallableID] {
+        let method = callable(id)
+        guard method.kind == .function, let base = method.typeName, let children = subtypesOf[base] else { return [] }
+        var subtypes = children.filter { $0 != base }
+        for child in subtypes {
+            for grandchild in subtypesOf[child] ?? [] where grandchild != base && !subtypes.contains(grandchild) {
+                subtypes.append(grandchild)
+            }
+        }
+        return subtypes.sorted().flatMap { type in
+            (byNameAndType[NameKey(name: method.name, scope: type)] ?? []).filter {
+                callable($0).kind == .function && callable($0).labels == method.labels
+            }
+        }
+    }
     func call(_ id: CallID) -> CallInfo { calls[callStart[Int(id.file)] + Int(id.index)] }
     func caller(of id: CallID) -> CallableID { CallableID(file: id.file, index: call(id).caller) }
     func callers(of id: CallableID) -> [CallID] { callersOf[id] ?? [] }

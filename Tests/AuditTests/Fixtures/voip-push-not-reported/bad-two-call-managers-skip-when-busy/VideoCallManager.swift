@@ -1,0 +1,19 @@
+// swift-format-ignore-file
+import CallKit
+
+final class VideoCallManager: IncomingCallDelegate {
+    let provider = CXProvider(configuration: CXProviderConfiguration())
+    var current: UUID?
+
+    func incomingCall(_ id: UUID, from caller: String) {
+        if current != nil {
+            print("skipping \(id): already on a call")
+            return // expect: voip-push-not-reported
+        }
+        current = id
+        let update = CXCallUpdate()
+        update.localizedCallerName = caller
+        update.hasVideo = true
+        provider.reportNewIncomingCall(with: id, update: update) { _ in }
+    }
+}
