@@ -1,3 +1,6 @@
+// One file for the scheduler's statements, in both dialects: a claim, a finish and the reads of status are read
+// together when one of them changes, since each relies on the indexes the others use.
+
 /// The scheduler's statements (`Store+Scheduler.swift`, `Store+Operations.swift`). Times are milliseconds since
 /// 1970; a request's columns, where a statement returns them, are `TaskRequestRecord(row:)`'s.
 ///

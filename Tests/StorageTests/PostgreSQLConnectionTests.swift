@@ -129,6 +129,20 @@ struct PostgreSQLConnectionTests {
         #expect(defaults.answerLimit == .seconds(75))
     }
 
+    @Test("a store's sessions plan each statement for its arguments, on one process, and never compile it")
+    func planningSettings() throws {
+        let database = TestDatabase(.postgresql)
+        let driver = try PostgreSQLDriver(url: database.path)
+        let setting = { (name: String) throws in
+            try driver.connection.queryUncached("SELECT current_setting($1)", [name]).string(0, 0)
+        }
+        #expect(try setting("plan_cache_mode") == "force_custom_plan")
+        #expect(try setting("max_parallel_workers_per_gather") == "0")
+        #expect(try setting("jit") == "off")
+        let reader = try PostgreSQLDriver(url: database.path, readOnly: true)
+        #expect(try reader.connection.queryUncached("SELECT current_setting('jit')").string(0, 0) == "off")
+    }
+
     /// The server folds an unquoted name in `search_path` to lower case; the schema was created with its
     /// case as written, and every command failed with 3F000 (no schema selected to create in).
     @Test("a mixed-case schema in the URL's search_path is the one the server reads, created and used")

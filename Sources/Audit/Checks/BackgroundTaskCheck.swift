@@ -1,3 +1,6 @@
+// One file for one check: its helpers each answer one question about a background task's identifier and share the
+// check's project; they are private to it, and no other check asks them.
+
 /// `UIApplication.beginBackgroundTask`: the identifier is kept, ended on every path after the call, and ended
 /// by the expiration handler.
 struct BackgroundTaskCheck {

@@ -1,3 +1,6 @@
+// One file for one type: the paths of one obligation, with the project functions they follow and the cache of
+// what each returned, private to it (the walk over a body is PathWalker.swift).
+
 /// A token in one of the project's files.
 struct Site: Hashable, Sendable {
     var file: Int32

@@ -1,3 +1,6 @@
+// One file for the project's index: the callables, their calls and the lookups the checks make of them share one
+// set of tables, built in one pass and read-only after it.
+
 /// A callable in the project: file index and index in that file's `callables`.
 struct CallableID: Hashable, Sendable {
     var file: Int32

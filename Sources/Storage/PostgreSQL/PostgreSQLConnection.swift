@@ -1,6 +1,9 @@
 import CLibPQ
 import Foundation
 
+// One file for one type: the connection's calls, its COPY and its transactions share the libpq handle and the
+// wait for an answer with its limit, which stay private to it.
+
 /// One libpq connection to a PostgreSQL server, configured for pipeline's use, with the statements
 /// it has prepared.
 ///

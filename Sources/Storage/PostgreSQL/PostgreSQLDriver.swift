@@ -23,10 +23,14 @@ final class PostgreSQLDriver: StorageDriver {
     /// How every session plans. Each statement is planned for its own arguments at each call, never from a plan
     /// cached earlier: a night's first launch fills the requests, runs and artifacts tables as it goes, and a plan
     /// cached while a table was small kept reading it whole as it grew (pruning artifact histories, measured in
-    /// docs/benchmarks.md). And no statement is split over
-    /// parallel workers: each reads a few users' rows, which a worker process takes longer to start than to read
-    /// (https://www.postgresql.org/docs/15/runtime-config-query.html).
-    static let sessionSettings = "SET plan_cache_mode = force_custom_plan; SET max_parallel_workers_per_gather = 0"
+    /// docs/benchmarks.md). No statement is split over parallel workers: each reads a few users' rows, which a worker
+    /// process takes longer to start than to read (https://www.postgresql.org/docs/15/runtime-config-query.html). And
+    /// none is compiled to machine code: the planner compiles a statement whose estimated cost passes
+    /// `jit_above_cost`, which a batch's statement does while its tables' statistics are stale, and compiling took a
+    /// few milliseconds where the statement itself took a fraction of one
+    /// (https://www.postgresql.org/docs/15/jit-decision.html).
+    static let sessionSettings =
+        "SET plan_cache_mode = force_custom_plan; SET max_parallel_workers_per_gather = 0; SET jit = off"
 
     func checkIsolation(with check: @escaping () -> Void) {
         connection.calls.checkIsolation = check
