@@ -167,12 +167,12 @@ extension TaskScheduler {
         var started = 0
         for identifier in registeredIdentifiers {
             guard let registration = registration(for: identifier) else { continue }
+            var startedOfTask = 0
+            var statisticsDue = Self.requestsWorthStatistics
             do {
                 switch registration.scope {
                 case .everyUser:
                     var after: UserID?
-                    var startedOfTask = 0
-                    var statisticsDue = Self.requestsWorthStatistics
                     while true {
                         let page = try await store.usersWithoutTaskRequest(
                             identifier: identifier.rawValue, after: after, limit: Self.chainStartsPerTransaction)

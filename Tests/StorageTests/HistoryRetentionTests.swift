@@ -222,7 +222,7 @@ struct HistoryRetentionTests {
         do { _ = try Store(path: database.path, clock: database.clock, schemaVersion: 13) }
         try Store.executeForTesting(at: database.path, Self.historySQL)
         let store = try Store(path: database.path, clock: database.clock)
-        #expect(try await store.schemaVersion() == 14)
+        #expect(try await store.schemaVersion() == Store.latestSchemaVersion)
 
         #expect(try await store.taskRuns(includeUnfinished: true) == Self.history)
         #expect(try await store.taskRuns() == Self.history.filter { $0.finishedAt != nil })
