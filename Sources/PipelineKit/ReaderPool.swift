@@ -99,6 +99,9 @@ final class ReaderPool: Sendable {
         }
     }
 
+    /// How many workers wait for a reader.
+    var waitingForTesting: Int { state.withLock { $0.waiting.count } }
+
     /// Returns a reader taken with `take`: to a worker waiting for one, or to the idle ones.
     func give(back reader: LogReader) {
         let waiter = state.withLock { state -> CheckedContinuation<LogReader?, Never>? in
