@@ -62,28 +62,26 @@ public enum JSONValue: Sendable, Hashable {
     /// separators …), so JSON printed to a terminal cannot drive it. The value read back is the same.
     static func writeString(_ text: String, to output: inout JSONText) {
         output.append("\"")
-        // Most strings (keys, feature names, reasons) are printable ASCII with nothing to escape: checked on the
-        // string's contiguous bytes, and copied as they are.
-        func printsAsItself(_ byte: UInt8) -> Bool {
-            byte >= 0x20 && byte < 0x7F && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\")
+        // Most strings (keys, feature names, reasons, a model artifact's JSON stored as a value) are ASCII: their
+        // bytes are copied a run at a time, each run up to a byte that needs escaping.
+        let ascii = text.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
+            guard !bytes.contains(where: { $0 >= 0x80 }) else { return false }
+            var run = 0
+            for (index, byte) in bytes.enumerated() where byte < 0x20 || byte == 0x7F || byte == 0x22 || byte == 0x5C {
+                output.bytes.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run..<index]))
+                writeEscape(ascii: byte, to: &output)
+                run = index + 1
+            }
+            output.bytes.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run...]))
+            return true
         }
-        let plain =
-            text.utf8.withContiguousStorageIfAvailable { $0.allSatisfy(printsAsItself) }
-            ?? text.utf8.allSatisfy(printsAsItself)
-        if plain {
-            output.write(text)
+        if ascii == true {
             output.append("\"")
             return
         }
         for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": output.append("\\\"")
-            case "\\": output.append("\\\\")
-            case "\n": output.append("\\n")
-            case "\r": output.append("\\r")
-            case "\t": output.append("\\t")
-            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
-                writeEscape(UInt16(scalar.value), to: &output)
+            switch scalar.value {
+            case 0..<0x20, 0x22, 0x5C, 0x7F: writeEscape(ascii: UInt8(scalar.value), to: &output)
             case _ where scalar.value < 0x80 || PrintableExcerpt.printsAsItself(scalar):
                 UTF8.encode(scalar) { output.bytes.append($0) }
             default:
@@ -91,6 +89,18 @@ public enum JSONValue: Sendable, Hashable {
             }
         }
         output.append("\"")
+    }
+
+    /// The escape of an ASCII byte that does not stand for itself in a JSON string: a quote, a backslash, a control.
+    private static func writeEscape(ascii byte: UInt8, to output: inout JSONText) {
+        switch byte {
+        case 0x22: output.append("\\\"")
+        case 0x5C: output.append("\\\\")
+        case 0x0A: output.append("\\n")
+        case 0x0D: output.append("\\r")
+        case 0x09: output.append("\\t")
+        default: writeEscape(UInt16(byte), to: &output)
+        }
     }
 
     private static func writeEscape(_ unit: UInt16, to output: inout JSONText) {

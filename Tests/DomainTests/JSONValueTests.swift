@@ -27,6 +27,9 @@ struct JSONValueTests {
             ("unit \u{1F}", #""unit \u001f""#),
             ("caf\u{E9}", "\"caf\u{E9}\""),
             ("override \u{202E}", #""override \u202e""#),
+            ("\"edges\"", #""\"edges\"""#),
+            ("\r\n\t", #""\r\n\t""#),
+            (#"{"a":[1,"b\"c"]}"#, #""{\"a\":[1,\"b\\\"c\"]}""#),
         ]
         for (text, expected) in cases {
             #expect(JSONValue.string(text).jsonText == expected, "\(expected)")
