@@ -35,6 +35,11 @@ extension SQL {
 
     /// $1 rows of (identifier, scope, kind, earliest_begin_at, requires_external_power, requires_network),
     /// $2 submitted_at: each inserted, in order, whose chain has no request and none discarded; the ids inserted.
+    ///
+    /// Each `EXISTS` here and in the chain starts' other statements ends in `LIMIT 1 OFFSET 0`, which PostgreSQL
+    /// does not turn into a join: it looks each row's chain up in its index, whatever it estimates. As a join it
+    /// hashed every request of the table, or compared every one of a task with each row, at each page of a first
+    /// night (whose requests grow faster than their statistics), so a night grew with the square of its users.
     static let keepTaskRequests = SQL(
         """
         INSERT INTO task_requests (
@@ -43,9 +48,11 @@ extension SQL {
             (s.value ->> 5)::boolean, $2::bigint
         FROM json_array_elements($1::json) WITH ORDINALITY AS s (value, key)
         WHERE NOT EXISTS (
-                SELECT 1 FROM task_requests t WHERE t.identifier = s.value ->> 0 AND t.scope = s.value ->> 1)
+                SELECT 1 FROM task_requests t WHERE t.identifier = s.value ->> 0 AND t.scope = s.value ->> 1
+                LIMIT 1 OFFSET 0)
             AND NOT EXISTS (
-                SELECT 1 FROM discarded_task_requests d WHERE d.identifier = s.value ->> 0 AND d.scope = s.value ->> 1)
+                SELECT 1 FROM discarded_task_requests d WHERE d.identifier = s.value ->> 0 AND d.scope = s.value ->> 1
+                LIMIT 1 OFFSET 0)
         ORDER BY s.key
         ON CONFLICT (identifier, scope) WHERE lease_owner IS NULL DO NOTHING
         RETURNING id
@@ -56,7 +63,8 @@ extension SQL {
         """
         DELETE FROM task_requests AS r
         WHERE r.id = ANY($1::bigint[]) AND EXISTS (
-            SELECT 1 FROM task_requests o WHERE o.identifier = r.identifier AND o.scope = r.scope AND o.id <> r.id)
+            SELECT 1 FROM task_requests o WHERE o.identifier = r.identifier AND o.scope = r.scope AND o.id <> r.id
+            LIMIT 1 OFFSET 0)
         """)
 
     /// $1 now, $2 identifiers (a list), $3 scope or NULL: pending requests due later made due now.
@@ -111,8 +119,9 @@ extension SQL {
         """
         SELECT id, time_zone FROM users AS u
         WHERE id > $2
-            AND NOT EXISTS (SELECT 1 FROM task_requests WHERE identifier = $1 AND scope = u.id)
-            AND NOT EXISTS (SELECT 1 FROM discarded_task_requests WHERE identifier = $1 AND scope = u.id)
+            AND NOT EXISTS (SELECT 1 FROM task_requests WHERE identifier = $1 AND scope = u.id LIMIT 1 OFFSET 0)
+            AND NOT EXISTS (
+                SELECT 1 FROM discarded_task_requests WHERE identifier = $1 AND scope = u.id LIMIT 1 OFFSET 0)
         ORDER BY id LIMIT $3
         """)
 

@@ -1,8 +1,9 @@
 import Domain
 import Foundation
-import Storage
 import TestSupport
 import Testing
+
+@testable import Storage
 
 /// Submitting many requests without replacing (a launch starting every user's chains) stores one per
 /// chain, and none for a chain that is pending, running or discarded: what submitting them one at a
@@ -76,5 +77,48 @@ struct ChainStartTests {
         #expect(try await count(["daily"], scope: "running") == 0)
         #expect(try await count(["daily"], at: now + 3600) == 4)
         #expect(try await count(["monthly"]) == 0)
+    }
+
+    @Test(
+        "a page of chain starts looks each chain up through its index, whatever the statistics say of the requests",
+        .postgreSQL)
+    func chainStartsReadTheirOwnChains() async throws {
+        let database = TestDatabase(.postgresql)
+        _ = try Store(path: database.path, clock: database.clock)
+        // A first night half done: 10,000 of 20,000 users have their chain, under statistics taken while there were
+        // no requests (a launch refreshes them only now and then).
+        try Store.executeForTesting(
+            at: database.path,
+            """
+            INSERT INTO users (id, created_at) SELECT 'u' || lpad(g::text, 5, '0'), 0 FROM generate_series(0, 19999) AS g;
+            ANALYZE users; ANALYZE task_requests; ANALYZE discarded_task_requests;
+            INSERT INTO task_requests (identifier, scope, kind, submitted_at)
+            SELECT 'daily', 'u' || lpad(g::text, 5, '0'), 'refresh', 0 FROM generate_series(0, 9999) AS g;
+            """)
+        let page = 500
+        let connection = try PostgreSQLConnection(url: database.path)
+        /// The rows each step of `sql`'s plan produced or passed over, times how often it ran.
+        func rowsRead(_ sql: SQL, _ parameters: [String?]) throws -> Int {
+            let plan = try connection.queryUncached("EXPLAIN (ANALYZE, FORMAT JSON) " + sql.postgresql.text, parameters)
+                .string(0, 0)
+            return HistoryRetentionTests.planNodes(try JSONSerialization.jsonObject(with: Data(plan.utf8))).reduce(0) {
+                read, node in
+                let rows = ["Actual Rows", "Rows Removed by Filter", "Rows Removed by Join Filter"].reduce(0) {
+                    $0 + (node[$1] as? Int ?? 0)
+                }
+                return read + rows * (node["Actual Loops"] as? Int ?? 1)
+            }
+        }
+        let chains = (10_000..<10_000 + page).map { String(format: "u%05d", $0) }
+        let rows = chains.map { "[\"daily\", \"\($0)\", \"refresh\", null, false, false]" }.joined(separator: ",")
+        let started = try rowsRead(.usersWithoutTaskRequest, ["daily", "u09999", String(page)])
+        let kept = try rowsRead(.keepTaskRequests, ["[\(rows)]", "0"])
+        let ids = try connection.queryUncached(
+            "SELECT array_agg(id)::text FROM task_requests WHERE identifier = 'daily' AND scope >= 'u10000'"
+        ).string(0, 0)
+        let withdrawn = try rowsRead(.withdrawTaskRequests, [ids])
+        for (statement, read) in [("the page of users", started), ("the insert", kept), ("the withdrawal", withdrawn)] {
+            #expect(read <= 8 * page, "\(statement) read \(read) rows for a page of \(page) chains among 10,000")
+        }
     }
 }
