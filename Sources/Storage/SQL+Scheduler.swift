@@ -36,10 +36,11 @@ extension SQL {
     /// $1 rows of (identifier, scope, kind, earliest_begin_at, requires_external_power, requires_network),
     /// $2 submitted_at: each inserted, in order, whose chain has no request and none discarded; the ids inserted.
     ///
-    /// Each `EXISTS` here and in the chain starts' other statements ends in `LIMIT 1 OFFSET 0`, which PostgreSQL
-    /// does not turn into a join: it looks each row's chain up in its index, whatever it estimates. As a join it
-    /// hashed every request of the table, or compared every one of a task with each row, at each page of a first
-    /// night (whose requests grow faster than their statistics), so a night grew with the square of its users.
+    /// Each `EXISTS` here and in `withdrawTaskRequests` ends in `LIMIT 1 OFFSET 0`, which PostgreSQL does not turn
+    /// into a join: it looks each row's chain up in its index, whatever it estimates. As a join it hashed every
+    /// request of the table, or compared every one of a task with each row, at each page of a first night (whose
+    /// requests grow faster than their statistics), so a night grew with the square of its users. (The page of users
+    /// without a chain is left a join: a later launch, where every user has one, reads them all in one merge.)
     static let keepTaskRequests = SQL(
         """
         INSERT INTO task_requests (
@@ -119,9 +120,8 @@ extension SQL {
         """
         SELECT id, time_zone FROM users AS u
         WHERE id > $2
-            AND NOT EXISTS (SELECT 1 FROM task_requests WHERE identifier = $1 AND scope = u.id LIMIT 1 OFFSET 0)
-            AND NOT EXISTS (
-                SELECT 1 FROM discarded_task_requests WHERE identifier = $1 AND scope = u.id LIMIT 1 OFFSET 0)
+            AND NOT EXISTS (SELECT 1 FROM task_requests WHERE identifier = $1 AND scope = u.id)
+            AND NOT EXISTS (SELECT 1 FROM discarded_task_requests WHERE identifier = $1 AND scope = u.id)
         ORDER BY id LIMIT $3
         """)
 
