@@ -57,6 +57,8 @@ final class ProjectIndex {
     private var stateChangeMemo: [CallableID: Bool] = [:]
     /// Methods registered as observers of a change of app state, in any file.
     private var stateChangeSelectors: Set<String> = []
+    /// Every type the sources declare, so that a delegate callback's first parameter is known to be a system object.
+    private var declaredTypes: Set<String> = []
 
     private struct NameKey: Hashable {
         var name: String
@@ -71,6 +73,7 @@ final class ProjectIndex {
             callStart.append(calls.count)
             calls += file.calls
             for type in file.types where !type.name.isEmpty {
+                declaredTypes.insert(type.name)
                 inherits[type.name, default: []].formUnion(type.inherits)
             }
             for (index, callable) in file.callables.enumerated() {
@@ -290,6 +293,26 @@ final class ProjectIndex {
         }
         stateChangeMemo[callable] = result
         return result
+    }
+
+    /// Whether `callable` runs on each of a stream of system events: it runs on every change of app state
+    /// (`runsOnStateChange(_:)`), or it is itself a delegate callback — a method nothing in the sources calls, whose
+    /// first, unlabelled parameter is an object of a type the sources do not declare and that the method is named
+    /// after (`locationManager(_ manager: CLLocationManager, didUpdateLocations:)`, `urlSession(_: URLSession, …)`),
+    /// other than launch. The system calls such a method again on the same delegate for the next event, whatever the
+    /// earlier call left running. (A function it calls may work on an object made anew for each event, so only the
+    /// callback's own body counts.)
+    func runsOnEachEvent(_ callable: CallableID) -> Bool {
+        runsOnStateChange(callable) || isDelegateCallback(callable)
+    }
+
+    private func isDelegateCallback(_ id: CallableID) -> Bool {
+        let info = callable(id)
+        guard info.kind == .function, info.labels.first == "_", let type = info.firstParameterType,
+            info.name.count >= 4, type.count > info.name.count, !declaredTypes.contains(type),
+            type.lowercased().hasSuffix(info.name.lowercased()), callers(of: id).isEmpty
+        else { return false }
+        return !info.labels.contains { $0.hasSuffix("FinishLaunchingWithOptions") }
     }
 
     private func computeSubmitting() {
