@@ -347,7 +347,11 @@ struct FactCollector {
         } else {
             return
         }
-        let name = file.text(index)
+        // `URLSession.init(configuration:)` is `URLSession(configuration:)`: an explicit `init` names its type.
+        let namesType =
+            file.word(index) == .`init` && file.isPunct(index - 1, ASCII.dot) && file.isIdentifier(index - 2)
+            && file.text(index - 2).first?.isUppercase == true && file.word(index - 2) != .selfType
+        let name = namesType ? file.text(index - 2) : file.text(index)
         let scope = Int(file.scopeOf[index])
         let callIndex = Int32(summary.calls.count)
         let values = arguments.map(value(of:))
