@@ -361,8 +361,10 @@ final class ProjectIndex {
         switch value {
         case .string(let text):
             return [ResolvedIdentifier(value: .known(text), origin: origin)]
-        case .interpolated(let text), .other(let text):
+        case .interpolated(let text):
             return [ResolvedIdentifier(value: .unknown(text), origin: origin)]
+        case .other(let text):
+            return [ResolvedIdentifier(value: .unknown(concatenation(text, in: callable) ?? text), origin: origin)]
         case .path(var components):
             if components.last == "rawValue", components.count > 1 { components.removeLast() }
             guard let name = components.last else { return [] }
@@ -401,6 +403,58 @@ final class ProjectIndex {
                 depth: depth + 1)
         }
         return result
+    }
+
+    /// A concatenation of literals and constants (`processingTaskID + ".\(index)"`) as the interpolated literal it
+    /// amounts to (`"uk.example.processing.\(…)"`), so that its literal parts can be read like one written so; `nil`
+    /// for any other expression. An operand the sources cannot tell is an interpolation.
+    private func concatenation(_ text: String, in callable: CallableID) -> String? {
+        var operands: [String] = []
+        var current = ""
+        var inString = false
+        var depth = 0
+        var previous: Character = " "
+        for character in text {
+            if character == "\"", previous != "\\" { inString.toggle() }
+            if !inString, character == "(" || character == "[" { depth += 1 }
+            if !inString, character == ")" || character == "]" { depth -= 1 }
+            if !inString, depth == 0, character == "+" {
+                operands.append(current)
+                current = ""
+            } else {
+                current.append(character)
+            }
+            previous = character
+        }
+        operands.append(current)
+        guard operands.count > 1 else { return nil }
+        var built = ""
+        for operand in operands.map({ String($0.drop { $0 == " " }.reversed().drop { $0 == " " }.reversed()) }) {
+            if operand.hasPrefix("\""), operand.hasSuffix("\""), operand.count >= 2, !operand.hasPrefix("\"\"\"") {
+                built += operand.dropFirst().dropLast()
+                continue
+            }
+            let components = operand.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+            guard let name = components.last, !components.contains(where: { $0.isEmpty || !Self.isName($0) }) else {
+                built += "\\(…)"
+                continue
+            }
+            let qualifier = components.count >= 2 ? components[components.count - 2] : nil
+            switch constant(named: name, qualifier: qualifier, in: callable, display: .path(components)) {
+            case .known(let value) where !value.contains("\\") && !value.contains("\""):
+                built += value
+            case .unknown(let written) where written.hasPrefix("\"") && written.hasSuffix("\"") && written.count >= 2:
+                built += written.dropFirst().dropLast()
+            default:
+                built += "\\(…)"
+            }
+        }
+        return "\"" + built + "\""
+    }
+
+    private static func isName(_ text: String) -> Bool {
+        guard let first = text.first, first.isLetter || first == "_" else { return false }
+        return text.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" }
     }
 
     private func constant(named name: String, qualifier: String?, in callable: CallableID, display: ArgumentValue)
