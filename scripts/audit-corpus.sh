@@ -2,7 +2,7 @@
 # Recall and false-alarm rate of `pipeline audit` on real apps, per rule, against the judged references in
 # Tests/AuditTests/Corpus/references.tsv (repository, commit, path, line, rule, verdict, reason; no code).
 #
-#   scripts/audit-corpus.sh [--pipeline PATH] [--references FILE] CHECKOUTS
+#   scripts/audit-corpus.sh [--pipeline PATH] [--references FILE] [--rows] CHECKOUTS
 #
 # CHECKOUTS is a folder holding one checkout per repository, named `owner+name` (as `git clone` into that name, or
 # `git archive` of the listed commit unpacked there). This script fetches nothing: repositories missing from
@@ -11,22 +11,30 @@
 # A `mistake` row is a real background-execution mistake the rule should report at that line; a `correct` row a
 # correct use at that line the rule must not report. Recall = mistakes reported / mistakes; false-alarm rate =
 # correct uses reported / correct uses. Findings at places no row judges are counted apart, per rule.
+#
+# A path that leaves through a `guard … else {` or an `if … {` written over several lines is one place: the audit
+# reports it at the `return` (or `throw`) that leaves, and a row may judge it at any line of the condition. A finding
+# at that exit and a row at a line from the `guard` or `if` to its opening brace (or the reverse) are matched, one
+# finding to one row, when the exit is the first statement of the block's own level that leaves. --rows lists
+# every missed mistake and every alarm.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 pipeline=".build/release/pipeline"
 references="Tests/AuditTests/Corpus/references.tsv"
+rows=0
 while (( $# > 0 )); do
     case "$1" in
         --pipeline) pipeline=$2; shift 2 ;;
         --references) references=$2; shift 2 ;;
-        -h | --help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        --rows) rows=1; shift ;;
+        -h | --help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         -*) echo "audit-corpus.sh: unknown option $1" >&2; exit 64 ;;
         *) break ;;
     esac
 done
 if (( $# != 1 )); then
-    echo "usage: scripts/audit-corpus.sh [--pipeline PATH] [--references FILE] CHECKOUTS" >&2
+    echo "usage: scripts/audit-corpus.sh [--pipeline PATH] [--references FILE] [--rows] CHECKOUTS" >&2
     exit 64
 fi
 checkouts=$1
@@ -65,11 +73,11 @@ while IFS=$'\t' read -r repository commit _; do
     fi
 done < "$references"
 
-python3 - "$references" "$work" "$checkouts" <<'PY'
-import json, os, sys
+python3 - "$references" "$work" "$checkouts" "$rows" <<'PY'
+import json, os, re, sys
 from collections import defaultdict
 
-references, work, checkouts = sys.argv[1:4]
+references, work, checkouts, list_rows = sys.argv[1:5]
 rows = []
 for line in open(references, encoding="utf-8"):
     if line.startswith("#") or not line.strip():
@@ -90,20 +98,82 @@ for repository in {row[0] for row in rows}:
         found.add((path, finding["line"], finding["rule"]))
     reported[repository] = found
 
+CONDITION = re.compile(r"^\s*(?:\}\s*else\s+)?(?:guard|if)\b")
+EXIT = re.compile(r"^\s*(?:return|throw)\b")
+exits_cache = {}
+
+def condition_exits(repository, path):
+    """Pairs (line of a `guard`/`if` condition, line of the exit that leaves its block) for conditions written over
+    several lines; a line's braces are counted outside string literals and `//` comments."""
+    key = (repository, path)
+    if key in exits_cache:
+        return exits_cache[key]
+    pairs = set()
+    try:
+        text = open(os.path.join(checkouts, repository.replace("/", "+"), path), encoding="utf-8", errors="replace")
+        lines = text.read().split("\n")
+    except OSError:
+        lines = []
+    def braces(line):
+        line = re.sub(r'"(?:\\.|[^"\\])*"', '""', line).split("//")[0]
+        return line.count("{") - line.count("}")
+    for start, line in enumerate(lines):
+        if not CONDITION.match(line):
+            continue
+        end = start
+        while end < len(lines) and end < start + 8 and braces(lines[end]) <= 0 and not lines[end].rstrip().endswith("{"):
+            end += 1
+        if end >= len(lines) or end >= start + 8:
+            continue
+        depth = braces(lines[end]) if end > start or not CONDITION.match(lines[end]) else 1
+        depth = max(depth, 1)
+        for body in range(end + 1, min(len(lines), end + 12)):
+            if depth == 1 and EXIT.match(lines[body]):
+                if body != start:
+                    for header in range(start, end + 1):
+                        pairs.add((header + 1, body + 1))
+                break
+            depth += braces(lines[body])
+            if depth <= 0:
+                break
+    exits_cache[key] = pairs
+    return pairs
+
 counts = defaultdict(lambda: {"mistakes": 0, "found": 0, "correct": 0, "alarms": 0, "unjudged": 0})
 judged = defaultdict(set)
+listed = []
+# Exact matches first, then a row and a finding at two lines of one condition, each finding used once.
+pending = []
 for repository, path, number, rule, verdict in rows:
     if repository not in reported:
         continue
+    exact = (path, number, rule) in reported[repository]
+    if exact:
+        judged[repository].add((path, number, rule))
+    pending.append((repository, path, number, rule, verdict, exact))
+for repository, path, number, rule, verdict, exact in pending:
+    hit = exact
+    if not hit:
+        pairs = condition_exits(repository, path)
+        for other in sorted({line for _, line in pairs if (number, line) in pairs}
+                            | {line for line, _ in pairs if (line, number) in pairs}):
+            place = (path, other, rule)
+            if place in reported[repository] and place not in judged[repository]:
+                judged[repository].add(place)
+                hit = True
+                break
     judged[repository].add((path, number, rule))
-    hit = (path, number, rule) in reported[repository]
     entry = counts[rule]
     if verdict == "mistake":
         entry["mistakes"] += 1
         entry["found"] += hit
+        if not hit:
+            listed.append(f"missed  {repository} {path}:{number} {rule}")
     else:
         entry["correct"] += 1
         entry["alarms"] += hit
+        if hit:
+            listed.append(f"alarm   {repository} {path}:{number} {rule}")
 for repository, found in reported.items():
     for path, number, rule in found - judged[repository]:
         counts[rule]["unjudged"] += 1
@@ -125,6 +195,8 @@ for rule in sorted(counts):
 print(f"{'all':<{width}}  {total['mistakes']:8d} {total['found']:5d}  {ratio(total['found'], total['mistakes'])}"
       f"  {total['correct']:7d} {total['alarms']:6d}  {ratio(total['alarms'], total['correct']):>16}"
       f"  {total['unjudged']:17d}")
+if list_rows == "1":
+    print("\n".join(listed))
 PY
 if (( ${#missing[@]} > 0 )); then
     echo "not in $checkouts (left out): ${missing[*]}"

@@ -187,7 +187,7 @@ struct BackgroundTaskCheck {
             if expirationEndsOnly, ended.contains(name) { findings.append(endedTwice) }
             if let call = project.call(file: fileIndex, token: token),
                 call.onStateChange
-                    || project.index.runsOnStateChange(CallableID(file: Int32(fileIndex), index: call.caller)),
+                    || project.index.runsOnEachEvent(CallableID(file: Int32(fileIndex), index: call.caller)),
                 !endsOrChecks(name, in: file, fileIndex: fileIndex, from: body.open + 1, to: previous - 1),
                 !callersCheck(name, CallableID(file: Int32(fileIndex), index: call.caller)),
                 !endedOnReturn(name, begunIn: CallableID(file: Int32(fileIndex), index: call.caller))
@@ -195,8 +195,9 @@ struct BackgroundTaskCheck {
                 findings.append(
                     Finding(
                         rule: .unpairedBeginBackgroundTask, at: location,
-                        message: "`\(name)` is given a new background task each time the app changes state, "
-                            + "without ending or checking the one it holds; the earlier task is never ended."))
+                        message: "`\(name)` is given a new background task each time the app changes state or "
+                            + "the system calls back, without ending or checking the one it holds; the earlier task "
+                            + "is never ended."))
             } else if !ended.contains(name) {
                 findings.append(
                     Finding(
@@ -476,8 +477,10 @@ struct BackgroundTaskCheck {
     {
         guard start < end else { return false }
         for token in start..<end where file.isIdentifier(token) {
-            // An early exit (`guard !isWaiting else { return }`) keeps a second task from starting.
-            if file.text(token) == name || file.word(token) == .return { return true }
+            // An early exit (`guard !isWaiting else { return }`) keeps a second task from starting; a `return` in a
+            // closure the body makes (`locations.map { return … }`) leaves only that closure.
+            if file.text(token) == name { return true }
+            if file.word(token) == .return, !inNestedClosure(token, after: start, file) { return true }
             if file.isPunct(token + 1, ASCII.openParen),
                 let callee = project.callee(
                     file: fileIndex, token: token, name: file.text(token), labels: file.labels(ofCallAt: token + 1)),
@@ -485,6 +488,18 @@ struct BackgroundTaskCheck {
             {
                 return true
             }
+        }
+        return false
+    }
+
+    /// Whether `token` lies in a closure or function that opens at or after `start`.
+    private func inNestedClosure(_ token: Int, after start: Int, _ file: SourceFile) -> Bool {
+        var scope = Int(file.scopeOf[token])
+        while scope > 0 {
+            let current = file.scopes[scope]
+            if Int(current.open) < start { return false }
+            if current.isCallable || current.kind == .closure { return true }
+            scope = Int(current.parent)
         }
         return false
     }

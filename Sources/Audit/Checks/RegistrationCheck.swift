@@ -115,12 +115,16 @@ struct RegistrationCheck {
         _ registrations: [Occurrence], _ requests: [RequestOccurrence], into findings: inout [Finding]
     ) {
         let submitted = requests.filter(\.submitted)
-        // A request whose identifier the sources cannot tell could be the first request of any chain.
-        guard
-            !submitted.contains(where: {
-                $0.identifiers.contains { if case .unknown = $0.value { true } else { false } }
-            })
-        else { return }
+        // A request whose identifier the sources cannot tell could be the first request of any chain it may fit:
+        // any at all, or, for one built from literal parts (`"\(bundle).refresh"`, `prefix + ".\(index)"`), those
+        // its parts fit.
+        var unknown: [String?] = []
+        for request in submitted {
+            for identifier in request.identifiers {
+                if case .unknown(let text) = identifier.value { unknown.append(PermittedIdentifiers.pattern(of: text)) }
+            }
+        }
+        guard !unknown.contains(nil) else { return }
         var regions: [IdentifierValue: [HandlerRegion]] = [:]
         let handlers = HandlerCheck(project: project)
         for occurrence in registrations {
@@ -130,7 +134,9 @@ struct RegistrationCheck {
         var reported: Set<IdentifierValue> = []
         for occurrence in registrations {
             for identifier in occurrence.identifiers {
-                guard case .known(let value) = identifier.value, let inside = regions[identifier.value] else {
+                guard case .known(let value) = identifier.value, let inside = regions[identifier.value],
+                    !unknown.contains(where: { PermittedIdentifiers.matches(value, pattern: $0!) })
+                else {
                     continue
                 }
                 let own = submitted.filter { $0.identifiers.contains { $0.value == identifier.value } }

@@ -664,9 +664,13 @@ struct Walker {
             }
         }
         // A branch that leaves the work as it found it, unfinished, while another branch finishes it or leaves: the
-        // path that skips the work is that branch's, so it is reported where the branch begins.
+        // path that skips the work is that branch's, so it is reported where the branch begins. A branch whose own
+        // nested condition already skipped the work where another of its paths made it (`if let id = … { if start
+        // { report } }`, no `else` to either) made the work on some path too, so the outer skip is reported as well.
         if case .open(let origin) = entry, found.returnedUnfinished[origin] == nil,
-            paths.obligation != .backgroundTaskEnded, results.contains(where: { !isOpen($0) })
+            paths.obligation != .backgroundTaskEnded,
+            results.contains(where: { !isOpen($0) })
+                || results.prefix(heads.count).contains(where: { skippedInside($0, other: origin) })
         {
             for (position, result) in results.enumerated()
             where position < heads.count && isOpen(result, from: origin) {
@@ -681,6 +685,13 @@ struct Walker {
         }
         state = merge(entry, results)
         return cursor
+    }
+
+    /// Open from a site of its own, found inside the branch where another of its paths finished the work, rather
+    /// than from `origin` or from a called function's returns.
+    private func skippedInside(_ state: Fall, other origin: Site) -> Bool {
+        guard case .open(let site) = state else { return false }
+        return site != origin && found.returnedUnfinished[site] == nil
     }
 
     private func isOpen(_ state: Fall, from origin: Site) -> Bool {

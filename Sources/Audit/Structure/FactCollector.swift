@@ -146,6 +146,12 @@ struct FactCollector {
                 let internalName =
                     file.isIdentifier(start + 1) && file.isPunct(start + 2, ASCII.colon)
                     ? file.text(start + 1) : external
+                if info.labels.isEmpty, let colon = (start..<end).first(where: { file.isPunct($0, ASCII.colon) }) {
+                    // `_ manager: CLLocationManager`, `_ session: Foundation.URLSession`: the type's last name.
+                    var type = colon + 1
+                    while type + 2 < end, file.isPunct(type + 1, ASCII.dot), file.isIdentifier(type + 2) { type += 2 }
+                    if type < end, file.isIdentifier(type) { info.firstParameterType = file.text(type) }
+                }
                 info.labels.append(external)
                 info.parameters.append(internalName)
                 var defaulted = false
@@ -341,7 +347,11 @@ struct FactCollector {
         } else {
             return
         }
-        let name = file.text(index)
+        // `URLSession.init(configuration:)` is `URLSession(configuration:)`: an explicit `init` names its type.
+        let namesType =
+            file.word(index) == .`init` && file.isPunct(index - 1, ASCII.dot) && file.isIdentifier(index - 2)
+            && file.text(index - 2).first?.isUppercase == true && file.word(index - 2) != .selfType
+        let name = namesType ? file.text(index - 2) : file.text(index)
         let scope = Int(file.scopeOf[index])
         let callIndex = Int32(summary.calls.count)
         let values = arguments.map(value(of:))

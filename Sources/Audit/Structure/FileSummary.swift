@@ -74,6 +74,9 @@ struct CallableInfo: Sendable {
     var parameters: [String] = []
     /// Whether each parameter has a default value, so that a call may leave it out.
     var defaulted: [Bool] = []
+    /// The type the first parameter is declared with, its last name (`CLLocationManager` for
+    /// `_ manager: CLLocationManager`), or `nil`.
+    var firstParameterType: String?
     var isAsync = false
     /// Declared `public` or `open`: code outside the sources (the app a library is built into) may call it.
     var isPublic = false

@@ -57,6 +57,8 @@ final class ProjectIndex {
     private var stateChangeMemo: [CallableID: Bool] = [:]
     /// Methods registered as observers of a change of app state, in any file.
     private var stateChangeSelectors: Set<String> = []
+    /// Every type the sources declare, so that a delegate callback's first parameter is known to be a system object.
+    private var declaredTypes: Set<String> = []
 
     private struct NameKey: Hashable {
         var name: String
@@ -71,6 +73,7 @@ final class ProjectIndex {
             callStart.append(calls.count)
             calls += file.calls
             for type in file.types where !type.name.isEmpty {
+                declaredTypes.insert(type.name)
                 inherits[type.name, default: []].formUnion(type.inherits)
             }
             for (index, callable) in file.callables.enumerated() {
@@ -292,6 +295,26 @@ final class ProjectIndex {
         return result
     }
 
+    /// Whether `callable` runs on each of a stream of system events: it runs on every change of app state
+    /// (`runsOnStateChange(_:)`), or it is itself a delegate callback — a method nothing in the sources calls, whose
+    /// first, unlabelled parameter is an object of a type the sources do not declare and that the method is named
+    /// after (`locationManager(_ manager: CLLocationManager, didUpdateLocations:)`, `urlSession(_: URLSession, …)`),
+    /// other than launch. The system calls such a method again on the same delegate for the next event, whatever the
+    /// earlier call left running. (A function it calls may work on an object made anew for each event, so only the
+    /// callback's own body counts.)
+    func runsOnEachEvent(_ callable: CallableID) -> Bool {
+        runsOnStateChange(callable) || isDelegateCallback(callable)
+    }
+
+    private func isDelegateCallback(_ id: CallableID) -> Bool {
+        let info = callable(id)
+        guard info.kind == .function, info.labels.first == "_", let type = info.firstParameterType,
+            info.name.count >= 4, type.count > info.name.count, !declaredTypes.contains(type),
+            type.lowercased().hasSuffix(info.name.lowercased()), callers(of: id).isEmpty
+        else { return false }
+        return !info.labels.contains { $0.hasSuffix("FinishLaunchingWithOptions") }
+    }
+
     private func computeSubmitting() {
         var work: [CallableID] = []
         for (fileIndex, file) in files.enumerated() {
@@ -338,8 +361,10 @@ final class ProjectIndex {
         switch value {
         case .string(let text):
             return [ResolvedIdentifier(value: .known(text), origin: origin)]
-        case .interpolated(let text), .other(let text):
+        case .interpolated(let text):
             return [ResolvedIdentifier(value: .unknown(text), origin: origin)]
+        case .other(let text):
+            return [ResolvedIdentifier(value: .unknown(concatenation(text, in: callable) ?? text), origin: origin)]
         case .path(var components):
             if components.last == "rawValue", components.count > 1 { components.removeLast() }
             guard let name = components.last else { return [] }
@@ -378,6 +403,58 @@ final class ProjectIndex {
                 depth: depth + 1)
         }
         return result
+    }
+
+    /// A concatenation of literals and constants (`processingTaskID + ".\(index)"`) as the interpolated literal it
+    /// amounts to (`"uk.example.processing.\(…)"`), so that its literal parts can be read like one written so; `nil`
+    /// for any other expression. An operand the sources cannot tell is an interpolation.
+    private func concatenation(_ text: String, in callable: CallableID) -> String? {
+        var operands: [String] = []
+        var current = ""
+        var inString = false
+        var depth = 0
+        var previous: Character = " "
+        for character in text {
+            if character == "\"", previous != "\\" { inString.toggle() }
+            if !inString, character == "(" || character == "[" { depth += 1 }
+            if !inString, character == ")" || character == "]" { depth -= 1 }
+            if !inString, depth == 0, character == "+" {
+                operands.append(current)
+                current = ""
+            } else {
+                current.append(character)
+            }
+            previous = character
+        }
+        operands.append(current)
+        guard operands.count > 1 else { return nil }
+        var built = ""
+        for operand in operands.map({ String($0.drop { $0 == " " }.reversed().drop { $0 == " " }.reversed()) }) {
+            if operand.hasPrefix("\""), operand.hasSuffix("\""), operand.count >= 2, !operand.hasPrefix("\"\"\"") {
+                built += operand.dropFirst().dropLast()
+                continue
+            }
+            let components = operand.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+            guard let name = components.last, !components.contains(where: { $0.isEmpty || !Self.isName($0) }) else {
+                built += "\\(…)"
+                continue
+            }
+            let qualifier = components.count >= 2 ? components[components.count - 2] : nil
+            switch constant(named: name, qualifier: qualifier, in: callable, display: .path(components)) {
+            case .known(let value) where !value.contains("\\") && !value.contains("\""):
+                built += value
+            case .unknown(let written) where written.hasPrefix("\"") && written.hasSuffix("\"") && written.count >= 2:
+                built += written.dropFirst().dropLast()
+            default:
+                built += "\\(…)"
+            }
+        }
+        return "\"" + built + "\""
+    }
+
+    private static func isName(_ text: String) -> Bool {
+        guard let first = text.first, first.isLetter || first == "_" else { return false }
+        return text.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" }
     }
 
     private func constant(named name: String, qualifier: String?, in callable: CallableID, display: ArgumentValue)
