@@ -225,10 +225,11 @@ extension TaskScheduler {
     /// (`Store.refreshRequestStatistics`): far more than a day's new users start, few enough that the claims of a
     /// first launch over a cohort read the requests by their indexes. The same number of one task's chains refreshes
     /// them while they are being started, and again each time that task's requests have grown
-    /// `requestsGrowthBetweenStatistics` times since: the statements of each page (the users without a chain, the
-    /// chain starts a concurrent launch made twice) are planned for the table as it is, and each reads its page by
-    /// index. Planned for the table as it was (empty, or holding other tasks' requests), each page's statement read
-    /// every request of the task, and a first launch took time in the square of its users.
+    /// `requestsGrowthBetweenStatistics` times since: the page of users without a chain is planned for the table as
+    /// it is, and reads its page by index. Planned for the table as it was (empty, or holding other tasks' requests),
+    /// it read every request of the task at each page, and a first launch took time in the square of its users. (The
+    /// insert of a page's requests and the withdrawal of starts a concurrent launch made look each chain up by index
+    /// whatever the statistics: `SQL.keepTaskRequests`.)
     static let requestsWorthStatistics = 1_000
 
     /// How many times over one task's requests grow, while a launch starts its chains, between two refreshes of the
