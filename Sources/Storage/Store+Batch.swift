@@ -45,13 +45,14 @@ extension Store {
     }
 
     /// Stages user and settings records, in order, as `stage(_: InputRecord)` would one by one, and returns the
-    /// refusals by the index of their record: all of them under one savepoint, and each under its own only when the
-    /// database refused one of them (on PostgreSQL a savepoint is two round trips). Days and watch items are
-    /// staged many at a time by `stage(_: [DayWrite])` and `stage(_: [WatchSubmission])`. Valid only inside `batch`.
+    /// refusals by the index of their record: all of them together under one savepoint (`apply(_: [InputRecord])`,
+    /// a statement per kind of change), and each under its own only when the database refused one of them (on
+    /// PostgreSQL a savepoint is two round trips). Days and watch items are staged many at a time by
+    /// `stage(_: [DayWrite])` and `stage(_: [WatchSubmission])`. Valid only inside `batch`.
     public func stage(_ records: [InputRecord]) throws(StorageError) -> [(index: Int, refusal: StorageError)] {
         if records.count > 1 {
             do {
-                try undoable { () throws(StorageError) in for record in records { try apply(record) } }
+                try undoable { () throws(StorageError) in try apply(records) }
                 return []
             } catch  where error.isRecordRefusal {
                 // Found below, one by one.
@@ -59,20 +60,11 @@ extension Store {
         }
         var refusals: [(index: Int, refusal: StorageError)] = []
         for (index, record) in records.enumerated() {
-            if let refusal = try refusal({ () throws(StorageError) in try apply(record) }) {
+            if let refusal = try refusal({ () throws(StorageError) in try apply([record]) }) {
                 refusals.append((index, refusal))
             }
         }
         return refusals
-    }
-
-    private func apply(_ record: InputRecord) throws(StorageError) {
-        switch record {
-        case .user(let update): try apply(update)
-        case .settings(let update): try apply(update)
-        case .entry, .health, .watch:
-            preconditionFailure("days and watch items are staged many at a time, as `DayWrite`s and `WatchSubmission`s")
-        }
     }
 
     /// Stages the coalesced writes of one user-day in the open `batch` (see `DayWrite`), with the

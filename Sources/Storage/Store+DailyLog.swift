@@ -38,29 +38,84 @@ extension Store {
 
     /// Creates the user or changes their time zone. Runs in its own transaction.
     public func save(_ user: User) throws(StorageError) {
-        try write { () throws(StorageError) in try upsert(user) }
-    }
-
-    func upsert(_ user: User) throws(StorageError) {
-        try driver.run(.upsertUser, [user.id, user.timeZone.ianaName, now])
-        knownUsers.insert(user.id)
+        try write { () throws(StorageError) in try apply([.user(UserUpdate(id: user.id, timeZone: user.timeZone))]) }
     }
 
     /// Makes sure a row exists for `id`, with the default time zone (UTC) if it is new.
     func ensureUser(_ id: UserID) throws(StorageError) {
-        guard !knownUsers.contains(id) else { return }
-        try driver.run(.insertUserIfMissing, [id, now])
-        knownUsers.insert(id)
-        usersEnsuredUnderSavepoint?.append(id)
+        try ensureUsers([id])
     }
 
-    /// `ensureUser` for each of `users`, skipping repeats of the one before (rows come by user).
+    /// `ensureUser` for each of `users`, in one statement for those not known to exist (a repeat of the user before
+    /// is not looked up again: a chunk's days come by user).
     func ensureUsers(_ users: some Sequence<UserID>) throws(StorageError) {
-        var ensured: UserID?
-        for user in users where user != ensured {
-            try ensureUser(user)
-            ensured = user
+        var missing: Set<UserID> = []
+        var previous: UserID?
+        for user in users where user != previous {
+            if !knownUsers.contains(user) { missing.insert(user) }
+            previous = user
         }
+        guard !missing.isEmpty else { return }
+        let rows = missing.sorted { $0.rawValue < $1.rawValue }.map { [SQLValue.text($0.rawValue)] }
+        try driver.run(.insertUsersIfMissing, [SQLValue.rows(rows), now])
+        noteKnown(missing)
+    }
+
+    /// Takes `users` as stored from now on; under a savepoint, only until it is undone (`Store.undoable`).
+    private func noteKnown(_ users: some Collection<UserID>) {
+        knownUsers.formUnion(users)
+        usersEnsuredUnderSavepoint?.append(contentsOf: users)
+    }
+
+    /// User and settings records in the open transaction, in a statement per kind of change whatever their number
+    /// (each in key order, so concurrent ingestions lock rows in one order), leaving what applying them one by one
+    /// would: every user they name created, each user's time zone as the last record that sets one left it, each
+    /// setting as its last change left it (a reset deletes it: the registered default applies again).
+    func apply(_ records: [InputRecord]) throws(StorageError) {
+        var zones: [UserID: String] = [:]
+        var mentioned: Set<UserID> = []
+        var settings: [SettingRow: SettingValue?] = [:]
+        for record in records {
+            switch record {
+            case .user(let update):
+                mentioned.insert(update.id)
+                if let zone = update.timeZone { zones[update.id] = zone.ianaName }
+            case .settings(let update):
+                mentioned.insert(update.user)
+                for (key, change) in update.changes { settings[SettingRow(user: update.user, key: key)] = change }
+            case .entry, .health, .watch:
+                preconditionFailure("days and watch items are staged many at a time")
+            }
+        }
+        if !zones.isEmpty {
+            let rows = zones.sorted { $0.key.rawValue < $1.key.rawValue }.map {
+                [SQLValue.text($0.key.rawValue), .text($0.value)]
+            }
+            try driver.run(.upsertUsers, [SQLValue.rows(rows), now])
+            noteKnown(zones.keys)
+        }
+        try ensureUsers(mentioned)
+        let ordered = settings.sorted {
+            ($0.key.user.rawValue, $0.key.key.rawValue) < ($1.key.user.rawValue, $1.key.key.rawValue)
+        }
+        var set: [[SQLValue]] = []
+        var reset: [[SQLValue]] = []
+        for (row, change) in ordered {
+            let key: [SQLValue] = [.text(row.user.rawValue), .text(row.key.rawValue)]
+            switch change {
+            case .bool(let flag)?: set.append(key + [.text("\(flag)")])
+            case .integer(let number)?: set.append(key + [.text("\(number)")])
+            case nil: reset.append(key)
+            }
+        }
+        if !set.isEmpty { try driver.run(.upsertSettings, [SQLValue.rows(set), now]) }
+        if !reset.isEmpty { try driver.run(.deleteSettings, [SQLValue.rows(reset)]) }
+    }
+
+    /// A user's setting, as `apply` gathers the last change of each.
+    private struct SettingRow: Hashable {
+        var user: UserID
+        var key: SettingKey
     }
 
     /// The user with this id, or `nil`.
@@ -101,25 +156,6 @@ extension Store {
             }
         }
         return stored.mapValues { UserSettings(stored: $0) }
-    }
-
-    /// A user record, in the open transaction: the user created, with its time zone when it has one.
-    func apply(_ update: UserUpdate) throws(StorageError) {
-        guard let timeZone = update.timeZone else { return try ensureUser(update.id) }
-        try upsert(User(id: update.id, timeZone: timeZone))
-    }
-
-    /// A settings record, in the open transaction: a key set to a value, or reset to its default.
-    func apply(_ update: SettingsUpdate) throws(StorageError) {
-        try ensureUser(update.user)
-        for (key, change) in update.changes.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
-            switch change {
-            case .bool(let flag)?: try driver.run(.upsertSetting, [update.user, key.rawValue, "\(flag)", now])
-            case .integer(let number)?: try driver.run(.upsertSetting, [update.user, key.rawValue, "\(number)", now])
-            // Reset: the registered default applies again.
-            case nil: try driver.run(.deleteSetting, [update.user, key.rawValue])
-            }
-        }
     }
 }
 
@@ -297,13 +333,20 @@ extension User {
 }
 
 extension SQL {
-    static let upsertUser = SQL(
+    /// $1 rows of (id, time_zone), one per user, $2 created_at.
+    static let upsertUsers = SQL(
         """
-        INSERT INTO users (id, time_zone, created_at) VALUES ($1, $2, $3)
+        INSERT INTO users (id, time_zone, created_at)
+        SELECT s.value ->> 0, s.value ->> 1, $2::bigint FROM json_array_elements($1::json) AS s (value) WHERE true
         ON CONFLICT (id) DO UPDATE SET time_zone = excluded.time_zone
         """)
-    static let insertUserIfMissing = SQL(
-        "INSERT INTO users (id, time_zone, created_at) VALUES ($1, 'UTC', $2) ON CONFLICT (id) DO NOTHING")
+    /// $1 rows of (id), $2 created_at: each user missing created in the default time zone.
+    static let insertUsersIfMissing = SQL(
+        """
+        INSERT INTO users (id, time_zone, created_at)
+        SELECT s.value ->> 0, 'UTC', $2::bigint FROM json_array_elements($1::json) AS s (value) WHERE true
+        ON CONFLICT (id) DO NOTHING
+        """)
     static let users = SQL("SELECT id, time_zone FROM users ORDER BY id")
     /// $1 ids (a list).
     static let usersWithIDs = SQL("SELECT id, time_zone FROM users WHERE id = ANY($1::text[]) ORDER BY id")
@@ -312,13 +355,20 @@ extension SQL {
 
     /// $1 users (a list): user_id, key, value (the JSON text `true`, `false` or a number).
     static let settingsOfUsers = SQL("SELECT user_id, key, value FROM user_settings WHERE user_id = ANY($1::text[])")
-    /// $1 user, $2 key, $3 value as JSON text, $4 updated_at.
-    static let upsertSetting = SQL(
+    /// $1 rows of (user, key, value as JSON text), one per setting, $2 updated_at.
+    static let upsertSettings = SQL(
         """
-        INSERT INTO user_settings (user_id, key, value, updated_at) VALUES ($1, $2, $3, $4)
+        INSERT INTO user_settings (user_id, key, value, updated_at)
+        SELECT s.value ->> 0, s.value ->> 1, (s.value ->> 2)::json, $2::bigint
+        FROM json_array_elements($1::json) AS s (value) WHERE true
         ON CONFLICT (user_id, key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at
         """)
-    static let deleteSetting = SQL("DELETE FROM user_settings WHERE user_id = $1 AND key = $2")
+    /// $1 rows of (user, key).
+    static let deleteSettings = SQL(
+        """
+        DELETE FROM user_settings WHERE (user_id, key) IN (
+            SELECT s.value ->> 0, s.value ->> 1 FROM json_array_elements($1::json) AS s (value))
+        """)
 
     /// $1 user, $2 first day, $3 last day: the columns `DailyLog(row:user:)` reads, in day order.
     static let dailyLogs = SQL(

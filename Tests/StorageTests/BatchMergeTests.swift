@@ -191,6 +191,44 @@ struct BatchMergeTests {
     }
 
     @Test(
+        "user and settings records staged together leave what staging them one at a time leaves",
+        arguments: TestBackend.all)
+    func recordsTogetherEqualOneAtATime(backend: TestBackend) async throws {
+        var random = SeededRandom(seed: 5)
+        let users = (0..<12).map { UserID.literal("user-\($0)") }
+        let zones = ["Europe/Berlin", "America/New_York", "Asia/Tokyo"].map { TimeZone(identifier: $0)! }
+        // Each user named several times over: time zones set and changed, settings set, changed and reset.
+        let records: [InputRecord] = (0..<300).map { _ in
+            let user = users[Int(random.next() % UInt64(users.count))]
+            if random.chance(0.4) {
+                return .user(UserUpdate(id: user, timeZone: random.chance(0.3) ? nil : zones[Int(random.next() % 3)]))
+            }
+            var update = SettingsUpdate(user: user)
+            for key in SettingKey.allCases where random.chance(0.5) {
+                switch (random.next() % 3, key) {
+                case (0, _): update.changes[key] = .some(nil)
+                case (_, .reminderHour): update.changes[key] = .integer(Int(random.next() % 24))
+                default: update.changes[key] = .bool(random.chance(0.5))
+                }
+            }
+            return .settings(update)
+        }
+        let together = TestDatabase(backend)
+        let oneByOne = TestDatabase(backend)
+        let first = try Store(path: together.path, clock: together.clock)
+        let second = try Store(path: oneByOne.path, clock: oneByOne.clock)
+        #expect(try await first.batch { try $0.stage(records) }.isEmpty)
+        let refused = try await second.batch { store in try records.filter { try store.stage($0) != nil } }
+        #expect(refused.isEmpty)
+        #expect(try await first.users() == second.users())
+        #expect(try await first.users().count == users.count)
+        let settings = try await first.settings(for: users)
+        #expect(settings == (try await second.settings(for: users)))
+        // Not all defaults: the records changed something.
+        #expect(settings.values.contains { $0 != UserSettings(stored: [:]) })
+    }
+
+    @Test(
         "a watch item or settings record the database refuses in a batch is refused alone; the batch goes on",
         arguments: TestBackend.all)
     func refusedItemsAndRecords(backend: TestBackend) async throws {

@@ -14,6 +14,12 @@ struct CopyTextRows {
         bytes.reserveCapacity(capacity)
     }
 
+    /// Empties the rows, keeping their storage for the next ones.
+    mutating func removeAll() {
+        bytes.removeAll(keepingCapacity: true)
+        inRow = false
+    }
+
     mutating func append(_ text: String?) {
         guard var text else { return appendNull() }
         startColumn()

@@ -324,12 +324,14 @@ final class PostgreSQLConnection {
     // MARK: COPY
 
     /// Runs `sql`, whose last statement is a `COPY … FROM STDIN` in text format (statements before it, such
-    /// as the `TRUNCATE` of the table it fills, run first), with `data` as the rows it reads: each line a
-    /// row, its columns separated by tabs, written by `CopyTextRows`. Values travel in `data`, never in `sql`.
-    /// A statement or a row the server refuses throws its error, as `execute` does; the statement's other
-    /// rows are then not copied (https://www.postgresql.org/docs/15/sql-copy.html). Waits at most
-    /// `answerLimit` in all. https://www.postgresql.org/docs/15/libpq-copy.html
-    func copy(_ sql: String, data: [UInt8]) throws(StorageError) {
+    /// as the `TRUNCATE` of the table it fills, run first), with `rows` rows that `write` writes by their index
+    /// (`CopyTextRows`: each a line, its columns separated by tabs). Values travel in the rows, never in `sql`.
+    /// The rows are written and sent a piece at a time, so the server reads and stores each piece while the next
+    /// is written: a bulk load costs about the larger of the two sides' work, not their sum. A statement or a row
+    /// the server refuses throws its error, as `execute` does; the statement's other rows are then not copied
+    /// (https://www.postgresql.org/docs/15/sql-copy.html). Waits at most `answerLimit` in all.
+    /// https://www.postgresql.org/docs/15/libpq-copy.html
+    func copy(_ sql: String, rows: Int, write: (Int, inout CopyTextRows) -> Void) throws(StorageError) {
         calls.enter()
         defer { calls.leave() }
         let call = try Call(sending: sql, within: answerLimit, on: self) { PQsendQuery(handle, sql) }
@@ -340,7 +342,7 @@ final class PostgreSQLConnection {
         while let next = try nextResult(of: call) {
             if PQresultStatus(next) == PGRES_COPY_IN {
                 PQclear(next)
-                try send(data, of: call)
+                try send(rows, write, of: call)
                 break
             }
             if failed == nil, PostgreSQLConnection.isError(next) { failed = next } else { PQclear(next) }
@@ -355,21 +357,26 @@ final class PostgreSQLConnection {
         try check(result, sql: sql)
     }
 
-    /// Sends a COPY's rows and its end, in pieces libpq queues without blocking; the server reads them while
-    /// later pieces are queued.
-    private func send(_ data: [UInt8], of call: Call) throws(StorageError) {
-        let piece = 64 * 1024
-        var offset = 0
-        while offset < data.count {
-            let count = min(piece, data.count - offset)
-            let queued = data.withUnsafeBytes { bytes in
-                PQputCopyData(
-                    handle, bytes.baseAddress!.advanced(by: offset).assumingMemoryBound(to: CChar.self), Int32(count))
-            }
-            switch queued {
-            case 1: offset += count
-            case 0: try flushOutput(call)  // libpq's buffer is full: sent on, then queued again
-            default: throw lostConnection(call.sql)
+    /// Rows a COPY's piece holds: about 50 kB of days, sent while the next piece is written.
+    static let copyPieceRows = 512
+
+    /// Writes a COPY's rows a piece at a time and queues each as it is written, then the COPY's end. libpq queues
+    /// a piece without blocking and hands the kernel what it can at once; what waits is sent with the next piece,
+    /// or before the end.
+    private func send(_ count: Int, _ write: (Int, inout CopyTextRows) -> Void, of call: Call) throws(StorageError) {
+        var piece = CopyTextRows(reservingCapacity: 128 * min(count, PostgreSQLConnection.copyPieceRows))
+        var row = 0
+        while row < count {
+            piece.removeAll()
+            for index in row..<min(count, row + PostgreSQLConnection.copyPieceRows) { write(index, &piece) }
+            row = min(count, row + PostgreSQLConnection.copyPieceRows)
+            while true {
+                let queued = piece.bytes.withUnsafeBytes { bytes in
+                    PQputCopyData(handle, bytes.baseAddress!.assumingMemoryBound(to: CChar.self), Int32(bytes.count))
+                }
+                if queued == 1 { break }
+                if queued < 0 { throw lostConnection(call.sql) }
+                try flushOutput(call)  // libpq's buffer is full: sent on, then queued again
             }
             if PQflush(handle) < 0 { throw lostConnection(call.sql) }
         }

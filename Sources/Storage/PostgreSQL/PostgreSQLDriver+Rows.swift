@@ -158,14 +158,13 @@ extension PostgreSQLDriver {
     func upsertDays(_ writes: ArraySlice<DayWrite>, at now: Int64) throws(StorageError) -> [Int] {
         guard writes.count >= PostgreSQLDriver.copiedFrom else { return try upsertBound(writes, at: now) }
         if try !storedDaysExist(writes), try copyNewDays(writes, at: now) { return [] }
-        var rows = CopyTextRows(reservingCapacity: writes.count * 128)
-        for write in writes {
+        try connection.copy(PostgreSQLDriver.copyStagedDays, rows: writes.count) { index, rows in
+            let write = writes[writes.startIndex + index]
             rows.append(write.user.rawValue)
             rows.append(write.day.description)
             PostgreSQLDriver.appendStaged(write, to: &rows)
             rows.endRow()
         }
-        try connection.copy(PostgreSQLDriver.copyStagedDays, data: rows.bytes)
         _ = try connection.query(named: "mergeStagedDays", PostgreSQLDriver.mergeStagedDays, [.pg(now)])
         return []
     }
@@ -226,19 +225,19 @@ extension PostgreSQLDriver {
     /// two thirds of a load. Taken when `storedDaysExist` finds none, and undone alone if a day was stored
     /// meanwhile (another writer's: the key refuses the copy), to be merged as any chunk. Returns whether the days
     /// were copied.
+    private static let copyNewDays = "COPY daily_logs (\(DayWriteColumns.all.joined(separator: ", "))) FROM STDIN"
+
     func copyNewDays(_ writes: ArraySlice<DayWrite>, at now: Int64) throws(StorageError) -> Bool {
-        var rows = CopyTextRows(reservingCapacity: writes.count * 96)
-        for write in writes {
-            rows.append(write.user.rawValue)
-            rows.append(write.day.description)
-            rows.append(now)
-            Self.appendInserted(write, to: &rows)
-            rows.endRow()
-        }
         try connection.execute("SAVEPOINT new_days")
         do {
-            try connection.copy(
-                "COPY daily_logs (\(DayWriteColumns.all.joined(separator: ", "))) FROM STDIN", data: rows.bytes)
+            try connection.copy(Self.copyNewDays, rows: writes.count) { index, rows in
+                let write = writes[writes.startIndex + index]
+                rows.append(write.user.rawValue)
+                rows.append(write.day.description)
+                rows.append(now)
+                Self.appendInserted(write, to: &rows)
+                rows.endRow()
+            }
         } catch .postgresql(sqlState: "23505", _, _) {
             try connection.execute("ROLLBACK TO SAVEPOINT new_days; RELEASE SAVEPOINT new_days")
             return false
