@@ -411,16 +411,16 @@ extension SQL {
 
     static let deleteUnfinishedRun = SQL("DELETE FROM task_runs WHERE id = $1 AND finished_at IS NULL")
 
-    /// $1 request id, $2 last_error or NULL (the request's own), $3 cause, $4 discarded_at: a copy among the
-    /// discarded requests (the caller deletes the request).
-    static let discardTaskRequest = SQL(
+    /// $1 request ids (a list), $2 last_error or NULL (each request's own), $3 cause, $4 discarded_at: a copy of
+    /// each among the discarded requests, in id order (the caller deletes the requests).
+    static let discardTaskRequests = SQL(
         """
         INSERT INTO discarded_task_requests (
             request_id, identifier, scope, kind, earliest_begin_at, requires_external_power, requires_network,
             submitted_at, attempts, last_error, cause, discarded_at)
         SELECT id, identifier, scope, kind, earliest_begin_at, requires_external_power, requires_network,
             submitted_at, attempts, coalesce($2, last_error), $3, $4
-        FROM task_requests WHERE id = $1
+        FROM task_requests WHERE id = ANY($1::bigint[]) ORDER BY id
         """)
 
     // MARK: History and status

@@ -53,13 +53,9 @@ extension Store {
                 ($0.int64(0), $0.bool(1))
             }
             for (id, running) in matching {
-                if running {
-                    result.running.append(id)
-                } else {
-                    try discardRequest(id, error: nil, cause: .cancelled)
-                    result.cancelled.append(id)
-                }
+                if running { result.running.append(id) } else { result.cancelled.append(id) }
             }
+            try discardRequests(result.cancelled, error: nil, cause: .cancelled)
             return result
         }
     }
@@ -72,12 +68,19 @@ extension Store {
         -> [Int64]
     {
         try write { () throws(StorageError) in
+            var chains: [String: [SQLValue]] = [:]
             let taken = try driver.rows(.takeDiscardedTaskRequests, [ids.map(SQLValue.integers), identifier, scope]) {
-                row -> (id: Int64, parameters: [any SQLBindable]) in
-                (row.int64(0), [row.string(1), row.string(2), row.string(3), now, row.bool(4), row.bool(5)])
+                row in
+                // A chain discarded twice is put back once.
+                chains[row.string(1) + "\u{0}" + row.string(2)] = [
+                    .text(row.string(1)), .text(row.string(2)), .text(row.string(3)), .boolean(row.bool(4)),
+                    .boolean(row.bool(5)),
+                ]
+                return row.int64(0)
             }
-            for request in taken { try driver.run(.requeueTaskRequest, request.parameters) }
-            return taken.map(\.id).sorted()
+            let rows = chains.sorted { $0.key < $1.key }.map(\.value)
+            if !rows.isEmpty { try driver.run(.requeueTaskRequests, [SQLValue.rows(rows), now]) }
+            return taken.sorted()
         }
     }
 
@@ -266,13 +269,16 @@ extension SQL {
         RETURNING request_id, identifier, scope, kind, requires_external_power, requires_network
         """)
 
-    /// $1 identifier, $2 scope, $3 kind, $4 now, $5 requires_external_power, $6 requires_network: pending and due
-    /// now with no attempts; a pending request of the chain is moved up rather than joined by a second.
-    static let requeueTaskRequest = SQL(
+    /// $1 rows of (identifier, scope, kind, requires_external_power, requires_network), one per chain, $2 now: each
+    /// pending and due now with no attempts; a pending request of the chain is moved up rather than joined by a
+    /// second.
+    static let requeueTaskRequests = SQL(
         """
         INSERT INTO task_requests (
             identifier, scope, kind, earliest_begin_at, requires_external_power, requires_network, submitted_at)
-        VALUES ($1, $2, $3, $4, $5, $6, $4)
+        SELECT s.value ->> 0, s.value ->> 1, s.value ->> 2, $2::bigint, (s.value ->> 3)::boolean,
+            (s.value ->> 4)::boolean, $2::bigint
+        FROM json_array_elements($1::json) WITH ORDINALITY AS s (value, key) WHERE true ORDER BY s.key
         ON CONFLICT (identifier, scope) WHERE lease_owner IS NULL DO UPDATE SET
             earliest_begin_at = CASE WHEN task_requests.earliest_begin_at <= excluded.earliest_begin_at
                 THEN task_requests.earliest_begin_at ELSE excluded.earliest_begin_at END,

@@ -343,7 +343,7 @@ extension Store {
         let id = completion.lease.requestID
         var successorPending = pending
         if completion.discard {
-            try discardRequest(id, error: completion.reason, cause: .attempts)
+            try discardRequests([id], error: completion.reason, cause: .attempts)
         } else if let retryAt = completion.retryAt {
             if !successorPending {
                 // The request itself waits again. A submit on another host may have made a successor pending
@@ -382,10 +382,12 @@ extension Store {
         try driver.run(.deleteUnfinishedRun, [claim.runID])
     }
 
-    /// Moves request `id` into the discarded requests, inside the caller's transaction.
-    func discardRequest(_ id: Int64, error: String?, cause: DiscardCause) throws(StorageError) {
-        try driver.run(.discardTaskRequest, [id, error, cause.rawValue, now])
-        try driver.run(.deleteTaskRequests, [SQLValue.integers([id])])
+    /// Moves the requests `ids` into the discarded requests, inside the caller's transaction, in two statements
+    /// whatever their number.
+    func discardRequests(_ ids: [Int64], error: String?, cause: DiscardCause) throws(StorageError) {
+        guard !ids.isEmpty else { return }
+        try driver.run(.discardTaskRequests, [SQLValue.integers(ids), error, cause.rawValue, now])
+        try driver.run(.deleteTaskRequests, [SQLValue.integers(ids)])
     }
 
     // MARK: History and status
