@@ -8,15 +8,19 @@ extension Store {
     /// Returns the new message's id, or `nil` when one existed (it is left as it was).
     @discardableResult
     public func post(_ message: NewOutboxMessage) throws(StorageError) -> Int64? {
-        try write { () throws(StorageError) in try insertOutboxMessage(message) }
+        try write { () throws(StorageError) in try insertOutboxMessages([message]).first }
     }
 
-    /// `post(_:)`'s statements, in the open transaction (also a run's `TaskRunWrite.post`).
-    func insertOutboxMessage(_ message: NewOutboxMessage) throws(StorageError) -> Int64? {
-        try ensureUser(message.user)
-        return try driver.row(.postOutboxMessage, [message.user, message.kind, message.day, message.body, now]) {
-            $0.int64(0)
+    /// `post(_:)` for several messages, in the open transaction, in two statements whatever their number (a batch
+    /// of runs' `TaskRunWrite.post`s): of two for one user, kind and day, the first is queued. Returns the ids of
+    /// the messages queued.
+    func insertOutboxMessages(_ messages: [NewOutboxMessage]) throws(StorageError) -> [Int64] {
+        guard !messages.isEmpty else { return [] }
+        try ensureUsers(messages.map(\.user))
+        let rows = messages.map {
+            [SQLValue.text($0.user.rawValue), .text($0.kind), .text($0.day.description), .text($0.body)]
         }
+        return try driver.rows(.postOutboxMessages, [SQLValue.rows(rows), now]) { $0.int64(0) }
     }
 
     /// Whether the user has a message of `kind` for `day`, acknowledged or not.
@@ -92,10 +96,12 @@ public enum OutboxAcknowledgement: Sendable, Hashable {
 }
 
 extension SQL {
-    /// $1 user, $2 kind, $3 day, $4 body, $5 created_at: the new message's id, no row when one existed.
-    static let postOutboxMessage = SQL(
+    /// $1 rows of (user, kind, day, body), $2 created_at: each queued in order unless one existed; the new ids.
+    static let postOutboxMessages = SQL(
         """
-        INSERT INTO outbox (user_id, kind, day, body, created_at) VALUES ($1, $2, $3, $4, $5)
+        INSERT INTO outbox (user_id, kind, day, body, created_at)
+        SELECT s.value ->> 0, s.value ->> 1, s.value ->> 2, s.value ->> 3, $2::bigint
+        FROM json_array_elements($1::json) WITH ORDINALITY AS s (value, key) WHERE true ORDER BY s.key
         ON CONFLICT (user_id, kind, day) DO NOTHING RETURNING id
         """)
     static let outboxMessage = SQL("SELECT 1 FROM outbox WHERE user_id = $1 AND kind = $2 AND day = $3")

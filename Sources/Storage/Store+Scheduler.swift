@@ -320,19 +320,21 @@ extension Store {
             ) { ChainKey(identifier: $0.string(0), scope: $0.string(1)) })
     }
 
-    /// What runs carried to store with their records, each kind in one statement (a message in one of its own).
+    /// What runs carried to store with their records, each kind in a statement or two whatever their number.
     private func store(_ writes: [TaskRunWrite]) throws(StorageError) {
         var submits: [NewTaskRequest] = []
         var models: [StoredModel] = []
+        var messages: [NewOutboxMessage] = []
         for write in writes {
             switch write {
             case .submit(let request): submits.append(request)
             case .save(let model): models.append(model)
-            case .post(let message): _ = try insertOutboxMessage(message)
+            case .post(let message): messages.append(message)
             }
         }
         if !submits.isEmpty { _ = try replace(submits) }
         try insertModels(models)
+        _ = try insertOutboxMessages(messages)
     }
 
     /// A discarded or retried run's request settled, inside `finishTaskRuns`' transaction (a successful run's is

@@ -250,6 +250,49 @@ struct BatchTests {
         #expect(runs.isEmpty, "the given-back claim's run is still in the history")
     }
 
+    @Test(
+        "a batch's messages are queued with their runs' records, one per user, kind and day: the first of two, none over one queued before",
+        arguments: TestBackend.all)
+    func messagesWithRecords(backend: TestBackend) async throws {
+        let harness = try await Self.harness(backend)
+        try await harness.launch(
+            [TestTask.periodic("daily", every: 86_400)], plan: LaunchPlan(identifiers: [], jobs: 1))
+        let today = Day(containing: harness.now, in: .utc)
+        try await harness.store.post(
+            NewOutboxMessage(user: .literal("user00"), kind: "note", day: today, body: "earlier"))
+        let claimed = try await harness.store.claimTaskRequests(
+            TaskClaim(
+                owner: "w", refreshLease: 600, processingLease: 600, isOnExternalPower: true,
+                hasNetworkConnectivity: true, identifiers: ["daily"], scope: nil, limit: Self.users.count))
+        try #require(claimed.count == Self.users.count)
+        // Each run posts its user's note, and user01's run a second note for user02 too.
+        let finishes = try await harness.store.finishTaskRuns(
+            claimed.map { claim in
+                var writes: [TaskRunWrite] = [
+                    .post(NewOutboxMessage(user: .literal(claim.request.scope), kind: "note", day: today, body: "run"))
+                ]
+                if claim.request.scope == "user01" {
+                    writes.insert(
+                        .post(NewOutboxMessage(user: .literal("user02"), kind: "note", day: today, body: "first")),
+                        at: 0)
+                }
+                return TaskRunCompletion(
+                    claim, owner: "w", outcome: .success, reason: nil, retryAt: nil, writes: writes)
+            })
+        #expect(finishes.allSatisfy { $0 == .recorded(successorPending: false) })
+        let messages = try await harness.store.outboxMessages()
+        #expect(messages.count == Self.users.count)
+        #expect(Set(messages.map(\.user.rawValue)) == Set(Self.users))
+        let bodies = Dictionary(messages.map { ($0.user.rawValue, $0.body) }, uniquingKeysWith: { $1 })
+        #expect(bodies["user00"] == "earlier")
+        #expect(
+            bodies["user02"]
+                == (claimed.firstIndex { $0.request.scope == "user01" }! < claimed.firstIndex {
+                    $0.request.scope == "user02"
+                }! ? "first" : "run"))
+        #expect(bodies.filter { $0.key != "user00" && $0.key != "user02" }.values.allSatisfy { $0 == "run" })
+    }
+
     /// Two launches at once (cron on two hosts) page through the same users without a request: on PostgreSQL each
     /// skips a page the other is starting, and a later launch starts what was skipped; SQLite's one writer makes
     /// the pages take turns, so a page is never held.
