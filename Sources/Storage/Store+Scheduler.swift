@@ -220,9 +220,9 @@ extension Store {
     /// is stored; its runs stay leased, and are claimed again once their leases expire.
     ///
     /// A batch is a few statements whatever its size: the leases checked in one, the writes of the runs that
-    /// hold theirs stored in one per kind (`store(_:)`), the chains with a pending request read in one, the
-    /// successful runs' requests deleted in one and every run closed in one; only a retry, a discard, a release and
-    /// an outbox message take statements of their own. Each run's chain is looked at after every write of the batch.
+    /// hold theirs stored in one or two per kind (`store(_:)`), the chains with a pending request read in one, the
+    /// successful runs' requests deleted in one and every run closed in one; only a retry, a discard and a release
+    /// take statements of their own. Each run's chain is looked at after every write of the batch.
     public func finishTaskRuns(_ completions: [TaskRunCompletion], releasing: [TaskClaimRelease] = [])
         throws(StorageError) -> [TaskRunFinish]
     {

@@ -265,7 +265,7 @@ struct CopyTests {
             if case .failure(.copyTargetNotEmpty) = result { true } else { false }
         }
         #expect(results.count { if case .success = $0 { true } else { false } } == 1)
-        #expect(refusals.count == 1)
+        #expect(refusals.count == 1, "\(results)")
         #expect(Self.unordered(try await copyRows(of: targets.0)) == Self.unordered(Self.sample))
     }
 }
