@@ -9,6 +9,9 @@ extension Pipeline {
     /// their current reminder hour and time zone give, at once: a reminder never goes out at an
     /// hour the user has changed. Running requests are left alone (their successor is computed
     /// from the new settings); users whose chains have not started are left to the next launch.
+    ///
+    /// A page of users at a time, in a few statements whatever its size: each task's chains with a pending request
+    /// read in one query, the users and their settings in one each, and the new requests submitted in one.
     func moveCalendarRequests(of users: Set<UserID>) async throws(PipelineError) {
         guard !users.isEmpty else { return }
         let context = TaskContext(pipeline: self, personalModel: nil)
@@ -17,24 +20,38 @@ extension Pipeline {
             (PipelineTasks.engagementDaily, context.firstEngagement),
             (PipelineTasks.weeklyInsight, context.firstWeeklyInsight),
         ]
-        for id in users.sorted(by: { $0.rawValue < $1.rawValue }) {
-            let scope = TaskScope.user(id)
-            for (identifier, start) in starts {
-                do {
-                    let pending = try await scheduler.pendingRequests(identifier: identifier, scope: scope)
-                    guard pending.contains(where: { $0.lease == nil }) else { continue }
-                    let request = try await start(scope, try await store.user(id))
-                    try await scheduler.submit(request, policy: .replace)
-                } catch let error as SchedulingError {
-                    throw PipelineError(error)
-                } catch let error as StorageError {
-                    throw .storage(error)
-                } catch {
-                    preconditionFailure("unexpected error: \(error)")
+        let sorted = users.sorted { $0.rawValue < $1.rawValue }
+        do {
+            for first in stride(from: 0, to: sorted.count, by: Self.calendarMovePage) {
+                let page = Array(sorted[first..<min(sorted.count, first + Self.calendarMovePage)])
+                var moving: [(start: ChainStart, users: [UserID])] = []
+                for (identifier, start) in starts {
+                    let pending = try await store.scopesWithPendingRequest(
+                        identifier: identifier.rawValue, among: page.map(\.rawValue))
+                    moving.append((start, page.filter { pending.contains($0.rawValue) }))
                 }
+                let named = Set(moving.flatMap(\.users)).sorted { $0.rawValue < $1.rawValue }
+                guard !named.isEmpty else { continue }
+                let found = Dictionary(try await store.users(named).map { ($0.id, $0) }, uniquingKeysWith: { $1 })
+                var requests: [any TaskRequest] = []
+                for (start, ids) in moving where !ids.isEmpty {
+                    // The page's settings, read once for each task's starts (a start takes what it reads).
+                    await context.prepareRefreshChainStarts(ids.map(TaskScope.user))
+                    for id in ids { requests.append(try await start(.user(id), found[id])) }
+                }
+                try await scheduler.submit(requests, policy: .replace)
             }
+        } catch let error as SchedulingError {
+            throw PipelineError(error)
+        } catch let error as StorageError {
+            throw .storage(error)
+        } catch {
+            preconditionFailure("unexpected error: \(error)")
         }
     }
+
+    /// Users whose calendar requests are moved at a time.
+    static let calendarMovePage = 500
 }
 
 /// What an ingestion changed that calendar tasks depend on.

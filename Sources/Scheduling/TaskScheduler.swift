@@ -102,6 +102,18 @@ public final class TaskScheduler: Sendable {
         }
     }
 
+    /// `submit(_:policy:)` for several requests, in one transaction and one statement: each is checked first, and
+    /// none is stored when one fails its check. Returns how many were stored.
+    @discardableResult
+    public func submit(_ requests: [any TaskRequest], policy: SubmitPolicy) async throws(SchedulingError) -> Int {
+        for request in requests { try await checkSubmittable(request) }
+        do {
+            return try await store.submit(requests.map(\.record), replacing: policy == .replace)
+        } catch {
+            throw .storage(error)
+        }
+    }
+
     /// Throws `.notPermitted` for an identifier outside the permitted list, and what
     /// `checkPendingLimit` throws: the checks of every submission, now or with a run's record.
     func checkSubmittable(_ request: some TaskRequest) async throws(SchedulingError) {

@@ -111,6 +111,13 @@ extension Store {
             .usersWithoutTaskRequest, [identifier, after?.rawValue ?? "", Int64(clamping: limit)], User.init(row:))
     }
 
+    /// Which of `scopes` have a pending request of `identifier`, in one query (each chain looked up in the index of
+    /// pending requests).
+    public func scopesWithPendingRequest(identifier: String, among scopes: [String]) throws(StorageError) -> Set<String>
+    {
+        Set(try pendingChains(scopes.map { ChainKey(identifier: identifier, scope: $0) }).map(\.scope))
+    }
+
     /// Takes the page of chain starts of `identifier` beginning at user `first` for this store's launch, or returns
     /// false when another launch holds it. Two processes launched at once (cron on two hosts) page through the same
     /// users without a request; each skips the pages the other is starting instead of preparing the same requests

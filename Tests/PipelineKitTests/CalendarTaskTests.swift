@@ -83,6 +83,44 @@ struct CalendarTaskTests {
     }
 
     @Test(
+        "one ingestion's changes move each user's pending requests to that user's new time; users without chains get none",
+        arguments: TestBackend.all)
+    func changesOfManyUsersMoveTheirRequests(backend: TestBackend) async throws {
+        // Sunday 2026-03-15, 12:00 UTC: every user's reminder and insight are pending for 20:00 on their clock.
+        let harness = try await LaunchHarness(backend)
+        let users = (0..<12).map { String(format: "user%02d", $0) }
+        for user in users { try await harness.addUser(user) }
+        try await harness.launch()
+        // One ingestion: the even users move to Berlin, every third user asks for 07:00 (tomorrow morning), and a
+        // user added now has no chain until the next launch.
+        var records: [InputRecord] = [.user(UserUpdate(id: .literal("late"), timeZone: .iana("Europe/Berlin")))]
+        for (index, user) in users.enumerated() {
+            if index % 2 == 0 {
+                records.append(.user(UserUpdate(id: .literal(user), timeZone: .iana("Europe/Berlin"))))
+            }
+            if index % 3 == 0 {
+                records.append(.settings(SettingsUpdate(user: .literal(user), changes: [.reminderHour: .integer(7)])))
+            }
+        }
+        try await harness.pipeline.ingest(records)
+        for (index, user) in users.enumerated() {
+            // The reminder's next 07:00 is tomorrow's; the insight's next Sunday 07:00 is a week away.
+            let (daily, weekly): (String, String) =
+                switch (index % 2 == 0, index % 3 == 0) {
+                case (true, true): ("2026-03-16T06:00:00Z", "2026-03-22T06:00:00Z")  // 07:00 Berlin
+                case (false, true): ("2026-03-16T07:00:00Z", "2026-03-22T07:00:00Z")  // 07:00 UTC
+                case (true, false): ("2026-03-15T19:00:00Z", "2026-03-15T19:00:00Z")  // 20:00 Berlin
+                case (false, false): ("2026-03-15T20:00:00Z", "2026-03-15T20:00:00Z")  // unchanged
+                }
+            for (task, expected) in [(PipelineTasks.engagementDaily, daily), (PipelineTasks.weeklyInsight, weekly)] {
+                let pending = try await harness.pipeline.pendingTasks(user: .literal(user), task: task)
+                #expect(pending.map(\.earliestBeginDate) == [Date(iso: expected)], "\(user) \(task)")
+            }
+        }
+        #expect(try await harness.pipeline.pendingTasks(user: .literal("late")).isEmpty)
+    }
+
+    @Test(
         "a changed time zone or reminder hour moves the pending reminder and insight at once; none goes out at the old hour",
         arguments: TestBackend.all)
     func changedSettingsMovePendingRequests(backend: TestBackend) async throws {
