@@ -12,11 +12,7 @@ public struct JSONParser {
     /// Parses one complete JSON text; whitespace around it is allowed, anything else after it is not.
     public func parse(_ bytes: UnsafeBufferPointer<UInt8>) throws(JSONSyntaxError) -> JSONValue {
         var cursor = Cursor(bytes: bytes)
-        cursor.skipWhitespace()
-        let value = try cursor.value(depth: 0)
-        cursor.skipWhitespace()
-        guard cursor.isAtEnd else { throw cursor.error("unexpected text after the JSON value") }
-        return value
+        return try cursor.wholeText()
     }
 
     /// Parses like `parse(_:)`, and also says where the value of the top-level object's member
@@ -26,10 +22,7 @@ public struct JSONParser {
         _ bytes: UnsafeBufferPointer<UInt8>, locating name: String
     ) throws(JSONSyntaxError) -> (value: JSONValue, memberRange: Range<Int>?) {
         var cursor = Cursor(bytes: bytes, located: name)
-        cursor.skipWhitespace()
-        let value = try cursor.value(depth: 0)
-        cursor.skipWhitespace()
-        guard cursor.isAtEnd else { throw cursor.error("unexpected text after the JSON value") }
+        let value = try cursor.wholeText()
         return (value, cursor.locatedRange)
     }
 
@@ -143,6 +136,15 @@ private struct Cursor {
     }
 
     var peek: UInt8? { index < bytes.count ? bytes[index] : nil }
+
+    /// The one value the text holds from here: whitespace around it is allowed, anything else after it is not.
+    mutating func wholeText() throws(JSONSyntaxError) -> JSONValue {
+        skipWhitespace()
+        let parsed = try value(depth: 0)
+        skipWhitespace()
+        guard isAtEnd else { throw error("unexpected text after the JSON value") }
+        return parsed
+    }
 
     /// Steps over `byte` if it is next.
     mutating func take(_ byte: UInt8) -> Bool {

@@ -74,6 +74,13 @@ public struct SVGChart: Sendable {
             return Axis(label: label, domain: domain, ticks: ticks, grid: grid)
         }
 
+        /// How far along the domain `value` lies, from 0 at its lower bound to 1 at its upper (beyond them outside
+        /// it); 0.5 on a domain of one value, which then sits mid-axis.
+        func fraction(_ value: Double) -> Double {
+            let span = domain.upperBound - domain.lowerBound
+            return span > 0 ? (value - domain.lowerBound) / span : 0.5
+        }
+
         /// The distance between ticks: 1, 2 or 5 × 10ⁿ, the smallest giving at most `count` intervals.
         static func niceStep(span: Double, count: Int) -> Double {
             guard span > 0, span.isFinite, count > 0 else { return 0 }
@@ -159,16 +166,12 @@ public struct SVGChart: Sendable {
 
     /// The pixel column of data value `value` on the x axis.
     func px(_ value: Double) -> Double {
-        let span = x.domain.upperBound - x.domain.lowerBound
-        let fraction = span > 0 ? (value - x.domain.lowerBound) / span : 0.5
-        return plotLeft + fraction * (plotRight - plotLeft)
+        plotLeft + x.fraction(value) * (plotRight - plotLeft)
     }
 
     /// The pixel row of data value `value` on the y axis (up is larger).
     func py(_ value: Double) -> Double {
-        let span = y.domain.upperBound - y.domain.lowerBound
-        let fraction = span > 0 ? (value - y.domain.lowerBound) / span : 0.5
-        return plotBottom - fraction * (plotBottom - plotTop)
+        plotBottom - y.fraction(value) * (plotBottom - plotTop)
     }
 
     /// Whether any mark has something to draw.

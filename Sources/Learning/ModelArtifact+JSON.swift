@@ -275,13 +275,7 @@ extension SelectionRecord {
 /// Typed reads of parsed JSON members, `nil` when a member is missing or of another type.
 private enum JSON {
     static func strings(_ value: JSONValue?) -> [String]? {
-        guard case .array(let items)? = value else { return nil }
-        var strings: [String] = []
-        for item in items {
-            guard case .string(let text) = item else { return nil }
-            strings.append(text)
-        }
-        return strings
+        array(value, \.stringValue)
     }
 
     static func weights(_ value: JSONValue?) -> [CombinationWeight]? {
@@ -294,10 +288,15 @@ private enum JSON {
     }
 
     static func objects<T>(_ value: JSONValue?, _ read: (JSONObject) -> T?) -> [T]? {
+        array(value) { $0.objectValue.flatMap(read) }
+    }
+
+    /// An array member whose every item `read` reads.
+    static func array<T>(_ value: JSONValue?, _ read: (JSONValue) -> T?) -> [T]? {
         guard case .array(let items)? = value else { return nil }
         var values: [T] = []
         for item in items {
-            guard let object = item.objectValue, let value = read(object) else { return nil }
+            guard let value = read(item) else { return nil }
             values.append(value)
         }
         return values

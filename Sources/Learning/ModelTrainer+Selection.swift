@@ -57,7 +57,6 @@ private struct CandidateScores {
 private struct SeverityJudgement {
     var combined: (weights: [CombinationWeight], distribution: ForecastDistribution, absoluteError: Double)
     var smoothingIndex: Int
-    var smoothingColumn: Int
     var scores: [SelectionRecord.CandidateScore]
     var mae: [String: Double]
     var why: String
@@ -70,6 +69,17 @@ private struct FlareJudgement {
     var scores: [SelectionRecord.FlareCandidateScore]
     var loss: [String: Double]
     var why: String
+}
+
+/// The severity heads that read one design column and need no fit: the target the day before (persistence), its
+/// rolling mean, its long-run exponential mean and its exponential smoothing with each constant the cohort may
+/// choose. Every fold scores these heads and the served artifact serves them, so both take them from here.
+private struct BaselineHeads {
+    var persistence: RawHead
+    var recentMean: RawHead
+    var longMean: RawHead
+    /// One for each of `spec.combination.smoothingConstants`, in their order.
+    var smoothing: [RawHead]
 }
 
 /// Sums of a candidate's errors over the scored rows.
@@ -241,14 +251,12 @@ extension ModelTrainer {
         let spec = self.spec
         let design = prepared.design
         let p = design.columnCount
-        let columns = baselineColumns
+        let baselines = baselineHeads(columnCount: p)
         let pooled = population.isPooled
         let populationSeverity = population.severityHead
         let populationFlare = population.flareHead
         let range = spec.target.minimum...spec.target.maximum
         let constants = spec.combination.smoothingConstants
-        let smoothingColumns = constants.map { spec.exponentialMeanColumn($0)! }
-        let longMeanColumn = spec.exponentialMeanColumn(spec.combination.longMean)!
         var scores = CandidateScores()
         var forecasts: [[Double]] = []
         var row = [Double](repeating: 0, count: p)
@@ -264,19 +272,12 @@ extension ModelTrainer {
                     flareFitted: "", trainedAt: trainedAt)
             }
             var candidates: [(model: ModelArtifact, severity: String?, flare: String?)] = [
-                (
-                    artifact(.persistence, .unit(column: columns.persistence, of: p), baseRate), "persistence",
-                    "baseRate"
-                ),
-                (artifact(.recentMean, .unit(column: columns.recentMean, of: p), baseRate), "recentMean", nil),
-                (artifact(.smoothing, .unit(column: longMeanColumn, of: p), baseRate), "longMean", nil),
+                (artifact(.persistence, baselines.persistence, baseRate), "persistence", "baseRate"),
+                (artifact(.recentMean, baselines.recentMean, baseRate), "recentMean", nil),
+                (artifact(.smoothing, baselines.longMean, baseRate), "longMean", nil),
             ]
-            for (constant, column) in zip(constants, smoothingColumns) {
-                candidates.append(
-                    (
-                        artifact(.smoothing, .unit(column: column, of: p), baseRate),
-                        Self.smoothingName(constant), nil
-                    ))
+            for (constant, head) in zip(constants, baselines.smoothing) {
+                candidates.append((artifact(.smoothing, head, baseRate), Self.smoothingName(constant), nil))
             }
             if pooled {
                 candidates.append(
@@ -346,13 +347,23 @@ extension ModelTrainer {
         return scores
     }
 
+    /// The baseline heads on a design of `columnCount` columns.
+    private func baselineHeads(columnCount p: Int) -> BaselineHeads {
+        let columns = baselineColumns
+        let exponentialMean = { (alpha: Double) in RawHead.unit(column: spec.exponentialMeanColumn(alpha)!, of: p) }
+        return BaselineHeads(
+            persistence: .unit(column: columns.persistence, of: p),
+            recentMean: .unit(column: columns.recentMean, of: p),
+            longMean: exponentialMean(spec.combination.longMean),
+            smoothing: spec.combination.smoothingConstants.map(exponentialMean))
+    }
+
     /// Severity: the combination, its weights held toward the cohort's, judged out of fold; every candidate's
     /// mean error, and the reason in words.
     private static func judgeSeverity(
         _ scores: CandidateScores, folds prepared: PreparedFolds, population: PopulationModel, spec: ModelSpec
     ) -> SeverityJudgement {
         let constants = spec.combination.smoothingConstants
-        let smoothingColumns = constants.map { spec.exponentialMeanColumn($0)! }
         let days = scores.labels.count
         let count = Double(max(days, 1))
         let cohort = population.cohort ?? .initial(spec)
@@ -360,7 +371,8 @@ extension ModelTrainer {
             constants.firstIndex(of: cohort.smoothing) ?? constants.firstIndex(of: spec.combination.defaultSmoothing)!
         let combined = Self.combine(
             evidence: scores.evidence, design: prepared.design, cohort: cohort, smoothing: smoothingIndex,
-            smoothingColumn: smoothingColumns[smoothingIndex], pooled: population.isPooled, spec: spec)
+            smoothingColumn: spec.exponentialMeanColumn(constants[smoothingIndex])!, pooled: population.isPooled,
+            spec: spec)
         let smoothingName = Self.smoothingName(constants[smoothingIndex])
         var severityTally = Dictionary(
             uniqueKeysWithValues: zip(scores.names, scores.severityTallies).compactMap { name, tally in
@@ -387,8 +399,7 @@ extension ModelTrainer {
                 + "\(Self.format(mae["combined"]!)) (\(others.joined(separator: ", ")))"
         }
         return SeverityJudgement(
-            combined: combined, smoothingIndex: smoothingIndex, smoothingColumn: smoothingColumns[smoothingIndex],
-            scores: severityScores, mae: mae, why: why)
+            combined: combined, smoothingIndex: smoothingIndex, scores: severityScores, mae: mae, why: why)
     }
 
     /// Flare: the best log-loss, the incumbent's head within its margin; then calibrated on its out-of-fold
@@ -446,11 +457,10 @@ extension ModelTrainer {
         let design = prepared.design
         let p = design.columnCount
         let n = design.rowCount
-        let columns = baselineColumns
+        let baselines = baselineHeads(columnCount: p)
         let pooled = population.isPooled
         let personal = fits.served
         let populationSeverity = population.severityHead
-        let longMeanColumn = spec.exponentialMeanColumn(spec.combination.longMean)!
         let days = scores.labels.count
         let combined = severity.combined
         let mae = severity.mae
@@ -462,9 +472,9 @@ extension ModelTrainer {
             switch kind {
             case .personal: (personal!.severity, personal!.alpha)
             case .population: (populationSeverity, population.artifact.severity.alpha)
-            case .persistence: (.unit(column: columns.persistence, of: p), 0)
-            case .recentMean: (.unit(column: columns.recentMean, of: p), 0)
-            case .smoothing: (.unit(column: severity.smoothingColumn, of: p), 0)
+            case .persistence: (baselines.persistence, 0)
+            case .recentMean: (baselines.recentMean, 0)
+            case .smoothing: (baselines.smoothing[severity.smoothingIndex], 0)
             case .combined: preconditionFailure("a combination is not a candidate of itself")
             }
         }
@@ -500,7 +510,7 @@ extension ModelTrainer {
             let (candidate, penalty) =
                 switch weight.candidate {
                 case .smoothing: severityHead(.smoothing)
-                case .longMean: (RawHead.unit(column: longMeanColumn, of: p), 0.0)
+                case .longMean: (baselines.longMean, 0.0)
                 case .population: severityHead(.population)
                 case .personal: severityHead(.personal)
                 }
