@@ -199,7 +199,7 @@ struct Walker {
     private func isExpirationHandler(_ scope: Scope) -> Bool {
         (scope.assignee >= 0 && file.is(Int(scope.assignee), "expirationHandler"))
             || (scope.label >= 0 && file.is(Int(scope.label), "expirationHandler"))
-            || (scope.name >= 0 && file.is(Int(scope.name), "beginBackgroundTask"))
+            || (scope.name >= 0 && file.isBeginBackgroundTask(Int(scope.name)))
     }
 
     private mutating func closure(_ scope: Scope, open: Int, close: Int, _ state: inout Fall) {
