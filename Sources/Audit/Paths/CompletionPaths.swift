@@ -225,7 +225,9 @@ final class CompletionPaths {
         case .completionHandlerCalled:
             return aliases.contains(name)
         case .incomingCallReported:
+            // (`reportNewIncomingCallWithUUID(_:update:completion:)` is Swift 2.3's spelling of the report.)
             return name == "reportNewIncomingCall" || name == "reportNewIncomingVoIPPushPayload"
+                || name == "reportNewIncomingCallWithUUID"
         case .backgroundTaskEnded:
             guard name == "endBackgroundTask" else { return false }
             for argument in arguments {
@@ -389,7 +391,8 @@ final class CompletionPaths {
     private var finishingNames: [StaticString] {
         switch obligation {
         case .taskCompleted: ["setTaskCompleted"]
-        case .incomingCallReported: ["reportNewIncomingCall", "reportNewIncomingVoIPPushPayload"]
+        case .incomingCallReported:
+            ["reportNewIncomingCall", "reportNewIncomingVoIPPushPayload", "reportNewIncomingCallWithUUID"]
         case .backgroundTaskEnded: ["endBackgroundTask"]
         case .completionHandlerCalled: []
         }
