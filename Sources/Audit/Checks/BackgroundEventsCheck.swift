@@ -6,6 +6,22 @@ struct BackgroundEventsCheck {
 
     /// Closures that run the code they are given soon and on their own, so a call in them is still a call now.
     private static let immediateClosures: Set<String> = ["async", "asyncAfter", "sync", "Task", "detached", "run"]
+    /// A session's `async` conveniences, which answer once a transfer is done.
+    private static let sessionConveniences: Set<String> = ["data", "download", "upload", "bytes"]
+
+    /// The names the sources bind a `URLSession` to, in any file.
+    private let sessionNames: Set<String>
+
+    init(project: Project) {
+        self.project = project
+        var names: Set<String> = []
+        for summary in project.index.files {
+            for session in summary.sessions where session.isSession {
+                if let binding = session.binding { names.insert(binding.name) }
+            }
+        }
+        sessionNames = names
+    }
 
     func run(into findings: inout [Finding]) {
         for fileIndex in 0..<project.fileCount {
@@ -110,6 +126,19 @@ struct BackgroundEventsCheck {
         return CallableID(file: site.file, index: Int32(callables.firstIndex { Int($0.scope) == scope } ?? 0))
     }
 
+    /// Whether `name` is a method called on a session the sources make (`session.getTasksWithCompletionHandler { … }`)
+    /// other than one that makes a task: its closure runs when the session answers the call, which does not wait for
+    /// the session's events, delivered to its delegate and ended by `urlSessionDidFinishEvents`.
+    private func isSessionAnswer(_ name: Int, in file: SourceFile) -> Bool {
+        guard file.isPunct(name - 1, ASCII.dot), file.isIdentifier(name - 2),
+            !file.isPunct(name - 3, ASCII.dot)
+                || (file.word(name - 4) == .`self` && file.isPunct(name - 3, ASCII.dot))
+        else { return false }
+        let method = file.text(name)
+        guard !method.hasSuffix("Task"), !Self.sessionConveniences.contains(method) else { return false }
+        return sessionNames.contains(file.text(name - 2))
+    }
+
     /// Whether the code at `token` runs as part of the callback: not inside a closure kept for later or a local
     /// function, only inside dispatches that run soon by themselves.
     private func runsNow(_ token: Int, in file: SourceFile, body: Int) -> Bool {
@@ -118,9 +147,10 @@ struct BackgroundEventsCheck {
             let current = file.scopes[scope]
             switch current.kind {
             case .closure:
-                guard current.name >= 0, Self.immediateClosures.contains(file.text(Int(current.name))) else {
-                    return false
-                }
+                guard current.name >= 0,
+                    Self.immediateClosures.contains(file.text(Int(current.name)))
+                        || isSessionAnswer(Int(current.name), in: file)
+                else { return false }
             case .function, .property, .type:
                 return false
             default:
