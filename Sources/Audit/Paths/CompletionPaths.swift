@@ -41,6 +41,13 @@ struct PathOutcome: Sendable {
     var finishesLater = false
     /// Finishing calls made on a path that had already finished (`setTaskCompleted` twice, no flag between).
     var repeated: [Site] = []
+    /// An expiration handler set here completes the task in its own body
+    /// (`task.expirationHandler = { work.cancel(); task.setTaskCompleted(success: false) }`).
+    var expirationCompletes = false
+    /// `setTaskCompleted` calls in a `Task { … }` closure, after an `await`, that the closure reaches whatever
+    /// happens (not under a condition, nor after a check of `Task.isCancelled`): cancelling a `Task` only asks it
+    /// to stop, so it runs on to them after an expiration handler has completed the task.
+    var completionsInTasks: [Site] = []
     /// Calls of project functions given a closure that finishes the work, where the function may return without
     /// calling that closure (the name of the called function's token).
     var uncalledContinuations: [Site] = []
@@ -64,6 +71,8 @@ struct PathOutcome: Sendable {
         setsExpirationHandler = setsExpirationHandler || other.setsExpirationHandler
         expirationHandlerOnlyLogs = expirationHandlerOnlyLogs ?? other.expirationHandlerOnlyLogs
         repeated += other.repeated
+        expirationCompletes = expirationCompletes || other.expirationCompletes
+        completionsInTasks += other.completionsInTasks
         uncalledContinuations += other.uncalledContinuations
         skippedContinuations += other.skippedContinuations
         escaped = escaped || other.escaped
