@@ -251,7 +251,9 @@ struct BackgroundTaskCheck {
 
     /// Whether the expiration closure at `open` ends the task `name` holds — itself, or through a project function it
     /// passes `name` to — without ever setting `name` again (to `.invalid`), so a later end on the normal path ends
-    /// it a second time. A closure that binds its own `name` in a capture list is not judged.
+    /// it a second time. A closure that binds its own `name` in a capture list is not judged, and neither is one that
+    /// removes an entry from where the task is kept (`tasks.removeValue(forKey: id)`), as a project function that
+    /// does so records the end: the normal path reads the task back from there and finds it gone.
     private func endsWithoutReset(_ name: String, closure open: Int, in file: SourceFile, fileIndex: Int) -> Bool {
         let close = Int(file.matching[open])
         guard close > open else { return false }
@@ -261,6 +263,9 @@ struct BackgroundTaskCheck {
             {
                 return false
             }
+        }
+        for token in (open + 1)..<close where file.isIdentifier(token) && file.isPunct(token - 1, ASCII.dot) {
+            if file.text(token).hasPrefix("remove"), file.isPunct(token + 1, ASCII.openParen) { return false }
         }
         var ends = false
         for token in (open + 1)..<close where file.isIdentifier(token) && file.text(token) == name {
