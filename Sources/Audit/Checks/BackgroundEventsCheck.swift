@@ -29,6 +29,10 @@ struct BackgroundEventsCheck {
             guard !summary.backgroundEventHandlers.isEmpty else { continue }
             for callable in summary.backgroundEventHandlers {
                 let info = summary.callables[Int(callable)]
+                if info.isAsync, info.parameters.count == 2 {
+                    checkAsync(info, file: fileIndex, into: &findings)
+                    continue
+                }
                 guard info.parameters.count == 3 else { continue }
                 let handler = info.parameters[2]
                 let id = CallableID(file: Int32(fileIndex), index: callable)
@@ -53,6 +57,23 @@ struct BackgroundEventsCheck {
                 }
             }
         }
+    }
+
+    /// The `async` form completes when it returns: a body that awaits nothing returns at once, before any session
+    /// has delivered its events (one that waits — for a continuation resumed from `urlSessionDidFinishEvents` — is
+    /// not judged).
+    private func checkAsync(_ info: CallableInfo, file fileIndex: Int, into findings: inout [Finding]) {
+        let file = project.file(fileIndex)
+        let body = file.scopes[Int(info.scope)]
+        guard body.open >= 0, body.head >= 0 else { return }
+        let close = min(Int(body.close), file.count)
+        if ((Int(body.open) + 1)..<close).contains(where: { file.word($0) == .await }) { return }
+        findings.append(
+            Finding(
+                rule: .backgroundEventsCompletionTooEarly, at: file.location(Int(body.head)),
+                message: "The `async` handleEventsForBackgroundURLSession awaits nothing, so it returns — which "
+                    + "completes it — while it runs, before the session has delivered its events; await a "
+                    + "continuation resumed from urlSessionDidFinishEvents(forBackgroundURLSession:)."))
     }
 
     /// The calls of closure parameter `handler` of `callable` made while it runs — in its body, or in a project

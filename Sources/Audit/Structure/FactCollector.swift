@@ -59,7 +59,9 @@ struct FactCollector {
                 owner[index] = Int32(summary.callables.count)
                 let info = callableInfo(scope, index: index)
                 if PushCallback(info) != nil { summary.needsDetailedPass = true }
-                if info.signature == "application(_:handleEventsForBackgroundURLSession:completionHandler:)" {
+                if info.signature == "application(_:handleEventsForBackgroundURLSession:completionHandler:)"
+                    || (info.isAsync && info.signature == "application(_:handleEventsForBackgroundURLSession:)")
+                {
                     summary.backgroundEventHandlers.append(owner[index])
                 }
                 summary.callables.append(info)
