@@ -90,6 +90,13 @@ struct HandlerCheck {
                     + "nil the call is skipped, and with it the closure that completes the task for "
                     + "\(identifier).")
         }
+        for site in Set(outcome.skippedHandOvers).sorted(by: { ($0.file, $0.token) < ($1.file, $1.token) }) {
+            let siteFile = project.file(Int(site.file))
+            report(
+                .handlerNotCompleted, at: siteFile.location(Int(site.token)),
+                "`\(siteFile.text(Int(site.token)))` is called through an optional chain: when it is nil the call "
+                    + "is skipped, and the task for \(identifier), handed to it, is never completed.")
+        }
         let repeatedSites = Set(outcome.repeated)
         for repeated in repeatedSites.sorted(by: { ($0.file, $0.token) < ($1.file, $1.token) }) {
             report(

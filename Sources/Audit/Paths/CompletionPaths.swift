@@ -54,6 +54,9 @@ struct PathOutcome: Sendable {
     /// Calls made through an optional chain (`delegate?.refresh { … }`) given a closure that finishes the work: when
     /// the chain is `nil` the call, and the closure with it, is skipped.
     var skippedContinuations: [Site] = []
+    /// Calls made through an optional chain (`self?.handle(task)`) that hand the work to a project function: when the
+    /// chain is `nil` the call is skipped, and the work is never handed on.
+    var skippedHandOvers: [Site] = []
     /// The obligation was handed to code the audit cannot see (an unknown function, a stored property).
     var escaped = false
     /// Of those, handed to a function outside the sources or returned to the caller (not only kept in a property).
@@ -75,6 +78,7 @@ struct PathOutcome: Sendable {
         completionsInTasks += other.completionsInTasks
         uncalledContinuations += other.uncalledContinuations
         skippedContinuations += other.skippedContinuations
+        skippedHandOvers += other.skippedHandOvers
         escaped = escaped || other.escaped
         handedOutside = handedOutside || other.handedOutside
         submits = submits || other.submits

@@ -1161,6 +1161,13 @@ struct Walker {
                 finish(&state)
             } else if let callee, let outcome = paths.helper(callee, parameters: parameters, depth: depth + 1) {
                 absorb(outcome, at: index, &state, inDo: inDo)
+                if paths.obligation == .taskCompleted, isMember, file.isPunct(index - 2, ASCII.question),
+                    parameters == [0], project.index.callable(callee).firstParameterType?.hasPrefix("BG") == true
+                {
+                    // `self?.handle(task)`, a function declared to take the `BGTask`: when the chain is `nil` the task
+                    // is never handed on.
+                    found.skippedHandOvers.append(site(index))
+                }
             } else if callee == nil, paths.obligation == .incomingCallReported, resultIsRead(callAt: index) {
                 // A push's payload given to code outside the sources that answers with a value (`if
                 // sdk.isCall(payload)`, `guard let call = sdk.parse(payload)`, a formatted log line): that code
