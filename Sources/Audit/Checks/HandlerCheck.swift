@@ -75,43 +75,35 @@ struct HandlerCheck {
                         what: "the task for \(identifier)"))
             }
         }
-        for site in Set(outcome.uncalledContinuations).sorted(by: { ($0.file, $0.token) < ($1.file, $1.token) }) {
-            let siteFile = project.file(Int(site.file))
-            report(
-                .handlerNotCompleted, at: siteFile.location(Int(site.token)),
-                "`\(siteFile.text(Int(site.token)))` may return without calling the closure that "
-                    + "completes the task for \(identifier), so on that path the task is never completed.")
+        // Each site once, in file order, with a message made from the token at the site.
+        func reportEach(_ sites: Set<Site>, _ rule: Rule, _ message: (SourceFile, Int) -> String) {
+            for site in sites.sorted(by: { ($0.file, $0.token) < ($1.file, $1.token) }) {
+                let siteFile = project.file(Int(site.file))
+                report(rule, at: siteFile.location(Int(site.token)), message(siteFile, Int(site.token)))
+            }
         }
-        for site in Set(outcome.skippedContinuations).sorted(by: { ($0.file, $0.token) < ($1.file, $1.token) }) {
-            let siteFile = project.file(Int(site.file))
-            report(
-                .handlerNotCompleted, at: siteFile.location(Int(site.token)),
-                "`\(siteFile.text(Int(site.token)))` is called through an optional chain: when it is "
-                    + "nil the call is skipped, and with it the closure that completes the task for "
-                    + "\(identifier).")
+        reportEach(Set(outcome.uncalledContinuations), .handlerNotCompleted) { siteFile, token in
+            "`\(siteFile.text(token))` may return without calling the closure that completes the task for "
+                + "\(identifier), so on that path the task is never completed."
         }
-        for site in Set(outcome.skippedHandOvers).sorted(by: { ($0.file, $0.token) < ($1.file, $1.token) }) {
-            let siteFile = project.file(Int(site.file))
-            report(
-                .handlerNotCompleted, at: siteFile.location(Int(site.token)),
-                "`\(siteFile.text(Int(site.token)))` is called through an optional chain: when it is nil the call "
-                    + "is skipped, and the task for \(identifier), handed to it, is never completed.")
+        reportEach(Set(outcome.skippedContinuations), .handlerNotCompleted) { siteFile, token in
+            "`\(siteFile.text(token))` is called through an optional chain: when it is nil the call is skipped, and "
+                + "with it the closure that completes the task for \(identifier)."
+        }
+        reportEach(Set(outcome.skippedHandOvers), .handlerNotCompleted) { siteFile, token in
+            "`\(siteFile.text(token))` is called through an optional chain: when it is nil the call is skipped, and "
+                + "the task for \(identifier), handed to it, is never completed."
         }
         let repeatedSites = Set(outcome.repeated)
-        for repeated in repeatedSites.sorted(by: { ($0.file, $0.token) < ($1.file, $1.token) }) {
-            report(
-                .taskCompletedTwice, at: project.file(Int(repeated.file)).location(Int(repeated.token)),
-                "setTaskCompleted(success:) is called again for the task for \(identifier) on a path "
-                    + "that has already completed it; the first result is the one that counts.")
+        reportEach(repeatedSites, .taskCompletedTwice) { _, _ in
+            "setTaskCompleted(success:) is called again for the task for \(identifier) on a path that has already "
+                + "completed it; the first result is the one that counts."
         }
         if outcome.expirationCompletes {
-            let sites = Set(outcome.completionsInTasks).subtracting(repeatedSites)
-            for site in sites.sorted(by: { ($0.file, $0.token) < ($1.file, $1.token) }) {
-                report(
-                    .taskCompletedTwice, at: project.file(Int(site.file)).location(Int(site.token)),
-                    "The expiration handler completes the task for \(identifier), and this `Task` completes it "
-                        + "again: cancelling a `Task` only asks it to stop, so once its `await` returns it runs on "
-                        + "to this call unless it checks `Task.isCancelled` first.")
+            reportEach(Set(outcome.completionsInTasks).subtracting(repeatedSites), .taskCompletedTwice) { _, _ in
+                "The expiration handler completes the task for \(identifier), and this `Task` completes it again: "
+                    + "cancelling a `Task` only asks it to stop, so once its `await` returns it runs on to this call "
+                    + "unless it checks `Task.isCancelled` first."
             }
         }
         // A handler that completes its task only before it returns (where it completes it at all: a path that
