@@ -15,8 +15,8 @@
 # A path that leaves through a `guard … else {` or an `if … {` written over several lines is one place: the audit
 # reports it at the `return` (or `throw`) that leaves, and a row may judge it at any line of the condition. A finding
 # at that exit and a row at a line from the `guard` or `if` to its opening brace (or the reverse) are matched, one
-# finding to one row, when the exit is the first statement of the block's own level that leaves. --rows lists
-# every missed mistake and every alarm.
+# finding to one row, when the exit is the first statement of the block's own level that leaves, or the one-line
+# block (`else { return }`) that ends the condition's last line. --rows lists every missed mistake and every alarm.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -100,6 +100,7 @@ for repository in {row[0] for row in rows}:
 
 CONDITION = re.compile(r"^\s*(?:\}\s*else\s+)?(?:guard|if)\b")
 EXIT = re.compile(r"^\s*(?:return|throw)\b")
+INLINE_EXIT = re.compile(r"\{\s*(?:return|throw)\b[^{}]*\}\s*$")
 exits_cache = {}
 
 def condition_exits(repository, path):
@@ -121,8 +122,17 @@ def condition_exits(repository, path):
         if not CONDITION.match(line):
             continue
         end = start
+        inline = None
         while end < len(lines) and end < start + 8 and braces(lines[end]) <= 0 and not lines[end].rstrip().endswith("{"):
+            # `else { return }` closing a condition written over several lines: the exit is on its last line.
+            if end > start and INLINE_EXIT.search(lines[end].split("//")[0]):
+                inline = end
+                break
             end += 1
+        if inline is not None:
+            for header in range(start, inline):
+                pairs.add((header + 1, inline + 1))
+            continue
         if end >= len(lines) or end >= start + 8:
             continue
         depth = braces(lines[end]) if end > start or not CONDITION.match(lines[end]) else 1

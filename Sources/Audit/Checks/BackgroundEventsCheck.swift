@@ -6,6 +6,22 @@ struct BackgroundEventsCheck {
 
     /// Closures that run the code they are given soon and on their own, so a call in them is still a call now.
     private static let immediateClosures: Set<String> = ["async", "asyncAfter", "sync", "Task", "detached", "run"]
+    /// A session's `async` conveniences, which answer once a transfer is done.
+    private static let sessionConveniences: Set<String> = ["data", "download", "upload", "bytes"]
+
+    /// The names the sources bind a `URLSession` to, in any file.
+    private let sessionNames: Set<String>
+
+    init(project: Project) {
+        self.project = project
+        var names: Set<String> = []
+        for summary in project.index.files {
+            for session in summary.sessions where session.isSession {
+                if let binding = session.binding { names.insert(binding.name) }
+            }
+        }
+        sessionNames = names
+    }
 
     func run(into findings: inout [Finding]) {
         for fileIndex in 0..<project.fileCount {
@@ -13,6 +29,10 @@ struct BackgroundEventsCheck {
             guard !summary.backgroundEventHandlers.isEmpty else { continue }
             for callable in summary.backgroundEventHandlers {
                 let info = summary.callables[Int(callable)]
+                if info.isAsync, info.parameters.count == 2 {
+                    checkAsync(info, file: fileIndex, into: &findings)
+                    continue
+                }
                 guard info.parameters.count == 3 else { continue }
                 let handler = info.parameters[2]
                 let id = CallableID(file: Int32(fileIndex), index: callable)
@@ -37,6 +57,23 @@ struct BackgroundEventsCheck {
                 }
             }
         }
+    }
+
+    /// The `async` form completes when it returns: a body that awaits nothing returns at once, before any session
+    /// has delivered its events (one that waits — for a continuation resumed from `urlSessionDidFinishEvents` — is
+    /// not judged).
+    private func checkAsync(_ info: CallableInfo, file fileIndex: Int, into findings: inout [Finding]) {
+        let file = project.file(fileIndex)
+        let body = file.scopes[Int(info.scope)]
+        guard body.open >= 0, body.head >= 0 else { return }
+        let close = min(Int(body.close), file.count)
+        if ((Int(body.open) + 1)..<close).contains(where: { file.word($0) == .await }) { return }
+        findings.append(
+            Finding(
+                rule: .backgroundEventsCompletionTooEarly, at: file.location(Int(body.head)),
+                message: "The `async` handleEventsForBackgroundURLSession awaits nothing, so it returns — which "
+                    + "completes it — while it runs, before the session has delivered its events; await a "
+                    + "continuation resumed from urlSessionDidFinishEvents(forBackgroundURLSession:)."))
     }
 
     /// The calls of closure parameter `handler` of `callable` made while it runs — in its body, or in a project
@@ -110,6 +147,19 @@ struct BackgroundEventsCheck {
         return CallableID(file: site.file, index: Int32(callables.firstIndex { Int($0.scope) == scope } ?? 0))
     }
 
+    /// Whether `name` is a method called on a session the sources make (`session.getTasksWithCompletionHandler { … }`)
+    /// other than one that makes a task: its closure runs when the session answers the call, which does not wait for
+    /// the session's events, delivered to its delegate and ended by `urlSessionDidFinishEvents`.
+    private func isSessionAnswer(_ name: Int, in file: SourceFile) -> Bool {
+        guard file.isPunct(name - 1, ASCII.dot), file.isIdentifier(name - 2),
+            !file.isPunct(name - 3, ASCII.dot)
+                || (file.word(name - 4) == .`self` && file.isPunct(name - 3, ASCII.dot))
+        else { return false }
+        let method = file.text(name)
+        guard !method.hasSuffix("Task"), !Self.sessionConveniences.contains(method) else { return false }
+        return sessionNames.contains(file.text(name - 2))
+    }
+
     /// Whether the code at `token` runs as part of the callback: not inside a closure kept for later or a local
     /// function, only inside dispatches that run soon by themselves.
     private func runsNow(_ token: Int, in file: SourceFile, body: Int) -> Bool {
@@ -118,9 +168,10 @@ struct BackgroundEventsCheck {
             let current = file.scopes[scope]
             switch current.kind {
             case .closure:
-                guard current.name >= 0, Self.immediateClosures.contains(file.text(Int(current.name))) else {
-                    return false
-                }
+                guard current.name >= 0,
+                    Self.immediateClosures.contains(file.text(Int(current.name)))
+                        || isSessionAnswer(Int(current.name), in: file)
+                else { return false }
             case .function, .property, .type:
                 return false
             default:

@@ -13,7 +13,7 @@ struct BackgroundTaskCheck {
         for fileIndex in 0..<project.fileCount where project.summary(fileIndex).needsDetailedPass {
             let file = project.file(fileIndex)
             for token in 0..<file.count
-            where file.is(token, "beginBackgroundTask") && file.isPunct(token - 1, ASCII.dot)
+            where file.isBeginBackgroundTask(token) && file.isPunct(token - 1, ASCII.dot)
                 && !isProjectFunction(token, in: file, fileIndex: fileIndex)
                 && !forwardsHandler(token, in: file, fileIndex: fileIndex)
             {
@@ -49,7 +49,7 @@ struct BackgroundTaskCheck {
         let open = Int(info.open)
         let close = Int(file.matching[open])
         guard close > open else { return false }
-        for token in open..<close where file.is(token, "beginBackgroundTask") && file.isPunct(token - 1, ASCII.dot) {
+        for token in open..<close where file.isBeginBackgroundTask(token) && file.isPunct(token - 1, ASCII.dot) {
             if forwardsHandler(token, in: file, fileIndex: Int(callable.file)) { return true }
         }
         return false
@@ -60,13 +60,25 @@ struct BackgroundTaskCheck {
     private func forwardsHandler(_ token: Int, in file: SourceFile, fileIndex: Int) -> Bool {
         guard file.isPunct(token + 1, ASCII.openParen) else { return false }
         let arguments = file.arguments(ofCallAt: token + 1)
-        guard let argument = arguments.first(where: { $0.label >= 0 && file.is($0.label, "expirationHandler") }),
+        guard let argument = Self.handlerArgument(arguments, of: token, in: file),
             file.isIdentifier(argument.start), file.word(argument.start) == .none,
             !file.isPunct(argument.start + 1, ASCII.dot), !file.isPunct(argument.start + 1, ASCII.openParen)
         else { return false }
         let callable = project.caller(file: fileIndex, token: token)
         let info = project.index.callable(CallableID(file: Int32(fileIndex), index: callable))
         return info.parameters.contains(file.text(argument.start))
+    }
+
+    /// The argument that is the expiration handler: the one labelled `expirationHandler:`, or the only argument of
+    /// Swift 1 and 2's `beginBackgroundTaskWithExpirationHandler(_:)`, which has no label.
+    private static func handlerArgument(_ arguments: [Argument], of token: Int, in file: SourceFile) -> Argument? {
+        if let labelled = arguments.first(where: { $0.label >= 0 && file.is($0.label, "expirationHandler") }) {
+            return labelled
+        }
+        guard file.is(token, "beginBackgroundTaskWithExpirationHandler"), arguments.count == 1,
+            arguments[0].label < 0
+        else { return nil }
+        return arguments[0]
     }
 
     private func check(
@@ -88,7 +100,7 @@ struct BackgroundTaskCheck {
             end = Int(file.matching[end]) + 1
             guard end > 0 else { return }
         }
-        if let argument = arguments.first(where: { $0.label >= 0 && file.is($0.label, "expirationHandler") }) {
+        if let argument = Self.handlerArgument(arguments, of: token, in: file) {
             if file.isPunct(argument.start, ASCII.openBrace) {
                 expiration = argument.start
             } else if file.word(argument.start) == .nil {
@@ -239,7 +251,9 @@ struct BackgroundTaskCheck {
 
     /// Whether the expiration closure at `open` ends the task `name` holds — itself, or through a project function it
     /// passes `name` to — without ever setting `name` again (to `.invalid`), so a later end on the normal path ends
-    /// it a second time. A closure that binds its own `name` in a capture list is not judged.
+    /// it a second time. A closure that binds its own `name` in a capture list is not judged, and neither is one that
+    /// removes an entry from where the task is kept (`tasks.removeValue(forKey: id)`), as a project function that
+    /// does so records the end: the normal path reads the task back from there and finds it gone.
     private func endsWithoutReset(_ name: String, closure open: Int, in file: SourceFile, fileIndex: Int) -> Bool {
         let close = Int(file.matching[open])
         guard close > open else { return false }
@@ -249,6 +263,9 @@ struct BackgroundTaskCheck {
             {
                 return false
             }
+        }
+        for token in (open + 1)..<close where file.isIdentifier(token) && file.isPunct(token - 1, ASCII.dot) {
+            if file.text(token).hasPrefix("remove"), file.isPunct(token + 1, ASCII.openParen) { return false }
         }
         var ends = false
         for token in (open + 1)..<close where file.isIdentifier(token) && file.text(token) == name {

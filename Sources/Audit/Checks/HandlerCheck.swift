@@ -65,6 +65,9 @@ struct HandlerCheck {
         } else {
             for leak in Set(outcome.leaks).sorted(by: { ($0.file, $0.token) < ($1.file, $1.token) }) {
                 let leakFile = project.file(Int(leak.file))
+                // Taken only once the work was cancelled, which only the expiration handler does, and it has
+                // completed the task: `guard !Task.isCancelled else { return }`.
+                if outcome.expirationCompletes, Self.leavesWhenCancelled(leakFile, Int(leak.token)) { continue }
                 report(
                     .handlerNotCompleted, at: leakFile.location(Int(leak.token)),
                     Self.leakMessage(
@@ -72,26 +75,36 @@ struct HandlerCheck {
                         what: "the task for \(identifier)"))
             }
         }
-        for site in Set(outcome.uncalledContinuations).sorted(by: { ($0.file, $0.token) < ($1.file, $1.token) }) {
-            let siteFile = project.file(Int(site.file))
-            report(
-                .handlerNotCompleted, at: siteFile.location(Int(site.token)),
-                "`\(siteFile.text(Int(site.token)))` may return without calling the closure that "
-                    + "completes the task for \(identifier), so on that path the task is never completed.")
+        // Each site once, in file order, with a message made from the token at the site.
+        func reportEach(_ sites: Set<Site>, _ rule: Rule, _ message: (SourceFile, Int) -> String) {
+            for site in sites.sorted(by: { ($0.file, $0.token) < ($1.file, $1.token) }) {
+                let siteFile = project.file(Int(site.file))
+                report(rule, at: siteFile.location(Int(site.token)), message(siteFile, Int(site.token)))
+            }
         }
-        for site in Set(outcome.skippedContinuations).sorted(by: { ($0.file, $0.token) < ($1.file, $1.token) }) {
-            let siteFile = project.file(Int(site.file))
-            report(
-                .handlerNotCompleted, at: siteFile.location(Int(site.token)),
-                "`\(siteFile.text(Int(site.token)))` is called through an optional chain: when it is "
-                    + "nil the call is skipped, and with it the closure that completes the task for "
-                    + "\(identifier).")
+        reportEach(Set(outcome.uncalledContinuations), .handlerNotCompleted) { siteFile, token in
+            "`\(siteFile.text(token))` may return without calling the closure that completes the task for "
+                + "\(identifier), so on that path the task is never completed."
         }
-        for repeated in Set(outcome.repeated).sorted(by: { ($0.file, $0.token) < ($1.file, $1.token) }) {
-            report(
-                .taskCompletedTwice, at: project.file(Int(repeated.file)).location(Int(repeated.token)),
-                "setTaskCompleted(success:) is called again for the task for \(identifier) on a path "
-                    + "that has already completed it; the first result is the one that counts.")
+        reportEach(Set(outcome.skippedContinuations), .handlerNotCompleted) { siteFile, token in
+            "`\(siteFile.text(token))` is called through an optional chain: when it is nil the call is skipped, and "
+                + "with it the closure that completes the task for \(identifier)."
+        }
+        reportEach(Set(outcome.skippedHandOvers), .handlerNotCompleted) { siteFile, token in
+            "`\(siteFile.text(token))` is called through an optional chain: when it is nil the call is skipped, and "
+                + "the task for \(identifier), handed to it, is never completed."
+        }
+        let repeatedSites = Set(outcome.repeated)
+        reportEach(repeatedSites, .taskCompletedTwice) { _, _ in
+            "setTaskCompleted(success:) is called again for the task for \(identifier) on a path that has already "
+                + "completed it; the first result is the one that counts."
+        }
+        if outcome.expirationCompletes {
+            reportEach(Set(outcome.completionsInTasks).subtracting(repeatedSites), .taskCompletedTwice) { _, _ in
+                "The expiration handler completes the task for \(identifier), and this `Task` completes it again: "
+                    + "cancelling a `Task` only asks it to stop, so once its `await` returns it runs on to this call "
+                    + "unless it checks `Task.isCancelled` first."
+            }
         }
         // A handler that completes its task only before it returns (where it completes it at all: a path that
         // leaves it uncompleted is `handler-not-completed`'s) leaves no work running to cancel.
@@ -127,6 +140,27 @@ struct HandlerCheck {
                 "The launch handler for \(identifier) never submits a new request, so the task "
                     + "runs once and its chain stops.")
         }
+    }
+
+    /// Whether `token` leaves through a `guard` or `if` whose condition tests `Task.isCancelled`.
+    private static func leavesWhenCancelled(_ file: SourceFile, _ token: Int) -> Bool {
+        let scope = file.scopes[Int(file.scopeOf[token])]
+        guard scope.kind == .control, scope.head >= 0 else { return false }
+        var start = Int(scope.head)
+        switch scope.control {
+        case .if:
+            break
+        case .else:
+            // `guard … else {`: the condition runs back to the `guard`; an `else` after a `}` belongs to an `if`.
+            guard !file.isPunct(start - 1, ASCII.closeBrace) else { return false }
+            while start > 0, file.word(start) != .guard {
+                if file.isPunct(start, ASCII.openBrace) || file.isPunct(start, ASCII.closeBrace) { return false }
+                start -= 1
+            }
+        default:
+            return false
+        }
+        return (start..<Int(scope.open)).contains { file.is($0, "isCancelled") }
     }
 
     /// Whether the body opened at `open` blocks its thread until other work is done, with a `wait` on a semaphore or

@@ -3,7 +3,7 @@ enum PushCallback: Sendable {
     /// `application(_:didReceiveRemoteNotification:fetchCompletionHandler:)`, completion-handler form; `completion`
     /// is the parameter's internal name.
     case silentPush(completion: String)
-    /// `pushRegistry(_:didReceiveIncomingPushWith:for:completion:)` and its older and newer forms.
+    /// `pushRegistry(_:didReceiveIncomingPushWith:for:completion:)` and its older and newer forms and spellings.
     case voip(payload: String)
 
     init?(_ callable: CallableInfo) {
@@ -17,8 +17,10 @@ enum PushCallback: Sendable {
             self = .silentPush(completion: callable.parameters[2])
             return
         }
+        // Swift 2 imported the same delegate method as `pushRegistry(_:didReceiveIncomingPushWithPayload:forType:)`.
         if callable.name == "pushRegistry", labels.count >= 3,
             labels[1] == "didReceiveIncomingPushWith" || labels[1] == "didReceiveIncomingVoIPPushWith"
+                || labels[1] == "didReceiveIncomingPushWithPayload"
         {
             self = .voip(payload: callable.parameters[1])
             return

@@ -41,12 +41,22 @@ struct PathOutcome: Sendable {
     var finishesLater = false
     /// Finishing calls made on a path that had already finished (`setTaskCompleted` twice, no flag between).
     var repeated: [Site] = []
+    /// An expiration handler set here completes the task in its own body
+    /// (`task.expirationHandler = { work.cancel(); task.setTaskCompleted(success: false) }`).
+    var expirationCompletes = false
+    /// `setTaskCompleted` calls in a `Task { … }` closure, after an `await`, that the closure reaches whatever
+    /// happens (not under a condition, nor after a check of `Task.isCancelled`): cancelling a `Task` only asks it
+    /// to stop, so it runs on to them after an expiration handler has completed the task.
+    var completionsInTasks: [Site] = []
     /// Calls of project functions given a closure that finishes the work, where the function may return without
     /// calling that closure (the name of the called function's token).
     var uncalledContinuations: [Site] = []
     /// Calls made through an optional chain (`delegate?.refresh { … }`) given a closure that finishes the work: when
     /// the chain is `nil` the call, and the closure with it, is skipped.
     var skippedContinuations: [Site] = []
+    /// Calls made through an optional chain (`self?.handle(task)`) that hand the work to a project function: when the
+    /// chain is `nil` the call is skipped, and the work is never handed on.
+    var skippedHandOvers: [Site] = []
     /// The obligation was handed to code the audit cannot see (an unknown function, a stored property).
     var escaped = false
     /// Of those, handed to a function outside the sources or returned to the caller (not only kept in a property).
@@ -64,8 +74,11 @@ struct PathOutcome: Sendable {
         setsExpirationHandler = setsExpirationHandler || other.setsExpirationHandler
         expirationHandlerOnlyLogs = expirationHandlerOnlyLogs ?? other.expirationHandlerOnlyLogs
         repeated += other.repeated
+        expirationCompletes = expirationCompletes || other.expirationCompletes
+        completionsInTasks += other.completionsInTasks
         uncalledContinuations += other.uncalledContinuations
         skippedContinuations += other.skippedContinuations
+        skippedHandOvers += other.skippedHandOvers
         escaped = escaped || other.escaped
         handedOutside = handedOutside || other.handedOutside
         submits = submits || other.submits
@@ -225,7 +238,9 @@ final class CompletionPaths {
         case .completionHandlerCalled:
             return aliases.contains(name)
         case .incomingCallReported:
+            // (`reportNewIncomingCallWithUUID(_:update:completion:)` is Swift 2.3's spelling of the report.)
             return name == "reportNewIncomingCall" || name == "reportNewIncomingVoIPPushPayload"
+                || name == "reportNewIncomingCallWithUUID"
         case .backgroundTaskEnded:
             guard name == "endBackgroundTask" else { return false }
             for argument in arguments {
@@ -389,7 +404,8 @@ final class CompletionPaths {
     private var finishingNames: [StaticString] {
         switch obligation {
         case .taskCompleted: ["setTaskCompleted"]
-        case .incomingCallReported: ["reportNewIncomingCall", "reportNewIncomingVoIPPushPayload"]
+        case .incomingCallReported:
+            ["reportNewIncomingCall", "reportNewIncomingVoIPPushPayload", "reportNewIncomingCallWithUUID"]
         case .backgroundTaskEnded: ["endBackgroundTask"]
         case .completionHandlerCalled: []
         }

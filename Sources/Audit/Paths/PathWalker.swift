@@ -199,7 +199,7 @@ struct Walker {
     private func isExpirationHandler(_ scope: Scope) -> Bool {
         (scope.assignee >= 0 && file.is(Int(scope.assignee), "expirationHandler"))
             || (scope.label >= 0 && file.is(Int(scope.label), "expirationHandler"))
-            || (scope.name >= 0 && file.is(Int(scope.name), "beginBackgroundTask"))
+            || (scope.name >= 0 && file.isBeginBackgroundTask(Int(scope.name)))
     }
 
     private mutating func closure(_ scope: Scope, open: Int, close: Int, _ state: inout Fall) {
@@ -225,6 +225,9 @@ struct Walker {
         let fall = inner.block(body, close, entry: .open(site(open)), inDo: false)
         found.addFacts(of: inner.found)
         guard inner.found.mentions else { return }
+        if paths.obligation == .taskCompleted, isTaskClosure(scope) {
+            found.completionsInTasks += uncancellableCompletions(from: body, to: close, closure: open)
+        }
         found.finishesLater = true
         finish(&state)
         if paths.obligation == .taskCompleted, let site = continuationThatMayNotRun(scope) {
@@ -247,6 +250,57 @@ struct Walker {
         // The closure finishes the work: its unfinished paths, and errors that end it, are the leaks.
         found.leaks += inner.found.leaks + inner.found.thrown
         if case .open(let origin) = fall { found.leaks.append(origin) }
+    }
+
+    /// Whether the closure opened at `open` calls `setTaskCompleted` on the task in its own body, not in code it
+    /// dispatches or under a condition: when it returns, the task is complete.
+    private func completesTask(in open: Int, _ close: Int) -> Bool {
+        let own = file.scopeOf[open]
+        for index in (open + 1)..<close where Int(file.scopeOf[index]) == Int(own) && isCompletionOfTask(index) {
+            return true
+        }
+        return false
+    }
+
+    /// `task.setTaskCompleted` or `task?.setTaskCompleted`, on a name for the task.
+    private func isCompletionOfTask(_ index: Int) -> Bool {
+        guard file.is(index, "setTaskCompleted"), file.isPunct(index - 1, ASCII.dot) else { return false }
+        let receiver = file.isPunct(index - 2, ASCII.question) ? index - 3 : index - 2
+        return file.isIdentifier(receiver) && aliases.contains(file.text(receiver))
+    }
+
+    /// `Task { … }` or `Task.detached { … }`: work that runs on its own and that cancelling only asks to stop.
+    private func isTaskClosure(_ scope: Scope) -> Bool {
+        guard scope.name >= 0 else { return false }
+        let name = Int(scope.name)
+        return file.is(name, "Task")
+            || (file.is(name, "detached") && file.isPunct(name - 1, ASCII.dot) && file.is(name - 2, "Task"))
+    }
+
+    /// The completions of the task in the `Task` closure `body..<close` that come after an `await` and that every
+    /// run of the closure reaches: in its own body or a `do` or `catch` block of it, with no test of
+    /// `Task.isCancelled` (or `checkCancellation()`) before them.
+    private func uncancellableCompletions(from body: Int, to close: Int, closure open: Int) -> [Site] {
+        let own = Int(file.scopeOf[open])
+        var awaited = false
+        var sites: [Site] = []
+        for index in body..<close {
+            if file.word(index) == .await { awaited = true }
+            if file.is(index, "isCancelled") || file.is(index, "checkCancellation") { return sites }
+            guard awaited, isCompletionOfTask(index) else { continue }
+            var scope = Int(file.scopeOf[index])
+            var reached = true
+            while scope != own, scope > 0 {
+                let current = file.scopes[scope]
+                guard current.kind == .control, current.control == .do || current.control == .catch else {
+                    reached = false
+                    break
+                }
+                scope = Int(current.parent)
+            }
+            if reached, scope == own { sites.append(site(index)) }
+        }
+        return sites
     }
 
     /// The sequence operations whose closure is applied to each element and yields a value, a Boolean or nothing
@@ -932,6 +986,9 @@ struct Walker {
                     found.expirationHandlerOnlyLogs = found.expirationHandlerOnlyLogs ?? site(index)
                 } else {
                     found.setsExpirationHandler = true
+                    if close > index, paths.obligation == .taskCompleted, completesTask(in: index + 2, close) {
+                        found.expirationCompletes = true
+                    }
                 }
                 return close > index ? close + 1 : index + 3
             }
@@ -1104,6 +1161,13 @@ struct Walker {
                 finish(&state)
             } else if let callee, let outcome = paths.helper(callee, parameters: parameters, depth: depth + 1) {
                 absorb(outcome, at: index, &state, inDo: inDo)
+                if paths.obligation == .taskCompleted, isMember, file.isPunct(index - 2, ASCII.question),
+                    parameters == [0], project.index.callable(callee).firstParameterType?.hasPrefix("BG") == true
+                {
+                    // `self?.handle(task)`, a function declared to take the `BGTask`: when the chain is `nil` the task
+                    // is never handed on.
+                    found.skippedHandOvers.append(site(index))
+                }
             } else if callee == nil, paths.obligation == .incomingCallReported, resultIsRead(callAt: index) {
                 // A push's payload given to code outside the sources that answers with a value (`if
                 // sdk.isCall(payload)`, `guard let call = sdk.parse(payload)`, a formatted log line): that code

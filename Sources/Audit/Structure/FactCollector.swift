@@ -59,7 +59,9 @@ struct FactCollector {
                 owner[index] = Int32(summary.callables.count)
                 let info = callableInfo(scope, index: index)
                 if PushCallback(info) != nil { summary.needsDetailedPass = true }
-                if info.signature == "application(_:handleEventsForBackgroundURLSession:completionHandler:)" {
+                if info.signature == "application(_:handleEventsForBackgroundURLSession:completionHandler:)"
+                    || (info.isAsync && info.signature == "application(_:handleEventsForBackgroundURLSession:)")
+                {
                     summary.backgroundEventHandlers.append(owner[index])
                 }
                 summary.callables.append(info)
@@ -468,7 +470,7 @@ struct FactCollector {
                 let caller = Int(owner[Int(file.scopeOf[index])])
                 summary.callables[caller].containsSubmit = true
             }
-        case "beginBackgroundTask":
+        case "beginBackgroundTask", "beginBackgroundTaskWithExpirationHandler", "beginBackgroundTaskWithName":
             summary.needsDetailedPass = true
         case "addObserver":
             // `addObserver(self, selector: #selector(flush), name: UIApplication.willResignActiveNotification, …)`:
@@ -629,7 +631,7 @@ struct FactCollector {
             let current = file.scopes[scope]
             if current.isCallable { return false }
             if current.kind == .closure {
-                if current.name >= 0, file.is(Int(current.name), "beginBackgroundTask") { return true }
+                if current.name >= 0, file.isBeginBackgroundTask(Int(current.name)) { return true }
                 if current.label >= 0, file.is(Int(current.label), "expirationHandler") { return true }
             }
             scope = Int(current.parent)

@@ -57,6 +57,14 @@ final class SourceFile: Sendable {
         }
     }
 
+    /// Whether token `index` names UIKit's `beginBackgroundTask`, as Swift spells it today or as Swift 1 and 2
+    /// imported it (`beginBackgroundTaskWithExpirationHandler(_:)`,
+    /// `beginBackgroundTaskWithName(_:expirationHandler:)`): the same call, which old sources still make.
+    func isBeginBackgroundTask(_ index: Int) -> Bool {
+        `is`(index, "beginBackgroundTask") || `is`(index, "beginBackgroundTaskWithExpirationHandler")
+            || `is`(index, "beginBackgroundTaskWithName")
+    }
+
     func text(_ index: Int) -> String {
         let token = tokens[index]
         return String(decoding: bytes[Int(token.start)..<Int(token.end)], as: UTF8.self)

@@ -7,7 +7,7 @@ final class BackgroundTasksController {
 
     func registerAll() {
         BGTaskScheduler.shared.register(forTaskWithIdentifier: identifier, using: nil) { [weak self] task in
-            self?.upload(task as! BGProcessingTask)
+            self?.upload(task as! BGProcessingTask) // expect: handler-not-completed
         }
     }
 
