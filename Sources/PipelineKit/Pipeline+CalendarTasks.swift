@@ -33,10 +33,11 @@ extension Pipeline {
                 let named = Set(moving.flatMap(\.users)).sorted { $0.rawValue < $1.rawValue }
                 guard !named.isEmpty else { continue }
                 let found = Dictionary(try await store.users(named).map { ($0.id, $0) }, uniquingKeysWith: { $1 })
+                let settings = try await store.settings(for: named)
                 var requests: [any TaskRequest] = []
                 for (start, ids) in moving where !ids.isEmpty {
-                    // The page's settings, read once for each task's starts (a start takes what it reads).
-                    await context.prepareRefreshChainStarts(ids.map(TaskScope.user))
+                    // A start takes the settings it is given: the page's, kept again for each task's starts.
+                    context.preparedSettings.keep(settings, for: ids)
                     for id in ids { requests.append(try await start(.user(id), found[id])) }
                 }
                 try await scheduler.submit(requests, policy: .replace)

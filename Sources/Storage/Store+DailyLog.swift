@@ -43,6 +43,7 @@ extension Store {
 
     /// Makes sure a row exists for `id`, with the default time zone (UTC) if it is new.
     func ensureUser(_ id: UserID) throws(StorageError) {
+        guard !knownUsers.contains(id) else { return }
         try ensureUsers([id])
     }
 

@@ -367,9 +367,10 @@ final class PostgreSQLConnection {
         var piece = CopyTextRows(reservingCapacity: 128 * min(count, PostgreSQLConnection.copyPieceRows))
         var row = 0
         while row < count {
+            let end = min(count, row + PostgreSQLConnection.copyPieceRows)
             piece.removeAll()
-            for index in row..<min(count, row + PostgreSQLConnection.copyPieceRows) { write(index, &piece) }
-            row = min(count, row + PostgreSQLConnection.copyPieceRows)
+            for index in row..<end { write(index, &piece) }
+            row = end
             while true {
                 let queued = piece.bytes.withUnsafeBytes { bytes in
                     PQputCopyData(handle, bytes.baseAddress!.assumingMemoryBound(to: CChar.self), Int32(bytes.count))
