@@ -33,6 +33,7 @@ public let postgresqlMigrations: [EmbeddedMigration] = [
         version: 14, name: "history_retention", sql: text(PackageResources._014_history_retention_sql)),
     EmbeddedMigration(
         version: 15, name: "open_runs_by_request", sql: text(PackageResources._015_open_runs_by_request_sql)),
+    EmbeddedMigration(version: 16, name: "days_as_dates", sql: text(PackageResources._016_days_as_dates_sql)),
 ]
 
 private func text(_ bytes: [UInt8]) -> String {

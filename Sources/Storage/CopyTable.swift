@@ -30,6 +30,8 @@ public enum CopyTable: String, Sendable, Hashable, CaseIterable {
         case boolean
         /// JSON text, copied verbatim: TEXT on SQLite, JSON on PostgreSQL; `CopyValue.text`.
         case json
+        /// A day, `YYYY-MM-DD`: TEXT on SQLite, DATE on PostgreSQL; `CopyValue.text`.
+        case day
     }
 
     public struct Column: Sendable, Hashable {
@@ -52,7 +54,7 @@ public enum CopyTable: String, Sendable, Hashable, CaseIterable {
             [Column("id", .text), Column("time_zone", .text), Column("created_at", .integer)]
         case .dailyLogs:
             [
-                Column("user_id", .text), Column("day", .text), Column("symptom_severity", .integer),
+                Column("user_id", .text), Column("day", .day), Column("symptom_severity", .integer),
                 Column("mood", .integer), Column("energy", .integer), Column("notes", .text), Column("hrv", .real),
                 Column("hrv_source", .text), Column("resting_heart_rate", .real),
                 Column("resting_heart_rate_source", .text), Column("step_count", .integer),
@@ -109,7 +111,7 @@ public enum CopyTable: String, Sendable, Hashable, CaseIterable {
             ]
         case .outbox:
             [
-                Column("id", .integer), Column("user_id", .text), Column("kind", .text), Column("day", .text),
+                Column("id", .integer), Column("user_id", .text), Column("kind", .text), Column("day", .day),
                 Column("body", .text), Column("created_at", .integer), Column("acknowledged_at", .integer),
             ]
         case .modelArtifacts:

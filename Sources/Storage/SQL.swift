@@ -15,7 +15,7 @@ struct SQL: Sendable {
     let postgresql: Text
     /// Whether PostgreSQL sends the rows in its binary format: for reads of many rows of numbers, whose text the
     /// server spends most of such a read writing, and the client parsing. Only for columns of `text`, `integer`,
-    /// `bigint`, `smallint`, `double precision` and `boolean` (`PostgreSQLRows` reads no other type's binary).
+    /// `bigint`, `smallint`, `double precision`, `boolean` and `date` (`PostgreSQLRows` reads no other type's binary).
     let binaryRows: Bool
 
     /// A statement both databases read the same way once SQLite's differences are taken out of PostgreSQL's form
@@ -172,6 +172,9 @@ protocol RowReader {
     func firstByte(_ column: Int32) -> UInt8
     /// Calls `body` with the column's UTF-8 bytes without copying them; valid only inside `body`.
     func withBytes<R>(_ column: Int32, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R
+    /// A day kept as `YYYY-MM-DD` (SQLite's text, a PostgreSQL `date` in the text format) or as a PostgreSQL `date`
+    /// in the binary format; `nil` for one that does not read as a day (a row pipeline did not write).
+    func day(_ column: Int32) -> Day?
 }
 
 extension RowReader {
@@ -188,7 +191,6 @@ extension RowReader {
 
     func optionalDate(_ column: Int32) -> Date? { isNull(column) ? nil : date(column) }
 
-    /// A day kept as `YYYY-MM-DD`; `nil` for one that does not read as a day (a row pipeline did not write).
     func day(_ column: Int32) -> Day? { withBytes(column) { Day(utf8: $0) } }
 
     /// A `*_source` column: 'user' or 'health' (the tables' CHECK), told apart by the first byte.

@@ -139,7 +139,7 @@ extension Store {
                 switch columns[index].kind {
                 case .integer, .boolean: return .integer(row.int64(column))
                 case .real: return .real(row.double(column))
-                case .text, .json: return .text(row.string(column))
+                case .text, .json, .day: return .text(row.string(column))
                 }
             }
         }

@@ -192,8 +192,8 @@ extension Store {
 /// The reads a `Store` and a `LogReader` share, on the connection of either.
 extension StorageDriver {
     func dailyLogs(user: UserID, from first: Day?, through last: Day?) throws(StorageError) -> [DailyLog] {
-        // '0000-00-00' and '9999-99-99' sort before and after every valid day.
-        try rows(.dailyLogs, [user, first?.description ?? "0000-00-00", last?.description ?? "9999-99-99"]) {
+        // The first and the last day a `Day` can be.
+        try rows(.dailyLogs, [user, first?.description ?? "0001-01-01", last?.description ?? "9999-12-31"]) {
             DailyLog(row: $0, user: user)
         }
     }

@@ -100,7 +100,7 @@ extension SQL {
     static let postOutboxMessages = SQL(
         """
         INSERT INTO outbox (user_id, kind, day, body, created_at)
-        SELECT s.value ->> 0, s.value ->> 1, s.value ->> 2, s.value ->> 3, $2::bigint
+        SELECT s.value ->> 0, s.value ->> 1, (s.value ->> 2)::date, s.value ->> 3, $2::bigint
         FROM json_array_elements($1::json) WITH ORDINALITY AS s (value, key) WHERE true ORDER BY s.key
         ON CONFLICT (user_id, kind, day) DO NOTHING RETURNING id
         """)

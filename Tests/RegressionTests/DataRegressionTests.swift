@@ -171,8 +171,14 @@ struct DataRegressionTests {
         for version in 0..<Store.latestSchemaVersion {
             let database = TestDatabase(backend)
             if version > 0 {
+                // A day as that version's statements left it, in SQL every version reads.
                 let old = try Store(path: database.path, clock: database.clock, schemaVersion: version)
-                try await old.write(HealthMetrics(user: Self.ada, day: Self.day, stepCount: 1234))
+                try await old.executeForTesting(
+                    """
+                    INSERT INTO users (id, time_zone, created_at) VALUES ('ada', 'UTC', 0);
+                    INSERT INTO daily_logs (user_id, day, step_count, step_count_source, updated_at)
+                    VALUES ('ada', '\(Self.day)', 1234, 'health', 0)
+                    """)
             }
             let store = try Store(path: database.path, clock: database.clock)
             #expect(try await store.schemaVersion() == Store.latestSchemaVersion)

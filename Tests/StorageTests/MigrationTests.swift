@@ -31,16 +31,31 @@ struct MigrationTests {
         do {
             let old = try Store(path: database.path, clock: database.clock, schemaVersion: version)
             #expect(try await old.schemaVersion() == version)
-            var entry = UserEntry(user: .literal("ada"), day: .literal("2026-03-01"))
-            entry.symptomSeverity = .set(4)
-            try await old.write(entry)
-            try await old.write(HealthMetrics(user: .literal("ada"), day: .literal("2026-03-01"), hrv: 42))
+            // Rows as that version's statements left them, in SQL every version reads (this version's statements
+            // are written for the latest schema).
+            try await old.executeForTesting(
+                """
+                INSERT INTO users (id, time_zone, created_at) VALUES ('ada', 'UTC', 0);
+                INSERT INTO daily_logs (user_id, day, symptom_severity, hrv, hrv_source, updated_at)
+                VALUES ('ada', '2026-03-01', 4, 42, 'health', 0), ('ada', '2026-12-31', NULL, 61.5, 'user', 0)
+                """)
+            if version >= 4 {
+                try await old.executeForTesting(
+                    "INSERT INTO outbox (user_id, kind, day, body, created_at) VALUES ('ada', 'reminder', '2026-03-02', 'x', 0)"
+                )
+            }
         }
         let store = try Store(path: database.path, clock: database.clock)
         #expect(try await store.schemaVersion() == Store.latestSchemaVersion)
         let log = try #require(try await store.dailyLog(user: .literal("ada"), day: .literal("2026-03-01")))
         #expect(log.symptomSeverity == 4)
         #expect(log.hrv == Sourced(42, .health))
+        let days = try await store.dailyLogs(user: .literal("ada"))
+        #expect(days.map(\.day) == [.literal("2026-03-01"), .literal("2026-12-31")])
+        #expect(days.last?.hrv == Sourced(61.5, .user))
+        if version >= 4 {
+            #expect(try await store.outboxMessages().map(\.day) == [.literal("2026-03-02")])
+        }
         // The upgraded database works for the newest tables too.
         try await store.enqueue(
             WatchSubmission(user: .literal("ada"), kind: "symptomLog", payload: "{}", enqueuedAt: database.clock.now))

@@ -62,7 +62,9 @@ final class PostgreSQLConnection {
     private static let chosenSources: Set<String> = ["client", "user", "database", "database user"]
 
     /// Sets `sessionSettings` but those an operator chose, and the answer limit from the session's
-    /// `statement_timeout`.
+    /// `statement_timeout`. Whatever the server or the operator chose, notices below warnings stay on the server,
+    /// and a `date` (a day of daily_logs and outbox) reads back as `YYYY-MM-DD`
+    /// (https://www.postgresql.org/docs/15/datatype-datetime.html#DATATYPE-DATETIME-OUTPUT).
     private func configureSession() throws(StorageError) {
         let rows = try query(
             """
@@ -75,7 +77,8 @@ final class PostgreSQLConnection {
         }
         let settings = PostgreSQLConnection.sessionSettings.filter { chosen[$0.name] == nil }
         try execute(
-            (settings.map { "SET \($0.name) = '\($0.value)'" } + ["SET client_min_messages = 'warning'"])
+            (settings.map { "SET \($0.name) = '\($0.value)'" }
+                + ["SET client_min_messages = 'warning'", "SET datestyle = 'ISO, YMD'"])
                 .joined(separator: "; "))
         if let milliseconds = chosen["statement_timeout"].flatMap(Int64.init) {
             answerLimit =

@@ -4,12 +4,12 @@ import Foundation
 /// A copy's rows on PostgreSQL (`Store+Copy.swift`): a page in one statement. The SQL is built from `CopyTable`'s
 /// names; every value is a bound parameter.
 extension PostgreSQLDriver {
-    /// Booleans leave as 0/1 and JSON as its text, exactly as stored (`json` keeps it verbatim).
+    /// Booleans leave as 0/1 and JSON as its text, exactly as stored (`json` keeps it verbatim); a day as `YYYY-MM-DD`.
     func exportExpression(of column: CopyTable.Column) -> String {
         switch column.kind {
         case .boolean: "\"\(column.name)\"::integer"
         case .json: "\"\(column.name)\"::text"
-        case .integer, .real, .text: "\"\(column.name)\""
+        case .integer, .real, .text, .day: "\"\(column.name)\""
         }
     }
 
@@ -26,13 +26,17 @@ extension PostgreSQLDriver {
                 switch column.kind {
                 case .integer: "bigint"
                 case .real: "double precision"
-                case .text, .json: "text"
+                case .text, .json, .day: "text"
                 case .boolean: "boolean"
                 }
             return "$\(index + 1)::\(element)[]"
         }.joined(separator: ", ")
         let values = columns.map { column in
-            column.kind == .json ? "copied.\"\(column.name)\"::json" : "copied.\"\(column.name)\""
+            switch column.kind {
+            case .json: "copied.\"\(column.name)\"::json"
+            case .day: "copied.\"\(column.name)\"::date"
+            case .integer, .real, .text, .boolean: "copied.\"\(column.name)\""
+            }
         }.joined(separator: ", ")
         let sql =
             "INSERT INTO \"\(table.name)\" (\(names)) SELECT \(values) FROM unnest(\(arrays)) AS copied (\(names))"

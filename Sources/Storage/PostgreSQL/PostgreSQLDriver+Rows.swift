@@ -69,7 +69,7 @@ extension PostgreSQLDriver {
     /// writes them again. https://www.postgresql.org/docs/15/queries-with.html#QUERIES-WITH-MODIFYING
     static let bulkUpsertDays: String = {
         let arrays =
-            ["$1::text[]", "$2::text[]"] + stagedColumns.enumerated().map { "$\($0.offset + 4)::\($0.element.type)[]" }
+            ["$1::text[]", "$2::date[]"] + stagedColumns.enumerated().map { "$\($0.offset + 4)::\($0.element.type)[]" }
         let inserted = ["s.user_id", "s.day", "$3::bigint"] + mergeRules.inserted
         let updated = ["updated_at = $3::bigint"] + mergeRules.updated.map { "\($0.column) = \($0.value)" }
         return """
@@ -101,7 +101,7 @@ extension PostgreSQLDriver {
     static let copyStagedDays: String = {
         let columns = stagedColumns.map { "\($0.name) \($0.type)" }.joined(separator: ", ")
         return """
-            CREATE TEMPORARY TABLE IF NOT EXISTS staged_days (user_id text NOT NULL, day text NOT NULL, \(columns),
+            CREATE TEMPORARY TABLE IF NOT EXISTS staged_days (user_id text NOT NULL, day date NOT NULL, \(columns),
                 PRIMARY KEY (user_id, day)) ON COMMIT DELETE ROWS;
             TRUNCATE pg_temp.staged_days;
             COPY pg_temp.staged_days FROM STDIN
@@ -198,7 +198,7 @@ extension PostgreSQLDriver {
     /// $1 users, $2 first days, $3 last days, arrays of one element per user: whether any user has a stored day
     /// between their first and last (one index range each).
     static let storedDaysExist: StaticString = """
-        SELECT EXISTS (SELECT 1 FROM unnest($1::text[], $2::text[], $3::text[]) AS k (user_id, first, last)
+        SELECT EXISTS (SELECT 1 FROM unnest($1::text[], $2::date[], $3::date[]) AS k (user_id, first, last)
             JOIN daily_logs AS d ON d.user_id = k.user_id AND d.day BETWEEN k.first AND k.last)
         """
 

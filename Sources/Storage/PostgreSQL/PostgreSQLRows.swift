@@ -1,4 +1,5 @@
 import CLibPQ
+import Domain
 import Foundation
 
 /// The rows of one statement's result, in libpq's text format or, for a statement that asks for it
@@ -63,7 +64,21 @@ final class PostgreSQLRows {
         }
     }
 
+    /// A `date` column: its binary form is the days since 2000-01-01 as a 4-byte integer, 10,957 days after
+    /// `Day`'s 1970-01-01.
+    func day(_ row: Int, _ column: Int32) -> Day? {
+        guard !binaryTypes.isEmpty, binaryTypes[Int(column)] == Self.date else {
+            return withBytes(row, column) { Day(utf8: $0) }
+        }
+        return Day(ordinal: Int(int32(row, column)) + 10_957)
+    }
+
+    private func int32(_ row: Int, _ column: Int32) -> Int32 {
+        withBytes(row, column) { Int32(bitPattern: UInt32(truncatingIfNeeded: Self.bigEndian($0))) }
+    }
+
     // The types of `pg_type` whose binary form is read here (text's is its UTF-8, as in the text format).
+    private static let date: Oid = 1082
     private static let int8: Oid = 20
     private static let int2: Oid = 21
     private static let int4: Oid = 23
@@ -103,6 +118,7 @@ extension PostgreSQLRows: RowReader {
     func string(_ column: Int32) -> String { string(current, column) }
     func bool(_ column: Int32) -> Bool { bool(current, column) }
     func firstByte(_ column: Int32) -> UInt8 { withBytes(current, column) { $0.first ?? 0 } }
+    func day(_ column: Int32) -> Day? { day(current, column) }
     func withBytes<R>(_ column: Int32, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
         withBytes(current, column, body)
     }

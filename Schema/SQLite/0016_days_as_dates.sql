@@ -1,0 +1,3 @@
+-- Nothing changes on SQLite, which keeps a day as `YYYY-MM-DD` text under its CHECK. On PostgreSQL this version
+-- keeps daily_logs' and outbox's days as `date` (Schema/PostgreSQL/0016_days_as_dates.sql). The migration is here so
+-- that a schema version means one thing on both backends.
