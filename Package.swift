@@ -2,13 +2,16 @@
 import Foundation
 import PackageDescription
 
-/// Every migration of a backend (`Schema/<backend>/NNNN_name.sql`), embedded in order: a new migration is its
-/// file here and its line in the folder's `Migrations.swift`, which `MigrationTests` checks against the files.
-func migrations(in folder: String) -> [Resource] {
-    let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(folder)
-    let files = (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []
-    return files.filter { $0.hasSuffix(".sql") }.sorted().map { .embedInCode($0) }
-}
+/// Every migration, named alike on both backends (`Schema/<backend>/NNNN_name.sql`), embedded in order: a new
+/// migration is its two files, its name here and its line in each folder's `Migrations.swift`, which
+/// `MigrationTests` checks against the files. Named here, not read from the folders: SwiftPM keeps what a manifest
+/// declared by the manifest's text, so a migration added to the folders alone could be built without it.
+let migrations: [Resource] = [
+    "0001_daily_log", "0002_watch_queue", "0003_scheduler", "0004_outbox", "0005_models", "0006_claim_order",
+    "0007_operations", "0008_watch_item_identity", "0009_evaluations", "0010_watch_identity_of_kept_items",
+    "0011_days_user_check_per_statement", "0012_artifact_compression", "0013_claims_by_task", "0014_history_retention",
+    "0015_open_runs_by_request", "0016_days_as_dates",
+].map { .embedInCode($0 + ".sql") }
 
 let package = Package(
     name: "pipeline",
@@ -29,8 +32,8 @@ let package = Package(
 
         // Embedded data: migrations and model specs, compiled into the binary (no Bundle.module at run time).
         // Each backend's migrations in its own dialect, numbered the same way (Schema/<backend>/NNNN_name.sql).
-        .target(name: "SQLiteSchema", path: "Schema/SQLite", resources: migrations(in: "Schema/SQLite")),
-        .target(name: "PostgreSQLSchema", path: "Schema/PostgreSQL", resources: migrations(in: "Schema/PostgreSQL")),
+        .target(name: "SQLiteSchema", path: "Schema/SQLite", resources: migrations),
+        .target(name: "PostgreSQLSchema", path: "Schema/PostgreSQL", resources: migrations),
         .target(name: "ModelSpecs", path: "Models", resources: [.embedInCode("symptom-forecast.json")]),
 
         // The layers, dependencies pointing one way: CLI → PipelineKit → {Scheduling, Learning, Ingestion, Storage}.
