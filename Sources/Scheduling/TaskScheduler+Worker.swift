@@ -40,9 +40,12 @@ extension TaskScheduler {
         }
         var unrecorded: RanBatch?
         var ahead: Task<ClaimedBatch, Never>?
+        // Whether this worker gave requests back since its claim ahead was made, which then cannot have found them.
+        var gaveBack = false
         while true {
             if let batch = unrecorded, !batch.mayWait {
                 result.add(await record(batch, owner: owner, stop: stop, failed: recordFailed))
+                gaveBack = gaveBack || !batch.released.isEmpty
                 unrecorded = nil
             }
             var claimed = ClaimedBatch(ahead: false)
@@ -58,13 +61,20 @@ extension TaskScheduler {
             let recording = unrecorded.map { batch in
                 Task { await self.record(batch, owner: owner, stop: stop, failed: recordFailed) }
             }
+            gaveBack = gaveBack || !(unrecorded?.released.isEmpty ?? true)
             unrecorded = nil
             if claimed.requests.isEmpty {
                 if let recording { result.add(await recording.value) }
+                // Claimed ahead, before the requests given back since were: they are claimed again now.
+                if claimed.ahead, claimed.error == nil, gaveBack, mayClaim() {
+                    gaveBack = false
+                    continue
+                }
                 break
             }
             if pace.claimsAhead && mayClaim() {
                 let next = nextClaim(pace)
+                gaveBack = false
                 ahead = Task { await self.claim(next, backlog: backlog, ahead: true) }
             }
             var batch = RanBatch()

@@ -27,7 +27,7 @@ struct BatchTests {
         _ harness: SchedulerHarness, openRuns: Locked<[Int]>,
         source: @escaping @Sendable (TaskScope) -> String = {
             _ in "personal"
-        }, during: @escaping @Sendable (BackgroundTask) -> Void = { _ in }
+        }, during: @escaping @Sendable (BackgroundTask) async -> Void = { _ in }
     ) -> TestTask {
         TestTask(
             identifier: "daily",
@@ -43,7 +43,7 @@ struct BatchTests {
                     task.setTaskCompleted(success: false, reason: "\(error)")
                     return
                 }
-                during(task)
+                await during(task)
                 task.storeWithRun(.save(model(task.scope, source: source(task.scope), at: task.startedAt)))
                 task.expirationHandler = {}
                 task.setTaskCompleted(success: true)
@@ -209,6 +209,39 @@ struct BatchTests {
         #expect(history.count == Self.users.count, "a given-back claim left a run in the history")
         let late = try #require(history.first { $0.scope == .user(.literal("user06")) })
         #expect(late.startedAt >= harness.now, "user06 ran with the budget its first claim had left")
+    }
+
+    /// Claims of at most two make the last three batches one request each: user39 is claimed ahead while user38
+    /// runs, and the claim made ahead while user39's batch runs finds nothing. user38's run waits for user39's
+    /// claim, then takes 20 s of the 30 s budget: user39, claimed before, has waited too long and is given back
+    /// after the last claim was made. (Checked on PostgreSQL: without the claim made again, user39 is left for the next
+    /// launch.)
+    @Test(
+        "a request given back after the worker's last claim ahead found nothing is claimed again in the same launch",
+        arguments: TestBackend.all)
+    func givenBackAfterTheLastClaim(backend: TestBackend) async throws {
+        var configuration = Self.batching
+        configuration.claimBatchLimit = 2
+        let harness = try SchedulerHarness(backend, configuration: configuration)
+        try await harness.addUsers(Self.users)
+        let task = Self.storing(harness, openRuns: Locked([])) { _ in
+            "personal"
+        } during: { task in
+            guard task.scope == .user(.literal("user38")) else { return }
+            // Until user39 is claimed: no due request is left unclaimed.
+            func unclaimed() async -> Bool {
+                let requests = (try? await harness.store.taskRequests(identifier: "daily")) ?? []
+                return requests.contains { $0.leaseOwner == nil && ($0.earliestBeginAt ?? .distantPast) <= harness.now }
+            }
+            while await unclaimed() { await Task.yield() }
+            harness.clock.advance(by: 20)
+        }
+        let report = try await harness.launch([task])
+
+        #expect(report.unsuccessfulRuns.isEmpty)
+        #expect(Set(report.runs.map(\.scope)) == Set(Self.users.map { .user(.literal($0)) }))
+        #expect(report.runs.allSatisfy { $0.attempt == 1 }, "a given-back claim counted as an attempt")
+        #expect(try await harness.history("daily").count == Self.users.count)
     }
 
     @Test(
