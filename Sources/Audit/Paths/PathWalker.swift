@@ -1162,10 +1162,11 @@ struct Walker {
             } else if let callee, let outcome = paths.helper(callee, parameters: parameters, depth: depth + 1) {
                 absorb(outcome, at: index, &state, inDo: inDo)
                 if paths.obligation == .taskCompleted, isMember, file.isPunct(index - 2, ASCII.question),
-                    parameters == [0], project.index.callable(callee).firstParameterType?.hasPrefix("BG") == true
+                    parameters == [0],
+                    project.index.callable(callee).firstParameterType.map(project.index.standsForBackgroundTask) == true
                 {
-                    // `self?.handle(task)`, a function declared to take the `BGTask`: when the chain is `nil` the task
-                    // is never handed on.
+                    // `self?.handle(task)`, a function declared to take the `BGTask` (or the project's protocol it
+                    // conforms to): when the chain is `nil` the task is never handed on.
                     found.skippedHandOvers.append(site(index))
                 }
             } else if callee == nil, paths.obligation == .incomingCallReported, resultIsRead(callAt: index) {
