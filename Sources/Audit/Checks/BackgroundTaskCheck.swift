@@ -160,7 +160,18 @@ struct BackgroundTaskCheck {
     ) {
         let location = file.location(token)
         var start = token
-        while file.isPunct(start - 1, ASCII.dot), file.isIdentifier(start - 2) { start -= 2 }
+        // The receiver, back to its first name: a call in it (Swift 2's `UIApplication.sharedApplication()`) is
+        // stepped over whole.
+        while file.isPunct(start - 1, ASCII.dot) {
+            var name = start - 2
+            if file.isPunct(name, ASCII.closeParen) {
+                let open = Int(file.matching[name])
+                guard open >= 0, open < name else { break }
+                name = open - 1
+            }
+            guard file.isIdentifier(name) else { break }
+            start = name
+        }
         var previous = start - 1
         while file.word(previous) == .await || file.word(previous) == .try { previous -= 1 }
         if file.word(previous) == .return || file.isPunct(previous, ASCII.openParen)
@@ -202,7 +213,8 @@ struct BackgroundTaskCheck {
                     || project.index.runsOnEachEvent(CallableID(file: Int32(fileIndex), index: call.caller)),
                 !endsOrChecks(name, in: file, fileIndex: fileIndex, from: body.open + 1, to: previous - 1),
                 !callersCheck(name, CallableID(file: Int32(fileIndex), index: call.caller)),
-                !endedOnReturn(name, begunIn: CallableID(file: Int32(fileIndex), index: call.caller))
+                !endedOnReturn(name, begunIn: CallableID(file: Int32(fileIndex), index: call.caller)),
+                !begunOnNewInstances(CallableID(file: Int32(fileIndex), index: call.caller))
             {
                 findings.append(
                     Finding(
@@ -442,6 +454,33 @@ struct BackgroundTaskCheck {
             let token = Int(call.token)
             guard let body = enclosingBody(of: token, in: file) else { return false }
             return endsOrChecks(name, in: file, fileIndex: fileIndex, from: body.open + 1, to: token)
+        }
+    }
+
+    /// Whether every call of `callable`, a method, is made on an instance its caller has just made of the method's
+    /// type (`let keeper = Keeper(…)` and then `keeper.begin()`): each change of state then begins the task on a new
+    /// object, whose property holds no earlier task to overwrite.
+    private func begunOnNewInstances(_ callable: CallableID) -> Bool {
+        let index = project.index
+        guard let typeName = index.callable(callable).typeName else { return false }
+        let callers = index.callers(of: callable)
+        guard !callers.isEmpty else { return false }
+        return callers.allSatisfy { id in
+            let call = index.call(id)
+            let file = project.file(Int(id.file))
+            let token = Int(call.token)
+            guard file.isPunct(token - 1, ASCII.dot), file.isIdentifier(token - 2), !file.isPunct(token - 3, ASCII.dot),
+                let body = enclosingBody(of: token, in: file)
+            else { return false }
+            let instance = file.text(token - 2)
+            for binding in (body.open + 1)..<(token - 2)
+            where (file.word(binding) == .let || file.word(binding) == .var) && file.text(binding + 1) == instance
+                && file.isPunct(binding + 2, ASCII.equals) && file.text(binding + 3) == typeName
+                && file.isPunct(binding + 4, ASCII.openParen)
+            {
+                return true
+            }
+            return false
         }
     }
 
