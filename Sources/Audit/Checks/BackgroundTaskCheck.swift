@@ -214,7 +214,8 @@ struct BackgroundTaskCheck {
                 !endsOrChecks(name, in: file, fileIndex: fileIndex, from: body.open + 1, to: previous - 1),
                 !callersCheck(name, CallableID(file: Int32(fileIndex), index: call.caller)),
                 !endedOnReturn(name, begunIn: CallableID(file: Int32(fileIndex), index: call.caller)),
-                !begunOnNewInstances(CallableID(file: Int32(fileIndex), index: call.caller))
+                !begunOnNewInstances(CallableID(file: Int32(fileIndex), index: call.caller)),
+                !endedAtOnceByDispatch(name, in: file, from: end, to: body.close)
             {
                 findings.append(
                     Finding(
@@ -484,6 +485,29 @@ struct BackgroundTaskCheck {
         }
     }
 
+    /// Whether the body that begins the task into `name` also dispatches a block whose first statement ends it
+    /// (`DispatchQueue.global().async { app.endBackgroundTask(self.task) … }`): the task ends as soon as the queue
+    /// runs the block, with no work before it, so none is held when the app changes state again. A block that first
+    /// does work, or a callback the work calls, may not have run by then.
+    private func endedAtOnceByDispatch(_ name: String, in file: SourceFile, from start: Int, to end: Int) -> Bool {
+        for scope in file.scopes where scope.kind == .closure && Int(scope.open) > start && Int(scope.close) < end {
+            let call = Int(scope.name)
+            guard call > 0, file.is(call, "async"), file.isPunct(call - 1, ASCII.dot) else { continue }
+            var first = Int(scope.open) + 1
+            if file.isPunct(first, ASCII.openBracket) { first = Int(file.matching[first]) + 1 }
+            if file.word(first) == .in { first += 1 }
+            var cursor = first
+            while file.isIdentifier(cursor) || file.word(cursor) == .self, file.isPunct(cursor + 1, ASCII.dot) {
+                cursor += 2
+            }
+            guard file.is(cursor, "endBackgroundTask"), file.isPunct(cursor + 1, ASCII.openParen) else { continue }
+            let close = Int(file.matching[cursor + 1])
+            let argument = (cursor + 2)..<max(close, cursor + 2)
+            if argument.contains(where: { file.isIdentifier($0) && file.text($0) == name }) { return true }
+        }
+        return false
+    }
+
     /// Calls that run the closure they are given before they return.
     private static let synchronousCalls: Set<String> = ["sync", "performAndWait", "autoreleasepool"]
 
@@ -573,7 +597,7 @@ struct BackgroundTaskCheck {
         let close = Int(file.matching[open])
         guard close > open else { return true }
         for token in open..<close where file.isIdentifier(token) {
-            if beforeReturning, Self.runsLater(token, in: file, within: open) { continue }
+            if beforeReturning, runsLater(token, in: file, fileIndex: fileIndex, within: open) { continue }
             if file.is(token, "endBackgroundTask") { return true }
             // Any of the project functions the call may reach (`self?.endTask()` with several `endTask`s about).
             if file.isPunct(token + 1, ASCII.openParen), file.word(token) == .none,
@@ -608,13 +632,15 @@ struct BackgroundTaskCheck {
         let open = max(Int(scope.open), 0)
         let close = min(Int(scope.close), file.count)
         for token in open..<close where file.is(token, "endBackgroundTask") {
-            if !beforeReturning || !Self.runsLater(token, in: file, within: open) { return true }
+            if !beforeReturning || !runsLater(token, in: file, fileIndex: Int(callee.file), within: open) {
+                return true
+            }
         }
         // Or through the project functions it calls, three calls deep (`didEnterSuspension()` → `cleanUp()` → end).
         guard depth < 2 else { return false }
         for token in open..<close
         where file.isIdentifier(token) && file.word(token) == .none && file.isPunct(token + 1, ASCII.openParen)
-            && !(beforeReturning && Self.runsLater(token, in: file, within: open))
+            && !(beforeReturning && runsLater(token, in: file, fileIndex: Int(callee.file), within: open))
         {
             let labels = file.labels(ofCallAt: token + 1)
             guard
@@ -631,16 +657,56 @@ struct BackgroundTaskCheck {
     private static let laterCalls: Set<String> = ["async", "asyncAfter", "Task", "detached", "addOperation"]
 
     /// Whether token `index` sits in a closure, inside the body opened at `open`, that is handed to a call that runs
-    /// it later (`DispatchQueue.main.async { … }`, `Task { … }`): the code around has returned by the time it runs.
-    private static func runsLater(_ index: Int, in file: SourceFile, within open: Int) -> Bool {
+    /// it later (`DispatchQueue.main.async { … }`, `Task { … }`), or to a project function that keeps it for a later
+    /// callback instead of calling it (`locator.requestLocation { location in … }`, whose body stores the closure
+    /// and asks for a position): the code around has returned by the time it runs.
+    private func runsLater(_ index: Int, in file: SourceFile, fileIndex: Int, within open: Int) -> Bool {
         var scope = Int(file.scopeOf[index])
         while scope > 0, Int(file.scopes[scope].open) > open {
             let current = file.scopes[scope]
-            if current.kind == .closure, current.name >= 0, laterCalls.contains(file.text(Int(current.name))) {
-                return true
+            if current.kind == .closure, current.name >= 0 {
+                let call = Int(current.name)
+                if Self.laterCalls.contains(file.text(call)) { return true }
+                if keepsClosure(calledAt: call, in: file, fileIndex: fileIndex) { return true }
             }
             scope = Int(current.parent)
         }
         return false
+    }
+
+    /// Whether the call at `call`, given a trailing closure, reaches only project functions that never call the
+    /// parameter the closure goes to (their last) in their bodies: each keeps the closure, or hands it on, for a
+    /// callback that comes after the call has returned.
+    private func keepsClosure(calledAt call: Int, in file: SourceFile, fileIndex: Int) -> Bool {
+        guard file.isIdentifier(call), file.word(call) == .none else { return false }
+        var after = call + 1
+        if file.isPunct(after, ASCII.openParen) {
+            let close = Int(file.matching[after])
+            guard close > after else { return false }
+            after = close + 1
+        }
+        guard file.isPunct(after, ASCII.openBrace) else { return false }
+        let callees = project.resolved(
+            file: fileIndex, token: call, name: file.text(call),
+            labels: file.isPunct(call + 1, ASCII.openParen) ? file.labels(ofCallAt: call + 1) : [])
+        return !callees.isEmpty && callees.allSatisfy(keepsLastClosure)
+    }
+
+    /// Whether project function `callee` never calls its last parameter in its body.
+    private func keepsLastClosure(_ callee: CallableID) -> Bool {
+        let info = project.index.callable(callee)
+        guard info.kind == .function, info.open >= 0, let parameter = info.parameters.last else { return false }
+        let body = project.file(Int(callee.file))
+        let bodyOpen = Int(info.open)
+        let bodyClose = Int(body.matching[bodyOpen])
+        guard bodyClose > bodyOpen else { return false }
+        for token in (bodyOpen + 1)..<bodyClose where body.isIdentifier(token) && body.text(token) == parameter {
+            if body.isPunct(token + 1, ASCII.openParen)
+                || body.isPunct(token + 1, ASCII.question) && body.isPunct(token + 2, ASCII.openParen)
+            {
+                return false
+            }
+        }
+        return true
     }
 }
