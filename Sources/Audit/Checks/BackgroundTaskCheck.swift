@@ -252,14 +252,70 @@ struct BackgroundTaskCheck {
                         + "runs until iOS terminates the app."))
             return
         }
-        if expirationEndsOnly { findings.append(endedTwice) }
+        // The expiration handler marks that it has run (it cancels the operation, sets a flag) and the normal path
+        // tests the mark: the handler has ended the task on the path that leaves on it, and the other ends it once.
+        let marks = expirationMarks(expiration, in: file)
+        if expirationEndsOnly, !testsMark(marks, beforeEnding: name, in: file, end..<rangeEnd) {
+            findings.append(endedTwice)
+        }
         for leak in Set(outcome.leaks).sorted(by: { ($0.file, $0.token) < ($1.file, $1.token) }) {
             let leakFile = project.file(Int(leak.file))
             let token = Int(leak.token)
+            if expirationEndsOnly, Int(leak.file) == fileIndex,
+                HandlerCheck.leavesWhenCancelled(leakFile, token, marks: marks)
+            {
+                continue
+            }
             let message = HandlerCheck.leakMessage(
                 leakFile, token, owed: "endBackgroundTask(_:)", what: "the background task `\(name)`")
             findings.append(Finding(rule: .unpairedBeginBackgroundTask, at: leakFile.location(token), message: message))
         }
+    }
+
+    /// The marks the expiration handler at `open` leaves when it runs: `isCancelled` when it cancels the operation it
+    /// belongs to (`self.cancel()`), the name of a flag it sets (`expired = true`).
+    private func expirationMarks(_ open: Int?, in file: SourceFile) -> Set<String> {
+        guard let open else { return [] }
+        let close = Int(file.matching[open])
+        guard close > open else { return [] }
+        var marks: Set<String> = []
+        for token in (open + 1)..<close where file.isIdentifier(token) {
+            if file.is(token, "cancel"), file.isPunct(token + 1, ASCII.openParen),
+                file.isPunct(token + 2, ASCII.closeParen),
+                !file.isPunct(token - 1, ASCII.dot) || file.word(token - 2) == .self
+            {
+                marks.insert("isCancelled")
+            } else if file.isPunct(token + 1, ASCII.equals), file.word(token + 2) == .true {
+                marks.insert(file.text(token))
+            }
+        }
+        return marks
+    }
+
+    /// Whether the normal path, from `start` to `end`, tests one of the expiration handler's `marks` before its first
+    /// end of `name` (`guard !self.isCancelled else { return }`): then only one of the two ends the task.
+    private func testsMark(_ marks: Set<String>, beforeEnding name: String, in file: SourceFile, _ range: Range<Int>)
+        -> Bool
+    {
+        guard !marks.isEmpty else { return false }
+        var tested = false
+        for token in range.lowerBound..<min(range.upperBound, file.count) {
+            if file.word(token) == .guard || file.word(token) == .if {
+                var cursor = token + 1
+                while cursor < range.upperBound, !file.isPunct(cursor, ASCII.openBrace), file.word(cursor) != .else {
+                    if file.isIdentifier(cursor), marks.contains(file.text(cursor)) { tested = true }
+                    cursor += 1
+                }
+            }
+            if file.is(token, "endBackgroundTask"), file.isPunct(token + 1, ASCII.openParen) {
+                let argumentEnd = Int(file.matching[token + 1])
+                let ends = ((token + 2)..<max(argumentEnd, token + 2)).contains {
+                    file.isIdentifier($0) && file.text($0) == name
+                }
+                if ends { return tested }
+            }
+        }
+        return false
     }
 
     /// Whether the expiration closure at `open` ends the task `name` holds — itself, or through a project function it
