@@ -20,6 +20,32 @@ struct BackgroundTaskCheck {
                 check(token, in: file, fileIndex: fileIndex, ended: ended, paths: paths, into: &findings)
             }
         }
+        for site in wrapperCalls() {
+            let file = project.file(Int(site.file))
+            let token = Int(site.token)
+            guard !forwardsHandler(token, in: file, fileIndex: Int(site.file)) else { continue }
+            check(token, in: file, fileIndex: Int(site.file), ended: ended, paths: paths, into: &findings)
+        }
+    }
+
+    /// The calls of the app's own wrappers of other names that only hand UIKit's `beginBackgroundTask` the expiration
+    /// handler they are given (`coreManager.startBackgroundTask { … }`, which reaches a `UIApplication` extension's
+    /// `startBackgroundTask(expirationHandler:)`): the handler is chosen at the call, which begins the task as
+    /// UIKit's does.
+    private func wrapperCalls() -> [Site] {
+        var sites: Set<Site> = []
+        for fileIndex in 0..<project.fileCount where project.summary(fileIndex).needsDetailedPass {
+            let file = project.file(fileIndex)
+            for (index, callable) in project.summary(fileIndex).callables.enumerated()
+            where callable.kind == .function && callable.open >= 0 && !callable.name.hasPrefix("beginBackgroundTask") {
+                let id = CallableID(file: Int32(fileIndex), index: Int32(index))
+                guard returnsForwardedBegin(id) else { continue }
+                for call in project.index.callers(of: id) {
+                    sites.insert(Site(Int(call.file), Int(project.index.call(call).token)))
+                }
+            }
+        }
+        return sites.sorted { ($0.file, $0.token) < ($1.file, $1.token) }
     }
 
     /// Whether `x.beginBackgroundTask(…)` calls the app's own function of that name (a wrapper that returns a
@@ -39,6 +65,28 @@ struct BackgroundTaskCheck {
             return false
         }
         return !functions.isEmpty
+    }
+
+    /// Whether `callable`'s body returns what UIKit's `beginBackgroundTask` returns, called with one of its own
+    /// parameters as the expiration handler (`return application.beginBackgroundTask(expirationHandler: handler)`, or
+    /// that call as the whole body): its caller keeps the identifier, as it would UIKit's. A wrapper that keeps the
+    /// identifier itself owns ending it.
+    private func returnsForwardedBegin(_ callable: CallableID) -> Bool {
+        let info = project.index.callable(callable)
+        let file = project.file(Int(callable.file))
+        let open = Int(info.open)
+        let close = Int(file.matching[open])
+        guard close > open else { return false }
+        // `self.beginBackgroundTask(…)`, or without `self.` in an extension of `UIApplication`.
+        for token in open..<close where file.isBeginBackgroundTask(token) && file.word(token - 1) != .func {
+            guard forwardsHandler(token, in: file, fileIndex: Int(callable.file)) else { continue }
+            var start = token
+            while file.isPunct(start - 1, ASCII.dot), file.isIdentifier(start - 2) || file.word(start - 2) == .self {
+                start -= 2
+            }
+            if file.word(start - 1) == .return || start - 1 == open { return true }
+        }
+        return false
     }
 
     /// Whether `callable`'s body calls UIKit's `beginBackgroundTask` with one of its own parameters as the
