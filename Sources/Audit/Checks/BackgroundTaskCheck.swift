@@ -72,35 +72,36 @@ struct BackgroundTaskCheck {
     /// that call as the whole body): its caller keeps the identifier, as it would UIKit's. A wrapper that keeps the
     /// identifier itself owns ending it.
     private func returnsForwardedBegin(_ callable: CallableID) -> Bool {
-        let info = project.index.callable(callable)
         let file = project.file(Int(callable.file))
-        let open = Int(info.open)
-        let close = Int(file.matching[open])
-        guard close > open else { return false }
-        // `self.beginBackgroundTask(…)`, or without `self.` in an extension of `UIApplication`.
-        for token in open..<close where file.isBeginBackgroundTask(token) && file.word(token - 1) != .func {
-            guard forwardsHandler(token, in: file, fileIndex: Int(callable.file)) else { continue }
+        let open = Int(project.index.callable(callable).open)
+        return forwardingBegins(in: callable, dotted: false).contains { token in
             var start = token
             while file.isPunct(start - 1, ASCII.dot), file.isIdentifier(start - 2) || file.word(start - 2) == .self {
                 start -= 2
             }
-            if file.word(start - 1) == .return || start - 1 == open { return true }
+            return file.word(start - 1) == .return || start - 1 == open
         }
-        return false
     }
 
     /// Whether `callable`'s body calls UIKit's `beginBackgroundTask` with one of its own parameters as the
     /// expiration handler.
     private func isForwardingWrapper(_ callable: CallableID) -> Bool {
-        let info = project.index.callable(callable)
+        !forwardingBegins(in: callable, dotted: true).isEmpty
+    }
+
+    /// The calls of UIKit's `beginBackgroundTask` in `callable`'s body that pass one of its parameters as the
+    /// expiration handler: made on a receiver (`application.beginBackgroundTask(…)`), or, unless `dotted`, also
+    /// without one, in an extension of `UIApplication`.
+    private func forwardingBegins(in callable: CallableID, dotted: Bool) -> [Int] {
         let file = project.file(Int(callable.file))
-        let open = Int(info.open)
+        let open = Int(project.index.callable(callable).open)
         let close = Int(file.matching[open])
-        guard close > open else { return false }
-        for token in open..<close where file.isBeginBackgroundTask(token) && file.isPunct(token - 1, ASCII.dot) {
-            if forwardsHandler(token, in: file, fileIndex: Int(callable.file)) { return true }
+        guard close > open else { return [] }
+        return (open..<close).filter { token in
+            file.isBeginBackgroundTask(token)
+                && (file.isPunct(token - 1, ASCII.dot) || !dotted && file.word(token - 1) != .func)
+                && forwardsHandler(token, in: file, fileIndex: Int(callable.file))
         }
-        return false
     }
 
     /// Whether the `beginBackgroundTask` call at `token` passes, as its expiration handler, a parameter of the
