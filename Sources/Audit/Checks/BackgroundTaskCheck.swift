@@ -20,6 +20,32 @@ struct BackgroundTaskCheck {
                 check(token, in: file, fileIndex: fileIndex, ended: ended, paths: paths, into: &findings)
             }
         }
+        for site in wrapperCalls() {
+            let file = project.file(Int(site.file))
+            let token = Int(site.token)
+            guard !forwardsHandler(token, in: file, fileIndex: Int(site.file)) else { continue }
+            check(token, in: file, fileIndex: Int(site.file), ended: ended, paths: paths, into: &findings)
+        }
+    }
+
+    /// The calls of the app's own wrappers of other names that only hand UIKit's `beginBackgroundTask` the expiration
+    /// handler they are given (`coreManager.startBackgroundTask { … }`, which reaches a `UIApplication` extension's
+    /// `startBackgroundTask(expirationHandler:)`): the handler is chosen at the call, which begins the task as
+    /// UIKit's does.
+    private func wrapperCalls() -> [Site] {
+        var sites: Set<Site> = []
+        for fileIndex in 0..<project.fileCount where project.summary(fileIndex).needsDetailedPass {
+            let file = project.file(fileIndex)
+            for (index, callable) in project.summary(fileIndex).callables.enumerated()
+            where callable.kind == .function && callable.open >= 0 && !callable.name.hasPrefix("beginBackgroundTask") {
+                let id = CallableID(file: Int32(fileIndex), index: Int32(index))
+                guard returnsForwardedBegin(id) else { continue }
+                for call in project.index.callers(of: id) {
+                    sites.insert(Site(Int(call.file), Int(project.index.call(call).token)))
+                }
+            }
+        }
+        return sites.sorted { ($0.file, $0.token) < ($1.file, $1.token) }
     }
 
     /// Whether `x.beginBackgroundTask(…)` calls the app's own function of that name (a wrapper that returns a
@@ -41,18 +67,41 @@ struct BackgroundTaskCheck {
         return !functions.isEmpty
     }
 
+    /// Whether `callable`'s body returns what UIKit's `beginBackgroundTask` returns, called with one of its own
+    /// parameters as the expiration handler (`return application.beginBackgroundTask(expirationHandler: handler)`, or
+    /// that call as the whole body): its caller keeps the identifier, as it would UIKit's. A wrapper that keeps the
+    /// identifier itself owns ending it.
+    private func returnsForwardedBegin(_ callable: CallableID) -> Bool {
+        let file = project.file(Int(callable.file))
+        let open = Int(project.index.callable(callable).open)
+        return forwardingBegins(in: callable, dotted: false).contains { token in
+            var start = token
+            while file.isPunct(start - 1, ASCII.dot), file.isIdentifier(start - 2) || file.word(start - 2) == .self {
+                start -= 2
+            }
+            return file.word(start - 1) == .return || start - 1 == open
+        }
+    }
+
     /// Whether `callable`'s body calls UIKit's `beginBackgroundTask` with one of its own parameters as the
     /// expiration handler.
     private func isForwardingWrapper(_ callable: CallableID) -> Bool {
-        let info = project.index.callable(callable)
+        !forwardingBegins(in: callable, dotted: true).isEmpty
+    }
+
+    /// The calls of UIKit's `beginBackgroundTask` in `callable`'s body that pass one of its parameters as the
+    /// expiration handler: made on a receiver (`application.beginBackgroundTask(…)`), or, unless `dotted`, also
+    /// without one, in an extension of `UIApplication`.
+    private func forwardingBegins(in callable: CallableID, dotted: Bool) -> [Int] {
         let file = project.file(Int(callable.file))
-        let open = Int(info.open)
+        let open = Int(project.index.callable(callable).open)
         let close = Int(file.matching[open])
-        guard close > open else { return false }
-        for token in open..<close where file.isBeginBackgroundTask(token) && file.isPunct(token - 1, ASCII.dot) {
-            if forwardsHandler(token, in: file, fileIndex: Int(callable.file)) { return true }
+        guard close > open else { return [] }
+        return (open..<close).filter { token in
+            file.isBeginBackgroundTask(token)
+                && (file.isPunct(token - 1, ASCII.dot) || !dotted && file.word(token - 1) != .func)
+                && forwardsHandler(token, in: file, fileIndex: Int(callable.file))
         }
-        return false
     }
 
     /// Whether the `beginBackgroundTask` call at `token` passes, as its expiration handler, a parameter of the
@@ -160,7 +209,18 @@ struct BackgroundTaskCheck {
     ) {
         let location = file.location(token)
         var start = token
-        while file.isPunct(start - 1, ASCII.dot), file.isIdentifier(start - 2) { start -= 2 }
+        // The receiver, back to its first name: a call in it (Swift 2's `UIApplication.sharedApplication()`) is
+        // stepped over whole.
+        while file.isPunct(start - 1, ASCII.dot) {
+            var name = start - 2
+            if file.isPunct(name, ASCII.closeParen) {
+                let open = Int(file.matching[name])
+                guard open >= 0, open < name else { break }
+                name = open - 1
+            }
+            guard file.isIdentifier(name) else { break }
+            start = name
+        }
         var previous = start - 1
         while file.word(previous) == .await || file.word(previous) == .try { previous -= 1 }
         if file.word(previous) == .return || file.isPunct(previous, ASCII.openParen)
@@ -202,7 +262,9 @@ struct BackgroundTaskCheck {
                     || project.index.runsOnEachEvent(CallableID(file: Int32(fileIndex), index: call.caller)),
                 !endsOrChecks(name, in: file, fileIndex: fileIndex, from: body.open + 1, to: previous - 1),
                 !callersCheck(name, CallableID(file: Int32(fileIndex), index: call.caller)),
-                !endedOnReturn(name, begunIn: CallableID(file: Int32(fileIndex), index: call.caller))
+                !endedOnReturn(name, begunIn: CallableID(file: Int32(fileIndex), index: call.caller)),
+                !begunOnNewInstances(CallableID(file: Int32(fileIndex), index: call.caller)),
+                !endedAtOnceByDispatch(name, in: file, from: end, to: body.close)
             {
                 findings.append(
                     Finding(
@@ -239,14 +301,70 @@ struct BackgroundTaskCheck {
                         + "runs until iOS terminates the app."))
             return
         }
-        if expirationEndsOnly { findings.append(endedTwice) }
+        // The expiration handler marks that it has run (it cancels the operation, sets a flag) and the normal path
+        // tests the mark: the handler has ended the task on the path that leaves on it, and the other ends it once.
+        let marks = expirationMarks(expiration, in: file)
+        if expirationEndsOnly, !testsMark(marks, beforeEnding: name, in: file, end..<rangeEnd) {
+            findings.append(endedTwice)
+        }
         for leak in Set(outcome.leaks).sorted(by: { ($0.file, $0.token) < ($1.file, $1.token) }) {
             let leakFile = project.file(Int(leak.file))
             let token = Int(leak.token)
+            if expirationEndsOnly, Int(leak.file) == fileIndex,
+                HandlerCheck.leavesWhenCancelled(leakFile, token, marks: marks)
+            {
+                continue
+            }
             let message = HandlerCheck.leakMessage(
                 leakFile, token, owed: "endBackgroundTask(_:)", what: "the background task `\(name)`")
             findings.append(Finding(rule: .unpairedBeginBackgroundTask, at: leakFile.location(token), message: message))
         }
+    }
+
+    /// The marks the expiration handler at `open` leaves when it runs: `isCancelled` when it cancels the operation it
+    /// belongs to (`self.cancel()`), the name of a flag it sets (`expired = true`).
+    private func expirationMarks(_ open: Int?, in file: SourceFile) -> Set<String> {
+        guard let open else { return [] }
+        let close = Int(file.matching[open])
+        guard close > open else { return [] }
+        var marks: Set<String> = []
+        for token in (open + 1)..<close where file.isIdentifier(token) {
+            if file.is(token, "cancel"), file.isPunct(token + 1, ASCII.openParen),
+                file.isPunct(token + 2, ASCII.closeParen),
+                !file.isPunct(token - 1, ASCII.dot) || file.word(token - 2) == .self
+            {
+                marks.insert("isCancelled")
+            } else if file.isPunct(token + 1, ASCII.equals), file.word(token + 2) == .true {
+                marks.insert(file.text(token))
+            }
+        }
+        return marks
+    }
+
+    /// Whether the normal path, from `start` to `end`, tests one of the expiration handler's `marks` before its first
+    /// end of `name` (`guard !self.isCancelled else { return }`): then only one of the two ends the task.
+    private func testsMark(_ marks: Set<String>, beforeEnding name: String, in file: SourceFile, _ range: Range<Int>)
+        -> Bool
+    {
+        guard !marks.isEmpty else { return false }
+        var tested = false
+        for token in range.lowerBound..<min(range.upperBound, file.count) {
+            if file.word(token) == .guard || file.word(token) == .if {
+                var cursor = token + 1
+                while cursor < range.upperBound, !file.isPunct(cursor, ASCII.openBrace), file.word(cursor) != .else {
+                    if file.isIdentifier(cursor), marks.contains(file.text(cursor)) { tested = true }
+                    cursor += 1
+                }
+            }
+            if file.is(token, "endBackgroundTask"), file.isPunct(token + 1, ASCII.openParen) {
+                let argumentEnd = Int(file.matching[token + 1])
+                let ends = ((token + 2)..<max(argumentEnd, token + 2)).contains {
+                    file.isIdentifier($0) && file.text($0) == name
+                }
+                if ends { return tested }
+            }
+        }
+        return false
     }
 
     /// Whether the expiration closure at `open` ends the task `name` holds — itself, or through a project function it
@@ -445,6 +563,56 @@ struct BackgroundTaskCheck {
         }
     }
 
+    /// Whether every call of `callable`, a method, is made on an instance its caller has just made of the method's
+    /// type (`let keeper = Keeper(…)` and then `keeper.begin()`): each change of state then begins the task on a new
+    /// object, whose property holds no earlier task to overwrite.
+    private func begunOnNewInstances(_ callable: CallableID) -> Bool {
+        let index = project.index
+        guard let typeName = index.callable(callable).typeName else { return false }
+        let callers = index.callers(of: callable)
+        guard !callers.isEmpty else { return false }
+        return callers.allSatisfy { id in
+            let call = index.call(id)
+            let file = project.file(Int(id.file))
+            let token = Int(call.token)
+            guard file.isPunct(token - 1, ASCII.dot), file.isIdentifier(token - 2), !file.isPunct(token - 3, ASCII.dot),
+                let body = enclosingBody(of: token, in: file)
+            else { return false }
+            let instance = file.text(token - 2)
+            for binding in (body.open + 1)..<(token - 2)
+            where (file.word(binding) == .let || file.word(binding) == .var) && file.text(binding + 1) == instance
+                && file.isPunct(binding + 2, ASCII.equals) && file.text(binding + 3) == typeName
+                && file.isPunct(binding + 4, ASCII.openParen)
+            {
+                return true
+            }
+            return false
+        }
+    }
+
+    /// Whether the body that begins the task into `name` also dispatches a block whose first statement ends it
+    /// (`DispatchQueue.global().async { app.endBackgroundTask(self.task) … }`): the task ends as soon as the queue
+    /// runs the block, with no work before it, so none is held when the app changes state again. A block that first
+    /// does work, or a callback the work calls, may not have run by then.
+    private func endedAtOnceByDispatch(_ name: String, in file: SourceFile, from start: Int, to end: Int) -> Bool {
+        for scope in file.scopes where scope.kind == .closure && Int(scope.open) > start && Int(scope.close) < end {
+            let call = Int(scope.name)
+            guard call > 0, file.is(call, "async"), file.isPunct(call - 1, ASCII.dot) else { continue }
+            var first = Int(scope.open) + 1
+            if file.isPunct(first, ASCII.openBracket) { first = Int(file.matching[first]) + 1 }
+            if file.word(first) == .in { first += 1 }
+            var cursor = first
+            while file.isIdentifier(cursor) || file.word(cursor) == .self, file.isPunct(cursor + 1, ASCII.dot) {
+                cursor += 2
+            }
+            guard file.is(cursor, "endBackgroundTask"), file.isPunct(cursor + 1, ASCII.openParen) else { continue }
+            let close = Int(file.matching[cursor + 1])
+            let argument = (cursor + 2)..<max(close, cursor + 2)
+            if argument.contains(where: { file.isIdentifier($0) && file.text($0) == name }) { return true }
+        }
+        return false
+    }
+
     /// Calls that run the closure they are given before they return.
     private static let synchronousCalls: Set<String> = ["sync", "performAndWait", "autoreleasepool"]
 
@@ -534,7 +702,7 @@ struct BackgroundTaskCheck {
         let close = Int(file.matching[open])
         guard close > open else { return true }
         for token in open..<close where file.isIdentifier(token) {
-            if beforeReturning, Self.runsLater(token, in: file, within: open) { continue }
+            if beforeReturning, runsLater(token, in: file, fileIndex: fileIndex, within: open) { continue }
             if file.is(token, "endBackgroundTask") { return true }
             // Any of the project functions the call may reach (`self?.endTask()` with several `endTask`s about).
             if file.isPunct(token + 1, ASCII.openParen), file.word(token) == .none,
@@ -569,13 +737,15 @@ struct BackgroundTaskCheck {
         let open = max(Int(scope.open), 0)
         let close = min(Int(scope.close), file.count)
         for token in open..<close where file.is(token, "endBackgroundTask") {
-            if !beforeReturning || !Self.runsLater(token, in: file, within: open) { return true }
+            if !beforeReturning || !runsLater(token, in: file, fileIndex: Int(callee.file), within: open) {
+                return true
+            }
         }
         // Or through the project functions it calls, three calls deep (`didEnterSuspension()` → `cleanUp()` → end).
         guard depth < 2 else { return false }
         for token in open..<close
         where file.isIdentifier(token) && file.word(token) == .none && file.isPunct(token + 1, ASCII.openParen)
-            && !(beforeReturning && Self.runsLater(token, in: file, within: open))
+            && !(beforeReturning && runsLater(token, in: file, fileIndex: Int(callee.file), within: open))
         {
             let labels = file.labels(ofCallAt: token + 1)
             guard
@@ -592,16 +762,56 @@ struct BackgroundTaskCheck {
     private static let laterCalls: Set<String> = ["async", "asyncAfter", "Task", "detached", "addOperation"]
 
     /// Whether token `index` sits in a closure, inside the body opened at `open`, that is handed to a call that runs
-    /// it later (`DispatchQueue.main.async { … }`, `Task { … }`): the code around has returned by the time it runs.
-    private static func runsLater(_ index: Int, in file: SourceFile, within open: Int) -> Bool {
+    /// it later (`DispatchQueue.main.async { … }`, `Task { … }`), or to a project function that keeps it for a later
+    /// callback instead of calling it (`locator.requestLocation { location in … }`, whose body stores the closure
+    /// and asks for a position): the code around has returned by the time it runs.
+    private func runsLater(_ index: Int, in file: SourceFile, fileIndex: Int, within open: Int) -> Bool {
         var scope = Int(file.scopeOf[index])
         while scope > 0, Int(file.scopes[scope].open) > open {
             let current = file.scopes[scope]
-            if current.kind == .closure, current.name >= 0, laterCalls.contains(file.text(Int(current.name))) {
-                return true
+            if current.kind == .closure, current.name >= 0 {
+                let call = Int(current.name)
+                if Self.laterCalls.contains(file.text(call)) { return true }
+                if keepsClosure(calledAt: call, in: file, fileIndex: fileIndex) { return true }
             }
             scope = Int(current.parent)
         }
         return false
+    }
+
+    /// Whether the call at `call`, given a trailing closure, reaches only project functions that never call the
+    /// parameter the closure goes to (their last) in their bodies: each keeps the closure, or hands it on, for a
+    /// callback that comes after the call has returned.
+    private func keepsClosure(calledAt call: Int, in file: SourceFile, fileIndex: Int) -> Bool {
+        guard file.isIdentifier(call), file.word(call) == .none else { return false }
+        var after = call + 1
+        if file.isPunct(after, ASCII.openParen) {
+            let close = Int(file.matching[after])
+            guard close > after else { return false }
+            after = close + 1
+        }
+        guard file.isPunct(after, ASCII.openBrace) else { return false }
+        let callees = project.resolved(
+            file: fileIndex, token: call, name: file.text(call),
+            labels: file.isPunct(call + 1, ASCII.openParen) ? file.labels(ofCallAt: call + 1) : [])
+        return !callees.isEmpty && callees.allSatisfy(keepsLastClosure)
+    }
+
+    /// Whether project function `callee` never calls its last parameter in its body.
+    private func keepsLastClosure(_ callee: CallableID) -> Bool {
+        let info = project.index.callable(callee)
+        guard info.kind == .function, info.open >= 0, let parameter = info.parameters.last else { return false }
+        let body = project.file(Int(callee.file))
+        let bodyOpen = Int(info.open)
+        let bodyClose = Int(body.matching[bodyOpen])
+        guard bodyClose > bodyOpen else { return false }
+        for token in (bodyOpen + 1)..<bodyClose where body.isIdentifier(token) && body.text(token) == parameter {
+            if body.isPunct(token + 1, ASCII.openParen)
+                || body.isPunct(token + 1, ASCII.question) && body.isPunct(token + 2, ASCII.openParen)
+            {
+                return false
+            }
+        }
+        return true
     }
 }

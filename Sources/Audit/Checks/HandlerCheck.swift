@@ -99,6 +99,13 @@ struct HandlerCheck {
             "setTaskCompleted(success:) is called again for the task for \(identifier) on a path that has already "
                 + "completed it; the first result is the one that counts."
         }
+        if outcome.expirationCompletes, !outcome.expirationStops {
+            // Nothing the expiration handler does keeps the callback from coming after it.
+            reportEach(Set(outcome.completionsInCallbacks).subtracting(repeatedSites), .taskCompletedTwice) { _, _ in
+                "The expiration handler completes the task for \(identifier) and stops nothing, and this callback "
+                    + "completes it again whenever it comes: when time runs out first, the task is completed twice."
+            }
+        }
         if outcome.expirationCompletes {
             reportEach(Set(outcome.completionsInTasks).subtracting(repeatedSites), .taskCompletedTwice) { _, _ in
                 "The expiration handler completes the task for \(identifier), and this `Task` completes it again: "
@@ -142,8 +149,9 @@ struct HandlerCheck {
         }
     }
 
-    /// Whether `token` leaves through a `guard` or `if` whose condition tests `Task.isCancelled`.
-    private static func leavesWhenCancelled(_ file: SourceFile, _ token: Int) -> Bool {
+    /// Whether `token` leaves through a `guard` or `if` whose condition tests `Task.isCancelled`, or one of the other
+    /// `marks` (names an expiration handler sets when it runs).
+    static func leavesWhenCancelled(_ file: SourceFile, _ token: Int, marks: Set<String> = ["isCancelled"]) -> Bool {
         let scope = file.scopes[Int(file.scopeOf[token])]
         guard scope.kind == .control, scope.head >= 0 else { return false }
         var start = Int(scope.head)
@@ -160,7 +168,7 @@ struct HandlerCheck {
         default:
             return false
         }
-        return (start..<Int(scope.open)).contains { file.is($0, "isCancelled") }
+        return (start..<Int(scope.open)).contains { file.isIdentifier($0) && marks.contains(file.text($0)) }
     }
 
     /// Whether the body opened at `open` blocks its thread until other work is done, with a `wait` on a semaphore or

@@ -48,6 +48,13 @@ struct PathOutcome: Sendable {
     /// happens (not under a condition, nor after a check of `Task.isCancelled`): cancelling a `Task` only asks it
     /// to stop, so it runs on to them after an expiration handler has completed the task.
     var completionsInTasks: [Site] = []
+    /// The expiration handler that completes the task also stops some work (`work.cancel()`, `queue.invalidate…`),
+    /// which may be the work whose callback would complete it again.
+    var expirationStops = false
+    /// `setTaskCompleted` calls that every run of a callback closure handed to a call reaches (at the closure's own
+    /// level, with no condition or exit before them): when time runs out first, the callback still comes and
+    /// completes the task a second time.
+    var completionsInCallbacks: [Site] = []
     /// Calls of project functions given a closure that finishes the work, where the function may return without
     /// calling that closure (the name of the called function's token).
     var uncalledContinuations: [Site] = []
@@ -76,6 +83,8 @@ struct PathOutcome: Sendable {
         repeated += other.repeated
         expirationCompletes = expirationCompletes || other.expirationCompletes
         completionsInTasks += other.completionsInTasks
+        expirationStops = expirationStops || other.expirationStops
+        completionsInCallbacks += other.completionsInCallbacks
         uncalledContinuations += other.uncalledContinuations
         skippedContinuations += other.skippedContinuations
         skippedHandOvers += other.skippedHandOvers

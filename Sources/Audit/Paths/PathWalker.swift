@@ -227,6 +227,8 @@ struct Walker {
         guard inner.found.mentions else { return }
         if paths.obligation == .taskCompleted, isTaskClosure(scope) {
             found.completionsInTasks += uncancellableCompletions(from: body, to: close, closure: open)
+        } else if paths.obligation == .taskCompleted, scope.name >= 0 {
+            found.completionsInCallbacks += unconditionalCompletions(from: body, to: close, closure: open)
         }
         found.finishesLater = true
         finish(&state)
@@ -301,6 +303,32 @@ struct Walker {
             if reached, scope == own { sites.append(site(index)) }
         }
         return sites
+    }
+
+    /// The completions of the task in the callback closure `body..<close` that every run of it reaches: at its own
+    /// level, after no `if`, `guard`, `switch` or exit of its own.
+    private func unconditionalCompletions(from body: Int, to close: Int, closure open: Int) -> [Site] {
+        let own = Int(file.scopeOf[open])
+        for index in body..<close where Int(file.scopeOf[index]) == own {
+            switch file.word(index) {
+            case .if, .guard, .switch, .return, .throw, .try: return []
+            default: break
+            }
+            if file.isIdentifier(index), Int(file.scopeOf[index]) == own, isCompletionOfTask(index) {
+                return [site(index)]
+            }
+        }
+        return []
+    }
+
+    /// Whether the closure `open..<close`, an expiration handler, stops some work: it calls a function named like one
+    /// that cancels, invalidates, stops or suspends.
+    private func stopsWork(in open: Int, _ close: Int) -> Bool {
+        for index in (open + 1)..<close where file.isIdentifier(index) && file.isPunct(index + 1, ASCII.openParen) {
+            let name = file.text(index)
+            if ["cancel", "invalidate", "stop", "suspend"].contains(where: { name.hasPrefix($0) }) { return true }
+        }
+        return false
     }
 
     /// The sequence operations whose closure is applied to each element and yields a value, a Boolean or nothing
@@ -988,6 +1016,7 @@ struct Walker {
                     found.setsExpirationHandler = true
                     if close > index, paths.obligation == .taskCompleted, completesTask(in: index + 2, close) {
                         found.expirationCompletes = true
+                        if stopsWork(in: index + 2, close) { found.expirationStops = true }
                     }
                 }
                 return close > index ? close + 1 : index + 3
@@ -1162,10 +1191,11 @@ struct Walker {
             } else if let callee, let outcome = paths.helper(callee, parameters: parameters, depth: depth + 1) {
                 absorb(outcome, at: index, &state, inDo: inDo)
                 if paths.obligation == .taskCompleted, isMember, file.isPunct(index - 2, ASCII.question),
-                    parameters == [0], project.index.callable(callee).firstParameterType?.hasPrefix("BG") == true
+                    parameters == [0],
+                    project.index.callable(callee).firstParameterType.map(project.index.standsForBackgroundTask) == true
                 {
-                    // `self?.handle(task)`, a function declared to take the `BGTask`: when the chain is `nil` the task
-                    // is never handed on.
+                    // `self?.handle(task)`, a function declared to take the `BGTask` (or the project's protocol it
+                    // conforms to): when the chain is `nil` the task is never handed on.
                     found.skippedHandOvers.append(site(index))
                 }
             } else if callee == nil, paths.obligation == .incomingCallReported, resultIsRead(callAt: index) {

@@ -117,6 +117,12 @@ final class ProjectIndex {
         return result
     }()
 
+    /// Whether a parameter declared with `typeName` is one a launch handler hands its `BGTask` to: a `BG…` type, or
+    /// the project's own protocol that such a type is made to conform to (`extension BGTask: TaskType {}`).
+    func standsForBackgroundTask(_ typeName: String) -> Bool {
+        typeName.hasPrefix("BG") || (subtypesOf[typeName] ?? []).contains { $0.hasPrefix("BG") }
+    }
+
     /// The methods of the same name and labels declared in types that inherit, directly or two levels down, from
     /// the type that declares method `id`: the overrides a call to it may run instead (a base class's empty
     /// `updateLocalData(…)` and the subclass the app installs).

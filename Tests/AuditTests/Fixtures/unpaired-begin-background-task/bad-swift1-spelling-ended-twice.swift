@@ -36,3 +36,25 @@ class ExportKeeper: NSObject {
 
     func writeArchive() {}
 }
+
+/// The begin called on `UIApplication.sharedApplication()` itself, into a local: the early return for an empty
+/// outbox leaves the task running.
+class OutboxFlusher: NSObject {
+    var outbox: [String] = []
+
+    func flush() {
+        var flushID = UIBackgroundTaskInvalid
+        flushID = UIApplication.sharedApplication().beginBackgroundTaskWithExpirationHandler {
+            UIApplication.sharedApplication().endBackgroundTask(flushID)
+            flushID = UIBackgroundTaskInvalid
+        }
+        if outbox.isEmpty {
+            return // expect: unpaired-begin-background-task
+        }
+        send(outbox)
+        UIApplication.sharedApplication().endBackgroundTask(flushID)
+        flushID = UIBackgroundTaskInvalid
+    }
+
+    func send(_ items: [String]) {}
+}

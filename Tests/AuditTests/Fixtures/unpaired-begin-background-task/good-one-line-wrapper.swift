@@ -11,8 +11,13 @@ extension UIApplication {
 final class Saver {
     func save() {
         var identifier = UIBackgroundTaskIdentifier.invalid
-        identifier = UIApplication.shared.beginSaving { UIApplication.shared.endBackgroundTask(identifier) }
+        identifier = UIApplication.shared.beginSaving {
+            UIApplication.shared.endBackgroundTask(identifier)
+            identifier = .invalid
+        }
         Store.write()
-        UIApplication.shared.endBackgroundTask(identifier)
+        if identifier != .invalid {
+            UIApplication.shared.endBackgroundTask(identifier)
+        }
     }
 }

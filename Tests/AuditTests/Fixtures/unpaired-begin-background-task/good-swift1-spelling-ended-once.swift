@@ -42,3 +42,23 @@ class ExportKeeper: NSObject {
 
     func writeArchive() {}
 }
+
+/// The begin called on `UIApplication.sharedApplication()` itself, its identifier kept in a property: the expiration
+/// handler and `stop()` both go through `stop()`, which marks it invalid before ending it.
+class UploadAssertion {
+    private var assertionID: UIBackgroundTaskIdentifier = UIBackgroundTaskInvalid
+
+    func start() {
+        self.assertionID = UIApplication.sharedApplication().beginBackgroundTaskWithExpirationHandler {
+            self.stop()
+        }
+    }
+
+    func stop() {
+        if self.assertionID != UIBackgroundTaskInvalid {
+            let ending = self.assertionID
+            self.assertionID = UIBackgroundTaskInvalid
+            UIApplication.sharedApplication().endBackgroundTask(ending)
+        }
+    }
+}

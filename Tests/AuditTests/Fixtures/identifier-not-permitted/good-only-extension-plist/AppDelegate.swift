@@ -7,7 +7,7 @@ final class AppDelegate: UIResponder, UIApplicationDelegate {
     func application(_ application: UIApplication, didFinishLaunchingWithOptions launchOptions: [UIApplication.LaunchOptionsKey: Any]?) -> Bool {
         BGTaskScheduler.shared.register(forTaskWithIdentifier: "com.example.gas.refresh", using: nil) { task in
             self.scheduleRefresh()
-            task.expirationHandler = { task.setTaskCompleted(success: false) }
+            task.expirationHandler = { PriceStore.shared.cancelRefresh() }
             PriceStore.shared.refresh { task.setTaskCompleted(success: $0) }
         }
         return true
