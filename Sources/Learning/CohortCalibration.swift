@@ -1,5 +1,5 @@
 public import Domain
-public import Foundation
+import Foundation
 
 extension PopulationModel {
     /// The model with the cohort's settings learned on `users`' folds (`CohortCalibration`), each selected as a

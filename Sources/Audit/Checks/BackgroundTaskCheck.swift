@@ -35,7 +35,6 @@ struct BackgroundTaskCheck {
     private func wrapperCalls() -> [Site] {
         var sites: Set<Site> = []
         for fileIndex in 0..<project.fileCount where project.summary(fileIndex).needsDetailedPass {
-            let file = project.file(fileIndex)
             for (index, callable) in project.summary(fileIndex).callables.enumerated()
             where callable.kind == .function && callable.open >= 0 && !callable.name.hasPrefix("beginBackgroundTask") {
                 let id = CallableID(file: Int32(fileIndex), index: Int32(index))
