@@ -27,7 +27,9 @@ extension LineProcessor {
 /// Outputs arrive in input order, in chunks of what about `chunkSize` lines gave (a processor may hold
 /// outputs back and hand on several lines' work as one); at most `depth` chunks wait at a time, so memory
 /// stays flat however long the input; when the input has nothing more ready, what was read is handed
-/// over at once. `next()` blocks: call it from a thread that may block.
+/// over at once. A task waits for the next chunk with `next()`, which suspends and holds no thread of the
+/// cooperative pool while the input stalls; a thread that may block (a store's own) waits with `nextBlocking()`.
+/// One consumer at a time.
 public final class ConcurrentLineReader<Output: Sendable>: Sendable {
     private enum Item: Sendable {
         case outputs([Output])
@@ -35,7 +37,13 @@ public final class ConcurrentLineReader<Output: Sendable>: Sendable {
         case failed(IngestionError)
     }
 
-    private let queue = Locked<[Item]>([])
+    /// The chunks handed over and not yet taken, and the task waiting for one, if any.
+    private struct Queue {
+        var items: [Item] = []
+        var waiter: CheckedContinuation<Void, Never>?
+    }
+
+    private let queue = Locked(Queue())
     private let filled = DispatchSemaphore(value: 0)
     private let free: DispatchSemaphore
     private let cancelled = Atomic<Bool>(false)
@@ -57,15 +65,36 @@ public final class ConcurrentLineReader<Output: Sendable>: Sendable {
     /// now; `cancel()` has signalled `free` at least once for a wait that found the reader cancelled.
     deinit {
         cancel()
-        let untaken = queue.withLock { $0.count }
+        let untaken = queue.withLock { $0.items.count }
         for _ in 0..<untaken { free.signal() }
     }
 
-    /// The next chunk of outputs, in order; `nil` at the end of the input.
-    public func next() throws(IngestionError) -> [Output]? {
+    /// The next chunk of outputs, in order; `nil` at the end of the input. Suspends until the reading thread
+    /// hands one over: an ingestion waiting on a slow pipe leaves the cooperative pool's threads to other work.
+    public func next() async throws(IngestionError) -> [Output]? {
         guard !done.load(ordering: .relaxed) else { return nil }
+        await withCheckedContinuation { (ready: CheckedContinuation<Void, Never>) in
+            let waiting = queue.withLock { queue in
+                guard queue.items.isEmpty else { return false }
+                queue.waiter = ready
+                return true
+            }
+            if !waiting { ready.resume() }
+        }
+        return try take()
+    }
+
+    /// `next()` for a thread that may block, such as a store's connection thread inside a transaction: it waits
+    /// on the thread.
+    public func nextBlocking() throws(IngestionError) -> [Output]? {
+        guard !done.load(ordering: .relaxed) else { return nil }
+        return try take()
+    }
+
+    /// Takes the first chunk handed over, waiting on the thread for one (`next()` has waited already).
+    private func take() throws(IngestionError) -> [Output]? {
         filled.wait()
-        let item = queue.withLock { $0.removeFirst() }
+        let item = queue.withLock { $0.items.removeFirst() }
         free.signal()
         switch item {
         case .outputs(let outputs): return outputs
@@ -80,7 +109,7 @@ public final class ConcurrentLineReader<Output: Sendable>: Sendable {
 
     /// Whether a chunk is ready, so that `next()` would not wait for the reading thread.
     public var hasReadyChunk: Bool {
-        queue.withLock { !$0.isEmpty }
+        queue.withLock { !$0.items.isEmpty }
     }
 
     /// Stops the reading thread; outputs not yet taken are dropped. Safe to call more than once.
@@ -92,8 +121,13 @@ public final class ConcurrentLineReader<Output: Sendable>: Sendable {
     private func push(_ item: Item) -> Bool {
         free.wait()
         guard !cancelled.load(ordering: .relaxed) else { return false }
-        queue.withLock { $0.append(item) }
+        let waiter = queue.withLock { queue in
+            queue.items.append(item)
+            defer { queue.waiter = nil }
+            return queue.waiter
+        }
         filled.signal()
+        waiter?.resume()
         return true
     }
 

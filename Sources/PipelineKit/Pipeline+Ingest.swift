@@ -117,14 +117,15 @@ extension Pipeline {
         var report: IngestReport
         do {
             if strict {
-                let input = try RereadableInput(source)
-                let checked = try Self.check(ConcurrentLineReader(source: input.source, processor: planner), onRejected)
+                let input = try await RereadableInput.reading(source)
+                let checked = try await Self.check(
+                    ConcurrentLineReader(source: input.source, processor: planner), onRejected)
                 guard checked.rejected == 0 else { return checked }
                 let plans = ConcurrentLineReader(source: try input.rewound(), processor: planner)
                 defer { plans.cancel() }
                 report = try await store.batch { store in
                     var writer = IngestWriter(strict: true)
-                    while let chunk = try plans.next() {
+                    while let chunk = try plans.nextBlocking() {
                         for item in chunk { try writer.write(item, into: store, rejected: onRejected) }
                     }
                     try writer.flush(into: store, rejected: onRejected)
@@ -203,7 +204,7 @@ extension Pipeline {
                 "ingest: \(writer.report.records) records read, \(writer.report.storedCount) stored, "
                     + "\(writer.report.rejected) rejected")
         }
-        while let chunk = try plans.next() {
+        while let chunk = try await plans.next() {
             if pending.isEmpty { collectingSince = .now }
             pending.append(chunk)
             pendingCount += chunk.reduce(0) { $0 + $1.records }
@@ -221,10 +222,10 @@ extension Pipeline {
     /// first pass. The report counts the records and rejections and stores nothing.
     private static func check(
         _ plans: ConcurrentLineReader<PlannedWrite>, _ onRejected: @Sendable (IngestionError) -> Void
-    ) throws -> IngestReport {
+    ) async throws -> IngestReport {
         defer { plans.cancel() }
         var reader = IngestWriter(strict: true)
-        while let chunk = try plans.next() {
+        while let chunk = try await plans.next() {
             for item in chunk { reader.read(item, rejected: onRejected) }
         }
         var report = reader.report

@@ -8,11 +8,25 @@ import Ingestion
 /// An input a strict ingestion reads twice: a regular file or bytes as they are, a stream (a pipe,
 /// a terminal) first copied to a spool file that is unlinked at once — created 0600, it never
 /// appears in a listing and disappears with the process.
-final class RereadableInput {
+final class RereadableInput: Sendable {
     let source: JSONLinesReader.Source
     /// Where a descriptor's reading starts, to come back to.
     private let start: off_t
     private let spool: Int32?
+
+    /// `init(_:)` on a thread of its own: a stream is copied as fast as its writer delivers it, and a slow
+    /// pipe holds no thread of the cooperative pool meanwhile.
+    static func reading(_ source: JSONLinesReader.Source) async throws(IngestionError) -> RereadableInput {
+        let read = await withCheckedContinuation {
+            (done: CheckedContinuation<Result<RereadableInput, IngestionError>, Never>) in
+            let thread = Thread {
+                done.resume(returning: Result { () throws(IngestionError) in try RereadableInput(source) })
+            }
+            thread.name = "pipeline-spool"
+            thread.start()
+        }
+        return try read.get()
+    }
 
     init(_ source: JSONLinesReader.Source) throws(IngestionError) {
         guard case .descriptor(let descriptor) = source else {

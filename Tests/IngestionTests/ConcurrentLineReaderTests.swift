@@ -24,7 +24,7 @@ struct ConcurrentLineReaderTests {
         do {
             let reader = ConcurrentLineReader(source: .bytes(input), processor: Numbers(), chunkSize: 4, depth: 4)
             dropped = reader
-            #expect(try reader.next() == [1, 2, 3, 4])
+            #expect(try await reader.next() == [1, 2, 3, 4])
             // The reading thread fills every slot again and waits for a free one.
             await Self.until { reader.hasReadyChunk }
             reader.cancel()
@@ -32,6 +32,21 @@ struct ConcurrentLineReaderTests {
         // The reading thread holds the reader until it has stopped; then it is released.
         await Self.until { dropped == nil }
         #expect(dropped == nil)
+    }
+
+    @Test("a task awaiting chunks and a thread waiting for them read the same chunks, in order, to the end")
+    func bothWaits() async throws {
+        let input = Array((1...1_000).map { "{\"line\":\($0)}" }.joined(separator: "\n").utf8)
+        let reader = ConcurrentLineReader(source: .bytes(input), processor: Numbers(), chunkSize: 7, depth: 2)
+        var numbers: [Int] = []
+        var awaited = true
+        while let chunk = try (awaited ? await reader.next() : reader.nextBlocking()) {
+            numbers += chunk
+            awaited.toggle()
+        }
+        #expect(numbers == Array(1...1_000))
+        #expect(try await reader.next() == nil)
+        #expect(try reader.nextBlocking() == nil)
     }
 
     /// Polls `condition` between yields, for a state another thread reaches without a signal to wait on;

@@ -40,7 +40,7 @@ struct DayColumnTests {
     /// The session starts with day-month-year dates written the SQL way (`01/03/2026`); the days go in by a COPY,
     /// as arrays, one alone and in an outbox message, are merged again, and read back in the binary format (the
     /// retrain's reads) and the text one (the outbox, a copy's export).
-    @Test("days are read back as written whatever date style the session starts with")
+    @Test("days are read back as written whatever date style the session starts with", .postgreSQL)
     func dateStyleOfTheSession() async throws {
         let database = TestDatabase(.postgresql)
         let url = database.path.replacing("options=", with: "options=-cdatestyle%3DSQL%2CDMY%20")
