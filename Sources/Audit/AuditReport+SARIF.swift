@@ -27,31 +27,21 @@ extension AuditReport {
                         }
                     }
                     json.member("columnKind", "unicodeCodePoints")
-                    json.array("results") { json in
-                        for finding in findings {
-                            json.object { json in
-                                json.member("ruleId", finding.ruleID)
-                                json.member("ruleIndex", ruleIndex[finding.ruleID] ?? 0)
-                                json.member("level", Self.sarifLevel(finding.severity))
-                                Self.writeSARIF(
-                                    finding.message, at: finding.file, line: finding.line, column: finding.column,
-                                    into: &json)
-                            }
-                        }
+                    json.array("results", objects: findings) { json, finding in
+                        json.member("ruleId", finding.ruleID)
+                        json.member("ruleIndex", ruleIndex[finding.ruleID] ?? 0)
+                        json.member("level", Self.sarifLevel(finding.severity))
+                        Self.writeSARIF(
+                            finding.message, at: finding.file, line: finding.line, column: finding.column, into: &json)
                     }
                     json.array("invocations") { json in
                         json.object { json in
                             json.key("executionSuccessful")
                             json.bool(true)
-                            json.array("toolExecutionNotifications") { json in
-                                for file in skipped {
-                                    json.object { json in
-                                        json.member("level", "note")
-                                        Self.writeSARIF(
-                                            "Not audited: \(file.reason)", at: file.file, line: nil, column: nil,
-                                            into: &json)
-                                    }
-                                }
+                            json.array("toolExecutionNotifications", objects: skipped) { json, file in
+                                json.member("level", "note")
+                                Self.writeSARIF(
+                                    "Not audited: \(file.reason)", at: file.file, line: nil, column: nil, into: &json)
                             }
                         }
                     }

@@ -145,25 +145,17 @@ public struct AuditReport: Sendable {
                     }
                 }
             }
-            json.array("findings") { json in
-                for finding in findings {
-                    json.object { json in
-                        json.member("file", finding.file)
-                        json.member("line", finding.line)
-                        json.member("column", finding.column)
-                        json.member("rule", finding.ruleID)
-                        json.member("severity", finding.severity.rawValue)
-                        json.member("message", finding.message)
-                    }
-                }
+            json.array("findings", objects: findings) { json, finding in
+                json.member("file", finding.file)
+                json.member("line", finding.line)
+                json.member("column", finding.column)
+                json.member("rule", finding.ruleID)
+                json.member("severity", finding.severity.rawValue)
+                json.member("message", finding.message)
             }
-            json.array("skipped") { json in
-                for file in skipped {
-                    json.object { json in
-                        json.member("file", file.file)
-                        json.member("reason", file.reason)
-                    }
-                }
+            json.array("skipped", objects: skipped) { json, file in
+                json.member("file", file.file)
+                json.member("reason", file.reason)
             }
         }
         json.bytes.append(ASCII.newline)
@@ -186,6 +178,17 @@ struct JSONWriter {
     /// `[…]`, or `"name":[…]` in an object, its elements written by `body`.
     mutating func array(_ name: String? = nil, _ body: (inout JSONWriter) -> Void) {
         enclose(name, UInt8(ascii: "["), UInt8(ascii: "]"), body)
+    }
+
+    /// `"name":[{…},…]` in an object: one object for each of `elements`, its members written by `body`.
+    mutating func array<Elements: Sequence>(
+        _ name: String, objects elements: Elements, _ body: (inout JSONWriter, Elements.Element) -> Void
+    ) {
+        array(name) { json in
+            for element in elements {
+                json.object { json in body(&json, element) }
+            }
+        }
     }
 
     private mutating func enclose(

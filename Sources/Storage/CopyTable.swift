@@ -64,51 +64,32 @@ public enum CopyTable: String, Sendable, Hashable, CaseIterable {
         case .userSettings:
             [Column("user_id", .text), Column("key", .text), Column("value", .json), Column("updated_at", .integer)]
         case .watchItems:
-            [
-                Column("id", .integer), Column("user_id", .text), Column("kind", .text), Column("payload", .json),
-                Column("enqueued_at", .integer), Column("attempts", .integer), Column("last_error", .text),
-                Column("occurrence", .integer),
-            ]
+            Self.watchItemColumns + [Column("occurrence", .integer)]
         case .watchDeadLetters:
-            [
-                Column("id", .integer), Column("user_id", .text), Column("kind", .text), Column("payload", .json),
-                Column("enqueued_at", .integer), Column("attempts", .integer), Column("last_error", .text),
+            Self.watchItemColumns + [
                 Column("failed_at", .integer), Column("resolved_at", .integer), Column("requeued_as", .integer),
             ]
         case .taskRequests:
-            [
-                Column("id", .integer), Column("identifier", .text), Column("scope", .text), Column("kind", .text),
-                Column("earliest_begin_at", .integer), Column("requires_external_power", .boolean),
-                Column("requires_network", .boolean), Column("submitted_at", .integer), Column("attempts", .integer),
+            [Column("id", .integer)] + Self.requestColumns + [
                 Column("lease_owner", .text), Column("lease_expires_at", .integer), Column("claimed_at", .integer),
                 Column("last_error", .text),
             ]
         case .discardedTaskRequests:
-            [
-                Column("id", .integer), Column("request_id", .integer), Column("identifier", .text),
-                Column("scope", .text), Column("kind", .text), Column("earliest_begin_at", .integer),
-                Column("requires_external_power", .boolean), Column("requires_network", .boolean),
-                Column("submitted_at", .integer), Column("attempts", .integer), Column("last_error", .text),
-                Column("cause", .text), Column("discarded_at", .integer),
+            [Column("id", .integer), Column("request_id", .integer)] + Self.requestColumns + [
+                Column("last_error", .text), Column("cause", .text), Column("discarded_at", .integer),
             ]
         case .schedulerLaunches:
             [Column("id", .integer), Column("launched_at", .integer), Column("worker", .text)]
         case .taskRuns:
             [
                 Column("id", .integer), Column("request_id", .integer), Column("identifier", .text),
-                Column("scope", .text), Column("kind", .text), Column("attempt", .integer), Column("worker", .text),
-                Column("started_at", .integer), Column("lease_expires_at", .integer), Column("finished_at", .integer),
-                Column("outcome", .text), Column("reason", .text), Column("successor_pending", .boolean),
-                Column("periods", .integer),
-            ]
+                Column("scope", .text),
+            ] + Self.runColumns
         case .latestTaskRuns:
             [
                 Column("identifier", .text), Column("scope", .text), Column("run_id", .integer),
-                Column("request_id", .integer), Column("kind", .text), Column("attempt", .integer),
-                Column("worker", .text), Column("started_at", .integer), Column("lease_expires_at", .integer),
-                Column("finished_at", .integer), Column("outcome", .text), Column("reason", .text),
-                Column("successor_pending", .boolean), Column("periods", .integer), Column("last_success_at", .integer),
-            ]
+                Column("request_id", .integer),
+            ] + Self.runColumns + [Column("last_success_at", .integer)]
         case .outbox:
             [
                 Column("id", .integer), Column("user_id", .text), Column("kind", .text), Column("day", .day),
@@ -130,6 +111,26 @@ public enum CopyTable: String, Sendable, Hashable, CaseIterable {
             ]
         }
     }
+
+    /// A watch item's columns, which a dead letter keeps as they were.
+    private static let watchItemColumns = [
+        Column("id", .integer), Column("user_id", .text), Column("kind", .text), Column("payload", .json),
+        Column("enqueued_at", .integer), Column("attempts", .integer), Column("last_error", .text),
+    ]
+
+    /// A request's columns after its keys, which a discarded request keeps as they were.
+    private static let requestColumns = [
+        Column("identifier", .text), Column("scope", .text), Column("kind", .text),
+        Column("earliest_begin_at", .integer), Column("requires_external_power", .boolean),
+        Column("requires_network", .boolean), Column("submitted_at", .integer), Column("attempts", .integer),
+    ]
+
+    /// A run's columns after its keys, shared by the run history and each task's latest run.
+    private static let runColumns = [
+        Column("kind", .text), Column("attempt", .integer), Column("worker", .text), Column("started_at", .integer),
+        Column("lease_expires_at", .integer), Column("finished_at", .integer), Column("outcome", .text),
+        Column("reason", .text), Column("successor_pending", .boolean), Column("periods", .integer),
+    ]
 
     /// The primary key's columns: a copy pages through the table in their order.
     public var keyColumns: [String] {
