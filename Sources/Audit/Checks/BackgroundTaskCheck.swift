@@ -35,6 +35,38 @@ struct BackgroundTaskCheck {
         }
     }
 
+    /// Whether the task begun by the call at `token` (which ends before `end`) is ended by the very next statement,
+    /// also when the begin closes an `if` or `else` branch (`if let handler { id = app.beginBackgroundTask(…) } else {
+    /// id = app.beginBackgroundTask { } }; app.endBackgroundTask(id)`): nothing runs between, so the expiration handler,
+    /// which UIKit calls only when time runs out, never runs, and it owes nothing.
+    private func endedByNextStatement(_ token: Int, end: Int, in file: SourceFile) -> Bool {
+        var start = token
+        while file.isPunct(start - 1, ASCII.dot), file.isIdentifier(start - 2) || file.word(start - 2) == .`self` {
+            start -= 2
+        }
+        guard file.isPunct(start - 1, ASCII.equals), file.isIdentifier(start - 2) else { return false }
+        let name = file.text(start - 2)
+        var cursor = end
+        var scope = Int(file.scopeOf[token])
+        // Out of the `if`/`else` branches the begin is the last statement of, past the `else` branch after them.
+        while file.isPunct(cursor, ASCII.closeBrace), file.scopes[scope].kind == .control,
+            Int(file.scopes[scope].close) == cursor
+        {
+            cursor += 1
+            if file.word(cursor) == .else, file.isPunct(cursor + 1, ASCII.openBrace) {
+                let close = Int(file.matching[cursor + 1])
+                guard close > cursor else { return false }
+                cursor = close + 1
+            }
+            scope = Int(file.scopes[scope].parent)
+        }
+        var call = cursor
+        while file.isIdentifier(call) || file.word(call) == .`self`, file.isPunct(call + 1, ASCII.dot) { call += 2 }
+        return file.is(call, "endBackgroundTask") && file.isPunct(call + 1, ASCII.openParen)
+            && file.isIdentifier(call + 2) && file.text(call + 2) == name && file.isPunct(call + 3, ASCII.closeParen)
+            && Int(file.scopeOf[call]) == scope
+    }
+
     /// The names passed to `endBackgroundTask(_:)` outside expiration handlers: `anywhere`, and `onNormalPath` where
     /// the call may run other than when time runs out.
     private struct Ends {
@@ -214,7 +246,9 @@ struct BackgroundTaskCheck {
                     message: "beginBackgroundTask has no expiration handler: when time runs out nothing ends the "
                         + "task and iOS terminates the app."))
         }
-        if let open = expiration, !closureEndsTask(file, open: open, fileIndex: fileIndex) {
+        if expiration != nil, endedByNextStatement(token, end: end, in: file) {
+            // Ended before its expiration handler could run: what the handler does never matters.
+        } else if let open = expiration, !closureEndsTask(file, open: open, fileIndex: fileIndex) {
             findings.append(
                 Finding(
                     rule: .unpairedBeginBackgroundTask, at: location,
