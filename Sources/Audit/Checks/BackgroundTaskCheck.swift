@@ -8,8 +8,15 @@ struct BackgroundTaskCheck {
 
     func run(into findings: inout [Finding]) {
         let paths = CompletionPaths(project: project, obligation: .backgroundTaskEnded)
-        var ended: Set<String> = []
-        for fileIndex in 0..<project.fileCount { ended.formUnion(project.summary(fileIndex).endedTaskNames) }
+        var ended = Ends()
+        for fileIndex in 0..<project.fileCount {
+            for end in project.summary(fileIndex).taskEnds {
+                ended.anywhere.insert(end.name)
+                if endsOnNormalPath(CallableID(file: Int32(fileIndex), index: end.caller)) {
+                    ended.onNormalPath.insert(end.name)
+                }
+            }
+        }
         for fileIndex in 0..<project.fileCount where project.summary(fileIndex).needsDetailedPass {
             let file = project.file(fileIndex)
             for token in 0..<file.count
@@ -26,6 +33,63 @@ struct BackgroundTaskCheck {
             guard !forwardsHandler(token, in: file, fileIndex: Int(site.file)) else { continue }
             check(token, in: file, fileIndex: Int(site.file), ended: ended, paths: paths, into: &findings)
         }
+    }
+
+    /// Whether the task begun by the call at `token` (which ends before `end`) is ended by the very next statement,
+    /// also when the begin closes an `if` or `else` branch (`if let handler { id = app.beginBackgroundTask(…) } else {
+    /// id = app.beginBackgroundTask { } }; app.endBackgroundTask(id)`): nothing runs between, so the expiration handler,
+    /// which UIKit calls only when time runs out, never runs, and it owes nothing.
+    private func endedByNextStatement(_ token: Int, end: Int, in file: SourceFile) -> Bool {
+        var start = token
+        while file.isPunct(start - 1, ASCII.dot), file.isIdentifier(start - 2) || file.word(start - 2) == .`self` {
+            start -= 2
+        }
+        guard file.isPunct(start - 1, ASCII.equals), file.isIdentifier(start - 2) else { return false }
+        let name = file.text(start - 2)
+        var cursor = end
+        var scope = Int(file.scopeOf[token])
+        // Out of the `if`/`else` branches the begin is the last statement of, past the `else` branch after them.
+        while file.isPunct(cursor, ASCII.closeBrace), file.scopes[scope].kind == .control,
+            Int(file.scopes[scope].close) == cursor
+        {
+            cursor += 1
+            if file.word(cursor) == .else, file.isPunct(cursor + 1, ASCII.openBrace) {
+                let close = Int(file.matching[cursor + 1])
+                guard close > cursor else { return false }
+                cursor = close + 1
+            }
+            scope = Int(file.scopes[scope].parent)
+        }
+        var call = cursor
+        while file.isIdentifier(call) || file.word(call) == .`self`, file.isPunct(call + 1, ASCII.dot) { call += 2 }
+        return file.is(call, "endBackgroundTask") && file.isPunct(call + 1, ASCII.openParen)
+            && file.isIdentifier(call + 2) && file.text(call + 2) == name && file.isPunct(call + 3, ASCII.closeParen)
+            && Int(file.scopeOf[call]) == scope
+    }
+
+    /// The names passed to `endBackgroundTask(_:)` outside expiration handlers: `anywhere`, and `onNormalPath` where
+    /// the call may run other than when time runs out.
+    private struct Ends {
+        var anywhere: Set<String> = []
+        var onNormalPath: Set<String> = []
+
+        /// The ends that count for a task begun in `callable`. A helper nothing in the sources calls, and that the
+        /// system does not call either, is called by code the audit cannot see, which may call its companion that
+        /// ends the task too; a task begun where the sources show how it runs is ended only by ends on its normal
+        /// path.
+        func counting(for callable: CallableID, in index: ProjectIndex) -> Set<String> {
+            index.callers(of: callable).isEmpty && !index.isSystemEntry(callable) ? anywhere : onNormalPath
+        }
+    }
+
+    /// Whether an `endBackgroundTask(_:)` made in `callable` may run on the normal path: the callable is reached from
+    /// outside (nothing in the sources calls it, or it is `public`, which the app a library is built into may call)
+    /// or from a call outside every expiration handler. A function only expiration handlers call
+    /// (`{ self?.endBackgroundTask() }`) ends the task only when time runs out.
+    private func endsOnNormalPath(_ callable: CallableID) -> Bool {
+        let callers = project.index.callers(of: callable)
+        return callers.isEmpty || project.index.callable(callable).isPublic
+            || callers.contains { !project.summary(Int($0.file)).calls[Int($0.index)].inExpirationHandler }
     }
 
     /// The calls of the app's own wrappers of other names that only hand UIKit's `beginBackgroundTask` the expiration
@@ -130,7 +194,7 @@ struct BackgroundTaskCheck {
     }
 
     private func check(
-        _ token: Int, in file: SourceFile, fileIndex: Int, ended: Set<String>, paths: CompletionPaths,
+        _ token: Int, in file: SourceFile, fileIndex: Int, ended: Ends, paths: CompletionPaths,
         into findings: inout [Finding]
     ) {
         let location = file.location(token)
@@ -182,7 +246,9 @@ struct BackgroundTaskCheck {
                     message: "beginBackgroundTask has no expiration handler: when time runs out nothing ends the "
                         + "task and iOS terminates the app."))
         }
-        if let open = expiration, !closureEndsTask(file, open: open, fileIndex: fileIndex) {
+        if expiration != nil, endedByNextStatement(token, end: end, in: file) {
+            // Ended before its expiration handler could run: what the handler does never matters.
+        } else if let open = expiration, !closureEndsTask(file, open: open, fileIndex: fileIndex) {
             findings.append(
                 Finding(
                     rule: .unpairedBeginBackgroundTask, at: location,
@@ -203,7 +269,7 @@ struct BackgroundTaskCheck {
     }
 
     private func checkIdentifier(
-        _ token: Int, end: Int, expiration: Int?, in file: SourceFile, fileIndex: Int, ended: Set<String>,
+        _ token: Int, end: Int, expiration: Int?, in file: SourceFile, fileIndex: Int, ended: Ends,
         paths: CompletionPaths, into findings: inout [Finding]
     ) {
         let location = file.location(token)
@@ -255,6 +321,10 @@ struct BackgroundTaskCheck {
         // A local of the function around (a closure's captured `var taskID`) lives and dies like one of the body.
         let function = file.callable(containing: token).map { (Int(file.scopes[$0].open), Int(file.scopes[$0].close)) }
         if !isLocal(name, declaredIn: body, file: file), !isLocal(name, declaredIn: function ?? body, file: file) {
+            let beginner = project.call(file: fileIndex, token: token).map {
+                CallableID(file: Int32(fileIndex), index: $0.caller)
+            }
+            let ended = beginner.map { ended.counting(for: $0, in: project.index) } ?? ended.anywhere
             if expirationEndsOnly, ended.contains(name) { findings.append(endedTwice) }
             if let call = project.call(file: fileIndex, token: token),
                 call.onStateChange

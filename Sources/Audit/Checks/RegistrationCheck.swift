@@ -174,8 +174,10 @@ struct RegistrationCheck {
             if info.open >= 0, regions.contains(where: { $0.file == caller.file && $0.open == info.open }) { continue }
             let callers = index.callers(of: caller).filter { index.caller(of: $0) != caller }
             // Too deep to follow: rather silence than a false alarm. A library's public function is called by the
-            // app built on it, whatever else in the sources calls it.
-            if callers.isEmpty || depth >= 8 || index.isSystemEntry(caller) || info.isPublic { return true }
+            // app built on it, whatever else in the sources calls it; the app's own delegate or `App` is part of no
+            // library, and no other module calls its members.
+            if callers.isEmpty || depth >= 8 || index.isSystemEntry(caller) { return true }
+            if info.isPublic, !index.isAppType(info.typeName) { return true }
             for next in callers { work.append((next, depth + 1)) }
         }
         return false

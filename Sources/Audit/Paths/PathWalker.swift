@@ -306,7 +306,10 @@ struct Walker {
     }
 
     /// The completions of the task in the callback closure `body..<close` that every run of it reaches: at its own
-    /// level, after no `if`, `guard`, `switch` or exit of its own.
+    /// level, after no `if`, `guard`, `switch` or exit of its own. A closure that sets the expiration handler itself
+    /// before completing (`queue.async { task.expirationHandler = { … }; work(); task.setTaskCompleted(…) }`) is the
+    /// handler's own work moved to a queue: the expiration handler cannot run before it, and it completes the task as
+    /// the handler's body would, not as a callback that may come after the time has run out.
     private func unconditionalCompletions(from body: Int, to close: Int, closure open: Int) -> [Site] {
         let own = Int(file.scopeOf[open])
         for index in body..<close where Int(file.scopeOf[index]) == own {
@@ -314,6 +317,7 @@ struct Walker {
             case .if, .guard, .switch, .return, .throw, .try: return []
             default: break
             }
+            if file.is(index, "expirationHandler"), file.isPunct(index + 1, ASCII.equals) { return [] }
             if file.isIdentifier(index), Int(file.scopeOf[index]) == own, isCompletionOfTask(index) {
                 return [site(index)]
             }

@@ -363,8 +363,8 @@ struct FactCollector {
                 labels: arguments.map { $0.label >= 0 ? file.text($0.label) : "_" },
                 arguments: values, hasTrailingClosure: trailingClosure, caller: owner[scope],
                 deferredBy: deferral[scope],
-                onStateChange: onStateChange[scope], token: Int32(index),
-                line: Int32(token.line), column: Int32(file.column(index))))
+                onStateChange: onStateChange[scope], inExpirationHandler: isInsideExpirationHandler(index),
+                token: Int32(index), line: Int32(token.line), column: Int32(file.column(index))))
         noteBackgroundFacts(
             name: name, at: index, call: callIndex, arguments: arguments, values: values,
             trailingClosure: trailingClosure, conditions: conditions)
@@ -486,10 +486,11 @@ struct FactCollector {
             if !values.isEmpty, !isInsideExpirationHandler(index), case .path(let components) = values[0],
                 let last = components.last
             {
-                summary.endedTaskNames.insert(last)
+                let caller = owner[Int(file.scopeOf[index])]
+                summary.taskEnds.append(TaskEnd(name: last, caller: caller))
                 if components.count == 1, let source = boundSource(of: last, before: index) {
                     // `guard let task = backgroundTask else { return }; endBackgroundTask(task)` ends the property.
-                    summary.endedTaskNames.insert(source)
+                    summary.taskEnds.append(TaskEnd(name: source, caller: caller))
                 }
             }
         case "dataTask", "downloadTask", "uploadTask", "data", "download", "upload", "bytes":

@@ -12,8 +12,8 @@ struct FileSummary: Sendable {
     var requests: [RequestInfo] = []
     var sessions: [SessionInfo] = []
     var sessionUses: [SessionUse] = []
-    /// Names passed to `endBackgroundTask(_:)` outside an expiration handler.
-    var endedTaskNames: Set<String> = []
+    /// Names passed to `endBackgroundTask(_:)` outside an expiration handler, with the callable each is ended in.
+    var taskEnds: [TaskEnd] = []
     /// Whether the file assigns an `expirationHandler` anywhere (`task.expirationHandler = …`).
     var assignsExpirationHandler = false
     /// `allowsBackgroundLocationUpdates = true`, each place it is set.
@@ -35,6 +35,13 @@ struct FileSummary: Sendable {
     var stateChangeSelectors: Set<String> = []
     /// Where a name is assigned anything other than the literal `true`, or toggled.
     var resets: [NameReset] = []
+}
+
+/// A name passed to `endBackgroundTask(_:)` outside an expiration handler, and the callable that call is made in: a
+/// function only expiration handlers call ends the task only when time runs out, never on the normal path.
+struct TaskEnd: Sendable {
+    var name: String
+    var caller: Int32
 }
 
 /// A name set back (`flag = false`, `flag.toggle()`): the callable it happens in and its token.
@@ -144,6 +151,8 @@ struct CallInfo: Sendable {
     var deferredBy: String?
     /// Made in a closure that runs on every change of app state (a `NotificationCenter` observer).
     var onStateChange = false
+    /// Made in a background task's expiration handler, which runs only when time runs out.
+    var inExpirationHandler = false
     var token: Int32
     var line: Int32
     var column: Int32

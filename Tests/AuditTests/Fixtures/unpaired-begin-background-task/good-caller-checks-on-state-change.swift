@@ -24,6 +24,12 @@ final class Ticker: NSObject {
         }
     }
 
+    func stop() {
+        timer?.invalidate()
+        timer = nil
+        endKeepAlive()
+    }
+
     private func endKeepAlive() {
         UIApplication.shared.endBackgroundTask(keepAlive)
         keepAlive = .invalid
