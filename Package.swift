@@ -87,7 +87,7 @@ let package = Package(
             ]),
         .testTarget(name: "LifecycleTests", dependencies: ["Domain", "Scheduling", "PipelineKit", "Lifecycle"]),
         // The audit's fixtures are Swift sources of iOS apps: read by the tests, never compiled.
-        .testTarget(name: "AuditTests", dependencies: ["Audit", "TestSupport"], exclude: ["Fixtures"]),
+        .testTarget(name: "AuditTests", dependencies: ["Audit", "TestSupport"], exclude: ["Fixtures", "Corpus"]),
         .testTarget(
             name: "CLITests",
             dependencies: [
