@@ -10,8 +10,11 @@
 #   (3) times, each ratio taken within its repetition; `scripts/bench.sh postgres-ingest` measures these alone;
 # - a whole `retrain --force` of BENCH_PG_USERS (10,000) users x DAYS, with 1 and 2 worker
 #   processes on one database, each process with one job (aim: 2 workers at least 1.5x one): first on a fresh
-#   copy of the loaded database, where the launch also starts every user's chains, then again on the same
-#   databases, where the chains exist and a launch only retrains;
+#   copy of the loaded database, where the launch also starts every user's chains, then on the same databases a
+#   day later: the next night, whose chains exist, and whose population is pooled again for its new day (a launch
+#   the same day takes the population model the first one stored);
+#   and the first night once more with the worker on one core and the server on the other, beside an SQLite
+#   worker on that one core: a worker's pace when the server does not share its cores, as on a host of its own;
 # - claims per second of 8 concurrent workers (each claim takes one due request and finishes it).
 
 source scripts/lib/postgres.sh
@@ -117,6 +120,27 @@ bench_postgres_ingest() {
     bench_postgres_ingest_figures
 }
 
+# bench_postgres_pinned USERS: the first night of one worker on core 0 with the server (every process of the cluster,
+# and the sessions it starts after) on core 1, beside an SQLite worker on core 0 alone, on fresh copies of the loaded
+# databases: what a worker does with the cores a host gives it when the server is elsewhere.
+bench_postgres_pinned() {
+    local users="$1" postmaster pid pg sq
+    if [ "$(nproc)" -lt 2 ]; then
+        echo "  (one core: the worker and the server cannot each have one)"
+        return
+    fi
+    ensure_packages procps util-linux # pgrep; taskset
+    postmaster=$(head -1 "$PIPELINE_TEST_POSTGRES_DIR/data/postmaster.pid")
+    for pid in "$postmaster" $(pgrep -P "$postmaster"); do taskset -p -c 1 "$pid" >/dev/null; done
+    pg=$(seconds taskset -c 0 "$PIPELINE" retrain --force --jobs 1 --db "$(postgres_url bench_pinned)" --now "$NOW")
+    for pid in "$postmaster" $(pgrep -P "$postmaster"); do taskset -p -c "0-$(($(nproc) - 1))" "$pid" >/dev/null; done
+    sq=$(seconds taskset -c 0 "$PIPELINE" retrain --force --jobs 1 --db "$WORK/pinned.sqlite" --now "$NOW")
+    echo "  the same first night, each worker on core 0 and the server on core 1:"
+    printf "  PostgreSQL, 1 worker    %7.2f s  %7s users/s\n" "$pg" "$(rate "$users" "$pg")"
+    printf "  SQLite,     1 worker    %7.2f s  %7s users/s\n" "$sq" "$(rate "$users" "$sq")"
+    printf "  one worker on one core, PostgreSQL / SQLite users/s: %sx\n" "$(ratio "$sq" "$pg")"
+}
+
 bench_postgres() {
     local big="${BENCH_PG_USERS:-10000}" workers="${BENCH_PG_WORKERS:-8}" requests="${BENCH_PG_CLAIMS:-20000}"
     swift build -c release --product claim-bench >&2
@@ -134,9 +158,11 @@ bench_postgres() {
     load_sqlite=$(seconds "$PIPELINE" ingest "$WORK/big.jsonl" --db "$WORK/source.sqlite" --now "$NOW")
     rm -f "$WORK/big.jsonl"
     printf "  (loading %d users: %.1f s on PostgreSQL, %.1f s on SQLite)\n" "$big" "$load_postgres" "$load_sqlite"
-    psql_run postgres -c "CREATE DATABASE bench_one TEMPLATE bench_source" -c "CREATE DATABASE bench_two TEMPLATE bench_source"
+    psql_run postgres -c "CREATE DATABASE bench_one TEMPLATE bench_source" -c "CREATE DATABASE bench_two TEMPLATE bench_source" \
+        -c "CREATE DATABASE bench_pinned TEMPLATE bench_source"
     cp "$WORK/source.sqlite" "$WORK/one.sqlite"
     cp "$WORK/source.sqlite" "$WORK/two.sqlite"
+    cp "$WORK/source.sqlite" "$WORK/pinned.sqlite"
 
     local pg_one pg_two sq_one sq_two
     pg_one=$(seconds "$PIPELINE" retrain --force --jobs 1 --db "$(postgres_url bench_one)" --now "$NOW")
@@ -155,14 +181,18 @@ bench_postgres() {
         "$sq_two" "$(rate "$big" "$sq_two")" "$(ratio "$sq_one" "$sq_two")"
     printf "  (2 PostgreSQL workers ran %s successful retrains for %d users)\n" "$trained" "$big"
     printf "  one worker, PostgreSQL / SQLite users/s: %sx   (aim: at least 0.9x)\n" "$(ratio "$sq_one" "$pg_one")"
-    # The same retrains again on the same databases: a later night, whose chains exist, starts none and retrains.
-    pg_one=$(seconds "$PIPELINE" retrain --force --jobs 1 --db "$(postgres_url bench_one)" --now "$NOW")
-    pg_two=$(seconds bash -c "'$PIPELINE' retrain --force --jobs 1 --db '$(postgres_url bench_two)' --now $NOW &
-        '$PIPELINE' retrain --force --jobs 1 --db '$(postgres_url bench_two)' --now $NOW & wait")
-    sq_one=$(seconds "$PIPELINE" retrain --force --jobs 1 --db "$WORK/one.sqlite" --now "$NOW")
-    sq_two=$(seconds bash -c "'$PIPELINE' retrain --force --jobs 1 --db '$WORK/two.sqlite' --now $NOW &
-        '$PIPELINE' retrain --force --jobs 1 --db '$WORK/two.sqlite' --now $NOW & wait")
-    echo "  again, on the same databases (the chains exist: only the retrains):"
+    bench_postgres_pinned "$big"
+    # The next night on the same databases: the chains exist, so the launch starts none, and the population is
+    # pooled again for the new day, as every night's first launch pools it.
+    local next
+    next=$(date -u -d "$NOW + 1 day" +%Y-%m-%dT%H:%M:%SZ)
+    pg_one=$(seconds "$PIPELINE" retrain --force --jobs 1 --db "$(postgres_url bench_one)" --now "$next")
+    pg_two=$(seconds bash -c "'$PIPELINE' retrain --force --jobs 1 --db '$(postgres_url bench_two)' --now $next &
+        '$PIPELINE' retrain --force --jobs 1 --db '$(postgres_url bench_two)' --now $next & wait")
+    sq_one=$(seconds "$PIPELINE" retrain --force --jobs 1 --db "$WORK/one.sqlite" --now "$next")
+    sq_two=$(seconds bash -c "'$PIPELINE' retrain --force --jobs 1 --db '$WORK/two.sqlite' --now $next &
+        '$PIPELINE' retrain --force --jobs 1 --db '$WORK/two.sqlite' --now $next & wait")
+    echo "  the next night, on the same databases ($next: the chains exist; the population is pooled again):"
     printf "  PostgreSQL, 1 worker    %7.2f s  %7s users/s\n" "$pg_one" "$(rate "$big" "$pg_one")"
     printf "  PostgreSQL, 2 workers   %7.2f s  %7s users/s   speed-up %sx\n" \
         "$pg_two" "$(rate "$big" "$pg_two")" "$(ratio "$pg_one" "$pg_two")"
