@@ -693,10 +693,19 @@ struct BackgroundTaskCheck {
 
     /// Whether a task begun in the callback for entering the background (`sceneDidEnterBackground`) is ended by the
     /// same type's callback for coming back (`sceneWillEnterForeground`, `…DidBecomeActive`): the app comes back
-    /// before it can enter the background again, so no task is held when the next one is begun.
-    private func endedOnReturn(_ name: String, begunIn callable: CallableID) -> Bool {
+    /// before it can enter the background again, so no task is held when the next one is begun. The begin may sit in
+    /// a function that callback reaches (`startBackgroundTask()`, a keeper's `start()`, three calls down), when every
+    /// call of it made on a change of app state comes from such a callback, and the end in a function the callback for
+    /// coming back reaches (`keeper.end()`).
+    private func endedOnReturn(_ name: String, begunIn callable: CallableID, depth: Int = 0) -> Bool {
         let info = project.index.callable(callable)
-        guard Self.backgroundCallbacks.contains(info.name), let typeName = info.typeName else { return false }
+        guard Self.backgroundCallbacks.contains(info.name) else {
+            let index = project.index
+            let recurring = index.callers(of: callable).filter { index.isRecurring($0) }
+            guard depth < 3, !recurring.isEmpty else { return false }
+            return recurring.allSatisfy { endedOnReturn(name, begunIn: index.caller(of: $0), depth: depth + 1) }
+        }
+        guard let typeName = info.typeName else { return false }
         let summary = project.summary(Int(callable.file))
         let fileIndex = Int(callable.file)
         let file = project.file(fileIndex)
