@@ -660,6 +660,26 @@ struct Walker {
             ? Exemption(then: false, otherwise: true, flag: true) : Exemption(then: true, otherwise: false, flag: true)
     }
 
+    /// A "take once" guard, told by what the code does: binding a stored optional alone (`guard let task =
+    /// refreshTask else { return }`, `if let handler = self.pending {`) and clearing it at once (`refreshTask = nil`,
+    /// the guard's next statement or the first of the `if`'s block). Whoever passes takes the work and leaves nothing
+    /// for the next, so the branch taken when it is `nil` is taken only once another has taken it: it owes nothing.
+    private func takeOnceGuard(_ start: Int, _ end: Int, _ close: Int) -> Exemption? {
+        guard paths.obligation != .incomingCallReported, file.word(start) == .let || file.word(start) == .var,
+            file.isIdentifier(start + 1), file.isPunct(start + 2, ASCII.equals)
+        else { return nil }
+        var value = start + 3
+        if file.word(value) == .`self`, file.isPunct(value + 1, ASCII.dot) { value += 2 }
+        guard file.isIdentifier(value), file.word(value) == .none, value + 1 == end else { return nil }
+        let name = file.text(value)
+        var next = file.word(end) == .else ? close + 1 : end + 1
+        if file.word(next) == .`self`, file.isPunct(next + 1, ASCII.dot) { next += 2 }
+        guard file.isIdentifier(next), file.text(next) == name, file.isPunct(next + 1, ASCII.equals),
+            file.word(next + 2) == .nil
+        else { return nil }
+        return Exemption(then: false, otherwise: true, flag: true)
+    }
+
     /// `if task != .invalid { end }`, `guard task != .invalid else { return }`: when the identifier is already
     /// `.invalid` the task was ended (or never began), so that branch owes nothing.
     private func invalidIdentifierExemption(_ start: Int, _ end: Int) -> Exemption? {
@@ -709,7 +729,10 @@ struct Walker {
             guard let open = bodyOpen(from: cursor + 1, limit: limit) else { return limit }
             let afterCondition = block(cursor + 1, open, entry: branchEntry, inDo: inDo)
             var exemption = exemption(conditionFrom: cursor + 1, to: open)
-            if !exemption.flag, cursor == start, let guardEx = onceGuard(cursor + 1, open, Int(file.matching[open])) {
+            if !exemption.flag, cursor == start,
+                let guardEx = onceGuard(cursor + 1, open, Int(file.matching[open]))
+                    ?? takeOnceGuard(cursor + 1, open, Int(file.matching[open]))
+            {
                 exemption = guardEx
             }
             lastExemption = exemption
@@ -842,7 +865,11 @@ struct Walker {
         let open = elseIndex + 1
         let close = Int(file.matching[open])
         guard close > open else { return limit }
-        if !exemption.flag, let guardEx = onceGuard(start + 1, elseIndex, close) { exemption = guardEx }
+        if !exemption.flag,
+            let guardEx = onceGuard(start + 1, elseIndex, close) ?? takeOnceGuard(start + 1, elseIndex, close)
+        {
+            exemption = guardEx
+        }
         if exemption.flag { guarded += 1 }
         _ = block(open + 1, close, entry: exemption.otherwise ? .completed : state, inDo: inDo)
         if exemption.flag { guarded -= 1 }
