@@ -520,6 +520,9 @@ struct Walker {
             return value ? Exemption(then: false, otherwise: true) : Exemption(then: true, otherwise: false)
         }
 
+        if paths.obligation != .incomingCallReported, let observed = observedFlagExemption(start, end) {
+            return observed
+        }
         guard paths.obligation == .incomingCallReported else { return completedFlagExemption(start, end) }
         var mentionsVoIP = false
         var negated = false
@@ -658,6 +661,46 @@ struct Walker {
         else { return nil }
         return file.word(end) == .else
             ? Exemption(then: false, otherwise: true, flag: true) : Exemption(then: true, otherwise: false, flag: true)
+    }
+
+    /// A branch skipped while a stored Boolean of this file is set (`if !isProcessing { complete() }`, `guard
+    /// !isBusy else { return }`), where that Boolean's `didSet` observer calls a project function that finishes the
+    /// work (`didSet { if oldValue && !isProcessing { complete() } }`): the work is left to the observer, which
+    /// finishes it when the flag is cleared, so the branch taken while it is set owes nothing.
+    private func observedFlagExemption(_ start: Int, _ end: Int) -> Exemption? {
+        var cursor = start
+        let negated = file.isPunct(cursor, ASCII.bang)
+        if negated { cursor += 1 }
+        // In a `guard`, only the `else` taken while the flag is set (`guard !flag else { … }`).
+        if file.word(end) == .else, !negated { return nil }
+        if file.word(cursor) == .`self`, file.isPunct(cursor + 1, ASCII.dot) { cursor += 2 }
+        guard cursor + 1 == end, file.isIdentifier(cursor), file.word(cursor) == .none else { return nil }
+        let name = file.text(cursor)
+        for declaration in 0..<file.count
+        where file.word(declaration) == .var && file.isIdentifier(declaration + 1) && file.text(declaration + 1) == name
+        {
+            var open = declaration + 2
+            while open < min(declaration + 8, file.count), !file.isPunct(open, ASCII.openBrace) { open += 1 }
+            guard file.isPunct(open, ASCII.openBrace), file.line(open) == file.line(declaration) else { continue }
+            let close = Int(file.matching[open])
+            guard close > open else { continue }
+            for observer in open..<close where file.word(observer) == .didSet && file.isPunct(observer + 1, ASCII.openBrace)
+            {
+                let end = Int(file.matching[observer + 1])
+                for token in (observer + 2)..<max(end, observer + 2)
+                where file.isIdentifier(token) && file.word(token) == .none && file.isPunct(token + 1, ASCII.openParen) {
+                    guard
+                        let callee = paths.project.callee(
+                            file: fileIndex, token: token, name: file.text(token), labels: file.labels(ofCallAt: token + 1)),
+                        paths.mayFinish(callee)
+                    else { continue }
+                    return negated
+                        ? Exemption(then: false, otherwise: true, flag: true)
+                        : Exemption(then: true, otherwise: false, flag: true)
+                }
+            }
+        }
+        return nil
     }
 
     /// A "take once" guard, told by what the code does: binding a stored optional alone (`guard let task =
