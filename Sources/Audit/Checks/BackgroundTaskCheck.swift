@@ -381,7 +381,9 @@ struct BackgroundTaskCheck {
         // The expiration handler marks that it has run (it cancels the operation, sets a flag) and the normal path
         // tests the mark: the handler has ended the task on the path that leaves on it, and the other ends it once.
         let marks = expirationMarks(expiration, in: file)
-        if expirationEndsOnly, !testsMark(marks, beforeEnding: name, in: file, end..<rangeEnd) {
+        if expirationEndsOnly, !testsMark(marks, beforeEnding: name, in: file, end..<rangeEnd),
+            !outcome.endsProcess || mentionsEnd(of: [name] + enders, in: file, end..<rangeEnd)
+        {
             findings.append(endedTwice)
         }
         for leak in Set(outcome.leaks).sorted(by: { ($0.file, $0.token) < ($1.file, $1.token) }) {
@@ -395,6 +397,19 @@ struct BackgroundTaskCheck {
             let message = HandlerCheck.leakMessage(
                 leakFile, token, owed: "endBackgroundTask(_:)", what: "the background task `\(name)`")
             findings.append(Finding(rule: .unpairedBeginBackgroundTask, at: leakFile.location(token), message: message))
+        }
+    }
+
+    /// Whether tokens in `range` call `endBackgroundTask(_:)`, hand one of `names` whole to a call, or call one (a
+    /// local closure that ends the task): the paths end the task itself, not only the process.
+    private func mentionsEnd(of names: [String], in file: SourceFile, _ range: Range<Int>) -> Bool {
+        range.contains { token in
+            file.is(token, "endBackgroundTask")
+                || file.isIdentifier(token) && names.contains(file.text(token))
+                    && (file.isPunct(token - 1, ASCII.openParen) || file.isPunct(token - 1, ASCII.comma)
+                        || file.isPunct(token - 1, ASCII.colon))
+                    && (file.isPunct(token + 1, ASCII.closeParen) || file.isPunct(token + 1, ASCII.comma))
+                || file.isIdentifier(token) && names.contains(file.text(token)) && file.isPunct(token + 1, ASCII.openParen)
         }
     }
 

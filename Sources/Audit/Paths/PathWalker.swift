@@ -1228,6 +1228,12 @@ struct Walker {
             return
         }
         let isMember = file.isPunct(index - 1, ASCII.dot)
+        if paths.obligation == .backgroundTaskEnded, !isMember, Self.processEndingCalls.contains(name) {
+            // `exit(0)`, `abort()`: the process ends, and every background task it began ends with it.
+            found.endsProcess = true
+            finish(&state)
+            return
+        }
         if name == "submit", isMember, arguments.count == 1, arguments[0].label < 0 { found.submits = true }
         let labels = arguments.map { $0.label >= 0 ? file.text($0.label) : "_" }
         let project = paths.project
@@ -1327,6 +1333,9 @@ struct Walker {
             finish(&state)
         }
     }
+
+    /// Calls that end the process (or trap), and with it every background task it began.
+    private static let processEndingCalls: Set<String> = ["exit", "abort", "fatalError", "preconditionFailure"]
 
     /// Whether an override of `callee` in a subclass finishes the work handed to it on every path, while `callee`
     /// itself does not.
