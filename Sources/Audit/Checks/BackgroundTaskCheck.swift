@@ -409,7 +409,8 @@ struct BackgroundTaskCheck {
                     && (file.isPunct(token - 1, ASCII.openParen) || file.isPunct(token - 1, ASCII.comma)
                         || file.isPunct(token - 1, ASCII.colon))
                     && (file.isPunct(token + 1, ASCII.closeParen) || file.isPunct(token + 1, ASCII.comma))
-                || file.isIdentifier(token) && names.contains(file.text(token)) && file.isPunct(token + 1, ASCII.openParen)
+                || file.isIdentifier(token) && names.contains(file.text(token))
+                    && file.isPunct(token + 1, ASCII.openParen)
         }
     }
 

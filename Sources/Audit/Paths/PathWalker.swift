@@ -684,14 +684,16 @@ struct Walker {
             guard file.isPunct(open, ASCII.openBrace), file.line(open) == file.line(declaration) else { continue }
             let close = Int(file.matching[open])
             guard close > open else { continue }
-            for observer in open..<close where file.word(observer) == .didSet && file.isPunct(observer + 1, ASCII.openBrace)
-            {
+            for observer in open..<close
+            where file.word(observer) == .didSet && file.isPunct(observer + 1, ASCII.openBrace) {
                 let end = Int(file.matching[observer + 1])
                 for token in (observer + 2)..<max(end, observer + 2)
-                where file.isIdentifier(token) && file.word(token) == .none && file.isPunct(token + 1, ASCII.openParen) {
+                where file.isIdentifier(token) && file.word(token) == .none && file.isPunct(token + 1, ASCII.openParen)
+                {
                     guard
                         let callee = paths.project.callee(
-                            file: fileIndex, token: token, name: file.text(token), labels: file.labels(ofCallAt: token + 1)),
+                            file: fileIndex, token: token, name: file.text(token),
+                            labels: file.labels(ofCallAt: token + 1)),
                         paths.mayFinish(callee)
                     else { continue }
                     return negated
