@@ -326,6 +326,14 @@ struct BackgroundTaskCheck {
             }
             let ended = beginner.map { ended.counting(for: $0, in: project.index) } ?? ended.anywhere
             if expirationEndsOnly, ended.contains(name) { findings.append(endedTwice) }
+            if let drop = droppedWithoutEnding(name, in: file, fileIndex: fileIndex, expiration: expiration) {
+                findings.append(
+                    Finding(
+                        rule: .unpairedBeginBackgroundTask, at: location,
+                        message: "`\(name)` is set to `.invalid` at line \(drop) by code that does not end the task it "
+                            + "holds; that task is dropped, and neither the expiration handler nor a later end, which "
+                            + "read `\(name)`, can end it."))
+            }
             if let call = project.call(file: fileIndex, token: token),
                 call.onStateChange
                     || project.index.runsOnEachEvent(CallableID(file: Int32(fileIndex), index: call.caller)),
@@ -373,7 +381,9 @@ struct BackgroundTaskCheck {
         // The expiration handler marks that it has run (it cancels the operation, sets a flag) and the normal path
         // tests the mark: the handler has ended the task on the path that leaves on it, and the other ends it once.
         let marks = expirationMarks(expiration, in: file)
-        if expirationEndsOnly, !testsMark(marks, beforeEnding: name, in: file, end..<rangeEnd) {
+        if expirationEndsOnly, !testsMark(marks, beforeEnding: name, in: file, end..<rangeEnd),
+            !outcome.endsProcess || mentionsEnd(of: [name] + enders, in: file, end..<rangeEnd)
+        {
             findings.append(endedTwice)
         }
         for leak in Set(outcome.leaks).sorted(by: { ($0.file, $0.token) < ($1.file, $1.token) }) {
@@ -387,6 +397,20 @@ struct BackgroundTaskCheck {
             let message = HandlerCheck.leakMessage(
                 leakFile, token, owed: "endBackgroundTask(_:)", what: "the background task `\(name)`")
             findings.append(Finding(rule: .unpairedBeginBackgroundTask, at: leakFile.location(token), message: message))
+        }
+    }
+
+    /// Whether tokens in `range` call `endBackgroundTask(_:)`, hand one of `names` whole to a call, or call one (a
+    /// local closure that ends the task): the paths end the task itself, not only the process.
+    private func mentionsEnd(of names: [String], in file: SourceFile, _ range: Range<Int>) -> Bool {
+        range.contains { token in
+            file.is(token, "endBackgroundTask")
+                || file.isIdentifier(token) && names.contains(file.text(token))
+                    && (file.isPunct(token - 1, ASCII.openParen) || file.isPunct(token - 1, ASCII.comma)
+                        || file.isPunct(token - 1, ASCII.colon))
+                    && (file.isPunct(token + 1, ASCII.closeParen) || file.isPunct(token + 1, ASCII.comma))
+                || file.isIdentifier(token) && names.contains(file.text(token))
+                    && file.isPunct(token + 1, ASCII.openParen)
         }
     }
 
@@ -682,6 +706,66 @@ struct BackgroundTaskCheck {
         return false
     }
 
+    /// The line where the property `name` is set to `.invalid` (`backgroundTask = .invalid` when the work runs out)
+    /// by a block, outside an initialiser and the expiration handler at `expiration`, that neither ends a background task
+    /// nor calls a project function that may: whatever task the property held is dropped. A reset in the block that
+    /// ends the task (`let id = task; task = .invalid; app.endBackgroundTask(id)`), or in a `defer` of it, is no drop.
+    private func droppedWithoutEnding(_ name: String, in file: SourceFile, fileIndex: Int, expiration: Int?) -> Int? {
+        let skipped = expiration.map { $0..<(Int(file.matching[$0]) + 1) } ?? 0..<0
+        for token in 0..<file.count
+        where file.isIdentifier(token) && file.text(token) == name && file.isPunct(token + 1, ASCII.equals)
+            && !skipped.contains(token) && isInvalidIdentifier(token + 2, in: file)
+        {
+            if file.isPunct(token - 1, ASCII.dot), file.word(token - 2) != .`self` { continue }
+            if file.word(token - 1) == .var || file.word(token - 1) == .let { continue }
+            guard let callable = file.callable(containing: token) else { continue }
+            let function = file.scopes[callable]
+            guard function.head >= 0, file.word(Int(function.head)) != .`init` else { continue }
+            // The block the reset is a statement of (a `defer`'s is the block around it, whose end runs first).
+            var block = Int(file.scopeOf[token])
+            while file.scopes[block].kind == .control, file.scopes[block].control == .`defer` {
+                block = Int(file.scopes[block].parent)
+            }
+            let open = max(Int(file.scopes[block].open), 0)
+            let close = min(Int(file.scopes[block].close), file.count)
+            if !mayEndTask(in: file, fileIndex: fileIndex, from: open, to: close) { return file.line(token) }
+        }
+        return nil
+    }
+
+    /// Whether the token at `value` starts `.invalid`, `UIBackgroundTaskIdentifier.invalid` or Swift 4's
+    /// `UIBackgroundTaskInvalid`, the value alone.
+    private func isInvalidIdentifier(_ value: Int, in file: SourceFile) -> Bool {
+        var end = value
+        if file.isPunct(value, ASCII.dot), file.is(value + 1, "invalid") {
+            end = value + 2
+        } else if file.is(value, "UIBackgroundTaskIdentifier"), file.isPunct(value + 1, ASCII.dot),
+            file.is(value + 2, "invalid")
+        {
+            end = value + 3
+        } else if file.is(value, "UIBackgroundTaskInvalid") {
+            end = value + 1
+        } else {
+            return false
+        }
+        return !file.isPunct(end, ASCII.dot) && !file.isPunct(end, ASCII.openParen)
+    }
+
+    /// Whether tokens `start..<end` call `endBackgroundTask(_:)` or a project function that may end a task.
+    private func mayEndTask(in file: SourceFile, fileIndex: Int, from start: Int, to end: Int) -> Bool {
+        for token in start..<end where file.isIdentifier(token) {
+            if file.is(token, "endBackgroundTask") { return true }
+            if file.isPunct(token + 1, ASCII.openParen), file.word(token) == .none,
+                project.resolved(
+                    file: fileIndex, token: token, name: file.text(token), labels: file.labels(ofCallAt: token + 1)
+                ).contains(where: { mayEndTask($0) })
+            {
+                return true
+            }
+        }
+        return false
+    }
+
     /// Calls that run the closure they are given before they return.
     private static let synchronousCalls: Set<String> = ["sync", "performAndWait", "autoreleasepool"]
 
@@ -693,10 +777,19 @@ struct BackgroundTaskCheck {
 
     /// Whether a task begun in the callback for entering the background (`sceneDidEnterBackground`) is ended by the
     /// same type's callback for coming back (`sceneWillEnterForeground`, `…DidBecomeActive`): the app comes back
-    /// before it can enter the background again, so no task is held when the next one is begun.
-    private func endedOnReturn(_ name: String, begunIn callable: CallableID) -> Bool {
+    /// before it can enter the background again, so no task is held when the next one is begun. The begin may sit in
+    /// a function that callback reaches (`startBackgroundTask()`, a keeper's `start()`, three calls down), when every
+    /// call of it made on a change of app state comes from such a callback, and the end in a function the callback for
+    /// coming back reaches (`keeper.end()`).
+    private func endedOnReturn(_ name: String, begunIn callable: CallableID, depth: Int = 0) -> Bool {
         let info = project.index.callable(callable)
-        guard Self.backgroundCallbacks.contains(info.name), let typeName = info.typeName else { return false }
+        guard Self.backgroundCallbacks.contains(info.name) else {
+            let index = project.index
+            let recurring = index.callers(of: callable).filter { index.isRecurring($0) }
+            guard depth < 3, !recurring.isEmpty else { return false }
+            return recurring.allSatisfy { endedOnReturn(name, begunIn: index.caller(of: $0), depth: depth + 1) }
+        }
+        guard let typeName = info.typeName else { return false }
         let summary = project.summary(Int(callable.file))
         let fileIndex = Int(callable.file)
         let file = project.file(fileIndex)

@@ -32,6 +32,9 @@ struct PathOutcome: Sendable {
     var fall: Fall = .none
     /// The body finishes the work or hands it to other code somewhere.
     var mentions = false
+    /// Some path ends the process (`exit(0)`, `fatalError(…)`): the background task ends with it, though nothing
+    /// calls `endBackgroundTask(_:)`, so it is no second end of a task the expiration handler ends.
+    var endsProcess = false
     /// A `task.expirationHandler = …` assignment was seen.
     var setsExpirationHandler = false
     /// An expiration handler was set that does nothing but log (so the work is not cancelled): where it is set.
@@ -78,6 +81,7 @@ struct PathOutcome: Sendable {
     /// Adds what `other`, a closure's or a called function's body, found that holds whether or not it finishes
     /// the work (its paths are the caller's to weigh).
     mutating func addFacts(of other: PathOutcome) {
+        endsProcess = endsProcess || other.endsProcess
         setsExpirationHandler = setsExpirationHandler || other.setsExpirationHandler
         expirationHandlerOnlyLogs = expirationHandlerOnlyLogs ?? other.expirationHandlerOnlyLogs
         repeated += other.repeated

@@ -520,6 +520,9 @@ struct Walker {
             return value ? Exemption(then: false, otherwise: true) : Exemption(then: true, otherwise: false)
         }
 
+        if paths.obligation != .incomingCallReported, let observed = observedFlagExemption(start, end) {
+            return observed
+        }
         guard paths.obligation == .incomingCallReported else { return completedFlagExemption(start, end) }
         var mentionsVoIP = false
         var negated = false
@@ -660,6 +663,68 @@ struct Walker {
             ? Exemption(then: false, otherwise: true, flag: true) : Exemption(then: true, otherwise: false, flag: true)
     }
 
+    /// A branch skipped while a stored Boolean of this file is set (`if !isProcessing { complete() }`, `guard
+    /// !isBusy else { return }`), where that Boolean's `didSet` observer calls a project function that finishes the
+    /// work (`didSet { if oldValue && !isProcessing { complete() } }`): the work is left to the observer, which
+    /// finishes it when the flag is cleared, so the branch taken while it is set owes nothing.
+    private func observedFlagExemption(_ start: Int, _ end: Int) -> Exemption? {
+        var cursor = start
+        let negated = file.isPunct(cursor, ASCII.bang)
+        if negated { cursor += 1 }
+        // In a `guard`, only the `else` taken while the flag is set (`guard !flag else { … }`).
+        if file.word(end) == .else, !negated { return nil }
+        if file.word(cursor) == .`self`, file.isPunct(cursor + 1, ASCII.dot) { cursor += 2 }
+        guard cursor + 1 == end, file.isIdentifier(cursor), file.word(cursor) == .none else { return nil }
+        let name = file.text(cursor)
+        for declaration in 0..<file.count
+        where file.word(declaration) == .var && file.isIdentifier(declaration + 1) && file.text(declaration + 1) == name
+        {
+            var open = declaration + 2
+            while open < min(declaration + 8, file.count), !file.isPunct(open, ASCII.openBrace) { open += 1 }
+            guard file.isPunct(open, ASCII.openBrace), file.line(open) == file.line(declaration) else { continue }
+            let close = Int(file.matching[open])
+            guard close > open else { continue }
+            for observer in open..<close
+            where file.word(observer) == .didSet && file.isPunct(observer + 1, ASCII.openBrace) {
+                let end = Int(file.matching[observer + 1])
+                for token in (observer + 2)..<max(end, observer + 2)
+                where file.isIdentifier(token) && file.word(token) == .none && file.isPunct(token + 1, ASCII.openParen)
+                {
+                    guard
+                        let callee = paths.project.callee(
+                            file: fileIndex, token: token, name: file.text(token),
+                            labels: file.labels(ofCallAt: token + 1)),
+                        paths.mayFinish(callee)
+                    else { continue }
+                    return negated
+                        ? Exemption(then: false, otherwise: true, flag: true)
+                        : Exemption(then: true, otherwise: false, flag: true)
+                }
+            }
+        }
+        return nil
+    }
+
+    /// A "take once" guard, told by what the code does: binding a stored optional alone (`guard let task =
+    /// refreshTask else { return }`, `if let handler = self.pending {`) and clearing it at once (`refreshTask = nil`,
+    /// the guard's next statement or the first of the `if`'s block). Whoever passes takes the work and leaves nothing
+    /// for the next, so the branch taken when it is `nil` is taken only once another has taken it: it owes nothing.
+    private func takeOnceGuard(_ start: Int, _ end: Int, _ close: Int) -> Exemption? {
+        guard paths.obligation != .incomingCallReported, file.word(start) == .let || file.word(start) == .var,
+            file.isIdentifier(start + 1), file.isPunct(start + 2, ASCII.equals)
+        else { return nil }
+        var value = start + 3
+        if file.word(value) == .`self`, file.isPunct(value + 1, ASCII.dot) { value += 2 }
+        guard file.isIdentifier(value), file.word(value) == .none, value + 1 == end else { return nil }
+        let name = file.text(value)
+        var next = file.word(end) == .else ? close + 1 : end + 1
+        if file.word(next) == .`self`, file.isPunct(next + 1, ASCII.dot) { next += 2 }
+        guard file.isIdentifier(next), file.text(next) == name, file.isPunct(next + 1, ASCII.equals),
+            file.word(next + 2) == .nil
+        else { return nil }
+        return Exemption(then: false, otherwise: true, flag: true)
+    }
+
     /// `if task != .invalid { end }`, `guard task != .invalid else { return }`: when the identifier is already
     /// `.invalid` the task was ended (or never began), so that branch owes nothing.
     private func invalidIdentifierExemption(_ start: Int, _ end: Int) -> Exemption? {
@@ -709,7 +774,10 @@ struct Walker {
             guard let open = bodyOpen(from: cursor + 1, limit: limit) else { return limit }
             let afterCondition = block(cursor + 1, open, entry: branchEntry, inDo: inDo)
             var exemption = exemption(conditionFrom: cursor + 1, to: open)
-            if !exemption.flag, cursor == start, let guardEx = onceGuard(cursor + 1, open, Int(file.matching[open])) {
+            if !exemption.flag, cursor == start,
+                let guardEx = onceGuard(cursor + 1, open, Int(file.matching[open]))
+                    ?? takeOnceGuard(cursor + 1, open, Int(file.matching[open]))
+            {
                 exemption = guardEx
             }
             lastExemption = exemption
@@ -842,7 +910,11 @@ struct Walker {
         let open = elseIndex + 1
         let close = Int(file.matching[open])
         guard close > open else { return limit }
-        if !exemption.flag, let guardEx = onceGuard(start + 1, elseIndex, close) { exemption = guardEx }
+        if !exemption.flag,
+            let guardEx = onceGuard(start + 1, elseIndex, close) ?? takeOnceGuard(start + 1, elseIndex, close)
+        {
+            exemption = guardEx
+        }
         if exemption.flag { guarded += 1 }
         _ = block(open + 1, close, entry: exemption.otherwise ? .completed : state, inDo: inDo)
         if exemption.flag { guarded -= 1 }
@@ -1158,6 +1230,12 @@ struct Walker {
             return
         }
         let isMember = file.isPunct(index - 1, ASCII.dot)
+        if paths.obligation == .backgroundTaskEnded, !isMember, Self.processEndingCalls.contains(name) {
+            // `exit(0)`, `abort()`: the process ends, and every background task it began ends with it.
+            found.endsProcess = true
+            finish(&state)
+            return
+        }
         if name == "submit", isMember, arguments.count == 1, arguments[0].label < 0 { found.submits = true }
         let labels = arguments.map { $0.label >= 0 ? file.text($0.label) : "_" }
         let project = paths.project
@@ -1257,6 +1335,9 @@ struct Walker {
             finish(&state)
         }
     }
+
+    /// Calls that end the process (or trap), and with it every background task it began.
+    private static let processEndingCalls: Set<String> = ["exit", "abort", "fatalError", "preconditionFailure"]
 
     /// Whether an override of `callee` in a subclass finishes the work handed to it on every path, while `callee`
     /// itself does not.
