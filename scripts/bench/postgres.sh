@@ -131,9 +131,12 @@ bench_postgres_pinned() {
     fi
     ensure_packages procps util-linux # pgrep; taskset
     postmaster=$(head -1 "$PIPELINE_TEST_POSTGRES_DIR/data/postmaster.pid")
-    for pid in "$postmaster" $(pgrep -P "$postmaster"); do taskset -p -c 1 "$pid" >/dev/null; done
+    # A session that ends between pgrep and taskset is gone, not an error.
+    for pid in "$postmaster" $(pgrep -P "$postmaster"); do taskset -p -c 1 "$pid" >/dev/null 2>&1 || true; done
     pg=$(seconds taskset -c 0 "$PIPELINE" retrain --force --jobs 1 --db "$(postgres_url bench_pinned)" --now "$NOW")
-    for pid in "$postmaster" $(pgrep -P "$postmaster"); do taskset -p -c "0-$(($(nproc) - 1))" "$pid" >/dev/null; done
+    for pid in "$postmaster" $(pgrep -P "$postmaster"); do
+        taskset -p -c "0-$(($(nproc) - 1))" "$pid" >/dev/null 2>&1 || true
+    done
     sq=$(seconds taskset -c 0 "$PIPELINE" retrain --force --jobs 1 --db "$WORK/pinned.sqlite" --now "$NOW")
     echo "  the same first night, each worker on core 0 and the server on core 1:"
     printf "  PostgreSQL, 1 worker    %7.2f s  %7s users/s\n" "$pg" "$(rate "$users" "$pg")"
