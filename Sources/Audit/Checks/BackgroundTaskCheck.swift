@@ -404,13 +404,14 @@ struct BackgroundTaskCheck {
     /// local closure that ends the task): the paths end the task itself, not only the process.
     private func mentionsEnd(of names: [String], in file: SourceFile, _ range: Range<Int>) -> Bool {
         range.contains { token in
-            file.is(token, "endBackgroundTask")
-                || file.isIdentifier(token) && names.contains(file.text(token))
-                    && (file.isPunct(token - 1, ASCII.openParen) || file.isPunct(token - 1, ASCII.comma)
-                        || file.isPunct(token - 1, ASCII.colon))
-                    && (file.isPunct(token + 1, ASCII.closeParen) || file.isPunct(token + 1, ASCII.comma))
-                || file.isIdentifier(token) && names.contains(file.text(token))
-                    && file.isPunct(token + 1, ASCII.openParen)
+            if file.is(token, "endBackgroundTask") { return true }
+            guard file.isIdentifier(token), names.contains(file.text(token)) else { return false }
+            let called = file.isPunct(token + 1, ASCII.openParen)
+            let handedWhole =
+                (file.isPunct(token - 1, ASCII.openParen) || file.isPunct(token - 1, ASCII.comma)
+                    || file.isPunct(token - 1, ASCII.colon))
+                && (file.isPunct(token + 1, ASCII.closeParen) || file.isPunct(token + 1, ASCII.comma))
+            return called || handedWhole
         }
     }
 
@@ -751,14 +752,19 @@ struct BackgroundTaskCheck {
         return !file.isPunct(end, ASCII.dot) && !file.isPunct(end, ASCII.openParen)
     }
 
-    /// Whether tokens `start..<end` call `endBackgroundTask(_:)` or a project function that may end a task.
-    private func mayEndTask(in file: SourceFile, fileIndex: Int, from start: Int, to end: Int) -> Bool {
+    /// Whether tokens `start..<end` call `endBackgroundTask(_:)` or a project function that may end a task; with
+    /// `beforeReturning`, leaving out code dispatched from the block opened at `start` to run later.
+    private func mayEndTask(
+        in file: SourceFile, fileIndex: Int, from start: Int, to end: Int, beforeReturning: Bool = false
+    ) -> Bool {
         for token in start..<end where file.isIdentifier(token) {
+            if beforeReturning, runsLater(token, in: file, fileIndex: fileIndex, within: start) { continue }
             if file.is(token, "endBackgroundTask") { return true }
+            // Any of the project functions the call may reach (`self?.endTask()` with several `endTask`s about).
             if file.isPunct(token + 1, ASCII.openParen), file.word(token) == .none,
                 project.resolved(
                     file: fileIndex, token: token, name: file.text(token), labels: file.labels(ofCallAt: token + 1)
-                ).contains(where: { mayEndTask($0) })
+                ).contains(where: { mayEndTask($0, beforeReturning: beforeReturning) })
             {
                 return true
             }
@@ -863,19 +869,7 @@ struct BackgroundTaskCheck {
     private func closureEndsTask(_ file: SourceFile, open: Int, fileIndex: Int, beforeReturning: Bool = false) -> Bool {
         let close = Int(file.matching[open])
         guard close > open else { return true }
-        for token in open..<close where file.isIdentifier(token) {
-            if beforeReturning, runsLater(token, in: file, fileIndex: fileIndex, within: open) { continue }
-            if file.is(token, "endBackgroundTask") { return true }
-            // Any of the project functions the call may reach (`self?.endTask()` with several `endTask`s about).
-            if file.isPunct(token + 1, ASCII.openParen), file.word(token) == .none,
-                project.resolved(
-                    file: fileIndex, token: token, name: file.text(token), labels: file.labels(ofCallAt: token + 1)
-                ).contains(where: { mayEndTask($0, beforeReturning: beforeReturning) })
-            {
-                return true
-            }
-        }
-        return false
+        return mayEndTask(in: file, fileIndex: fileIndex, from: open, to: close, beforeReturning: beforeReturning)
     }
 
     private func referenceEndsTask(_ file: SourceFile, _ argument: Argument, fileIndex: Int) -> Bool {

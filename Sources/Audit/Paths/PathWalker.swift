@@ -633,12 +633,18 @@ struct Walker {
             ? Exemption(then: false, otherwise: true, flag: true) : Exemption(then: true, otherwise: false, flag: true)
     }
 
-    /// A "run once" guard around ending a background task, told by what the code does, whatever the flag is
-    /// called: a condition that is only a Boolean stored name (`self.isEnding`, or `!self.isEnding` in a `guard`),
-    /// whose block (ending at `close`) only returns, followed at once by setting that name to `true` (`if
-    /// self.isEnding { return }; self.isEnding = true`). The branch that returns is taken when another call is
-    /// already ending the task: it owes nothing.
+    /// A guard that lets one caller through to the work, told by what the code does: a flag set at once after it
+    /// (`flagOnceGuard`), or a stored optional taken and cleared at once (`takeOnceGuard`). The branch it keeps the
+    /// others on is taken only when another has the work: it owes nothing.
     private func onceGuard(_ start: Int, _ end: Int, _ close: Int) -> Exemption? {
+        flagOnceGuard(start, end, close) ?? takeOnceGuard(start, end, close)
+    }
+
+    /// A "run once" guard around ending a background task, whatever the flag is called: a condition that is only a
+    /// Boolean stored name (`self.isEnding`, or `!self.isEnding` in a `guard`), whose block (ending at `close`) only
+    /// returns, followed at once by setting that name to `true` (`if self.isEnding { return }; self.isEnding =
+    /// true`). The branch that returns is taken when another call is already ending the task.
+    private func flagOnceGuard(_ start: Int, _ end: Int, _ close: Int) -> Exemption? {
         // Only for a background task held in a variable, which whoever passes the guard ends for all; a caller's
         // own completion handler dropped by such a guard is still owed.
         guard paths.obligation == .backgroundTaskEnded else { return nil }
@@ -774,10 +780,7 @@ struct Walker {
             guard let open = bodyOpen(from: cursor + 1, limit: limit) else { return limit }
             let afterCondition = block(cursor + 1, open, entry: branchEntry, inDo: inDo)
             var exemption = exemption(conditionFrom: cursor + 1, to: open)
-            if !exemption.flag, cursor == start,
-                let guardEx = onceGuard(cursor + 1, open, Int(file.matching[open]))
-                    ?? takeOnceGuard(cursor + 1, open, Int(file.matching[open]))
-            {
+            if !exemption.flag, cursor == start, let guardEx = onceGuard(cursor + 1, open, Int(file.matching[open])) {
                 exemption = guardEx
             }
             lastExemption = exemption
@@ -910,11 +913,7 @@ struct Walker {
         let open = elseIndex + 1
         let close = Int(file.matching[open])
         guard close > open else { return limit }
-        if !exemption.flag,
-            let guardEx = onceGuard(start + 1, elseIndex, close) ?? takeOnceGuard(start + 1, elseIndex, close)
-        {
-            exemption = guardEx
-        }
+        if !exemption.flag, let guardEx = onceGuard(start + 1, elseIndex, close) { exemption = guardEx }
         if exemption.flag { guarded += 1 }
         _ = block(open + 1, close, entry: exemption.otherwise ? .completed : state, inDo: inDo)
         if exemption.flag { guarded -= 1 }
