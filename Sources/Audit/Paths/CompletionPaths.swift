@@ -114,7 +114,8 @@ final class CompletionPaths {
         case taskCompleted
         /// Calling the completion handler parameter (`aliases` name it).
         case completionHandlerCalled
-        /// `reportNewIncomingCall` (or `reportNewIncomingVoIPPushPayload`) on a `CXProvider`.
+        /// `reportNewIncomingCall` (or `reportNewIncomingVoIPPushPayload`) on a `CXProvider`, or
+        /// `reportNewIncomingConversation` on LiveCommunicationKit's `ConversationManager` (iOS 17.4).
         case incomingCallReported
         /// `endBackgroundTask(_:)` with the identifier `aliases` name.
         case backgroundTaskEnded
@@ -252,8 +253,7 @@ final class CompletionPaths {
             return aliases.contains(name)
         case .incomingCallReported:
             // (`reportNewIncomingCallWithUUID(_:update:completion:)` is Swift 2.3's spelling of the report.)
-            return name == "reportNewIncomingCall" || name == "reportNewIncomingVoIPPushPayload"
-                || name == "reportNewIncomingCallWithUUID"
+            return Self.isReport(name)
         case .backgroundTaskEnded:
             guard name == "endBackgroundTask" else { return false }
             for argument in arguments {
@@ -413,12 +413,21 @@ final class CompletionPaths {
         return locals[file.text(index - 2)] == true && !file.isPunct(index - 3, ASCII.dot)
     }
 
+    /// Whether `name` reports an incoming call: CallKit's report, in any of its spellings, or LiveCommunicationKit's.
+    static func isReport(_ name: String) -> Bool {
+        name == "reportNewIncomingCall" || name == "reportNewIncomingVoIPPushPayload"
+            || name == "reportNewIncomingCallWithUUID" || name == "reportNewIncomingConversation"
+    }
+
     /// The names of the calls that finish the work, for the obligations a called function can finish on its own.
     private var finishingNames: [StaticString] {
         switch obligation {
         case .taskCompleted: ["setTaskCompleted"]
         case .incomingCallReported:
-            ["reportNewIncomingCall", "reportNewIncomingVoIPPushPayload", "reportNewIncomingCallWithUUID"]
+            [
+                "reportNewIncomingCall", "reportNewIncomingVoIPPushPayload", "reportNewIncomingCallWithUUID",
+                "reportNewIncomingConversation",
+            ]
         case .backgroundTaskEnded: ["endBackgroundTask"]
         case .completionHandlerCalled: []
         }

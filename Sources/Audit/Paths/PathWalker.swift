@@ -984,7 +984,8 @@ struct Walker {
         while file.word(cursor) == .catch {
             guard let open = bodyOpen(from: cursor + 1, limit: limit) else { return limit }
             let catchClose = Int(file.matching[open])
-            let catchEntry: Fall = isOpen(entry) ? .open(site(cursor)) : entry
+            let catchEntry: Fall =
+                !isOpen(entry) ? entry : firstTryReports(from: start + 2, to: close) ? .completed : .open(site(cursor))
             results.append(block(open + 1, catchClose, entry: catchEntry, inDo: inDo))
             if caughtAfterFinishing, isOpen(catchEntry), paths.obligation == .taskCompleted {
                 // The error may come after the task was completed: the `catch` runs again from there, and what it
@@ -997,6 +998,29 @@ struct Walker {
         }
         state = merge(entry, results)
         return cursor
+    }
+
+    /// Whether the first `try` at the level of the `do` body in `start..<end` is a call reporting an incoming call
+    /// (`try await provider.reportNewIncomingCall(with:update:)`): nothing throws before it, and an error it throws
+    /// comes after the report was made (the system declined the call), so its `catch` owes no report.
+    private func firstTryReports(from start: Int, to end: Int) -> Bool {
+        guard paths.obligation == .incomingCallReported else { return false }
+        var index = start
+        while index < end {
+            if file.isPunct(index, ASCII.openBrace), Int(file.matching[index]) > index {
+                index = Int(file.matching[index]) + 1
+                continue
+            }
+            if file.word(index) == .try {
+                let expressionEnd = file.expressionEnd(from: index + 1, limit: end)
+                return (index + 1..<expressionEnd).contains { token in
+                    file.isIdentifier(token) && file.isPunct(token + 1, ASCII.openParen)
+                        && CompletionPaths.isReport(file.text(token))
+                }
+            }
+            index += 1
+        }
+        return false
     }
 
     private mutating func loop(at start: Int, _ limit: Int, _ state: inout Fall, inDo: Bool) -> Int {

@@ -436,7 +436,10 @@ struct FactCollector {
         let isMember = file.isPunct(index - 1, ASCII.dot)
         switch name {
         case "register":
-            guard isMember, let first = arguments.first, first.label >= 0,
+            // `BGTaskScheduler.shared.register(…)`, or `register(…)` in an extension of `BGTaskScheduler` (a wrapper
+            // the app calls through a protocol of its own, so that tests can pass a fake scheduler).
+            guard isMember || enclosingTypeName(of: index) == "BGTaskScheduler", let first = arguments.first,
+                first.label >= 0,
                 file.is(first.label, "forTaskWithIdentifier")
             else { return }
             let handler = handlerClosure(ofCallAt: index, arguments: arguments)
