@@ -351,7 +351,7 @@ public final class PersonalModels: ModelTrainingService {
 
     /// Pools every user's training rows, `jobs + 1` chunks at a time: one more than the workers, so that a chunk
     /// is being read while the workers accumulate the ones read (on PostgreSQL the reads are the server's work,
-    /// not this process's; a first retrain of 2,000 users took 5% less with one job). Users go in fixed chunks of
+    /// not this process's: docs/benchmarks.md, "Measurements behind the code"). Users go in fixed chunks of
     /// `poolingChunk`, each accumulated in user order, and the chunks are merged in chunk order as they
     /// finish, so the sums — and the artifacts trained on them — are bit-identical whatever `jobs` is.
     private func poolPopulation(asOf day: Day) async throws(PipelineError) -> PopulationAccumulator {

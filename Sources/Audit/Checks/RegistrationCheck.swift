@@ -259,7 +259,22 @@ struct RegistrationCheck {
             for identifier in occurrence.identifiers {
                 guard case .known(let value) = identifier.value else {
                     if case .unknown(let text) = identifier.value {
-                        built.append(PermittedIdentifiers.pattern(of: text))
+                        let pattern = PermittedIdentifiers.pattern(of: text)
+                        built.append(pattern)
+                        // Built at run time, yet no entry fits its literal parts (`"\(bundle).chaff"` beside only
+                        // `$(PRODUCT_BUNDLE_IDENTIFIER).refresh`): whatever it equals, it is not permitted.
+                        if let pattern, !declaring.isEmpty, !patterns.contains(where: { $0.mayFit(pattern) }),
+                            reported.insert(identifier).inserted
+                        {
+                            let message =
+                                "`\(text)` is registered, but no entry of BGTaskSchedulerPermittedIdentifiers in "
+                                + declaring.map(\.path).joined(separator: ", ")
+                                + " fits it (\"\(pattern)\", * standing for what is built at run time)."
+                            findings.append(
+                                Finding(
+                                    rule: .identifierNotPermitted, at: project.index.location(of: identifier.origin),
+                                    message: message))
+                        }
                     }
                     continue
                 }
@@ -298,4 +313,9 @@ struct RegistrationCheck {
             }
         }
     }
+}
+
+extension String {
+    /// Whether this permitted entry may be the identifier built at run time whose literal parts `pattern` gives.
+    fileprivate func mayFit(_ pattern: String) -> Bool { PermittedIdentifiers.mayOverlap(pattern, self) }
 }

@@ -459,11 +459,16 @@ struct FactCollector {
                     kind: .sceneModifier, identifier: identifier, call: call, conditions: conditions,
                     continued: false, handlerOpen: handler.open, handlerClose: handler.close))
             summary.needsDetailedPass = true
-        case "BGAppRefreshTaskRequest", "BGProcessingTaskRequest", "BGContinuedProcessingTaskRequest":
+        case "BGAppRefreshTaskRequest", "BGProcessingTaskRequest", "BGHealthResearchTaskRequest",
+            "BGContinuedProcessingTaskRequest":
             guard let first = arguments.first, first.label >= 0, file.is(first.label, "identifier") else { return }
+            // A health research request is a processing request (its subclass).
             let kind: RequestInfo.Kind =
-                name == "BGAppRefreshTaskRequest"
-                ? .refresh : name == "BGProcessingTaskRequest" ? .processing : .continued
+                switch name {
+                case "BGAppRefreshTaskRequest": .refresh
+                case "BGContinuedProcessingTaskRequest": .continued
+                default: .processing
+                }
             summary.requests.append(RequestInfo(kind: kind, identifier: values[0], call: call))
             if kind == .refresh { summary.needsDetailedPass = true }
         case "submit":

@@ -141,9 +141,9 @@ extension PostgreSQLDriver {
     /// are new) and the statements' round trips are then a small share of a bulk load.
     static let copiedLimit = 4_096
 
-    /// Chunks shorter than this go as arrays (`bulkUpsertDays`). A COPY costs the server about a tenth less per day
-    /// than the arrays, and each chunk a few milliseconds more: an ingestion in chunks of 1,024 days took as long
-    /// either way, in chunks of 512 two fifths longer through COPY, in chunks of 4,096 a tenth less server time.
+    /// Chunks shorter than this go as arrays (`bulkUpsertDays`): a COPY costs the server less per day than the arrays
+    /// and more per chunk, and from about this length on it is no slower (docs/benchmarks.md, "Measurements behind
+    /// the code").
     static let copiedFrom = 1_024
 
     /// `bulkUpsertDays` for one day, again while a row another writer inserted after the statement's snapshot was
@@ -222,7 +222,7 @@ extension PostgreSQLDriver {
 
     /// A first load's days, which have no stored row to merge with: copied straight into `daily_logs` as the merge
     /// rules insert them (`mergeRules.inserted`), without the staging table and the merge, which cost the server
-    /// two thirds of a load. Taken when `storedDaysExist` finds none, and undone alone if a day was stored
+    /// most of a first load's time (docs/benchmarks.md). Taken when `storedDaysExist` finds none, and undone alone if a day was stored
     /// meanwhile (another writer's: the key refuses the copy), to be merged as any chunk. Returns whether the days
     /// were copied.
     private static let copyNewDays = "COPY daily_logs (\(DayWriteColumns.all.joined(separator: ", "))) FROM STDIN"
