@@ -72,6 +72,11 @@ struct RegistrationCheck {
                 call.deferredBy.map { .afterLaunch(reason: "inside \($0), which runs after launch has finished") }
                 ?? index.launchContext(of: index.caller(of: callID))
             guard case .afterLaunch(let reason) = context else { continue }
+            // A function that registers on its first call only (`guard !registered else { return }` … `registered =
+            // true`), and is called at launch: every later call finds the flag set and registers nothing.
+            if call.deferredBy == nil, registersOnce(callID), index.reachedAtLaunch(index.caller(of: callID)) {
+                continue
+            }
             let identifier =
                 occurrence.identifiers.first.map { Self.display($0.value) }
                 ?? occurrence.registration.identifier.display
@@ -80,6 +85,48 @@ struct RegistrationCheck {
                     rule: .registerOutsideLaunch, at: index.location(of: callID),
                     message: "The launch handler for \(identifier) is registered \(reason)."))
         }
+    }
+
+    /// Whether the registration at `callID` sits behind a test of a flag its function sets to `true`: `guard !flag
+    /// else { return }` or `if flag { return }` before it, or an `if !flag { … }` around it, with `flag = true` in the
+    /// function (the flag a stored or static property, named bare or through `self` or `Self`).
+    private func registersOnce(_ callID: CallID) -> Bool {
+        let index = project.index
+        let file = project.file(Int(callID.file))
+        let call = Int(index.call(callID).token)
+        guard let callable = file.callable(containing: call) else { return false }
+        let scope = file.scopes[callable]
+        let (open, close) = (Int(scope.open), min(Int(scope.close), file.count))
+        guard open >= 0, open < call, call < close else { return false }
+        var flags: Set<String> = []
+        var token = open + 1
+        while token < call {
+            if file.word(token) == .guard || file.word(token) == .if, let flag = flagTested(after: token, in: file) {
+                flags.insert(flag)
+            }
+            token += 1
+        }
+        guard !flags.isEmpty else { return false }
+        return (open + 1..<close).contains { token in
+            file.isIdentifier(token) && flags.contains(file.text(token)) && file.isPunct(token + 1, ASCII.equals)
+                && !file.isPunct(token + 2, ASCII.equals) && file.is(token + 2, "true")
+        }
+    }
+
+    /// The flag a condition starting after `keyword` tests alone: `!flag`, `!self.flag`, `!Self.flag`, or `flag` (as
+    /// `if flag { return }`).
+    private func flagTested(after keyword: Int, in file: SourceFile) -> String? {
+        var token = keyword + 1
+        let negated = file.isPunct(token, ASCII.bang)
+        if negated { token += 1 }
+        if file.is(token, "self") || file.is(token, "Self"), file.isPunct(token + 1, ASCII.dot) { token += 2 }
+        guard file.isIdentifier(token) else { return nil }
+        let next = token + 1
+        if negated, file.word(next) == .else || file.isPunct(next, ASCII.openBrace) { return file.text(token) }
+        if !negated, file.word(keyword) == .if, file.isPunct(next, ASCII.openBrace), file.word(next + 1) == .return {
+            return file.text(token)
+        }
+        return nil
     }
 
     // MARK: registered-never-submitted / submitted-never-registered

@@ -568,6 +568,20 @@ final class ProjectIndex {
         }
     }
 
+    /// Whether some chain of calls reaches `callable` during launch (whatever other calls reach it after).
+    func reachedAtLaunch(_ callable: CallableID) -> Bool {
+        var visiting: Set<CallableID> = []
+        return reachedAtLaunch(callable, visiting: &visiting)
+    }
+
+    private func reachedAtLaunch(_ id: CallableID, visiting: inout Set<CallableID>) -> Bool {
+        guard visiting.insert(id).inserted else { return false }
+        if case .launch = intrinsicContext(callable(id), file: Int(id.file)) ?? .unknown { return true }
+        return callers(of: id).contains { callID in
+            call(callID).deferredBy == nil && reachedAtLaunch(caller(of: callID), visiting: &visiting)
+        }
+    }
+
     private func contextFromCallers(of id: CallableID, visiting: inout Set<CallableID>) -> LaunchContext {
         var sawLaunch = false
         let info = callable(id)
