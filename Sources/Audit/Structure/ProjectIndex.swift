@@ -576,7 +576,11 @@ final class ProjectIndex {
 
     private func reachedAtLaunch(_ id: CallableID, visiting: inout Set<CallableID>) -> Bool {
         guard visiting.insert(id).inserted else { return false }
-        if case .launch = intrinsicContext(callable(id), file: Int(id.file)) ?? .unknown { return true }
+        switch intrinsicContext(callable(id), file: Int(id.file)) {
+        case .launch: return true
+        case .afterLaunch: return false
+        case .unknown, nil: break
+        }
         return callers(of: id).contains { callID in
             call(callID).deferredBy == nil && reachedAtLaunch(caller(of: callID), visiting: &visiting)
         }

@@ -222,9 +222,9 @@ extension PostgreSQLDriver {
 
     /// A first load's days, which have no stored row to merge with: copied straight into `daily_logs` as the merge
     /// rules insert them (`mergeRules.inserted`), without the staging table and the merge, which cost the server
-    /// most of a first load's time (docs/benchmarks.md). Taken when `storedDaysExist` finds none, and undone alone if a day was stored
-    /// meanwhile (another writer's: the key refuses the copy), to be merged as any chunk. Returns whether the days
-    /// were copied.
+    /// most of a first load's time (docs/benchmarks.md). Taken when `storedDaysExist` finds none, and undone alone if
+    /// a day was stored meanwhile (another writer's: the key refuses the copy), to be merged as any chunk. Returns
+    /// whether the days were copied.
     private static let copyNewDays = "COPY daily_logs (\(DayWriteColumns.all.joined(separator: ", "))) FROM STDIN"
 
     func copyNewDays(_ writes: ArraySlice<DayWrite>, at now: Int64) throws(StorageError) -> Bool {
