@@ -252,7 +252,6 @@ final class CompletionPaths {
         case .completionHandlerCalled:
             return aliases.contains(name)
         case .incomingCallReported:
-            // (`reportNewIncomingCallWithUUID(_:update:completion:)` is Swift 2.3's spelling of the report.)
             return Self.isReport(name)
         case .backgroundTaskEnded:
             guard name == "endBackgroundTask" else { return false }
@@ -413,21 +412,22 @@ final class CompletionPaths {
         return locals[file.text(index - 2)] == true && !file.isPunct(index - 3, ASCII.dot)
     }
 
-    /// Whether `name` reports an incoming call: CallKit's report, in any of its spellings, or LiveCommunicationKit's.
-    static func isReport(_ name: String) -> Bool {
-        name == "reportNewIncomingCall" || name == "reportNewIncomingVoIPPushPayload"
-            || name == "reportNewIncomingCallWithUUID" || name == "reportNewIncomingConversation"
-    }
+    /// The calls that report an incoming call: CallKit's report, in any of its spellings
+    /// (`reportNewIncomingCallWithUUID(_:update:completion:)` is Swift 2.3's), and LiveCommunicationKit's.
+    private static let reportCalls: [StaticString] = [
+        "reportNewIncomingCall", "reportNewIncomingVoIPPushPayload", "reportNewIncomingCallWithUUID",
+        "reportNewIncomingConversation",
+    ]
+    private static let reportNames = Set(reportCalls.map(\.description))
+
+    /// Whether `name` is one of `reportCalls`.
+    static func isReport(_ name: String) -> Bool { reportNames.contains(name) }
 
     /// The names of the calls that finish the work, for the obligations a called function can finish on its own.
     private var finishingNames: [StaticString] {
         switch obligation {
         case .taskCompleted: ["setTaskCompleted"]
-        case .incomingCallReported:
-            [
-                "reportNewIncomingCall", "reportNewIncomingVoIPPushPayload", "reportNewIncomingCallWithUUID",
-                "reportNewIncomingConversation",
-            ]
+        case .incomingCallReported: Self.reportCalls
         case .backgroundTaskEnded: ["endBackgroundTask"]
         case .completionHandlerCalled: []
         }
