@@ -1000,18 +1000,24 @@ struct Walker {
         return cursor
     }
 
-    /// Whether the first `try` at the level of the `do` body in `start..<end` is a call reporting an incoming call
-    /// (`try await provider.reportNewIncomingCall(with:update:)`): nothing throws before it, and an error it throws
-    /// comes after the report was made (the system declined the call), so its `catch` owes no report.
+    /// Whether the first `try` that may throw in the `do` body in `start..<end` (its nested `if`s and loops included,
+    /// not the closures it makes; `try?` and `try!` throw nothing) is a call reporting an incoming call (`try await
+    /// provider.reportNewIncomingCall(with:update:)`): nothing throws before it, and an error it throws comes after
+    /// the report was made (the system declined the call), so its `catch` owes no report.
     private func firstTryReports(from start: Int, to end: Int) -> Bool {
         guard paths.obligation == .incomingCallReported else { return false }
         var index = start
         while index < end {
-            if file.isPunct(index, ASCII.openBrace), Int(file.matching[index]) > index {
+            if file.isPunct(index, ASCII.openBrace), Int(file.matching[index]) > index,
+                file.scopes[Int(file.scopeOf[index])].kind != .control
+            {
                 index = Int(file.matching[index]) + 1
                 continue
             }
-            if file.word(index) == .try {
+            let mayThrow =
+                file.word(index) == .try && !file.isPunct(index + 1, ASCII.question)
+                && !file.isPunct(index + 1, ASCII.bang)
+            if mayThrow {
                 let expressionEnd = file.expressionEnd(from: index + 1, limit: end)
                 return (index + 1..<expressionEnd).contains { token in
                     file.isIdentifier(token) && file.isPunct(token + 1, ASCII.openParen)
