@@ -37,6 +37,15 @@ final class ReaderPool: Sendable {
         var isFull = false
         /// Workers waiting for a reader; `nil` tells them none will come, to read through the store.
         var waiting: [CheckedContinuation<LogReader?, Never>] = []
+        /// Tests waiting for that many workers to wait (`untilWaitingForTesting`).
+        var watchers: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+
+        /// Takes the watchers whose count of waiting workers is reached.
+        mutating func reachedWatchers() -> [CheckedContinuation<Void, Never>] {
+            let reached = watchers.filter { $0.count <= waiting.count }.map(\.continuation)
+            watchers.removeAll { $0.count <= waiting.count }
+            return reached
+        }
     }
 
     private let state = Locked(State())
@@ -99,8 +108,17 @@ final class ReaderPool: Sendable {
         }
     }
 
-    /// How many workers wait for a reader.
-    var waitingForTesting: Int { state.withLock { $0.waiting.count } }
+    /// Returns once `count` workers wait for a reader.
+    func untilWaitingForTesting(_ count: Int) async {
+        await withCheckedContinuation { continuation in
+            let reached = state.withLock { state -> Bool in
+                guard state.waiting.count < count else { return true }
+                state.watchers.append((count, continuation))
+                return false
+            }
+            if reached { continuation.resume() }
+        }
+    }
 
     /// Returns a reader taken with `take`: to a worker waiting for one, or to the idle ones.
     func give(back reader: LogReader) {
@@ -116,12 +134,13 @@ final class ReaderPool: Sendable {
     /// reader is open or being opened, so none will come back.
     private func waitForReader() async -> LogReader? {
         await withCheckedContinuation { continuation in
-            let found = state.withLock { state -> LogReader?? in
-                if let reader = state.idle.popLast() { return .some(reader) }
-                guard state.opened + state.opening > 0 else { return .some(nil) }
+            let (found, watchers) = state.withLock { state -> (LogReader??, [CheckedContinuation<Void, Never>]) in
+                if let reader = state.idle.popLast() { return (.some(reader), []) }
+                guard state.opened + state.opening > 0 else { return (.some(nil), []) }
                 state.waiting.append(continuation)
-                return nil
+                return (nil, state.reachedWatchers())
             }
+            for watcher in watchers { watcher.resume() }
             if let found { continuation.resume(returning: found) }
         }
     }

@@ -28,8 +28,9 @@ struct ReaderPoolTests {
         #expect(opened.withLock { $0 } == 2)
 
         let third = Task { try await pool.take(opening: open, log: SilentLog()) }
-        // The third worker waits rather than opening: the limit holds until a reader comes back.
-        while pool.waitingForTesting == 0 && opened.withLock({ $0 }) == 2 { await Task.yield() }
+        // The third worker waits rather than opening: the limit holds until a reader comes back (a pool that
+        // opened a third reader instead never has a worker waiting, and the suite's time limit fails the test).
+        await pool.untilWaitingForTesting(1)
         #expect(opened.withLock { $0 } == 2)
         pool.give(back: second)
         guard case .reader(let handedOver) = try await third.value else {
