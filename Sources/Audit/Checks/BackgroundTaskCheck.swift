@@ -309,7 +309,7 @@ struct BackgroundTaskCheck {
             return
         }
         let name = file.text(previous - 1)
-        guard let body = enclosingBody(of: token, in: file) else { return }
+        guard let body = file.enclosingBody(of: token) else { return }
         var expirationEndsOnly = false
         if let expiration {
             expirationEndsOnly = endsWithoutReset(name, closure: expiration, in: file, fileIndex: fileIndex)
@@ -558,21 +558,8 @@ struct BackgroundTaskCheck {
     private func localHandler(named argument: Argument, before token: Int, in file: SourceFile)
         -> (open: Int, orNil: Bool)?
     {
-        guard argument.end == argument.start + 1, file.isIdentifier(argument.start),
-            let body = enclosingBody(of: token, in: file)
-        else { return nil }
-        let name = file.text(argument.start)
-        for index in (body.open + 1)..<token where file.word(index) == .let || file.word(index) == .var {
-            guard file.isIdentifier(index + 1), file.text(index + 1) == name else { continue }
-            var equals = index + 2
-            if file.isPunct(equals, ASCII.colon) {
-                // A type annotation, `: @Sendable () -> Void`, up to the `=` on the same line.
-                while equals < token, !file.isPunct(equals, ASCII.equals), file.line(equals) == file.line(index) {
-                    if file.matching[equals] > equals { equals = Int(file.matching[equals]) }
-                    equals += 1
-                }
-            }
-            guard file.isPunct(equals, ASCII.equals) else { continue }
+        guard argument.end == argument.start + 1, file.isIdentifier(argument.start) else { return nil }
+        for equals in file.localBindings(named: file.text(argument.start), before: token) {
             if file.isPunct(equals + 1, ASCII.openBrace) { return (equals + 1, false) }
             // `condition ? { … } : nil` (or the other way round), the value ending where the next statement starts.
             var cursor = equals + 1
@@ -629,17 +616,6 @@ struct BackgroundTaskCheck {
         return names
     }
 
-    /// The body (function or closure) the call is in: where a local identifier lives and dies.
-    private func enclosingBody(of token: Int, in file: SourceFile) -> (open: Int, close: Int)? {
-        var scope = Int(file.scopeOf[token])
-        while scope > 0 {
-            let current = file.scopes[scope]
-            if current.isCallable || current.kind == .closure { return (Int(current.open), Int(current.close)) }
-            scope = Int(current.parent)
-        }
-        return nil
-    }
-
     /// Whether every call of `callable` made on a change of app state looks at the task `name` holds before it
     /// (`if task == .invalid { begin() }`), so on that way the function that begins a task is only reached when none
     /// is held.
@@ -652,7 +628,7 @@ struct BackgroundTaskCheck {
             let fileIndex = Int(id.file)
             let file = project.file(fileIndex)
             let token = Int(call.token)
-            guard let body = enclosingBody(of: token, in: file) else { return false }
+            guard let body = file.enclosingBody(of: token) else { return false }
             return endsOrChecks(name, in: file, fileIndex: fileIndex, from: body.open + 1, to: token)
         }
     }
@@ -670,7 +646,7 @@ struct BackgroundTaskCheck {
             let file = project.file(Int(id.file))
             let token = Int(call.token)
             guard file.isPunct(token - 1, ASCII.dot), file.isIdentifier(token - 2), !file.isPunct(token - 3, ASCII.dot),
-                let body = enclosingBody(of: token, in: file)
+                let body = file.enclosingBody(of: token)
             else { return false }
             let instance = file.text(token - 2)
             for binding in (body.open + 1)..<(token - 2)

@@ -113,6 +113,14 @@ struct HandlerCheck {
                     + "unless it checks `Task.isCancelled` first."
             }
         }
+        if outcome.expirationCompletes {
+            let reported = repeatedSites.union(outcome.completionsInTasks)
+            reportEach(Set(outcome.completionsAfterAwait).subtracting(reported), .taskCompletedTwice) { _, _ in
+                "The expiration handler completes the task for \(identifier), and this call completes it again: "
+                    + "the handler does not stop the code waiting at the `await` before it, which resumes and runs "
+                    + "on to this call unless it checks `Task.isCancelled` first."
+            }
+        }
         // A handler that completes its task only before it returns (where it completes it at all: a path that
         // leaves it uncompleted is `handler-not-completed`'s) leaves no work running to cancel.
         let completesBeforeReturning =
@@ -288,6 +296,13 @@ struct HandlerCheck {
         if let argument = arguments.first(where: { $0.label >= 0 && file.is($0.label, "launchHandler") }) {
             if file.isPunct(argument.start, ASCII.openBrace) {
                 return closureHandler(file, open: argument.start, fileIndex: fileIndex)
+            }
+            // `launchHandler: refresh`, a closure bound to a local of the body (`let refresh = { task in … }`).
+            if argument.end == argument.start + 1, file.isIdentifier(argument.start),
+                let equals = file.localBindings(named: file.text(argument.start), before: token).last,
+                file.isPunct(equals + 1, ASCII.openBrace)
+            {
+                return closureHandler(file, open: equals + 1, fileIndex: fileIndex)
             }
             return functionHandler(file, argument: argument, fileIndex: fileIndex)
         }

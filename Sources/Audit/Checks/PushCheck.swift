@@ -95,5 +95,13 @@ struct PushCheck {
                     rule: rule, at: file.location(Int(leak.token)),
                     message: HandlerCheck.leakMessage(file, Int(leak.token), owed: owed, what: what)))
         }
+        for skip in Set(outcome.skippedHandOvers).sorted(by: { ($0.file, $0.token) < ($1.file, $1.token) }) {
+            let file = project.file(Int(skip.file))
+            findings.append(
+                Finding(
+                    rule: rule, at: file.location(Int(skip.token)),
+                    message: "`\(file.text(Int(skip.token)))` is called through an optional chain: when it is nil the "
+                        + "call is skipped, and \(owed), handed to it, is never called."))
+        }
     }
 }

@@ -314,7 +314,8 @@ struct Walker {
         let own = Int(file.scopeOf[open])
         for index in body..<close where Int(file.scopeOf[index]) == own {
             switch file.word(index) {
-            case .if, .guard, .switch, .return, .throw, .try: return []
+            case .switch: return completionsInEveryCase(of: index, before: close)
+            case .if, .guard, .return, .throw, .try: return []
             default: break
             }
             if file.is(index, "expirationHandler"), file.isPunct(index + 1, ASCII.equals) { return [] }
@@ -323,6 +324,40 @@ struct Walker {
             }
         }
         return []
+    }
+
+    /// The completions of the task in a `switch` (at `keyword`) each of whose cases completes it, at the case's own
+    /// level before any `if`, `guard` or exit (`case .finished: task.setTaskCompleted(success: true)`, `case
+    /// .failure: task.setTaskCompleted(success: false)`): a `switch` is exhaustive, so every run completes the task
+    /// in one of them. None when a case may leave it uncompleted.
+    private func completionsInEveryCase(of keyword: Int, before limit: Int) -> [Site] {
+        var open = keyword + 1
+        while open < limit,
+            !file.isPunct(open, ASCII.openBrace) || file.scopes[Int(file.scopeOf[open])].control != .switch
+        {
+            open += 1
+        }
+        guard open < limit, Int(file.matching[open]) > open else { return [] }
+        let cases = Int(file.scopeOf[open])
+        var sites: [Site] = []
+        var completed = true
+        var blocked = false
+        for index in (open + 1)..<Int(file.matching[open]) where Int(file.scopeOf[index]) == cases {
+            switch file.word(index) {
+            case .case, .default:
+                // `case` inside a pattern (`case .a, .b`) never starts a line of its own after a completion.
+                guard completed else { return [] }
+                completed = false
+                blocked = false
+            case .if, .guard, .switch, .return, .throw, .try, .break, .fallthrough: blocked = true
+            default:
+                if !blocked, !completed, file.isIdentifier(index), isCompletionOfTask(index) {
+                    sites.append(site(index))
+                    completed = true
+                }
+            }
+        }
+        return completed ? sites : []
     }
 
     /// Whether the closure `open..<close`, an expiration handler, stops some work: it calls a function named like one
@@ -1122,6 +1157,11 @@ struct Walker {
                     if close > index, paths.obligation == .taskCompleted, completesTask(in: index + 2, close) {
                         found.expirationCompletes = true
                         if stopsWork(in: index + 2, close) { found.expirationStops = true }
+                        let body = file.scopes[Int(file.scopeOf[index])]
+                        if body.kind == .function || body.kind == .closure, body.close > body.open {
+                            found.completionsAfterAwait += uncancellableCompletions(
+                                from: close + 1, to: Int(body.close), closure: Int(body.open))
+                        }
                     }
                 }
                 return close > index ? close + 1 : index + 3
@@ -1307,6 +1347,12 @@ struct Walker {
                 {
                     // `self?.handle(task)`, a function declared to take the `BGTask` (or the project's protocol it
                     // conforms to): when the chain is `nil` the task is never handed on.
+                    found.skippedHandOvers.append(site(index))
+                } else if paths.obligation == .completionHandlerCalled, isMember,
+                    file.isPunct(index - 2, ASCII.question)
+                {
+                    // `scene?.handle(userInfo, completion: completionHandler)`: when the chain is `nil` the
+                    // completion handler is never handed on, and never called.
                     found.skippedHandOvers.append(site(index))
                 }
             } else if callee == nil, paths.obligation == .incomingCallReported, resultIsRead(callAt: index) {

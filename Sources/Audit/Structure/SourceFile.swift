@@ -215,6 +215,36 @@ final class SourceFile: Sendable {
         return limit
     }
 
+    /// The body (function or closure) token `index` is in: where a local name lives and dies.
+    func enclosingBody(of index: Int) -> (open: Int, close: Int)? {
+        var scope = Int(scopeOf[index])
+        while scope > 0 {
+            let current = scopes[scope]
+            if current.isCallable || current.kind == .closure { return (Int(current.open), Int(current.close)) }
+            scope = Int(current.parent)
+        }
+        return nil
+    }
+
+    /// The `=` of each `let name = …` or `var name = …` (a type annotation, `: @Sendable () -> Void`, allowed on the
+    /// same line) declared in the body around token `index`, before it, in order.
+    func localBindings(named name: String, before index: Int) -> [Int] {
+        guard let body = enclosingBody(of: index) else { return [] }
+        var found: [Int] = []
+        for keyword in (body.open + 1)..<index where word(keyword) == .let || word(keyword) == .var {
+            guard isIdentifier(keyword + 1), text(keyword + 1) == name else { continue }
+            var equals = keyword + 2
+            if isPunct(equals, ASCII.colon) {
+                while equals < index, !isPunct(equals, ASCII.equals), line(equals) == line(keyword) {
+                    if matching[equals] > equals { equals = Int(matching[equals]) }
+                    equals += 1
+                }
+            }
+            if isPunct(equals, ASCII.equals) { found.append(equals) }
+        }
+        return found
+    }
+
     /// Whether token `index`, on a later line than the token before it, begins a new statement rather than
     /// continuing the previous line (`.modifier` chains and trailing binary operators continue it).
     func startsStatement(_ index: Int) -> Bool {
