@@ -994,7 +994,15 @@ struct Walker {
             if typeSwitch, isOpen(entry), !voipCase(label.head, label.bodyStart) { caseEntry = .completed }
             results.append(block(label.bodyStart, end, entry: caseEntry, inDo: inDo))
         }
-        state = labels.isEmpty ? entry : merge(entry, results)
+        if case .open(let origin) = entry, found.returnedUnfinished[origin] == nil,
+            paths.obligation != .backgroundTaskEnded, results.contains(where: { !isOpen($0) }),
+            results.contains(where: isOpen)
+        {
+            // Cases that each skip the work where another finishes it: each is reported where it begins.
+            state = mergeSkippingBranches(results)
+        } else {
+            state = labels.isEmpty ? entry : merge(entry, results)
+        }
         return close + 1
     }
 
@@ -1479,6 +1487,8 @@ struct Walker {
         if !inDo { found.thrown += outcome.thrown }
         var unfinished = outcome.leaks
         if case .open(let origin) = outcome.fall { unfinished.append(origin) }
+        // A site in the called body that stands for several (its branches that each skip the work) is each of them.
+        unfinished = unfinished.flatMap { outcome.returnedUnfinished[$0] ?? [$0] }
         if paths.obligation == .taskCompleted, guarded == 0, case .completed = state, unfinished.isEmpty,
             !outcome.finishesLater, !outcome.escaped
         {
