@@ -40,7 +40,7 @@ public struct Auditor: Sendable {
         for path in tree.otherPropertyLists {
             // Only one that is an app's or an extension's Info.plist under another name; the others (settings,
             // entitlements, service configurations) are not read, and not reported as skipped.
-            guard case .success(let bytes) = SourceTree.read(path), Self.declaresBundle(bytes),
+            guard case .success(let bytes) = SourceTree.read(path), Self.isInfoPropertyList(bytes),
                 case .success(let list) = PermittedIdentifiers.read(path: path, bytes: bytes)
             else { continue }
             lists.append(list)
@@ -48,17 +48,23 @@ public struct Auditor: Sendable {
         return audit(sources: named, propertyLists: lists, skipped: skipped, otherSources: tree.otherSources)
     }
 
-    /// Whether property-list bytes hold a `CFBundleIdentifier` key, as every bundle's Info.plist does (in XML or in a
-    /// binary list, where keys are stored as plain ASCII).
-    static func declaresBundle(_ bytes: [UInt8]) -> Bool {
-        let key = Array("CFBundleIdentifier".utf8)
-        guard bytes.count >= key.count else { return false }
-        var index = 0
-        while index <= bytes.count - key.count {
-            if bytes[index] == key[0], Array(bytes[index..<(index + key.count)]) == key { return true }
-            index += 1
+    /// Keys only a bundle's Info.plist holds: every one has a `CFBundleIdentifier`, unless the build writes it from
+    /// its settings (`Info-prod.plist` beside `Info-dev.plist`), when the background keys still say what it is.
+    private static let infoKeys = ["CFBundleIdentifier", "BGTaskSchedulerPermittedIdentifiers", "UIBackgroundModes"]
+        .map { Array($0.utf8) }
+
+    /// Whether property-list bytes hold one of `infoKeys` (in XML or in a binary list, where keys are stored as plain
+    /// ASCII).
+    static func isInfoPropertyList(_ bytes: [UInt8]) -> Bool {
+        infoKeys.contains { key in
+            guard bytes.count >= key.count else { return false }
+            var index = 0
+            while index <= bytes.count - key.count {
+                if bytes[index] == key[0], bytes[index..<(index + key.count)].elementsEqual(key) { return true }
+                index += 1
+            }
+            return false
         }
-        return false
     }
 
     /// Audits sources given as text, for callers that already hold them; `propertyLists` are `(path, XML)` pairs.
