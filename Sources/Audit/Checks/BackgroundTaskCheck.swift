@@ -735,7 +735,13 @@ struct BackgroundTaskCheck {
     ) -> Bool {
         for token in start..<end where file.isIdentifier(token) {
             if beforeReturning, runsLater(token, in: file, fileIndex: fileIndex, within: start) { continue }
-            if file.is(token, "endBackgroundTask") { return true }
+            if file.is(token, "endBackgroundTask") {
+                // The app's own `endBackgroundTask(_:)`, called on `self`, is judged by its body (it may dispatch
+                // UIKit's end to a queue); UIKit's is called on the application.
+                guard let own = ownEndFunction(at: token, in: file, fileIndex: fileIndex) else { return true }
+                if mayEndTask(own, beforeReturning: beforeReturning) { return true }
+                continue
+            }
             // Any of the project functions the call may reach (`self?.endTask()` with several `endTask`s about).
             if file.isPunct(token + 1, ASCII.openParen), file.word(token) == .none,
                 project.resolved(
@@ -746,6 +752,18 @@ struct BackgroundTaskCheck {
             }
         }
         return false
+    }
+
+    /// The project function an `endBackgroundTask(…)` call at `token` reaches when it is made on `self` (or with no
+    /// receiver) and the project declares one that fits it: the app's own, which is not UIKit's.
+    private func ownEndFunction(at token: Int, in file: SourceFile, fileIndex: Int) -> CallableID? {
+        guard file.isPunct(token + 1, ASCII.openParen) else { return nil }
+        if file.isPunct(token - 1, ASCII.dot) {
+            let receiver = file.isPunct(token - 2, ASCII.question) ? token - 3 : token - 2
+            guard file.word(receiver) == .`self`, !file.isPunct(receiver - 1, ASCII.dot) else { return nil }
+        }
+        return project.callee(
+            file: fileIndex, token: token, name: "endBackgroundTask", labels: file.labels(ofCallAt: token + 1))
     }
 
     /// Calls that run the closure they are given before they return.
