@@ -1363,6 +1363,13 @@ struct Walker {
                     // completion handler is never handed on, and never called.
                     found.skippedHandOvers.append(site(index))
                 }
+            } else if callee == nil, paths.obligation == .taskCompleted, handedOver == [0],
+                let outcomes = implementationOutcomes(of: resolved)
+            {
+                // `handler.handle(task)` through the app's own protocol, each conformer's `handle(_ task: BGTask)`
+                // a function that may run: each is followed, and where one leaves the task uncompleted, that is a
+                // path that leaves it.
+                absorbEach(outcomes, at: index, &state, inDo: inDo)
             } else if callee == nil, paths.obligation == .incomingCallReported, resultIsRead(callAt: index) {
                 // A push's payload given to code outside the sources that answers with a value (`if
                 // sdk.isCall(payload)`, `guard let call = sdk.parse(payload)`, a formatted log line): that code
@@ -1396,18 +1403,7 @@ struct Walker {
             // delegate protocol, whose requirement has no body): each is followed, and where one returns without
             // reporting, that is a path that skips the report. Overloads with other labels are not: only one of them
             // is the one called.
-            absorb(outcomes[0], at: index, &state, inDo: inDo)
-            for outcome in outcomes.dropFirst() {
-                guard case .open(let origin) = state else {
-                    absorb(outcome, at: index, &state, inDo: inDo)
-                    continue
-                }
-                // The path left open by the first stands for the others' unfinished paths too.
-                found.addFacts(of: outcome)
-                var unfinished = outcome.leaks
-                if case .open(let other) = outcome.fall { unfinished.append(other) }
-                found.returnedUnfinished[origin, default: []] += unfinished
-            }
+            absorbEach(outcomes, at: index, &state, inDo: inDo)
         } else if paths.obligation == .incomingCallReported, resolved.count > 1,
             resolved.contains(where: paths.reportsCall)
         {
@@ -1417,6 +1413,38 @@ struct Walker {
             found.finishesLater = true
             finish(&state)
         }
+    }
+
+    /// Absorbs the outcomes of the several functions one call may reach, as one: the path left open by the first
+    /// stands for the others' unfinished paths too.
+    private mutating func absorbEach(_ outcomes: [PathOutcome], at index: Int, _ state: inout Fall, inDo: Bool) {
+        guard let first = outcomes.first else { return }
+        absorb(first, at: index, &state, inDo: inDo)
+        for outcome in outcomes.dropFirst() {
+            guard case .open(let origin) = state else {
+                absorb(outcome, at: index, &state, inDo: inDo)
+                continue
+            }
+            found.addFacts(of: outcome)
+            var unfinished = outcome.leaks
+            if case .open(let other) = outcome.fall { unfinished.append(other) }
+            found.returnedUnfinished[origin, default: []] += unfinished.flatMap {
+                outcome.returnedUnfinished[$0] ?? [$0]
+            }
+        }
+    }
+
+    /// The outcomes of the functions a call handing on the task as its one unlabelled argument may reach, when there
+    /// are several with bodies, declared alike (the conformers of the app's own protocol, whose requirement has no
+    /// body), each taking a background task (`func handle(_ task: BGTask)`); `nil` otherwise.
+    private func implementationOutcomes(of resolved: [CallableID]) -> [PathOutcome]? {
+        let index = paths.project.index
+        let bodies = resolved.filter { index.callable($0).open >= 0 }
+        guard bodies.count > 1, Set(bodies.map { index.callable($0).labels }).count == 1,
+            bodies.allSatisfy({ index.callable($0).firstParameterType.map(index.standsForBackgroundTask) == true })
+        else { return nil }
+        let outcomes = bodies.compactMap { paths.helper($0, parameters: [0], depth: depth + 1) }
+        return outcomes.count == bodies.count ? outcomes : nil
     }
 
     /// Calls that end the process (or trap), and with it every background task it began.

@@ -842,7 +842,8 @@ struct FactCollector {
             // `static let shared = Type()`, `= Self()`, `= .init()`, `static let shared: Type = …`.
             let typed =
                 file.isPunct(cursor, ASCII.colon)
-                && (file.text(cursor + 1) == typeName || file.word(cursor + 1) == .selfType)
+                && (file.isIdentifier(cursor + 1) && file.text(cursor + 1) == typeName
+                    || file.word(cursor + 1) == .selfType)
             let value = cursor + 1
             let made =
                 file.isPunct(cursor, ASCII.equals)
