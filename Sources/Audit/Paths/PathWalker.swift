@@ -228,7 +228,17 @@ struct Walker {
         if paths.obligation == .taskCompleted, isTaskClosure(scope) {
             found.completionsInTasks += uncancellableCompletions(from: body, to: close, closure: open)
         } else if paths.obligation == .taskCompleted, scope.name >= 0 {
-            found.completionsInCallbacks += unconditionalCompletions(from: body, to: close, closure: open)
+            var sites = unconditionalCompletions(from: body, to: close, closure: open)
+            let setsHandler = (body..<close).contains {
+                file.is($0, "expirationHandler") && file.isPunct($0 + 1, ASCII.equals)
+            }
+            if sites.isEmpty, !isOpen(fall), !setsHandler, !testsState(from: body, to: close, closure: open) {
+                // Every path through the callback that does not leave early (a leak of its own) completes the task:
+                // whichever it takes when it comes after the time has run out, it completes the task again. One that
+                // sets the expiration handler itself is the handler's own work moved (`unconditionalCompletions`).
+                sites = completions(from: body, to: close, closure: open)
+            }
+            found.completionsInCallbacks += sites
         }
         found.finishesLater = true
         finish(&state)
@@ -324,6 +334,52 @@ struct Walker {
             }
         }
         return []
+    }
+
+    /// The completions of the task in the callback `body..<close`, in its own body or the blocks of its statements,
+    /// not in closures or functions nested in it.
+    private func completions(from body: Int, to close: Int, closure open: Int) -> [Site] {
+        let own = Int(file.scopeOf[open])
+        var sites: [Site] = []
+        for index in body..<close where file.isIdentifier(index) && isCompletionOfTask(index) {
+            var scope = Int(file.scopeOf[index])
+            while scope != own, scope > 0, file.scopes[scope].kind == .control {
+                scope = Int(file.scopes[scope].parent)
+            }
+            if scope == own { sites.append(site(index)) }
+        }
+        return sites
+    }
+
+    /// Whether the callback `body..<close` tests something other than what it was given or made before it completes
+    /// the task: state it captures (`guard !expired`, `self.isDone`) or a cancellation (`Task.isCancelled`), which an
+    /// expiration handler may have set first. Its parameters, its own locals, names a condition binds and types
+    /// (`result as? FlutterError`) are no such test, nor is an unwrapping of `self`.
+    private func testsState(from body: Int, to close: Int, closure open: Int) -> Bool {
+        var locals = Set(CompletionPaths.closureParameters(file, open: open).names)
+        for index in body..<close {
+            let word = file.word(index)
+            if word == .let || word == .var || word == .case, file.isIdentifier(index + 1) {
+                locals.insert(file.text(index + 1))
+            }
+            guard word == .if || word == .guard else { continue }
+            var cursor = index + 1
+            while cursor < close, !file.isPunct(cursor, ASCII.openBrace), file.word(cursor) != .else {
+                if file.word(cursor) == .let || file.word(cursor) == .var, file.isIdentifier(cursor + 1) {
+                    locals.insert(file.text(cursor + 1))
+                }
+                if file.is(cursor, "isCancelled") { return true }
+                if file.word(cursor) == .`self`, file.isPunct(cursor + 1, ASCII.dot) { return true }
+                if file.isIdentifier(cursor), file.word(cursor) == .none, !file.isPunct(cursor - 1, ASCII.dot),
+                    !file.isPunct(cursor + 1, ASCII.openParen), case let name = file.text(cursor),
+                    name.first?.isUppercase == false, !locals.contains(name)
+                {
+                    return true
+                }
+                cursor += 1
+            }
+        }
+        return false
     }
 
     /// The completions of the task in a `switch` (at `keyword`) each of whose cases completes it, at the case's own
