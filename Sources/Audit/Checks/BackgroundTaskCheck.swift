@@ -783,18 +783,20 @@ struct BackgroundTaskCheck {
     /// coming back reaches (`keeper.end()`).
     private func endedOnReturn(_ name: String, begunIn callable: CallableID, depth: Int = 0) -> Bool {
         let info = project.index.callable(callable)
-        guard Self.backgroundCallbacks.contains(info.name) else {
+        let summary = project.summary(Int(callable.file))
+        guard Self.backgroundCallbacks.contains(info.name) || summary.backgroundSelectors.contains(info.name) else {
             let index = project.index
             let recurring = index.callers(of: callable).filter { index.isRecurring($0) }
             guard depth < 3, !recurring.isEmpty else { return false }
             return recurring.allSatisfy { endedOnReturn(name, begunIn: index.caller(of: $0), depth: depth + 1) }
         }
         guard let typeName = info.typeName else { return false }
-        let summary = project.summary(Int(callable.file))
         let fileIndex = Int(callable.file)
         let file = project.file(fileIndex)
         for other in summary.callables
-        where other.typeName == typeName && other.kind == .function && Self.returnCallbacks.contains(other.name) {
+        where other.typeName == typeName && other.kind == .function
+            && (Self.returnCallbacks.contains(other.name) || summary.returnSelectors.contains(other.name))
+        {
             let scope = file.scopes[Int(other.scope)]
             let open = Int(scope.open)
             let close = min(Int(scope.close), file.count)

@@ -246,10 +246,15 @@ struct FactCollector {
 
     /// Whether tokens `start..<end` name a notification posted on every change of app state.
     private func namesStateChange(from start: Int, to end: Int) -> Bool {
+        names(Self.stateChanges, from: start, to: end)
+    }
+
+    /// Whether an identifier in tokens `start..<end` contains one of `parts`.
+    private func names(_ parts: [String], from start: Int, to end: Int) -> Bool {
         guard start < end else { return false }
         for index in start..<end where file.isIdentifier(index) {
             let name = file.text(index)
-            if Self.stateChanges.contains(where: { name.contains($0) }) { return true }
+            if parts.contains(where: { name.contains($0) }) { return true }
         }
         return false
     }
@@ -490,6 +495,10 @@ struct FactCollector {
                 let method = selectorMethod(selector)
             else { return }
             summary.stateChangeSelectors.insert(method)
+            if names(["EnterBackground"], from: name.start, to: name.end) { summary.backgroundSelectors.insert(method) }
+            if names(["EnterForeground", "BecomeActive"], from: name.start, to: name.end) {
+                summary.returnSelectors.insert(method)
+            }
         case "endBackgroundTask":
             if !values.isEmpty, !isInsideExpirationHandler(index), case .path(let components) = values[0],
                 let last = components.last

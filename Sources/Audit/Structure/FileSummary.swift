@@ -33,6 +33,10 @@ struct FileSummary: Sendable {
     /// Methods registered with `NotificationCenter` for a change of app state (`#selector(willResignActive)` with
     /// `UIApplication.willResignActiveNotification`): they run each time the app changes state.
     var stateChangeSelectors: Set<String> = []
+    /// Of those, the ones registered for entering the background, and for coming back (`…WillEnterForeground…`,
+    /// `…DidBecomeActive…`): the observer's counterparts of `applicationDidEnterBackground` and its return callbacks.
+    var backgroundSelectors: Set<String> = []
+    var returnSelectors: Set<String> = []
     /// Where a name is assigned anything other than the literal `true`, or toggled.
     var resets: [NameReset] = []
 }
