@@ -108,17 +108,10 @@ struct HandlerCheck {
         }
         if outcome.expirationCompletes {
             reportEach(Set(outcome.completionsInTasks).subtracting(repeatedSites), .taskCompletedTwice) { _, _ in
-                "The expiration handler completes the task for \(identifier), and this `Task` completes it again: "
-                    + "cancelling a `Task` only asks it to stop, so once its `await` returns it runs on to this call "
-                    + "unless it checks `Task.isCancelled` first."
-            }
-        }
-        if outcome.expirationCompletes {
-            let reported = repeatedSites.union(outcome.completionsInTasks)
-            reportEach(Set(outcome.completionsAfterAwait).subtracting(reported), .taskCompletedTwice) { _, _ in
                 "The expiration handler completes the task for \(identifier), and this call completes it again: "
-                    + "the handler does not stop the code waiting at the `await` before it, which resumes and runs "
-                    + "on to this call unless it checks `Task.isCancelled` first."
+                    + "cancelling a `Task` only asks it to stop, and nothing stops code waiting at an `await`, so "
+                    + "once the `await` before it returns it runs on to this call unless it checks "
+                    + "`Task.isCancelled` first."
             }
         }
         // A handler that completes its task only before it returns (where it completes it at all: a path that

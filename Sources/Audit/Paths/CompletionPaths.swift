@@ -47,14 +47,11 @@ struct PathOutcome: Sendable {
     /// An expiration handler set here completes the task in its own body
     /// (`task.expirationHandler = { work.cancel(); task.setTaskCompleted(success: false) }`).
     var expirationCompletes = false
-    /// `setTaskCompleted` calls in a `Task { … }` closure, after an `await`, that the closure reaches whatever
-    /// happens (not under a condition, nor after a check of `Task.isCancelled`): cancelling a `Task` only asks it
-    /// to stop, so it runs on to them after an expiration handler has completed the task.
+    /// `setTaskCompleted` calls after an `await`, in a `Task { … }` closure or in the `async` body that set an
+    /// expiration handler completing the task, that the closure or body reaches whatever happens (not under a
+    /// condition, nor after a check of `Task.isCancelled`): cancelling a `Task` only asks it to stop, and nothing stops
+    /// a body waiting at an `await`, so it runs on to them after an expiration handler has completed the task.
     var completionsInTasks: [Site] = []
-    /// `setTaskCompleted` calls after an `await` in the body that set an expiration handler completing the task,
-    /// reached whatever happens (as `completionsInTasks`): while the body waits, time may run out and the handler
-    /// complete the task; nothing it does stops the body, which resumes and completes it again.
-    var completionsAfterAwait: [Site] = []
     /// The expiration handler that completes the task also stops some work (`work.cancel()`, `queue.invalidate…`),
     /// which may be the work whose callback would complete it again.
     var expirationStops = false
@@ -91,7 +88,6 @@ struct PathOutcome: Sendable {
         repeated += other.repeated
         expirationCompletes = expirationCompletes || other.expirationCompletes
         completionsInTasks += other.completionsInTasks
-        completionsAfterAwait += other.completionsAfterAwait
         expirationStops = expirationStops || other.expirationStops
         completionsInCallbacks += other.completionsInCallbacks
         uncalledContinuations += other.uncalledContinuations

@@ -1223,7 +1223,7 @@ struct Walker {
                         if stopsWork(in: index + 2, close) { found.expirationStops = true }
                         let body = file.scopes[Int(file.scopeOf[index])]
                         if body.kind == .function || body.kind == .closure, body.close > body.open {
-                            found.completionsAfterAwait += uncancellableCompletions(
+                            found.completionsInTasks += uncancellableCompletions(
                                 from: close + 1, to: Int(body.close), closure: Int(body.open))
                         }
                     }
