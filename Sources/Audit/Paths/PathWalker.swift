@@ -401,7 +401,8 @@ struct Walker {
         for index in (open + 1)..<Int(file.matching[open]) where Int(file.scopeOf[index]) == cases {
             switch file.word(index) {
             case .case, .default:
-                // `case` inside a pattern (`case .a, .b`) never starts a line of its own after a completion.
+                // The previous case must have completed; an `if case` inside a case body ends the search here too
+                // (its `if` has blocked the case), which only leaves a completion unreported.
                 guard completed else { return [] }
                 completed = false
                 blocked = false
