@@ -735,14 +735,9 @@ struct BackgroundTaskCheck {
     ) -> Bool {
         for token in start..<end where file.isIdentifier(token) {
             if beforeReturning, runsLater(token, in: file, fileIndex: fileIndex, within: start) { continue }
-            if file.is(token, "endBackgroundTask") {
-                // The app's own `endBackgroundTask(_:)`, called on `self`, is judged by its body (it may dispatch
-                // UIKit's end to a queue); UIKit's is called on the application.
-                guard let own = ownEndFunction(at: token, in: file, fileIndex: fileIndex) else { return true }
-                if mayEndTask(own, beforeReturning: beforeReturning) { return true }
-                continue
-            }
-            // Any of the project functions the call may reach (`self?.endTask()` with several `endTask`s about).
+            if isUIKitEnd(token, in: file, fileIndex: fileIndex) { return true }
+            // Any of the project functions the call may reach (`self?.endTask()` with several `endTask`s about, or
+            // the app's own `endBackgroundTask(_:)`).
             if file.isPunct(token + 1, ASCII.openParen), file.word(token) == .none,
                 project.resolved(
                     file: fileIndex, token: token, name: file.text(token), labels: file.labels(ofCallAt: token + 1)
@@ -754,16 +749,18 @@ struct BackgroundTaskCheck {
         return false
     }
 
-    /// The project function an `endBackgroundTask(…)` call at `token` reaches when it is made on `self` (or with no
-    /// receiver) and the project declares one that fits it: the app's own, which is not UIKit's.
-    private func ownEndFunction(at token: Int, in file: SourceFile, fileIndex: Int) -> CallableID? {
-        guard file.isPunct(token + 1, ASCII.openParen) else { return nil }
+    /// Whether token `token` is UIKit's `endBackgroundTask(_:)`: not the app's own function of that name, called on
+    /// `self` (or with no receiver) where the project declares one that fits, which is judged by its body (it may
+    /// dispatch UIKit's end to a queue) as any other project function.
+    private func isUIKitEnd(_ token: Int, in file: SourceFile, fileIndex: Int) -> Bool {
+        guard file.is(token, "endBackgroundTask") else { return false }
+        guard file.isPunct(token + 1, ASCII.openParen) else { return true }
         if file.isPunct(token - 1, ASCII.dot) {
             let receiver = file.isPunct(token - 2, ASCII.question) ? token - 3 : token - 2
-            guard file.word(receiver) == .`self`, !file.isPunct(receiver - 1, ASCII.dot) else { return nil }
+            guard file.word(receiver) == .`self`, !file.isPunct(receiver - 1, ASCII.dot) else { return true }
         }
         return project.callee(
-            file: fileIndex, token: token, name: "endBackgroundTask", labels: file.labels(ofCallAt: token + 1))
+            file: fileIndex, token: token, name: "endBackgroundTask", labels: file.labels(ofCallAt: token + 1)) == nil
     }
 
     /// Calls that run the closure they are given before they return.
@@ -888,7 +885,7 @@ struct BackgroundTaskCheck {
         let scope = file.scopes[Int(info.scope)]
         let open = max(Int(scope.open), 0)
         let close = min(Int(scope.close), file.count)
-        for token in open..<close where file.is(token, "endBackgroundTask") {
+        for token in open..<close where isUIKitEnd(token, in: file, fileIndex: Int(callee.file)) {
             if !beforeReturning || !runsLater(token, in: file, fileIndex: Int(callee.file), within: open) {
                 return true
             }

@@ -79,6 +79,14 @@ struct PathOutcome: Sendable {
     /// after the call either (`closed` reads them back).
     var returnedUnfinished: [Site: [Site]] = [:]
 
+    /// Where the body leaves the work unfinished: its leaks and the origin of a path left open, each site that stands
+    /// for several (branches that each skip the work) taken as those it stands for.
+    var unfinishedSites: [Site] {
+        var sites = leaks
+        if case .open(let origin) = fall { sites.append(origin) }
+        return sites.flatMap { returnedUnfinished[$0] ?? [$0] }
+    }
+
     /// Adds what `other`, a closure's or a called function's body, found that holds whether or not it finishes
     /// the work (its paths are the caller's to weigh).
     mutating func addFacts(of other: PathOutcome) {

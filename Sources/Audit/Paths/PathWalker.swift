@@ -229,9 +229,7 @@ struct Walker {
             found.completionsInTasks += uncancellableCompletions(from: body, to: close, closure: open)
         } else if paths.obligation == .taskCompleted, scope.name >= 0 {
             var sites = unconditionalCompletions(from: body, to: close, closure: open)
-            let setsHandler = (body..<close).contains {
-                file.is($0, "expirationHandler") && file.isPunct($0 + 1, ASCII.equals)
-            }
+            let setsHandler = (body..<close).contains(where: assignsExpirationHandler)
             if sites.isEmpty, !isOpen(fall), !setsHandler, !testsState(from: body, to: close, closure: open) {
                 // Every path through the callback that does not leave early (a leak of its own) completes the task:
                 // whichever it takes when it comes after the time has run out, it completes the task again. One that
@@ -328,12 +326,17 @@ struct Walker {
             case .if, .guard, .return, .throw, .try: return []
             default: break
             }
-            if file.is(index, "expirationHandler"), file.isPunct(index + 1, ASCII.equals) { return [] }
+            if assignsExpirationHandler(index) { return [] }
             if file.isIdentifier(index), Int(file.scopeOf[index]) == own, isCompletionOfTask(index) {
                 return [site(index)]
             }
         }
         return []
+    }
+
+    /// Whether token `index` starts an assignment of an expiration handler (`task.expirationHandler = …`).
+    private func assignsExpirationHandler(_ index: Int) -> Bool {
+        file.is(index, "expirationHandler") && file.isPunct(index + 1, ASCII.equals)
     }
 
     /// The completions of the task in the callback `body..<close`, in its own body or the blocks of its statements,
@@ -1483,11 +1486,7 @@ struct Walker {
                 continue
             }
             found.addFacts(of: outcome)
-            var unfinished = outcome.leaks
-            if case .open(let other) = outcome.fall { unfinished.append(other) }
-            found.returnedUnfinished[origin, default: []] += unfinished.flatMap {
-                outcome.returnedUnfinished[$0] ?? [$0]
-            }
+            found.returnedUnfinished[origin, default: []] += outcome.unfinishedSites
         }
     }
 
@@ -1570,10 +1569,7 @@ struct Walker {
         guard outcome.mentions else { return }
         found.finishesLater = found.finishesLater || outcome.finishesLater
         if !inDo { found.thrown += outcome.thrown }
-        var unfinished = outcome.leaks
-        if case .open(let origin) = outcome.fall { unfinished.append(origin) }
-        // A site in the called body that stands for several (its branches that each skip the work) is each of them.
-        unfinished = unfinished.flatMap { outcome.returnedUnfinished[$0] ?? [$0] }
+        let unfinished = outcome.unfinishedSites
         if paths.obligation == .taskCompleted, guarded == 0, case .completed = state, unfinished.isEmpty,
             !outcome.finishesLater, !outcome.escaped
         {
