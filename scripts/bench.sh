@@ -115,6 +115,29 @@ SQL
         "$(min_median "${same_ratios[@]}" | sed 's|\([0-9.]*\) \([0-9.]*\)|\1x / \2x|')"
     printf "  each repetition, pipeline / .import: %s\n" "$(paste -d/ <(printf '%s\n' "${ours[@]}") \
         <(printf '%s\n' "${baselines[@]}") | tr '\n' ' ')"
+
+    # An ingestion costs what its input holds, not what the database holds: nine users' lines (the cohort's
+    # first nine) into a database of BENCH_HELD_USERS other users, beside the same lines into an empty database.
+    local held="${BENCH_HELD_USERS:-1000000}" lines into_held=() into_empty=() held_ratios=() one_held one_empty
+    grep -E '"user":"user-0000[1-9]"' "$WORK/cohort.jsonl" >"$WORK/nine-users.jsonl"
+    lines=$(wc -l <"$WORK/nine-users.jsonl")
+    rm -f "$WORK/held-base.sqlite"*
+    "$PIPELINE" init --db "$WORK/held-base.sqlite" >/dev/null
+    sqlite3 "$WORK/held-base.sqlite" "WITH RECURSIVE n (i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < $held)
+        INSERT INTO users (id, time_zone, created_at) SELECT printf('held-%07d', i), 'Europe/Berlin', 0 FROM n"
+    for _ in $(seq "$repeats"); do
+        rm -f "$WORK/held.sqlite"* "$WORK/empty.sqlite"*
+        cp "$WORK/held-base.sqlite" "$WORK/held.sqlite"
+        sync  # else the copy's dirty pages are written out by the ingestion's first fsync, and timed with it
+        one_held=$(seconds "$PIPELINE" ingest "$WORK/nine-users.jsonl" --db "$WORK/held.sqlite" --now "$NOW")
+        one_empty=$(seconds "$PIPELINE" ingest "$WORK/nine-users.jsonl" --db "$WORK/empty.sqlite" --now "$NOW")
+        into_held+=("$one_held") into_empty+=("$one_empty") held_ratios+=("$(ratio "$one_held" "$one_empty")")
+    done
+    printf "  nine users' %d lines into %d users' database in %s s, into an empty one in %s s (min / median)\n" \
+        "$lines" "$held" "$(min_median "${into_held[@]}" | sed 's| | / |')" \
+        "$(min_median "${into_empty[@]}" | sed 's| | / |')"
+    printf "  time ratio (held / empty), min / median: %s   (aim: about 1x)\n" \
+        "$(min_median "${held_ratios[@]}" | sed 's|\([0-9.]*\) \([0-9.]*\)|\1x / \2x|')"
 }
 
 # python VENV: scikit-learn, pinned, in scripts/reference/.venv (created on first use).

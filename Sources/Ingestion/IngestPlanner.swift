@@ -7,9 +7,18 @@ public import Foundation
 public struct FutureDayRule: Sendable {
     public let now: Date
     private var lastAllowedDay: [UserID: (day: Day, zone: TimeZone)] = [:]
+    /// Today in UTC: no zone is more than 12 hours behind it, so each user's tomorrow is this day or later.
+    private let todayInUTC: Day
 
     public init(now: Date) {
         self.now = now
+        todayInUTC = Day(containing: now, in: .utc)
+    }
+
+    /// Whether the user's zone decides if `day` may be written: not for a day on or before today in UTC, which
+    /// is no later than tomorrow anywhere. Most days of any input are such: their users' zones need not be read.
+    public func needsZone(_ day: Day) -> Bool {
+        day > todayInUTC
     }
 
     public func knows(_ user: UserID) -> Bool {
@@ -33,11 +42,26 @@ public struct FutureDayRule: Sendable {
 /// Users' stored time zones as ingestion starts.
 public struct StoredZones: Sendable {
     public var known: [UserID: TimeZone] = [:]
-    /// Users whose stored zone does not resolve, with its name: their days cannot be checked until a
-    /// user record sets the zone again.
+    /// Users whose stored zone does not resolve, with its name: their days after today in UTC cannot be
+    /// checked until a user record sets the zone again.
     public var unresolved: [UserID: String] = [:]
 
     public init() {}
+
+    /// The zones of `names` (stored names by user), each resolved or not.
+    public init(names: [UserID: String]) {
+        for (user, name) in names {
+            if let zone = TimeZone.iana(name) { known[user] = zone } else { unresolved[user] = name }
+        }
+    }
+}
+
+/// Reads a user's stored time zone when the planner first needs it (`FutureDayRule.needsZone`), for a planner
+/// not given every user's zone before its input: a streamed input's users are known only as it is read.
+public protocol StoredZoneLookup: Sendable {
+    /// The user's stored zone name; `nil` for a user the database does not hold. Throws what kept it from being
+    /// read, as text fit for a message (no value of the user's).
+    func storedZoneName(of user: UserID) throws(FieldError) -> String?
 }
 
 /// The rules of an ingestion that need no database, run on the reading thread: decoding, the
@@ -50,19 +74,28 @@ public struct IngestPlanner: LineProcessor {
     let decoder: RecordDecoder?
     let now: Date
 
-    public init(decoder: RecordDecoder?, now: Date, zones: StoredZones, queueHadKnownItems: Bool) {
+    /// Plans with the stored zones of `zones` and, for a user not among them, the zone `lookup` reads when a
+    /// day first needs it; without `lookup`, a user not in `zones` is one the database does not hold (UTC).
+    public init(
+        decoder: RecordDecoder?, now: Date, zones: StoredZones, lookup: (any StoredZoneLookup)? = nil,
+        queueHadKnownItems: Bool
+    ) {
         self.decoder = decoder
         self.now = now
+        self.lookup = lookup
         withholds = !queueHadKnownItems
         futureDays = FutureDayRule(now: now)
         for (user, zone) in zones.known { futureDays.setZone(zone, of: user) }
         unresolvedZones = zones.unresolved
     }
+    let lookup: (any StoredZoneLookup)?
     /// Each known user's time zone, and the last day they may write in it (their tomorrow).
     var futureDays: FutureDayRule
     /// Users whose stored zone does not resolve (and no user record in the input has set it again),
-    /// with its name: their days cannot be checked, and UTC would be a guess.
+    /// with its name: their days after today in UTC cannot be checked, and UTC would be a guess.
     var unresolvedZones: [UserID: String] = [:]
+    /// Users `lookup` found no row for: checked in UTC, and not looked up again.
+    var unstoredUsers: Set<UserID> = []
     var pending: PlannedDay?
     /// Days planned and not yet handed on (`PlannedWrite.days`).
     var days = PlannedDays()
@@ -227,7 +260,7 @@ public struct IngestPlanner: LineProcessor {
 
     /// Checks `record` against the rules that need no database; returns the entry a watch item of a
     /// known kind stands for.
-    private func validate(_ record: InputRecord) throws(FieldError) -> UserEntry? {
+    private mutating func validate(_ record: InputRecord) throws(FieldError) -> UserEntry? {
         switch record {
         case .entry(let entry):
             // Decoded lines were checked against the bounds by the decoder already.
@@ -258,7 +291,15 @@ public struct IngestPlanner: LineProcessor {
     }
 
     /// DESIGN §2: a row may be for tomorrow in the user's zone (UTC for a new user), not later.
-    private func checkDay(_ day: Day, field: String, user: UserID) throws(FieldError) {
+    private mutating func checkDay(_ day: Day, field: String, user: UserID) throws(FieldError) {
+        guard futureDays.needsZone(day) else { return }
+        if let lookup, !futureDays.knows(user), unresolvedZones[user] == nil, !unstoredUsers.contains(user) {
+            switch try lookup.storedZoneName(of: user).map({ ($0, TimeZone.iana($0)) }) {
+            case nil: unstoredUsers.insert(user)
+            case (_, let zone?)?: futureDays.setZone(zone, of: user)
+            case (let name, nil)?: unresolvedZones[user] = name
+            }
+        }
         if let name = unresolvedZones[user] {
             throw FieldError(
                 "user",

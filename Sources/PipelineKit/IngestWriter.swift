@@ -116,6 +116,12 @@ struct IngestWriter {
 
     private mutating func flushRecords(into store: isolated Store, rejected: (IngestionError) -> Void) throws {
         guard !pendingRecords.isEmpty else { return }
+        // Read before the records replace them: a zone a record changes moves its user's calendar requests.
+        let zoned = pendingRecords.compactMap { pending -> UserID? in
+            guard case .user(let update) = pending.record, update.timeZone != nil else { return nil }
+            return update.id
+        }
+        let storedZones = zoned.isEmpty ? [:] : try store.timeZoneNames(of: zoned)
         let refusals = Dictionary(
             uniqueKeysWithValues: try store.stage(pendingRecords.map(\.record)).map { ($0.index, $0.refusal) })
         for (index, (record, line)) in pendingRecords.enumerated() {
@@ -125,7 +131,7 @@ struct IngestWriter {
                     FieldError(record.typeName, "refused by the database (\(refusal))"), line: line, rejected: rejected)
             } else {
                 counted.stored[record.typeName, default: 0] += 1
-                counted.calendarInputs.note(record)
+                counted.calendarInputs.note(record, storedZone: storedZones[record.user])
             }
         }
         pendingRecords.removeAll(keepingCapacity: true)

@@ -59,28 +59,25 @@ extension Pipeline {
 struct CalendarInputs: Sendable, Hashable {
     /// Users with a stored `reminderHour` setting.
     var reminderHours: Set<UserID> = []
-    /// Users with a stored time zone, and the zone.
-    var timeZones: [UserID: TimeZone] = [:]
+    /// Users whose stored zone a user record replaced with another: the database held them before the record,
+    /// so their chains may have started (a user it had not seen has no requests yet).
+    var movedZones: Set<UserID> = []
 
-    mutating func note(_ record: InputRecord) {
+    /// Notes `record`, stored: a user record over the zone named `storedZone` (its user's, read before the
+    /// record was stored; `nil` for a user the database did not hold).
+    mutating func note(_ record: InputRecord, storedZone: String?) {
         switch record {
         case .settings(let update) where update.changes.keys.contains(.reminderHour):
             reminderHours.insert(update.user)
         case .user(let update):
-            if let zone = update.timeZone { timeZones[update.id] = zone }
+            if let zone = update.timeZone, let storedZone, TimeZone.iana(storedZone)?.identifier != zone.identifier {
+                movedZones.insert(update.id)
+            }
         default:
             break
         }
     }
 
-    /// The users whose reminder hour changed or whose known zone is now another one (a user the
-    /// database had not seen has no requests yet).
-    func changedUsers(before zones: StoredZones) -> Set<UserID> {
-        var users = reminderHours
-        for (user, zone) in timeZones {
-            if let known = zones.known[user], known.identifier != zone.identifier { users.insert(user) }
-            if zones.unresolved[user] != nil { users.insert(user) }
-        }
-        return users
-    }
+    /// The users whose reminder hour or time zone changed.
+    var changedUsers: Set<UserID> { reminderHours.union(movedZones) }
 }

@@ -62,7 +62,9 @@ extension Pipeline {
     /// otherwise the valid records are.
     @discardableResult
     public func ingest(_ records: [InputRecord], strict: Bool = false) async throws(PipelineError) -> IngestReport {
-        let zones = try await timeZones(of: Set(records.map(\.user)))
+        let users = Array(Set(records.map(\.user)))
+        let zones = StoredZones(
+            names: try await storage { (store) throws(StorageError) in try await store.timeZoneNames(of: users) })
         var planner = IngestPlanner(
             decoder: nil, now: clock.now, zones: zones, queueHadKnownItems: try await queueHoldsKnownItems())
         var planned: [PlannedWrite] = []
@@ -86,7 +88,7 @@ extension Pipeline {
             preconditionFailure("unexpected error: \(error)")
         }
         var finished = report
-        try await moveCalendarRequests(of: report.calendarInputs.changedUsers(before: zones))
+        try await moveCalendarRequests(of: report.calendarInputs.changedUsers)
         try await drain(after: &finished)
         if !rejections.errors.isEmpty { throw .rejected(rejections.errors) }
         return finished
@@ -110,10 +112,9 @@ extension Pipeline {
         onRejected: @escaping @Sendable (IngestionError) -> Void
     ) async throws(PipelineError) -> IngestReport {
         let now = clock.now
-        let zones = try await timeZones(of: nil)
         let planner = IngestPlanner(
-            decoder: RecordDecoder(defaultEnqueuedAt: now), now: now, zones: zones,
-            queueHadKnownItems: try await queueHoldsKnownItems())
+            decoder: RecordDecoder(defaultEnqueuedAt: now), now: now, zones: StoredZones(),
+            lookup: ReaderZoneLookup(store: store), queueHadKnownItems: try await queueHoldsKnownItems())
         var report: IngestReport
         do {
             if strict {
@@ -145,7 +146,7 @@ extension Pipeline {
         } catch {
             preconditionFailure("unexpected error: \(error)")
         }
-        try await moveCalendarRequests(of: report.calendarInputs.changedUsers(before: zones))
+        try await moveCalendarRequests(of: report.calendarInputs.changedUsers)
         let queued = report.stored["watch", default: 0] - report.storedWithDay.values.reduce(0, +)
         if queued >= IngestBatching.queueStatisticsItems {
             do {
@@ -232,25 +233,47 @@ extension Pipeline {
         report.committed = report.rejected == 0
         return report
     }
+}
 
-    /// The time zones of `users` the database knows (all of them when `nil`), for the future-day
-    /// rule, with the stored names of those that do not resolve.
-    func timeZones(of users: Set<UserID>? = nil) async throws(PipelineError) -> StoredZones {
-        var zones = StoredZones()
-        if let users {
-            for id in users {
-                do {
-                    if let user = try await user(id) { zones.known[id] = user.timeZone }
-                } catch .storage(.unknownTimeZone(_, let name)) {
-                    zones.unresolved[id] = name
+/// The stored zones a streamed ingestion's planner asks for (`IngestPlanner`), read on a connection of its own,
+/// opened when first asked: the store's connection is busy writing what the planner hands on (a strict
+/// ingestion's transaction waits for the planner), and most inputs never ask (`FutureDayRule.needsZone`), so
+/// an ingestion reads the zones of the users its input names, not those of every user the database holds.
+final class ReaderZoneLookup: StoredZoneLookup {
+    private let store: Store
+    private let reader = Locked<LogReader?>(nil)
+
+    init(store: Store) {
+        self.store = store
+    }
+
+    /// Called on the planner's reading thread, which waits here while the reader's own thread reads.
+    func storedZoneName(of user: UserID) throws(FieldError) -> String? {
+        let answer = Locked<Result<String?, StorageError>?>(nil)
+        let read = DispatchSemaphore(value: 0)
+        do {
+            let reader = try reader.withLock { (reader) throws(StorageError) in
+                if reader == nil { reader = try store.logReader() }
+                return reader!
+            }
+            Task {
+                let result: Result<String?, StorageError>
+                do throws(StorageError) {
+                    result = .success(try await reader.timeZoneNames(of: [user])[user])
+                } catch {
+                    result = .failure(error)
                 }
+                answer.withLock { $0 = result }
+                read.signal()
             }
-        } else {
-            for (id, name) in try await storage({ (store) throws(StorageError) in try await store.timeZoneNames() }) {
-                if let zone = TimeZone.iana(name) { zones.known[id] = zone } else { zones.unresolved[id] = name }
-            }
+            read.wait()
+            return try answer.withLock { $0! }.get()
+        } catch {
+            throw FieldError(
+                "user",
+                "\(user)'s stored time zone, which a day after today in UTC is checked in, could not be read "
+                    + "(\(error))")
         }
-        return zones
     }
 }
 

@@ -135,7 +135,7 @@ extension Pipeline {
     {
         var report = DrainReport()
         var warnings: [String] = []
-        // Each user's zone read once a page.
+        // Each user's zone read once a page, for the days that need it.
         var futureDays = FutureDayRule(now: now)
         // Applied together after the loop, in queue order; the failures touch no day, so they may
         // go first.
@@ -143,7 +143,7 @@ extension Pipeline {
         for parsed in page {
             let item = parsed.item
             var checked = parsed.entry
-            if case .success(let entry?) = checked {
+            if case .success(let entry?) = checked, futureDays.needsZone(entry.day) {
                 if !futureDays.knows(item.user) {
                     futureDays.setZone(try store.timeZone(of: item.user) ?? .utc, of: item.user)
                 }

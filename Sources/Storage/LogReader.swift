@@ -73,6 +73,12 @@ public actor LogReader {
         try driver.user(id)
     }
 
+    /// The stored time-zone names of those of `users` the database holds: what `Store.timeZoneNames(of:)`
+    /// returns. A streamed ingestion's reading thread reads here the zones of the days it must check.
+    public func timeZoneNames(of users: [UserID]) throws(StorageError) -> [UserID: String] {
+        try driver.timeZoneNames(of: users)
+    }
+
     /// The artifact served for `scope`: what `Store.servingModel(scope:)` returns. With the user and their
     /// logs, all a retrain reads.
     public func servingModel(scope: String) throws(StorageError) -> StoredModel? {

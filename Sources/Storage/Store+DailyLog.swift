@@ -130,12 +130,12 @@ extension Store {
         try driver.rows(.users, [], User.init(row:))
     }
 
-    /// Every user's stored time-zone name, resolved or not: ingestion reads them before its input,
-    /// so that a user whose zone no longer resolves stops only their own lines, and a user record
-    /// in the same input can set it again.
-    public func timeZoneNames() throws(StorageError) -> [UserID: String] {
-        let names = try driver.rows(.users, []) { row in UserID(row.string(0)).map { ($0, row.string(1)) } }
-        return Dictionary(names, uniquingKeysWith: { first, _ in first })
+    /// The stored time-zone names, resolved or not, of those of `users` the database holds, in one query:
+    /// ingestion reads them to check days after today in UTC (a user whose zone no longer resolves stops only
+    /// those of their lines, and a user record in the same input can set it again) and to tell which zones its
+    /// user records change.
+    public func timeZoneNames(of users: [UserID]) throws(StorageError) -> [UserID: String] {
+        try driver.timeZoneNames(of: users)
     }
 
     /// The user's settings: what they set, over the registered defaults for every key they never
@@ -227,6 +227,13 @@ extension StorageDriver {
 
     func user(_ id: UserID) throws(StorageError) -> User? {
         try users([id]).first
+    }
+
+    func timeZoneNames(of ids: [UserID]) throws(StorageError) -> [UserID: String] {
+        let names = try rows(.usersWithIDs, [SQLValue.texts(ids.map(\.rawValue))]) { row in
+            UserID(row.string(0)).map { ($0, row.string(1)) }
+        }
+        return Dictionary(names, uniquingKeysWith: { first, _ in first })
     }
 
     /// Those of `users` that exist, ordered by id.

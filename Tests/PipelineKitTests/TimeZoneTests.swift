@@ -1,3 +1,4 @@
+import Domain
 import Foundation
 import Ingestion
 import PipelineKit
@@ -90,5 +91,38 @@ struct TimeZoneTests {
             Self.user("kiri", "Pacific/Kiritimati"), Self.entry("kiri", "2026-03-17"),
         ])
         #expect(report.stored["entry"] == 1)
+    }
+
+    @Test(
+        "a streamed input checks a day after today in UTC in its user's stored zone, a new user's in UTC; strict or not",
+        arguments: TestBackend.all, [false, true])
+    func storedZonesOfAStream(backend: TestBackend, strict: Bool) async throws {
+        let database = TestDatabase(backend, now: Date(iso: "2026-03-15T12:00:00Z"))
+        let pipeline = try await database.open()
+        try await pipeline.ingest([Self.user("kiri", "Pacific/Kiritimati"), Self.user("hono", "Pacific/Honolulu")])
+        // Tomorrow is the 17th at UTC+14, and the 16th at UTC−10 and in UTC, a new user's zone.
+        let lines = """
+            {"type":"entry","user":"kiri","day":"2026-03-17","mood":3}
+            {"type":"entry","user":"hono","day":"2026-03-16","mood":3}
+            {"type":"entry","user":"hono","day":"2026-03-17","mood":3}
+            {"type":"entry","user":"newcomer","day":"2026-03-17","mood":3}
+            {"type":"entry","user":"kiri","day":"2026-03-18","mood":3}
+            {"type":"entry","user":"newcomer","day":"2026-03-15","mood":3}
+            """
+        let rejected = Locked<[String]>([])
+        let report = try await pipeline.ingestJSONLines(from: .bytes(Array(lines.utf8)), strict: strict) { error in
+            rejected.withLock { $0.append(error.description) }
+        }
+        #expect(
+            rejected.withLock { $0 } == [
+                "line 3: day: is more than one day after today (2026-03-15 in Pacific/Honolulu); future days are refused",
+                "line 4: day: is more than one day after today (2026-03-15 in UTC); future days are refused",
+                "line 5: day: is more than one day after today (2026-03-16 in Pacific/Kiritimati); future days are refused",
+            ])
+        #expect(report.stored["entry", default: 0] == (strict ? 0 : 3))
+        #expect(
+            try await pipeline.dailyLogs(user: .literal("kiri")).map(\.day) == (strict ? [] : [.literal("2026-03-17")]))
+        #expect(
+            try await pipeline.dailyLogs(user: .literal("hono")).map(\.day) == (strict ? [] : [.literal("2026-03-16")]))
     }
 }
