@@ -120,11 +120,19 @@ struct HandlerCheck {
             outcome.mentions && !outcome.finishesLater && !outcome.escaped
             && !blocksOnWork(file: handler.file, open: handler.open, depth: 0)
         if !outcome.setsExpirationHandler, let onlyLogs = outcome.expirationHandlerOnlyLogs, !completesBeforeReturning {
-            let site =
-                handler.function == nil ? location : project.file(Int(onlyLogs.file)).location(Int(onlyLogs.token))
+            // Set in the closure registered: reported at the registration. Set in a function the task is handed to
+            // (`self.handleRefresh(task)`), or in one passed by name: reported where it is set, naming the
+            // registration.
+            let inClosure =
+                handler.function == nil && Int(onlyLogs.file) == handler.file && Int(onlyLogs.token) > handler.open
+                && Int(onlyLogs.token) < Int(project.file(handler.file).matching[handler.open])
+            let site = inClosure ? location : project.file(Int(onlyLogs.file)).location(Int(onlyLogs.token))
+            let named =
+                inClosure || handler.function != nil
+                ? identifier : "\(identifier) (registered at \(ProjectIndex.short(location)))"
             report(
                 .handlerMissingExpirationHandler, at: site,
-                "The expiration handler of the task for \(identifier) only logs: it neither cancels "
+                "The expiration handler of the task for \(named) only logs: it neither cancels "
                     + "the work nor completes the task, so the work runs on when time is up and iOS ends the "
                     + "app.")
         } else if !outcome.setsExpirationHandler, outcome.escaped, !outcome.handedOutside,

@@ -58,21 +58,28 @@ struct SessionCheck {
                             + "its delegate, so finished transfers are never seen."))
             }
             for use in summary.sessionUses {
+                let location = SourceLocation(file: summary.path, line: Int(use.line), column: Int(use.column))
                 let declarations = resolve(use.reference, in: sessions, file: fileIndex, caller: use.caller)
+                if declarations.isEmpty, let chosen = backgroundChoice(of: use, file: fileIndex) {
+                    check(
+                        use, as: "`\(use.receiver)` is the background session `\(chosen)` when chosen", at: location,
+                        into: &findings)
+                }
                 guard !declarations.isEmpty,
                     declarations.allSatisfy({ isBackground($0.info, file: $0.file) })
                 else { continue }
-                let location = SourceLocation(file: summary.path, line: Int(use.line), column: Int(use.column))
-                check(use, at: location, into: &findings)
+                check(use, as: "`\(use.receiver)` is a background session", at: location, into: &findings)
             }
         }
     }
 
-    /// The declarations `reference`, written in callable `caller` of file `file`, refers to: the first tier that
-    /// has any.
-    private func resolve(_ reference: Reference, in table: [String: [Declared]], file: Int, caller: Int32)
-        -> [Declared]
-    {
+    /// The declarations `reference`, written in callable `caller` of file `file` (at `line`, when known), refers
+    /// to: the first tier that has any. Of several locals of the name, the latest made before `line`: each of a type's
+    /// property initializers (`lazy var session: URLSession = { let config = …; return URLSession(…) }()`) has its
+    /// own `config`.
+    private func resolve(
+        _ reference: Reference, in table: [String: [Declared]], file: Int, caller: Int32, line: Int32 = 0
+    ) -> [Declared] {
         let callerType = project.index.callable(CallableID(file: Int32(file), index: caller)).typeName
         switch reference {
         case .unknown:
@@ -83,6 +90,13 @@ struct SessionCheck {
         case .bare(let name):
             guard let candidates = table[name] else { return [] }
             let local = candidates.filter { $0.file == file && $0.info.binding?.place == .local(caller) }
+            if line > 0,
+                let latest = local.filter({ $0.info.line > 0 && $0.info.line <= line }).max(by: {
+                    $0.info.line < $1.info.line
+                })
+            {
+                return [latest]
+            }
             if !local.isEmpty { return local }
             if let callerType {
                 let members = candidates.filter { $0.info.binding?.place == .member(callerType) }
@@ -94,6 +108,54 @@ struct SessionCheck {
         }
     }
 
+    /// For a use of a local bound to a choice of sessions (`let session = useBackground ? backgroundSession :
+    /// foregroundSession`), the name of a branch that is a background session: on the paths that choose it, the use
+    /// is one of a background session. Each branch is a name resolved from the use's function.
+    private func backgroundChoice(of use: SessionUse, file fileIndex: Int) -> String? {
+        guard case .bare(let name) = use.reference else { return nil }
+        let file = project.file(fileIndex)
+        let function = project.index.callable(CallableID(file: Int32(fileIndex), index: use.caller))
+        let open = Int(file.scopes[Int(function.scope)].open)
+        let token = Int(use.token)
+        guard open >= 0, open < token else { return nil }
+        // The latest declaration of the local before the use: `let name = condition ? first : second`.
+        guard
+            let declared = stride(from: token - 2, to: open, by: -1).first(where: {
+                file.isIdentifier($0) && file.text($0) == name
+                    && (file.word($0 - 1) == .let || file.word($0 - 1) == .var)
+            }), file.isPunct(declared + 1, ASCII.equals)
+        else { return nil }
+        for cursor in (declared + 2)..<token {
+            if cursor > declared + 2, file.startsStatement(cursor) { break }
+            guard file.isPunct(cursor, ASCII.question), cursor + 1 < token,
+                let first = sessionName(at: cursor + 1, in: file), cursor + 2 + first.length < token,
+                file.isPunct(cursor + 1 + first.length, ASCII.colon),
+                let second = sessionName(at: cursor + 2 + first.length, in: file),
+                cursor + 2 + first.length + second.length < token,
+                file.startsStatement(cursor + 2 + first.length + second.length)
+            else { continue }
+            for branch in [first, second] {
+                let reference: Reference =
+                    branch.length == 1 ? .bare(branch.name) : .member(name: branch.name, type: function.typeName)
+                let declarations = resolve(reference, in: sessions, file: fileIndex, caller: use.caller)
+                if !declarations.isEmpty, declarations.allSatisfy({ isBackground($0.info, file: $0.file) }) {
+                    return branch.name
+                }
+            }
+            return nil
+        }
+        return nil
+    }
+
+    /// A branch of a choice that names a session: `session` or `self.session`, and its length in tokens.
+    private func sessionName(at index: Int, in file: SourceFile) -> (name: String, length: Int)? {
+        if file.word(index) == .`self`, file.isPunct(index + 1, ASCII.dot), file.isIdentifier(index + 2) {
+            return (file.text(index + 2), 3)
+        }
+        guard file.isIdentifier(index), file.word(index) == .none else { return nil }
+        return (file.text(index), 1)
+    }
+
     /// Whether a session is made from a background configuration (for a configuration: whether it is one).
     private func isBackground(_ session: SessionInfo, file: Int) -> Bool {
         switch session.configuration {
@@ -102,25 +164,30 @@ struct SessionCheck {
         case .other:
             return false
         case .named(let reference):
-            let declarations = resolve(reference, in: configurations, file: file, caller: session.caller)
+            let declarations = resolve(
+                reference, in: configurations, file: file, caller: session.caller, line: session.line)
             return !declarations.isEmpty && declarations.allSatisfy { $0.info.configuration == .background }
         }
     }
 
-    private func check(_ use: SessionUse, at location: SourceLocation, into findings: inout [Finding]) {
+    /// Checks a use of a background session; `subject` says which session it is (`` `session` is a background
+    /// session ``).
+    private func check(
+        _ use: SessionUse, as subject: String, at location: SourceLocation, into findings: inout [Finding]
+    ) {
         let signature = "\(use.method)(\(use.labels.map { "\($0):" }.joined()))"
         let takesHandler = use.hasTrailingClosure || use.labels.contains("completionHandler")
         if Self.taskMethods.contains(use.method), takesHandler {
             findings.append(
                 Finding(
                     rule: .backgroundSessionCompletionHandler, at: location,
-                    message: "`\(use.receiver)` is a background session; `\(signature)` with a completion "
+                    message: "\(subject); `\(signature)` with a completion "
                         + "handler is not supported there."))
         } else if Self.conveniences.contains(use.method) {
             findings.append(
                 Finding(
                     rule: .backgroundSessionCompletionHandler, at: location,
-                    message: "`\(use.receiver)` is a background session; the async `\(signature)` is not "
+                    message: "\(subject); the async `\(signature)` is not "
                         + "supported there."))
         }
         let fromData = use.labels.contains("from") && (use.method == "uploadTask" || use.method == "upload")
@@ -129,7 +196,7 @@ struct SessionCheck {
             findings.append(
                 Finding(
                     rule: .backgroundUploadFromData, at: location,
-                    message: "`\(use.receiver)` is a background session; it uploads only from a file, not "
+                    message: "\(subject); it uploads only from a file, not "
                         + (streamed ? "from a stream." : "from Data.")))
         }
     }

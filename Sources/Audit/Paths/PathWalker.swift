@@ -1250,8 +1250,10 @@ struct Walker {
                 // Put in a variable of the body itself (`var info = …` earlier, then `info = payload.…`): another
                 // name for it in this body, not a place it is kept for later.
                 aliases.insert(local)
-            } else if aliases.contains(name), isStoredValue(index) {
-                // Kept for later (`self.pending = completionHandler`): whoever reads it finishes the work.
+            } else if aliases.contains(name), isStoredValue(index), isWholeValue(index) {
+                // Kept for later (`self.pending = completionHandler`): whoever reads it finishes the work. A value
+                // read out of it (`self.callID = dictionary["call-id"]` in an initializer given a push's payload) is
+                // not the work.
                 found.escaped = true
                 found.finishesLater = true
                 finish(&state)
@@ -1334,6 +1336,22 @@ struct Walker {
             if file.word(token - 1) == .var || file.word(token - 1) == .let { return name }
         }
         return nil
+    }
+
+    /// Whether the alias at `index` is the whole of the value it is part of: itself, cast (`as? BGProcessingTask`)
+    /// or unwrapped (`task!`), or for a VoIP push its payload's dictionary (`payload.dictionaryPayload`), the
+    /// expression ending there; not a value read out of it (`info["id"]`, `payload.uuid`, `dictionary.count`).
+    private func isWholeValue(_ index: Int) -> Bool {
+        var next = index + 1
+        if file.isPunct(next, ASCII.bang) { next += 1 }
+        if paths.obligation == .incomingCallReported, file.isPunct(next, ASCII.dot),
+            file.is(next + 1, "dictionaryPayload")
+        {
+            next += 2
+        }
+        return next >= file.count || file.startsStatement(next) || file.word(next) == .as
+            || file.isPunct(next, ASCII.semicolon) || file.isPunct(next, ASCII.closeBrace)
+            || file.isPunct(next, ASCII.closeParen) || file.isPunct(next, ASCII.comma)
     }
 
     private func isStoredValue(_ index: Int) -> Bool {

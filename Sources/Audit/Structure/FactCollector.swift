@@ -547,7 +547,7 @@ struct FactCollector {
                 summary.sessions.append(
                     SessionInfo(
                         binding: binding, isSession: false, configuration: .background,
-                        caller: owner[Int(file.scopeOf[index])]))
+                        caller: owner[Int(file.scopeOf[index])], line: Int32(file.line(index))))
             }
         default:
             break
@@ -765,7 +765,7 @@ struct FactCollector {
         summary.sessions.append(
             SessionInfo(
                 binding: binding, isSession: isSession, configuration: .other,
-                caller: owner[Int(file.scopeOf[index])]))
+                caller: owner[Int(file.scopeOf[index])], line: Int32(file.line(index))))
     }
 
     /// The first token of the member chain that ends at `index` (`URLSessionConfiguration` for

@@ -242,6 +242,8 @@ struct SessionInfo: Sendable {
     var hasDelegate = false
     /// The callable the declaration is in, from which its configuration's name is resolved.
     var caller: Int32 = 0
+    /// Where it is made (for a configuration, where it is bound): of locals of one name in one callable, the one a
+    /// name refers to is the latest made before it.
     var line: Int32 = 0
     var column: Int32 = 0
 }

@@ -1,0 +1,13 @@
+// swift-format-ignore-file
+import PushKit
+
+// The payload is read into the app's own value, and the call is reported with it before the completion is called.
+final class PushDelegate: NSObject, PKPushRegistryDelegate {
+    func pushRegistry(_ registry: PKPushRegistry, didUpdate pushCredentials: PKPushCredentials, for type: PKPushType) {}
+
+    func pushRegistry(_ registry: PKPushRegistry, didReceiveIncomingPushWith payload: PKPushPayload, for type: PKPushType, completion: @escaping () -> Void) {
+        guard type == .voIP else { return completion() }
+        let invite = IncomingInvite(fields: payload.dictionaryPayload)
+        Ringing.shared.expect(invite, completion: completion)
+    }
+}
