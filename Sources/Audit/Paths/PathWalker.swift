@@ -1188,12 +1188,16 @@ struct Walker {
         guard file.isPunct(equals, ASCII.equals), file.isIdentifier(value), aliases.contains(file.text(value)) else {
             return
         }
-        if file.word(value + 1) == .as || value + 1 >= file.count || file.startsStatement(value + 1)
-            || file.isPunct(value + 1, ASCII.comma) || file.isPunct(value + 1, ASCII.openBrace)
-            || file.word(value + 1) == .else || file.isPunct(value + 1, ASCII.semicolon)
-        {
-            aliases.insert(file.text(index + 1))
-        }
+        if valueEnds(at: value + 1) { aliases.insert(file.text(index + 1)) }
+    }
+
+    /// Whether the value before token `index` ends there: the statement ends (a new line, `;`, `}`, `)`), a cast
+    /// follows (`as? BGProcessingTask`), or another clause (`,`, the `{` or `else` of an `if let` or `guard let`).
+    private func valueEnds(at index: Int) -> Bool {
+        index >= file.count || file.startsStatement(index) || file.word(index) == .as || file.word(index) == .else
+            || file.isPunct(index, ASCII.comma) || file.isPunct(index, ASCII.semicolon)
+            || file.isPunct(index, ASCII.openBrace) || file.isPunct(index, ASCII.closeBrace)
+            || file.isPunct(index, ASCII.closeParen)
     }
 
     /// An argument that is the obligation itself: `task`, `task as! BGAppRefreshTask`, `completionHandler`, or
@@ -1349,9 +1353,7 @@ struct Walker {
         {
             next += 2
         }
-        return next >= file.count || file.startsStatement(next) || file.word(next) == .as
-            || file.isPunct(next, ASCII.semicolon) || file.isPunct(next, ASCII.closeBrace)
-            || file.isPunct(next, ASCII.closeParen) || file.isPunct(next, ASCII.comma)
+        return valueEnds(at: next)
     }
 
     private func isStoredValue(_ index: Int) -> Bool {
