@@ -78,6 +78,10 @@ struct PathOutcome: Sendable {
     /// stands for them in the caller's path: they are leaks only if the caller's path does not finish the work
     /// after the call either (`closed` reads them back).
     var returnedUnfinished: [Site: [Site]] = [:]
+    /// Of the sites called functions returned unfinished, those of calls whose result the caller does not read: the
+    /// caller cannot tell that the function skipped the work, so a `return` taken after the call is that function's
+    /// skip, reported where the function skips it, once, rather than again at every `return` of every caller.
+    var skippedInCallee: Set<Site> = []
 
     /// Where the body leaves the work unfinished: its leaks and the origin of a path left open, each site that stands
     /// for several (branches that each skip the work) taken as those it stands for.

@@ -102,7 +102,7 @@ struct Walker {
                 state = block(index + 1, end, entry: state, inDo: inDo)
                 if isOpen(state) {
                     if token.word == .return {
-                        found.leaks.append(site(index))
+                        returnUnfinished(at: index, state)
                     } else if !inDo {
                         found.thrown.append(site(index))
                     }
@@ -1603,13 +1603,27 @@ struct Walker {
             found.mentions = true
             return
         }
-        guard isOpen(state), let first = unfinished.first else {
+        guard isOpen(state), !unfinished.isEmpty else {
             found.leaks += unfinished
             finish(&state)
             return
         }
         found.mentions = true
-        found.returnedUnfinished[first, default: []] += unfinished
-        state = .open(first)
+        let standIn = site(call)
+        found.returnedUnfinished[standIn, default: []] += unfinished
+        if !resultIsRead(callAt: call) { found.skippedInCallee.formUnion(unfinished) }
+        state = .open(standIn)
+    }
+
+    /// A `return` at `index` on a path left unfinished: a leak there, unless the path is open only because called
+    /// functions whose result goes unread skipped the work, whose skips are then the leaks.
+    private mutating func returnUnfinished(at index: Int, _ state: Fall) {
+        guard case .open(let origin) = state, let sites = found.returnedUnfinished[origin] else {
+            found.leaks.append(site(index))
+            return
+        }
+        let inCallees = sites.filter(found.skippedInCallee.contains)
+        found.leaks += inCallees
+        if inCallees.count < sites.count { found.leaks.append(site(index)) }
     }
 }
