@@ -12,11 +12,12 @@
 # correct use at that line the rule must not report. Recall = mistakes reported / mistakes; false-alarm rate =
 # correct uses reported / correct uses. Findings at places no row judges are counted apart, per rule.
 #
-# A path that leaves through a `guard … else {` or an `if … {` written over several lines is one place: the audit
-# reports it at the `return` (or `throw`) that leaves, and a row may judge it at any line of the condition. A finding
-# at that exit and a row at a line from the `guard` or `if` to its opening brace (or the reverse) are matched, one
-# finding to one row, when the exit is the first statement of the block's own level that leaves, or the one-line
-# block (`else { return }`) that ends the condition's last line. --rows lists every missed mistake and every alarm.
+# A path that leaves through a `guard … else {` or an `if … {` written over several lines (up to 16) is one place:
+# the audit reports it at the `return` (or `throw`) that leaves, and a row may judge it at any line of the condition.
+# A finding at that exit and a row at a line from the `guard` or `if` to its opening brace (or the reverse) are
+# matched, one finding to one row, when the exit is the first statement of the block's own level that leaves, or the
+# one-line block (`else { return }`) that ends the condition's last line. --rows lists every missed mistake and every
+# alarm.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -99,6 +100,8 @@ for repository in {row[0] for row in rows}:
     reported[repository] = found
 
 CONDITION = re.compile(r"^\s*(?:\}\s*else\s+)?(?:guard|if)\b")
+# A condition is read over at most this many lines (a `guard` binding a dozen payload fields, one per line).
+CONDITION_LINES = 16
 EXIT = re.compile(r"^\s*(?:return|throw)\b")
 INLINE_EXIT = re.compile(r"\{\s*(?:return|throw)\b[^{}]*\}\s*$")
 exits_cache = {}
@@ -123,7 +126,7 @@ def condition_exits(repository, path):
             continue
         end = start
         inline = None
-        while end < len(lines) and end < start + 8 and braces(lines[end]) <= 0 and not lines[end].rstrip().endswith("{"):
+        while end < len(lines) and end < start + CONDITION_LINES and braces(lines[end]) <= 0 and not lines[end].rstrip().endswith("{"):
             # `else { return }` closing a condition written over several lines: the exit is on its last line.
             if end > start and INLINE_EXIT.search(lines[end].split("//")[0]):
                 inline = end
@@ -133,7 +136,7 @@ def condition_exits(repository, path):
             for header in range(start, inline):
                 pairs.add((header + 1, inline + 1))
             continue
-        if end >= len(lines) or end >= start + 8:
+        if end >= len(lines) or end >= start + CONDITION_LINES:
             continue
         depth = braces(lines[end]) if end > start or not CONDITION.match(lines[end]) else 1
         depth = max(depth, 1)

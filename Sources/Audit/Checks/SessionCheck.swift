@@ -44,7 +44,7 @@ struct SessionCheck {
     func run(into findings: inout [Finding]) {
         let files = project.index.files
         for (fileIndex, summary) in files.enumerated() {
-            for session in summary.sessions where session.isSession && !session.hasDelegate {
+            for session in summary.sessions where session.isSession && !session.hasDelegate && !session.startsNoTask {
                 guard isBackground(session, file: fileIndex) else { continue }
                 let location = SourceLocation(
                     file: summary.path, line: Int(session.line), column: Int(session.column))

@@ -82,6 +82,8 @@ struct PathOutcome: Sendable {
     /// caller cannot tell that the function skipped the work, so a `return` taken after the call is that function's
     /// skip, reported where the function skips it, once, rather than again at every `return` of every caller.
     var skippedInCallee: Set<Site> = []
+    /// Cases of a `switch` that each skip the work where another case finishes it, reported where they begin.
+    var skippingCases: Set<Site> = []
 
     /// Where the body leaves the work unfinished: its leaks and the origin of a path left open, each site that stands
     /// for several (branches that each skip the work) taken as those it stands for.

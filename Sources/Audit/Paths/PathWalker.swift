@@ -735,14 +735,14 @@ struct Walker {
         flagOnceGuard(start, end, close) ?? takeOnceGuard(start, end, close)
     }
 
-    /// A "run once" guard around ending a background task, whatever the flag is called: a condition that is only a
-    /// Boolean stored name (`self.isEnding`, or `!self.isEnding` in a `guard`), whose block (ending at `close`) only
-    /// returns, followed at once by setting that name to `true` (`if self.isEnding { return }; self.isEnding =
-    /// true`). The branch that returns is taken when another call is already ending the task.
+    /// A "run once" guard around ending a background task or completing a `BGTask`, whatever the flag is called: a
+    /// condition that is only a Boolean stored name (`self.isEnding`, or `!fired` in a `guard`), whose block (ending
+    /// at `close`) only returns, followed at once by setting that name to `true` (`if self.isEnding { return };
+    /// self.isEnding = true`). The branch that returns is taken when another call is already finishing the task.
     private func flagOnceGuard(_ start: Int, _ end: Int, _ close: Int) -> Exemption? {
-        // Only for a background task held in a variable, which whoever passes the guard ends for all; a caller's
-        // own completion handler dropped by such a guard is still owed.
-        guard paths.obligation == .backgroundTaskEnded else { return nil }
+        // Only for a task that whoever passes the guard finishes for all (a background task held in a variable, a
+        // `BGTask`); a caller's own completion handler dropped by such a guard is still owed.
+        guard paths.obligation == .backgroundTaskEnded || paths.obligation == .taskCompleted else { return nil }
         var cursor = start
         let negated = file.isPunct(cursor, ASCII.bang)
         // `if flag { return }` and `guard !flag else { return }` return when the flag is set.
@@ -1052,13 +1052,23 @@ struct Walker {
             let end = offset + 1 < labels.count ? labels[offset + 1].head : close
             var caseEntry: Fall = isOpen(entry) ? .open(site(label.head)) : entry
             if typeSwitch, isOpen(entry), !voipCase(label.head, label.bodyStart) { caseEntry = .completed }
+            if file.word(label.head) == .default, file.is(label.head - 1, "unknown"),
+                file.isPunct(label.head - 2, ASCII.at)
+            {
+                // `@unknown default:` runs only for a case a later SDK adds to the enum: no path here.
+                caseEntry = .none
+            }
             results.append(block(label.bodyStart, end, entry: caseEntry, inDo: inDo))
         }
         if case .open(let origin) = entry, found.returnedUnfinished[origin] == nil,
             paths.obligation != .backgroundTaskEnded, results.contains(where: { !isOpen($0) }),
             results.contains(where: isOpen)
         {
-            // Cases that each skip the work where another finishes it: each is reported where it begins.
+            // Cases that each skip the work where another finishes it: each is reported where it begins, also when
+            // the path then leaves by a `return`.
+            for case .open(let site) in results where found.returnedUnfinished[site] == nil {
+                found.skippingCases.insert(site)
+            }
             state = mergeSkippingBranches(results)
         } else {
             state = labels.isEmpty ? entry : merge(entry, results)
@@ -1616,14 +1626,15 @@ struct Walker {
     }
 
     /// A `return` at `index` on a path left unfinished: a leak there, unless the path is open only because called
-    /// functions whose result goes unread skipped the work, whose skips are then the leaks.
+    /// functions whose result goes unread skipped the work, or cases of a `switch` skipped it where another case
+    /// finished it, whose skips are then the leaks.
     private mutating func returnUnfinished(at index: Int, _ state: Fall) {
         guard case .open(let origin) = state, let sites = found.returnedUnfinished[origin] else {
             found.leaks.append(site(index))
             return
         }
-        let inCallees = sites.filter(found.skippedInCallee.contains)
-        found.leaks += inCallees
-        if inCallees.count < sites.count { found.leaks.append(site(index)) }
+        let ownSites = sites.filter { found.skippedInCallee.contains($0) || found.skippingCases.contains($0) }
+        found.leaks += ownSites
+        if ownSites.count < sites.count { found.leaks.append(site(index)) }
     }
 }

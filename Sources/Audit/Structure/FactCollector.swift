@@ -532,11 +532,13 @@ struct FactCollector {
             }
             let delegate = arguments.firstIndex { $0.label >= 0 && file.is($0.label, "delegate") }
             let hasDelegate = delegate.map { file.word(arguments[$0].start) != .nil } ?? false
+            let binding = binding(before: chainStart(endingAt: index))
             summary.sessions.append(
                 SessionInfo(
-                    binding: binding(before: chainStart(endingAt: index)), isSession: true,
-                    configuration: configuration, hasDelegate: hasDelegate, caller: owner[Int(file.scopeOf[index])],
-                    line: Int32(file.line(index)), column: Int32(file.column(index))))
+                    binding: binding, isSession: true, configuration: configuration, hasDelegate: hasDelegate,
+                    startsNoTask: !hasDelegate && startsNoTask(sessionMadeAt: index, binding: binding),
+                    caller: owner[Int(file.scopeOf[index])], line: Int32(file.line(index)),
+                    column: Int32(file.column(index))))
         case "background", "backgroundSessionConfiguration", "backgroundSessionConfigurationWithIdentifier":
             guard
                 name != "background"
@@ -552,6 +554,34 @@ struct FactCollector {
         default:
             break
         }
+    }
+
+    /// Whether the session `URLSession(…)` at `index` makes is cancelled with all its tasks and given none
+    /// (`invalidateAndCancel()`): by a call chained to it, or, bound to a local, where every later mention of that
+    /// local in the block it is declared in cancels it or lists its tasks (`getAllTasks { … }`, which may read them
+    /// before the cancel). One that lists its tasks but is never cancelled is not: rejoining a background session is
+    /// how its events are delivered, and they go to the delegate.
+    private func startsNoTask(sessionMadeAt index: Int, binding: Binding?) -> Bool {
+        guard file.isPunct(index + 1, ASCII.openParen) else { return false }
+        let close = Int(file.matching[index + 1])
+        guard close > index else { return false }
+        func member(after name: Int) -> String? {
+            file.isPunct(name + 1, ASCII.dot) && file.isIdentifier(name + 2) ? file.text(name + 2) : nil
+        }
+        if member(after: close) == "invalidateAndCancel" { return true }
+        guard let binding, case .local = binding.place else { return false }
+        let block = file.scopes[Int(file.scopeOf[index])]
+        let end = min(Int(block.close), file.count)
+        var cancelled = false
+        for cursor in (close + 1)..<max(close + 1, end)
+        where file.isIdentifier(cursor) && file.text(cursor) == binding.name && !file.isPunct(cursor - 1, ASCII.dot) {
+            switch member(after: cursor) {
+            case "invalidateAndCancel": cancelled = true
+            case "getAllTasks", "getTasksWithCompletionHandler": continue
+            default: return false
+            }
+        }
+        return cancelled
     }
 
     /// The braces of a handler closure written at the call: a `launchHandler: { … }` argument or a trailing closure.

@@ -240,6 +240,10 @@ struct SessionInfo: Sendable {
     var configuration: Configuration
     /// For a session: whether `URLSession(configuration:delegate:delegateQueue:)` is given a delegate.
     var hasDelegate = false
+    /// For a session: it is only cancelled where it is made, never given a task (`URLSession(configuration:
+    /// .background(withIdentifier: old), delegate: nil, delegateQueue: nil)`, then `invalidateAndCancel()`): it has
+    /// no results to report.
+    var startsNoTask = false
     /// The callable the declaration is in, from which its configuration's name is resolved.
     var caller: Int32 = 0
     /// Where it is made (for a configuration, where it is bound): of locals of one name in one callable, the one a
