@@ -380,7 +380,7 @@ struct BackgroundTaskCheck {
         }
         // The expiration handler marks that it has run (it cancels the operation, sets a flag) and the normal path
         // tests the mark: the handler has ended the task on the path that leaves on it, and the other ends it once.
-        let marks = expirationMarks(expiration, in: file)
+        let marks = expiration.map { CompletionPaths.expirationMarks(ofHandlerAt: $0, in: file) } ?? []
         if expirationEndsOnly, !testsMark(marks, beforeEnding: name, in: file, end..<rangeEnd),
             !outcome.endsProcess || mentionsEnd(of: [name] + enders, in: file, end..<rangeEnd)
         {
@@ -413,26 +413,6 @@ struct BackgroundTaskCheck {
                 && (file.isPunct(token + 1, ASCII.closeParen) || file.isPunct(token + 1, ASCII.comma))
             return called || handedWhole
         }
-    }
-
-    /// The marks the expiration handler at `open` leaves when it runs: `isCancelled` when it cancels the operation it
-    /// belongs to (`self.cancel()`), the name of a flag it sets (`expired = true`).
-    private func expirationMarks(_ open: Int?, in file: SourceFile) -> Set<String> {
-        guard let open else { return [] }
-        let close = Int(file.matching[open])
-        guard close > open else { return [] }
-        var marks: Set<String> = []
-        for token in (open + 1)..<close where file.isIdentifier(token) {
-            if file.is(token, "cancel"), file.isPunct(token + 1, ASCII.openParen),
-                file.isPunct(token + 2, ASCII.closeParen),
-                !file.isPunct(token - 1, ASCII.dot) || file.word(token - 2) == .self
-            {
-                marks.insert("isCancelled")
-            } else if file.isPunct(token + 1, ASCII.equals), file.word(token + 2) == .true {
-                marks.insert(file.text(token))
-            }
-        }
-        return marks
     }
 
     /// Whether the normal path, from `start` to `end`, tests one of the expiration handler's `marks` before its first

@@ -31,21 +31,41 @@ struct HandlerCheck {
         into findings: inout [Finding]
     ) {
         let file = project.file(fileIndex)
-        let call = project.summary(fileIndex).calls[Int(registration.call)]
-        let token = Int(call.token)
+        let token = Int(project.summary(fileIndex).calls[Int(registration.call)].token)
+        if let forwarded = forwardedHandlers(registration, file: fileIndex) {
+            for handler in forwarded {
+                judge(
+                    handler.handler, of: registration, file: fileIndex, identifier: handler.identifier,
+                    registeredAt: handler.location, through: handler.call, paths: paths, requests: requests,
+                    into: &findings)
+            }
+            return
+        }
         guard let handler = handler(of: token, in: file, fileIndex: fileIndex) else { return }
+        judge(
+            handler, of: registration, file: fileIndex, identifier: describe(registration, file: fileIndex),
+            registeredAt: file.location(token), through: nil, paths: paths, requests: requests, into: &findings)
+    }
+
+    /// Judges one launch handler of `registration`, registered (for the reader) at `registeredAt`, through the call
+    /// of the app's own wrapper `wrapperCall` when there is one.
+    private func judge(
+        _ handler: Handler, of registration: RegistrationInfo, file fileIndex: Int, identifier described: String,
+        registeredAt: SourceLocation, through wrapperCall: CallID?, paths: CompletionPaths, requests: RequestKinds,
+        into findings: inout [Finding]
+    ) {
         func report(_ rule: Rule, at location: SourceLocation, _ message: String) {
             findings.append(Finding(rule: rule, at: location, message: message))
         }
         let outcome = paths.analyzeRoot(file: handler.file, open: handler.open, aliases: [handler.taskName])
-        var identifier = describe(registration, file: fileIndex)
-        var location = file.location(token)
+        var identifier = described
+        var location = registeredAt
         if let function = handler.function {
             // The mistake is in the function the registration names: point there, and name the registration.
             let functionFile = project.file(handler.file)
             location = functionFile.location(function)
             identifier +=
-                " (registered at \(ProjectIndex.short(file.location(token))) with "
+                " (registered at \(ProjectIndex.short(registeredAt)) with "
                 + "`\(functionFile.text(function))` as its handler)"
         }
         if registration.kind == .sceneModifier {
@@ -66,8 +86,13 @@ struct HandlerCheck {
             for leak in Set(outcome.leaks).sorted(by: { ($0.file, $0.token) < ($1.file, $1.token) }) {
                 let leakFile = project.file(Int(leak.file))
                 // Taken only once the work was cancelled, which only the expiration handler does, and it has
-                // completed the task: `guard !Task.isCancelled else { return }`.
-                if outcome.expirationCompletes, Self.leavesWhenCancelled(leakFile, Int(leak.token)) { continue }
+                // completed the task: `guard !Task.isCancelled else { return }`, or a flag it sets.
+                if outcome.expirationCompletes,
+                    Self.leavesWhenCancelled(
+                        leakFile, Int(leak.token), marks: outcome.expirationMarks.union(["isCancelled"]))
+                {
+                    continue
+                }
                 report(
                     .handlerNotCompleted, at: leakFile.location(Int(leak.token)),
                     Self.leakMessage(
@@ -149,7 +174,7 @@ struct HandlerCheck {
                     + "work is not cancelled when time runs out and the run counts as failed.")
         }
         if !outcome.submits, !outcome.escaped, !registration.continued,
-            !isMaintenance(registration, file: fileIndex, requests: requests)
+            !isMaintenance(registration, file: fileIndex, through: wrapperCall, requests: requests)
         {
             report(
                 .handlerNotRescheduling, at: location,
@@ -205,11 +230,14 @@ struct HandlerCheck {
     /// A processing task submitted again each time the app changes state (Apple's sample schedules its database
     /// cleaning from `applicationDidEnterBackground`) or each time it launches keeps its chain without the handler's
     /// help; an app refresh task does not, and is expected to submit its successor.
-    private func isMaintenance(_ registration: RegistrationInfo, file: Int, requests: RequestKinds) -> Bool {
+    private func isMaintenance(
+        _ registration: RegistrationInfo, file: Int, through wrapperCall: CallID?, requests: RequestKinds
+    ) -> Bool {
         let index = project.index
         let callID = CallID(file: Int32(file), index: registration.call)
         let values = Set(
-            index.resolveIdentifier(registration.identifier, in: index.caller(of: callID), origin: callID).map(\.value))
+            index.resolveIdentifier(registration.identifier, in: index.caller(of: callID), origin: callID)
+                .filter { wrapperCall == nil || $0.origin == wrapperCall }.map(\.value))
         guard !values.isEmpty else { return false }
         return values.allSatisfy { value in
             guard case .known = value, let facts = requests[value] else { return false }
@@ -311,6 +339,121 @@ struct HandlerCheck {
             return closureHandler(file, open: close + 1, fileIndex: fileIndex)
         }
         return nil
+    }
+
+    /// A launch handler given to the app's own registration wrapper, and where it is registered.
+    private struct ForwardedHandler {
+        var handler: Handler
+        var identifier: String
+        var location: SourceLocation
+        /// The call of the wrapper.
+        var call: CallID
+    }
+
+    /// For a registration in the app's own wrapper that hands the task on to a closure the wrapper is given
+    /// (`launchHandler: handler`, or `{ task in handler(task) }`, `handler` a parameter of the wrapper): the closures
+    /// (or functions named) its callers pass are the launch handlers, each registered where the wrapper is called.
+    /// `nil` for any other registration.
+    private func forwardedHandlers(_ registration: RegistrationInfo, file fileIndex: Int) -> [ForwardedHandler]? {
+        let index = project.index
+        let registrationID = CallID(file: Int32(fileIndex), index: registration.call)
+        let wrapperID = index.caller(of: registrationID)
+        let wrapper = index.callable(wrapperID)
+        guard wrapper.kind == .function,
+            let parameter = forwardingParameter(of: registration, file: fileIndex, in: wrapper)
+        else { return nil }
+        let identifiers = index.resolveIdentifier(registration.identifier, in: wrapperID, origin: registrationID)
+        var result: [ForwardedHandler] = []
+        for callID in index.callers(of: wrapperID) {
+            let call = index.call(callID)
+            let callFile = project.file(Int(callID.file))
+            guard
+                let handler = argument(
+                    parameter, of: wrapper, passedBy: call, in: callFile, fileIndex: Int(callID.file))
+            else { continue }
+            let values = identifiers.filter { $0.origin == callID }
+            let identifier =
+                if values.count == 1, case .known(let value) = values[0].value { "\"\(value)\"" } else {
+                    "`\(registration.identifier.display)`"
+                }
+            let location = callFile.location(Int(call.token))
+            result.append(ForwardedHandler(handler: handler, identifier: identifier, location: location, call: callID))
+        }
+        return result
+    }
+
+    /// The position of the wrapper's parameter a registration hands its task to: `launchHandler: handler`, or a
+    /// registered closure that calls `handler(task)` with the task it is given.
+    private func forwardingParameter(of registration: RegistrationInfo, file fileIndex: Int, in wrapper: CallableInfo)
+        -> Int?
+    {
+        let file = project.file(fileIndex)
+        let token = Int(project.summary(fileIndex).calls[Int(registration.call)].token)
+        guard file.isPunct(token + 1, ASCII.openParen) else { return nil }
+        if let argument = file.arguments(ofCallAt: token + 1).first(where: {
+            $0.label >= 0 && file.is($0.label, "launchHandler")
+        }), argument.end == argument.start + 1, file.isIdentifier(argument.start) {
+            return wrapper.parameters.firstIndex(of: file.text(argument.start))
+        }
+        guard registration.handlerOpen >= 0, registration.handlerClose > registration.handlerOpen else { return nil }
+        // `{ task in handler(task) }`, with nothing else in it but logging: the wrapper adds nothing to the handler.
+        let open = Int(registration.handlerOpen)
+        let close = Int(registration.handlerClose)
+        let parameters = CompletionPaths.closureParameters(file, open: open)
+        let taskName = parameters.names.first ?? "$0"
+        var forwarded: Int?
+        var cursor = parameters.bodyStart
+        while cursor < close {
+            if cursor > parameters.bodyStart, !file.startsStatement(cursor) {
+                cursor = file.matching[cursor] > cursor ? Int(file.matching[cursor]) + 1 : cursor + 1
+                continue
+            }
+            if file.isIdentifier(cursor), file.isPunct(cursor + 1, ASCII.openParen), file.isIdentifier(cursor + 2),
+                file.text(cursor + 2) == taskName, file.isPunct(cursor + 3, ASCII.closeParen),
+                let position = wrapper.parameters.firstIndex(of: file.text(cursor)), forwarded == nil
+            {
+                forwarded = position
+            } else if !isLogging(statementAt: cursor, in: file) {
+                return nil
+            }
+            cursor += 1
+        }
+        return forwarded
+    }
+
+    /// Whether the statement at `index` is a call of a logger (`print(…)`, `NSLog(…)`, `logger.debug(…)`).
+    private func isLogging(statementAt index: Int, in file: SourceFile) -> Bool {
+        guard file.isIdentifier(index) else { return false }
+        if file.isPunct(index + 1, ASCII.openParen) { return CompletionPaths.isLoggingCall(file.text(index)) }
+        var cursor = index
+        while file.isPunct(cursor + 1, ASCII.dot), file.isIdentifier(cursor + 2) { cursor += 2 }
+        return cursor > index && file.isPunct(cursor + 1, ASCII.openParen)
+            && CompletionPaths.isLoggingCall(file.text(cursor))
+    }
+
+    /// The handler a call of the wrapper passes for its parameter at `parameter`: a closure written in the call (or
+    /// after it), or a function named there.
+    private func argument(
+        _ parameter: Int, of wrapper: CallableInfo, passedBy call: CallInfo, in file: SourceFile, fileIndex: Int
+    ) -> Handler? {
+        let token = Int(call.token)
+        var arguments: [Argument] = []
+        var after = token + 1
+        if file.isPunct(token + 1, ASCII.openParen) {
+            arguments = file.arguments(ofCallAt: token + 1)
+            after = Int(file.matching[token + 1]) + 1
+        }
+        let positions = ProjectIndex.parameterPositions(of: call.labels, in: wrapper)
+        if let position = positions?.firstIndex(of: parameter), position < arguments.count {
+            let argument = arguments[position]
+            if file.isPunct(argument.start, ASCII.openBrace) {
+                return closureHandler(file, open: argument.start, fileIndex: fileIndex)
+            }
+            return functionHandler(file, argument: argument, fileIndex: fileIndex)
+        }
+        guard call.hasTrailingClosure, parameter == wrapper.parameters.count - 1, file.isPunct(after, ASCII.openBrace)
+        else { return nil }
+        return closureHandler(file, open: after, fileIndex: fileIndex)
     }
 
     private func closureHandler(_ file: SourceFile, open: Int, fileIndex: Int) -> Handler {

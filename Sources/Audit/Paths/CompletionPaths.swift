@@ -47,6 +47,9 @@ struct PathOutcome: Sendable {
     /// An expiration handler set here completes the task in its own body
     /// (`task.expirationHandler = { work.cancel(); task.setTaskCompleted(success: false) }`).
     var expirationCompletes = false
+    /// What such a handler marks when it runs (`CompletionPaths.expirationMarks`): a path leaving on a test of one
+    /// leaves a task the handler has completed.
+    var expirationMarks: Set<String> = []
     /// `setTaskCompleted` calls after an `await`, in a `Task { … }` closure or in the `async` body that set an
     /// expiration handler completing the task, that the closure or body reaches whatever happens (not under a
     /// condition, nor after a check of `Task.isCancelled`): cancelling a `Task` only asks it to stop, and nothing stops
@@ -101,6 +104,7 @@ struct PathOutcome: Sendable {
         expirationHandlerOnlyLogs = expirationHandlerOnlyLogs ?? other.expirationHandlerOnlyLogs
         repeated += other.repeated
         expirationCompletes = expirationCompletes || other.expirationCompletes
+        expirationMarks.formUnion(other.expirationMarks)
         completionsInTasks += other.completionsInTasks
         expirationStops = expirationStops || other.expirationStops
         completionsInCallbacks += other.completionsInCallbacks
@@ -280,6 +284,27 @@ final class CompletionPaths {
     }
 
     func isLogging(_ name: String) -> Bool { Self.loggingCalls.contains(name) }
+
+    /// The marks the expiration handler whose `{` is at `open` leaves when it runs: `isCancelled` when it cancels the
+    /// operation it belongs to (`self.cancel()`), the name of a flag it sets (`expired = true`). A path that leaves on
+    /// a test of one has been finished by the handler.
+    static func expirationMarks(ofHandlerAt open: Int, in file: SourceFile) -> Set<String> {
+        let close = Int(file.matching[open])
+        guard close > open else { return [] }
+        var marks: Set<String> = []
+        for token in (open + 1)..<close where file.isIdentifier(token) {
+            if file.is(token, "cancel"), file.isPunct(token + 1, ASCII.openParen),
+                file.isPunct(token + 2, ASCII.closeParen),
+                !file.isPunct(token - 1, ASCII.dot) || file.word(token - 2) == .self
+            {
+                marks.insert("isCancelled")
+            } else if file.isPunct(token + 1, ASCII.equals), file.word(token + 2) == .true {
+                marks.insert(file.text(token))
+            }
+        }
+        return marks
+    }
+    static func isLoggingCall(_ name: String) -> Bool { loggingCalls.contains(name) }
 
     /// What calls that stop work or end a task are called, for code outside the sources, whose effects cannot be
     /// read: `cancel()`, `endBackgroundTask(_:)`, `setTaskCompleted(success:)`, `invalidateAndCancel()`, `stop()` …

@@ -1238,6 +1238,8 @@ struct Walker {
                     found.setsExpirationHandler = true
                     if close > index, paths.obligation == .taskCompleted, completesTask(in: index + 2, close) {
                         found.expirationCompletes = true
+                        found.expirationMarks.formUnion(
+                            CompletionPaths.expirationMarks(ofHandlerAt: index + 2, in: file))
                         if stopsWork(in: index + 2, close) { found.expirationStops = true }
                         let body = file.scopes[Int(file.scopeOf[index])]
                         if body.kind == .function || body.kind == .closure, body.close > body.open {

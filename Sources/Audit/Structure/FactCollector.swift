@@ -14,6 +14,7 @@ struct FactCollector {
     /// For each scope, whether it sits in a closure run on every change of app state (a `NotificationCenter`
     /// observer of `willResignActive`, `didEnterBackground` …).
     private var onStateChange: [Bool]
+    /// The file names `BGTaskScheduler` or makes a refresh or processing request.
     private let mentionsScheduler: Bool
 
     static func collect(_ file: SourceFile) -> FileSummary {
@@ -30,12 +31,12 @@ struct FactCollector {
         deferral = Array(repeating: nil, count: file.scopes.count)
         typeOfScope = Array(repeating: -1, count: file.scopes.count)
         onStateChange = Array(repeating: false, count: file.scopes.count)
-        var mentions = false
-        for index in file.tokens.indices where file.is(index, "BGTaskScheduler") {
-            mentions = true
-            break
+        // A file that names the scheduler or makes a request: there `x.submit(request)` submits one, also through
+        // the app's own protocol the scheduler conforms to (`scheduler.submit(BGAppRefreshTaskRequest(…))`).
+        mentionsScheduler = file.tokens.indices.contains { index in
+            file.is(index, "BGTaskScheduler") || file.is(index, "BGAppRefreshTaskRequest")
+                || file.is(index, "BGProcessingTaskRequest")
         }
-        mentionsScheduler = mentions
     }
 
     // MARK: Scopes: types and callables
@@ -477,7 +478,8 @@ struct FactCollector {
             summary.requests.append(RequestInfo(kind: kind, identifier: values[0], call: call))
             if kind == .refresh { summary.needsDetailedPass = true }
         case "submit":
-            // `BGTaskScheduler.shared.submit(request)`, or `submit(request)` in an extension of `BGTaskScheduler`.
+            // `BGTaskScheduler.shared.submit(request)`, `submit(request)` in an extension of `BGTaskScheduler`, or
+            // `scheduler.submit(request)` in a file that makes the request.
             let inScheduler = enclosingTypeName(of: index) == "BGTaskScheduler"
             if isMember || inScheduler, mentionsScheduler, arguments.count == 1, arguments[0].label < 0 {
                 let caller = Int(owner[Int(file.scopeOf[index])])

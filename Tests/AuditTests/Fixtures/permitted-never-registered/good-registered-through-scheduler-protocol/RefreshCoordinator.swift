@@ -12,10 +12,15 @@ extension RefreshCoordinator {
     func initialize() {
         _ = scheduler.registerHandler(forTaskWithIdentifier: taskID, using: .main) { task in
             submitRequest()
-            task.expirationHandler = { task.setTaskCompleted(success: false) }
+            task.expirationHandler = {
+                cancelRefresh()
+                task.setTaskCompleted(success: false)
+            }
             refresh { task.setTaskCompleted(success: $0) }
         }
     }
+
+    func cancelRefresh() {}
 
     func submitRequest() {
         try? scheduler.submit(BGAppRefreshTaskRequest(identifier: taskID))
