@@ -296,6 +296,7 @@ struct Walker {
         var sites: [Site] = []
         for index in body..<close {
             if file.word(index) == .await { awaited = true }
+            if file.is(index, "checkCancellation"), cancellationFallsThrough(at: index, within: own) { continue }
             if file.is(index, "isCancelled") || file.is(index, "checkCancellation") { return sites }
             guard awaited, isCompletionOfTask(index) else { continue }
             var scope = Int(file.scopeOf[index])
@@ -311,6 +312,31 @@ struct Walker {
             if reached, scope == own { sites.append(site(index)) }
         }
         return sites
+    }
+
+    /// Whether the `checkCancellation()` at `index` throws into a `do` (of the closure whose scope is `own`) whose
+    /// `catch` clauses neither return nor throw: the path goes on after them, cancelled or not
+    /// (`do { try await sync(); try Task.checkCancellation() } catch { ok = false }`, then the completion).
+    private func cancellationFallsThrough(at index: Int, within own: Int) -> Bool {
+        var scope = Int(file.scopeOf[index])
+        while scope != own, scope > 0 {
+            let current = file.scopes[scope]
+            guard current.kind == .control else { return false }
+            if current.control == .do { break }
+            scope = Int(current.parent)
+        }
+        guard scope != own, scope > 0 else { return false }
+        var cursor = Int(file.scopes[scope].close) + 1
+        guard file.word(cursor) == .catch else { return false }
+        while file.word(cursor) == .catch {
+            var open = cursor + 1
+            while open < file.count, !file.isPunct(open, ASCII.openBrace) { open += 1 }
+            let close = Int(file.matching[open])
+            guard open < file.count, close > open else { return false }
+            if (open..<close).contains(where: { file.word($0) == .return || file.word($0) == .throw }) { return false }
+            cursor = close + 1
+        }
+        return true
     }
 
     /// The completions of the task in the callback closure `body..<close` that every run of it reaches: at its own
