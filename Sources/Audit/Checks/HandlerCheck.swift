@@ -440,8 +440,10 @@ struct HandlerCheck {
         var arguments: [Argument] = []
         var after = token + 1
         if file.isPunct(token + 1, ASCII.openParen) {
+            let close = Int(file.matching[token + 1])
+            guard close > token + 1 else { return nil }
             arguments = file.arguments(ofCallAt: token + 1)
-            after = Int(file.matching[token + 1]) + 1
+            after = close + 1
         }
         let positions = ProjectIndex.parameterPositions(of: call.labels, in: wrapper)
         if let position = positions?.firstIndex(of: parameter), position < arguments.count {

@@ -284,6 +284,7 @@ final class CompletionPaths {
     }
 
     func isLogging(_ name: String) -> Bool { Self.loggingCalls.contains(name) }
+    static func isLoggingCall(_ name: String) -> Bool { loggingCalls.contains(name) }
 
     /// The marks the expiration handler whose `{` is at `open` leaves when it runs: `isCancelled` when it cancels the
     /// operation it belongs to (`self.cancel()`), the name of a flag it sets (`expired = true`). A path that leaves on
@@ -304,7 +305,6 @@ final class CompletionPaths {
         }
         return marks
     }
-    static func isLoggingCall(_ name: String) -> Bool { loggingCalls.contains(name) }
 
     /// What calls that stop work or end a task are called, for code outside the sources, whose effects cannot be
     /// read: `cancel()`, `endBackgroundTask(_:)`, `setTaskCompleted(success:)`, `invalidateAndCancel()`, `stop()` …

@@ -331,8 +331,8 @@ struct Walker {
         while file.word(cursor) == .catch {
             var open = cursor + 1
             while open < file.count, !file.isPunct(open, ASCII.openBrace) { open += 1 }
+            guard open < file.count, Int(file.matching[open]) > open else { return false }
             let close = Int(file.matching[open])
-            guard open < file.count, close > open else { return false }
             if (open..<close).contains(where: { file.word($0) == .return || file.word($0) == .throw }) { return false }
             cursor = close + 1
         }
