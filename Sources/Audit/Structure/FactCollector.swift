@@ -37,6 +37,10 @@ struct FactCollector {
             file.is(index, "BGTaskScheduler") || file.is(index, "BGAppRefreshTaskRequest")
                 || file.is(index, "BGProcessingTaskRequest")
         }
+        summary.generatesPermittedIdentifiers = file.tokens.indices.contains { index in
+            file.tokens[index].kind == .string && file.isPunct(index + 1, ASCII.colon)
+                && file.stringValue(index) == "BGTaskSchedulerPermittedIdentifiers"
+        }
     }
 
     // MARK: Scopes: types and callables

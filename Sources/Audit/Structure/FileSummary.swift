@@ -14,6 +14,9 @@ struct FileSummary: Sendable {
     var sessionUses: [SessionUse] = []
     /// Names passed to `endBackgroundTask(_:)` outside an expiration handler, with the callable each is ended in.
     var taskEnds: [TaskEnd] = []
+    /// Writes `"BGTaskSchedulerPermittedIdentifiers": …` as a dictionary entry: a manifest that generates the app's
+    /// Info.plist (Tuist's `InfoPlist.extendingDefault(with:)`), whose permitted list the tree does not hold.
+    var generatesPermittedIdentifiers = false
     /// Whether the file assigns an `expirationHandler` anywhere (`task.expirationHandler = …`).
     var assignsExpirationHandler = false
     /// `allowsBackgroundLocationUpdates = true`, each place it is set.
