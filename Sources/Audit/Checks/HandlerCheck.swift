@@ -269,10 +269,12 @@ struct HandlerCheck {
     }
 
     /// The registered identifier as a reader knows it: its value when the sources tell it, else the expression.
-    private func describe(_ registration: RegistrationInfo, file: Int) -> String {
+    /// Through the app's own wrapper (`wrapperCall`), the value that call passes.
+    private func describe(_ registration: RegistrationInfo, file: Int, through wrapperCall: CallID? = nil) -> String {
         let index = project.index
         let callID = CallID(file: Int32(file), index: registration.call)
         let values = index.resolveIdentifier(registration.identifier, in: index.caller(of: callID), origin: callID)
+            .filter { wrapperCall == nil || $0.origin == wrapperCall }
         if values.count == 1, case .known(let value) = values[0].value { return "\"\(value)\"" }
         return "`\(registration.identifier.display)`"
     }
@@ -362,7 +364,6 @@ struct HandlerCheck {
         guard wrapper.kind == .function,
             let parameter = forwardingParameter(of: registration, file: fileIndex, in: wrapper)
         else { return nil }
-        let identifiers = index.resolveIdentifier(registration.identifier, in: wrapperID, origin: registrationID)
         var result: [ForwardedHandler] = []
         for callID in index.callers(of: wrapperID) {
             let call = index.call(callID)
@@ -371,11 +372,7 @@ struct HandlerCheck {
                 let handler = argument(
                     parameter, of: wrapper, passedBy: call, in: callFile, fileIndex: Int(callID.file))
             else { continue }
-            let values = identifiers.filter { $0.origin == callID }
-            let identifier =
-                if values.count == 1, case .known(let value) = values[0].value { "\"\(value)\"" } else {
-                    "`\(registration.identifier.display)`"
-                }
+            let identifier = describe(registration, file: fileIndex, through: callID)
             let location = callFile.location(Int(call.token))
             result.append(ForwardedHandler(handler: handler, identifier: identifier, location: location, call: callID))
         }

@@ -81,12 +81,11 @@ struct PathOutcome: Sendable {
     /// stands for them in the caller's path: they are leaks only if the caller's path does not finish the work
     /// after the call either (`closed` reads them back).
     var returnedUnfinished: [Site: [Site]] = [:]
-    /// Of the sites called functions returned unfinished, those of calls whose result the caller does not read: the
-    /// caller cannot tell that the function skipped the work, so a `return` taken after the call is that function's
-    /// skip, reported where the function skips it, once, rather than again at every `return` of every caller.
-    var skippedInCallee: Set<Site> = []
-    /// Cases of a `switch` that each skip the work where another case finishes it, reported where they begin.
-    var skippingCases: Set<Site> = []
+    /// Skips reported where they are, also when the path then leaves by a `return`: those of called functions whose
+    /// result the caller does not read (the caller cannot tell that the function skipped the work, so the skip is
+    /// reported once, where the function skips it, not again at every `return` of every caller), and the cases of a
+    /// `switch` that each skip the work where another case finishes it (reported where they begin).
+    var skipsReportedInPlace: Set<Site> = []
 
     /// Where the body leaves the work unfinished: its leaks and the origin of a path left open, each site that stands
     /// for several (branches that each skip the work) taken as those it stands for.

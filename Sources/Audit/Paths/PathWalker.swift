@@ -1093,7 +1093,7 @@ struct Walker {
             // Cases that each skip the work where another finishes it: each is reported where it begins, also when
             // the path then leaves by a `return`.
             for case .open(let site) in results where found.returnedUnfinished[site] == nil {
-                found.skippingCases.insert(site)
+                found.skipsReportedInPlace.insert(site)
             }
             state = mergeSkippingBranches(results)
         } else {
@@ -1649,7 +1649,7 @@ struct Walker {
         found.mentions = true
         let standIn = site(call)
         found.returnedUnfinished[standIn, default: []] += unfinished
-        if !resultIsRead(callAt: call) { found.skippedInCallee.formUnion(unfinished) }
+        if !resultIsRead(callAt: call) { found.skipsReportedInPlace.formUnion(unfinished) }
         state = .open(standIn)
     }
 
@@ -1661,7 +1661,7 @@ struct Walker {
             found.leaks.append(site(index))
             return
         }
-        let ownSites = sites.filter { found.skippedInCallee.contains($0) || found.skippingCases.contains($0) }
+        let ownSites = sites.filter(found.skipsReportedInPlace.contains)
         found.leaks += ownSites
         if ownSites.count < sites.count { found.leaks.append(site(index)) }
     }

@@ -33,14 +33,22 @@ struct FactCollector {
         onStateChange = Array(repeating: false, count: file.scopes.count)
         // A file that names the scheduler or makes a request: there `x.submit(request)` submits one, also through
         // the app's own protocol the scheduler conforms to (`scheduler.submit(BGAppRefreshTaskRequest(…))`).
-        mentionsScheduler = file.tokens.indices.contains { index in
-            file.is(index, "BGTaskScheduler") || file.is(index, "BGAppRefreshTaskRequest")
-                || file.is(index, "BGProcessingTaskRequest")
+        // One pass for both. A manifest writing the permitted identifiers: `"BGTaskSchedulerPermittedIdentifiers": …`.
+        var mentions = false
+        for index in file.tokens.indices {
+            if file.tokens[index].kind == .string {
+                if file.isPunct(index + 1, ASCII.colon),
+                    file.stringValue(index) == "BGTaskSchedulerPermittedIdentifiers"
+                {
+                    summary.generatesPermittedIdentifiers = true
+                }
+            } else if !mentions {
+                mentions =
+                    file.is(index, "BGTaskScheduler") || file.is(index, "BGAppRefreshTaskRequest")
+                    || file.is(index, "BGProcessingTaskRequest")
+            }
         }
-        summary.generatesPermittedIdentifiers = file.tokens.indices.contains { index in
-            file.tokens[index].kind == .string && file.isPunct(index + 1, ASCII.colon)
-                && file.stringValue(index) == "BGTaskSchedulerPermittedIdentifiers"
-        }
+        mentionsScheduler = mentions
     }
 
     // MARK: Scopes: types and callables
