@@ -358,16 +358,20 @@ struct BackgroundTaskCheck {
             }
             return
         }
-        let enders = endingClosures(of: name, in: body, file: file)
-        // Begun in a closure that runs before the call it is passed to returns (`DispatchQueue.main.sync { id = … }`)
-        // into a variable of the function around it: the paths go on after the closure, in that function.
+        // Begun in a closure given to a queue (`DispatchQueue.main.sync { id = … }`, or `.async`) into a variable of the
+        // function around it: the paths go on after the closure, in that function. Run at once, the begin precedes the
+        // rest; run later, the function has meanwhile arranged the end (a local closure its callbacks call), which
+        // reads the variable when it runs.
         var rangeEnd = body.close
+        var endersScope = body
         if let function, function.0 != body.open, !isLocal(name, declaredIn: body, file: file),
             let closure = Optional(Int(file.scopeOf[token])), file.scopes[closure].kind == .closure,
-            file.scopes[closure].name >= 0, Self.synchronousCalls.contains(file.text(Int(file.scopes[closure].name)))
+            file.scopes[closure].name >= 0, Self.queueCalls.contains(file.text(Int(file.scopes[closure].name)))
         {
             rangeEnd = function.1
+            endersScope = function
         }
+        let enders = endingClosures(of: name, in: endersScope, file: file)
         let outcome = paths.analyzeRange(
             file: fileIndex, from: end, to: rangeEnd, origin: token, aliases: Set([name] + enders))
         guard outcome.mentions else {
@@ -576,19 +580,18 @@ struct BackgroundTaskCheck {
     }
 
     /// Local closures of the body that end the task `name` holds (`let finish = { app.endBackgroundTask(id) }`):
-    /// returning or passing one on hands the ending to whoever calls it, as handing on `name` itself would.
+    /// calling one ends the task; returning or passing one on hands the ending to whoever calls it, as handing on
+    /// `name` itself would.
     private func endingClosures(of name: String, in body: (open: Int, close: Int), file: SourceFile) -> [String] {
         var names: [String] = []
-        for index in (body.open + 1)..<body.close
-        where (file.word(index) == .let || file.word(index) == .var) && file.isIdentifier(index + 1)
-            && file.isPunct(index + 2, ASCII.equals) && file.isPunct(index + 3, ASCII.openBrace)
-        {
-            let close = Int(file.matching[index + 3])
-            guard close > index + 3 else { continue }
-            for token in (index + 4)..<close where file.is(token, "endBackgroundTask") {
+        for open in (body.open + 1)..<body.close where file.isPunct(open, ASCII.openBrace) {
+            guard let declared = file.declaredName(ofClosureAt: open) else { continue }
+            let close = Int(file.matching[open])
+            guard close > open else { continue }
+            for token in (open + 1)..<close where file.is(token, "endBackgroundTask") {
                 let arguments = file.isPunct(token + 1, ASCII.openParen) ? file.arguments(ofCallAt: token + 1) : []
                 if arguments.contains(where: { file.isIdentifier($0.start) && file.text($0.start) == name }) {
-                    names.append(file.text(index + 1))
+                    names.append(file.text(declared))
                     break
                 }
             }
@@ -743,8 +746,8 @@ struct BackgroundTaskCheck {
             file: fileIndex, token: token, name: "endBackgroundTask", labels: file.labels(ofCallAt: token + 1)) == nil
     }
 
-    /// Calls that run the closure they are given before they return.
-    private static let synchronousCalls: Set<String> = ["sync", "performAndWait", "autoreleasepool"]
+    /// Calls that run the closure they are given once, before they return or on a queue soon after.
+    private static let queueCalls: Set<String> = ["sync", "performAndWait", "autoreleasepool", "async", "asyncAfter"]
 
     private static let backgroundCallbacks: Set<String> = ["applicationDidEnterBackground", "sceneDidEnterBackground"]
     private static let returnCallbacks: Set<String> = [

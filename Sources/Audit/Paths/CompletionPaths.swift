@@ -272,6 +272,8 @@ final class CompletionPaths {
         case .incomingCallReported:
             return Self.isReport(name)
         case .backgroundTaskEnded:
+            // A local closure that ends the task (`finish()`) is among the aliases.
+            if aliases.contains(name) { return true }
             guard name == "endBackgroundTask" else { return false }
             for argument in arguments {
                 for token in argument.start..<argument.end where file.isIdentifier(token) {

@@ -19,6 +19,8 @@ struct Walker {
     /// A `try` inside a `do` that `catch`es was met after the work was finished: the `catch` may then run with the
     /// work already finished, and finishing it there again is a repeat.
     private var triedAfterFinishing = false
+    /// The work was kept for later (`self.current = task`) on the walk: finishing it afterwards is the first time.
+    private var keptForLater = false
 
     init(paths: CompletionPaths, file: SourceFile, fileIndex: Int, aliases: Set<String>, depth: Int) {
         self.paths = paths
@@ -207,6 +209,8 @@ struct Walker {
             if scope.assignee >= 0 { found.setsExpirationHandler = true }
             return
         }
+        // A local that finishes the work when called (`let finish = { … }`): declared here, run where it is called.
+        if let declared = file.declaredName(ofClosureAt: open), aliases.contains(file.text(declared)) { return }
         let body = CompletionPaths.closureParameters(file, open: open).bodyStart
         if isElementClosure(scope) {
             elementClosure(open: open, from: body, to: close, &state)
@@ -256,7 +260,7 @@ struct Walker {
         // delivers its one value and then `.finished` (a `Future`) has already finished it, unless the chain may
         // finish without a value.
         if valueClosureFinishes(after: scope, close: close) { return }
-        if isCountdown(from: open + 1, to: close) { return }
+        if isCountdown(from: open + 1, to: close) || isRepeating(scope) { return }
         // The closure finishes the work: its unfinished paths, and errors that end it, are the leaks.
         found.leaks += inner.found.leaks + inner.found.thrown
         if case .open(let origin) = fall { found.leaks.append(origin) }
@@ -495,6 +499,15 @@ struct Walker {
             scope = Int(file.scopes[scope].parent)
         }
         return -1
+    }
+
+    /// Whether the closure is given to a call that runs it again and again (`Timer.scheduledTimer(withTimeInterval:
+    /// repeats: true) { … }`): a run that leaves without finishing the work leaves it to a later run.
+    private func isRepeating(_ scope: Scope) -> Bool {
+        guard scope.name >= 0, file.isPunct(Int(scope.name) + 1, ASCII.openParen) else { return false }
+        return file.arguments(ofCallAt: Int(scope.name) + 1).contains {
+            $0.label >= 0 && file.is(Int($0.label), "repeats") && file.word($0.start) == .true
+        }
     }
 
     /// Whether the closure in `start..<end` is one of several callbacks that count down to the end: it steps a
@@ -1298,6 +1311,7 @@ struct Walker {
                 // not the work.
                 found.escaped = true
                 found.finishesLater = true
+                keptForLater = true
                 finish(&state)
             }
             return index + 1
@@ -1418,7 +1432,7 @@ struct Walker {
         let before = finishes
         defer { if finishes > before, case .completed = state { finishedBy = index } }
         if paths.isFinishingCall(name: name, arguments: arguments, in: file, aliases: aliases) {
-            if paths.obligation == .taskCompleted, guarded == 0, case .completed = state {
+            if paths.obligation == .taskCompleted, guarded == 0, !keptForLater, case .completed = state {
                 found.repeated.append(site(index))
             }
             finish(&state)

@@ -245,6 +245,22 @@ final class SourceFile: Sendable {
         return found
     }
 
+    /// For the closure whose `{` is at `open`, the name token of the local it initializes (`let finish = { … }`,
+    /// `var done: () -> Void = { … }`), or `nil`: such a closure is declared where it stands and runs where it is called.
+    func declaredName(ofClosureAt open: Int) -> Int? {
+        guard open >= 3, isPunct(open - 1, ASCII.equals) else { return nil }
+        var index = open - 2
+        while index > 1, line(index) == line(open - 1) {
+            if isIdentifier(index), word(index - 1) == .let || word(index - 1) == .var,
+                index == open - 2 || isPunct(index + 1, ASCII.colon)
+            {
+                return index
+            }
+            index -= 1
+        }
+        return nil
+    }
+
     /// Whether token `index`, on a later line than the token before it, begins a new statement rather than
     /// continuing the previous line (`.modifier` chains and trailing binary operators continue it).
     func startsStatement(_ index: Int) -> Bool {
