@@ -77,7 +77,25 @@ struct HandlerCheck {
             }
             return
         }
-        if !outcome.mentions {
+        if !outcome.mentions, handler.function == nil, let target = handOff(of: handler) {
+            // The registered closure only hands the task on (`self.handleRefresh(task: task)`): the mistake is in
+            // the function it hands it to, and in each `return` the closure takes before handing it on.
+            let targetFile = project.file(target.file)
+            report(
+                .handlerNotCompleted, at: targetFile.location(target.token),
+                "`\(targetFile.text(target.token))`, given the task for \(identifier) (registered at "
+                    + "\(ProjectIndex.short(registeredAt))), never calls setTaskCompleted(success:) outside its "
+                    + "expiration handler.")
+            let file = project.file(handler.file)
+            let close = Int(file.matching[handler.open])
+            let inClosure = handler.open..<close
+            for leak in Set(outcome.leaks) where Int(leak.file) == handler.file && inClosure.contains(Int(leak.token)) {
+                report(
+                    .handlerNotCompleted, at: file.location(Int(leak.token)),
+                    Self.leakMessage(
+                        file, Int(leak.token), owed: "setTaskCompleted(success:)", what: "the task for \(identifier)"))
+            }
+        } else if !outcome.mentions {
             report(
                 .handlerNotCompleted, at: location,
                 "The launch handler for \(identifier) never calls setTaskCompleted(success:) "
@@ -280,6 +298,39 @@ struct HandlerCheck {
     }
 
     /// How a leak site leaves without finishing, worded for a message.
+    /// The one project function a registered closure hands its task to (`self.handle(task: task)`, also after a cast
+    /// `guard let task = task as? BGProcessingTask`): its name's file and token, or `nil` when the closure hands the
+    /// task to none or to several.
+    private func handOff(of handler: Handler) -> (file: Int, token: Int)? {
+        let file = project.file(handler.file)
+        let close = Int(file.matching[handler.open])
+        guard close > handler.open else { return nil }
+        var names: Set<String> = [handler.taskName]
+        var targets: Set<CallableID> = []
+        for token in (handler.open + 1)..<close where file.isIdentifier(token) {
+            if file.word(token) == .let || file.word(token) == .var, file.isIdentifier(token + 1),
+                file.isPunct(token + 2, ASCII.equals), names.contains(file.text(token + 3)), file.word(token + 4) == .as
+            {
+                names.insert(file.text(token + 1))
+            }
+            guard file.word(token) == .none, file.isPunct(token + 1, ASCII.openParen) else { continue }
+            let arguments = file.arguments(ofCallAt: token + 1)
+            guard arguments.contains(where: { $0.end == $0.start + 1 && names.contains(file.text($0.start)) }),
+                let callee = project.callee(
+                    file: handler.file, token: token, name: file.text(token), labels: file.labels(ofCallAt: token + 1))
+            else { continue }
+            targets.insert(callee)
+        }
+        guard targets.count == 1, let target = targets.first else { return nil }
+        let targetFile = project.file(Int(target.file))
+        let scope = Int(project.summary(Int(target.file)).callables[Int(target.index)].scope)
+        let name = Int(targetFile.scopes[scope].name)
+        guard name >= 0, project.summary(Int(target.file)).callables[Int(target.index)].kind == .function else {
+            return nil
+        }
+        return (Int(target.file), name)
+    }
+
     static func leakMessage(_ file: SourceFile, _ token: Int, owed: String, what: String) -> String {
         if token > 0, file.word(token - 1) == .if {
             return "When this condition holds, \(what) reaches its end without calling \(owed)."

@@ -265,12 +265,13 @@ final class CompletionPaths {
 
     func isFinishingCall(name: String, arguments: [Argument], in file: SourceFile, aliases: Set<String>) -> Bool {
         switch obligation {
+        // A local closure that finishes the work (`completeOnce(true)`) is among the aliases.
         case .taskCompleted:
-            return name == "setTaskCompleted"
+            return name == "setTaskCompleted" || aliases.contains(name)
         case .completionHandlerCalled:
             return aliases.contains(name)
         case .incomingCallReported:
-            return Self.isReport(name)
+            return Self.isReport(name) || aliases.contains(name)
         case .backgroundTaskEnded:
             // A local closure that ends the task (`finish()`) is among the aliases.
             if aliases.contains(name) { return true }

@@ -209,9 +209,28 @@ struct Walker {
             if scope.assignee >= 0 { found.setsExpirationHandler = true }
             return
         }
-        // A local that finishes the work when called (`let finish = { … }`): declared here, run where it is called.
-        if let declared = file.declaredName(ofClosureAt: open), aliases.contains(file.text(declared)) { return }
         let body = CompletionPaths.closureParameters(file, open: open).bodyStart
+        // A local that finishes the work when called (`let finish = { … }`): declared here, it finishes the work where
+        // it is called.
+        if let declared = file.declaredName(ofClosureAt: open) {
+            if aliases.contains(file.text(declared)) { return }
+            var inner = Walker(paths: paths, file: file, fileIndex: fileIndex, aliases: aliases, depth: depth)
+            _ = inner.block(body, close, entry: .open(site(open)), inDo: false)
+            if inner.found.mentions, !inner.found.escaped {
+                aliases.insert(file.text(declared))
+                return
+            }
+        }
+        // Given to a project function that wraps it in the closure it returns (`let completeOnce =
+        // makeCompleteOnce { task.setTaskCompleted(success: $0) }`): the local finishes the work where it is called.
+        if let declared = wrappedBy(scope) {
+            var inner = Walker(paths: paths, file: file, fileIndex: fileIndex, aliases: aliases, depth: depth)
+            _ = inner.block(body, close, entry: .open(site(open)), inDo: false)
+            if inner.found.mentions, !inner.found.escaped {
+                aliases.insert(file.text(declared))
+                return
+            }
+        }
         if isElementClosure(scope) {
             elementClosure(open: open, from: body, to: close, &state)
             return
@@ -501,6 +520,45 @@ struct Walker {
         return -1
     }
 
+    /// For a closure given to a project function whose result is a function and is bound to a local (`let once =
+    /// Self.makeOnce { … }`), the local's name token.
+    private func wrappedBy(_ scope: Scope) -> Int? {
+        guard scope.name >= 0 else { return nil }
+        let name = Int(scope.name)
+        var start = name
+        while file.isPunct(start - 1, ASCII.dot), file.isIdentifier(start - 2) { start -= 2 }
+        guard let declared = file.declaredName(assignedBy: start - 1) else { return nil }
+        let labels = file.isPunct(name + 1, ASCII.openParen) ? file.labels(ofCallAt: name + 1) : []
+        guard let callee = paths.project.callee(file: fileIndex, token: name, name: file.text(name), labels: labels),
+            returnsFunction(callee)
+        else { return nil }
+        return declared
+    }
+
+    /// Whether the project function `callee` is declared to return a function (`-> (Bool) -> Void`).
+    private func returnsFunction(_ callee: CallableID) -> Bool {
+        let summary = paths.project.summary(Int(callee.file))
+        let info = summary.callables[Int(callee.index)]
+        guard info.kind == .function, info.open > 0 else { return false }
+        let calleeFile = paths.project.file(Int(callee.file))
+        let name = Int(calleeFile.scopes[Int(info.scope)].name)
+        guard name >= 0 else { return false }
+        var index = name + 1
+        if calleeFile.isPunct(index, ASCII.less) {
+            while index < Int(info.open), !calleeFile.isPunct(index, ASCII.greater) { index += 1 }
+            index += 1
+        }
+        guard calleeFile.isPunct(index, ASCII.openParen), Int(calleeFile.matching[index]) > index else { return false }
+        var arrows = 0
+        index = Int(calleeFile.matching[index]) + 1
+        while index < Int(info.open) {
+            if calleeFile.isPunct(index, ASCII.minus), calleeFile.isPunct(index + 1, ASCII.greater) { arrows += 1 }
+            if calleeFile.word(index) == .where { break }
+            index += 1
+        }
+        return arrows >= 2
+    }
+
     /// Whether the closure is given to a call that runs it again and again (`Timer.scheduledTimer(withTimeInterval:
     /// repeats: true) { … }`): a run that leaves without finishing the work leaves it to a later run.
     private func isRepeating(_ scope: Scope) -> Bool {
@@ -653,6 +711,7 @@ struct Walker {
             // A branch the condition can never take is no path.
             return value ? Exemption(then: false, otherwise: true) : Exemption(then: true, otherwise: false)
         }
+        if let testAndSet = testAndSetGuard(start, end) { return testAndSet }
 
         if paths.obligation != .incomingCallReported, let observed = observedFlagExemption(start, end) {
             return observed
@@ -772,6 +831,50 @@ struct Walker {
     /// others on is taken only when another has the work: it owes nothing.
     private func onceGuard(_ start: Int, _ end: Int, _ close: Int) -> Exemption? {
         flagOnceGuard(start, end, close) ?? takeOnceGuard(start, end, close)
+    }
+
+    /// A test-and-set under a lock, told by what the code does: a condition that is one call whose closure sets a
+    /// value to `true` and returns (`if done.withLock({ let first = !$0; $0 = true; return first }) { complete }`),
+    /// or a `let` bound from one (`let isFirst = gate.withLock { … }` and then `if isFirst`). One caller gets the
+    /// answer that lets it through, whichever way the closure words it; the branch the others take is taken when
+    /// another has the work, and owes nothing: a `guard`'s `else`, or the branch of an `if` that does not finish it.
+    private func testAndSetGuard(_ start: Int, _ end: Int) -> Exemption? {
+        guard paths.obligation == .backgroundTaskEnded || paths.obligation == .taskCompleted else { return nil }
+        var from = file.isPunct(start, ASCII.bang) ? start + 1 : start
+        guard file.expressionEnd(from: from, limit: end) == end else { return nil }
+        var to = end
+        if file.isIdentifier(from), from + 1 == end, file.word(from) == .none,
+            let equals = file.localBindings(named: file.text(from), before: from).last
+        {
+            from = equals + 1
+            to = file.expressionEnd(from: from, limit: start)
+        }
+        guard file.isIdentifier(from), file.word(from) == .none || file.word(from) == .`self` else { return nil }
+        var setsTrue = false
+        var returns = false
+        var inClosure = false
+        for index in from..<to {
+            if file.isPunct(index, ASCII.openBrace) { inClosure = true }
+            guard inClosure else { continue }
+            if file.isPunct(index, ASCII.equals), file.word(index + 1) == .true, !file.isPunct(index - 1, ASCII.equals),
+                !file.isPunct(index - 1, ASCII.bang)
+            {
+                setsTrue = true
+            }
+            if file.word(index) == .return { returns = true }
+        }
+        guard setsTrue, returns else { return nil }
+        if file.word(end) == .else { return Exemption(then: false, otherwise: true, flag: true) }
+        let close = Int(file.matching[end])
+        let finishesInside =
+            close > end
+            && (end + 1..<close).contains {
+                file.isIdentifier($0) && file.isPunct($0 + 1, ASCII.openParen)
+                    && paths.isFinishingCall(
+                        name: file.text($0), arguments: file.arguments(ofCallAt: $0 + 1), in: file, aliases: aliases)
+            }
+        return finishesInside
+            ? Exemption(then: false, otherwise: true, flag: true) : Exemption(then: true, otherwise: false, flag: true)
     }
 
     /// A "run once" guard around ending a background task or completing a `BGTask`, whatever the flag is called: a
@@ -1290,6 +1393,13 @@ struct Walker {
                 return close > index ? close + 1 : index + 3
             }
             found.setsExpirationHandler = true
+            // `task.expirationHandler = expire`, a local closure that completes the task.
+            if file.isIdentifier(index + 2), aliases.contains(file.text(index + 2)), paths.obligation == .taskCompleted,
+                file.startsStatement(index + 3) || file.isPunct(index + 3, ASCII.semicolon)
+            {
+                found.expirationCompletes = true
+                return index + 3
+            }
             return index + 2
         }
         var open = -1

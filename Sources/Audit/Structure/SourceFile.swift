@@ -248,11 +248,16 @@ final class SourceFile: Sendable {
     /// For the closure whose `{` is at `open`, the name token of the local it initializes (`let finish = { … }`,
     /// `var done: () -> Void = { … }`), or `nil`: such a closure is declared where it stands and runs where it is called.
     func declaredName(ofClosureAt open: Int) -> Int? {
-        guard open >= 3, isPunct(open - 1, ASCII.equals) else { return nil }
-        var index = open - 2
-        while index > 1, line(index) == line(open - 1) {
+        declaredName(assignedBy: open - 1)
+    }
+
+    /// The name token of the local that the `=` at `equals` initializes (`let name = …`, `var name: T = …`), or `nil`.
+    func declaredName(assignedBy equals: Int) -> Int? {
+        guard equals >= 2, isPunct(equals, ASCII.equals) else { return nil }
+        var index = equals - 1
+        while index > 1, line(index) == line(equals) {
             if isIdentifier(index), word(index - 1) == .let || word(index - 1) == .var,
-                index == open - 2 || isPunct(index + 1, ASCII.colon)
+                index == equals - 1 || isPunct(index + 1, ASCII.colon)
             {
                 return index
             }
