@@ -749,22 +749,33 @@ struct BackgroundTaskCheck {
     /// Calls that run the closure they are given once, before they return or on a queue soon after.
     private static let queueCalls: Set<String> = ["sync", "performAndWait", "autoreleasepool", "async", "asyncAfter"]
 
-    private static let backgroundCallbacks: Set<String> = ["applicationDidEnterBackground", "sceneDidEnterBackground"]
     private static let returnCallbacks: Set<String> = [
         "applicationWillEnterForeground", "sceneWillEnterForeground", "applicationDidBecomeActive",
         "sceneDidBecomeActive",
     ]
+    private static let activeCallbacks: Set<String> = ["applicationDidBecomeActive", "sceneDidBecomeActive"]
+    /// The callbacks for leaving, each with the callbacks for coming back that must run before it can run again: the
+    /// app enters the background again only after it has come back to the foreground, and resigns active again only
+    /// after it has become active (which entering the foreground alone does not promise).
+    private static let leavingCallbacks: [String: Set<String>] = [
+        "applicationDidEnterBackground": returnCallbacks, "sceneDidEnterBackground": returnCallbacks,
+        "applicationWillResignActive": activeCallbacks, "sceneWillResignActive": activeCallbacks,
+    ]
 
     /// Whether a task begun in the callback for entering the background (`sceneDidEnterBackground`) is ended by the
     /// same type's callback for coming back (`sceneWillEnterForeground`, `…DidBecomeActive`): the app comes back
-    /// before it can enter the background again, so no task is held when the next one is begun. The begin may sit in
+    /// before it can enter the background again, so no task is held when the next one is begun (the same for one
+    /// begun on resigning active and ended on becoming active). The begin may sit in
     /// a function that callback reaches (`startBackgroundTask()`, a keeper's `start()`, three calls down), when every
     /// call of it made on a change of app state comes from such a callback, and the end in a function the callback for
     /// coming back reaches (`keeper.end()`).
     private func endedOnReturn(_ name: String, begunIn callable: CallableID, depth: Int = 0) -> Bool {
         let info = project.index.callable(callable)
         let summary = project.summary(Int(callable.file))
-        guard Self.backgroundCallbacks.contains(info.name) || summary.backgroundSelectors.contains(info.name) else {
+        let returns =
+            Self.leavingCallbacks[info.name]
+            ?? (summary.backgroundSelectors.contains(info.name) ? Self.returnCallbacks : nil)
+        guard let returns else {
             let index = project.index
             let recurring = index.callers(of: callable).filter { index.isRecurring($0) }
             guard depth < 3, !recurring.isEmpty else { return false }
@@ -775,7 +786,7 @@ struct BackgroundTaskCheck {
         let file = project.file(fileIndex)
         for other in summary.callables
         where other.typeName == typeName && other.kind == .function
-            && (Self.returnCallbacks.contains(other.name) || summary.returnSelectors.contains(other.name))
+            && (returns.contains(other.name) || summary.returnSelectors.contains(other.name))
         {
             let scope = file.scopes[Int(other.scope)]
             let open = Int(scope.open)

@@ -455,10 +455,12 @@ final class CompletionPaths {
     }
 
     /// The calls that report an incoming call: CallKit's report, in any of its spellings
-    /// (`reportNewIncomingCallWithUUID(_:update:completion:)` is Swift 2.3's), and LiveCommunicationKit's.
+    /// (`reportNewIncomingCallWithUUID(_:update:completion:)` is Swift 2.3's), LiveCommunicationKit's, and that of
+    /// the Flutter CallKit plugin apps call from their own PushKit delegate, whose source is not in their tree
+    /// (`SwiftFlutterCallkitIncomingPlugin.showCallkitIncoming(_:fromPushKit:)` reports to CallKit at once).
     private static let reportCalls: [StaticString] = [
         "reportNewIncomingCall", "reportNewIncomingVoIPPushPayload", "reportNewIncomingCallWithUUID",
-        "reportNewIncomingConversation",
+        "reportNewIncomingConversation", "showCallkitIncoming",
     ]
     private static let reportNames = Set(reportCalls.map(\.description))
 

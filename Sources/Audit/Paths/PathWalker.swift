@@ -740,6 +740,22 @@ struct Walker {
             guard let major = Int(version.prefix { $0 != "." }) else { return nil }
             return major <= 13 ? true : nil
         }
+        // `let dictionary = payload.dictionaryPayload as? [String: Any]` (or a cast of the payload's dictionary handed
+        // on), alone in the condition: a push's payload is decoded from JSON, whose keys are strings.
+        if file.word(start) == .let || file.word(start) == .var, file.isIdentifier(start + 1),
+            file.isPunct(start + 2, ASCII.equals), file.isIdentifier(start + 3), aliases.contains(file.text(start + 3))
+        {
+            var cast = start + 4
+            if file.isPunct(cast, ASCII.dot), file.is(cast + 1, "dictionaryPayload") { cast += 2 }
+            if file.word(cast) == .as, file.isPunct(cast + 1, ASCII.question),
+                file.isPunct(cast + 2, ASCII.openBracket),
+                file.is(cast + 3, "String"), file.isPunct(cast + 4, ASCII.colon),
+                file.is(cast + 5, "Any") || file.is(cast + 5, "AnyObject"), file.isPunct(cast + 6, ASCII.closeBracket),
+                cast + 7 == end
+            {
+                return true
+            }
+        }
         // `let url = URL(string: "…://…")`, alone in the condition.
         guard file.word(start) == .let, file.isIdentifier(start + 1), file.isPunct(start + 2, ASCII.equals),
             file.is(start + 3, "URL"), file.isPunct(start + 4, ASCII.openParen), file.is(start + 5, "string"),
