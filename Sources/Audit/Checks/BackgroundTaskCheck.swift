@@ -35,6 +35,38 @@ struct BackgroundTaskCheck {
         }
     }
 
+    /// Whether the task `name` begun at `token` in a callback UIKit makes on the main thread (`applicationDid…`,
+    /// `scene…`) is ended later in the same body with only plain statements between (no closure, block, `await` or
+    /// exit): the main thread is busy until the end, so the expiration handler, which runs on it, cannot run first and
+    /// end the task too.
+    private func endedWhileMainIsBusy(
+        _ name: String, begunAt token: Int, from end: Int, in file: SourceFile, fileIndex: Int
+    )
+        -> Bool
+    {
+        guard let call = project.call(file: fileIndex, token: token) else { return false }
+        let caller = project.index.callable(CallableID(file: Int32(fileIndex), index: call.caller))
+        guard caller.name.hasPrefix("application") || caller.name.hasPrefix("scene"), caller.kind == .function,
+            Int(file.scopeOf[token]) == Int(caller.scope)
+        else { return false }
+        let close = min(Int(file.scopes[Int(caller.scope)].close), file.count)
+        var index = end
+        while index < close {
+            if file.isPunct(index, ASCII.openBrace) || file.isPunct(index, ASCII.closeBrace)
+                || file.word(index) == .await || file.word(index) == .return || file.word(index) == .throw
+            {
+                return false
+            }
+            if file.is(index, "endBackgroundTask"), file.isPunct(index + 1, ASCII.openParen),
+                file.arguments(ofCallAt: index + 1).contains(where: { file.text($0.start) == name })
+            {
+                return true
+            }
+            index += 1
+        }
+        return false
+    }
+
     /// Whether the task begun by the call at `token` (which ends before `end`) is ended by the very next statement,
     /// also when the begin closes an `if` or `else` branch (`if let handler { id = app.beginBackgroundTask(…) } else {
     /// id = app.beginBackgroundTask { } }; app.endBackgroundTask(id)`): nothing runs between, so the expiration handler,
@@ -248,13 +280,17 @@ struct BackgroundTaskCheck {
         }
         if expiration != nil, endedByNextStatement(token, end: end, in: file) {
             // Ended before its expiration handler could run: what the handler does never matters.
-        } else if let open = expiration, !closureEndsTask(file, open: open, fileIndex: fileIndex) {
+        } else if let open = expiration, !closureEndsTask(file, open: open, fileIndex: fileIndex),
+            !endsThroughObserver(file, closure: open)
+        {
             findings.append(
                 Finding(
                     rule: .unpairedBeginBackgroundTask, at: location,
                     message: "The expiration handler of this background task does not call endBackgroundTask(_:); "
                         + "when time runs out, iOS terminates the app."))
-        } else if let open = expiration, !closureEndsTask(file, open: open, fileIndex: fileIndex, beforeReturning: true)
+        } else if let open = expiration,
+            !closureEndsTask(file, open: open, fileIndex: fileIndex, beforeReturning: true),
+            !endsThroughObserver(file, closure: open)
         {
             findings.append(
                 Finding(
@@ -291,8 +327,10 @@ struct BackgroundTaskCheck {
         if file.word(previous) == .return || file.isPunct(previous, ASCII.openParen)
             || file.isPunct(previous, ASCII.comma) || file.isPunct(previous, ASCII.colon)
             || (file.isPunct(previous, ASCII.openBrace) && file.scopes[Int(file.scopeOf[previous])].isCallable)
+            || (file.isPunct(previous, ASCII.openBrace) && file.scopes[Int(file.scopeOf[previous])].kind == .closure
+                && Int(file.matching[previous]) == end)
         {
-            // (A one-expression function body returns the identifier, as `return` does.)
+            // (A one-expression function or closure body returns the identifier, as `return` does.)
             // Handed to a caller or another function, which owns ending it.
             return
         }
@@ -386,7 +424,8 @@ struct BackgroundTaskCheck {
         // tests the mark: the handler has ended the task on the path that leaves on it, and the other ends it once.
         let marks = expiration.map { CompletionPaths.expirationMarks(ofHandlerAt: $0, in: file) } ?? []
         if expirationEndsOnly, !testsMark(marks, beforeEnding: name, in: file, end..<rangeEnd),
-            !outcome.endsProcess || mentionsEnd(of: [name] + enders, in: file, end..<rangeEnd)
+            !outcome.endsProcess || mentionsEnd(of: [name] + enders, in: file, end..<rangeEnd),
+            !endedWhileMainIsBusy(name, begunAt: token, from: end, in: file, fileIndex: fileIndex)
         {
             findings.append(endedTwice)
         }
@@ -847,6 +886,39 @@ struct BackgroundTaskCheck {
     private func isLocal(_ name: String, declaredIn body: (open: Int, close: Int), file: SourceFile) -> Bool {
         for token in body.open..<body.close where file.word(token) == .let || file.word(token) == .var {
             if file.isIdentifier(token + 1), file.text(token + 1) == name { return true }
+        }
+        return false
+    }
+
+    /// Whether the closure at `open` assigns a property of this file whose observer ends a background task
+    /// (`self?.backgroundTask = nil`, where `var backgroundTask … { willSet { … endBackgroundTask(…) } }`): the
+    /// assignment runs the observer, which ends the task before the closure returns.
+    private func endsThroughObserver(_ file: SourceFile, closure open: Int) -> Bool {
+        let close = Int(file.matching[open])
+        guard close > open else { return false }
+        var assigned: Set<String> = []
+        for token in (open + 1)..<close
+        where file.isIdentifier(token) && file.isPunct(token + 1, ASCII.equals)
+            && !file.isPunct(token + 2, ASCII.equals)
+            && !file.isPunct(token - 1, ASCII.equals)
+        {
+            assigned.insert(file.text(token))
+        }
+        guard !assigned.isEmpty else { return false }
+        for declaration in 0..<file.count
+        where file.word(declaration) == .var && file.isIdentifier(declaration + 1)
+            && assigned.contains(file.text(declaration + 1))
+        {
+            var brace = declaration + 2
+            while brace < min(declaration + 16, file.count), !file.isPunct(brace, ASCII.openBrace) {
+                if file.startsStatement(brace) { break }
+                brace += 1
+            }
+            guard file.isPunct(brace, ASCII.openBrace),
+                file.word(brace + 1) == .willSet || file.word(brace + 1) == .didSet
+            else { continue }
+            let end = Int(file.matching[brace])
+            if end > brace, (brace..<end).contains(where: { file.is($0, "endBackgroundTask") }) { return true }
         }
         return false
     }
