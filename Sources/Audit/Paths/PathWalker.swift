@@ -866,18 +866,32 @@ struct Walker {
             to = file.expressionEnd(from: from, limit: start)
         }
         guard file.isIdentifier(from), file.word(from) == .none || file.word(from) == .`self` else { return nil }
+        // The closure the call is given, or else the body of the project method it calls (`state.claimCompletion()`).
+        var body = (file: file, range: from..<to)
+        if let open = (from..<to).first(where: { file.isPunct($0, ASCII.openBrace) }) {
+            body.range = open..<to
+        } else {
+            var name = from
+            while file.isPunct(name + 1, ASCII.dot), file.isIdentifier(name + 2) { name += 2 }
+            guard file.isPunct(name + 1, ASCII.openParen), Int(file.matching[name + 1]) + 1 == to,
+                let callee = paths.project.callee(
+                    file: fileIndex, token: name, name: file.text(name), labels: file.labels(ofCallAt: name + 1))
+            else { return nil }
+            let calleeFile = paths.project.file(Int(callee.file))
+            let scope = calleeFile.scopes[Int(paths.project.index.callable(callee).scope)]
+            guard scope.open >= 0, scope.close > scope.open else { return nil }
+            body = (calleeFile, Int(scope.open)..<Int(scope.close))
+        }
         var setsTrue = false
         var returns = false
-        var inClosure = false
-        for index in from..<to {
-            if file.isPunct(index, ASCII.openBrace) { inClosure = true }
-            guard inClosure else { continue }
-            if file.isPunct(index, ASCII.equals), file.word(index + 1) == .true, !file.isPunct(index - 1, ASCII.equals),
-                !file.isPunct(index - 1, ASCII.bang)
+        for index in body.range {
+            let tokens = body.file
+            if tokens.isPunct(index, ASCII.equals), tokens.word(index + 1) == .true,
+                !tokens.isPunct(index - 1, ASCII.equals), !tokens.isPunct(index - 1, ASCII.bang)
             {
                 setsTrue = true
             }
-            if file.word(index) == .return { returns = true }
+            if tokens.word(index) == .return { returns = true }
         }
         guard setsTrue, returns else { return nil }
         if file.word(end) == .else { return Exemption(then: false, otherwise: true, flag: true) }

@@ -248,7 +248,10 @@ final class SourceFile: Sendable {
     /// For the closure whose `{` is at `open`, the name token of the local it initializes (`let finish = { … }`,
     /// `var done: () -> Void = { … }`), or `nil`: such a closure is declared where it stands and runs where it is called.
     func declaredName(ofClosureAt open: Int) -> Int? {
-        declaredName(assignedBy: open - 1)
+        // `let value: T = { … }()` runs the closure where it stands.
+        let close = Int(matching[open])
+        guard close > open, !isPunct(close + 1, ASCII.openParen) else { return nil }
+        return declaredName(assignedBy: open - 1)
     }
 
     /// The name token of the local that the `=` at `equals` initializes (`let name = …`, `var name: T = …`), or `nil`.
