@@ -45,7 +45,14 @@ public struct Auditor: Sendable {
             else { continue }
             lists.append(list)
         }
-        return audit(sources: named, propertyLists: lists, skipped: skipped, otherSources: tree.otherSources)
+        // XcodeGen writes the `Info.plist` from the manifest: the key there is a permitted list made at build time.
+        let manifestsPermit = tree.manifests.contains { path in
+            guard case .success(let bytes) = SourceTree.read(path), bytes.count <= 2 << 20 else { return false }
+            return String(decoding: bytes, as: UTF8.self).contains("BGTaskSchedulerPermittedIdentifiers")
+        }
+        return audit(
+            sources: named, propertyLists: lists, skipped: skipped, otherSources: tree.otherSources,
+            manifestsPermit: manifestsPermit)
     }
 
     /// Keys only a bundle's Info.plist holds: every one has a `CFBundleIdentifier`, unless the build writes it from
@@ -84,7 +91,7 @@ public struct Auditor: Sendable {
 
     private func audit(
         sources: [(path: String, bytes: [UInt8])], propertyLists: [PermittedIdentifiers],
-        skipped: [SkippedFile], otherSources: [String] = []
+        skipped: [SkippedFile], otherSources: [String] = [], manifestsPermit: Bool = false
     ) -> AuditReport {
         var skipped = skipped
         var summaries: [FileSummary] = []
@@ -101,7 +108,8 @@ public struct Auditor: Sendable {
             kept.append(source.bytes)
         }
         let project = Project(
-            summaries: summaries, sources: kept, propertyLists: propertyLists, otherSources: otherSources)
+            summaries: summaries, sources: kept, propertyLists: propertyLists, otherSources: otherSources,
+            manifestsPermit: manifestsPermit)
         var findings: [Finding] = []
         RegistrationCheck(project: project).run(into: &findings)
         HandlerCheck(project: project).run(into: &findings)

@@ -20,6 +20,9 @@ struct SourceTree {
     /// Source files in languages the audit does not parse (Objective-C, JavaScript, TypeScript, Kotlin, Java,
     /// Dart), where an app may register its tasks: listed, and read only to look for a task identifier.
     var otherSources: [String] = []
+    /// Project manifests a build tool turns into the Xcode project and its `Info.plist` (XcodeGen's `project.yml`):
+    /// read only to see whether they write the permitted task identifiers.
+    var manifests: [String] = []
 
     static let otherSourceSuffixes = [".m", ".mm", ".js", ".jsx", ".ts", ".tsx", ".kt", ".java", ".dart"]
 
@@ -134,6 +137,8 @@ struct SourceTree {
                 otherPropertyLists.append(path)
             } else if Self.otherSourceSuffixes.contains(where: { entry.name.hasSuffix($0) }) {
                 otherSources.append(path)
+            } else if entry.name.hasSuffix(".yml") || entry.name.hasSuffix(".yaml") {
+                manifests.append(path)
             }
         }
     }

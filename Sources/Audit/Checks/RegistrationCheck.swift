@@ -296,9 +296,15 @@ struct RegistrationCheck {
         let lists = project.propertyLists.filter { !$0.isExtension || $0.declaresKey }
         guard !lists.isEmpty else { return }
         let declaring = lists.filter(\.declaresKey)
-        // No property list holds the key, and the sources write it into the Info.plist a build tool generates (a
-        // Tuist manifest): the permitted list is made at build time, out of the tree's sight.
-        if declaring.isEmpty, project.index.files.contains(where: \.generatesPermittedIdentifiers) { return }
+        // No property list holds the key, and a manifest writes it into the Info.plist a build tool generates (Tuist's
+        // Swift, XcodeGen's YAML, an Expo config plugin's script): the permitted list is made at build time, out of
+        // the tree's sight.
+        if declaring.isEmpty,
+            project.index.files.contains(where: \.generatesPermittedIdentifiers) || project.manifestsPermit
+                || project.namedInOtherSources("BGTaskSchedulerPermittedIdentifiers")
+        {
+            return
+        }
         let patterns = declaring.flatMap(\.entries).map(\.value)
         var reported: Set<ResolvedIdentifier> = []
         var registered: [String] = []

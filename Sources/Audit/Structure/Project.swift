@@ -6,6 +6,8 @@ final class Project {
     let propertyLists: [PermittedIdentifiers]
     /// Paths of sources in languages the audit does not parse (`SourceTree.otherSources`), read on demand.
     let otherSources: [String]
+    /// A project manifest in the tree writes `BGTaskSchedulerPermittedIdentifiers` into the `Info.plist` it generates.
+    let manifestsPermit: Bool
     private var otherSourceText: [String]?
     private var cache: [Int: SourceFile] = [:]
     private var callsByToken: [Int: [Int32: Int32]] = [:]
@@ -14,13 +16,16 @@ final class Project {
     private static let cacheLimit = 64
 
     init(
-        summaries: [FileSummary], sources: [[UInt8]], propertyLists: [PermittedIdentifiers], otherSources: [String] = []
+        summaries: [FileSummary], sources: [[UInt8]], propertyLists: [PermittedIdentifiers],
+        otherSources: [String] = [],
+        manifestsPermit: Bool = false
     ) {
         precondition(summaries.count == sources.count, "one summary per source")
         index = ProjectIndex(files: summaries)
         self.sources = sources
         self.propertyLists = propertyLists
         self.otherSources = otherSources
+        self.manifestsPermit = manifestsPermit
     }
 
     /// Whether `text` appears in a source the audit does not parse (an Objective-C file, a React Native app's
