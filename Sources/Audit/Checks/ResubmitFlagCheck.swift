@@ -25,10 +25,14 @@ struct ResubmitFlagCheck {
                 let close = Int(file.matching[open])
                 guard close > open else { continue }
                 for guarded in guardedRegions(in: file, from: open, to: close, flags: flags) {
-                    guard setsTrue(file.text(guarded.test), in: guarded.region, of: file),
-                        submits(in: guarded.region, of: id, file: fileIndex)
-                    else { continue }
+                    guard setsTrue(file.text(guarded.test), in: guarded.region, of: file) else { continue }
                     if regions == nil { regions = handlerRegions() }
+                    // A launch handler registered in the region runs later, not when the region does: its submits
+                    // are not the region's.
+                    let later = (regions ?? []).filter {
+                        Int($0.file) == fileIndex && guarded.region.contains(Int($0.open))
+                    }
+                    guard submits(in: guarded.region, of: id, file: fileIndex, skipping: later) else { continue }
                     let name = file.text(guarded.test)
                     let resets = resetsByFlag[name] ?? []
                     if resets.isEmpty {
@@ -270,10 +274,15 @@ struct ResubmitFlagCheck {
     }
 
     /// Whether `region` of callable `id` holds a submit, or a call of a function that submits.
-    private func submits(in region: Range<Int>, of id: CallableID, file fileIndex: Int) -> Bool {
+    private func submits(
+        in region: Range<Int>, of id: CallableID, file fileIndex: Int, skipping handlers: [HandlerRegion]
+    )
+        -> Bool
+    {
         let index = project.index
         let summary = project.summary(fileIndex)
         for call in summary.calls where call.caller == id.index && region.contains(Int(call.token)) {
+            if handlers.contains(where: { $0.contains(Int32(fileIndex), call.token) }) { continue }
             if call.name == "submit", call.labels == ["_"], summary.callables[Int(id.index)].containsSubmit {
                 return true
             }

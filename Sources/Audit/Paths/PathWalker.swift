@@ -1579,10 +1579,17 @@ struct Walker {
             return
         }
         let isMember = file.isPunct(index - 1, ASCII.dot)
-        if paths.obligation == .backgroundTaskEnded, !isMember, Self.processEndingCalls.contains(name) {
-            // `exit(0)`, `abort()`: the process ends, and every background task it began ends with it.
-            found.endsProcess = true
-            finish(&state)
+        if !isMember, Self.processEndingCalls.contains(name),
+            paths.project.resolved(file: fileIndex, token: index, name: name, labels: []).isEmpty
+        {
+            if paths.obligation == .backgroundTaskEnded {
+                // `exit(0)`, `abort()`: the process ends, and every background task it began ends with it.
+                found.endsProcess = true
+                finish(&state)
+            } else {
+                // The process ends here: no path goes on to leave the work unfinished.
+                state = .none
+            }
             return
         }
         if name == "submit", isMember, arguments.count == 1, arguments[0].label < 0 { found.submits = true }
