@@ -12,6 +12,9 @@ struct SessionCheck {
 
     private static let taskMethods: Set<String> = ["dataTask", "downloadTask", "uploadTask"]
     private static let conveniences: Set<String> = ["data", "download", "upload", "bytes"]
+    /// The first argument labels of `URLSession`'s `async` conveniences (`data(for:)`, `download(resumeFrom:)` …): a
+    /// method of the app's own of the same name (`upload(file:fromLocalURL:)`) is not one.
+    private static let convenienceFirstLabels: Set<String> = ["for", "from", "resumeFrom"]
 
     private struct Declared {
         var file: Int
@@ -183,7 +186,9 @@ struct SessionCheck {
                     rule: .backgroundSessionCompletionHandler, at: location,
                     message: "\(subject); `\(signature)` with a completion "
                         + "handler is not supported there."))
-        } else if Self.conveniences.contains(use.method) {
+        } else if Self.conveniences.contains(use.method), let first = use.labels.first,
+            Self.convenienceFirstLabels.contains(first)
+        {
             findings.append(
                 Finding(
                     rule: .backgroundSessionCompletionHandler, at: location,
