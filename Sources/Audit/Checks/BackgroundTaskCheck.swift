@@ -804,10 +804,10 @@ struct BackgroundTaskCheck {
     /// Whether a task begun in the callback for entering the background (`sceneDidEnterBackground`) is ended by the
     /// same type's callback for coming back (`sceneWillEnterForeground`, `…DidBecomeActive`): the app comes back
     /// before it can enter the background again, so no task is held when the next one is begun (the same for one
-    /// begun on resigning active and ended on becoming active). The begin may sit in
-    /// a function that callback reaches (`startBackgroundTask()`, a keeper's `start()`, three calls down), when every
-    /// call of it made on a change of app state comes from such a callback, and the end in a function the callback for
-    /// coming back reaches (`keeper.end()`).
+    /// begun on resigning active and ended on becoming active). The begin may sit in a function that callback reaches
+    /// (`startBackgroundTask()`, a keeper's `start()`, three calls down), when every call of it made on a change of app
+    /// state comes from such a callback, and the end in a function the callback for coming back reaches
+    /// (`keeper.end()`).
     private func endedOnReturn(_ name: String, begunIn callable: CallableID, depth: Int = 0) -> Bool {
         let info = project.index.callable(callable)
         let summary = project.summary(Int(callable.file))

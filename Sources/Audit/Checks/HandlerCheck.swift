@@ -297,7 +297,6 @@ struct HandlerCheck {
         return "`\(registration.identifier.display)`"
     }
 
-    /// How a leak site leaves without finishing, worded for a message.
     /// The one project function a registered closure hands its task to (`self.handle(task: task)`, also after a cast
     /// `guard let task = task as? BGProcessingTask`): its name's file and token, or `nil` when the closure hands the
     /// task to none or to several.
@@ -331,6 +330,7 @@ struct HandlerCheck {
         return (Int(target.file), name)
     }
 
+    /// How a leak site leaves without finishing, worded for a message.
     static func leakMessage(_ file: SourceFile, _ token: Int, owed: String, what: String) -> String {
         if token > 0, file.word(token - 1) == .if {
             return "When this condition holds, \(what) reaches its end without calling \(owed)."

@@ -210,24 +210,16 @@ struct Walker {
             return
         }
         let body = CompletionPaths.closureParameters(file, open: open).bodyStart
-        // A local that finishes the work when called (`let finish = { … }`): declared here, it finishes the work where
-        // it is called.
-        if let declared = file.declaredName(ofClosureAt: open) {
-            if aliases.contains(file.text(declared)) { return }
+        // A local that finishes the work when called (`let finish = { … }`, or the closure a project function wraps it
+        // in, `let completeOnce = makeOnce { task.setTaskCompleted(success: $0) }`): declared here, it finishes the
+        // work where it is called.
+        if let declared = file.declaredName(ofClosureAt: open) ?? wrappedBy(scope) {
+            let name = file.text(declared)
+            if aliases.contains(name) { return }
             var inner = Walker(paths: paths, file: file, fileIndex: fileIndex, aliases: aliases, depth: depth)
             _ = inner.block(body, close, entry: .open(site(open)), inDo: false)
             if inner.found.mentions, !inner.found.escaped {
-                aliases.insert(file.text(declared))
-                return
-            }
-        }
-        // Given to a project function that wraps it in the closure it returns (`let completeOnce =
-        // makeCompleteOnce { task.setTaskCompleted(success: $0) }`): the local finishes the work where it is called.
-        if let declared = wrappedBy(scope) {
-            var inner = Walker(paths: paths, file: file, fileIndex: fileIndex, aliases: aliases, depth: depth)
-            _ = inner.block(body, close, entry: .open(site(open)), inDo: false)
-            if inner.found.mentions, !inner.found.escaped {
-                aliases.insert(file.text(declared))
+                aliases.insert(name)
                 return
             }
         }
@@ -884,14 +876,14 @@ struct Walker {
         }
         var setsTrue = false
         var returns = false
+        let source = body.file
         for index in body.range {
-            let tokens = body.file
-            if tokens.isPunct(index, ASCII.equals), tokens.word(index + 1) == .true,
-                !tokens.isPunct(index - 1, ASCII.equals), !tokens.isPunct(index - 1, ASCII.bang)
+            if source.isPunct(index, ASCII.equals), source.word(index + 1) == .true,
+                !source.isPunct(index - 1, ASCII.equals), !source.isPunct(index - 1, ASCII.bang)
             {
                 setsTrue = true
             }
-            if tokens.word(index) == .return { returns = true }
+            if source.word(index) == .return { returns = true }
         }
         guard setsTrue, returns else { return nil }
         if file.word(end) == .else { return Exemption(then: false, otherwise: true, flag: true) }
@@ -1579,8 +1571,9 @@ struct Walker {
             return
         }
         let isMember = file.isPunct(index - 1, ASCII.dot)
+        let labels = arguments.map { $0.label >= 0 ? file.text($0.label) : "_" }
         if !isMember, Self.processEndingCalls.contains(name),
-            paths.project.resolved(file: fileIndex, token: index, name: name, labels: []).isEmpty
+            paths.project.resolved(file: fileIndex, token: index, name: name, labels: labels).isEmpty
         {
             if paths.obligation == .backgroundTaskEnded {
                 // `exit(0)`, `abort()`: the process ends, and every background task it began ends with it.
@@ -1593,7 +1586,6 @@ struct Walker {
             return
         }
         if name == "submit", isMember, arguments.count == 1, arguments[0].label < 0 { found.submits = true }
-        let labels = arguments.map { $0.label >= 0 ? file.text($0.label) : "_" }
         let project = paths.project
         var resolved = project.resolved(file: fileIndex, token: index, name: name, labels: labels)
         if isMember, file.word(index - 2) != .`self`, resolved.count == 1,
