@@ -45,14 +45,9 @@ public struct Auditor: Sendable {
             else { continue }
             lists.append(list)
         }
-        // XcodeGen writes the `Info.plist` from the manifest: the key there is a permitted list made at build time.
-        let manifestsPermit = tree.manifests.contains { path in
-            guard case .success(let bytes) = SourceTree.read(path), bytes.count <= 2 << 20 else { return false }
-            return String(decoding: bytes, as: UTF8.self).contains("BGTaskSchedulerPermittedIdentifiers")
-        }
         return audit(
             sources: named, propertyLists: lists, skipped: skipped, otherSources: tree.otherSources,
-            manifestsPermit: manifestsPermit)
+            manifests: tree.manifests)
     }
 
     /// Keys only a bundle's Info.plist holds: every one has a `CFBundleIdentifier`, unless the build writes it from
@@ -91,7 +86,7 @@ public struct Auditor: Sendable {
 
     private func audit(
         sources: [(path: String, bytes: [UInt8])], propertyLists: [PermittedIdentifiers],
-        skipped: [SkippedFile], otherSources: [String] = [], manifestsPermit: Bool = false
+        skipped: [SkippedFile], otherSources: [String] = [], manifests: [String] = []
     ) -> AuditReport {
         var skipped = skipped
         var summaries: [FileSummary] = []
@@ -109,7 +104,7 @@ public struct Auditor: Sendable {
         }
         let project = Project(
             summaries: summaries, sources: kept, propertyLists: propertyLists, otherSources: otherSources,
-            manifestsPermit: manifestsPermit)
+            manifests: manifests)
         var findings: [Finding] = []
         RegistrationCheck(project: project).run(into: &findings)
         HandlerCheck(project: project).run(into: &findings)

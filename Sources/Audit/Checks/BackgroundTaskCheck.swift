@@ -904,23 +904,11 @@ struct BackgroundTaskCheck {
         {
             assigned.insert(file.text(token))
         }
-        guard !assigned.isEmpty else { return false }
-        for declaration in 0..<file.count
-        where file.word(declaration) == .var && file.isIdentifier(declaration + 1)
-            && assigned.contains(file.text(declaration + 1))
-        {
-            var brace = declaration + 2
-            while brace < min(declaration + 16, file.count), !file.isPunct(brace, ASCII.openBrace) {
-                if file.startsStatement(brace) { break }
-                brace += 1
+        return assigned.contains { name in
+            file.observerBlocks(ofProperty: name).contains { block in
+                block.contains { file.is($0, "endBackgroundTask") }
             }
-            guard file.isPunct(brace, ASCII.openBrace),
-                file.word(brace + 1) == .willSet || file.word(brace + 1) == .didSet
-            else { continue }
-            let end = Int(file.matching[brace])
-            if end > brace, (brace..<end).contains(where: { file.is($0, "endBackgroundTask") }) { return true }
         }
-        return false
     }
 
     /// Whether the expiration closure at `open` ends the task, itself or through a project function; with

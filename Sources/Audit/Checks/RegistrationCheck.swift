@@ -300,7 +300,8 @@ struct RegistrationCheck {
         // Swift, XcodeGen's YAML, an Expo config plugin's script): the permitted list is made at build time, out of
         // the tree's sight.
         if declaring.isEmpty,
-            project.index.files.contains(where: \.generatesPermittedIdentifiers) || project.manifestsPermit
+            project.index.files.contains(where: \.generatesPermittedIdentifiers)
+                || project.namedInManifests("BGTaskSchedulerPermittedIdentifiers")
                 || project.namedInOtherSources("BGTaskSchedulerPermittedIdentifiers")
         {
             return

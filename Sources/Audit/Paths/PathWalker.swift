@@ -941,16 +941,8 @@ struct Walker {
         if file.word(cursor) == .`self`, file.isPunct(cursor + 1, ASCII.dot) { cursor += 2 }
         guard cursor + 1 == end, file.isIdentifier(cursor), file.word(cursor) == .none else { return nil }
         let name = file.text(cursor)
-        for declaration in 0..<file.count
-        where file.word(declaration) == .var && file.isIdentifier(declaration + 1) && file.text(declaration + 1) == name
-        {
-            var open = declaration + 2
-            while open < min(declaration + 8, file.count), !file.isPunct(open, ASCII.openBrace) { open += 1 }
-            guard file.isPunct(open, ASCII.openBrace), file.line(open) == file.line(declaration) else { continue }
-            let close = Int(file.matching[open])
-            guard close > open else { continue }
-            for observer in open..<close
-            where file.word(observer) == .didSet && file.isPunct(observer + 1, ASCII.openBrace) {
+        for block in file.observerBlocks(ofProperty: name) {
+            for observer in block where file.word(observer) == .didSet && file.isPunct(observer + 1, ASCII.openBrace) {
                 let end = Int(file.matching[observer + 1])
                 for token in (observer + 2)..<max(end, observer + 2)
                 where file.isIdentifier(token) && file.word(token) == .none && file.isPunct(token + 1, ASCII.openParen)

@@ -6,9 +6,10 @@ final class Project {
     let propertyLists: [PermittedIdentifiers]
     /// Paths of sources in languages the audit does not parse (`SourceTree.otherSources`), read on demand.
     let otherSources: [String]
-    /// A project manifest in the tree writes `BGTaskSchedulerPermittedIdentifiers` into the `Info.plist` it generates.
-    let manifestsPermit: Bool
+    /// Paths of project manifests (`SourceTree.manifests`), read on demand.
+    let manifests: [String]
     private var otherSourceText: [String]?
+    private var manifestText: [String]?
     private var cache: [Int: SourceFile] = [:]
     private var callsByToken: [Int: [Int32: Int32]] = [:]
     private var resolvedCalls: [Site: [CallableID]] = [:]
@@ -18,27 +19,33 @@ final class Project {
     init(
         summaries: [FileSummary], sources: [[UInt8]], propertyLists: [PermittedIdentifiers],
         otherSources: [String] = [],
-        manifestsPermit: Bool = false
+        manifests: [String] = []
     ) {
         precondition(summaries.count == sources.count, "one summary per source")
         index = ProjectIndex(files: summaries)
         self.sources = sources
         self.propertyLists = propertyLists
         self.otherSources = otherSources
-        self.manifestsPermit = manifestsPermit
+        self.manifests = manifests
     }
 
     /// Whether `text` appears in a source the audit does not parse (an Objective-C file, a React Native app's
-    /// JavaScript): an identifier named there may be registered there. Those files are read once, the first time
-    /// this is asked; a file over 2 MB or unreadable is left out.
-    func namedInOtherSources(_ text: String) -> Bool {
-        if otherSourceText == nil {
-            otherSourceText = otherSources.compactMap { path in
+    /// JavaScript): an identifier named there may be registered there.
+    func namedInOtherSources(_ text: String) -> Bool { Self.named(text, in: otherSources, read: &otherSourceText) }
+
+    /// Whether `text` appears in a project manifest (XcodeGen's `project.yml`), which may write the app's `Info.plist`.
+    func namedInManifests(_ text: String) -> Bool { Self.named(text, in: manifests, read: &manifestText) }
+
+    /// Whether `text` appears in one of the files at `paths`, which are read once, the first time this is asked, into
+    /// `read`; a file over 2 MB or unreadable is left out.
+    private static func named(_ text: String, in paths: [String], read: inout [String]?) -> Bool {
+        if read == nil {
+            read = paths.compactMap { path in
                 guard case .success(let bytes) = SourceTree.read(path), bytes.count <= 2 << 20 else { return nil }
                 return String(decoding: bytes, as: UTF8.self)
             }
         }
-        return otherSourceText?.contains { $0.contains(text) } ?? false
+        return read?.contains { $0.contains(text) } ?? false
     }
 
     var fileCount: Int { sources.count }

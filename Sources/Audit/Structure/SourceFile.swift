@@ -269,6 +269,29 @@ final class SourceFile: Sendable {
         return nil
     }
 
+    /// The accessor blocks of the stored properties named `name` this file declares with observers (`var task: ID? {
+    /// willSet { … } }`), as the token ranges inside their braces: the code there runs each time the property is set.
+    func observerBlocks(ofProperty name: String) -> [Range<Int>] {
+        var blocks: [Range<Int>] = []
+        for declaration in 0..<count
+        where word(declaration) == .var && isIdentifier(declaration + 1) && text(declaration + 1) == name {
+            var open = declaration + 2
+            while open < min(declaration + 16, count), !isPunct(open, ASCII.openBrace), line(open) == line(declaration)
+            {
+                open += 1
+            }
+            guard isPunct(open, ASCII.openBrace), line(open) == line(declaration) else { continue }
+            let close = Int(matching[open])
+            guard close > open,
+                (open + 1..<close).contains(where: {
+                    (word($0) == .willSet || word($0) == .didSet) && isPunct($0 + 1, ASCII.openBrace)
+                })
+            else { continue }
+            blocks.append((open + 1)..<close)
+        }
+        return blocks
+    }
+
     /// Whether token `index`, on a later line than the token before it, begins a new statement rather than
     /// continuing the previous line (`.modifier` chains and trailing binary operators continue it).
     func startsStatement(_ index: Int) -> Bool {
