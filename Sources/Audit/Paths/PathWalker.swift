@@ -1498,6 +1498,14 @@ struct Walker {
         return !endsStatement
     }
 
+    /// Whether a call's arguments pass this object as a delegate (`delegate: self`).
+    private func namesSelfAsDelegate(_ arguments: [Argument]) -> Bool {
+        arguments.contains {
+            $0.label >= 0 && file.text($0.label).lowercased().hasSuffix("delegate") && $0.end == $0.start + 1
+                && file.word($0.start) == .`self`
+        }
+    }
+
     /// For `name = alias` at `index`: `name` when it is a plain variable declared earlier in the same function
     /// body (`var info = [AnyHashable: Any]()`), not a property or a variable of an enclosing scope.
     private func localAssigned(at index: Int) -> String? {
@@ -1633,10 +1641,14 @@ struct Walker {
                 // a function that may run: each is followed, and where one leaves the task uncompleted, that is a
                 // path that leaves it.
                 absorbEach(outcomes, at: index, &state, inDo: inDo)
-            } else if callee == nil, paths.obligation == .incomingCallReported, resultIsRead(callAt: index) {
+            } else if callee == nil, paths.obligation == .incomingCallReported, resultIsRead(callAt: index),
+                !namesSelfAsDelegate(arguments)
+            {
                 // A push's payload given to code outside the sources that answers with a value (`if
                 // sdk.isCall(payload)`, `guard let call = sdk.parse(payload)`, a formatted log line): that code
-                // reads the payload; it does not take the push over, and the path owes the report still.
+                // reads the payload; it does not take the push over, and the path owes the report still. Code given
+                // this object as its delegate as well (`if !sdk.handle(payload, delegate: self)`) calls back with
+                // the call it finds, and takes the push over whatever it answers.
             } else if callee != nil || !paths.isLogging(name) && !isConstructorOfData(name) {
                 // Outside the sources, or a project function already being followed or too deep to follow: whoever
                 // receives it finishes the work.
