@@ -47,7 +47,7 @@ public struct Auditor: Sendable {
         }
         return audit(
             sources: named, propertyLists: lists, skipped: skipped, otherSources: tree.otherSources,
-            manifests: tree.manifests)
+            manifests: tree.manifests, documents: tree.documents)
     }
 
     /// Keys only a bundle's Info.plist holds: every one has a `CFBundleIdentifier`, unless the build writes it from
@@ -86,7 +86,7 @@ public struct Auditor: Sendable {
 
     private func audit(
         sources: [(path: String, bytes: [UInt8])], propertyLists: [PermittedIdentifiers],
-        skipped: [SkippedFile], otherSources: [String] = [], manifests: [String] = []
+        skipped: [SkippedFile], otherSources: [String] = [], manifests: [String] = [], documents: [String] = []
     ) -> AuditReport {
         var skipped = skipped
         var summaries: [FileSummary] = []
@@ -104,7 +104,7 @@ public struct Auditor: Sendable {
         }
         let project = Project(
             summaries: summaries, sources: kept, propertyLists: propertyLists, otherSources: otherSources,
-            manifests: manifests)
+            manifests: manifests, documents: documents)
         var findings: [Finding] = []
         RegistrationCheck(project: project).run(into: &findings)
         HandlerCheck(project: project).run(into: &findings)

@@ -20,6 +20,9 @@ struct PermittedIdentifiers: Sendable {
     /// The plist of an app extension (it has an `NSExtension` key: a widget, a notification service): the background
     /// tasks it may run are the app's, listed in the app's own Info.plist.
     var isExtension = false
+    /// The plist of a framework or a loadable bundle (`CFBundlePackageType` `FMWK` or `BNDL`: a library, a plugin, a
+    /// test bundle), not of an app: its background modes are not the app's.
+    var isLibraryBundle = false
 
     /// Reads an XML property list (or, without line numbers, a binary one).
     /// Returns `nil` with a reason when the file is not a property list.
@@ -38,8 +41,11 @@ struct PermittedIdentifiers: Sendable {
         return .success(
             PermittedIdentifiers(
                 path: path, declaresKey: reader.declaresKey, entries: reader.entries,
-                backgroundModes: reader.backgroundModes, isExtension: reader.isExtension))
+                backgroundModes: reader.backgroundModes, isExtension: reader.isExtension,
+                isLibraryBundle: reader.packageType.map(libraryPackageTypes.contains) ?? false))
     }
+
+    private static let libraryPackageTypes: Set<String> = ["FMWK", "BNDL"]
 
     private static func readBinary(path: String, data: Data) -> Result<PermittedIdentifiers, ReadFailure> {
         guard let plist = try? PropertyListSerialization.propertyList(from: data, options: [], format: nil),
@@ -47,16 +53,13 @@ struct PermittedIdentifiers: Sendable {
         else { return .failure(ReadFailure(reason: "not a readable property list")) }
         let modes = (dictionary["UIBackgroundModes"] as? [Any] ?? []).compactMap { $0 as? String }
         let isExtension = dictionary["NSExtension"] != nil
-        guard let values = dictionary["BGTaskSchedulerPermittedIdentifiers"] else {
-            return .success(
-                PermittedIdentifiers(
-                    path: path, declaresKey: false, entries: [], backgroundModes: modes, isExtension: isExtension))
-        }
+        let isLibraryBundle = (dictionary["CFBundlePackageType"] as? String).map(libraryPackageTypes.contains) ?? false
+        let values = dictionary["BGTaskSchedulerPermittedIdentifiers"]
         let strings = (values as? [Any] ?? []).compactMap { $0 as? String }
         return .success(
             PermittedIdentifiers(
-                path: path, declaresKey: true, entries: strings.map { Entry(value: $0, line: 1) },
-                backgroundModes: modes, isExtension: isExtension))
+                path: path, declaresKey: values != nil, entries: strings.map { Entry(value: $0, line: 1) },
+                backgroundModes: modes, isExtension: isExtension, isLibraryBundle: isLibraryBundle))
     }
 
     /// Whether `identifier` is allowed by `pattern`: equal, or matching where the pattern has a build-setting
@@ -172,6 +175,10 @@ private final class PlistXMLReader: NSObject, XMLParserDelegate {
     var entries: [PermittedIdentifiers.Entry] = []
     var backgroundModes: [String] = []
     var isExtension = false
+    /// `CFBundlePackageType`, when the plist says it.
+    var packageType: String?
+    /// The root dictionary's key read last.
+    private var topLevelKey = ""
     /// Whether the array being read is `UIBackgroundModes` (else `BGTaskSchedulerPermittedIdentifiers`).
     private var readingModes = false
     private var depth = 0
@@ -203,6 +210,7 @@ private final class PlistXMLReader: NSObject, XMLParserDelegate {
         if elementName == "key" {
             // Only top-level keys of the root dictionary (plist > dict > key) name Info.plist settings.
             let key = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            if depth == 3 { topLevelKey = key }
             if depth == 3, key == "NSExtension" { isExtension = true }
             if depth == 3, key == "BGTaskSchedulerPermittedIdentifiers" || key == "UIBackgroundModes" {
                 readingModes = key == "UIBackgroundModes"
@@ -210,6 +218,8 @@ private final class PlistXMLReader: NSObject, XMLParserDelegate {
                 expectArray = true
                 keyDepth = depth
             }
+        } else if elementName == "string", depth == 3, topLevelKey == "CFBundlePackageType" {
+            packageType = text.trimmingCharacters(in: .whitespacesAndNewlines)
         } else if elementName == "string", arrayDepth >= 0, depth == arrayDepth + 1 {
             let value = text.trimmingCharacters(in: .whitespacesAndNewlines)
             if readingModes {

@@ -23,6 +23,9 @@ struct SourceTree {
     /// Project manifests a build tool turns into the Xcode project and its `Info.plist` (XcodeGen's `project.yml`):
     /// read only to see whether they write the permitted task identifiers.
     var manifests: [String] = []
+    /// READMEs (`README.md`): read only to see whether a library tells the app that embeds it which background mode
+    /// to turn on.
+    var documents: [String] = []
 
     static let otherSourceSuffixes = [".m", ".mm", ".js", ".jsx", ".ts", ".tsx", ".kt", ".java", ".dart"]
 
@@ -139,6 +142,8 @@ struct SourceTree {
                 otherSources.append(path)
             } else if entry.name.hasSuffix(".yml") || entry.name.hasSuffix(".yaml") {
                 manifests.append(path)
+            } else if entry.name.lowercased().hasPrefix("readme"), entry.name.hasSuffix(".md") {
+                documents.append(path)
             }
         }
     }

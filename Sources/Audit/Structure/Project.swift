@@ -8,8 +8,11 @@ final class Project {
     let otherSources: [String]
     /// Paths of project manifests (`SourceTree.manifests`), read on demand.
     let manifests: [String]
+    /// Paths of READMEs (`SourceTree.documents`), read on demand.
+    let documents: [String]
     private var otherSourceText: [String]?
     private var manifestText: [String]?
+    private var documentText: [String]?
     private var cache: [Int: SourceFile] = [:]
     private var callsByToken: [Int: [Int32: Int32]] = [:]
     private var resolvedCalls: [Site: [CallableID]] = [:]
@@ -18,8 +21,7 @@ final class Project {
 
     init(
         summaries: [FileSummary], sources: [[UInt8]], propertyLists: [PermittedIdentifiers],
-        otherSources: [String] = [],
-        manifests: [String] = []
+        otherSources: [String] = [], manifests: [String] = [], documents: [String] = []
     ) {
         precondition(summaries.count == sources.count, "one summary per source")
         index = ProjectIndex(files: summaries)
@@ -27,6 +29,7 @@ final class Project {
         self.propertyLists = propertyLists
         self.otherSources = otherSources
         self.manifests = manifests
+        self.documents = documents
     }
 
     /// Whether `text` appears in a source the audit does not parse (an Objective-C file, a React Native app's
@@ -36,13 +39,21 @@ final class Project {
     /// Whether `text` appears in a project manifest (XcodeGen's `project.yml`), which may write the app's `Info.plist`.
     func namedInManifests(_ text: String) -> Bool { Self.named(text, in: manifests, read: &manifestText) }
 
+    /// Whether one of `phrases`, in lower case, appears in a README, whatever its case.
+    func namedInDocuments(_ phrases: [String]) -> Bool {
+        phrases.contains { Self.named($0, in: documents, read: &documentText, lowercased: true) }
+    }
+
     /// Whether `text` appears in one of the files at `paths`, which are read once, the first time this is asked, into
-    /// `read`; a file over 2 MB or unreadable is left out.
-    private static func named(_ text: String, in paths: [String], read: inout [String]?) -> Bool {
+    /// `read` (in lower case when `lowercased`); a file over 2 MB or unreadable is left out.
+    private static func named(_ text: String, in paths: [String], read: inout [String]?, lowercased: Bool = false)
+        -> Bool
+    {
         if read == nil {
             read = paths.compactMap { path in
                 guard case .success(let bytes) = SourceTree.read(path), bytes.count <= 2 << 20 else { return nil }
-                return String(decoding: bytes, as: UTF8.self)
+                let text = String(decoding: bytes, as: UTF8.self)
+                return lowercased ? text.lowercased() : text
             }
         }
         return read?.contains { $0.contains(text) } ?? false
