@@ -73,6 +73,17 @@ struct Walker {
                 index += 1
                 continue
             }
+            if token.kind == .directive, token.word == .if, let group = builtBranches(from: index, limit: hi) {
+                // `#if … #else … #endif`: one branch is built, never two one after the other; a branch the app's
+                // build leaves out (`#if targetEnvironment(simulator)`, the `#else` of `#if canImport(CallKit)`) is no
+                // path, and when none may be built the path goes on past them all.
+                let entry = state
+                var results = group.branches.map { block($0.lowerBound, $0.upperBound, entry: entry, inDo: inDo) }
+                if !group.exhaustive { results.append(entry) }
+                state = merge(entry, results)
+                index = group.end
+                continue
+            }
             guard token.kind == .identifier else {
                 index += 1
                 continue
@@ -153,6 +164,58 @@ struct Walker {
         case .else, .catch: skipAlternatives(after: start, limit: limit)
         default: nil
         }
+    }
+
+    /// The branches of the `#if` at `start` that an iOS device build may hold (`BuildCondition`), whether one of them
+    /// surely is (an `#else`, or a condition that holds), and the index after its `#endif`. `nil` for a lone `#if`
+    /// whose condition is not known (its body is walked as code that is built), for a group that does not end before
+    /// `limit`, or one whose branches do not each hold whole brackets.
+    private func builtBranches(from start: Int, limit: Int) -> (branches: [Range<Int>], exhaustive: Bool, end: Int)? {
+        var branches: [(range: Range<Int>, value: Bool?)] = []
+        var head = start
+        var depth = 0
+        var index = start + 1
+        while index < limit {
+            defer { index += 1 }
+            guard file.tokens[index].kind == .directive else { continue }
+            switch file.word(index) {
+            case .if:
+                depth += 1
+            case .else where depth == 0:
+                branches.append((head + 1..<index, condition(ofBranchAt: head)))
+                head = index
+            case .else:
+                break
+            default:
+                guard depth == 0 else {
+                    depth -= 1
+                    continue
+                }
+                branches.append((head + 1..<index, condition(ofBranchAt: head)))
+                guard
+                    branches.allSatisfy({ branch in
+                        branch.range.allSatisfy {
+                            file.matching[$0] < 0 || branch.range.contains(Int(file.matching[$0]))
+                        }
+                    })
+                else { return nil }
+                if branches.count == 1, branches[0].value == nil { return nil }
+                var built: [Range<Int>] = []
+                for branch in branches where branch.value != false {
+                    built.append(branch.range)
+                    if branch.value == true { return (built, true, index + 1) }
+                }
+                return (built, false, index + 1)
+            }
+        }
+        return nil
+    }
+
+    /// The value of the condition that opens the branch at `head` in a device build: the `#if`'s or `#elseif`'s own,
+    /// `true` for an `#else` (the branches before it already left out).
+    private func condition(ofBranchAt head: Int) -> Bool? {
+        if file.text(head) == "#else" { return true }
+        return BuildCondition.value(of: file.directiveCondition(head))
     }
 
     /// Steps over `else { … }`, `else if … { … } else { … }` and `catch … { … }` chains starting at `index`.
@@ -690,18 +753,24 @@ struct Walker {
 
     // MARK: Statements
 
+    /// Which branch of a condition owes nothing: `then` the one taken when it holds, `otherwise` the other.
     private struct Exemption {
         var then = false
         var otherwise = false
         /// The condition tests a "finished once" flag: a finishing call under it is guarded, never a repeat.
         var flag = false
+        /// The exempt branch is never taken at all: no path enters it, so nothing in it is a repeat either.
+        var never = false
+
+        /// How a path enters the exempt branch.
+        var exemptEntry: Fall { never ? .none : .completed }
     }
 
     /// For a CallKit report, a branch taken only for a push that is not VoIP (`type == .voIP` false) owes nothing.
     private func exemption(conditionFrom start: Int, to end: Int) -> Exemption {
         if let value = constantCondition(start, end) ?? alwaysHolds(start, end) {
             // A branch the condition can never take is no path.
-            return value ? Exemption(then: false, otherwise: true) : Exemption(then: true, otherwise: false)
+            return Exemption(then: !value, otherwise: value, never: true)
         }
         if let testAndSet = testAndSetGuard(start, end) { return testAndSet }
 
@@ -798,6 +867,27 @@ struct Walker {
     /// Words that name a "finished once" flag (`isCompleted`, `didFinish`, `done`, `hasCalledCompletion`).
     private static let flagWords = ["complet", "finish", "done", "handled", "ended", "called"]
 
+    /// Whether one of the words of a name (`hasCalledCompletion`: has, called, completion; `isURLDone`: is, url, done;
+    /// `is_done`) begins with a flag word: `suspended` or `appended` name no finished work.
+    private static func namesFinishedFlag(_ name: String) -> Bool {
+        let characters = Array(name)
+        var words: [String] = []
+        var current = ""
+        for (offset, character) in characters.enumerated() {
+            let previous = offset > 0 ? characters[offset - 1] : "_"
+            let next = offset + 1 < characters.count ? characters[offset + 1] : "_"
+            let startsWord =
+                character.isUppercase && (previous.isLowercase || previous.isNumber || next.isLowercase)
+            if character == "_" || startsWord, !current.isEmpty {
+                words.append(current.lowercased())
+                current = ""
+            }
+            if character != "_" { current.append(character) }
+        }
+        if !current.isEmpty { words.append(current.lowercased()) }
+        return words.contains { word in flagWords.contains { word.hasPrefix($0) } }
+    }
+
     /// A "complete once" guard: a condition on a flag that says the work was already finished. The branch taken
     /// when the flag is set owes nothing (`guard !completed else { return }`, `if done { return }`).
     private func completedFlagExemption(_ start: Int, _ end: Int) -> Exemption {
@@ -826,8 +916,7 @@ struct Walker {
             guard file.isIdentifier(index), !mentionsFlag else { continue }
             // A call's result (`didFinish()`) is not a flag the handler keeps.
             if file.isPunct(index + 1, ASCII.openParen) { continue }
-            let name = file.text(index).lowercased()
-            mentionsFlag = Self.flagWords.contains { name.contains($0) }
+            mentionsFlag = Self.namesFinishedFlag(file.text(index))
         }
         guard mentionsFlag else { return Exemption() }
         return negated
@@ -1038,11 +1127,12 @@ struct Walker {
             lastHead = cursor
             let close = Int(file.matching[open])
             if exemption.flag { guarded += 1 }
-            results.append(block(open + 1, close, entry: exemption.then ? .completed : afterCondition, inDo: inDo))
+            results.append(
+                block(open + 1, close, entry: exemption.then ? exemption.exemptEntry : afterCondition, inDo: inDo))
             heads.append(cursor)
             if exemption.flag { guarded -= 1 }
             cursor = close + 1
-            branchEntry = exemption.otherwise ? .completed : afterCondition
+            branchEntry = exemption.otherwise ? exemption.exemptEntry : afterCondition
             guard file.word(cursor) == .else else { break }
             if file.word(cursor + 1) == .if {
                 cursor += 1
@@ -1061,7 +1151,7 @@ struct Walker {
         }
         if !exhaustive {
             if lastExemption.otherwise {
-                results.append(.completed)
+                results.append(lastExemption.exemptEntry)
             } else if case .open(let origin) = branchEntry, found.returnedUnfinished[origin] != nil {
                 // Still the path a called function left unfinished: its returns stay where it is reported.
                 results.append(branchEntry)
@@ -1166,7 +1256,7 @@ struct Walker {
         guard close > open else { return limit }
         if !exemption.flag, let guardEx = onceGuard(start + 1, elseIndex, close) { exemption = guardEx }
         if exemption.flag { guarded += 1 }
-        _ = block(open + 1, close, entry: exemption.otherwise ? .completed : state, inDo: inDo)
+        _ = block(open + 1, close, entry: exemption.otherwise ? exemption.exemptEntry : state, inDo: inDo)
         if exemption.flag { guarded -= 1 }
         return close + 1
     }

@@ -70,6 +70,13 @@ final class SourceFile: Sendable {
         return String(decoding: bytes[Int(token.start)..<Int(token.end)], as: UTF8.self)
     }
 
+    /// The condition of the `#if` or `#elseif` at `index`: the rest of its line, which the tokenizer skips.
+    func directiveCondition(_ index: Int) -> String {
+        var end = Int(tokens[index].end)
+        while end < bytes.count, bytes[end] != ASCII.newline { end += 1 }
+        return String(decoding: bytes[Int(tokens[index].end)..<end], as: UTF8.self)
+    }
+
     /// The source text from the start of token `first` to the end of token `last`, whitespace collapsed.
     func text(from first: Int, through last: Int) -> String {
         guard first <= last, first >= 0, last < tokens.count else { return "" }
