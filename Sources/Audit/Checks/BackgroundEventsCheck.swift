@@ -99,6 +99,7 @@ struct BackgroundEventsCheck {
                 if runsNow(token, in: file, body: Int(info.scope)) { sites.append(Site(fileIndex, token)) }
                 continue
             }
+            if isUnwrapped(token, in: file) { continue }
             // Passed on: followed into a project function that runs it now; anything else keeps it.
             guard let (callee, parameter) = passed(token, in: file, fileIndex: fileIndex),
                 runsNow(token, in: file, body: Int(info.scope)),
@@ -107,6 +108,19 @@ struct BackgroundEventsCheck {
             sites += inner
         }
         return sites
+    }
+
+    /// Whether the name at `token` is unwrapped under its own name (`if let handler = handler`, `if let handler`,
+    /// either side): the same handler, still called or passed on under that name.
+    private func isUnwrapped(_ token: Int, in file: SourceFile) -> Bool {
+        let name = file.text(token)
+        let declared = file.word(token - 1) == .let || file.word(token - 1) == .var
+        if declared, file.isPunct(token + 1, ASCII.equals), file.isIdentifier(token + 2), file.text(token + 2) == name {
+            return true
+        }
+        if declared, file.isPunct(token + 1, ASCII.openBrace) || file.isPunct(token + 1, ASCII.comma) { return true }
+        return file.isPunct(token - 1, ASCII.equals) && file.isIdentifier(token - 2) && file.text(token - 2) == name
+            && (file.word(token - 3) == .let || file.word(token - 3) == .var)
     }
 
     /// For a name passed as an argument (`helper(completion: handler)`), the project function it is passed to and the
@@ -150,14 +164,17 @@ struct BackgroundEventsCheck {
     /// Whether `name` is a method called on a session the sources make (`session.getTasksWithCompletionHandler { … }`)
     /// other than one that makes a task: its closure runs when the session answers the call, which does not wait for
     /// the session's events, delivered to its delegate and ended by `urlSessionDidFinishEvents`.
+    /// The session may be optional (`backgroundSession?.getAllTasks { … }`).
     private func isSessionAnswer(_ name: Int, in file: SourceFile) -> Bool {
-        guard file.isPunct(name - 1, ASCII.dot), file.isIdentifier(name - 2),
-            !file.isPunct(name - 3, ASCII.dot)
-                || (file.word(name - 4) == .`self` && file.isPunct(name - 3, ASCII.dot))
+        guard file.isPunct(name - 1, ASCII.dot) else { return false }
+        let receiver = file.isPunct(name - 2, ASCII.question) ? name - 3 : name - 2
+        guard file.isIdentifier(receiver),
+            !file.isPunct(receiver - 1, ASCII.dot)
+                || (file.word(receiver - 2) == .`self` && file.isPunct(receiver - 1, ASCII.dot))
         else { return false }
         let method = file.text(name)
         guard !method.hasSuffix("Task"), !Self.sessionConveniences.contains(method) else { return false }
-        return sessionNames.contains(file.text(name - 2))
+        return sessionNames.contains(file.text(receiver))
     }
 
     /// Whether the code at `token` runs as part of the callback: not inside a closure kept for later or a local

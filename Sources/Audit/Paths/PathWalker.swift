@@ -365,8 +365,9 @@ struct Walker {
             || (file.is(name, "detached") && file.isPunct(name - 1, ASCII.dot) && file.is(name - 2, "Task"))
     }
 
-    /// The completions of the task in the `Task` closure `body..<close` that come after an `await` and that every
-    /// run of the closure reaches: in its own body or a `do` or `catch` block of it, with no test of
+    /// The completions of the task in the `Task` closure `body..<close` that come after an `await` and that a run
+    /// of the closure reaches whatever it finds: in its own body or a `do` or `catch` block of it, or a `guard`'s
+    /// `else` (`guard !items.isEmpty else { return task.setTaskCompleted(success: true) }`), with no test of
     /// `Task.isCancelled` (or `checkCancellation()`) before them.
     private func uncancellableCompletions(from body: Int, to close: Int, closure open: Int) -> [Site] {
         let own = Int(file.scopeOf[open])
@@ -381,7 +382,10 @@ struct Walker {
             var reached = true
             while scope != own, scope > 0 {
                 let current = file.scopes[scope]
-                guard current.kind == .control, current.control == .do || current.control == .catch else {
+                // A guard's `else` is the one `else` not written after a `}`.
+                let isGuardElse = current.control == .else && !file.isPunct(Int(current.head) - 1, ASCII.closeBrace)
+                guard current.kind == .control, current.control == .do || current.control == .catch || isGuardElse
+                else {
                     reached = false
                     break
                 }
@@ -1580,12 +1584,28 @@ struct Walker {
             start = receiver
         }
         while file.word(start - 1) == .try || file.word(start - 1) == .await { start -= 1 }
-        if file.startsStatement(start) { return false }
+        if file.startsStatement(start) { return isImplicitReturn(from: start) }
         let previous = start - 1
         let endsStatement =
             file.isPunct(previous, ASCII.openBrace) || file.isPunct(previous, ASCII.closeBrace)
             || file.isPunct(previous, ASCII.semicolon) || file.word(previous) == .in || file.word(previous) == .else
         return !endsStatement
+    }
+
+    /// Whether the expression at `start` is the whole body of a function that returns a value (`func parse(_ payload:
+    /// [AnyHashable: Any]) -> UUID? { client.handle(payload) }`): its value is returned, so it is read.
+    private func isImplicitReturn(from start: Int) -> Bool {
+        let scope = file.scopes[Int(file.scopeOf[start])]
+        guard scope.kind == .function, Int(scope.open) == start - 1, scope.head >= 0,
+            file.expressionEnd(from: start, limit: Int(scope.close)) == Int(scope.close)
+        else { return false }
+        // The arrow after the parameter list, not one in a parameter's type (`completion: @escaping () -> Void`).
+        guard let parameters = (Int(scope.head)..<Int(scope.open)).first(where: { file.isPunct($0, ASCII.openParen) }),
+            file.matching[parameters] > parameters
+        else { return false }
+        return (Int(file.matching[parameters])..<Int(scope.open)).contains {
+            file.isPunct($0, ASCII.minus) && file.isPunct($0 + 1, ASCII.greater)
+        }
     }
 
     /// Whether a call's arguments pass this object as a delegate (`delegate: self`).
