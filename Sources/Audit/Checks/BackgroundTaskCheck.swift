@@ -11,10 +11,12 @@ struct BackgroundTaskCheck {
         var ended = Ends()
         for fileIndex in 0..<project.fileCount {
             for end in project.summary(fileIndex).taskEnds {
-                ended.anywhere.insert(end.name)
-                if endsOnNormalPath(CallableID(file: Int32(fileIndex), index: end.caller)) {
-                    ended.onNormalPath.insert(end.name)
-                }
+                let caller = CallableID(file: Int32(fileIndex), index: end.caller)
+                let onNormalPath = endsOnNormalPath(caller)
+                if onNormalPath { ended.onNormalPath.insert(end.name) }
+                // A private function only expiration handlers call ends the task only when time runs out, whoever
+                // calls the function that begins it.
+                if onNormalPath || !project.index.callable(caller).isPrivate { ended.anywhere.insert(end.name) }
             }
         }
         for fileIndex in 0..<project.fileCount where project.summary(fileIndex).needsDetailedPass {
@@ -99,8 +101,8 @@ struct BackgroundTaskCheck {
             && Int(file.scopeOf[call]) == scope
     }
 
-    /// The names passed to `endBackgroundTask(_:)` outside expiration handlers: `anywhere`, and `onNormalPath` where
-    /// the call may run other than when time runs out.
+    /// The names passed to `endBackgroundTask(_:)` outside expiration handlers: `anywhere` (but in a private function
+    /// only expiration handlers call), and `onNormalPath` where the call may run other than when time runs out.
     private struct Ends {
         var anywhere: Set<String> = []
         var onNormalPath: Set<String> = []

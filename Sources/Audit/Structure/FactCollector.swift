@@ -194,6 +194,7 @@ struct FactCollector {
         var modifier = head - 1
         while modifier >= 0, head - modifier <= 6, file.isIdentifier(modifier) || file.isPunct(modifier, ASCII.at) {
             if file.is(modifier, "public") || file.is(modifier, "open") { info.isPublic = true }
+            if file.is(modifier, "private") || file.is(modifier, "fileprivate") { info.isPrivate = true }
             modifier -= 1
         }
         return info

@@ -94,6 +94,8 @@ struct CallableInfo: Sendable {
     var isAsync = false
     /// Declared `public` or `open`: code outside the sources (the app a library is built into) may call it.
     var isPublic = false
+    /// Declared `private` or `fileprivate`: only its own file calls it.
+    var isPrivate = false
     var typeName: String?
     /// The scope holding the body (for `.storedValues`, the type's scope; for `.topLevel`, 0).
     var scope: Int32
