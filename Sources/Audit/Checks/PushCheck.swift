@@ -95,6 +95,15 @@ struct PushCheck {
                     rule: rule, at: file.location(Int(leak.token)),
                     message: HandlerCheck.leakMessage(file, Int(leak.token), owed: owed, what: what)))
         }
+        for overwrite in Set(outcome.overwrites).sorted(by: { ($0.file, $0.token) < ($1.file, $1.token) }) {
+            let file = project.file(Int(overwrite.file))
+            findings.append(
+                Finding(
+                    rule: rule, at: file.location(Int(overwrite.token)),
+                    message: "\(owed) is kept in `\(file.text(Int(overwrite.token)))` without a look at what it held: "
+                        + "\(what) that comes before the last one is finished replaces that one's handler, which is "
+                        + "then never called."))
+        }
         for skip in Set(outcome.skippedHandOvers).sorted(by: { ($0.file, $0.token) < ($1.file, $1.token) }) {
             let file = project.file(Int(skip.file))
             findings.append(

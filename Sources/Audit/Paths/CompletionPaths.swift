@@ -71,6 +71,10 @@ struct PathOutcome: Sendable {
     /// Calls made through an optional chain (`self?.handle(task)`) that hand the work to a project function: when the
     /// chain is `nil` the call is skipped, and the work is never handed on.
     var skippedHandOvers: [Site] = []
+    /// Properties a completion handler is stored in (itself, or a closure that calls it) with no look at what they
+    /// held (`self.pending = completionHandler`): a push that comes before the last one is finished replaces that
+    /// push's handler, which is then never called. The sites are the properties' names where they are assigned.
+    var overwrites: [Site] = []
     /// The obligation was handed to code the audit cannot see (an unknown function, a stored property).
     var escaped = false
     /// Of those, handed to a function outside the sources or returned to the caller (not only kept in a property).
@@ -110,6 +114,7 @@ struct PathOutcome: Sendable {
         uncalledContinuations += other.uncalledContinuations
         skippedContinuations += other.skippedContinuations
         skippedHandOvers += other.skippedHandOvers
+        overwrites += other.overwrites
         escaped = escaped || other.escaped
         handedOutside = handedOutside || other.handedOutside
         submits = submits || other.submits
@@ -563,6 +568,12 @@ final class CompletionPaths {
         }
         callsBackCache[key] = sites
         return sites
+    }
+
+    /// Where project function `callee` keeps its closure parameter `parameter` in a property without a look at what
+    /// the property held (`PathOutcome.overwrites`).
+    func overwritesCallback(_ callee: CallableID, parameter: Int) -> [Site] {
+        continuations.helper(callee, parameters: [parameter], depth: 1)?.overwrites ?? []
     }
 
     /// The outcome of a project function that is given the obligation through the parameters at `parameters`

@@ -318,12 +318,20 @@ struct Walker {
         }
         found.finishesLater = true
         finish(&state)
+        // A closure that finishes the work, kept in a property (`onFinish = { … completionHandler(.newData) }`).
+        if scope.assignee >= 0, file.isPunct(Int(scope.assignee) + 1, ASCII.equals) {
+            noteOverwrite(ofPropertyAssignedAt: Int(scope.assignee) + 1)
+        }
         if paths.obligation == .taskCompleted, let site = continuationThatMayNotRun(scope) {
             found.uncalledContinuations.append(site)
         } else if paths.obligation == .completionHandlerCalled || paths.obligation == .incomingCallReported {
             // A completion handler or a push handed on inside a closure a helper may never call: where the helper
-            // leaves without calling it, the callback's obligation is left unmet.
+            // leaves without calling it, the callback's obligation is left unmet; where it keeps it in place of one
+            // it kept before, the earlier one is never called.
             found.leaks += continuationSkips(scope)
+            if paths.obligation == .completionHandlerCalled, let (callee, parameter) = continuationTarget(scope) {
+                found.overwrites += paths.overwritesCallback(callee, parameter: parameter)
+            }
         }
         if paths.obligation == .taskCompleted, scope.name >= 0, file.isPunct(Int(scope.name) - 1, ASCII.dot),
             file.isPunct(Int(scope.name) - 2, ASCII.question)
@@ -1530,6 +1538,7 @@ struct Walker {
                 found.escaped = true
                 found.finishesLater = true
                 keptForLater = true
+                noteOverwrite(ofPropertyAssignedAt: index - 1)
                 finish(&state)
             }
             return index + 1
@@ -1648,6 +1657,36 @@ struct Walker {
             next += 2
         }
         return valueEnds(at: next)
+    }
+
+    /// For a completion handler stored with the `=` at `equals` in a property (`self.pending = completionHandler`,
+    /// `onFinish = { … completionHandler(…) }`): an overwrite when the body has not looked at the property before.
+    private mutating func noteOverwrite(ofPropertyAssignedAt equals: Int) {
+        guard paths.obligation == .completionHandlerCalled, file.isIdentifier(equals - 1),
+            file.word(equals - 1) == .none
+        else { return }
+        let target = equals - 1
+        let name = file.text(target)
+        // `self.pending`, or a bare name (a local is declared before, which the search below finds).
+        if file.isPunct(target - 1, ASCII.dot) {
+            guard file.word(target - 2) == .`self`, !file.isPunct(target - 3, ASCII.dot) else { return }
+        }
+        // A declaration (`let op: Operation = { … }()`) makes a new value; it replaces nothing.
+        var start = target
+        while start > 0, !file.startsStatement(start), !file.isPunct(start - 1, ASCII.openBrace),
+            !file.isPunct(start - 1, ASCII.closeBrace), !file.isPunct(start - 1, ASCII.semicolon)
+        {
+            start -= 1
+        }
+        guard file.word(start) != .let, file.word(start) != .var else { return }
+        var scope = Int(file.scopeOf[target])
+        while scope > 0, !file.scopes[scope].isCallable { scope = Int(file.scopes[scope].parent) }
+        // An initialiser keeps the handler in an object made for it, which held none before.
+        guard scope > 0, file.word(Int(file.scopes[scope].head)) != .`init` else { return }
+        let body = Int(file.scopes[scope].open)
+        // Any earlier mention (`guard pending == nil`, `pending?(.noData)`, a local of that name) is a look.
+        guard !(body..<target).contains(where: { file.isIdentifier($0) && file.text($0) == name }) else { return }
+        found.overwrites.append(site(target))
     }
 
     private func isStoredValue(_ index: Int) -> Bool {

@@ -11,7 +11,8 @@ final class AppDelegate: UIResponder, UIApplicationDelegate {
     ) {
         guard userInfo["aps"] != nil else { return completionHandler(.noData) }
         if userInfo["defer"] != nil {
-            // Kept and called by the sync engine's delegate when it finishes.
+            // Kept and called by the sync engine's delegate when it finishes (a push still pending is finished first).
+            pendingFetch?(.noData)
             pendingFetch = completionHandler
             SyncEngine.shared.start()
             return
