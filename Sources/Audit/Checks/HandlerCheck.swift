@@ -192,7 +192,8 @@ struct HandlerCheck {
                     + "work is not cancelled when time runs out and the run counts as failed.")
         }
         if !outcome.submits, !outcome.escaped, !registration.continued,
-            !isMaintenance(registration, file: fileIndex, through: wrapperCall, requests: requests)
+            !isMaintenance(registration, file: fileIndex, through: wrapperCall, requests: requests),
+            !isNeverRequested(registration, file: fileIndex, through: wrapperCall, requests: requests)
         {
             report(
                 .handlerNotRescheduling, at: location,
@@ -260,6 +261,23 @@ struct HandlerCheck {
         return values.allSatisfy { value in
             guard case .known = value, let facts = requests[value] else { return false }
             return facts.kinds == [.processing] && facts.recurring
+        }
+    }
+
+    /// Whether no request is ever built for the registered identifier (every value known, and no request's identifier
+    /// unknown): the handler never runs, so it has no chain to stop; `registered-never-submitted` names the fault.
+    private func isNeverRequested(
+        _ registration: RegistrationInfo, file: Int, through wrapperCall: CallID?, requests: RequestKinds
+    ) -> Bool {
+        let index = project.index
+        let callID = CallID(file: Int32(file), index: registration.call)
+        let values = index.resolveIdentifier(registration.identifier, in: index.caller(of: callID), origin: callID)
+            .filter { wrapperCall == nil || $0.origin == wrapperCall }.map(\.value)
+        guard !values.isEmpty, !requests.keys.contains(where: { if case .unknown = $0 { true } else { false } })
+        else { return false }
+        return values.allSatisfy { value in
+            guard case .known = value else { return false }
+            return requests[value] == nil
         }
     }
 
