@@ -381,7 +381,8 @@ struct BackgroundTaskCheck {
                 !callersCheck(name, CallableID(file: Int32(fileIndex), index: call.caller)),
                 !endedOnReturn(name, begunIn: CallableID(file: Int32(fileIndex), index: call.caller)),
                 !begunOnNewInstances(CallableID(file: Int32(fileIndex), index: call.caller)),
-                !endedAtOnceByDispatch(name, in: file, from: end, to: body.close)
+                !endedAtOnceByDispatch(name, in: file, from: end, to: body.close),
+                !endedLaterInBody(name, begunAt: token, in: file, from: end, to: body.close)
             {
                 findings.append(
                     Finding(
@@ -707,6 +708,34 @@ struct BackgroundTaskCheck {
         return false
     }
 
+    /// Whether the body that begins the task into `name` ends it itself further on, at its own level (not in a closure
+    /// or branch), with the property or a copy bound from it (`guard let id = self?.task else { return };
+    /// app.endBackgroundTask(id)`): each run ends its task before it returns, so the next run, on the same thread or
+    /// serial queue, finds none held.
+    private func endedLaterInBody(_ name: String, begunAt token: Int, in file: SourceFile, from start: Int, to end: Int)
+        -> Bool
+    {
+        let level = file.scopeOf[token]
+        for call in start..<min(end, file.count)
+        where file.scopeOf[call] == level && file.is(call, "endBackgroundTask")
+            && file.isPunct(call + 1, ASCII.openParen)
+        {
+            let close = Int(file.matching[call + 1])
+            for argument in (call + 2)..<max(close, call + 2) where file.isIdentifier(argument) {
+                let text = file.text(argument)
+                if text == name { return true }
+                // A copy: `let id = …name…` or `guard let id = …name…` before the end, in the same body.
+                for equals in file.localBindings(named: text, before: call) where equals > token {
+                    let valueEnd = file.expressionEnd(from: equals + 1, limit: call)
+                    if (equals + 1..<valueEnd).contains(where: { file.isIdentifier($0) && file.text($0) == name }) {
+                        return true
+                    }
+                }
+            }
+        }
+        return false
+    }
+
     /// The line where the property `name` is set to `.invalid` (`backgroundTask = .invalid` when the work runs out)
     /// by a block, outside an initialiser and the expiration handler at `expiration`, that neither ends a background task
     /// nor calls a project function that may: whatever task the property held is dropped. A reset in the block that
@@ -760,6 +789,15 @@ struct BackgroundTaskCheck {
         for token in start..<end where file.isIdentifier(token) {
             if beforeReturning, runsLater(token, in: file, fileIndex: fileIndex, within: start) { continue }
             if isUIKitEnd(token, in: file, fileIndex: fileIndex) { return true }
+            // A local closure of an enclosing body (`let endTask = { … endBackgroundTask(id) … }`), called here.
+            if file.isPunct(token + 1, ASCII.openParen), file.word(token) == .none, !file.isPunct(token - 1, ASCII.dot),
+                let closure = localClosure(named: file.text(token), calledAt: token, in: file),
+                mayEndTask(
+                    in: file, fileIndex: fileIndex, from: closure, to: Int(file.matching[closure]),
+                    beforeReturning: beforeReturning)
+            {
+                return true
+            }
             // Any of the project functions the call may reach (`self?.endTask()` with several `endTask`s about, or
             // the app's own `endBackgroundTask(_:)`).
             if file.isPunct(token + 1, ASCII.openParen), file.word(token) == .none,
@@ -771,6 +809,20 @@ struct BackgroundTaskCheck {
             }
         }
         return false
+    }
+
+    /// The `{` of the closure a local of `name` is declared with (`let name = { … }`) in a body around `token`, before
+    /// it: the nearest such body first.
+    private func localClosure(named name: String, calledAt token: Int, in file: SourceFile) -> Int? {
+        var cursor = token
+        while cursor > 0, let body = file.enclosingBody(of: cursor) {
+            if let equals = file.localBindings(named: name, before: cursor).last {
+                let value = equals + 1
+                return file.isPunct(value, ASCII.openBrace) && file.matching[value] > value ? value : nil
+            }
+            cursor = body.open - 1
+        }
+        return nil
     }
 
     /// Whether token `token` is UIKit's `endBackgroundTask(_:)`: not the app's own function of that name, called on

@@ -349,11 +349,25 @@ struct Walker {
     }
 
     /// Whether the closure opened at `open` calls `setTaskCompleted` on the task in its own body, not in code it
-    /// dispatches or under a condition: when it returns, the task is complete.
+    /// dispatches or under a condition, itself or through a local closure or nested function that does
+    /// (`markComplete(success: false)`): when it returns, the task is complete.
     private func completesTask(in open: Int, _ close: Int) -> Bool {
         let own = file.scopeOf[open]
-        for index in (open + 1)..<close where Int(file.scopeOf[index]) == Int(own) && isCompletionOfTask(index) {
-            return true
+        for index in (open + 1)..<close where Int(file.scopeOf[index]) == Int(own) {
+            if isCompletionOfTask(index) { return true }
+            guard file.isIdentifier(index), file.word(index) == .none, !file.isPunct(index - 1, ASCII.dot),
+                file.isPunct(index + 1, ASCII.openParen)
+            else { continue }
+            let name = file.text(index)
+            if aliases.contains(name) { return true }
+            // A function nested in the body that completes the task it captures (`func markComplete(success:)`).
+            let labels = file.labels(ofCallAt: index + 1)
+            let resolved = paths.project.resolved(file: fileIndex, token: index, name: name, labels: labels)
+            if let nested = nestedFunction(among: resolved, visibleAt: index), captures(nested),
+                paths.helper(nested, parameters: [], depth: depth + 1, captured: aliases)?.mentions == true
+            {
+                return true
+            }
         }
         return false
     }
@@ -1748,9 +1762,13 @@ struct Walker {
             ProjectIndex.unique(resolved, in: project.index, from: Int32(fileIndex))
             ?? nestedFunction(among: resolved, visibleAt: index)
         if resolved.contains(where: project.index.submitting.contains) { found.submits = true }
-        if paths.obligation == .incomingCallReported, resolved.isEmpty, isMember, name == "reportIncomingCall" {
+        if paths.obligation == .incomingCallReported, resolved.isEmpty, isMember,
+            name == "reportIncomingCall" || labels.contains("fromPushKit")
+        {
             // A calling SDK's own `reportIncomingCall(…)` (Azure's `CallClient`, given the push's details) reports
-            // the call to CallKit itself; its callback runs after.
+            // the call to CallKit itself; its callback runs after. So does a CallKit plugin's call told the call comes
+            // from PushKit (flutter_callkeep's `displayIncomingCall(data, fromPushKit: true)`), which must report it
+            // before the push callback returns.
             finish(&state)
             return
         }

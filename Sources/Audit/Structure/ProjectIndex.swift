@@ -160,6 +160,13 @@ final class ProjectIndex {
     /// constructor call `Type(…)` reaches the type's initialisers and the initial values of its stored properties.
     func resolve(call: CallInfo, from file: Int32) -> [CallableID] {
         guard let all = byName[call.name] else { return [] }
+        if case .type(let typeName) = call.receiver, call.name.first?.isUppercase != true,
+            !declaredTypes.contains(typeName)
+        {
+            // A type the sources do not declare (`CATransaction.begin()`): its own method, unless the sources extend
+            // it with this one.
+            return narrowed(accepting(byNameAndType[NameKey(name: call.name, scope: typeName)] ?? [], call), file)
+        }
         if all.count == 1 { return accepting(all, call) }
         if call.name.first?.isUppercase == true {
             return narrowed(accepting(byNameAndType[NameKey(name: call.name, scope: call.name)] ?? [], call), file)
