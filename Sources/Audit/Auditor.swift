@@ -15,6 +15,7 @@ public struct Auditor: Sendable {
         var skipped = tree.skipped
         var named: [(path: String, bytes: [UInt8])] = []
         named.reserveCapacity(tree.swiftFiles.count)
+        let unbuilt = Self.unbuiltFiles(tree)
         for path in tree.swiftFiles {
             switch SourceTree.read(path) {
             case .success(let bytes):
@@ -47,7 +48,60 @@ public struct Auditor: Sendable {
         }
         return audit(
             sources: named, propertyLists: lists, skipped: skipped, otherSources: tree.otherSources,
-            manifests: tree.manifests, documents: tree.documents)
+            manifests: tree.manifests, documents: tree.documents, unbuilt: unbuilt)
+    }
+
+    /// The Swift files of the tree that lie in an Xcode project's folder while no target of any project in the tree
+    /// compiles them, each with the project's name; a file in a Swift package or a pod is built by it. A project
+    /// that compiles none of the tree's files is not trusted to tell (its paths may be spelled otherwise). Such a file
+    /// is left out of the audit only when it is a copy (`unbuiltCopies`): a file the committed project merely does not
+    /// list yet may be built by the author's.
+    private static func unbuiltFiles(_ tree: SourceTree) -> [String: String] {
+        guard !tree.projects.isEmpty else { return [:] }
+        let projects = tree.projects.compactMap { path -> XcodeProject? in
+            guard case .success(let bytes) = SourceTree.read(path) else { return nil }
+            return XcodeProject(path: path, bytes: bytes)
+        }
+        let trusted = projects.filter { project in tree.swiftFiles.contains { project.holds($0) && project.builds($0) }
+        }
+        guard !trusted.isEmpty else { return [:] }
+        var unbuilt: [String: String] = [:]
+        for path in tree.swiftFiles where !projects.contains(where: { $0.builds(path) }) {
+            guard let owner = trusted.last(where: { $0.holds(path) }),
+                !tree.packageFolders.contains(where: { path.hasPrefix($0 + "/") })
+            else { continue }
+            unbuilt[path] = owner.name
+        }
+        return unbuilt
+    }
+
+    /// Of the files no target compiles (`unbuilt`), the copies, each with the reason it is left out: a Finder copy of
+    /// another file (`Manager 2.swift`, `Manager copy.swift`), a file named as one a target compiles, or one that
+    /// declares a type a compiled file declares too (the two could not be built together).
+    private static func unbuiltCopies(_ unbuilt: [String: String], among summaries: [FileSummary]) -> [String: String] {
+        guard !unbuilt.isEmpty else { return [:] }
+        func name(_ path: String) -> String { String(path.split(separator: "/").last ?? "").lowercased() }
+        let built = summaries.filter { unbuilt[$0.path] == nil }
+        let builtNames = Set(built.map { name($0.path) })
+        func declared(_ summary: FileSummary) -> [String] {
+            summary.types.filter { !$0.isExtension && $0.isTopLevel }.map(\.name)
+        }
+        let builtTypes = Set(built.flatMap(declared))
+        var copies: [String: String] = [:]
+        for summary in summaries {
+            guard let project = unbuilt[summary.path] else { continue }
+            let file = name(summary.path)
+            let stem = file.dropLast(".swift".count)
+            let isFinderCopy =
+                stem.hasSuffix(" copy")
+                || stem.split(separator: " ").last.map { $0.allSatisfy(\.isNumber) && stem.contains(" ") } == true
+            if isFinderCopy || builtNames.contains(file)
+                || declared(summary).contains(where: builtTypes.contains)
+            {
+                copies[summary.path] = "a copy in \(project)'s folder that no target of it compiles"
+            }
+        }
+        return copies
     }
 
     /// Keys only a bundle's Info.plist holds: every one has a `CFBundleIdentifier`, unless the build writes it from
@@ -86,7 +140,8 @@ public struct Auditor: Sendable {
 
     private func audit(
         sources: [(path: String, bytes: [UInt8])], propertyLists: [PermittedIdentifiers],
-        skipped: [SkippedFile], otherSources: [String] = [], manifests: [String] = [], documents: [String] = []
+        skipped: [SkippedFile], otherSources: [String] = [], manifests: [String] = [], documents: [String] = [],
+        unbuilt: [String: String] = [:]
     ) -> AuditReport {
         var skipped = skipped
         var summaries: [FileSummary] = []
@@ -101,6 +156,15 @@ public struct Auditor: Sendable {
             let file = SourceFile(path: source.path, bytes: source.bytes)
             summaries.append(FactCollector.collect(file))
             kept.append(source.bytes)
+        }
+        let copies = Self.unbuiltCopies(unbuilt, among: summaries)
+        if !copies.isEmpty {
+            let keep = summaries.indices.filter { copies[summaries[$0].path] == nil }
+            for summary in summaries where copies[summary.path] != nil {
+                skipped.append(SkippedFile(file: summary.path, reason: copies[summary.path] ?? ""))
+            }
+            summaries = keep.map { summaries[$0] }
+            kept = keep.map { kept[$0] }
         }
         let project = Project(
             summaries: summaries, sources: kept, propertyLists: propertyLists, otherSources: otherSources,

@@ -26,6 +26,11 @@ struct SourceTree {
     /// READMEs (`README.md`): read only to see whether a library tells the app that embeds it which background mode
     /// to turn on.
     var documents: [String] = []
+    /// Xcode projects' `project.pbxproj` files: which Swift files in a project's folder its targets compile.
+    var projects: [String] = []
+    /// Folders holding a `Package.swift` or a `.podspec`: their sources are built by the package, whatever an Xcode
+    /// project around them lists.
+    var packageFolders: [String] = []
 
     static let otherSourceSuffixes = [".m", ".mm", ".js", ".jsx", ".ts", ".tsx", ".kt", ".java", ".dart"]
 
@@ -134,6 +139,7 @@ struct SourceTree {
                 continue
             } else if Self.isSwift(entry.name) {
                 swiftFiles.append(path)
+                if entry.name == "Package.swift" { packageFolders.append(directory) }
             } else if Self.isPropertyList(entry.name) {
                 propertyLists.append(path)
             } else if entry.name.hasSuffix(".plist") {
@@ -144,6 +150,10 @@ struct SourceTree {
                 manifests.append(path)
             } else if entry.name.lowercased().hasPrefix("readme"), entry.name.hasSuffix(".md") {
                 documents.append(path)
+            } else if entry.name == "project.pbxproj" {
+                projects.append(path)
+            } else if entry.name.hasSuffix(".podspec") || entry.name.hasSuffix(".podspec.json") {
+                packageFolders.append(directory)
             }
         }
     }

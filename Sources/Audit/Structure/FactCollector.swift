@@ -124,7 +124,9 @@ struct FactCollector {
             }
             if let name = last { inherits.append(name) }
         }
-        return TypeInfo(name: name, inherits: inherits)
+        return TypeInfo(
+            name: name, inherits: inherits, isExtension: file.word(Int(scope.head)) == .extension,
+            isTopLevel: scope.parent == 0)
     }
 
     private func callableInfo(_ scope: Scope, index: Int) -> CallableInfo {

@@ -70,6 +70,10 @@ struct FlagDeclaration: Sendable {
 struct TypeInfo: Sendable {
     var name: String
     var inherits: [String]
+    /// An `extension` of the type, not its declaration.
+    var isExtension = false
+    /// Declared at the top level of its file, not inside another type.
+    var isTopLevel = true
 }
 
 /// Code that runs as a unit when something calls it.

@@ -1,0 +1,216 @@
+/// The Swift files an Xcode project's targets compile, read from its `project.pbxproj`: a file in the project's folder
+/// that no target compiles (a Finder copy, `Manager 2.swift`, or a folder left beside the app's) is never built, and
+/// what it does never happens.
+///
+/// The file is an old-style property list: `{ key = value; }`, `( value, )`, strings bare or quoted, comments. A
+/// target compiles the files its `PBXSourcesBuildPhase` lists, each a `PBXBuildFile` naming a `PBXFileReference`
+/// whose path is relative to its group's (`<group>`), the project folder (`SOURCE_ROOT`) or absolute; and, since
+/// Xcode 16, every file in a folder a `PBXFileSystemSynchronizedRootGroup` names.
+struct XcodeProject: Sendable {
+    /// The folder holding the `.xcodeproj`, which the project's paths start from.
+    let directory: String
+    /// The `.xcodeproj`'s name (`App.xcodeproj`).
+    let name: String
+    /// The paths of the files the targets compile, in lower case (the file systems Xcode runs on ignore case).
+    private(set) var compiled: Set<String> = []
+    /// Folders whose every file is compiled, in lower case.
+    private(set) var compiledFolders: [String] = []
+
+    /// Reads the `project.pbxproj` at `path` (inside `Name.xcodeproj`); `nil` when it is not one the reader follows.
+    init?(path: String, bytes: [UInt8]) {
+        let components = path.split(separator: "/", omittingEmptySubsequences: false)
+        guard components.count >= 2, components[components.count - 2].hasSuffix(".xcodeproj") else { return nil }
+        directory = components.dropLast(2).joined(separator: "/")
+        name = String(components[components.count - 2])
+        var parser = Parser(bytes: bytes)
+        guard case .dictionary(let root)? = parser.value(), case .dictionary(let objects)? = root["objects"],
+            case .string(let rootID)? = root["rootObject"], case .dictionary(let project)? = objects[rootID],
+            case .string(let mainGroup)? = project["mainGroup"]
+        else { return nil }
+        var paths: [String: String] = [:]
+        resolve(mainGroup, under: directory, objects: objects, into: &paths, depth: 0)
+        for case .dictionary(let object) in objects.values where object["isa"] == .string("PBXSourcesBuildPhase") {
+            guard case .array(let files)? = object["files"] else { continue }
+            for case .string(let buildFile) in files {
+                guard case .dictionary(let build)? = objects[buildFile],
+                    case .string(let reference)? = build["fileRef"],
+                    let path = paths[reference]
+                else { continue }
+                compiled.insert(path.lowercased())
+            }
+        }
+    }
+
+    /// Whether the targets compile the file at `path`.
+    func builds(_ path: String) -> Bool {
+        let path = path.lowercased()
+        return compiled.contains(path) || compiledFolders.contains { path.hasPrefix($0 + "/") }
+    }
+
+    /// Whether `path` lies in the project's folder.
+    func holds(_ path: String) -> Bool { path.lowercased().hasPrefix(directory.lowercased() + "/") }
+
+    /// Records the paths of the group or file `id` and everything under it; `base` is its group's path.
+    private mutating func resolve(
+        _ id: String, under base: String, objects: [String: Value], into paths: inout [String: String], depth: Int
+    ) {
+        guard depth < 64, case .dictionary(let object)? = objects[id], case .string(let isa)? = object["isa"] else {
+            return
+        }
+        var here = base
+        if case .string(let path)? = object["path"] {
+            switch object["sourceTree"] {
+            case .string("<group>")?: here = Self.normalized(base + "/" + path)
+            case .string("SOURCE_ROOT")?: here = Self.normalized(directory + "/" + path)
+            case .string("<absolute>")?: here = Self.normalized(path)
+            default: return
+            }
+        }
+        switch isa {
+        case "PBXFileReference":
+            paths[id] = here
+        case "PBXFileSystemSynchronizedRootGroup":
+            compiledFolders.append(here.lowercased())
+        default:
+            guard case .array(let children)? = object["children"] else { return }
+            for case .string(let child) in children {
+                resolve(child, under: here, objects: objects, into: &paths, depth: depth + 1)
+            }
+        }
+    }
+
+    /// `path` with `.` and `name/..` taken out.
+    static func normalized(_ path: String) -> String {
+        var parts: [Substring] = []
+        for part in path.split(separator: "/", omittingEmptySubsequences: false) {
+            if part == "." || (part.isEmpty && !parts.isEmpty) { continue }
+            if part == "..", let last = parts.last, last != "..", !last.isEmpty {
+                parts.removeLast()
+                continue
+            }
+            parts.append(part)
+        }
+        return parts.joined(separator: "/")
+    }
+
+    enum Value: Sendable, Equatable {
+        case string(String)
+        case array([Value])
+        case dictionary([String: Value])
+    }
+
+    /// Reads one value of the old-style property list format.
+    private struct Parser {
+        let bytes: [UInt8]
+        var index = 0
+
+        init(bytes: [UInt8]) { self.bytes = bytes }
+
+        mutating func value() -> Value? {
+            skipSpace()
+            guard index < bytes.count else { return nil }
+            switch bytes[index] {
+            case UInt8(ascii: "{"):
+                index += 1
+                var dictionary: [String: Value] = [:]
+                while true {
+                    skipSpace()
+                    guard index < bytes.count else { return nil }
+                    if bytes[index] == UInt8(ascii: "}") {
+                        index += 1
+                        return .dictionary(dictionary)
+                    }
+                    guard case .string(let key)? = value(), expect("="), let item = value(), expect(";") else {
+                        return nil
+                    }
+                    dictionary[key] = item
+                }
+            case UInt8(ascii: "("):
+                index += 1
+                var array: [Value] = []
+                while true {
+                    skipSpace()
+                    guard index < bytes.count else { return nil }
+                    if bytes[index] == UInt8(ascii: ")") {
+                        index += 1
+                        return .array(array)
+                    }
+                    guard let item = value() else { return nil }
+                    array.append(item)
+                    skipSpace()
+                    if index < bytes.count, bytes[index] == UInt8(ascii: ",") { index += 1 }
+                }
+            case UInt8(ascii: "\""):
+                return quoted()
+            default:
+                let start = index
+                while index < bytes.count, Self.isBare(bytes[index]) { index += 1 }
+                guard index > start else { return nil }
+                return .string(String(decoding: bytes[start..<index], as: UTF8.self))
+            }
+        }
+
+        private mutating func quoted() -> Value? {
+            index += 1
+            var text: [UInt8] = []
+            while index < bytes.count, bytes[index] != UInt8(ascii: "\"") {
+                if bytes[index] == UInt8(ascii: "\\"), index + 1 < bytes.count {
+                    index += 1
+                    switch bytes[index] {
+                    case UInt8(ascii: "n"): text.append(UInt8(ascii: "\n"))
+                    case UInt8(ascii: "t"): text.append(UInt8(ascii: "\t"))
+                    default: text.append(bytes[index])
+                    }
+                } else {
+                    text.append(bytes[index])
+                }
+                index += 1
+            }
+            guard index < bytes.count else { return nil }
+            index += 1
+            return .string(String(decoding: text, as: UTF8.self))
+        }
+
+        private mutating func expect(_ character: Unicode.Scalar) -> Bool {
+            skipSpace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: character) else { return false }
+            index += 1
+            return true
+        }
+
+        /// Skips white space and `/* … */` and `// …` comments (the `// !$*UTF8*$!` header among them).
+        private mutating func skipSpace() {
+            while index < bytes.count {
+                let byte = bytes[index]
+                if byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\t")
+                    || byte == UInt8(ascii: "\r")
+                {
+                    index += 1
+                } else if byte == UInt8(ascii: "/"), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "*") {
+                    index += 2
+                    while index + 1 < bytes.count,
+                        !(bytes[index] == UInt8(ascii: "*") && bytes[index + 1] == UInt8(ascii: "/"))
+                    {
+                        index += 1
+                    }
+                    index = min(index + 2, bytes.count)
+                } else if byte == UInt8(ascii: "/"), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "/") {
+                    while index < bytes.count, bytes[index] != UInt8(ascii: "\n") { index += 1 }
+                } else {
+                    return
+                }
+            }
+        }
+
+        /// Characters of an unquoted string: letters, digits and `_$/:.-+<>`.
+        private static func isBare(_ byte: UInt8) -> Bool {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"):
+                return true
+            default:
+                return "_$/:.-+<>".utf8.contains(byte)
+            }
+        }
+    }
+}
