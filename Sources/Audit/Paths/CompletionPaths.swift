@@ -549,17 +549,19 @@ final class CompletionPaths {
     /// Whether project function `callee` calls its closure parameter `parameter` on every path (or keeps it or
     /// passes it on, which hands the call to other code). A function that is too deep or recursive counts as
     /// calling it: rather silence than a false alarm.
-    func callsBack(_ callee: CallableID, parameter: Int) -> Bool { skipsCallback(callee, parameter: parameter).isEmpty }
+    func callsBack(_ callee: CallableID, parameter: Int) -> Bool {
+        skipsCallback(callee, parameters: [parameter]).isEmpty
+    }
 
-    /// Where project function `callee` leaves without calling its closure parameter `parameter`: its `return`s,
-    /// uncaught errors and the start of a path that reaches its end; empty when it calls it on every path (see
-    /// `callsBack`).
-    func skipsCallback(_ callee: CallableID, parameter: Int) -> [Site] {
-        let key = HelperKey(callee: callee, parameters: [parameter])
+    /// Where project function `callee` leaves without calling any of its closure parameters `parameters` (the closures
+    /// given for them all finish the work): its `return`s, uncaught errors and the start of a path that reaches its
+    /// end; empty when it calls one on every path (see `callsBack`).
+    func skipsCallback(_ callee: CallableID, parameters: [Int]) -> [Site] {
+        let key = HelperKey(callee: callee, parameters: parameters.sorted())
         if let known = callsBackCache[key] { return known }
         var sites: [Site] = []
         // A parameter never called at all may not be a closure (another overload was meant): not judged.
-        if let outcome = continuations.helper(callee, parameters: [parameter], depth: 1), !outcome.escaped,
+        if let outcome = continuations.helper(callee, parameters: parameters.sorted(), depth: 1), !outcome.escaped,
             outcome.mentions
         {
             sites = outcome.leaks + outcome.thrown
@@ -575,6 +577,9 @@ final class CompletionPaths {
     func overwritesCallback(_ callee: CallableID, parameter: Int) -> [Site] {
         continuations.helper(callee, parameters: [parameter], depth: 1)?.overwrites ?? []
     }
+
+    /// Whether project function `callee` is being followed further up: a call of it is a recursion.
+    func isBeingFollowed(_ callee: CallableID) -> Bool { visiting.contains(callee) }
 
     /// The outcome of a project function that is given the obligation through the parameters at `parameters`
     /// (or, with none, reaches it some other way), or, for a function nested in the body being walked, sees it by

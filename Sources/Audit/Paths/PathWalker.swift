@@ -744,9 +744,36 @@ struct Walker {
     }
 
     /// For a closure passed to a project function, where that function leaves without calling it.
+    /// Other closures given to the same call that finish the work too (`callback: { completion(.newData) },
+    /// errorCallback: { completion(.failed) }`) count as the same work: a path calling either finishes it.
     private func continuationSkips(_ scope: Scope) -> [Site] {
         guard let (callee, parameter) = continuationTarget(scope) else { return [] }
-        return paths.skipsCallback(callee, parameter: parameter)
+        return paths.skipsCallback(callee, parameters: [parameter] + siblingContinuations(of: scope, callee: callee))
+    }
+
+    /// The parameters of `callee` given, at the call `scope`'s closure is passed to, another closure literal that
+    /// calls one of the names for the work.
+    private func siblingContinuations(of scope: Scope, callee: CallableID) -> [Int] {
+        let name = Int(scope.name)
+        guard file.isPunct(name + 1, ASCII.openParen) else { return [] }
+        let arguments = file.arguments(ofCallAt: name + 1)
+        let labels = arguments.map { $0.label >= 0 ? file.text($0.label) : "_" }
+        guard let positions = ProjectIndex.parameterPositions(of: labels, in: paths.project.index.callable(callee))
+        else { return [] }
+        var siblings: [Int] = []
+        for (offset, argument) in arguments.enumerated()
+        where offset < positions.count && argument.start != Int(scope.open)
+            && file.isPunct(argument.start, ASCII.openBrace)
+        {
+            let close = Int(file.matching[argument.start])
+            let callsWork = (argument.start..<max(close, argument.start)).contains {
+                file.isIdentifier($0) && aliases.contains(file.text($0)) && !file.isPunct($0 - 1, ASCII.dot)
+                    && (file.isPunct($0 + 1, ASCII.openParen)
+                        || file.isPunct($0 + 1, ASCII.question) && file.isPunct($0 + 2, ASCII.openParen))
+            }
+            if callsWork { siblings.append(positions[offset]) }
+        }
+        return siblings
     }
 
     /// For a closure passed to a project function (`Feed.reload { task.setTaskCompleted(…) }`), the call's site
@@ -1816,9 +1843,15 @@ struct Walker {
                 // reads the payload; it does not take the push over, and the path owes the report still. Code given
                 // this object as its delegate as well (`if !sdk.handle(payload, delegate: self)`) calls back with
                 // the call it finds, and takes the push over whatever it answers.
+            } else if let callee, paths.isBeingFollowed(callee) {
+                // A call back into a function being followed (a retry: `self.fetchChanges(…, completionHandler:
+                // completionHandler)` after an expired token): it does the same work again, and where it leaves the
+                // work unfinished is where this walk reports it.
+                found.finishesLater = true
+                finish(&state)
             } else if callee != nil || !paths.isLogging(name) && !isConstructorOfData(name) {
-                // Outside the sources, or a project function already being followed or too deep to follow: whoever
-                // receives it finishes the work.
+                // Outside the sources, or a project function too deep to follow: whoever receives it finishes the
+                // work.
                 found.escaped = true
                 found.handedOutside = true
                 found.finishesLater = true
