@@ -62,7 +62,8 @@ public struct Auditor: Sendable {
             guard case .success(let bytes) = SourceTree.read(path) else { return nil }
             return XcodeProject(path: path, bytes: bytes)
         }
-        let trusted = projects.filter { project in tree.swiftFiles.contains { project.holds($0) && project.builds($0) }
+        let trusted = projects.filter { project in
+            tree.swiftFiles.contains { project.holds($0) && project.builds($0) }
         }
         guard !trusted.isEmpty else { return [:] }
         var unbuilt: [String: String] = [:]

@@ -88,29 +88,21 @@ struct PushCheck {
                 Finding(rule: rule, at: location, message: "`\(callable.signature)` never calls \(owed)."))
             return
         }
-        for leak in Set(outcome.leaks).sorted(by: { ($0.file, $0.token) < ($1.file, $1.token) }) {
-            let file = project.file(Int(leak.file))
-            findings.append(
-                Finding(
-                    rule: rule, at: file.location(Int(leak.token)),
-                    message: HandlerCheck.leakMessage(file, Int(leak.token), owed: owed, what: what)))
+        func add(_ sites: [Site], _ message: (SourceFile, Int) -> String) {
+            for site in Set(sites).sorted(by: { ($0.file, $0.token) < ($1.file, $1.token) }) {
+                let file = project.file(Int(site.file))
+                let token = Int(site.token)
+                findings.append(Finding(rule: rule, at: file.location(token), message: message(file, token)))
+            }
         }
-        for overwrite in Set(outcome.overwrites).sorted(by: { ($0.file, $0.token) < ($1.file, $1.token) }) {
-            let file = project.file(Int(overwrite.file))
-            findings.append(
-                Finding(
-                    rule: rule, at: file.location(Int(overwrite.token)),
-                    message: "\(owed) is kept in `\(file.text(Int(overwrite.token)))` without a look at what it held: "
-                        + "\(what) that comes before the last one is finished replaces that one's handler, which is "
-                        + "then never called."))
+        add(outcome.leaks) { file, token in HandlerCheck.leakMessage(file, token, owed: owed, what: what) }
+        add(outcome.overwrites) { file, token in
+            "\(owed) is kept in `\(file.text(token))` without a look at what it held: \(what) that comes before the "
+                + "last one is finished replaces that one's handler, which is then never called."
         }
-        for skip in Set(outcome.skippedHandOvers).sorted(by: { ($0.file, $0.token) < ($1.file, $1.token) }) {
-            let file = project.file(Int(skip.file))
-            findings.append(
-                Finding(
-                    rule: rule, at: file.location(Int(skip.token)),
-                    message: "`\(file.text(Int(skip.token)))` is called through an optional chain: when it is nil the "
-                        + "call is skipped, and \(owed), handed to it, is never called."))
+        add(outcome.skippedHandOvers) { file, token in
+            "`\(file.text(token))` is called through an optional chain: when it is nil the call is skipped, and "
+                + "\(owed), handed to it, is never called."
         }
     }
 }
