@@ -113,33 +113,25 @@ struct XcodeProject: Sendable {
             case UInt8(ascii: "{"):
                 index += 1
                 var dictionary: [String: Value] = [:]
-                while true {
-                    skipSpace()
-                    guard index < bytes.count else { return nil }
-                    if bytes[index] == UInt8(ascii: "}") {
-                        index += 1
-                        return .dictionary(dictionary)
-                    }
+                while let more = continues(before: "}") {
+                    guard more else { return .dictionary(dictionary) }
                     guard case .string(let key)? = value(), expect("="), let item = value(), expect(";") else {
                         return nil
                     }
                     dictionary[key] = item
                 }
+                return nil
             case UInt8(ascii: "("):
                 index += 1
                 var array: [Value] = []
-                while true {
-                    skipSpace()
-                    guard index < bytes.count else { return nil }
-                    if bytes[index] == UInt8(ascii: ")") {
-                        index += 1
-                        return .array(array)
-                    }
+                while let more = continues(before: ")") {
+                    guard more else { return .array(array) }
                     guard let item = value() else { return nil }
                     array.append(item)
                     skipSpace()
                     if index < bytes.count, bytes[index] == UInt8(ascii: ",") { index += 1 }
                 }
+                return nil
             case UInt8(ascii: "\""):
                 return quoted()
             default:
@@ -169,6 +161,16 @@ struct XcodeProject: Sendable {
             guard index < bytes.count else { return nil }
             index += 1
             return .string(String(decoding: text, as: UTF8.self))
+        }
+
+        /// Inside a dictionary or array: `false` past its closing `close`, `true` when an item follows, `nil` at the
+        /// end of the text (cut short).
+        private mutating func continues(before close: Unicode.Scalar) -> Bool? {
+            skipSpace()
+            guard index < bytes.count else { return nil }
+            guard bytes[index] == UInt8(ascii: close) else { return true }
+            index += 1
+            return false
         }
 
         private mutating func expect(_ character: Unicode.Scalar) -> Bool {
