@@ -572,12 +572,6 @@ struct BackgroundTaskCheck {
         return false
     }
 
-    /// For an expiration handler passed by a name bound earlier in the same body to a closure
-    /// (`let onExpiry = { … }`), that closure's `{`.
-    private func localClosure(named argument: Argument, before token: Int, in file: SourceFile) -> Int? {
-        localHandler(named: argument, before: token, in: file)?.open
-    }
-
     /// The closure a local `let` of the body binds the expiration handler to, written at its declaration:
     /// `let expire = { … }`, `let expire: @Sendable () -> Void = { … }`, or `let expire = flag ? { … } : nil`, whose
     /// `nil` begins the task with no handler at all (`orNil`).

@@ -573,37 +573,13 @@ final class CompletionPaths {
         return sites
     }
 
-    /// Whether parameter `parameter` of `callee` is declared with a function type (`->` in its type) and its name
-    /// appears nowhere in the body: a closure the function never calls.
+    /// Whether parameter `parameter` of `callee` is declared with a function type and its name appears nowhere in the
+    /// body: a closure the function never calls.
     private func isIgnoredClosure(_ callee: CallableID, parameter: Int) -> Bool {
         let info = project.index.callable(callee)
-        guard parameter < info.parameters.count else { return false }
+        guard parameter < info.takesClosure.count, info.takesClosure[parameter] else { return false }
         let file = project.file(Int(callee.file))
         let scope = file.scopes[Int(info.scope)]
-        guard scope.head >= 0, scope.open > scope.head,
-            let list = (Int(scope.head)..<Int(scope.open)).first(where: { file.isPunct($0, ASCII.openParen) }),
-            file.matching[list] > list
-        else { return false }
-        // The parameter's slice of the list: between the commas at the list's own depth.
-        var slices: [Range<Int>] = []
-        var start = list + 1
-        var index = list + 1
-        let close = Int(file.matching[list])
-        while index < close {
-            if file.matching[index] > index, !file.isPunct(index, ASCII.closeParen) {
-                index = Int(file.matching[index]) + 1
-                continue
-            }
-            if file.isPunct(index, ASCII.comma) {
-                slices.append(start..<index)
-                start = index + 1
-            }
-            index += 1
-        }
-        slices.append(start..<close)
-        guard parameter < slices.count,
-            slices[parameter].contains(where: { file.isPunct($0, ASCII.minus) && file.isPunct($0 + 1, ASCII.greater) })
-        else { return false }
         let name = info.parameters[parameter]
         return !((Int(scope.open) + 1)..<min(Int(scope.close), file.count)).contains {
             file.isIdentifier($0) && file.text($0) == name

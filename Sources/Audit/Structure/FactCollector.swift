@@ -172,6 +172,8 @@ struct FactCollector {
                 info.labels.append(external)
                 info.parameters.append(internalName)
                 var defaulted = false
+                info.takesClosure.append(
+                    (start..<end).contains { file.isPunct($0, ASCII.minus) && file.isPunct($0 + 1, ASCII.greater) })
                 var token = start
                 while token < end {
                     if file.matching[token] > token {

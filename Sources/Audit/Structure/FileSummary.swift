@@ -92,6 +92,8 @@ struct CallableInfo: Sendable {
     var parameters: [String] = []
     /// Whether each parameter has a default value, so that a call may leave it out.
     var defaulted: [Bool] = []
+    /// Whether each parameter is declared with a function type (`completion: @escaping (Bool) -> Void`).
+    var takesClosure: [Bool] = []
     /// The type the first parameter is declared with, its last name (`CLLocationManager` for
     /// `_ manager: CLLocationManager`), or `nil`.
     var firstParameterType: String?
