@@ -16,8 +16,8 @@
 # the audit reports it at the `return` (or `throw`) that leaves, and a row may judge it at any line of the condition.
 # A finding at that exit and a row at a line from the `guard` or `if` to its opening brace (or the reverse) are
 # matched, one finding to one row, when the exit is the first statement of the block's own level that leaves, or the
-# one-line block (`else { return }`) that ends the condition's last line. --rows lists every missed mistake and every
-# alarm.
+# one-line block (`else { return }`) that ends the condition's last line. --rows lists every missed mistake, every
+# alarm and every finding at a place no row judges (`outside`).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -188,8 +188,9 @@ for repository, path, number, rule, verdict, exact in pending:
         if hit:
             listed.append(f"alarm   {repository} {path}:{number} {rule}")
 for repository, found in reported.items():
-    for path, number, rule in found - judged[repository]:
+    for path, number, rule in sorted(found - judged[repository]):
         counts[rule]["unjudged"] += 1
+        listed.append(f"outside {repository} {path}:{number} {rule}")
 
 def ratio(numerator, denominator):
     return f"{100 * numerator / denominator:5.1f}%" if denominator else "    - "

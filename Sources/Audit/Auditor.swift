@@ -155,6 +155,10 @@ public struct Auditor: Sendable {
                 continue
             }
             let file = SourceFile(path: source.path, bytes: source.bytes)
+            if let framework = Self.testFramework(of: file) {
+                skipped.append(SkippedFile(file: source.path, reason: "test code (imports \(framework))"))
+                continue
+            }
             summaries.append(FactCollector.collect(file))
             kept.append(source.bytes)
         }
@@ -180,10 +184,32 @@ public struct Auditor: Sendable {
         SessionCheck(project: project).run(into: &findings)
         BackgroundEventsCheck(project: project).run(into: &findings)
         LocationCheck(project: project).run(into: &findings)
+        // What dead code would do never happens (`Reachability.swift`).
+        let fileIndexes = Dictionary(summaries.indices.map { (summaries[$0].path, $0) }) { first, _ in first }
+        findings.removeAll { finding in
+            fileIndexes[finding.file].map { project.isInDeadCode(file: $0, line: finding.line) } ?? false
+        }
         skipped.sort { $0.file < $1.file }
         return AuditReport(
             findings: Array(Set(findings)), filesScanned: summaries.count,
             propertyListsRead: propertyLists.count, skipped: skipped)
+    }
+}
+
+extension Auditor {
+    /// Frameworks only a test target imports: a file importing one is test code, which never runs in the app.
+    private static let testFrameworks: Set<String> = ["XCTest", "Testing", "Quick", "Nimble"]
+
+    /// What makes `file` test code, if anything: a test framework it imports (`import XCTest`), or a module it imports
+    /// `@testable`. Its registrations, handlers and callbacks run only under a test runner, never when the system
+    /// launches the app.
+    static func testFramework(of file: SourceFile) -> String? {
+        for token in 0..<file.count where file.word(token) == .import && file.isIdentifier(token + 1) {
+            let name = file.text(token + 1)
+            if testFrameworks.contains(name) { return name }
+            if file.is(token - 1, "testable"), file.isPunct(token - 2, ASCII.at) { return "@testable " + name }
+        }
+        return nil
     }
 }
 

@@ -361,6 +361,13 @@ struct BackgroundTaskCheck {
         // A local of the function around (a closure's captured `var taskID`) lives and dies like one of the body.
         let function = file.callable(containing: token).map { (Int(file.scopes[$0].open), Int(file.scopes[$0].close)) }
         if !isLocal(name, declaredIn: body, file: file), !isLocal(name, declaredIn: function ?? body, file: file) {
+            if file.word(end) == .return, file.isIdentifier(end + 1), file.text(end + 1) == name,
+                file.isPunct(end + 2, ASCII.closeBrace) || file.startsStatement(end + 2)
+            {
+                // A closure's `inout` parameter given the task and returned at once (`holder.write { ward in ward =
+                // app.beginBackgroundTask(…); return ward }`): handed to the caller, as a `return` of the call is.
+                return
+            }
             let beginner = project.call(file: fileIndex, token: token).map {
                 CallableID(file: Int32(fileIndex), index: $0.caller)
             }
@@ -809,7 +816,7 @@ struct BackgroundTaskCheck {
     /// it: the nearest such body first.
     private func localClosure(named name: String, calledAt token: Int, in file: SourceFile) -> Int? {
         var cursor = token
-        while cursor > 0, let body = file.enclosingBody(of: cursor) {
+        while cursor > 0, let body = file.enclosingBody(of: cursor), body.open < cursor {
             if let equals = file.localBindings(named: name, before: cursor).last {
                 let value = equals + 1
                 return file.isPunct(value, ASCII.openBrace) && file.matching[value] > value ? value : nil

@@ -223,6 +223,8 @@ struct RegistrationCheck {
             // Too deep to follow: rather silence than a false alarm. A library's public function is called by the
             // app built on it, whatever else in the sources calls it; the app's own delegate or `App` is part of no
             // library, and no other module calls its members.
+            // A function nothing can run starts nothing (`Project.isUnreachable`).
+            if callers.isEmpty, project.isUnreachable(caller) { continue }
             if callers.isEmpty || depth >= 8 || index.isSystemEntry(caller) { return true }
             if info.isPublic, !index.isAppType(info.typeName) { return true }
             for next in callers { work.append((next, depth + 1)) }

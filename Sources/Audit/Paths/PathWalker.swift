@@ -1636,6 +1636,11 @@ struct Walker {
         while file.word(start - 1) == .try || file.word(start - 1) == .await { start -= 1 }
         if file.startsStatement(start) { return isImplicitReturn(from: start) }
         let previous = start - 1
+        // `_ = sdk.process(payload, completion: completion)` throws the answer away: the call is made for what it
+        // does, as a statement of its own.
+        if file.isPunct(previous, ASCII.equals), file.is(previous - 1, "_"), file.startsStatement(previous - 1) {
+            return false
+        }
         let endsStatement =
             file.isPunct(previous, ASCII.openBrace) || file.isPunct(previous, ASCII.closeBrace)
             || file.isPunct(previous, ASCII.semicolon) || file.word(previous) == .in || file.word(previous) == .else

@@ -124,9 +124,17 @@ struct FactCollector {
             }
             if let name = last { inherits.append(name) }
         }
+        var exposed = false
+        var modifier = Int(scope.head) - 1
+        while modifier >= 0, Int(scope.head) - modifier <= 6,
+            file.isIdentifier(modifier) || file.isPunct(modifier, ASCII.at)
+        {
+            if file.is(modifier, "objc") || file.is(modifier, "objcMembers") { exposed = true }
+            modifier -= 1
+        }
         return TypeInfo(
             name: name, inherits: inherits, isExtension: file.word(Int(scope.head)) == .extension,
-            isTopLevel: scope.parent == 0)
+            isTopLevel: scope.parent == 0, exposesMembers: exposed)
     }
 
     private func callableInfo(_ scope: Scope, index: Int) -> CallableInfo {
@@ -199,10 +207,38 @@ struct FactCollector {
         while modifier >= 0, head - modifier <= 6, file.isIdentifier(modifier) || file.isPunct(modifier, ASCII.at) {
             if file.is(modifier, "public") || file.is(modifier, "open") { info.isPublic = true }
             if file.is(modifier, "private") || file.is(modifier, "fileprivate") { info.isPrivate = true }
+            if Self.exposingModifiers.contains(file.text(modifier)) { info.isExposed = true }
             modifier -= 1
+        }
+        // An attribute with arguments (`@objc(refresh:)`, `@available(…)`) just before: taken as one that exposes it.
+        if modifier >= 0, head - modifier <= 6, file.isPunct(modifier, ASCII.closeParen) { info.isExposed = true }
+        // A member of a `public extension` is public unless it says otherwise.
+        if !info.isPublic, !info.isPrivate, !(modifier + 1..<head).contains(where: { file.is($0, "internal") }),
+            let type = file.enclosingType(ofScope: index), Int(scope.parent) == type,
+            file.word(Int(file.scopes[type].head)) == .extension,
+            Self.isPublicDeclaration(head: Int(file.scopes[type].head), in: file)
+        {
+            info.isPublic = true
         }
         return info
     }
+
+    /// Whether the declaration whose keyword is at `head` is marked `public` or `open`.
+    private static func isPublicDeclaration(head: Int, in file: SourceFile) -> Bool {
+        var modifier = head - 1
+        while modifier >= 0, head - modifier <= 6, file.isIdentifier(modifier) || file.isPunct(modifier, ASCII.at) {
+            if file.is(modifier, "public") || file.is(modifier, "open") { return true }
+            modifier -= 1
+        }
+        return false
+    }
+
+    /// Modifiers and attributes by which code outside the Swift sources may call a function the sources never call:
+    /// the Objective-C runtime (`@objc`, `@IBAction`, `dynamic`), a superclass it overrides.
+    static let exposingModifiers: Set<String> = [
+        "objc", "objcMembers", "IBAction", "IBSegueAction", "NSManaged", "dynamic", "override", "_cdecl",
+        "_dynamicReplacement",
+    ]
 
     /// Names of functions whose closure argument runs after the call returns, so that code in it runs after
     /// whatever the enclosing function was doing (for a registration: after launch).

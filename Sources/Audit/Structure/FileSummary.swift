@@ -74,6 +74,8 @@ struct TypeInfo: Sendable {
     var isExtension = false
     /// Declared at the top level of its file, not inside another type.
     var isTopLevel = true
+    /// Marked `@objcMembers` or `@objc`: the Objective-C runtime may call every member.
+    var exposesMembers = false
 }
 
 /// Code that runs as a unit when something calls it.
@@ -102,6 +104,9 @@ struct CallableInfo: Sendable {
     var isPublic = false
     /// Declared `private` or `fileprivate`: only its own file calls it.
     var isPrivate = false
+    /// Marked so that code outside the Swift sources may call it though they never do (`FactCollector.exposingModifiers`,
+    /// or an attribute with arguments).
+    var isExposed = false
     var typeName: String?
     /// The scope holding the body (for `.storedValues`, the type's scope; for `.topLevel`, 0).
     var scope: Int32

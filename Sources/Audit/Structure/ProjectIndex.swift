@@ -59,6 +59,8 @@ final class ProjectIndex {
     private var stateChangeSelectors: Set<String> = []
     /// Every type the sources declare, so that a delegate callback's first parameter is known to be a system object.
     private var declaredTypes: Set<String> = []
+    /// Types marked `@objcMembers` or `@objc` (a declaration or an extension).
+    private var exposedTypes: Set<String> = []
 
     private struct NameKey: Hashable {
         var name: String
@@ -75,6 +77,7 @@ final class ProjectIndex {
             for type in file.types where !type.name.isEmpty {
                 declaredTypes.insert(type.name)
                 inherits[type.name, default: []].formUnion(type.inherits)
+                if type.exposesMembers { exposedTypes.insert(type.name) }
             }
             for (index, callable) in file.callables.enumerated() {
                 let id = CallableID(file: Int32(fileIndex), index: Int32(index))
@@ -144,6 +147,40 @@ final class ProjectIndex {
     func call(_ id: CallID) -> CallInfo { calls[callStart[Int(id.file)] + Int(id.index)] }
     func caller(of id: CallID) -> CallableID { CallableID(file: id.file, index: call(id).caller) }
     func callers(of id: CallableID) -> [CallID] { callersOf[id] ?? [] }
+
+    /// The calls the sources write with `name`, wherever the index joined them.
+    func calls(named name: String) -> [CallID] {
+        var found: [CallID] = []
+        for file in files.indices {
+            for index in callStart[file]..<(file + 1 < callStart.count ? callStart[file + 1] : calls.count)
+            where calls[index].name == name {
+                found.append(CallID(file: Int32(file), index: Int32(index - callStart[file])))
+            }
+        }
+        return found
+    }
+
+    /// Whether `call`, which the index joined to no function, may still be a call of `id`: its labels fit `id`'s, and
+    /// it is not made on a type the sources do not declare (`UIApplication.shared.beginBackgroundTask { … }` beside
+    /// the app's own `beginBackgroundTask()`). Such a call is left unjoined when too many functions share the name.
+    func mayReach(_ call: CallID, _ id: CallableID) -> Bool {
+        let info = self.call(call)
+        if case .type(let name) = info.receiver, !declaredTypes.contains(name) { return false }
+        return !accepting([id], info).isEmpty
+    }
+
+    /// Whether the index joined `call` to some function by what it is made on: a named type, or the caller's own type
+    /// or the global functions, not a value whose type it cannot tell.
+    func isJoinedByType(_ call: CallID) -> Bool {
+        let info = self.call(call)
+        if case .instance = info.receiver { return false }
+        return !resolve(call: info, from: call.file).isEmpty
+    }
+
+    /// How many functions the sources declare under `name`, with a body or without (a protocol's requirement).
+    func declarationCount(of name: String) -> Int {
+        (byName[name] ?? []).count { callable($0).kind == .function }
+    }
 
     func location(of id: CallID) -> SourceLocation {
         let call = call(id)
@@ -350,6 +387,37 @@ final class ProjectIndex {
         guard let typeName else { return [] }
         return inherits[typeName] ?? []
     }
+
+    /// Supertypes outside the sources that ask no method of a type's own (`ObservableObject`, `Codable`'s
+    /// `encode(to:)` aside, a raw value's type): conforming to one makes no method callable from outside.
+    private static let quietSupertypes: Set<String> = [
+        "NSObject", "ObservableObject", "App", "View", "Identifiable", "Equatable", "Hashable", "Comparable", "Codable",
+        "Encodable",
+        "Decodable", "Sendable", "Error", "LocalizedError", "CaseIterable", "CustomStringConvertible",
+        "CustomDebugStringConvertible", "AnyObject", "Actor", "String", "Int", "UInt", "Double", "Float", "Character",
+    ]
+
+    /// Whether code outside the sources may call a method of `typeName` that they never call: the type (or a type of
+    /// the sources it inherits from) conforms to, or inherits from, one the sources do not declare — whose requirement
+    /// or delegate callback the method may be — or the Objective-C runtime may call its members.
+    func membersCallableFromOutside(_ typeName: String) -> Bool {
+        var seen: Set<String> = []
+        var work = [typeName]
+        while let type = work.popLast() {
+            guard seen.insert(type).inserted else { continue }
+            if exposedTypes.contains(type) { return true }
+            for parent in inherits[type] ?? [] where !Self.quietSupertypes.contains(parent) {
+                guard declaredTypes.contains(parent) else { return true }
+                work.append(parent)
+            }
+        }
+        return false
+    }
+
+    /// Whether the sources hold an app's entry (an `App`, an app delegate): then they show what launch reaches, and a
+    /// function they never call is not one the app calls. Sources without one (a library, a snippet) are called by
+    /// code the audit does not see.
+    private(set) lazy var hasAppEntry: Bool = declaredTypes.contains { isAppType($0) }
 
     func isAppType(_ typeName: String?) -> Bool {
         conformances(of: typeName).contains { $0 == "App" || $0.hasSuffix("ApplicationDelegate") }

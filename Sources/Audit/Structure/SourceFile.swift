@@ -236,7 +236,8 @@ final class SourceFile: Sendable {
     /// The `=` of each `let name = …` or `var name = …` (a type annotation, `: @Sendable () -> Void`, allowed on the
     /// same line) declared in the body around token `index`, before it, in order.
     func localBindings(named name: String, before index: Int) -> [Int] {
-        guard let body = enclosingBody(of: index) else { return [] }
+        // (Broken code can leave a token in a scope opened after it.)
+        guard let body = enclosingBody(of: index), body.open < index else { return [] }
         var found: [Int] = []
         for keyword in (body.open + 1)..<index where word(keyword) == .let || word(keyword) == .var {
             guard isIdentifier(keyword + 1), text(keyword + 1) == name else { continue }

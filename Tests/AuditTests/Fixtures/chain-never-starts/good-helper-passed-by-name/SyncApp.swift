@@ -1,0 +1,15 @@
+// swift-format-ignore-file
+import SwiftUI
+
+@main
+struct SyncApp: App {
+    init() {
+        SyncScheduler.shared.register()
+    }
+
+    var body: some Scene {
+        WindowGroup {
+            Button("Sync later", action: SyncScheduler.shared.scheduleNow)
+        }
+    }
+}
