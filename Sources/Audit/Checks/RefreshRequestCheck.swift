@@ -26,12 +26,21 @@ struct RefreshRequestCheck {
         var refresh: Set<String> = []
         var processing: Set<String> = []
         var casts: [String: String] = [:]
+        // Each binding of a name to a new request, in order: a name bound to both kinds (`let request = …` in two
+        // `case`s of a `switch`) is the kind of its nearest binding before a use.
+        var bindings: [(token: Int, name: String, isRefresh: Bool)] = []
         for token in range {
             guard file.isPunct(token, ASCII.equals), !file.isPunct(token + 1, ASCII.equals),
                 !file.isPunct(token - 1, ASCII.equals), let name = boundName(beforeEquals: token, in: file)
             else { continue }
-            if file.is(token + 1, "BGAppRefreshTaskRequest") { refresh.insert(name) }
-            if file.is(token + 1, "BGProcessingTaskRequest") { processing.insert(name) }
+            if file.is(token + 1, "BGAppRefreshTaskRequest") {
+                refresh.insert(name)
+                bindings.append((token, name, true))
+            }
+            if file.is(token + 1, "BGProcessingTaskRequest") {
+                processing.insert(name)
+                bindings.append((token, name, false))
+            }
             if file.isIdentifier(token + 1), file.word(token + 2) == .as,
                 file.is(token + 4, "BGProcessingTaskRequest")
                     || file.is(token + 3, "BGProcessingTaskRequest")
@@ -44,7 +53,9 @@ struct RefreshRequestCheck {
             let name = file.text(token)
             if Self.requirements.contains(name), file.isPunct(token - 1, ASCII.dot) {
                 guard let request = requestName(before: token - 1, in: file, casts: casts) else { continue }
-                guard refresh.contains(request.name), !(request.viaCast && processing.contains(request.name)) else {
+                guard refresh.contains(request.name), !(request.viaCast && processing.contains(request.name)),
+                    bindings.last(where: { $0.token < token && $0.name == request.name })?.isRefresh != false
+                else {
                     continue
                 }
                 let how = request.viaCast ? "through a cast to BGProcessingTaskRequest, which fails" : "directly"

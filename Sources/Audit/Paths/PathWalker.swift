@@ -697,7 +697,8 @@ struct Walker {
     }
 
     /// For the completion closure of `sink(receiveCompletion:receiveValue:)` (or `.sink { completion in … }
-    /// receiveValue: { … }`), whether the value closure finishes the work on every path.
+    /// receiveValue: { … }`, or `.sink(receiveCompletion: { … }) { value in … }`), whether the value closure finishes
+    /// the work on every path.
     private func valueClosureFinishes(after scope: Scope, close: Int) -> Bool {
         guard scope.name >= 0, file.is(Int(scope.name), "sink"),
             scope.label < 0 || file.is(Int(scope.label), "receiveCompletion"),
@@ -705,9 +706,15 @@ struct Walker {
         else { return false }
         var label = close + 1
         if file.isPunct(label, ASCII.comma) { label += 1 }
-        let open = label + 2
-        guard file.is(label, "receiveValue"), file.isPunct(label + 1, ASCII.colon), file.isPunct(open, ASCII.openBrace)
-        else { return false }
+        var open = label + 2
+        if file.isPunct(close + 1, ASCII.closeParen), file.isPunct(close + 2, ASCII.openBrace) {
+            // `.sink(receiveCompletion: { … }) { value in … }`: the value closure trails the call.
+            open = close + 2
+        } else {
+            guard file.is(label, "receiveValue"), file.isPunct(label + 1, ASCII.colon),
+                file.isPunct(open, ASCII.openBrace)
+            else { return false }
+        }
         let valueClose = Int(file.matching[open])
         guard valueClose > open else { return false }
         let body = CompletionPaths.closureParameters(file, open: open).bodyStart

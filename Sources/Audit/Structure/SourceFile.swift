@@ -77,6 +77,44 @@ final class SourceFile: Sendable {
         return String(decoding: bytes[Int(tokens[index].end)..<end], as: UTF8.self)
     }
 
+    /// The lines an iOS device build never compiles: the branches of `#if` groups whose condition surely does not hold
+    /// there (`BuildCondition`), or that follow one that surely does, each from its directive to the next.
+    func unbuiltLines() -> [ClosedRange<Int>] {
+        struct Group {
+            var taken = false
+            var branchBuilt = true
+            var branchLine = 0
+            var outerBuilt = true
+        }
+        var groups: [Group] = []
+        var ranges: [ClosedRange<Int>] = []
+        func close(_ group: Group, at line: Int) {
+            if group.outerBuilt, !group.branchBuilt, group.branchLine <= line { ranges.append(group.branchLine...line) }
+        }
+        for index in tokens.indices where tokens[index].kind == .directive {
+            let line = Int(tokens[index].line)
+            switch word(index) {
+            case .if:
+                let outer = groups.last.map { $0.outerBuilt && $0.branchBuilt } ?? true
+                let value = BuildCondition.value(of: directiveCondition(index))
+                groups.append(
+                    Group(taken: value == true, branchBuilt: value != false, branchLine: line, outerBuilt: outer))
+            case .else:
+                guard var group = groups.popLast() else { continue }
+                close(group, at: line)
+                let value = text(index) == "#else" ? true : BuildCondition.value(of: directiveCondition(index))
+                group.branchBuilt = !group.taken && value != false
+                group.taken = group.taken || value == true
+                group.branchLine = line
+                groups.append(group)
+            default:
+                guard let group = groups.popLast() else { continue }
+                close(group, at: line)
+            }
+        }
+        return ranges
+    }
+
     /// The source text from the start of token `first` to the end of token `last`, whitespace collapsed.
     func text(from first: Int, through last: Int) -> String {
         guard first <= last, first >= 0, last < tokens.count else { return "" }
