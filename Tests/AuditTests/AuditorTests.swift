@@ -76,6 +76,44 @@ struct AuditorTests {
         #expect(report.renderText().contains("Bad.swift: not valid UTF-8"))
     }
 
+    @Test("a test target's file is listed as test code, and what only it does is not done for the app")
+    func testCode() throws {
+        let directory = TemporaryDirectory()
+        try Self.write(
+            """
+            import BackgroundTasks
+
+            enum Refresh {
+                static func register() {
+                    BGTaskScheduler.shared.register(forTaskWithIdentifier: "com.example.refresh", using: nil) { task in
+                        task.expirationHandler = { Feed.cancel() }
+                        Feed.reload { task.setTaskCompleted(success: $0) }
+                    }
+                }
+            }
+            """, to: directory.path("App/Refresh.swift"))
+        try Self.write(
+            """
+            @testable import App
+            import XCTest
+
+            final class RefreshTests: XCTestCase {
+                func testSubmits() throws {
+                    try BGTaskScheduler.shared.submit(BGAppRefreshTaskRequest(identifier: "com.example.refresh"))
+                }
+            }
+            """, to: directory.path("AppTests/RefreshTests.swift"))
+        let report = try Auditor().audit(paths: [directory.url.path])
+        #expect(report.filesScanned == 1)
+        #expect(
+            report.skipped == [
+                SkippedFile(file: directory.path("AppTests/RefreshTests.swift"), reason: "test code (imports @testable App)")
+            ])
+        // The app itself never submits the identifier: only the test does.
+        #expect(report.findings.map(\.ruleID).contains("registered-never-submitted"))
+        #expect(report.renderText().contains("RefreshTests.swift: test code"))
+    }
+
     @Test("hidden directories and dependency folders are not walked, named files are")
     func walking() throws {
         let directory = TemporaryDirectory()

@@ -9,7 +9,8 @@ enum AuditCommand: Command {
             Walks the .swift files under each PATH (and reads the Info.plist files there) and reports, \
             per file, each finding's line, rule, why it breaks on a device and a short before/after, \
             then a summary ordered by priority that names the files and folders not audited and why \
-            (Pods/, Carthage/, unreadable or malformed Info.plist files, files that are not UTF-8). \
+            (Pods/, Carthage/, test code, unreadable or malformed Info.plist files, files that are not \
+            UTF-8). \
             The rules: task registration outside launch, identifiers registered but never submitted, \
             submitted only from their own handler or missing from \
             BGTaskSchedulerPermittedIdentifiers, handlers without an expiration handler (or with one \
