@@ -107,7 +107,8 @@ struct AuditorTests {
         #expect(report.filesScanned == 1)
         #expect(
             report.skipped == [
-                SkippedFile(file: directory.path("AppTests/RefreshTests.swift"), reason: "test code (imports @testable App)")
+                SkippedFile(
+                    file: directory.path("AppTests/RefreshTests.swift"), reason: "test code (imports @testable App)")
             ])
         // The app itself never submits the identifier: only the test does.
         #expect(report.findings.map(\.ruleID).contains("registered-never-submitted"))
