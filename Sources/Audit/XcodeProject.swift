@@ -43,12 +43,17 @@ struct XcodeProject: Sendable {
 
     /// Whether the targets compile the file at `path`.
     func builds(_ path: String) -> Bool {
-        let path = path.lowercased()
+        let path = Self.normalized(path).lowercased()
         return compiled.contains(path) || compiledFolders.contains { path.hasPrefix($0 + "/") }
     }
 
-    /// Whether `path` lies in the project's folder.
-    func holds(_ path: String) -> Bool { path.lowercased().hasPrefix(directory.lowercased() + "/") }
+    /// Whether `path` lies in the project's folder. Paths are compared as `normalized` spells them, so a tree walked
+    /// from `.` (`./App/View.swift`) meets the project's own paths (`App/View.swift`).
+    func holds(_ path: String) -> Bool {
+        let folder = Self.normalized(directory).lowercased()
+        let path = Self.normalized(path).lowercased()
+        return folder.isEmpty ? !path.hasPrefix("/") : path.hasPrefix(folder + "/")
+    }
 
     /// Records the paths of the group or file `id` and everything under it; `base` is its group's path.
     private mutating func resolve(

@@ -38,6 +38,15 @@ struct XcodeProjectTests {
         #expect(!project.builds("/repo/ios/App/Views/Main View 2.swift"))
     }
 
+    @Test("a tree walked from . meets the project's paths")
+    func walkedFromHere() throws {
+        let project = try #require(XcodeProject(path: "./App.xcodeproj/project.pbxproj", bytes: Array(Self.text.utf8)))
+        #expect(project.builds("./App/Views/Main View.swift"))
+        #expect(!project.builds("./App/Views/Main View 2.swift"))
+        #expect(project.holds("./App/Views/Main View 2.swift"))
+        #expect(project.builds("./Widgets/Deep/Clock.swift"))
+    }
+
     @Test("every file of a synchronized folder is compiled")
     func synchronizedFolder() throws {
         let project = try #require(Self.project)

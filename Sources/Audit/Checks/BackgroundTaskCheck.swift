@@ -35,6 +35,15 @@ struct BackgroundTaskCheck {
             guard !forwardsHandler(token, in: file, fileIndex: Int(site.file)) else { continue }
             check(token, in: file, fileIndex: Int(site.file), ended: ended, paths: paths, into: &findings)
         }
+        for site in wrapperCalls(where: returnsOwnBegin) {
+            let file = project.file(Int(site.file))
+            let token = Int(site.token)
+            guard file.isPunct(token + 1, ASCII.openParen), Int(file.matching[token + 1]) > token + 1 else { continue }
+            // The wrapper's own expiration handler ends the task; its caller owns ending it on every path.
+            checkIdentifier(
+                token, end: Int(file.matching[token + 1]) + 1, expiration: nil, in: file, fileIndex: Int(site.file),
+                ended: ended, paths: paths, into: &findings)
+        }
     }
 
     /// Whether the task `name` begun at `token` in a callback UIKit makes on the main thread (`applicationDid…`,
@@ -130,13 +139,13 @@ struct BackgroundTaskCheck {
     /// handler they are given (`coreManager.startBackgroundTask { … }`, which reaches a `UIApplication` extension's
     /// `startBackgroundTask(expirationHandler:)`): the handler is chosen at the call, which begins the task as
     /// UIKit's does.
-    private func wrapperCalls() -> [Site] {
+    private func wrapperCalls(where isWrapper: (CallableID) -> Bool = { _ in false }) -> [Site] {
         var sites: Set<Site> = []
         for fileIndex in 0..<project.fileCount where project.summary(fileIndex).needsDetailedPass {
             for (index, callable) in project.summary(fileIndex).callables.enumerated()
             where callable.kind == .function && callable.open >= 0 && !callable.name.hasPrefix("beginBackgroundTask") {
                 let id = CallableID(file: Int32(fileIndex), index: Int32(index))
-                guard returnsForwardedBegin(id) else { continue }
+                guard isWrapper(id) || returnsForwardedBegin(id) else { continue }
                 for call in project.index.callers(of: id) {
                     sites.insert(Site(Int(call.file), Int(project.index.call(call).token)))
                 }
@@ -178,6 +187,45 @@ struct BackgroundTaskCheck {
             }
             return file.word(start - 1) == .return || start - 1 == open
         }
+    }
+
+    /// Whether `callable` takes no closure, begins a task with an expiration handler of its own that ends it, and
+    /// returns the identifier (`var task = …; task = UIApplication.shared.beginBackgroundTask { end(task) }; return
+    /// task`): its caller keeps the identifier, as it would UIKit's, and owes ending it on every path.
+    private func returnsOwnBegin(_ callable: CallableID) -> Bool {
+        let info = project.index.callable(callable)
+        guard !info.takesClosure.contains(true) else { return false }
+        let file = project.file(Int(callable.file))
+        let open = Int(info.open)
+        let close = Int(file.matching[open])
+        guard close > open else { return false }
+        for token in open..<close
+        where file.isBeginBackgroundTask(token) && file.isPunct(token - 1, ASCII.dot)
+            && Int(file.scopeOf[token]) == Int(file.scopeOf[open + 1])
+        {
+            var end = token + 1
+            var handler: Int?
+            if file.isPunct(end, ASCII.openParen) {
+                handler = Self.handlerArgument(file.arguments(ofCallAt: end), of: token, in: file)
+                    .flatMap { file.isPunct($0.start, ASCII.openBrace) ? $0.start : nil }
+                end = Int(file.matching[end]) + 1
+                guard end > 0 else { return false }
+            }
+            if file.isPunct(end, ASCII.openBrace) { handler = end }
+            guard let handler, closureEndsTask(file, open: handler, fileIndex: Int(callable.file)) else { continue }
+            // The identifier returned: the call is the returned expression, or it is assigned to a name the body's
+            // last statement returns.
+            var start = token
+            while file.isPunct(start - 1, ASCII.dot), file.isIdentifier(start - 2) || file.word(start - 2) == .self {
+                start -= 2
+            }
+            if file.word(start - 1) == .return || start - 1 == open { return true }
+            guard file.isPunct(start - 1, ASCII.equals), file.isIdentifier(start - 2) else { continue }
+            let name = file.text(start - 2)
+            let last = file.isPunct(close - 1, ASCII.semicolon) ? close - 2 : close - 1
+            return file.word(last - 1) == .return && file.text(last) == name
+        }
+        return false
     }
 
     /// Whether `callable`'s body calls UIKit's `beginBackgroundTask` with one of its own parameters as the
