@@ -187,11 +187,9 @@ public struct Auditor: Sendable {
         // What dead code would do never happens (`Reachability.swift`), nor what an iOS device build leaves out
         // (`#if os(macOS)`).
         let fileIndexes = Dictionary(summaries.indices.map { (summaries[$0].path, $0) }) { first, _ in first }
-        var unbuiltLines: [Int: [ClosedRange<Int>]] = [:]
         findings.removeAll { finding in
             guard let file = fileIndexes[finding.file] else { return false }
-            if unbuiltLines[file] == nil { unbuiltLines[file] = project.file(file).unbuiltLines() }
-            return unbuiltLines[file]!.contains { $0.contains(finding.line) }
+            return summaries[file].unbuiltLines.contains { $0.contains(finding.line) }
                 || project.isInDeadCode(file: file, line: finding.line)
         }
         skipped.sort { $0.file < $1.file }

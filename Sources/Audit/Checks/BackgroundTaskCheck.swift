@@ -194,7 +194,11 @@ struct BackgroundTaskCheck {
     /// task`): its caller keeps the identifier, as it would UIKit's, and owes ending it on every path.
     private func returnsOwnBegin(_ callable: CallableID) -> Bool {
         let info = project.index.callable(callable)
-        guard !info.takesClosure.contains(true) else { return false }
+        guard !info.takesClosure.contains(true),
+            project.summary(Int(callable.file)).calls.contains(where: {
+                $0.caller == callable.index && $0.name.hasPrefix("beginBackgroundTask")
+            })
+        else { return false }
         let file = project.file(Int(callable.file))
         let open = Int(info.open)
         let close = Int(file.matching[open])

@@ -21,6 +21,7 @@ struct FactCollector {
         var collector = FactCollector(file: file)
         collector.collectScopes()
         collector.collectTokens()
+        collector.summary.unbuiltLines = file.unbuiltLines()
         return collector.summary
     }
 
@@ -70,7 +71,8 @@ struct FactCollector {
                         scope: Int32(index), line: Int32(file.line(Int(scope.open)))))
             case .function, .property:
                 owner[index] = Int32(summary.callables.count)
-                let info = callableInfo(scope, index: index)
+                var info = callableInfo(scope, index: index)
+                if scope.close > scope.open { info.closeLine = Int32(file.line(Int(scope.close))) }
                 if PushCallback(info) != nil { summary.needsDetailedPass = true }
                 if info.signature == "application(_:handleEventsForBackgroundURLSession:completionHandler:)"
                     || (info.isAsync && info.signature == "application(_:handleEventsForBackgroundURLSession:)")

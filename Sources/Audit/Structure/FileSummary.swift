@@ -3,6 +3,8 @@
 /// from the same bytes when a rule needs to look closer.
 struct FileSummary: Sendable {
     var path: String
+    /// The lines an iOS device build does not compile (`SourceFile.unbuiltLines`).
+    var unbuiltLines: [ClosedRange<Int>] = []
     var types: [TypeInfo] = []
     /// `callables[0]` is the file's top-level code.
     var callables: [CallableInfo] = []
@@ -114,6 +116,8 @@ struct CallableInfo: Sendable {
     /// place a call inside or outside it without rebuilding the file's tokens.
     var open: Int32 = -1
     var line: Int32
+    /// The line of the body's `}` (0 when there is no body).
+    var closeLine: Int32 = 0
     /// Calls `BGTaskScheduler.submit(_:)` itself.
     var containsSubmit = false
     /// Names the body binds to values other than a string literal (`let id = task.identifier`, `for (id, info) in`,

@@ -19,6 +19,7 @@ final class Project {
     /// `isUnreachable`'s answers, and how often each name it asked about is written in the sources.
     var unreachable: [CallableID: Bool] = [:]
     var mentions: [String: Int] = [:]
+    var mentionsCounted = false
     /// Rebuilt files kept at once; tokens take several times the bytes of the source, so big trees are not kept.
     private static let cacheLimit = 64
 

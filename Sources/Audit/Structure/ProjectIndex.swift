@@ -149,16 +149,18 @@ final class ProjectIndex {
     func callers(of id: CallableID) -> [CallID] { callersOf[id] ?? [] }
 
     /// The calls the sources write with `name`, wherever the index joined them.
-    func calls(named name: String) -> [CallID] {
-        var found: [CallID] = []
+    func calls(named name: String) -> [CallID] { callsByName[name] ?? [] }
+
+    private lazy var callsByName: [String: [CallID]] = {
+        var byName: [String: [CallID]] = [:]
         for file in files.indices {
-            for index in callStart[file]..<(file + 1 < callStart.count ? callStart[file + 1] : calls.count)
-            where calls[index].name == name {
-                found.append(CallID(file: Int32(file), index: Int32(index - callStart[file])))
+            for index in callStart[file]..<(file + 1 < callStart.count ? callStart[file + 1] : calls.count) {
+                byName[calls[index].name, default: []].append(
+                    CallID(file: Int32(file), index: Int32(index - callStart[file])))
             }
         }
-        return found
-    }
+        return byName
+    }()
 
     /// Whether `call`, which the index joined to no function, may still be a call of `id`: its labels fit `id`'s, and
     /// it is not made on a type the sources do not declare (`UIApplication.shared.beginBackgroundTask { … }` beside

@@ -26,15 +26,18 @@ extension Project {
             info.name.first.map({ $0.isLetter || $0 == "_" }) == true,
             info.typeName.map({ !index.membersCallableFromOutside($0) }) ?? true
         else { return false }
+        // A live caller settles it without reading the sources.
+        let callers = Set(index.callers(of: id))
+        for call in callers where !isUnreachable(index.caller(of: call), visiting: &visiting) {
+            if visiting.count == 1 { unreachable[id] = false }
+            return false
+        }
         let calls = index.calls(named: info.name)
         guard mentionCount(of: info.name) == index.declarationCount(of: info.name) + calls.count else { return false }
-        let callers = Set(index.callers(of: id))
         // A call that may be one of this function's and is not joined to it keeps it alive: one joined to no function
         // (too many share the name), or made on a value of a type the index cannot tell (`registration.run(…)`, which
         // it may have joined to another function of the name).
-        guard calls.allSatisfy({ callers.contains($0) || !index.mayReach($0, id) || index.isJoinedByType($0) })
-        else { return false }
-        let dead = callers.allSatisfy { isUnreachable(index.caller(of: $0), visiting: &visiting) }
+        let dead = calls.allSatisfy { callers.contains($0) || !index.mayReach($0, id) || index.isJoinedByType($0) }
         if visiting.count == 1 { unreachable[id] = dead }
         return dead
     }
@@ -42,49 +45,72 @@ extension Project {
     /// Whether `line` of source `file` lies in dead code: in the body (or at the head) of a function that nothing can
     /// run, or of one nested in it.
     func isInDeadCode(file fileIndex: Int, line: Int) -> Bool {
-        let source = file(fileIndex)
         for (index, callable) in summary(fileIndex).callables.enumerated()
-        where callable.kind == .function && callable.open >= 0 && Int(callable.line) <= line {
-            let close = Int(source.matching[Int(callable.open)])
-            guard close > Int(callable.open), source.line(close) >= line else { continue }
+        where callable.kind == .function && callable.open >= 0 && Int(callable.line) <= line
+            && Int(callable.closeLine) >= line
+        {
             if isUnreachable(CallableID(file: Int32(fileIndex), index: Int32(index))) { return true }
         }
         return false
     }
 
-    /// How often `name` is written as a whole word in the sources (also in comments and strings).
+    /// How often `name` is written as a whole word in the sources (also in comments and strings). The first call
+    /// counts, in one pass over the sources, every name a function that may be dead is declared with.
     private func mentionCount(of name: String) -> Int {
-        if let known = mentions[name] { return known }
-        let word = Array(name.utf8)
-        var count = 0
-        for source in sources { count += Self.occurrences(of: word, in: source) }
-        mentions[name] = count
-        return count
+        if !mentionsCounted {
+            mentionsCounted = true
+            var names: Set<String> = []
+            for file in index.files {
+                for info in file.callables
+                where info.kind == .function && info.open >= 0 && !info.isPublic
+                    && !info.isExposed
+                {
+                    names.insert(info.name)
+                }
+            }
+            mentions = Self.occurrences(of: names, in: sources)
+        }
+        return mentions[name] ?? 0
     }
 
-    private static func occurrences(of word: [UInt8], in bytes: [UInt8]) -> Int {
-        guard let first = word.first, word.count <= bytes.count else { return 0 }
-        var count = 0
-        bytes.withUnsafeBufferPointer { text in
-            word.withUnsafeBufferPointer { word in
-                let last = text.count - word.count
+    /// How often each of `names` is written as a whole word in `sources`: each word is hashed as it is read, and only
+    /// a word whose hash one of the names has is spelled out.
+    private static func occurrences(of names: Set<String>, in sources: [[UInt8]]) -> [String: Int] {
+        func hash<C: Collection>(_ bytes: C) -> UInt64 where C.Element == UInt8 {
+            bytes.reduce(14_695_981_039_346_656_037) { ($0 ^ UInt64($1)) &* 1_099_511_628_211 }
+        }
+        var hashes: Set<UInt64> = []
+        // A bit per hash's low 16 bits: most words are turned away by it before the set is asked.
+        var bits = [UInt64](repeating: 0, count: 1024)
+        for name in names {
+            let value = hash(name.utf8)
+            hashes.insert(value)
+            bits[Int(value & 0xFFFF) >> 6] |= 1 << (value & 63)
+        }
+        var counts: [String: Int] = [:]
+        for source in sources {
+            source.withUnsafeBufferPointer { text in
                 var index = 0
-                while index <= last {
-                    if text[index] == first, index == 0 || !isWordByte(text[index - 1]),
-                        index + word.count == text.count || !isWordByte(text[index + word.count])
-                    {
-                        var match = true
-                        for offset in 1..<word.count where text[index + offset] != word[offset] {
-                            match = false
-                            break
-                        }
-                        if match { count += 1 }
+                while index < text.count {
+                    guard isWordByte(text[index]) else {
+                        index += 1
+                        continue
                     }
-                    index += 1
+                    let start = index
+                    var value: UInt64 = 14_695_981_039_346_656_037
+                    while index < text.count, isWordByte(text[index]) {
+                        value = (value ^ UInt64(text[index])) &* 1_099_511_628_211
+                        index += 1
+                    }
+                    guard bits[Int(value & 0xFFFF) >> 6] & (1 << (value & 63)) != 0, hashes.contains(value) else {
+                        continue
+                    }
+                    let word = String(decoding: UnsafeBufferPointer(rebasing: text[start..<index]), as: UTF8.self)
+                    if names.contains(word) { counts[word, default: 0] += 1 }
                 }
             }
         }
-        return count
+        return counts
     }
 
     private static func isWordByte(_ byte: UInt8) -> Bool {
