@@ -393,10 +393,10 @@ final class ProjectIndex {
     /// Supertypes outside the sources that ask no method of a type's own (`ObservableObject`, `Codable`'s
     /// `encode(to:)` aside, a raw value's type): conforming to one makes no method callable from outside.
     private static let quietSupertypes: Set<String> = [
-        "NSObject", "ObservableObject", "App", "View", "Identifiable", "Equatable", "Hashable", "Comparable", "Codable",
-        "Encodable",
-        "Decodable", "Sendable", "Error", "LocalizedError", "CaseIterable", "CustomStringConvertible",
-        "CustomDebugStringConvertible", "AnyObject", "Actor", "String", "Int", "UInt", "Double", "Float", "Character",
+        "NSObject", "ObservableObject", "App", "View", "Identifiable", "Equatable", "Hashable", "Comparable",
+        "Codable", "Encodable", "Decodable", "Sendable", "Error", "LocalizedError", "CaseIterable",
+        "CustomStringConvertible", "CustomDebugStringConvertible", "AnyObject", "Actor", "String", "Int", "UInt",
+        "Double", "Float", "Character",
     ]
 
     /// Whether code outside the sources may call a method of `typeName` that they never call: the type (or a type of
@@ -412,6 +412,19 @@ final class ProjectIndex {
                 guard declaredTypes.contains(parent) else { return true }
                 work.append(parent)
             }
+        }
+        return false
+    }
+
+    /// Whether a protocol or superclass of `typeName` that the sources declare declares a function `name` as well: a
+    /// call through it may be joined to its declaration alone.
+    func inheritsRequirement(named name: String, into typeName: String) -> Bool {
+        var seen: Set<String> = [typeName]
+        var work = Array(inherits[typeName] ?? [])
+        while let parent = work.popLast() {
+            guard seen.insert(parent).inserted, declaredTypes.contains(parent) else { continue }
+            if byNameAndType[NameKey(name: name, scope: parent)]?.isEmpty == false { return true }
+            work += inherits[parent] ?? []
         }
         return false
     }

@@ -5,7 +5,8 @@
 extension Project {
     /// Whether nothing can ever run function `id`: it is not `public`, not exposed to the Objective-C runtime or a
     /// superclass (`FactCollector.exposingModifiers`), not a callback the system makes, not a method of a type that
-    /// code outside the sources may call (`ProjectIndex.membersCallableFromOutside`), its name is written nowhere in
+    /// code outside the sources may call (`ProjectIndex.membersCallableFromOutside`) nor one a protocol or superclass of
+    /// the sources declares too (a call through the protocol may be joined to its requirement alone), its name is written nowhere in
     /// the sources but at declarations and calls (a `#selector`, a function passed by name, a comment: each keeps it
     /// alive), no call of the name that the index joined to no function may be one of it, and every function calling
     /// it is dead too.
@@ -18,13 +19,15 @@ extension Project {
         if let known = unreachable[id] { return known }
         // A cycle of calls among functions nothing else calls: none of them runs.
         guard visiting.insert(id).inserted else { return true }
-        guard visiting.count <= 8 else { return false }
         defer { visiting.remove(id) }
+        guard visiting.count <= 8 else { return false }
         let info = index.callable(id)
         guard index.hasAppEntry, info.kind == .function, info.open >= 0, !info.isPublic, !info.isExposed,
             !index.isSystemEntry(id),
             info.name.first.map({ $0.isLetter || $0 == "_" }) == true,
-            info.typeName.map({ !index.membersCallableFromOutside($0) }) ?? true
+            info.typeName.map({
+                !index.membersCallableFromOutside($0) && !index.inheritsRequirement(named: info.name, into: $0)
+            }) ?? true
         else { return false }
         // A live caller settles it without reading the sources.
         let callers = Set(index.callers(of: id))
