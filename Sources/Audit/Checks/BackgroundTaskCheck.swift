@@ -29,7 +29,7 @@ struct BackgroundTaskCheck {
                 check(token, in: file, fileIndex: fileIndex, ended: ended, paths: paths, into: &findings)
             }
         }
-        for site in wrapperCalls() {
+        for site in wrapperCalls(where: returnsForwardedBegin) {
             let file = project.file(Int(site.file))
             let token = Int(site.token)
             guard !forwardsHandler(token, in: file, fileIndex: Int(site.file)) else { continue }
@@ -139,13 +139,13 @@ struct BackgroundTaskCheck {
     /// handler they are given (`coreManager.startBackgroundTask { … }`, which reaches a `UIApplication` extension's
     /// `startBackgroundTask(expirationHandler:)`): the handler is chosen at the call, which begins the task as
     /// UIKit's does.
-    private func wrapperCalls(where isWrapper: (CallableID) -> Bool = { _ in false }) -> [Site] {
+    private func wrapperCalls(where isWrapper: (CallableID) -> Bool) -> [Site] {
         var sites: Set<Site> = []
         for fileIndex in 0..<project.fileCount where project.summary(fileIndex).needsDetailedPass {
             for (index, callable) in project.summary(fileIndex).callables.enumerated()
             where callable.kind == .function && callable.open >= 0 && !callable.name.hasPrefix("beginBackgroundTask") {
                 let id = CallableID(file: Int32(fileIndex), index: Int32(index))
-                guard isWrapper(id) || returnsForwardedBegin(id) else { continue }
+                guard isWrapper(id) else { continue }
                 for call in project.index.callers(of: id) {
                     sites.insert(Site(Int(call.file), Int(project.index.call(call).token)))
                 }
@@ -207,15 +207,11 @@ struct BackgroundTaskCheck {
         where file.isBeginBackgroundTask(token) && file.isPunct(token - 1, ASCII.dot)
             && Int(file.scopeOf[token]) == Int(file.scopeOf[open + 1])
         {
-            var end = token + 1
-            var handler: Int?
-            if file.isPunct(end, ASCII.openParen) {
-                handler = Self.handlerArgument(file.arguments(ofCallAt: end), of: token, in: file)
-                    .flatMap { file.isPunct($0.start, ASCII.openBrace) ? $0.start : nil }
-                end = Int(file.matching[end]) + 1
-                guard end > 0 else { return false }
-            }
-            if file.isPunct(end, ASCII.openBrace) { handler = end }
+            guard let call = Self.beginCall(at: token, in: file) else { return false }
+            let handler =
+                call.trailingClosure
+                ?? Self.handlerArgument(call.arguments, of: token, in: file)
+                .flatMap { file.isPunct($0.start, ASCII.openBrace) ? $0.start : nil }
             guard let handler, closureEndsTask(file, open: handler, fileIndex: Int(callable.file)) else { continue }
             // The identifier returned: the call is the returned expression, or it is assigned to a name the body's
             // last statement returns.
@@ -267,6 +263,25 @@ struct BackgroundTaskCheck {
         return info.parameters.contains(file.text(argument.start))
     }
 
+    /// The call of `beginBackgroundTask` at `token`: its arguments, the `{` of a trailing closure (the expiration
+    /// handler), and the index after the call; `nil` when its brackets do not close.
+    private static func beginCall(at token: Int, in file: SourceFile) -> (
+        arguments: [Argument], trailingClosure: Int?, end: Int
+    )? {
+        var end = token + 1
+        var arguments: [Argument] = []
+        if file.isPunct(end, ASCII.openParen) {
+            arguments = file.arguments(ofCallAt: end)
+            let close = Int(file.matching[end])
+            guard close > end else { return nil }
+            end = close + 1
+        }
+        guard file.isPunct(end, ASCII.openBrace) else { return (arguments, nil, end) }
+        let close = Int(file.matching[end])
+        guard close > end else { return nil }
+        return (arguments, end, close + 1)
+    }
+
     /// The argument that is the expiration handler: the one labelled `expirationHandler:`, or the only argument of
     /// Swift 1 and 2's `beginBackgroundTaskWithExpirationHandler(_:)`, which has no label.
     private static func handlerArgument(_ arguments: [Argument], of token: Int, in file: SourceFile) -> Argument? {
@@ -284,21 +299,10 @@ struct BackgroundTaskCheck {
         into findings: inout [Finding]
     ) {
         let location = file.location(token)
-        var end = token + 1
-        var arguments: [Argument] = []
-        if file.isPunct(end, ASCII.openParen) {
-            arguments = file.arguments(ofCallAt: end)
-            let close = Int(file.matching[end])
-            guard close > end else { return }
-            end = close + 1
-        }
-        var expiration: Int?
-        if file.isPunct(end, ASCII.openBrace) {
-            expiration = end
-            end = Int(file.matching[end]) + 1
-            guard end > 0 else { return }
-        }
-        if let argument = Self.handlerArgument(arguments, of: token, in: file) {
+        guard let call = Self.beginCall(at: token, in: file) else { return }
+        let end = call.end
+        var expiration = call.trailingClosure
+        if let argument = Self.handlerArgument(call.arguments, of: token, in: file) {
             if file.isPunct(argument.start, ASCII.openBrace) {
                 expiration = argument.start
             } else if file.word(argument.start) == .nil {

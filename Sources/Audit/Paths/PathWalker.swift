@@ -182,7 +182,7 @@ struct Walker {
             case .if:
                 depth += 1
             case .else where depth == 0:
-                branches.append((head + 1..<index, condition(ofBranchAt: head)))
+                branches.append((head + 1..<index, file.branchCondition(at: head)))
                 head = index
             case .else:
                 break
@@ -191,7 +191,7 @@ struct Walker {
                     depth -= 1
                     continue
                 }
-                branches.append((head + 1..<index, condition(ofBranchAt: head)))
+                branches.append((head + 1..<index, file.branchCondition(at: head)))
                 guard
                     branches.allSatisfy({ branch in
                         branch.range.allSatisfy {
@@ -209,13 +209,6 @@ struct Walker {
             }
         }
         return nil
-    }
-
-    /// The value of the condition that opens the branch at `head` in a device build: the `#if`'s or `#elseif`'s own,
-    /// `true` for an `#else` (the branches before it already left out).
-    private func condition(ofBranchAt head: Int) -> Bool? {
-        if file.text(head) == "#else" { return true }
-        return BuildCondition.value(of: file.directiveCondition(head))
     }
 
     /// Steps over `else { … }`, `else if … { … } else { … }` and `catch … { … }` chains starting at `index`.

@@ -16,10 +16,9 @@ final class Project {
     private var cache: [Int: SourceFile] = [:]
     private var callsByToken: [Int: [Int32: Int32]] = [:]
     private var resolvedCalls: [Site: [CallableID]] = [:]
-    /// `isUnreachable`'s answers, and how often each name it asked about is written in the sources.
+    /// `isUnreachable`'s answers, and how often each name of a function that may be dead is written in the sources.
     var unreachable: [CallableID: Bool] = [:]
-    var mentions: [String: Int] = [:]
-    var mentionsCounted = false
+    lazy var mentions: [String: Int] = Self.mentionCounts(in: index, sources: sources)
     /// Rebuilt files kept at once; tokens take several times the bytes of the source, so big trees are not kept.
     private static let cacheLimit = 64
 

@@ -36,7 +36,9 @@ extension Project {
             return false
         }
         let calls = index.calls(named: info.name)
-        guard mentionCount(of: info.name) == index.declarationCount(of: info.name) + calls.count else { return false }
+        guard mentions[info.name, default: 0] == index.declarationCount(of: info.name) + calls.count else {
+            return false
+        }
         // A call that may be one of this function's and is not joined to it keeps it alive: one joined to no function
         // (too many share the name), or made on a value of a type the index cannot tell (`registration.run(…)`, which
         // it may have joined to another function of the name).
@@ -57,23 +59,17 @@ extension Project {
         return false
     }
 
-    /// How often `name` is written as a whole word in the sources (also in comments and strings). The first call
-    /// counts, in one pass over the sources, every name a function that may be dead is declared with.
-    private func mentionCount(of name: String) -> Int {
-        if !mentionsCounted {
-            mentionsCounted = true
-            var names: Set<String> = []
-            for file in index.files {
-                for info in file.callables
-                where info.kind == .function && info.open >= 0 && !info.isPublic
-                    && !info.isExposed
-                {
-                    names.insert(info.name)
-                }
+    /// How often the name of each function that may be dead (not public, not exposed) is written as a whole word in
+    /// the sources, also in comments and strings: counted in one pass, the first time a name is asked about.
+    static func mentionCounts(in index: ProjectIndex, sources: [[UInt8]]) -> [String: Int] {
+        var names: Set<String> = []
+        for file in index.files {
+            for info in file.callables
+            where info.kind == .function && info.open >= 0 && !info.isPublic && !info.isExposed {
+                names.insert(info.name)
             }
-            mentions = Self.occurrences(of: names, in: sources)
         }
-        return mentions[name] ?? 0
+        return occurrences(of: names, in: sources)
     }
 
     /// How often each of `names` is written as a whole word in `sources`: each word is hashed as it is read, and only

@@ -77,6 +77,12 @@ final class SourceFile: Sendable {
         return String(decoding: bytes[Int(tokens[index].end)..<end], as: UTF8.self)
     }
 
+    /// The value in an iOS device build of the condition that opens the branch at the `#if`, `#elseif` or `#else` at
+    /// `index` (`BuildCondition`): `true` for an `#else`, the branches before it already left out.
+    func branchCondition(at index: Int) -> Bool? {
+        text(index) == "#else" ? true : BuildCondition.value(of: directiveCondition(index))
+    }
+
     /// The lines an iOS device build never compiles: the branches of `#if` groups whose condition surely does not hold
     /// there (`BuildCondition`), or that follow one that surely does, each from its directive to the next.
     func unbuiltLines() -> [ClosedRange<Int>] {
@@ -96,13 +102,13 @@ final class SourceFile: Sendable {
             switch word(index) {
             case .if:
                 let outer = groups.last.map { $0.outerBuilt && $0.branchBuilt } ?? true
-                let value = BuildCondition.value(of: directiveCondition(index))
+                let value = branchCondition(at: index)
                 groups.append(
                     Group(taken: value == true, branchBuilt: value != false, branchLine: line, outerBuilt: outer))
             case .else:
                 guard var group = groups.popLast() else { continue }
                 close(group, at: line)
-                let value = text(index) == "#else" ? true : BuildCondition.value(of: directiveCondition(index))
+                let value = branchCondition(at: index)
                 group.branchBuilt = !group.taken && value != false
                 group.taken = group.taken || value == true
                 group.branchLine = line
