@@ -13,7 +13,10 @@ struct BackgroundTaskCheck {
             for end in project.summary(fileIndex).taskEnds {
                 let caller = CallableID(file: Int32(fileIndex), index: end.caller)
                 let onNormalPath = endsOnNormalPath(caller)
-                if onNormalPath { ended.onNormalPath.insert(end.name) }
+                if onNormalPath {
+                    ended.onNormalPath.insert(end.name)
+                    ended.endedIn[end.name, default: []].insert(caller)
+                }
                 // A private function only expiration handlers call ends the task only when time runs out, whoever
                 // calls the function that begins it.
                 if onNormalPath || !project.index.callable(caller).isPrivate { ended.anywhere.insert(end.name) }
@@ -115,6 +118,8 @@ struct BackgroundTaskCheck {
     private struct Ends {
         var anywhere: Set<String> = []
         var onNormalPath: Set<String> = []
+        /// The callables whose normal path ends each name.
+        var endedIn: [String: Set<CallableID>] = [:]
 
         /// The ends that count for a task begun in `callable`. A helper nothing in the sources calls, and that the
         /// system does not call either, is called by code the audit cannot see, which may call its companion that
@@ -336,9 +341,16 @@ struct BackgroundTaskCheck {
                     message: "beginBackgroundTask has no expiration handler: when time runs out nothing ends the "
                         + "task and iOS terminates the app."))
         }
+        // A task kept in a local declared by the begin (`let id = app.beginBackgroundTask { self.start() }`): a call
+        // in its handler back into the function that begins it begins and ends a task of its own, never this one.
+        let restarting =
+            Self.declaresLocal(beginAt: token, in: file)
+            ? project.call(file: fileIndex, token: token).map { CallableID(file: Int32(fileIndex), index: $0.caller) }
+            : nil
         if expiration != nil, endedByNextStatement(token, end: end, in: file) {
             // Ended before its expiration handler could run: what the handler does never matters.
-        } else if let open = expiration, !closureEndsTask(file, open: open, fileIndex: fileIndex),
+        } else if let open = expiration,
+            !closureEndsTask(file, open: open, fileIndex: fileIndex, restarting: restarting),
             !endsThroughObserver(file, closure: open)
         {
             findings.append(
@@ -427,6 +439,7 @@ struct BackgroundTaskCheck {
             let beginner = project.call(file: fileIndex, token: token).map {
                 CallableID(file: Int32(fileIndex), index: $0.caller)
             }
+            let endedIn = ended.endedIn
             let ended = beginner.map { ended.counting(for: $0, in: project.index) } ?? ended.anywhere
             if expirationEndsOnly, ended.contains(name) { findings.append(endedTwice) }
             if let drop = droppedWithoutEnding(name, in: file, fileIndex: fileIndex, expiration: expiration) {
@@ -459,6 +472,14 @@ struct BackgroundTaskCheck {
                         rule: .unpairedBeginBackgroundTask, at: location,
                         message: "Nothing calls endBackgroundTask(_:) with `\(name)` outside its expiration "
                             + "handler, so the background task is never ended on the normal path."))
+            } else if let beginner, function?.0 == body.open, endedIn[name] == [beginner] {
+                // The function that begins the task is the only one that ends it on the normal path
+                // (`saving = app.beginBackgroundTask { … }`, work, `app.endBackgroundTask(saving)`): as for a local,
+                // each path from the begin to the end of that function must end it, or nothing will.
+                let outcome = paths.analyzeRange(
+                    file: fileIndex, from: end, to: body.close, origin: token, aliases: [name])
+                let marks = expiration.map { CompletionPaths.expirationMarks(ofHandlerAt: $0, in: file) } ?? []
+                report(outcome.leaks, of: name, in: fileIndex, unlessCancelled: expirationEndsOnly, marks, &findings)
             }
             return
         }
@@ -495,10 +516,19 @@ struct BackgroundTaskCheck {
         {
             findings.append(endedTwice)
         }
-        for leak in Set(outcome.leaks).sorted(by: { ($0.file, $0.token) < ($1.file, $1.token) }) {
+        report(outcome.leaks, of: name, in: fileIndex, unlessCancelled: expirationEndsOnly, marks, &findings)
+    }
+
+    /// Reports each path that leaves the task `name`, begun in file `fileIndex`, unended; where the expiration
+    /// handler ends it (`unlessCancelled`), not a path that leaves on a mark that handler sets.
+    private func report(
+        _ leaks: [Site], of name: String, in fileIndex: Int, unlessCancelled: Bool, _ marks: Set<String>,
+        _ findings: inout [Finding]
+    ) {
+        for leak in Set(leaks).sorted(by: { ($0.file, $0.token) < ($1.file, $1.token) }) {
             let leakFile = project.file(Int(leak.file))
             let token = Int(leak.token)
-            if expirationEndsOnly, Int(leak.file) == fileIndex,
+            if unlessCancelled, Int(leak.file) == fileIndex,
                 HandlerCheck.leavesWhenCancelled(leakFile, token, marks: marks)
             {
                 continue
@@ -841,7 +871,8 @@ struct BackgroundTaskCheck {
     /// Whether tokens `start..<end` call `endBackgroundTask(_:)` or a project function that may end a task; with
     /// `beforeReturning`, leaving out code dispatched from the block opened at `start` to run later.
     private func mayEndTask(
-        in file: SourceFile, fileIndex: Int, from start: Int, to end: Int, beforeReturning: Bool = false
+        in file: SourceFile, fileIndex: Int, from start: Int, to end: Int, beforeReturning: Bool = false,
+        restarting: CallableID? = nil
     ) -> Bool {
         for token in start..<end where file.isIdentifier(token) {
             if beforeReturning, runsLater(token, in: file, fileIndex: fileIndex, within: start) { continue }
@@ -860,7 +891,7 @@ struct BackgroundTaskCheck {
             if file.isPunct(token + 1, ASCII.openParen), file.word(token) == .none,
                 project.resolved(
                     file: fileIndex, token: token, name: file.text(token), labels: file.labels(ofCallAt: token + 1)
-                ).contains(where: { mayEndTask($0, beforeReturning: beforeReturning) })
+                ).contains(where: { $0 != restarting && mayEndTask($0, beforeReturning: beforeReturning) })
             {
                 return true
             }
@@ -1022,22 +1053,45 @@ struct BackgroundTaskCheck {
         }
     }
 
-    /// Whether the expiration closure at `open` ends the task, itself or through a project function; with
-    /// `beforeReturning`, only an end made before it returns counts, not one dispatched to run later.
-    private func closureEndsTask(_ file: SourceFile, open: Int, fileIndex: Int, beforeReturning: Bool = false) -> Bool {
+    /// Whether the expiration closure at `open` ends the task, itself or through a project function (not
+    /// `restarting`); with `beforeReturning`, only an end made before it returns counts, not one dispatched to run
+    /// later.
+    private func closureEndsTask(
+        _ file: SourceFile, open: Int, fileIndex: Int, beforeReturning: Bool = false, restarting: CallableID? = nil
+    ) -> Bool {
         let close = Int(file.matching[open])
         guard close > open else { return true }
-        return mayEndTask(in: file, fileIndex: fileIndex, from: open, to: close, beforeReturning: beforeReturning)
+        return mayEndTask(
+            in: file, fileIndex: fileIndex, from: open, to: close, beforeReturning: beforeReturning,
+            restarting: restarting)
     }
 
+    /// Whether the begin at `token` is the value of a local it declares (`let id = UIApplication.shared.begin…`).
+    private static func declaresLocal(beginAt token: Int, in file: SourceFile) -> Bool {
+        var start = token
+        while file.isPunct(start - 1, ASCII.dot), file.isIdentifier(start - 2) { start -= 2 }
+        return file.isPunct(start - 1, ASCII.equals) && file.isIdentifier(start - 2)
+            && (file.word(start - 3) == .let || file.word(start - 3) == .var)
+    }
+
+    /// Whether the function the expiration handler names (`expirationHandler: endTask`) ends the task. One the
+    /// sources do not declare is taken to, unless it is a method of a local object (`expirationHandler: work.cancel`,
+    /// `work` a `Task` the body made): code outside the sources never sees the identifier the begin returns.
     private func referenceEndsTask(_ file: SourceFile, _ argument: Argument, fileIndex: Int) -> Bool {
         var nameToken: Int?
         for token in argument.start..<argument.end where file.isIdentifier(token) && file.word(token) != .`self` {
             nameToken = token
         }
-        guard let nameToken,
-            let callee = project.callee(file: fileIndex, token: nameToken, name: file.text(nameToken), labels: [])
-        else { return true }
+        guard let nameToken else { return true }
+        guard let callee = project.callee(file: fileIndex, token: nameToken, name: file.text(nameToken), labels: [])
+        else {
+            let object = argument.start
+            let isMemberOfLocal =
+                nameToken == object + 2 && file.isPunct(object + 1, ASCII.dot) && file.word(object) == .none
+                && file.enclosingBody(of: object).map { isLocal(file.text(object), declaredIn: $0, file: file) }
+                    == true
+            return !isMemberOfLocal
+        }
         return mayEndTask(callee)
     }
 

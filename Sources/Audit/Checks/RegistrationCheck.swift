@@ -314,7 +314,12 @@ struct RegistrationCheck {
         // Identifiers built at run time, as patterns of their literal parts (`*.refresh`); `nil` for one that could
         // be anything.
         var built: [String?] = []
-        for occurrence in registrations {
+        // A registration nothing can run (`Project.isUnreachable`, a wrapper no code calls) registers nothing: its
+        // identifier, whatever it is, leaves every permitted one unregistered.
+        let live = registrations.filter {
+            !project.isUnreachable(project.index.caller(of: CallID(file: Int32($0.file), index: $0.registration.call)))
+        }
+        for occurrence in live {
             for identifier in occurrence.identifiers {
                 guard case .known(let value) = identifier.value else {
                     if case .unknown(let text) = identifier.value {

@@ -1838,8 +1838,10 @@ struct Walker {
             {
                 // `handler.handle(task)` through the app's own protocol, each conformer's `handle(_ task: BGTask)`
                 // a function that may run: each is followed, and where one leaves the task uncompleted, that is a
-                // path that leaves it.
+                // path that leaves it. Through an optional chain (`job?.resume(task: task)`, an overridden method),
+                // the task is never handed on when the chain is `nil`.
                 absorbEach(outcomes, at: index, &state, inDo: inDo)
+                if isMember, file.isPunct(index - 2, ASCII.question) { found.skippedHandOvers.append(site(index)) }
             } else if callee == nil, paths.obligation == .incomingCallReported, resultIsRead(callAt: index),
                 !namesSelfAsDelegate(arguments)
             {

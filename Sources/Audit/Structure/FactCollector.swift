@@ -190,7 +190,11 @@ struct FactCollector {
                         token = Int(file.matching[token]) + 1
                         continue
                     }
-                    if file.isPunct(token, ASCII.equals) {
+                    // A default value, or a variadic parameter (`_ items: Any...`): a call may leave either out.
+                    if file.isPunct(token, ASCII.equals)
+                        || (file.isPunct(token, ASCII.dot) && file.isPunct(token + 1, ASCII.dot)
+                            && file.isPunct(token + 2, ASCII.dot))
+                    {
                         defaulted = true
                         break
                     }

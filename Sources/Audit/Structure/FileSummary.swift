@@ -168,6 +168,8 @@ struct CallInfo: Sendable {
     var arguments: [ArgumentValue]
     /// A closure follows the call's parentheses (`sync { … }`), passed to a parameter after the labelled ones.
     var hasTrailingClosure = false
+    /// A function named, not called (`launchHandler: handleRefresh`): it may take any parameters.
+    var isReference = false
     /// The local callable the call is made from.
     var caller: Int32
     /// When the call sits in a closure that runs later (`.onAppear`, `Task`, `DispatchQueue.main.async` …),

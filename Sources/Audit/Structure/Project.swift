@@ -16,9 +16,11 @@ final class Project {
     private var cache: [Int: SourceFile] = [:]
     private var callsByToken: [Int: [Int32: Int32]] = [:]
     private var resolvedCalls: [Site: [CallableID]] = [:]
-    /// `isUnreachable`'s answers, and how often each name of a function that may be dead is written in the sources.
+    /// `isUnreachable`'s and `isDeadType`'s answers, and how often (and in which files) each name of a function or
+    /// type that may be dead is written in the sources.
     var unreachable: [CallableID: Bool] = [:]
-    lazy var mentions: [String: Int] = Self.mentionCounts(in: index, sources: sources)
+    var deadTypes: [String: Bool] = [:]
+    lazy var mentions: [String: Mentions] = Self.mentionCounts(in: index, sources: sources)
     /// Rebuilt files kept at once; tokens take several times the bytes of the source, so big trees are not kept.
     private static let cacheLimit = 64
 
@@ -90,11 +92,15 @@ final class Project {
     func resolved(file: Int, token: Int, name: String, labels: [String]) -> [CallableID] {
         let site = Site(file, token)
         if let known = resolvedCalls[site] { return known }
-        let call =
-            call(file: file, token: token)
-            ?? CallInfo(
+        var call: CallInfo
+        if let indexed = self.call(file: file, token: token) {
+            call = indexed
+        } else {
+            call = CallInfo(
                 name: name, labels: labels, arguments: [], caller: caller(file: file, token: token),
                 token: Int32(token), line: 0, column: 0)
+            call.isReference = labels.isEmpty && !self.file(file).isPunct(token + 1, ASCII.openParen)
+        }
         let result = index.resolve(call: call, from: Int32(file))
         resolvedCalls[site] = result
         return result

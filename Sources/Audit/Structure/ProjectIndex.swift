@@ -61,6 +61,8 @@ final class ProjectIndex {
     private var declaredTypes: Set<String> = []
     /// Types marked `@objcMembers` or `@objc` (a declaration or an extension).
     private var exposedTypes: Set<String> = []
+    /// Types the sources declare, not only extend.
+    private var typeDeclarations: Set<String> = []
 
     private struct NameKey: Hashable {
         var name: String
@@ -76,6 +78,7 @@ final class ProjectIndex {
             calls += file.calls
             for type in file.types where !type.name.isEmpty {
                 declaredTypes.insert(type.name)
+                if !type.isExtension { typeDeclarations.insert(type.name) }
                 inherits[type.name, default: []].formUnion(type.inherits)
                 if type.exposesMembers { exposedTypes.insert(type.name) }
             }
@@ -180,6 +183,9 @@ final class ProjectIndex {
     }
 
     /// How many functions the sources declare under `name`, with a body or without (a protocol's requirement).
+    /// Whether the sources declare a type `name` (not only extend it).
+    func declares(type name: String) -> Bool { typeDeclarations.contains(name) }
+
     func declarationCount(of name: String) -> Int {
         (byName[name] ?? []).count { callable($0).kind == .function }
     }
@@ -237,7 +243,8 @@ final class ProjectIndex {
             case .storedValues:
                 return true
             case .initializer, .function:
-                return Self.accepts(call.labels, callee, trailingClosure: call.hasTrailingClosure)
+                return call.isReference
+                    || Self.accepts(call.labels, callee, trailingClosure: call.hasTrailingClosure)
             case .property, .topLevel:
                 return false
             }
@@ -257,8 +264,10 @@ final class ProjectIndex {
             guard parameter < count else { return false }
             parameter += 1
         }
-        // A trailing closure needs a parameter after the labelled ones (`sync { … }` is not `sync()`).
-        return !trailingClosure || parameter < count
+        // A trailing closure needs a parameter after the labelled ones (`sync { … }` is not `sync()`); without one,
+        // every parameter after them has a default (`schedule()` is not `schedule(_ call:)`).
+        if trailingClosure { return parameter < count }
+        return (parameter..<count).allSatisfy { $0 < callee.defaulted.count && callee.defaulted[$0] }
     }
 
     /// For each of a call's argument labels, the position of the parameter it passes: labels in order, parameters
@@ -653,6 +662,12 @@ final class ProjectIndex {
             if isUserInterfaceType(info.typeName) {
                 return .afterLaunch(
                     reason: "in `\(info.signature)` of \(typeName), a view that exists only after launch")
+            }
+            if info.name == "load", info.parameters.isEmpty, conformances(of: info.typeName).contains("CAPPlugin") {
+                // Capacitor makes its plugins, and calls their `load()`, when the bridge's view controller loads.
+                return .afterLaunch(
+                    reason: "in `load()` of the Capacitor plugin \(typeName), which the bridge calls once its view "
+                        + "controller has loaded, after launch")
             }
             return nil
         }
