@@ -14,6 +14,8 @@ struct BuildConditionTests {
             (" !targetEnvironment(simulator)", true),
             (" canImport(CallKit) && !targetEnvironment(macCatalyst)", true),
             (" canImport(UIKit) && os(tvOS)", false),
+            (" !canImport(FoundationNetworking)", true),
+            (" canImport(AppKit)", false),
             (" (os(iOS) || os(visionOS)) && !targetEnvironment(simulator) // device only", true),
             (" true", true),
         ])

@@ -26,6 +26,8 @@ struct BackgroundTaskCheck {
             let file = project.file(fileIndex)
             for token in 0..<file.count
             where file.isBeginBackgroundTask(token) && file.isPunct(token - 1, ASCII.dot)
+                // A call, not a property of the same name (`self.beginBackgroundTask`, an identifier kept).
+                && (file.isPunct(token + 1, ASCII.openParen) || file.isPunct(token + 1, ASCII.openBrace))
                 && !isProjectFunction(token, in: file, fileIndex: fileIndex)
                 && !forwardsHandler(token, in: file, fileIndex: fileIndex)
             {

@@ -1,5 +1,6 @@
 /// The value of an `#if` condition in the build that ships to a person's iPhone: a device build for iOS. `canImport`
-/// of any module holds (the app links what it imports), `os(iOS)` holds and other systems do not, and neither a
+/// of a module holds (the app links what it imports) unless the module exists only on other systems
+/// (`FoundationNetworking` on Linux, `AppKit` on the Mac), `os(iOS)` holds and other systems do not, and neither a
 /// simulator nor Mac Catalyst is the target; a custom flag (`DEBUG`), a compiler or language version is not known.
 enum BuildCondition {
     /// `true` or `false` when the condition decides, `nil` when it depends on what is not known. Reads `!`, `&&`,
@@ -28,6 +29,12 @@ enum BuildCondition {
     }
 
     private struct Parser {
+        /// Modules no iOS SDK has: Linux's and Windows' C libraries and Foundation parts, the Mac's AppKit.
+        static let otherSystemsModules: Set<String> = [
+            "FoundationNetworking", "FoundationXML", "Glibc", "Musl", "WinSDK", "ucrt", "CRT", "Android", "Bionic",
+            "WASILibc", "AppKit", "Cocoa",
+        ]
+
         let text: [UInt8]
         var index = 0
 
@@ -88,7 +95,7 @@ enum BuildCondition {
             let argument = String(decoding: text[index..<close], as: UTF8.self).filter { !$0.isWhitespace }
             index = close + 1
             switch name {
-            case "canImport": return Value(known: true)
+            case "canImport": return Value(known: !Self.otherSystemsModules.contains(argument))
             case "os": return Value(known: argument == "iOS")
             case "targetEnvironment":
                 return Value(known: argument == "simulator" || argument == "macCatalyst" ? false : nil)

@@ -412,6 +412,7 @@ struct FactCollector {
         } else if opensClosure(of: index, at: index + 1) {
             trailingClosure = true
         } else {
+            collectStaticAccess(at: index)
             return
         }
         // `URLSession.init(configuration:)` is `URLSession(configuration:)`: an explicit `init` names its type.
@@ -433,6 +434,25 @@ struct FactCollector {
         noteBackgroundFacts(
             name: name, at: index, call: callIndex, arguments: arguments, values: values,
             trailingClosure: trailingClosure, conditions: conditions)
+    }
+
+    /// A type's static member read (`Manager.shared`, not a call): the first read runs the type's static stored
+    /// values (`static let shared = Manager()`, and the initialiser it calls), so it is kept, with where it is read,
+    /// for the launch context of what those values run.
+    private mutating func collectStaticAccess(at index: Int) {
+        guard file.isIdentifier(index), file.word(index) == .none, !file.isPunct(index - 1, ASCII.dot),
+            file.text(index).first?.isUppercase == true, file.isPunct(index + 1, ASCII.dot),
+            file.isIdentifier(index + 2), file.word(index + 2) == .none,
+            file.text(index + 2).first?.isLowercase == true, !file.isPunct(index + 3, ASCII.openParen)
+        else { return }
+        let token = file.tokens[index]
+        let scope = Int(file.scopeOf[index])
+        summary.staticReads.append(
+            CallInfo(
+                name: file.text(index), labels: [file.text(index + 2)], arguments: [], caller: owner[scope],
+                deferredBy: deferral[scope],
+                onStateChange: onStateChange[scope], token: Int32(index), line: Int32(token.line),
+                column: Int32(file.column(index))))
     }
 
     /// What the call at `index` is made on: the first component of its member chain decides.

@@ -16,6 +16,9 @@ struct FileSummary: Sendable {
     var sessionUses: [SessionUse] = []
     /// Names passed to `endBackgroundTask(_:)` outside an expiration handler, with the callable each is ended in.
     var taskEnds: [TaskEnd] = []
+    /// Reads of a static member of a type (`Manager.shared`), as calls named after the type whose one label is the
+    /// member: the first read runs the type's static stored values.
+    var staticReads: [CallInfo] = []
     /// Writes `"BGTaskSchedulerPermittedIdentifiers": …` as a dictionary entry: a manifest that generates the app's
     /// Info.plist (Tuist's `InfoPlist.extendingDefault(with:)`), whose permitted list the tree does not hold.
     var generatesPermittedIdentifiers = false

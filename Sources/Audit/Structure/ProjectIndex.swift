@@ -63,6 +63,8 @@ final class ProjectIndex {
     private var exposedTypes: Set<String> = []
     /// Types the sources declare, not only extend.
     private var typeDeclarations: Set<String> = []
+    /// Reads of a static member (`Manager.shared`) by the type's name, with the file each is in.
+    private var staticReads: [String: [(file: Int32, read: CallInfo)]] = [:]
 
     private struct NameKey: Hashable {
         var name: String
@@ -102,6 +104,7 @@ final class ProjectIndex {
                 constantsByName[constant.name, default: []].append((Int32(fileIndex), constant))
             }
             stateChangeSelectors.formUnion(file.stateChangeSelectors)
+            for read in file.staticReads { staticReads[read.name, default: []].append((Int32(fileIndex), read)) }
         }
         for (fileIndex, file) in files.enumerated() {
             for (index, call) in file.calls.enumerated() where byName[call.name] != nil {
@@ -205,6 +208,7 @@ final class ProjectIndex {
     /// constructor call `Type(…)` reaches the type's initialisers and the initial values of its stored properties.
     func resolve(call: CallInfo, from file: Int32) -> [CallableID] {
         guard let all = byName[call.name] else { return [] }
+
         if case .type(let typeName) = call.receiver, call.name.first?.isUppercase != true,
             !declaredTypes.contains(typeName)
         {
@@ -408,17 +412,37 @@ final class ProjectIndex {
         "Double", "Float", "Character",
     ]
 
-    /// Whether code outside the sources may call a method of `typeName` that they never call: the type (or a type of
-    /// the sources it inherits from) conforms to, or inherits from, one the sources do not declare — whose requirement
-    /// or delegate callback the method may be — or the Objective-C runtime may call its members.
-    func membersCallableFromOutside(_ typeName: String) -> Bool {
+    /// Supertypes outside the sources whose calls into a type are known: a UIKit class calls only the methods a
+    /// subclass overrides (`override`, which keeps a method alive by itself), and a delegate protocol's requirements
+    /// all begin with one of its prefixes. A method of another name is none of theirs.
+    private static let supertypeRequirementPrefixes: [String: [String]] = [
+        "UIResponder": [], "UIViewController": [], "UIView": [],
+        "UIApplicationDelegate": ["application"], "UIWindowSceneDelegate": ["scene", "windowScene", "window"],
+        "UISceneDelegate": ["scene"], "UNUserNotificationCenterDelegate": ["userNotificationCenter"],
+        "PKPushRegistryDelegate": ["pushRegistry"], "CLLocationManagerDelegate": ["locationManager"],
+        "URLSessionDelegate": ["urlSession"], "URLSessionTaskDelegate": ["urlSession"],
+        "URLSessionDataDelegate": ["urlSession"], "URLSessionDownloadDelegate": ["urlSession"],
+    ]
+
+    /// Whether code outside the sources may call a method of `typeName` (named `member`, when one is asked about)
+    /// that they never call: the type (or a type of the sources it inherits from) conforms to, or inherits from, one
+    /// the sources do not declare — whose requirement or delegate callback the method may be, unless that supertype's
+    /// calls are known and none is of this name — or the Objective-C runtime may call its members.
+    func membersCallableFromOutside(_ typeName: String, member: String? = nil) -> Bool {
         var seen: Set<String> = []
         var work = [typeName]
         while let type = work.popLast() {
             guard seen.insert(type).inserted else { continue }
             if exposedTypes.contains(type) { return true }
             for parent in inherits[type] ?? [] where !Self.quietSupertypes.contains(parent) {
-                guard declaredTypes.contains(parent) else { return true }
+                guard declaredTypes.contains(parent) else {
+                    if let member, let prefixes = Self.supertypeRequirementPrefixes[parent],
+                        !prefixes.contains(where: member.hasPrefix)
+                    {
+                        continue
+                    }
+                    return true
+                }
                 work.append(parent)
             }
         }
@@ -694,6 +718,29 @@ final class ProjectIndex {
     private func contextFromCallers(of id: CallableID, visiting: inout Set<CallableID>) -> LaunchContext {
         var sawLaunch = false
         let info = callable(id)
+        // A type's static stored values run once, at the first read of one (`Manager.shared`): a read at launch runs
+        // them then, whatever reads come later; when every read comes after launch, so do they.
+        if info.kind == .storedValues, let typeName = info.typeName, let reads = staticReads[typeName] {
+            var later: LaunchContext?
+            for read in reads.sorted(by: { ($0.file, $0.read.token) < ($1.file, $1.read.token) }) {
+                // A read in the type's own initialiser or stored values runs once they have run: never the first.
+                let reader = callable(CallableID(file: read.file, index: read.read.caller))
+                if reader.typeName == typeName, reader.kind == .initializer || reader.kind == .storedValues { continue }
+                let member = read.read.labels.first ?? ""
+                let place = "\(Self.fileName(files[Int(read.file)].path)):\(read.read.line)"
+                let here = "`\(typeName).\(member)`, read at \(place)"
+                if let deferredBy = read.read.deferredBy {
+                    later = later ?? .afterLaunch(reason: "in \(here) inside \(deferredBy), which runs after launch")
+                    continue
+                }
+                switch launchContext(of: CallableID(file: read.file, index: read.read.caller), visiting: &visiting) {
+                case .launch: return .launch
+                case .afterLaunch(let reason): later = later ?? .afterLaunch(reason: "in \(here) \(reason)")
+                case .unknown: later = .unknown
+                }
+            }
+            if let later, case .afterLaunch = later { return later }
+        }
         for callID in callers(of: id).sorted(by: { location(of: $0) < location(of: $1) }) {
             let call = call(callID)
             let place = location(of: callID)

@@ -30,7 +30,8 @@ extension Project {
             !index.isSystemEntry(id),
             info.name.first.map({ $0.isLetter || $0 == "_" }) == true,
             info.typeName.map({
-                !index.membersCallableFromOutside($0) && !index.inheritsRequirement(named: info.name, into: $0)
+                !index.membersCallableFromOutside($0, member: info.name)
+                    && !index.inheritsRequirement(named: info.name, into: $0)
             }) ?? true
         else { return false }
         // A live caller settles it without reading the sources.
