@@ -11,6 +11,10 @@ struct FactCollector {
     private var deferral: [String?]
     /// For each type scope, its index in `summary.types`.
     private var typeOfScope: [Int32]
+    /// The name of each type declaration's or extension's scope, by scope; `nil` for other scopes.
+    private var typeNameOfScope: [String?]
+    /// The name tokens of type declarations and extensions, with the name.
+    private var typeHeaders: [Int: String] = [:]
     /// For each scope, whether it sits in a closure run on every change of app state (a `NotificationCenter`
     /// observer of `willResignActive`, `didEnterBackground` …).
     private var onStateChange: [Bool]
@@ -31,6 +35,10 @@ struct FactCollector {
         owner = Array(repeating: 0, count: file.scopes.count)
         deferral = Array(repeating: nil, count: file.scopes.count)
         typeOfScope = Array(repeating: -1, count: file.scopes.count)
+        typeNameOfScope = file.scopes.map { scope in
+            scope.kind == .type && scope.name >= 0 ? file.text(Int(scope.name)) : nil
+        }
+        for (scope, name) in zip(file.scopes, typeNameOfScope) where name != nil { typeHeaders[Int(scope.name)] = name }
         onStateChange = Array(repeating: false, count: file.scopes.count)
         // A file that names the scheduler or makes a request: there `x.submit(request)` submits one, also through
         // the app's own protocol the scheduler conforms to (`scheduler.submit(BGAppRefreshTaskRequest(…))`).
@@ -383,15 +391,64 @@ struct FactCollector {
                 case .in:
                     noteClosureParameters(before: index)
                 default:
+                    if token.word == .none, isCapital(file.bytes[Int(token.start)]) { noteTypeName(at: index) }
                     collectCall(at: index, conditions: conditions)
                     collectSessionValue(at: index)
                     collectAssignment(at: index)
                 }
+            case .string, .interpolatedString:
+                noteTypeNames(inStringAt: index)
             default:
                 break
             }
             index += 1
         }
+    }
+
+    // MARK: Type names
+
+    private func isCapital(_ byte: UInt8) -> Bool { byte >= 0x41 && byte <= 0x5A }
+
+    /// Notes the capitalised identifier at `index` when it is not written in a declaration or extension of a type of
+    /// that name (its own name there, `Self`-like uses in its body, `static let shared = Manager()`).
+    private mutating func noteTypeName(at index: Int) {
+        let name = file.text(index)
+        guard !summary.namesOutsideOwnType.contains(name), !isOwnType(name, at: index) else { return }
+        summary.namesOutsideOwnType.insert(name)
+    }
+
+    /// Notes each capitalised word of the string literal at `index` (`NSClassFromString("Manager")`, a log line) that is
+    /// not inside a declaration of a type of that name.
+    private mutating func noteTypeNames(inStringAt index: Int) {
+        let token = file.tokens[index]
+        var at = Int(token.start)
+        let end = Int(token.end)
+        while at < end {
+            guard Tokenizer.isIdentifierHead(file.bytes[at]),
+                at == Int(token.start) || !Tokenizer.isIdentifierBody(file.bytes[at - 1])
+            else {
+                at += 1
+                continue
+            }
+            let start = at
+            while at < end, Tokenizer.isIdentifierBody(file.bytes[at]) { at += 1 }
+            guard isCapital(file.bytes[start]) else { continue }
+            let word = String(decoding: file.bytes[start..<at], as: UTF8.self)
+            if !summary.namesOutsideOwnType.contains(word), !isOwnType(word, at: index) {
+                summary.namesOutsideOwnType.insert(word)
+            }
+        }
+    }
+
+    /// Whether token `index` is the name of a type declaration or extension named `name`, or lies inside one.
+    private func isOwnType(_ name: String, at index: Int) -> Bool {
+        if typeHeaders[index] == name { return true }
+        var scope = Int(file.scopeOf[index])
+        while scope > 0 {
+            if typeNameOfScope[scope] == name { return true }
+            scope = Int(file.scopes[scope].parent)
+        }
+        return false
     }
 
     private mutating func collectCall(at index: Int, conditions: [UInt32]) {

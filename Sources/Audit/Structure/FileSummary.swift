@@ -16,6 +16,9 @@ struct FileSummary: Sendable {
     var sessionUses: [SessionUse] = []
     /// Names passed to `endBackgroundTask(_:)` outside an expiration handler, with the callable each is ended in.
     var taskEnds: [TaskEnd] = []
+    /// Capitalised names (of types, as far as this file can tell) written outside a declaration or extension of a type
+    /// of that name, as code or inside a string literal: a type no file names so is never made.
+    var namesOutsideOwnType: Set<String> = []
     /// Reads of a static member of a type (`Manager.shared`), as calls named after the type whose one label is the
     /// member: the first read runs the type's static stored values.
     var staticReads: [CallInfo] = []

@@ -16,11 +16,11 @@ final class Project {
     private var cache: [Int: SourceFile] = [:]
     private var callsByToken: [Int: [Int32: Int32]] = [:]
     private var resolvedCalls: [Site: [CallableID]] = [:]
-    /// `isUnreachable`'s and `isDeadType`'s answers, and how often (and in which files) each name of a function or
-    /// type that may be dead is written in the sources.
+    /// `isUnreachable`'s and `isDeadType`'s answers, and how often each name of a function that may be dead is
+    /// written in the sources.
     var unreachable: [CallableID: Bool] = [:]
     var deadTypes: [String: Bool] = [:]
-    lazy var mentions: [String: Mentions] = Self.mentionCounts(in: index, sources: sources)
+    lazy var mentions: [String: Int] = Self.mentionCounts(in: index, sources: sources)
     /// Rebuilt files kept at once; tokens take several times the bytes of the source, so big trees are not kept.
     private static let cacheLimit = 64
 

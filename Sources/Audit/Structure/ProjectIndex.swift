@@ -189,6 +189,17 @@ final class ProjectIndex {
     /// Whether the sources declare a type `name` (not only extend it).
     func declares(type name: String) -> Bool { typeDeclarations.contains(name) }
 
+    /// Whether some file names type `name` outside its own declarations and extensions (`FileSummary.namesOutsideOwnType`).
+    func namedOutsideItself(_ name: String) -> Bool { namesOutsideOwnTypes.contains(name) }
+
+    /// Whether a member of type `name` is `public` or `open`.
+    func hasPublicMembers(_ name: String) -> Bool { typesWithPublicMembers.contains(name) }
+
+    private lazy var namesOutsideOwnTypes: Set<String> = files.reduce(into: []) { $0.formUnion($1.namesOutsideOwnType) }
+    private lazy var typesWithPublicMembers: Set<String> = files.reduce(into: []) { names, file in
+        for callable in file.callables where callable.isPublic { callable.typeName.map { names.insert($0) } }
+    }
+
     func declarationCount(of name: String) -> Int {
         (byName[name] ?? []).count { callable($0).kind == .function }
     }

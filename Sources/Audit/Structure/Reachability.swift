@@ -41,7 +41,7 @@ extension Project {
             return false
         }
         let calls = index.calls(named: info.name)
-        guard mentions[info.name]?.count ?? 0 == index.declarationCount(of: info.name) + calls.count else {
+        guard mentions[info.name, default: 0] == index.declarationCount(of: info.name) + calls.count else {
             return false
         }
         // A call that may be one of this function's and is not joined to it keeps it alive: one joined to no function
@@ -61,23 +61,19 @@ extension Project {
         {
             if isUnreachable(CallableID(file: Int32(fileIndex), index: Int32(index))) { return true }
         }
-        let file = self.file(fileIndex)
-        guard let token = file.tokens.firstIndex(where: { Int($0.line) >= line }) else { return false }
-        var scope = Int(file.scopeOf[token])
-        while scope > 0 {
-            let type = file.scopes[scope]
-            if type.kind == .type, type.name >= 0, isDeadType(file.text(Int(type.name))) { return true }
-            scope = Int(type.parent)
+        // In the body of a member of a type nothing makes.
+        return summary(fileIndex).callables.contains { callable in
+            callable.open >= 0 && Int(callable.line) <= line && Int(callable.closeLine) >= line
+                && callable.typeName.map(isDeadType) == true
         }
-        return false
     }
 
     /// Whether nothing can ever make an instance of type `name`, nor reach a static member of it, so that none of its
-    /// code runs: in sources that hold an app's entry, a type the sources declare, with no `public` member, none of
-    /// whose supertypes the sources do not declare asks for a method (`ProjectIndex.membersCallableFromOutside`), not
-    /// the app's entry or delegate, not named in a source the audit does not parse, and whose name is written nowhere
-    /// in the sources outside its own declarations and extensions but in comments (`static let shared = Manager()`
-    /// inside `Manager`, which nothing else names).
+    /// code runs: in sources that hold an app's entry, a type the sources declare, its name capitalised, with no
+    /// `public` member, none of whose supertypes the sources do not declare asks for a method
+    /// (`ProjectIndex.membersCallableFromOutside`), not the app's entry or delegate, not named in a source the audit
+    /// does not parse, and whose name is written nowhere in the sources outside its own declarations and extensions
+    /// but in comments (`static let shared = Manager()` inside `Manager`, which nothing else names).
     func isDeadType(_ name: String) -> Bool {
         if let known = deadTypes[name] { return known }
         let dead = typeIsDead(name)
@@ -86,56 +82,28 @@ extension Project {
     }
 
     private func typeIsDead(_ name: String) -> Bool {
-        guard index.hasAppEntry, index.declares(type: name), !index.membersCallableFromOutside(name),
-            !index.isAppType(name),
-            !index.files.contains(where: { $0.callables.contains { $0.typeName == name && $0.isPublic } }),
-            !namedInOtherSources(name)
-        else { return false }
-        let spelled = Array(name.utf8)
-        for fileIndex in mentions[name]?.files ?? [] {
-            let file = self.file(Int(fileIndex))
-            var headers: Set<Int32> = []
-            for scope in file.scopes
-            where scope.kind == .type && scope.name >= 0 && file.spells(Int(scope.name), spelled) {
-                headers.insert(scope.name)
-            }
-            for token in 0..<file.count {
-                let kind = file.tokens[token].kind
-                let mentioned =
-                    kind == .identifier
-                    ? file.spells(token, spelled)
-                    : (kind == .string || kind == .interpolatedString) && file.contains(spelled, in: token)
-                guard mentioned, !headers.contains(Int32(token)) else { continue }
-                var scope = Int(file.scopeOf[token])
-                var inside = false
-                while scope > 0, !inside {
-                    inside = headers.contains(file.scopes[scope].name) && file.scopes[scope].kind == .type
-                    scope = Int(file.scopes[scope].parent)
-                }
-                if !inside { return false }
-            }
-        }
-        return true
+        // Only a capitalised name is looked for where it is written (`FileSummary.namesOutsideOwnType`).
+        name.first.map { $0 >= "A" && $0 <= "Z" } == true && index.hasAppEntry && index.declares(type: name)
+            && !index.membersCallableFromOutside(name) && !index.isAppType(name) && !index.namedOutsideItself(name)
+            && !index.hasPublicMembers(name) && !namedInOtherSources(name)
     }
 
-    /// How often, and in which files, the name of each function that may be dead (not public, not exposed) and of
-    /// each type the sources declare is written as a whole word in the sources, also in comments and strings: counted
-    /// in one pass, the first time a name is asked about.
-    static func mentionCounts(in index: ProjectIndex, sources: [[UInt8]]) -> [String: Mentions] {
+    /// How often the name of each function that may be dead (not public, not exposed) is written as a whole word in
+    /// the sources, also in comments and strings: counted in one pass, the first time a name is asked about.
+    static func mentionCounts(in index: ProjectIndex, sources: [[UInt8]]) -> [String: Int] {
         var names: Set<String> = []
         for file in index.files {
             for info in file.callables
             where info.kind == .function && info.open >= 0 && !info.isPublic && !info.isExposed {
                 names.insert(info.name)
             }
-            for type in file.types where !type.isExtension && !type.name.isEmpty { names.insert(type.name) }
         }
         return occurrences(of: names, in: sources)
     }
 
     /// How often each of `names` is written as a whole word in `sources`: each word is hashed as it is read, and only
     /// a word whose hash one of the names has is spelled out.
-    private static func occurrences(of names: Set<String>, in sources: [[UInt8]]) -> [String: Mentions] {
+    private static func occurrences(of names: Set<String>, in sources: [[UInt8]]) -> [String: Int] {
         func hash<C: Collection>(_ bytes: C) -> UInt64 where C.Element == UInt8 {
             bytes.reduce(14_695_981_039_346_656_037) { ($0 ^ UInt64($1)) &* 1_099_511_628_211 }
         }
@@ -147,8 +115,8 @@ extension Project {
             hashes.insert(value)
             bits[Int(value & 0xFFFF) >> 6] |= 1 << (value & 63)
         }
-        var counts: [String: Mentions] = [:]
-        for (fileIndex, source) in sources.enumerated() {
+        var counts: [String: Int] = [:]
+        for source in sources {
             source.withUnsafeBufferPointer { text in
                 var index = 0
                 while index < text.count {
@@ -166,7 +134,7 @@ extension Project {
                         continue
                     }
                     let word = String(decoding: UnsafeBufferPointer(rebasing: text[start..<index]), as: UTF8.self)
-                    if names.contains(word) { counts[word, default: Mentions()].add(in: Int32(fileIndex)) }
+                    if names.contains(word) { counts[word, default: 0] += 1 }
                 }
             }
         }
@@ -176,16 +144,5 @@ extension Project {
     private static func isWordByte(_ byte: UInt8) -> Bool {
         byte == ASCII.underscore || byte >= 0x80 || (byte >= 0x30 && byte <= 0x39)
             || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A)
-    }
-}
-
-/// How often a name is written in the sources, and in which files.
-struct Mentions {
-    var count = 0
-    var files: [Int32] = []
-
-    mutating func add(in file: Int32) {
-        count += 1
-        if files.last != file { files.append(file) }
     }
 }

@@ -65,33 +65,6 @@ final class SourceFile: Sendable {
             || `is`(index, "beginBackgroundTaskWithName")
     }
 
-    /// Whether token `index` is an identifier spelled `name` (its UTF-8 bytes).
-    func spells(_ index: Int, _ name: [UInt8]) -> Bool {
-        guard index >= 0, index < tokens.count else { return false }
-        let token = tokens[index]
-        guard token.kind == .identifier, Int(token.end - token.start) == name.count else { return false }
-        return bytes[Int(token.start)..<Int(token.end)].elementsEqual(name)
-    }
-
-    /// Whether the text of token `index` (a string literal's, with its interpolations) holds `name` as a whole word.
-    func contains(_ name: [UInt8], in index: Int) -> Bool {
-        let token = tokens[index]
-        let start = Int(token.start)
-        let end = Int(token.end)
-        guard let first = name.first, end - start >= name.count else { return false }
-        func isWord(_ byte: UInt8) -> Bool { Tokenizer.isIdentifierBody(byte) }
-        var at = start
-        while at + name.count <= end {
-            if bytes[at] == first, bytes[at..<at + name.count].elementsEqual(name),
-                at == start || !isWord(bytes[at - 1]), at + name.count == end || !isWord(bytes[at + name.count])
-            {
-                return true
-            }
-            at += 1
-        }
-        return false
-    }
-
     func text(_ index: Int) -> String {
         let token = tokens[index]
         return String(decoding: bytes[Int(token.start)..<Int(token.end)], as: UTF8.self)
