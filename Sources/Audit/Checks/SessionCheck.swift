@@ -169,8 +169,29 @@ struct SessionCheck {
         case .named(let reference):
             let declarations = resolve(
                 reference, in: configurations, file: file, caller: session.caller, line: session.line)
+            if declarations.isEmpty, case .bare(let name) = reference {
+                return computedConfigurationIsBackground(named: name, from: file, caller: session.caller)
+            }
             return !declarations.isEmpty && declarations.allSatisfy { $0.info.configuration == .background }
         }
+    }
+
+    /// Whether `name`, a computed property of the caller's type (or a global one) whose body makes the configuration
+    /// it returns (`var backgroundConfiguration: URLSessionConfiguration { let c = .background(…); …; return c }`),
+    /// makes a background one: every configuration bound in its body is.
+    private func computedConfigurationIsBackground(named name: String, from file: Int, caller: Int32) -> Bool {
+        let index = project.index
+        let callerType = index.callable(CallableID(file: Int32(file), index: caller)).typeName
+        for (fileIndex, summary) in index.files.enumerated() {
+            for (callableIndex, callable) in summary.callables.enumerated()
+            where callable.kind == .property && callable.name == name && callable.typeName == callerType {
+                let made = configurations.values.joined().filter {
+                    $0.file == fileIndex && $0.info.binding?.place == .local(Int32(callableIndex))
+                }
+                if !made.isEmpty, made.allSatisfy({ $0.info.configuration == .background }) { return true }
+            }
+        }
+        return false
     }
 
     /// Checks a use of a background session; `subject` says which session it is (`` `session` is a background
