@@ -297,7 +297,8 @@ struct Walker {
         found.addFacts(of: inner.found)
         guard inner.found.mentions else { return }
         if paths.obligation == .taskCompleted, isTaskClosure(scope) {
-            found.completionsInTasks += uncancellableCompletions(from: body, to: close, closure: open)
+            found.completionsInTasks += uncancellableCompletions(
+                from: body, to: close, closure: open, marks: found.expirationMarks)
         } else if paths.obligation == .taskCompleted, scope.name >= 0 {
             var sites = unconditionalCompletions(from: body, to: close, closure: open)
             let setsHandler = (body..<close).contains(where: assignsExpirationHandler)
@@ -384,7 +385,9 @@ struct Walker {
     /// of the closure reaches whatever it finds: in its own body or a `do` or `catch` block of it, or a `guard`'s
     /// `else` (`guard !items.isEmpty else { return task.setTaskCompleted(success: true) }`), with no test of
     /// `Task.isCancelled` (or `checkCancellation()`) before them.
-    private func uncancellableCompletions(from body: Int, to close: Int, closure open: Int) -> [Site] {
+    private func uncancellableCompletions(
+        from body: Int, to close: Int, closure open: Int, marks: Set<String> = []
+    ) -> [Site] {
         let own = Int(file.scopeOf[open])
         var awaited = false
         var sites: [Site] = []
@@ -392,6 +395,8 @@ struct Walker {
             if file.word(index) == .await { awaited = true }
             if file.is(index, "checkCancellation"), cancellationFallsThrough(at: index, within: own) { continue }
             if file.is(index, "isCancelled") || file.is(index, "checkCancellation") { return sites }
+            // A look at a flag the expiration handler sets (`guard !expired else { return }`) tells the paths apart.
+            if file.isIdentifier(index), !marks.isEmpty, marks.contains(file.text(index)) { return sites }
             guard awaited, isCompletionOfTask(index) else { continue }
             var scope = Int(file.scopeOf[index])
             var reached = true
@@ -399,7 +404,16 @@ struct Walker {
                 let current = file.scopes[scope]
                 // A guard's `else` is the one `else` not written after a `}`.
                 let isGuardElse = current.control == .else && !file.isPunct(Int(current.head) - 1, ASCII.closeBrace)
-                guard current.kind == .control, current.control == .do || current.control == .catch || isGuardElse
+                // An `if` on something else than the expiration (`if let callback = onSync { await callback(); … }`)
+                // is taken whether time has run out or not: one that names no flag the expiration handler sets and
+                // nothing named like a state of stopping (`isSuspended`, `didExpire`, `isCancelled` …).
+                let isUnrelatedIf =
+                    current.control == .if && current.head >= 0
+                    && !(Int(current.head)..<Int(current.open)).contains {
+                        file.isIdentifier($0) && (marks.contains(file.text($0)) || Self.namesStopping(file.text($0)))
+                    }
+                guard current.kind == .control,
+                    current.control == .do || current.control == .catch || isGuardElse || isUnrelatedIf
                 else {
                     reached = false
                     break
@@ -410,6 +424,16 @@ struct Walker {
         }
         return sites
     }
+
+    /// Whether `name` reads like a state of work stopped or over (`isSuspended`, `expired`, `isCancelled`, `done`).
+    private static func namesStopping(_ name: String) -> Bool {
+        let lowered = name.lowercased()
+        return stoppingStates.contains(where: lowered.contains)
+    }
+
+    private static let stoppingStates = [
+        "cancel", "expir", "suspend", "stop", "finish", "complet", "done", "timeout", "timedout", "terminat", "abort",
+    ]
 
     /// Whether the `checkCancellation()` at `index` throws into a `do` (of the closure whose scope is `own`) whose
     /// `catch` clauses neither return nor throw: the path goes on after them, cancelled or not
@@ -1543,7 +1567,8 @@ struct Walker {
                         let body = file.scopes[Int(file.scopeOf[index])]
                         if body.kind == .function || body.kind == .closure, body.close > body.open {
                             found.completionsInTasks += uncancellableCompletions(
-                                from: close + 1, to: Int(body.close), closure: Int(body.open))
+                                from: close + 1, to: Int(body.close), closure: Int(body.open),
+                                marks: found.expirationMarks)
                         }
                     }
                 }
