@@ -371,9 +371,52 @@ struct BackgroundTaskCheck {
                         + "later, after the handler has returned; it must end the task before returning, or iOS "
                         + "terminates the app."))
         }
+        if let open = expiration, let exit = weakSelfExit(ofHandlerAt: open, in: file) {
+            findings.append(
+                Finding(
+                    rule: .unpairedBeginBackgroundTask, at: location,
+                    message: "The expiration handler returns at line \(file.line(exit)) without ending the task when "
+                        + "its weakly captured `self` is gone; then nothing ends it and iOS terminates the app."))
+        }
         checkIdentifier(
             token, end: end, expiration: expiration, in: file, fileIndex: fileIndex, ended: ended, paths: paths,
             into: &findings)
+    }
+
+    /// The `return` of a `guard let self … else { return }` (or `guard let strongSelf = self`) at the top level of
+    /// the expiration handler opened at `open`, before the handler ends the task: taken when the weakly captured
+    /// object is gone, it leaves the task unended.
+    private func weakSelfExit(ofHandlerAt open: Int, in file: SourceFile) -> Int? {
+        let close = Int(file.matching[open])
+        guard close > open else { return nil }
+        let own = Int(file.scopeOf[open + 1 < close ? open + 1 : open])
+        var token = open + 1
+        while token < close {
+            if file.is(token, "endBackgroundTask") { return nil }
+            if file.word(token) == .guard, Int(file.scopeOf[token]) == own {
+                var cursor = token + 1
+                while cursor < close, file.word(cursor) != .else { cursor += 1 }
+                let condition = token + 1..<cursor
+                let bindsSelf =
+                    condition.contains { file.word($0) == .`self` }
+                    && condition.contains { file.word($0) == .let || file.word($0) == .var }
+                guard bindsSelf, file.isPunct(cursor + 1, ASCII.openBrace) else {
+                    token = cursor
+                    continue
+                }
+                let elseClose = Int(file.matching[cursor + 1])
+                guard elseClose > cursor + 1 else { return nil }
+                let body = cursor + 2..<elseClose
+                if !body.contains(where: { file.is($0, "endBackgroundTask") }),
+                    let exit = body.first(where: { file.word($0) == .return })
+                {
+                    return exit
+                }
+                token = elseClose
+            }
+            token += 1
+        }
+        return nil
     }
 
     private func checkIdentifier(

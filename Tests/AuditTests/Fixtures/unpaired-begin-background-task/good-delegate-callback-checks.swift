@@ -13,8 +13,7 @@ final class TripRecorder: NSObject, CLLocationManagerDelegate {
             return TripPoint(latitude: location.coordinate.latitude, longitude: location.coordinate.longitude)
         }
         if UIApplication.shared.applicationState == .background, uploadTask == .invalid {
-            uploadTask = UIApplication.shared.beginBackgroundTask { [weak self] in
-                guard let self else { return }
+            uploadTask = UIApplication.shared.beginBackgroundTask {
                 UIApplication.shared.endBackgroundTask(self.uploadTask)
                 self.uploadTask = .invalid
             }

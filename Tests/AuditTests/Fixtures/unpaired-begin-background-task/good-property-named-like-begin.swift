@@ -7,8 +7,7 @@ final class TrackRecorder {
     private var beginBackgroundTask = UIBackgroundTaskIdentifier.invalid
 
     func start() {
-        beginBackgroundTask = UIApplication.shared.beginBackgroundTask { [weak self] in
-            guard let self else { return }
+        beginBackgroundTask = UIApplication.shared.beginBackgroundTask {
             UIApplication.shared.endBackgroundTask(self.beginBackgroundTask)
             self.beginBackgroundTask = .invalid
         }

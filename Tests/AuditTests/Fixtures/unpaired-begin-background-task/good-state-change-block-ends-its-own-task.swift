@@ -13,15 +13,14 @@ final class CloudAppender {
             forName: UIApplication.didEnterBackgroundNotification, object: nil, queue: nil
         ) { [weak self] _ in
             self?.queue.async {
-                self?.backgroundTaskID = UIApplication.shared.beginBackgroundTask(withName: "Send logs") {
-                    guard let taskID = self?.backgroundTaskID else { return }
-                    UIApplication.shared.endBackgroundTask(taskID)
-                    self?.backgroundTaskID = .invalid
+                guard let self else { return }
+                self.backgroundTaskID = UIApplication.shared.beginBackgroundTask(withName: "Send logs") {
+                    UIApplication.shared.endBackgroundTask(self.backgroundTaskID)
+                    self.backgroundTaskID = .invalid
                 }
-                self?.sendPending()
-                guard let taskID = self?.backgroundTaskID else { return }
-                UIApplication.shared.endBackgroundTask(taskID)
-                self?.backgroundTaskID = .invalid
+                self.sendPending()
+                UIApplication.shared.endBackgroundTask(self.backgroundTaskID)
+                self.backgroundTaskID = .invalid
             }
         }
     }
