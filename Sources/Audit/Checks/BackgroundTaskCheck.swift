@@ -306,6 +306,9 @@ struct BackgroundTaskCheck {
         into findings: inout [Finding]
     ) {
         let location = file.location(token)
+        func report(_ message: String) {
+            findings.append(Finding(rule: .unpairedBeginBackgroundTask, at: location, message: message))
+        }
         guard let call = Self.beginCall(at: token, in: file) else { return }
         let end = call.end
         var expiration = call.trailingClosure
@@ -314,34 +317,26 @@ struct BackgroundTaskCheck {
                 expiration = argument.start
             } else if file.word(argument.start) == .nil {
                 expiration = nil
-                findings.append(
-                    Finding(
-                        rule: .unpairedBeginBackgroundTask, at: location,
-                        message: "beginBackgroundTask has no expiration handler (`nil`): when time runs out nothing "
-                            + "ends the task and iOS terminates the app."))
+                report(
+                    "beginBackgroundTask has no expiration handler (`nil`): when time runs out nothing "
+                        + "ends the task and iOS terminates the app.")
             } else if let local = localHandler(named: argument, before: token, in: file) {
                 expiration = local.open
                 if local.orNil {
-                    findings.append(
-                        Finding(
-                            rule: .unpairedBeginBackgroundTask, at: location,
-                            message: "The expiration handler passed to beginBackgroundTask is `nil` when its condition "
-                                + "does not hold: then nothing ends the task when time runs out and iOS terminates "
-                                + "the app."))
+                    report(
+                        "The expiration handler passed to beginBackgroundTask is `nil` when its condition "
+                            + "does not hold: then nothing ends the task when time runs out and iOS terminates "
+                            + "the app.")
                 }
             } else if !referenceEndsTask(file, argument, fileIndex: fileIndex) {
-                findings.append(
-                    Finding(
-                        rule: .unpairedBeginBackgroundTask, at: location,
-                        message: "The expiration handler passed to beginBackgroundTask does not call "
-                            + "endBackgroundTask(_:); when time runs out, iOS terminates the app."))
+                report(
+                    "The expiration handler passed to beginBackgroundTask does not call "
+                        + "endBackgroundTask(_:); when time runs out, iOS terminates the app.")
             }
         } else if expiration == nil {
-            findings.append(
-                Finding(
-                    rule: .unpairedBeginBackgroundTask, at: location,
-                    message: "beginBackgroundTask has no expiration handler: when time runs out nothing ends the "
-                        + "task and iOS terminates the app."))
+            report(
+                "beginBackgroundTask has no expiration handler: when time runs out nothing ends the "
+                    + "task and iOS terminates the app.")
         }
         // A task kept in a local declared by the begin (`let id = app.beginBackgroundTask { self.start() }`): a call
         // in its handler back into the function that begins it begins and ends a task of its own, never this one.
@@ -355,28 +350,22 @@ struct BackgroundTaskCheck {
             !closureEndsTask(file, open: open, fileIndex: fileIndex, restarting: restarting),
             !endsThroughObserver(file, closure: open)
         {
-            findings.append(
-                Finding(
-                    rule: .unpairedBeginBackgroundTask, at: location,
-                    message: "The expiration handler of this background task does not call endBackgroundTask(_:); "
-                        + "when time runs out, iOS terminates the app."))
+            report(
+                "The expiration handler of this background task does not call endBackgroundTask(_:); "
+                    + "when time runs out, iOS terminates the app.")
         } else if let open = expiration,
             !closureEndsTask(file, open: open, fileIndex: fileIndex, beforeReturning: true),
             !endsThroughObserver(file, closure: open)
         {
-            findings.append(
-                Finding(
-                    rule: .unpairedBeginBackgroundTask, at: location,
-                    message: "The expiration handler of this background task ends it only in code dispatched to run "
-                        + "later, after the handler has returned; it must end the task before returning, or iOS "
-                        + "terminates the app."))
+            report(
+                "The expiration handler of this background task ends it only in code dispatched to run "
+                    + "later, after the handler has returned; it must end the task before returning, or iOS "
+                    + "terminates the app.")
         }
         if let open = expiration, let exit = weakSelfExit(ofHandlerAt: open, in: file) {
-            findings.append(
-                Finding(
-                    rule: .unpairedBeginBackgroundTask, at: location,
-                    message: "The expiration handler returns at line \(file.line(exit)) without ending the task when "
-                        + "its weakly captured `self` is gone; then nothing ends it and iOS terminates the app."))
+            report(
+                "The expiration handler returns at line \(file.line(exit)) without ending the task when its weakly "
+                    + "captured `self` is gone; then nothing ends it and iOS terminates the app.")
         }
         checkIdentifier(
             token, end: end, expiration: expiration, in: file, fileIndex: fileIndex, ended: ended, paths: paths,

@@ -185,7 +185,6 @@ final class ProjectIndex {
         return !resolve(call: info, from: call.file).isEmpty
     }
 
-    /// How many functions the sources declare under `name`, with a body or without (a protocol's requirement).
     /// Whether the sources declare a type `name` (not only extend it).
     func declares(type name: String) -> Bool { typeDeclarations.contains(name) }
 
@@ -200,6 +199,7 @@ final class ProjectIndex {
         for callable in file.callables where callable.isPublic { callable.typeName.map { names.insert($0) } }
     }
 
+    /// How many functions the sources declare under `name`, with a body or without (a protocol's requirement).
     func declarationCount(of name: String) -> Int {
         (byName[name] ?? []).count { callable($0).kind == .function }
     }
@@ -219,7 +219,6 @@ final class ProjectIndex {
     /// constructor call `Type(…)` reaches the type's initialisers and the initial values of its stored properties.
     func resolve(call: CallInfo, from file: Int32) -> [CallableID] {
         guard let all = byName[call.name] else { return [] }
-
         if case .type(let typeName) = call.receiver, call.name.first?.isUppercase != true,
             !declaredTypes.contains(typeName)
         {
