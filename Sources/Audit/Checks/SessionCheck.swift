@@ -24,6 +24,8 @@ struct SessionCheck {
     /// Declarations by name, sessions and configurations apart.
     private let sessions: [String: [Declared]]
     private let configurations: [String: [Declared]]
+    /// For each computed property's name, its type and the configurations its body binds.
+    private let configurationsMadeByProperties: [String: [(type: String?, kinds: [SessionInfo.Configuration])]]
 
     init(project: Project) {
         self.project = project
@@ -42,6 +44,19 @@ struct SessionCheck {
         }
         self.sessions = sessions
         self.configurations = configurations
+        var made: [String: [(type: String?, kinds: [SessionInfo.Configuration])]] = [:]
+        var byCallable: [CallableID: [SessionInfo.Configuration]] = [:]
+        for declared in configurations.values.joined() {
+            guard case .local(let callable)? = declared.info.binding?.place else { continue }
+            byCallable[CallableID(file: Int32(declared.file), index: callable), default: []].append(
+                declared.info.configuration)
+        }
+        for (id, kinds) in byCallable {
+            let callable = project.index.callable(id)
+            guard callable.kind == .property else { continue }
+            made[callable.name, default: []].append((callable.typeName, kinds))
+        }
+        configurationsMadeByProperties = made
     }
 
     func run(into findings: inout [Finding]) {
@@ -182,14 +197,8 @@ struct SessionCheck {
     private func computedConfigurationIsBackground(named name: String, from file: Int, caller: Int32) -> Bool {
         let index = project.index
         let callerType = index.callable(CallableID(file: Int32(file), index: caller)).typeName
-        for (fileIndex, summary) in index.files.enumerated() {
-            for (callableIndex, callable) in summary.callables.enumerated()
-            where callable.kind == .property && callable.name == name && callable.typeName == callerType {
-                let made = configurations.values.joined().filter {
-                    $0.file == fileIndex && $0.info.binding?.place == .local(Int32(callableIndex))
-                }
-                if !made.isEmpty, made.allSatisfy({ $0.info.configuration == .background }) { return true }
-            }
+        for made in configurationsMadeByProperties[name] ?? [] where made.type == callerType {
+            if !made.kinds.isEmpty, made.kinds.allSatisfy({ $0 == .background }) { return true }
         }
         return false
     }

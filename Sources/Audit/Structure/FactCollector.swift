@@ -11,10 +11,12 @@ struct FactCollector {
     private var deferral: [String?]
     /// For each type scope, its index in `summary.types`.
     private var typeOfScope: [Int32]
-    /// The name of each type declaration's or extension's scope, by scope; `nil` for other scopes.
-    private var typeNameOfScope: [String?]
-    /// The name tokens of type declarations and extensions, with the name.
-    private var typeHeaders: [Int: String] = [:]
+    /// The name of each type declaration's or extension's scope (`hash` of it), by scope; `nil` for other scopes.
+    private var typeNameOfScope: [UInt64?]
+    /// The name tokens of type declarations and extensions, with the name's `hash`.
+    private var typeHeaders: [Int: UInt64] = [:]
+    /// The names (`hash`) already in `summary.namesOutsideOwnType`.
+    private var namedOutside: Set<UInt64> = []
     /// For each scope, whether it sits in a closure run on every change of app state (a `NotificationCenter`
     /// observer of `willResignActive`, `didEnterBackground` …).
     private var onStateChange: [Bool]
@@ -36,7 +38,9 @@ struct FactCollector {
         deferral = Array(repeating: nil, count: file.scopes.count)
         typeOfScope = Array(repeating: -1, count: file.scopes.count)
         typeNameOfScope = file.scopes.map { scope in
-            scope.kind == .type && scope.name >= 0 ? file.text(Int(scope.name)) : nil
+            guard scope.kind == .type, scope.name >= 0 else { return nil }
+            let token = file.tokens[Int(scope.name)]
+            return Self.hash(file.bytes[Int(token.start)..<Int(token.end)])
         }
         for (scope, name) in zip(file.scopes, typeNameOfScope) where name != nil { typeHeaders[Int(scope.name)] = name }
         onStateChange = Array(repeating: false, count: file.scopes.count)
@@ -412,9 +416,17 @@ struct FactCollector {
     /// Notes the capitalised identifier at `index` when it is not written in a declaration or extension of a type of
     /// that name (its own name there, `Self`-like uses in its body, `static let shared = Manager()`).
     private mutating func noteTypeName(at index: Int) {
-        let name = file.text(index)
-        guard !summary.namesOutsideOwnType.contains(name), !isOwnType(name, at: index) else { return }
-        summary.namesOutsideOwnType.insert(name)
+        let token = file.tokens[index]
+        let name = Self.hash(file.bytes[Int(token.start)..<Int(token.end)])
+        guard !namedOutside.contains(name), !isOwnType(name, at: index) else { return }
+        namedOutside.insert(name)
+        summary.namesOutsideOwnType.insert(file.text(index))
+    }
+
+    /// FNV-1a of a name's bytes: names are compared by it while the file is read, so that no `String` is made for a
+    /// name already seen.
+    private static func hash(_ bytes: ArraySlice<UInt8>) -> UInt64 {
+        bytes.reduce(14_695_981_039_346_656_037) { ($0 ^ UInt64($1)) &* 1_099_511_628_211 }
     }
 
     /// Notes each capitalised word of the string literal at `index` (`NSClassFromString("Manager")`, a log line) that is
@@ -433,15 +445,16 @@ struct FactCollector {
             let start = at
             while at < end, Tokenizer.isIdentifierBody(file.bytes[at]) { at += 1 }
             guard isCapital(file.bytes[start]) else { continue }
-            let word = String(decoding: file.bytes[start..<at], as: UTF8.self)
-            if !summary.namesOutsideOwnType.contains(word), !isOwnType(word, at: index) {
-                summary.namesOutsideOwnType.insert(word)
+            let word = Self.hash(file.bytes[start..<at])
+            if !namedOutside.contains(word), !isOwnType(word, at: index) {
+                namedOutside.insert(word)
+                summary.namesOutsideOwnType.insert(String(decoding: file.bytes[start..<at], as: UTF8.self))
             }
         }
     }
 
     /// Whether token `index` is the name of a type declaration or extension named `name`, or lies inside one.
-    private func isOwnType(_ name: String, at index: Int) -> Bool {
+    private func isOwnType(_ name: UInt64, at index: Int) -> Bool {
         if typeHeaders[index] == name { return true }
         var scope = Int(file.scopeOf[index])
         while scope > 0 {
@@ -497,10 +510,11 @@ struct FactCollector {
     /// values (`static let shared = Manager()`, and the initialiser it calls), so it is kept, with where it is read,
     /// for the launch context of what those values run.
     private mutating func collectStaticAccess(at index: Int) {
-        guard file.isIdentifier(index), file.word(index) == .none, !file.isPunct(index - 1, ASCII.dot),
-            file.text(index).first?.isUppercase == true, file.isPunct(index + 1, ASCII.dot),
+        guard file.isPunct(index + 1, ASCII.dot), file.isIdentifier(index), file.word(index) == .none,
+            isCapital(file.bytes[Int(file.tokens[index].start)]), !file.isPunct(index - 1, ASCII.dot),
             file.isIdentifier(index + 2), file.word(index + 2) == .none,
-            file.text(index + 2).first?.isLowercase == true, !file.isPunct(index + 3, ASCII.openParen)
+            file.bytes[Int(file.tokens[index + 2].start)] | 0x20 == file.bytes[Int(file.tokens[index + 2].start)],
+            !file.isPunct(index + 3, ASCII.openParen)
         else { return }
         let token = file.tokens[index]
         let scope = Int(file.scopeOf[index])

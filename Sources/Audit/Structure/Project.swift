@@ -99,7 +99,9 @@ final class Project {
             call = CallInfo(
                 name: name, labels: labels, arguments: [], caller: caller(file: file, token: token),
                 token: Int32(token), line: 0, column: 0)
-            call.isReference = labels.isEmpty && !self.file(file).isPunct(token + 1, ASCII.openParen)
+            // Not a call the index holds (each is, with its parentheses or trailing closure): a function named, when
+            // no labels are given.
+            call.isReference = labels.isEmpty
         }
         let result = index.resolve(call: call, from: Int32(file))
         resolvedCalls[site] = result
