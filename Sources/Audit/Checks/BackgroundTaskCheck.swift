@@ -378,7 +378,7 @@ struct BackgroundTaskCheck {
     private func weakSelfExit(ofHandlerAt open: Int, in file: SourceFile) -> Int? {
         let close = Int(file.matching[open])
         guard close > open else { return nil }
-        let own = Int(file.scopeOf[open + 1 < close ? open + 1 : open])
+        let own = Int(file.scopeOf[open])
         var token = open + 1
         while token < close {
             if file.is(token, "endBackgroundTask") { return nil }

@@ -382,12 +382,13 @@ struct Walker {
     }
 
     /// The completions of the task in the `Task` closure `body..<close` that come after an `await` and that a run
-    /// of the closure reaches whatever it finds: in its own body or a `do` or `catch` block of it, or a `guard`'s
-    /// `else` (`guard !items.isEmpty else { return task.setTaskCompleted(success: true) }`), with no test of
-    /// `Task.isCancelled` (or `checkCancellation()`) before them.
-    private func uncancellableCompletions(
-        from body: Int, to close: Int, closure open: Int, marks: Set<String> = []
-    ) -> [Site] {
+    /// of the closure reaches whatever it finds: in its own body or a `do` or `catch` block of it, a `guard`'s `else`
+    /// (`guard !items.isEmpty else { return task.setTaskCompleted(success: true) }`) or an `if` on something else than
+    /// the expiration, with no test of `Task.isCancelled` (or `checkCancellation()`), nor of one of `marks` (the flags
+    /// the expiration handler sets), before them.
+    private func uncancellableCompletions(from body: Int, to close: Int, closure open: Int, marks: Set<String>)
+        -> [Site]
+    {
         let own = Int(file.scopeOf[open])
         var awaited = false
         var sites: [Site] = []

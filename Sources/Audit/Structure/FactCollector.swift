@@ -11,11 +11,11 @@ struct FactCollector {
     private var deferral: [String?]
     /// For each type scope, its index in `summary.types`.
     private var typeOfScope: [Int32]
-    /// The name of each type declaration's or extension's scope (`hash` of it), by scope; `nil` for other scopes.
+    /// The name of each type declaration's or extension's scope (`WordTable.hash` of it), by scope; `nil` for others.
     private var typeNameOfScope: [UInt64?]
-    /// The name tokens of type declarations and extensions, with the name's `hash`.
+    /// The name tokens of type declarations and extensions, with the name's hash.
     private var typeHeaders: [Int: UInt64] = [:]
-    /// The names (`hash`) already in `summary.namesOutsideOwnType`.
+    /// The names (hashed) already in `summary.namesOutsideOwnType`.
     private var namedOutside: Set<UInt64> = []
     /// For each scope, whether it sits in a closure run on every change of app state (a `NotificationCenter`
     /// observer of `willResignActive`, `didEnterBackground` …).
@@ -40,7 +40,7 @@ struct FactCollector {
         typeNameOfScope = file.scopes.map { scope in
             guard scope.kind == .type, scope.name >= 0 else { return nil }
             let token = file.tokens[Int(scope.name)]
-            return Self.hash(file.bytes[Int(token.start)..<Int(token.end)])
+            return file.bytes.withUnsafeBufferPointer { WordTable.hash($0, Int(token.start), Int(token.end)) }
         }
         for (scope, name) in zip(file.scopes, typeNameOfScope) where name != nil { typeHeaders[Int(scope.name)] = name }
         onStateChange = Array(repeating: false, count: file.scopes.count)
@@ -412,21 +412,22 @@ struct FactCollector {
     // MARK: Type names
 
     private func isCapital(_ byte: UInt8) -> Bool { byte >= 0x41 && byte <= 0x5A }
+    private func isSmall(_ byte: UInt8) -> Bool { byte >= 0x61 && byte <= 0x7A }
+
+    /// `WordTable.hash` of the bytes `start..<end`: a name is compared by it while the file is read, so that no
+    /// `String` is made for a name already seen.
+    private func hash(_ start: Int, _ end: Int) -> UInt64 {
+        file.bytes.withUnsafeBufferPointer { WordTable.hash($0, start, end) }
+    }
 
     /// Notes the capitalised identifier at `index` when it is not written in a declaration or extension of a type of
     /// that name (its own name there, `Self`-like uses in its body, `static let shared = Manager()`).
     private mutating func noteTypeName(at index: Int) {
         let token = file.tokens[index]
-        let name = Self.hash(file.bytes[Int(token.start)..<Int(token.end)])
+        let name = hash(Int(token.start), Int(token.end))
         guard !namedOutside.contains(name), !isOwnType(name, at: index) else { return }
         namedOutside.insert(name)
         summary.namesOutsideOwnType.insert(file.text(index))
-    }
-
-    /// FNV-1a of a name's bytes: names are compared by it while the file is read, so that no `String` is made for a
-    /// name already seen.
-    private static func hash(_ bytes: ArraySlice<UInt8>) -> UInt64 {
-        bytes.reduce(14_695_981_039_346_656_037) { ($0 ^ UInt64($1)) &* 1_099_511_628_211 }
     }
 
     /// Notes each capitalised word of the string literal at `index` (`NSClassFromString("Manager")`, a log line) that is
@@ -445,7 +446,7 @@ struct FactCollector {
             let start = at
             while at < end, Tokenizer.isIdentifierBody(file.bytes[at]) { at += 1 }
             guard isCapital(file.bytes[start]) else { continue }
-            let word = Self.hash(file.bytes[start..<at])
+            let word = hash(start, at)
             if !namedOutside.contains(word), !isOwnType(word, at: index) {
                 namedOutside.insert(word)
                 summary.namesOutsideOwnType.insert(String(decoding: file.bytes[start..<at], as: UTF8.self))
@@ -513,17 +514,13 @@ struct FactCollector {
         guard file.isPunct(index + 1, ASCII.dot), file.isIdentifier(index), file.word(index) == .none,
             isCapital(file.bytes[Int(file.tokens[index].start)]), !file.isPunct(index - 1, ASCII.dot),
             file.isIdentifier(index + 2), file.word(index + 2) == .none,
-            file.bytes[Int(file.tokens[index + 2].start)] | 0x20 == file.bytes[Int(file.tokens[index + 2].start)],
-            !file.isPunct(index + 3, ASCII.openParen)
+            isSmall(file.bytes[Int(file.tokens[index + 2].start)]), !file.isPunct(index + 3, ASCII.openParen)
         else { return }
-        let token = file.tokens[index]
         let scope = Int(file.scopeOf[index])
         summary.staticReads.append(
-            CallInfo(
-                name: file.text(index), labels: [file.text(index + 2)], arguments: [], caller: owner[scope],
-                deferredBy: deferral[scope],
-                onStateChange: onStateChange[scope], token: Int32(index), line: Int32(token.line),
-                column: Int32(file.column(index))))
+            StaticRead(
+                type: file.text(index), member: file.text(index + 2), caller: owner[scope],
+                deferredBy: deferral[scope], token: Int32(index), line: Int32(file.tokens[index].line)))
     }
 
     /// What the call at `index` is made on: the first component of its member chain decides.

@@ -19,9 +19,8 @@ struct FileSummary: Sendable {
     /// Capitalised names (of types, as far as this file can tell) written outside a declaration or extension of a type
     /// of that name, as code or inside a string literal: a type no file names so is never made.
     var namesOutsideOwnType: Set<String> = []
-    /// Reads of a static member of a type (`Manager.shared`), as calls named after the type whose one label is the
-    /// member: the first read runs the type's static stored values.
-    var staticReads: [CallInfo] = []
+    /// Reads of a static member of a type (`Manager.shared`): the first read runs the type's static stored values.
+    var staticReads: [StaticRead] = []
     /// Writes `"BGTaskSchedulerPermittedIdentifiers": …` as a dictionary entry: a manifest that generates the app's
     /// Info.plist (Tuist's `InfoPlist.extendingDefault(with:)`), whose permitted list the tree does not hold.
     var generatesPermittedIdentifiers = false
@@ -165,6 +164,18 @@ enum Receiver: Sendable, Hashable {
     case type(String)
     /// `value.foo()`: a method of some instance whose type the audit does not know.
     case instance
+}
+
+/// A read of a type's static member (`Manager.shared`), not a call.
+struct StaticRead: Sendable {
+    var type: String
+    var member: String
+    /// The local callable it is read in.
+    var caller: Int32
+    /// As a call's: the closure that runs later the read sits in (`Task`, `.onAppear` …), if any.
+    var deferredBy: String?
+    var token: Int32
+    var line: Int32
 }
 
 struct CallInfo: Sendable {

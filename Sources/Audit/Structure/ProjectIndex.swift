@@ -64,7 +64,7 @@ final class ProjectIndex {
     /// Types the sources declare, not only extend.
     private var typeDeclarations: Set<String> = []
     /// Reads of a static member (`Manager.shared`) by the type's name, with the file each is in.
-    private var staticReads: [String: [(file: Int32, read: CallInfo)]] = [:]
+    private var staticReads: [String: [(file: Int32, read: StaticRead)]] = [:]
 
     private struct NameKey: Hashable {
         var name: String
@@ -104,7 +104,7 @@ final class ProjectIndex {
                 constantsByName[constant.name, default: []].append((Int32(fileIndex), constant))
             }
             stateChangeSelectors.formUnion(file.stateChangeSelectors)
-            for read in file.staticReads { staticReads[read.name, default: []].append((Int32(fileIndex), read)) }
+            for read in file.staticReads { staticReads[read.type, default: []].append((Int32(fileIndex), read)) }
         }
         for (fileIndex, file) in files.enumerated() {
             for (index, call) in file.calls.enumerated() where byName[call.name] != nil {
@@ -736,9 +736,8 @@ final class ProjectIndex {
                 // A read in the type's own initialiser or stored values runs once they have run: never the first.
                 let reader = callable(CallableID(file: read.file, index: read.read.caller))
                 if reader.typeName == typeName, reader.kind == .initializer || reader.kind == .storedValues { continue }
-                let member = read.read.labels.first ?? ""
                 let place = "\(Self.fileName(files[Int(read.file)].path)):\(read.read.line)"
-                let here = "`\(typeName).\(member)`, read at \(place)"
+                let here = "`\(typeName).\(read.read.member)`, read at \(place)"
                 if let deferredBy = read.read.deferredBy {
                     later = later ?? .afterLaunch(reason: "in \(here) inside \(deferredBy), which runs after launch")
                     continue

@@ -56,16 +56,13 @@ extension Project {
     /// run, or of one nested in it, or in a type nothing can make (`isDeadType`).
     func isInDeadCode(file fileIndex: Int, line: Int) -> Bool {
         for (index, callable) in summary(fileIndex).callables.enumerated()
-        where callable.kind == .function && callable.open >= 0 && Int(callable.line) <= line
-            && Int(callable.closeLine) >= line
-        {
-            if isUnreachable(CallableID(file: Int32(fileIndex), index: Int32(index))) { return true }
+        where callable.open >= 0 && Int(callable.line) <= line && Int(callable.closeLine) >= line {
+            if callable.typeName.map(isDeadType) == true { return true }
+            if callable.kind == .function, isUnreachable(CallableID(file: Int32(fileIndex), index: Int32(index))) {
+                return true
+            }
         }
-        // In the body of a member of a type nothing makes.
-        return summary(fileIndex).callables.contains { callable in
-            callable.open >= 0 && Int(callable.line) <= line && Int(callable.closeLine) >= line
-                && callable.typeName.map(isDeadType) == true
-        }
+        return false
     }
 
     /// Whether nothing can ever make an instance of type `name`, nor reach a static member of it, so that none of its
@@ -104,14 +101,11 @@ extension Project {
     /// How often each of `names` is written as a whole word in `sources`: each word is hashed as it is read, and only
     /// a word whose hash one of the names has is spelled out.
     private static func occurrences(of names: Set<String>, in sources: [[UInt8]]) -> [String: Int] {
-        func hash<C: Collection>(_ bytes: C) -> UInt64 where C.Element == UInt8 {
-            bytes.reduce(14_695_981_039_346_656_037) { ($0 ^ UInt64($1)) &* 1_099_511_628_211 }
-        }
         var hashes: Set<UInt64> = []
         // A bit per hash's low 16 bits: most words are turned away by it before the set is asked.
         var bits = [UInt64](repeating: 0, count: 1024)
         for name in names {
-            let value = hash(name.utf8)
+            let value = Array(name.utf8).withUnsafeBufferPointer { WordTable.hash($0, 0, $0.count) }
             hashes.insert(value)
             bits[Int(value & 0xFFFF) >> 6] |= 1 << (value & 63)
         }
@@ -125,11 +119,8 @@ extension Project {
                         continue
                     }
                     let start = index
-                    var value: UInt64 = 14_695_981_039_346_656_037
-                    while index < text.count, isWordByte(text[index]) {
-                        value = (value ^ UInt64(text[index])) &* 1_099_511_628_211
-                        index += 1
-                    }
+                    while index < text.count, isWordByte(text[index]) { index += 1 }
+                    let value = WordTable.hash(text, start, index)
                     guard bits[Int(value & 0xFFFF) >> 6] & (1 << (value & 63)) != 0, hashes.contains(value) else {
                         continue
                     }
