@@ -15,7 +15,8 @@ public struct Auditor: Sendable {
         var skipped = tree.skipped
         var named: [(path: String, bytes: [UInt8])] = []
         named.reserveCapacity(tree.swiftFiles.count)
-        let unbuilt = Self.unbuiltFiles(tree)
+        let projects = Self.trustedProjects(tree)
+        let unbuilt = Self.unbuiltFiles(tree, projects: projects)
         for path in tree.swiftFiles {
             switch SourceTree.read(path) {
             case .success(let bytes):
@@ -46,32 +47,64 @@ public struct Auditor: Sendable {
             else { continue }
             lists.append(list)
         }
+        let workspaces = tree.workspaces.compactMap { path -> (path: String, text: String)? in
+            guard case .success(let bytes) = SourceTree.read(path) else { return nil }
+            return (path, String(decoding: bytes, as: UTF8.self))
+        }
+        let build = Build(
+            projects: projects.trusted, packageFolders: tree.packageFolders, workspaces: workspaces, unbuilt: unbuilt)
         return audit(
             sources: named, propertyLists: lists, skipped: skipped, otherSources: tree.otherSources,
-            manifests: tree.manifests, documents: tree.documents, unbuilt: unbuilt)
+            manifests: tree.manifests, documents: tree.documents, build: build)
     }
 
-    /// The Swift files of the tree that lie in an Xcode project's folder while no target of any project in the tree
-    /// compiles them, each with the project's name; a file in a Swift package or a pod is built by it. A project
-    /// that compiles none of the tree's files is not trusted to tell (its paths may be spelled otherwise). Such a file
-    /// is left out of the audit only when it is a copy (`unbuiltCopies`): a file the committed project merely does not
-    /// list yet may be built by the author's.
-    private static func unbuiltFiles(_ tree: SourceTree) -> [String: String] {
-        guard !tree.projects.isEmpty else { return [:] }
+    /// What the tree's Xcode projects say of how it is built.
+    private struct Build {
+        /// The projects that compile some file of the tree.
+        var projects: [XcodeProject] = []
+        var packageFolders: [String] = []
+        var workspaces: [(path: String, text: String)] = []
+        /// `unbuiltFiles`.
+        var unbuilt: [String: String] = [:]
+    }
+
+    /// The tree's Xcode projects, and of them those that compile some file of the tree: a project that compiles none
+    /// is not trusted to tell (its paths may be spelled otherwise).
+    private static func trustedProjects(_ tree: SourceTree) -> (all: [XcodeProject], trusted: [XcodeProject]) {
+        guard !tree.projects.isEmpty else { return ([], []) }
         let projects = tree.projects.compactMap { path -> XcodeProject? in
             guard case .success(let bytes) = SourceTree.read(path) else { return nil }
             return XcodeProject(path: path, bytes: bytes)
         }
-        let trusted = projects.filter { project in
-            tree.swiftFiles.contains { project.holds($0) && project.builds($0) }
+        let folders = ProjectFolders(projects)
+        var trusted = Set<Int>()
+        for path in tree.swiftFiles {
+            let key = XcodeProject.key(path)
+            for index in folders.holding(key) where projects[index].builds(key: key) { trusted.insert(index) }
         }
+        return (projects, projects.indices.filter(trusted.contains).map { projects[$0] })
+    }
+
+    /// The Swift files of the tree that lie in a trusted Xcode project's folder while no target of any project in the
+    /// tree compiles them, each with the project's name; a file in a Swift package or a pod is built by it. Such a
+    /// file is left out of the audit only when it is a copy (`unbuiltCopies`): a file the committed project merely
+    /// does not list yet may be built by the author's.
+    private static func unbuiltFiles(
+        _ tree: SourceTree, projects: (all: [XcodeProject], trusted: [XcodeProject])
+    ) -> [String: String] {
+        let trusted = projects.trusted
         guard !trusted.isEmpty else { return [:] }
+        let compiled = Set(projects.all.flatMap(\.compiled))
+        let compiledFolders = projects.all.flatMap(\.compiledFolders)
+        let folders = ProjectFolders(trusted)
         var unbuilt: [String: String] = [:]
-        for path in tree.swiftFiles where !projects.contains(where: { $0.builds(path) }) {
-            guard let owner = trusted.last(where: { $0.holds(path) }),
+        for path in tree.swiftFiles {
+            let key = XcodeProject.key(path)
+            guard !compiled.contains(key), !compiledFolders.contains(where: { key.hasPrefix($0 + "/") }),
+                let owner = folders.holding(key).max(),
                 !tree.packageFolders.contains(where: { path.hasPrefix($0 + "/") })
             else { continue }
-            unbuilt[path] = owner.name
+            unbuilt[path] = trusted[owner].name
         }
         return unbuilt
     }
@@ -142,11 +175,12 @@ public struct Auditor: Sendable {
     private func audit(
         sources: [(path: String, bytes: [UInt8])], propertyLists: [PermittedIdentifiers],
         skipped: [SkippedFile], otherSources: [String] = [], manifests: [String] = [], documents: [String] = [],
-        unbuilt: [String: String] = [:]
+        build: Build = Build()
     ) -> AuditReport {
         var skipped = skipped
         var summaries: [FileSummary] = []
         var kept: [[UInt8]] = []
+        var imports: [[String]] = []
         summaries.reserveCapacity(sources.count)
         kept.reserveCapacity(sources.count)
         for source in sources {
@@ -155,14 +189,16 @@ public struct Auditor: Sendable {
                 continue
             }
             let file = SourceFile(path: source.path, bytes: source.bytes)
-            if let framework = Self.testFramework(of: file) {
+            let modules = Self.imports(of: file)
+            if let framework = modules.testFramework {
                 skipped.append(SkippedFile(file: source.path, reason: "test code (imports \(framework))"))
                 continue
             }
             summaries.append(FactCollector.collect(file))
             kept.append(source.bytes)
+            imports.append(modules.names)
         }
-        let copies = Self.unbuiltCopies(unbuilt, among: summaries)
+        let copies = Self.unbuiltCopies(build.unbuilt, among: summaries)
         if !copies.isEmpty {
             let keep = summaries.indices.filter { copies[summaries[$0].path] == nil }
             for summary in summaries where copies[summary.path] != nil {
@@ -170,10 +206,33 @@ public struct Auditor: Sendable {
             }
             summaries = keep.map { summaries[$0] }
             kept = keep.map { kept[$0] }
+            imports = keep.map { imports[$0] }
         }
-        let project = Project(
-            summaries: summaries, sources: kept, propertyLists: propertyLists, otherSources: otherSources,
-            manifests: manifests, documents: documents)
+        let groups = ProjectGroups(
+            paths: summaries.map(\.path), imports: imports, projects: build.projects,
+            packageFolders: build.packageFolders, workspaces: build.workspaces)
+        var findings: [Finding] = []
+        let lists = groups.split(propertyLists.map(\.path))
+        let others = groups.split(otherSources)
+        let manifestsByGroup = groups.split(manifests)
+        let documentsByGroup = groups.split(documents)
+        for (group, files) in groups.files.enumerated() {
+            let project = Project(
+                summaries: files.map { summaries[$0] }, sources: files.map { kept[$0] },
+                propertyLists: lists[group].map { propertyLists[$0] },
+                otherSources: others[group].map { otherSources[$0] },
+                manifests: manifestsByGroup[group].map { manifests[$0] },
+                documents: documentsByGroup[group].map { documents[$0] })
+            findings += Self.findings(in: project)
+        }
+        skipped.sort { $0.file < $1.file }
+        return AuditReport(
+            findings: Array(Set(findings)), filesScanned: summaries.count,
+            propertyListsRead: propertyLists.count, skipped: skipped)
+    }
+
+    /// What the rules find in one project, less what dead code or a device build's left-out lines would do.
+    private static func findings(in project: Project) -> [Finding] {
         var findings: [Finding] = []
         RegistrationCheck(project: project).run(into: &findings)
         HandlerCheck(project: project).run(into: &findings)
@@ -186,16 +245,14 @@ public struct Auditor: Sendable {
         LocationCheck(project: project).run(into: &findings)
         // What dead code would do never happens (`Reachability.swift`), nor what an iOS device build leaves out
         // (`#if os(macOS)`).
+        let summaries = project.index.files
         let fileIndexes = Dictionary(summaries.indices.map { (summaries[$0].path, $0) }) { first, _ in first }
         findings.removeAll { finding in
             guard let file = fileIndexes[finding.file] else { return false }
             return summaries[file].unbuiltLines.contains { $0.contains(finding.line) }
                 || project.isInDeadCode(file: file, line: finding.line)
         }
-        skipped.sort { $0.file < $1.file }
-        return AuditReport(
-            findings: Array(Set(findings)), filesScanned: summaries.count,
-            propertyListsRead: propertyLists.count, skipped: skipped)
+        return findings
     }
 }
 
@@ -203,16 +260,21 @@ extension Auditor {
     /// Frameworks only a test target imports: a file importing one is test code, which never runs in the app.
     private static let testFrameworks: Set<String> = ["XCTest", "Testing", "Quick", "Nimble"]
 
-    /// What makes `file` test code, if anything: a test framework it imports (`import XCTest`), or a module it imports
-    /// `@testable`. Its registrations, handlers and callbacks run only under a test runner, never when the system
-    /// launches the app.
-    static func testFramework(of file: SourceFile) -> String? {
-        for token in 0..<file.count where file.word(token) == .import && file.isIdentifier(token + 1) {
-            let name = file.text(token + 1)
-            if testFrameworks.contains(name) { return name }
-            if file.is(token - 1, "testable"), file.isPunct(token - 2, ASCII.at) { return "@testable " + name }
+    /// The modules `file` imports (`import struct Kit.Thing` imports `Kit`), and what makes it test code, if anything:
+    /// a test framework it imports (`import XCTest`), or a module it imports `@testable`. A test file's registrations,
+    /// handlers and callbacks run only under a test runner, never when the system launches the app.
+    static func imports(of file: SourceFile) -> (names: [String], testFramework: String?) {
+        var names: [String] = []
+        for token in 0..<file.count where file.word(token) == .import {
+            var module = token + 1
+            if file.word(module).isReserved, file.isIdentifier(module + 1) { module += 1 }
+            guard file.isIdentifier(module) else { continue }
+            let name = file.text(module)
+            if testFrameworks.contains(name) { return (names, name) }
+            if file.is(token - 1, "testable"), file.isPunct(token - 2, ASCII.at) { return (names, "@testable " + name) }
+            names.append(name)
         }
-        return nil
+        return (names, nil)
     }
 }
 

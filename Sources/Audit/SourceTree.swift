@@ -28,6 +28,9 @@ struct SourceTree {
     var documents: [String] = []
     /// Xcode projects' `project.pbxproj` files: which Swift files in a project's folder its targets compile.
     var projects: [String] = []
+    /// Xcode workspaces' `contents.xcworkspacedata` files (outside a project, whose own workspace lists only itself):
+    /// the projects a workspace lists are built together.
+    var workspaces: [String] = []
     /// Folders holding a `Package.swift` or a `.podspec`: their sources are built by the package, whatever an Xcode
     /// project around them lists.
     var packageFolders: [String] = []
@@ -152,6 +155,10 @@ struct SourceTree {
                 documents.append(path)
             } else if entry.name == "project.pbxproj" {
                 projects.append(path)
+            } else if entry.name == "contents.xcworkspacedata", directory.hasSuffix(".xcworkspace"),
+                !directory.hasSuffix(".xcodeproj/project.xcworkspace")
+            {
+                workspaces.append(path)
             } else if entry.name.hasSuffix(".podspec") || entry.name.hasSuffix(".podspec.json") {
                 packageFolders.append(directory)
             }

@@ -15,6 +15,10 @@ struct XcodeProject: Sendable {
     private(set) var compiled: Set<String> = []
     /// Folders whose every file is compiled, in lower case.
     private(set) var compiledFolders: [String] = []
+    /// The modules its targets build, as Swift spells them (`My_App` for a product named `My-App`).
+    private(set) var modules: Set<String> = []
+    /// The names of the other projects it references (`Library.xcodeproj`, a subproject whose products it links).
+    private(set) var subprojects: Set<String> = []
 
     /// Reads the `project.pbxproj` at `path` (inside `Name.xcodeproj`); `nil` when it is not one the reader follows.
     init?(path: String, bytes: [UInt8]) {
@@ -29,7 +33,21 @@ struct XcodeProject: Sendable {
         else { return nil }
         var paths: [String: String] = [:]
         resolve(mainGroup, under: directory, objects: objects, into: &paths, depth: 0)
-        for case .dictionary(let object) in objects.values where object["isa"] == .string("PBXSourcesBuildPhase") {
+        for case .dictionary(let object) in objects.values {
+            switch object["isa"] {
+            case .string("PBXNativeTarget")?:
+                if case .string(let product)? = object["productName"] ?? object["name"] {
+                    modules.insert(String(product.map { $0.isLetter || $0.isNumber || $0 == "_" ? $0 : "_" }))
+                }
+                continue
+            case .string("PBXFileReference")?:
+                if case .string(let path)? = object["path"], path.hasSuffix(".xcodeproj") {
+                    subprojects.insert(String(path.split(separator: "/").last ?? ""))
+                }
+                continue
+            case .string("PBXSourcesBuildPhase")?: break
+            default: continue
+            }
             guard case .array(let files)? = object["files"] else { continue }
             for case .string(let buildFile) in files {
                 guard case .dictionary(let build)? = objects[buildFile],
@@ -42,10 +60,13 @@ struct XcodeProject: Sendable {
     }
 
     /// Whether the targets compile the file at `path`.
-    func builds(_ path: String) -> Bool {
-        let path = Self.normalized(path).lowercased()
-        return compiled.contains(path) || compiledFolders.contains { path.hasPrefix($0 + "/") }
-    }
+    func builds(_ path: String) -> Bool { builds(key: Self.key(path)) }
+
+    /// Whether the targets compile the file whose `key` is `key`.
+    func builds(key: String) -> Bool { compiled.contains(key) || compiledFolders.contains { key.hasPrefix($0 + "/") } }
+
+    /// `path` as projects compare paths: `normalized`, in lower case.
+    static func key(_ path: String) -> String { normalized(path).lowercased() }
 
     /// Whether `path` lies in the project's folder. Paths are compared as `normalized` spells them, so a tree walked
     /// from `.` (`./App/View.swift`) meets the project's own paths (`App/View.swift`).
@@ -219,5 +240,30 @@ struct XcodeProject: Sendable {
                 return "_$/:.-+<>".utf8.contains(byte)
             }
         }
+    }
+}
+
+/// Xcode projects found by the folders that hold them: the projects around a file cost a lookup per folder of its
+/// path, not a comparison with every project (a book's examples hold 1,780).
+struct ProjectFolders {
+    private var indexes: [String: [Int]] = [:]
+
+    init(_ projects: [XcodeProject]) {
+        for (index, project) in projects.enumerated() {
+            indexes[XcodeProject.key(project.directory), default: []].append(index)
+        }
+    }
+
+    /// The indexes of the projects whose folder holds the file whose `XcodeProject.key` is `key`, the innermost
+    /// folder's first (as `XcodeProject.holds` decides).
+    func holding(_ key: String) -> [Int] {
+        var found: [Int] = []
+        var folder = Substring(key)
+        while let slash = folder.lastIndex(of: "/") {
+            folder = folder[..<slash]
+            if !folder.isEmpty, let here = indexes[String(folder)] { found += here }
+        }
+        if !key.hasPrefix("/"), let root = indexes[""] { found += root }
+        return found
     }
 }

@@ -1,3 +1,5 @@
+import Foundation
+import TestSupport
 import Testing
 
 @testable import Audit
@@ -67,5 +69,109 @@ struct XcodeProjectTests {
         #expect(XcodeProject.normalized("/a/./b/../c") == "/a/c")
         #expect(XcodeProject.normalized("/a//b") == "/a/b")
         #expect(XcodeProject.normalized("../x") == "../x")
+    }
+
+    /// A project named `name` whose one target (`name`) compiles `name/AppDelegate.swift`.
+    static func projectText(_ name: String) -> String {
+        """
+        // !$*UTF8*$!
+        {
+        	objects = {
+        		B1 = {isa = PBXBuildFile; fileRef = R1; };
+        		R1 = {isa = PBXFileReference; path = AppDelegate.swift; sourceTree = "<group>"; };
+        		G0 = {isa = PBXGroup; children = (G1, ); sourceTree = "<group>"; };
+        		G1 = {isa = PBXGroup; children = (R1, ); path = \(name); sourceTree = "<group>"; };
+        		T1 = {isa = PBXNativeTarget; name = \(name); productName = \(name); };
+        		P1 = {isa = PBXProject; mainGroup = G0; };
+        		X1 = {isa = PBXSourcesBuildPhase; files = (B1, ); };
+        	};
+        	rootObject = P1;
+        }
+        """
+    }
+
+    /// An app delegate that registers and requests `com.example.refresh` at launch, after `imports`.
+    static func appDelegate(imports: String = "") -> String {
+        """
+        import BackgroundTasks
+        import UIKit
+        \(imports)
+
+        @main
+        class AppDelegate: UIResponder, UIApplicationDelegate {
+            func application(
+                _ application: UIApplication, didFinishLaunchingWithOptions options: [UIApplication.LaunchOptionsKey: Any]?
+            ) -> Bool {
+                BGTaskScheduler.shared.register(forTaskWithIdentifier: "com.example.refresh", using: nil) { task in
+                    task.expirationHandler = { task.setTaskCompleted(success: false) }
+                    Self.schedule()
+                    task.setTaskCompleted(success: true)
+                }
+                Self.schedule()
+                return true
+            }
+
+            static func schedule() {
+                try? BGTaskScheduler.shared.submit(BGAppRefreshTaskRequest(identifier: "com.example.refresh"))
+            }
+        }
+        """
+    }
+
+    static let infoPropertyList = """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <plist version="1.0">
+        <dict>
+        	<key>BGTaskSchedulerPermittedIdentifiers</key>
+        	<array>
+        		<string>com.example.refresh</string>
+        	</array>
+        </dict>
+        </plist>
+        """
+
+    /// A book's two example apps, `One` and `Two`, each registering the same identifier in its own project; `linked`
+    /// adds what makes them one build. The rules that found something.
+    static func examples(_ linked: [String: String] = [:], twoImports: String = "") throws -> Set<String> {
+        let directory = TemporaryDirectory()
+        var files = [
+            "Examples/One/One.xcodeproj/project.pbxproj": projectText("One"),
+            "Examples/One/One/AppDelegate.swift": appDelegate(),
+            "Examples/One/One/Info.plist": infoPropertyList,
+            "Examples/Two/Two.xcodeproj/project.pbxproj": projectText("Two"),
+            "Examples/Two/Two/AppDelegate.swift": appDelegate(imports: twoImports),
+            "Examples/Two/Two/Info.plist": infoPropertyList,
+        ]
+        files.merge(linked) { _, new in new }
+        for (path, text) in files {
+            try FileManager.default.createDirectory(
+                atPath: (directory.path(path) as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            try Data(text.utf8).write(to: URL(fileURLWithPath: directory.path(path)))
+        }
+        return Set(try Auditor().audit(paths: [directory.url.path]).findings.map(\.rule.id))
+    }
+
+    @Test("the example apps of one repository, each its own Xcode project, are audited apart")
+    func examplesApart() throws {
+        #expect(try Self.examples().isEmpty)
+    }
+
+    @Test("projects are one app when one imports the other's module, a workspace lists both, or a package holds them")
+    func examplesTogether() throws {
+        #expect(try Self.examples(twoImports: "import One").contains("duplicate-registration"))
+        let workspace = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <Workspace version = "1.0">
+               <FileRef location = "group:One/One.xcodeproj"></FileRef>
+               <FileRef location = "group:Two/Two.xcodeproj"></FileRef>
+            </Workspace>
+            """
+        #expect(
+            try Self.examples(["Examples/All.xcworkspace/contents.xcworkspacedata": workspace])
+                .contains("duplicate-registration"))
+        let package = "// swift-tools-version:5.9\nimport PackageDescription\nlet package = Package(name: \"Kit\")\n"
+        #expect(try Self.examples(["Package.swift": package]).contains("duplicate-registration"))
+        // A package inside one example's folder is that example's.
+        #expect(try Self.examples(["Examples/One/Kit/Package.swift": package]).isEmpty)
     }
 }
