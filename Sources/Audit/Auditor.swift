@@ -86,9 +86,9 @@ public struct Auditor: Sendable {
     }
 
     /// The Swift files of the tree that lie in a trusted Xcode project's folder while no target of any project in the
-    /// tree compiles them, each with the project's name; a file in a Swift package or a pod is built by it. Such a
-    /// file is left out of the audit only when it is a copy (`unbuiltCopies`): a file the committed project merely
-    /// does not list yet may be built by the author's.
+    /// tree compiles them, each with the project's name; a file a Swift package or a pod builds is built
+    /// (`packageSourceFolders`). Such a file is left out of the audit only when it is a copy (`unbuiltCopies`): a file
+    /// the committed project merely does not list yet may be built by the author's.
     private static func unbuiltFiles(
         _ tree: SourceTree, projects: (all: [XcodeProject], trusted: [XcodeProject])
     ) -> [String: String] {
@@ -97,12 +97,13 @@ public struct Auditor: Sendable {
         let compiled = Set(projects.all.flatMap(\.compiled))
         let compiledFolders = projects.all.flatMap(\.compiledFolders)
         let folders = ProjectFolders(trusted)
+        let packageSources = tree.packageSourceFolders()
         var unbuilt: [String: String] = [:]
         for path in tree.swiftFiles {
             let key = XcodeProject.key(path)
             guard !compiled.contains(key), !compiledFolders.contains(where: { key.hasPrefix($0 + "/") }),
                 let owner = folders.holding(key).max(),
-                !tree.packageFolders.contains(where: { path.hasPrefix($0 + "/") })
+                !packageSources.contains(where: { path.hasPrefix($0 + "/") })
             else { continue }
             unbuilt[path] = trusted[owner].name
         }

@@ -34,6 +34,8 @@ struct SourceTree {
     /// Folders holding a `Package.swift` or a `.podspec`: their sources are built by the package, whatever an Xcode
     /// project around them lists.
     var packageFolders: [String] = []
+    /// Of `packageFolders`, those holding a `.podspec`, whose every file the pod may build.
+    var podFolders: [String] = []
 
     static let otherSourceSuffixes = [".m", ".mm", ".js", ".jsx", ".ts", ".tsx", ".kt", ".java", ".dart"]
 
@@ -161,6 +163,7 @@ struct SourceTree {
                 workspaces.append(path)
             } else if entry.name.hasSuffix(".podspec") || entry.name.hasSuffix(".podspec.json") {
                 packageFolders.append(directory)
+                podFolders.append(directory)
             }
         }
     }
@@ -198,3 +201,53 @@ struct SourceTree {
 #elseif canImport(Darwin)
     private let systemRead = Darwin.read
 #endif
+
+extension SourceTree {
+    /// The folders of the tree whose files a package or a pod builds: a pod's whole folder; a Swift package's
+    /// target folders (`Sources/…`, `Tests/…`, and each `path:` its manifest names). A file beside them, in a backup
+    /// folder a package's folder also holds, is built by no package.
+    func packageSourceFolders() -> [String] {
+        var folders = podFolders
+        for folder in packageFolders where !podFolders.contains(folder) {
+            guard case .success(let bytes) = Self.read(folder + "/Package.swift") else {
+                folders.append(folder)
+                continue
+            }
+            folders += ["Sources", "Source", "src", "srcs", "Tests", "Plugins"].map { folder + "/" + $0 }
+            // Spelled as the walk spells the tree's files (`./Growth`), which the folders are compared with.
+            folders += Self.manifestPaths(bytes).map { path in
+                var path = Substring(path)
+                while path.hasPrefix("./") { path = path.dropFirst(2) }
+                while path.hasSuffix("/") { path = path.dropLast() }
+                return path.isEmpty || path == "." ? folder : folder + "/" + path
+            }
+        }
+        return folders
+    }
+
+    /// The strings written after `path:` in a package manifest (a target's folder, a local package's).
+    static func manifestPaths(_ bytes: [UInt8]) -> [String] {
+        let key = Array("path:".utf8)
+        var paths: [String] = []
+        var index = 0
+        while index + key.count < bytes.count {
+            guard bytes[index..<(index + key.count)].elementsEqual(key) else {
+                index += 1
+                continue
+            }
+            var start = index + key.count
+            while start < bytes.count, bytes[start] == UInt8(ascii: " ") || bytes[start] == UInt8(ascii: "\n") {
+                start += 1
+            }
+            guard start < bytes.count, bytes[start] == UInt8(ascii: "\""),
+                let end = bytes[(start + 1)...].firstIndex(of: UInt8(ascii: "\""))
+            else {
+                index = start
+                continue
+            }
+            paths.append(String(decoding: bytes[(start + 1)..<end], as: UTF8.self))
+            index = end + 1
+        }
+        return paths
+    }
+}

@@ -174,4 +174,31 @@ struct XcodeProjectTests {
         // A package inside one example's folder is that example's.
         #expect(try Self.examples(["Examples/One/Kit/Package.swift": package]).isEmpty)
     }
+
+    @Test("a copy beside a package's target folders is built by no package, one inside them is audited")
+    func packageFolders() throws {
+        func rules(backup: String) throws -> Set<String> {
+            let directory = TemporaryDirectory()
+            let files = [
+                "App.xcodeproj/project.pbxproj": Self.projectText("App"),
+                "App/AppDelegate.swift": Self.appDelegate(),
+                "App/Info.plist": Self.infoPropertyList,
+                "Package.swift": """
+                // swift-tools-version:5.9
+                import PackageDescription
+                let package = Package(name: "App", targets: [.target(name: "App", path: "App")])
+                """,
+                backup: Self.appDelegate(),
+            ]
+            for (path, text) in files {
+                try FileManager.default.createDirectory(
+                    atPath: (directory.path(path) as NSString).deletingLastPathComponent,
+                    withIntermediateDirectories: true)
+                try Data(text.utf8).write(to: URL(fileURLWithPath: directory.path(path)))
+            }
+            return Set(try Auditor().audit(paths: [directory.url.path]).findings.map(\.rule.id))
+        }
+        #expect(try rules(backup: "Backup-2025/AppDelegate.swift").isEmpty)
+        #expect(try rules(backup: "Sources/Kit/AppDelegate.swift").contains("duplicate-registration"))
+    }
 }
