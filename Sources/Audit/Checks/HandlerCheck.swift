@@ -69,7 +69,10 @@ struct HandlerCheck {
                 + "`\(functionFile.text(function))` as its handler)"
         }
         if registration.kind == .sceneModifier {
-            if !outcome.submits {
+            // An action for an identifier nothing requests never runs: `registeredNeverSubmitted` says so.
+            if !outcome.submits,
+                !isNeverRequested(registration, file: fileIndex, through: wrapperCall, requests: requests)
+            {
                 report(
                     .handlerNotRescheduling, at: location,
                     "The `.backgroundTask(.appRefresh(\(identifier)))` action submits no new "
