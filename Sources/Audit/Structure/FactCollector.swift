@@ -226,6 +226,7 @@ struct FactCollector {
             if file.is(modifier, "public") || file.is(modifier, "open") { info.isPublic = true }
             if file.is(modifier, "private") || file.is(modifier, "fileprivate") { info.isPrivate = true }
             if Self.exposingModifiers.contains(file.text(modifier)) { info.isExposed = true }
+            if file.word(modifier) == .static || file.word(modifier) == .class { info.isStatic = true }
             modifier -= 1
         }
         // An attribute with arguments (`@objc(refresh:)`, `@available(…)`) just before: taken as one that exposes it.

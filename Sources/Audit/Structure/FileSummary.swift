@@ -111,6 +111,8 @@ struct CallableInfo: Sendable {
     var isPublic = false
     /// Declared `private` or `fileprivate`: only its own file calls it.
     var isPrivate = false
+    /// Declared `static` or `class`: called on its type, never on an instance (`client?.setup()` is not it).
+    var isStatic = false
     /// Marked so that code outside the Swift sources may call it though they never do (`FactCollector.exposingModifiers`,
     /// or an attribute with arguments).
     var isExposed = false

@@ -218,7 +218,10 @@ final class ProjectIndex {
     /// on: the named type for `Type.foo()`, the caller's own type and then global functions for `foo()`. A
     /// constructor call `Type(…)` reaches the type's initialisers and the initial values of its stored properties.
     func resolve(call: CallInfo, from file: Int32) -> [CallableID] {
-        guard let all = byName[call.name] else { return [] }
+        guard var all = byName[call.name] else { return [] }
+        // A value's method is no type's `static` one.
+        let isInstance = call.receiver == .instance
+        if isInstance { all.removeAll { callable($0).isStatic } }
         if case .type(let typeName) = call.receiver, call.name.first?.isUppercase != true,
             !declaredTypes.contains(typeName)
         {
@@ -245,7 +248,9 @@ final class ProjectIndex {
             break
         }
         if all.count <= Self.candidateLimit { return accepting(all, call) }
-        let local = accepting(byNameAndFile[NameKey(name: call.name, scope: files[Int(file)].path)] ?? [], call)
+        var local = byNameAndFile[NameKey(name: call.name, scope: files[Int(file)].path)] ?? []
+        if isInstance { local.removeAll { callable($0).isStatic } }
+        local = accepting(local, call)
         return local.count <= Self.candidateLimit ? local : []
     }
 
