@@ -604,9 +604,11 @@ struct FactCollector {
                     handlerClose: handler.close))
             summary.needsDetailedPass = true
         case "backgroundTask":
-            guard isMember, let first = arguments.first, let identifier = appRefreshIdentifier(in: first) else {
-                return
-            }
+            // `.backgroundTask(.appRefresh(…))` on a scene, or `backgroundTask(…)` in an extension of `Scene` (a
+            // modifier of the app's own that wraps it).
+            guard isMember || enclosingTypeName(of: index) == "Scene", let first = arguments.first,
+                let identifier = appRefreshIdentifier(in: first)
+            else { return }
             let handler = handlerClosure(ofCallAt: index, arguments: [])
             summary.registrations.append(
                 RegistrationInfo(
