@@ -21,6 +21,9 @@ struct Walker {
     private var triedAfterFinishing = false
     /// The work was kept for later (`self.current = task`) on the walk: finishing it afterwards is the first time.
     private var keptForLater = false
+    /// A `defer` finishes the work only under a condition (`if !completed { task.setTaskCompleted(…) }`, a flag the
+    /// path sets as it finishes): it runs after the path's own finishing, which is then no repeat.
+    private var finishedByConditionalDefer = false
 
     init(paths: CompletionPaths, file: SourceFile, fileIndex: Int, aliases: Set<String>, depth: Int) {
         self.paths = paths
@@ -1504,7 +1507,13 @@ struct Walker {
         let close = Int(file.matching[start + 1])
         guard close > start + 1 else { return limit }
         // Runs at every exit after this point: finishing inside covers all of them.
-        if case .completed = block(start + 2, close, entry: .open(site(start)), inDo: inDo) { finish(&state) }
+        if case .completed = block(start + 2, close, entry: .open(site(start)), inDo: inDo) {
+            let conditions: Set<Word> = [.if, .guard, .switch]
+            if ((start + 2)..<close).contains(where: { conditions.contains(file.word($0)) }) {
+                finishedByConditionalDefer = true
+            }
+            finish(&state)
+        }
         return close + 1
     }
 
@@ -1785,7 +1794,9 @@ struct Walker {
         let before = finishes
         defer { if finishes > before, case .completed = state { finishedBy = index } }
         if paths.isFinishingCall(name: name, arguments: arguments, in: file, aliases: aliases) {
-            if paths.obligation == .taskCompleted, guarded == 0, !keptForLater, case .completed = state {
+            if paths.obligation == .taskCompleted, guarded == 0, !keptForLater, !finishedByConditionalDefer,
+                case .completed = state
+            {
                 found.repeated.append(site(index))
             }
             finish(&state)
