@@ -280,6 +280,16 @@ final class CompletionPaths {
         case .backgroundTaskEnded:
             // A local closure that ends the task (`finish()`) is among the aliases.
             if aliases.contains(name) { return true }
+            if name == "map" || name == "forEach", arguments.count == 1,
+                file.is(arguments[0].end - 1, "endBackgroundTask"),
+                file.isPunct(arguments[0].start - 1, ASCII.openParen)
+            {
+                // `task.map(UIApplication.shared.endBackgroundTask)`: the optional identifier handed to the method.
+                var receiver = arguments[0].start - 4
+                if file.isPunct(receiver, ASCII.question) { receiver -= 1 }
+                return file.isPunct(arguments[0].start - 3, ASCII.dot) && file.isIdentifier(receiver)
+                    && aliases.contains(file.text(receiver))
+            }
             guard name == "endBackgroundTask" else { return false }
             for argument in arguments {
                 for token in argument.start..<argument.end where file.isIdentifier(token) {
