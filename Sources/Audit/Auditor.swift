@@ -52,7 +52,8 @@ public struct Auditor: Sendable {
             return (path, String(decoding: bytes, as: UTF8.self))
         }
         let build = Build(
-            projects: projects.trusted, packageFolders: tree.packageFolders, workspaces: workspaces, unbuilt: unbuilt)
+            projects: projects.trusted, packageFolders: tree.packageFolders, workspaces: workspaces, unbuilt: unbuilt,
+            appOnly: Self.appOnlyFiles(tree, projects: projects.all))
         return audit(
             sources: named, propertyLists: lists, skipped: skipped, otherSources: tree.otherSources,
             manifests: tree.manifests, documents: tree.documents, build: build)
@@ -66,6 +67,32 @@ public struct Auditor: Sendable {
         var workspaces: [(path: String, text: String)] = []
         /// `unbuiltFiles`.
         var unbuilt: [String: String] = [:]
+        /// `appOnlyFiles`.
+        var appOnly: Set<String> = []
+    }
+
+    /// The Swift files of the tree only app targets compile (an app, an extension), in no package's or pod's folder:
+    /// no other module imports them, so their `public` declarations are no more callable from outside than internal
+    /// ones, and code only they would call is dead when nothing calls it.
+    private static func appOnlyFiles(_ tree: SourceTree, projects: [XcodeProject]) -> Set<String> {
+        guard !projects.isEmpty else { return [] }
+        let packageSources = tree.packageSourceFolders()
+        var compiling: [String: [Int]] = [:]
+        for (index, project) in projects.enumerated() {
+            for key in project.compiled { compiling[key, default: []].append(index) }
+        }
+        let withFolders = projects.indices.filter { !projects[$0].compiledFolders.isEmpty }
+        return Set(
+            tree.swiftFiles.filter { path in
+                let key = XcodeProject.key(path)
+                var forApps = false
+                for index in (compiling[key] ?? []) + withFolders where projects[index].builds(key: key) {
+                    let project = projects[index]
+                    guard project.buildsForAppsOnly(key: key) else { return false }
+                    forApps = true
+                }
+                return forApps && !packageSources.contains { path.hasPrefix($0 + "/") }
+            })
     }
 
     /// The tree's Xcode projects, and of them those that compile some file of the tree: a project that compiles none
@@ -195,7 +222,11 @@ public struct Auditor: Sendable {
                 skipped.append(SkippedFile(file: source.path, reason: "test code (imports \(framework))"))
                 continue
             }
-            summaries.append(FactCollector.collect(file))
+            var summary = FactCollector.collect(file)
+            if build.appOnly.contains(source.path) {
+                for callable in summary.callables.indices { summary.callables[callable].isPublic = false }
+            }
+            summaries.append(summary)
             kept.append(source.bytes)
             imports.append(modules.names)
         }

@@ -19,6 +19,13 @@ struct XcodeProject: Sendable {
     private(set) var modules: Set<String> = []
     /// The names of the other projects it references (`Library.xcodeproj`, a subproject whose products it links).
     private(set) var subprojects: Set<String> = []
+    /// Of `compiled`, the files only app targets compile (an app, an extension): no other module imports them, so
+    /// their `public` declarations are no more callable from outside than internal ones.
+    private(set) var compiledByAppsOnly: Set<String> = []
+    /// Of `compiledFolders`, those only app targets name.
+    private var foldersOfAppsOnly: [String] = []
+    /// The synchronized folders by their object's id, in lower case.
+    private var synchronizedFolders: [String: String] = [:]
 
     /// Reads the `project.pbxproj` at `path` (inside `Name.xcodeproj`); `nil` when it is not one the reader follows.
     init?(path: String, bytes: [UInt8]) {
@@ -33,21 +40,34 @@ struct XcodeProject: Sendable {
         else { return nil }
         var paths: [String: String] = [:]
         resolve(mainGroup, under: directory, objects: objects, into: &paths, depth: 0)
+        // The build phases of targets whose `public` declarations nothing outside can call: an app's, an extension's.
+        var appPhases: Set<String> = []
+        var appGroups: Set<String> = []
+        var otherGroups: Set<String> = []
         for case .dictionary(let object) in objects.values {
             switch object["isa"] {
             case .string("PBXNativeTarget")?:
                 if case .string(let product)? = object["productName"] ?? object["name"] {
                     modules.insert(String(product.map { $0.isLetter || $0.isNumber || $0 == "_" ? $0 : "_" }))
                 }
-                continue
+                let isApp = object["productType"].map(Self.isAppProduct) ?? false
+                if isApp, case .array(let phases)? = object["buildPhases"] {
+                    for case .string(let phase) in phases { appPhases.insert(phase) }
+                }
+                if case .array(let groups)? = object["fileSystemSynchronizedGroups"] {
+                    for case .string(let group) in groups {
+                        if isApp { appGroups.insert(group) } else { otherGroups.insert(group) }
+                    }
+                }
             case .string("PBXFileReference")?:
                 if case .string(let path)? = object["path"], path.hasSuffix(".xcodeproj") {
                     subprojects.insert(String(path.split(separator: "/").last ?? ""))
                 }
-                continue
-            case .string("PBXSourcesBuildPhase")?: break
-            default: continue
+            default: break
             }
+        }
+        var compiledByOthers: Set<String> = []
+        for case (let id, .dictionary(let object)) in objects where object["isa"] == .string("PBXSourcesBuildPhase") {
             guard case .array(let files)? = object["files"] else { continue }
             for case .string(let buildFile) in files {
                 guard case .dictionary(let build)? = objects[buildFile],
@@ -55,8 +75,28 @@ struct XcodeProject: Sendable {
                     let path = paths[reference]
                 else { continue }
                 compiled.insert(path.lowercased())
+                if !appPhases.contains(id) { compiledByOthers.insert(path.lowercased()) }
             }
         }
+        compiledByAppsOnly = compiled.subtracting(compiledByOthers)
+        foldersOfAppsOnly = appGroups.subtracting(otherGroups).compactMap { synchronizedFolders[$0] }
+    }
+
+    /// Product types whose code no other module links: apps, their extensions, watch apps, App Clips.
+    private static func isAppProduct(_ type: Value) -> Bool {
+        guard case .string(let type) = type else { return false }
+        return type.hasPrefix("com.apple.product-type.application")
+            || type.hasPrefix("com.apple.product-type.app-extension")
+            || type.hasPrefix("com.apple.product-type.watchkit")
+            || type.hasPrefix("com.apple.product-type.extensionkit")
+    }
+
+    /// Whether only app targets compile the file whose `key` is `key` (`compiledByAppsOnly`, or a synchronized folder
+    /// only app targets name).
+    func buildsForAppsOnly(key: String) -> Bool {
+        if compiled.contains(key) { return compiledByAppsOnly.contains(key) }
+        let folders = compiledFolders.filter { key.hasPrefix($0 + "/") }
+        return !folders.isEmpty && folders.allSatisfy(foldersOfAppsOnly.contains)
     }
 
     /// Whether the targets compile the file at `path`.
@@ -97,6 +137,7 @@ struct XcodeProject: Sendable {
             paths[id] = here
         case "PBXFileSystemSynchronizedRootGroup":
             compiledFolders.append(here.lowercased())
+            synchronizedFolders[id] = here.lowercased()
         default:
             guard case .array(let children)? = object["children"] else { return }
             for case .string(let child) in children {
