@@ -452,6 +452,14 @@ struct BackgroundTaskCheck {
         }
         let name = file.text(previous - 1)
         guard let body = file.enclosingBody(of: token) else { return }
+        if let expiration, let reset = resetBeforeEnding(name, closure: expiration, in: file) {
+            findings.append(
+                Finding(
+                    rule: .unpairedBeginBackgroundTask, at: location,
+                    message: "The expiration handler sets `\(name)` to `.invalid` at line \(file.line(reset)) before "
+                        + "ending it, so endBackgroundTask(_:) is given `.invalid` and the task is never ended; iOS "
+                        + "terminates the app."))
+        }
         var expirationEndsOnly = false
         if let expiration {
             expirationEndsOnly = endsWithoutReset(name, closure: expiration, in: file, fileIndex: fileIndex)
@@ -651,6 +659,17 @@ struct BackgroundTaskCheck {
             }
         }
         return ends
+    }
+
+    /// Where the expiration closure at `open` sets `name` to `.invalid` when that is the first thing it does with it
+    /// and an `endBackgroundTask` follows: the end is then given `.invalid`, and the task stays open.
+    private func resetBeforeEnding(_ name: String, closure open: Int, in file: SourceFile) -> Int? {
+        let close = Int(file.matching[open])
+        guard close > open else { return nil }
+        guard let first = ((open + 1)..<close).first(where: { file.isIdentifier($0) && file.text($0) == name }),
+            file.isPunct(first + 1, ASCII.equals), file.isInvalidTaskIdentifier(at: first + 2)
+        else { return nil }
+        return ((first + 2)..<close).contains { file.is($0, "endBackgroundTask") } ? first : nil
     }
 
     /// The called name whose argument list holds `token` directly (`end(name)`, `helper(token: name)`).
@@ -865,7 +884,7 @@ struct BackgroundTaskCheck {
         let skipped = expiration.map { $0..<(Int(file.matching[$0]) + 1) } ?? 0..<0
         for token in 0..<file.count
         where file.isIdentifier(token) && file.text(token) == name && file.isPunct(token + 1, ASCII.equals)
-            && !skipped.contains(token) && isInvalidIdentifier(token + 2, in: file)
+            && !skipped.contains(token) && file.isInvalidTaskIdentifier(at: token + 2)
         {
             if file.isPunct(token - 1, ASCII.dot), file.word(token - 2) != .`self` { continue }
             if file.word(token - 1) == .var || file.word(token - 1) == .let { continue }
@@ -882,24 +901,6 @@ struct BackgroundTaskCheck {
             if !mayEndTask(in: file, fileIndex: fileIndex, from: open, to: close) { return file.line(token) }
         }
         return nil
-    }
-
-    /// Whether the token at `value` starts `.invalid`, `UIBackgroundTaskIdentifier.invalid` or Swift 4's
-    /// `UIBackgroundTaskInvalid`, the value alone.
-    private func isInvalidIdentifier(_ value: Int, in file: SourceFile) -> Bool {
-        var end = value
-        if file.isPunct(value, ASCII.dot), file.is(value + 1, "invalid") {
-            end = value + 2
-        } else if file.is(value, "UIBackgroundTaskIdentifier"), file.isPunct(value + 1, ASCII.dot),
-            file.is(value + 2, "invalid")
-        {
-            end = value + 3
-        } else if file.is(value, "UIBackgroundTaskInvalid") {
-            end = value + 1
-        } else {
-            return false
-        }
-        return !file.isPunct(end, ASCII.dot) && !file.isPunct(end, ASCII.openParen)
     }
 
     /// Whether tokens `start..<end` call `endBackgroundTask(_:)` or a project function that may end a task; with

@@ -430,3 +430,23 @@ public struct SourceLocation: Sendable, Hashable, Comparable {
         (lhs.file, lhs.line, lhs.column) < (rhs.file, rhs.line, rhs.column)
     }
 }
+
+extension SourceFile {
+    /// Whether the token at `value` starts `.invalid`, `UIBackgroundTaskIdentifier.invalid` or Swift 4's
+    /// `UIBackgroundTaskInvalid`, the value alone.
+    func isInvalidTaskIdentifier(at value: Int) -> Bool {
+        var end = value
+        if isPunct(value, ASCII.dot), self.is(value + 1, "invalid") {
+            end = value + 2
+        } else if self.is(value, "UIBackgroundTaskIdentifier"), isPunct(value + 1, ASCII.dot),
+            self.is(value + 2, "invalid")
+        {
+            end = value + 3
+        } else if self.is(value, "UIBackgroundTaskInvalid") {
+            end = value + 1
+        } else {
+            return false
+        }
+        return !isPunct(end, ASCII.dot) && !isPunct(end, ASCII.openParen)
+    }
+}
