@@ -1436,7 +1436,11 @@ struct Walker {
             }
             cursor = catchClose + 1
         }
-        state = merge(entry, results)
+        // The `do` body left unfinished (an `if` without `else` skipped the work) and a `catch` that leaves unfinished
+        // are two places the work is skipped: each is reported if the path stays open.
+        var openSites: [Site] = []
+        for case .open(let site) in results where !openSites.contains(site) { openSites.append(site) }
+        state = isOpen(entry) && openSites.count > 1 ? mergeSkippingBranches(results) : merge(entry, results)
         return cursor
     }
 
