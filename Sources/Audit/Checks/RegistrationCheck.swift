@@ -197,9 +197,9 @@ struct RegistrationCheck {
                 findings.append(
                     Finding(
                         rule: .chainNeverStarts, at: project.index.location(of: identifier.origin),
-                        message: "\"\(value)\" is submitted only from inside its own launch handler; no code at "
-                            + "launch, on a move to the background or on a user action submits the first request, "
-                            + "so the handler never runs."))
+                        message: "\"\(value)\" is submitted only from inside its own launch handler or from code "
+                            + "nothing runs; no code at launch, on a move to the background or on a user action submits "
+                            + "the first request, so the handler never runs."))
             }
         }
     }

@@ -174,6 +174,8 @@ final class ProjectIndex {
     func mayReach(_ call: CallID, _ id: CallableID) -> Bool {
         let info = self.call(call)
         if case .type(let name) = info.receiver, !declaredTypes.contains(name) { return false }
+        // A value's method is no type's `static` one.
+        if info.receiver == .instance, callable(id).isStatic { return false }
         return !accepting([id], info).isEmpty
     }
 
