@@ -20,11 +20,12 @@ struct SourceTree {
     /// Source files in languages the audit does not parse (Objective-C, JavaScript, TypeScript, Kotlin, Java,
     /// Dart), where an app may register its tasks: listed, and read only to look for a task identifier.
     var otherSources: [String] = []
-    /// Project manifests a build tool turns into the Xcode project and its `Info.plist` (XcodeGen's `project.yml`):
-    /// read only to see whether they write the permitted task identifiers.
+    /// Project manifests a build tool turns into the Xcode project and its `Info.plist` (XcodeGen's `project.yml`, a
+    /// Cordova plugin's `plugin.xml`), and pods' specs: read only to see whether they write the permitted task
+    /// identifiers or the background modes.
     var manifests: [String] = []
-    /// READMEs (`README.md`): read only to see whether a library tells the app that embeds it which background mode
-    /// to turn on.
+    /// READMEs and setup guides (`README.md`, `INSTALL.md`, `docs/SETUP.md`): read only to see whether a library tells
+    /// the app that embeds it which background mode to turn on.
     var documents: [String] = []
     /// Xcode projects' `project.pbxproj` files: which Swift files in a project's folder its targets compile.
     var projects: [String] = []
@@ -151,9 +152,9 @@ struct SourceTree {
                 otherPropertyLists.append(path)
             } else if Self.otherSourceSuffixes.contains(where: { entry.name.hasSuffix($0) }) {
                 otherSources.append(path)
-            } else if entry.name.hasSuffix(".yml") || entry.name.hasSuffix(".yaml") {
+            } else if entry.name.hasSuffix(".yml") || entry.name.hasSuffix(".yaml") || entry.name == "plugin.xml" {
                 manifests.append(path)
-            } else if entry.name.lowercased().hasPrefix("readme"), entry.name.hasSuffix(".md") {
+            } else if entry.name.hasSuffix(".md"), Self.isSetupDocument(entry.name, in: directory) {
                 documents.append(path)
             } else if entry.name == "project.pbxproj" {
                 projects.append(path)
@@ -164,8 +165,20 @@ struct SourceTree {
             } else if entry.name.hasSuffix(".podspec") || entry.name.hasSuffix(".podspec.json") {
                 packageFolders.append(directory)
                 podFolders.append(directory)
+                manifests.append(path)
             }
         }
+    }
+
+    /// Whether the Markdown file `name` in `directory` tells how to set a library up: a README, an installation or
+    /// setup guide, or any page of a `docs` folder (not a changelog beside them, which names what changed).
+    private static func isSetupDocument(_ name: String, in directory: String) -> Bool {
+        let lowercased = name.lowercased()
+        if ["readme", "install", "setup", "getting", "integration"].contains(where: lowercased.hasPrefix) {
+            return true
+        }
+        let folder = directory.split(separator: "/").last?.lowercased() ?? ""
+        return (folder == "docs" || folder == "doc" || folder == "documentation") && !lowercased.hasPrefix("changelog")
     }
 
     /// The bytes of the file at `path`.

@@ -5,19 +5,41 @@ struct LocationCheck {
 
     func run(into findings: inout [Finding]) {
         let lists = project.propertyLists
-        // Without an Info.plist in the tree the audit cannot see the app's background modes.
-        guard !lists.isEmpty, !lists.contains(where: { $0.backgroundModes.contains("location") }) else { return }
+        guard !lists.isEmpty else {
+            // No Info.plist in a library's or a plugin's tree (a Swift package, a pod, a Cordova, Flutter or Capacitor
+            // plugin), whose host app must turn the mode on. Its README or setup guide, its manifest (`plugin.xml`,
+            // XcodeGen's YAML) or Tuist's Swift manifest may do so or say how; when none does, nothing tells the app,
+            // and setting the property raises the exception there. Other trees without one (a file, a partial
+            // checkout) cannot tell.
+            let isLibrary =
+                project.index.files.contains { $0.path.split(separator: "/").last == "Package.swift" }
+                || project.manifests.contains { path in
+                    ["podspec", "podspec.json", "plugin.xml", "pubspec.yaml"].contains(where: path.hasSuffix)
+                }
+            guard isLibrary, !project.namedInDocuments(Self.locationModeSetup + ["uibackgroundmodes"]),
+                !project.namedInManifests("UIBackgroundModes"),
+                !project.index.files.contains(where: \.generatesBackgroundModes)
+            else { return }
+            report(
+                "allowsBackgroundLocationUpdates is set to true, but no Info.plist in the tree lists `location` in "
+                    + "UIBackgroundModes and no README or manifest tells the app that embeds this code to; without it "
+                    + "Core Location raises an exception here.", into: &findings)
+            return
+        }
+        guard !lists.contains(where: { $0.backgroundModes.contains("location") }) else { return }
         // A plugin's tree may hold only its framework's and its tests' plists, which are not the app's: the app that
         // embeds it turns the mode on, when the README tells it to.
         if lists.allSatisfy(\.isLibraryBundle), project.namedInDocuments(Self.locationModeSetup) { return }
         let plists = lists.map(\.path).joined(separator: ", ")
+        report(
+            "allowsBackgroundLocationUpdates is set to true, but UIBackgroundModes in \(plists) does not list "
+                + "`location`; Core Location raises an exception here.", into: &findings)
+    }
+
+    private func report(_ message: String, into findings: inout [Finding]) {
         for fileIndex in 0..<project.fileCount {
             for location in project.summary(fileIndex).backgroundLocationUpdates {
-                findings.append(
-                    Finding(
-                        rule: .backgroundLocationModeMissing, at: location,
-                        message: "allowsBackgroundLocationUpdates is set to true, but UIBackgroundModes in "
-                            + "\(plists) does not list `location`; Core Location raises an exception here."))
+                findings.append(Finding(rule: .backgroundLocationModeMissing, at: location, message: message))
             }
         }
     }

@@ -46,14 +46,17 @@ struct FactCollector {
         onStateChange = Array(repeating: false, count: file.scopes.count)
         // A file that names the scheduler or makes a request: there `x.submit(request)` submits one, also through
         // the app's own protocol the scheduler conforms to (`scheduler.submit(BGAppRefreshTaskRequest(…))`).
-        // One pass for both. A manifest writing the permitted identifiers: `"BGTaskSchedulerPermittedIdentifiers": …`.
+        // One pass for both. A manifest writing the permitted identifiers or the background modes:
+        // `"BGTaskSchedulerPermittedIdentifiers": …`, `"UIBackgroundModes": …`.
         var mentions = false
         for index in file.tokens.indices {
             if file.tokens[index].kind == .string {
-                if file.isPunct(index + 1, ASCII.colon),
-                    file.stringValue(index) == "BGTaskSchedulerPermittedIdentifiers"
-                {
-                    summary.generatesPermittedIdentifiers = true
+                if file.isPunct(index + 1, ASCII.colon) {
+                    switch file.stringValue(index) {
+                    case "BGTaskSchedulerPermittedIdentifiers": summary.generatesPermittedIdentifiers = true
+                    case "UIBackgroundModes": summary.generatesBackgroundModes = true
+                    default: break
+                    }
                 }
             } else if !mentions {
                 mentions =

@@ -24,6 +24,8 @@ struct FileSummary: Sendable {
     /// Writes `"BGTaskSchedulerPermittedIdentifiers": …` as a dictionary entry: a manifest that generates the app's
     /// Info.plist (Tuist's `InfoPlist.extendingDefault(with:)`), whose permitted list the tree does not hold.
     var generatesPermittedIdentifiers = false
+    /// Writes `"UIBackgroundModes": …` as a dictionary entry, as such a manifest does.
+    var generatesBackgroundModes = false
     /// Whether the file assigns an `expirationHandler` anywhere (`task.expirationHandler = …`).
     var assignsExpirationHandler = false
     /// `allowsBackgroundLocationUpdates = true`, each place it is set.
