@@ -16,7 +16,8 @@ public struct Auditor: Sendable {
         var named: [(path: String, bytes: [UInt8])] = []
         named.reserveCapacity(tree.swiftFiles.count)
         let projects = Self.trustedProjects(tree)
-        let unbuilt = Self.unbuiltFiles(tree, projects: projects)
+        let packageSources = tree.packageSourceFolders()
+        let unbuilt = Self.unbuiltFiles(tree, projects: projects, packageSources: packageSources)
         for path in tree.swiftFiles {
             switch SourceTree.read(path) {
             case .success(let bytes):
@@ -53,7 +54,7 @@ public struct Auditor: Sendable {
         }
         let build = Build(
             projects: projects.trusted, packageFolders: tree.packageFolders, workspaces: workspaces, unbuilt: unbuilt,
-            appOnly: Self.appOnlyFiles(tree, projects: projects.all))
+            appOnly: Self.appOnlyFiles(tree, projects: projects.all, packageSources: packageSources))
         return audit(
             sources: named, propertyLists: lists, skipped: skipped, otherSources: tree.otherSources,
             manifests: tree.manifests, documents: tree.documents, build: build)
@@ -74,9 +75,10 @@ public struct Auditor: Sendable {
     /// The Swift files of the tree only app targets compile (an app, an extension), in no package's or pod's folder:
     /// no other module imports them, so their `public` declarations are no more callable from outside than internal
     /// ones, and code only they would call is dead when nothing calls it.
-    private static func appOnlyFiles(_ tree: SourceTree, projects: [XcodeProject]) -> Set<String> {
+    private static func appOnlyFiles(_ tree: SourceTree, projects: [XcodeProject], packageSources: [String])
+        -> Set<String>
+    {
         guard !projects.isEmpty else { return [] }
-        let packageSources = tree.packageSourceFolders()
         var compiling: [String: [Int]] = [:]
         for (index, project) in projects.enumerated() {
             for key in project.compiled { compiling[key, default: []].append(index) }
@@ -117,14 +119,13 @@ public struct Auditor: Sendable {
     /// (`packageSourceFolders`). Such a file is left out of the audit only when it is a copy (`unbuiltCopies`): a file
     /// the committed project merely does not list yet may be built by the author's.
     private static func unbuiltFiles(
-        _ tree: SourceTree, projects: (all: [XcodeProject], trusted: [XcodeProject])
+        _ tree: SourceTree, projects: (all: [XcodeProject], trusted: [XcodeProject]), packageSources: [String]
     ) -> [String: String] {
         let trusted = projects.trusted
         guard !trusted.isEmpty else { return [:] }
         let compiled = Set(projects.all.flatMap(\.compiled))
         let compiledFolders = projects.all.flatMap(\.compiledFolders)
         let folders = ProjectFolders(trusted)
-        let packageSources = tree.packageSourceFolders()
         var unbuilt: [String: String] = [:]
         for path in tree.swiftFiles {
             let key = XcodeProject.key(path)
