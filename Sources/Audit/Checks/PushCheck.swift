@@ -7,7 +7,9 @@ enum PushCallback: Sendable {
     case voip(payload: String)
 
     init?(_ callable: CallableInfo) {
-        guard callable.kind == .function else { return nil }
+        // The delegate's callbacks return nothing: a method named like one that returns a value (`-> Bool`, whether
+        // it handled the push) is a library's hook, whose caller acts on what it returns.
+        guard callable.kind == .function, !callable.returnsValue else { return nil }
         let labels = callable.labels
         if callable.name == "application", labels.count == 3, labels[1] == "didReceiveRemoteNotification",
             labels[2] == "fetchCompletionHandler"

@@ -223,6 +223,14 @@ struct FactCollector {
             info.isAsync = true
             break
         }
+        // `-> Bool` after the parameters (`-> Void` and `-> ()` return nothing).
+        if let arrow = ((close + 1)..<open).first(where: {
+            file.isPunct($0, ASCII.minus) && file.isPunct($0 + 1, ASCII.greater)
+        }) {
+            info.returnsValue =
+                !file.is(arrow + 2, "Void")
+                && !(file.isPunct(arrow + 2, ASCII.openParen) && file.isPunct(arrow + 3, ASCII.closeParen))
+        }
         // `public func`, `@objc open func`: the modifiers and attributes just before `func`.
         var modifier = head - 1
         while modifier >= 0, head - modifier <= 6, file.isIdentifier(modifier) || file.isPunct(modifier, ASCII.at) {

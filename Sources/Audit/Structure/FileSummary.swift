@@ -109,6 +109,8 @@ struct CallableInfo: Sendable {
     /// `_ manager: CLLocationManager`), or `nil`.
     var firstParameterType: String?
     var isAsync = false
+    /// Declared to return a value (`-> Bool`), not `Void`.
+    var returnsValue = false
     /// Declared `public` or `open`: code outside the sources (the app a library is built into) may call it.
     var isPublic = false
     /// Declared `private` or `fileprivate`: only its own file calls it.
