@@ -45,7 +45,8 @@ struct PermittedIdentifiers: Sendable {
                 isLibraryBundle: reader.packageType.map(libraryPackageTypes.contains) ?? false))
     }
 
-    private static let libraryPackageTypes: Set<String> = ["FMWK", "BNDL"]
+    /// A framework's, a bundle's (a test bundle's) and an XCFramework's: never an app's.
+    private static let libraryPackageTypes: Set<String> = ["FMWK", "BNDL", "XFWK"]
 
     private static func readBinary(path: String, data: Data) -> Result<PermittedIdentifiers, ReadFailure> {
         guard let plist = try? PropertyListSerialization.propertyList(from: data, options: [], format: nil),

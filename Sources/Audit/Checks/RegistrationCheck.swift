@@ -293,9 +293,10 @@ struct RegistrationCheck {
     // MARK: identifier-not-permitted / permitted-never-registered
 
     private func checkPermitted(_ registrations: [Occurrence], into findings: inout [Finding]) {
-        // An app extension's plist (a widget's) does not list the app's background tasks: with only those in the
-        // tree, the app's own Info.plist is not there to judge against.
-        let lists = project.propertyLists.filter { !$0.isExtension || $0.declaresKey }
+        // An app extension's plist (a widget's) does not list the app's background tasks, nor does a framework's (a
+        // vendored XCFramework's, an SDK's own): with only those in the tree, the app's own Info.plist is not there to
+        // judge against.
+        let lists = project.propertyLists.filter { !($0.isExtension || $0.isLibraryBundle) || $0.declaresKey }
         guard !lists.isEmpty else { return }
         let declaring = lists.filter(\.declaresKey)
         // No property list holds the key, and a manifest writes it into the Info.plist a build tool generates (Tuist's
