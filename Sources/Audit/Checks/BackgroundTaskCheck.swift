@@ -1034,9 +1034,11 @@ struct BackgroundTaskCheck {
         guard start < end else { return false }
         for token in start..<end where file.isIdentifier(token) {
             // An early exit (`guard !isWaiting else { return }`) keeps a second task from starting; a `return` in a
-            // closure the body makes (`locations.map { return … }`) leaves only that closure.
+            // closure the body makes (`locations.map { return … }`) leaves only that closure, and an end in one (a
+            // timer's block) comes after the begin, not before it.
+            if inNestedClosure(token, after: start, file) { continue }
             if file.text(token) == name { return true }
-            if file.word(token) == .return, !inNestedClosure(token, after: start, file) { return true }
+            if file.word(token) == .return { return true }
             if file.isPunct(token + 1, ASCII.openParen),
                 let callee = project.callee(
                     file: fileIndex, token: token, name: file.text(token), labels: file.labels(ofCallAt: token + 1)),
