@@ -102,16 +102,18 @@ extension Store {
     }
 
     /// Queues each dead letter that matches (by id, or every one of `user`, or every one) again as a
-    /// new watch item with no attempts, and marks the dead letter resolved; in one transaction.
-    /// Returns the new item's id by dead letter id; a dead letter already requeued is left alone.
+    /// new watch item with no attempts, and marks the dead letter resolved; in one transaction, three statements
+    /// however many match. Returns the new item's id by dead letter id; a dead letter already requeued is left
+    /// alone. The new items' ids rise with their dead letters'.
     public func requeueDeadLetters(ids: [Int64]?, user: UserID?) throws(StorageError) -> [Int64: Int64] {
         try write { () throws(StorageError) in
+            let letters = try driver.rows(.unresolvedDeadLetters, [ids.map(SQLValue.integers), user]) { $0.int64(0) }
+            guard !letters.isEmpty else { return [:] }
             var requeued: [Int64: Int64] = [:]
-            for letter in try driver.rows(.unresolvedDeadLetters, [ids.map(SQLValue.integers), user], { $0.int64(0) }) {
-                guard let item = try driver.row(.requeueDeadLetter, [letter, now], { $0.int64(0) }) else { continue }
-                try driver.run(.resolveDeadLetter, [letter, now, item])
-                requeued[letter] = item
+            try driver.forEachRow(.resolveDeadLetters, [SQLValue.integers(letters), now]) { row in
+                requeued[row.int64(0)] = row.int64(1)
             }
+            try driver.run(.requeueDeadLetters, [SQLValue.integers(letters), now])
             return requeued
         }
     }
@@ -314,26 +316,37 @@ extension SQL {
         FOR UPDATE
         """)
 
-    /// $1 dead letter id, $2 enqueued_at: a new watch item of its user, kind and payload; its id. On SQLite the id
-    /// is above every watch item's and dead letter's, as every new item's (`SQLiteDriver.insertWatchItems`);
-    /// PostgreSQL's identity never hands one out again.
-    static let requeueDeadLetter = SQL(
+    /// $1 dead letter ids (a list), $2 resolved_at: each resolved, with the id of the watch item that takes its
+    /// place, rising with the letters' ids; the letters' and the items' ids. On SQLite each id is above every watch
+    /// item's and dead letter's, as every new item's (`SQLiteDriver.insertWatchItems`); on PostgreSQL the identity's
+    /// next values, which it never hands out again.
+    static let resolveDeadLetters = SQL(
         sqlite: """
-            INSERT INTO watch_items (id, user_id, kind, payload, enqueued_at, attempts)
-            SELECT max(coalesce((SELECT max(id) FROM watch_items), 0),
-                    coalesce((SELECT max(id) FROM watch_dead_letters), 0)) + 1,
-                user_id, kind, payload, $2, 0
-            FROM watch_dead_letters WHERE id = $1
-            RETURNING id
+            UPDATE watch_dead_letters SET resolved_at = $2, requeued_as = n.item
+            FROM (
+                SELECT value AS letter, row_number() OVER (ORDER BY value)
+                    + max(coalesce((SELECT max(id) FROM watch_items), 0),
+                        coalesce((SELECT max(id) FROM watch_dead_letters), 0)) AS item
+                FROM json_each($1)) AS n
+            WHERE watch_dead_letters.id = n.letter
+            RETURNING id, requeued_as
             """,
         postgresql: """
-            INSERT INTO watch_items (user_id, kind, payload, enqueued_at, attempts)
-            SELECT user_id, kind, payload, $2, 0 FROM watch_dead_letters WHERE id = $1
-            RETURNING id
+            UPDATE watch_dead_letters AS d SET resolved_at = $2::bigint, requeued_as = n.item
+            FROM (
+                SELECT letter, nextval(pg_get_serial_sequence('watch_items', 'id')) AS item
+                FROM (SELECT unnest($1::bigint[]) AS letter ORDER BY 1) AS sorted) AS n
+            WHERE d.id = n.letter
+            RETURNING d.id, d.requeued_as
             """)
 
-    /// $1 dead letter id, $2 resolved_at, $3 the watch item that took its place.
-    static let resolveDeadLetter = SQL("UPDATE watch_dead_letters SET resolved_at = $2, requeued_as = $3 WHERE id = $1")
+    /// $1 dead letter ids (a list), $2 enqueued_at: each letter's watch item, under the id `resolveDeadLetters` gave
+    /// it, of the letter's user, kind and payload, with no attempts.
+    static let requeueDeadLetters = SQL(
+        """
+        INSERT INTO watch_items (id, user_id, kind, payload, enqueued_at, attempts)
+        SELECT requeued_as, user_id, kind, payload, $2, 0 FROM watch_dead_letters WHERE id = ANY($1::bigint[])
+        """)
 
     /// $1 before, $2 limit: finished runs, oldest first, each chain's latest among them (it is in
     /// `latest_task_runs` too). SQLite's planner walks the index of finished runs (`task_runs_by_finish`) without being
