@@ -1,4 +1,4 @@
-public import Domain
+internal import Domain
 
 /// A kind of forecast a combined model weighs, in the order weights are listed: the person's own past, at
 /// two speeds, and the two fitted models. "Tomorrow = today" and the 7-day mean are scored beside them but not

@@ -38,7 +38,7 @@ struct JSONValueTests {
 
     @Test("numbers print whole without a fraction and otherwise in the shortest form that reads back")
     func numbers() {
-        let values: [Double] = [0, -3, 1e15, 0.1, -2.5e-8, 1.0 / 3.0, 9_007_199_254_740_993, 1e300]
+        let values: [Double] = [0, -3, 1e15, 0.1, -2.5e-8, 1.0 / 3.0, Double(9_007_199_254_740_993 as Int64), 1e300]
         #expect(
             JSONValue.array(values.map { .number($0) }).jsonText
                 == "[0,-3,1000000000000000,0.1,-2.5e-08,0.3333333333333333,9007199254740992.0,1e+300]")

@@ -1,3 +1,5 @@
+// One file for one check: the three rules judge the same handler, found once per registration (the closure, a
+// function named, or what a wrapper is given), and their helpers answer questions only these rules ask.
 /// The rules about what a launch handler does with its `BGTask`: complete it on every path, set an expiration
 /// handler, and submit its successor.
 struct HandlerCheck {

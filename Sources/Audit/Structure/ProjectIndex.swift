@@ -198,7 +198,7 @@ final class ProjectIndex {
 
     private lazy var namesOutsideOwnTypes: Set<String> = files.reduce(into: []) { $0.formUnion($1.namesOutsideOwnType) }
     private lazy var typesWithPublicMembers: Set<String> = files.reduce(into: []) { names, file in
-        for callable in file.callables where callable.isPublic { callable.typeName.map { names.insert($0) } }
+        names.formUnion(file.callables.lazy.filter(\.isPublic).compactMap(\.typeName))
     }
 
     /// How many functions the sources declare under `name`, with a body or without (a protocol's requirement).
