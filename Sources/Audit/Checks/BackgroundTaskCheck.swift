@@ -362,7 +362,9 @@ struct BackgroundTaskCheck {
                     + "later, after the handler has returned; it must end the task before returning, or iOS "
                     + "terminates the app.")
         }
-        if let open = expiration, let exit = weakSelfExit(ofHandlerAt: open, in: file) {
+        if let open = expiration, let exit = weakSelfExit(ofHandlerAt: open, in: file),
+            !deinitEndsTask(around: token, in: file, fileIndex: fileIndex)
+        {
             report(
                 "The expiration handler returns at line \(file.line(exit)) without ending the task when its weakly "
                     + "captured `self` is gone; then nothing ends it and iOS terminates the app.")
@@ -385,10 +387,13 @@ struct BackgroundTaskCheck {
             if file.word(token) == .guard, Int(file.scopeOf[token]) == own {
                 var cursor = token + 1
                 while cursor < close, file.word(cursor) != .else { cursor += 1 }
-                let condition = token + 1..<cursor
-                let bindsSelf =
-                    condition.contains { file.word($0) == .`self` }
-                    && condition.contains { file.word($0) == .let || file.word($0) == .var }
+                // `let self`, `let strongSelf = self`, `let id = self?.taskID`: taken when the weakly captured object
+                // is gone; not a value read from an object held strongly (`let id = self.state`).
+                let bindsSelf = (token + 1..<cursor).contains { index in
+                    file.word(index) == .`self` && !file.isPunct(index + 1, ASCII.dot)
+                        && (file.word(index - 1) == .let || file.word(index - 1) == .var
+                            || file.isPunct(index - 1, ASCII.equals))
+                }
                 guard bindsSelf, file.isPunct(cursor + 1, ASCII.openBrace) else {
                     token = cursor
                     continue
@@ -406,6 +411,19 @@ struct BackgroundTaskCheck {
             token += 1
         }
         return nil
+    }
+
+    /// Whether the type whose code begins the task at `token` ends a task in its `deinit` (itself, or through a
+    /// project function it calls): when a weakly captured instance is gone, its `deinit` has run and ended the task.
+    private func deinitEndsTask(around token: Int, in file: SourceFile, fileIndex: Int) -> Bool {
+        guard let callable = file.callable(containing: token), let type = file.enclosingType(ofScope: callable)
+        else { return false }
+        return file.scopes.contains { scope in
+            guard Int(scope.parent) == type, scope.head >= 0, file.word(Int(scope.head)) == .deinit, scope.open >= 0
+            else { return false }
+            return mayEndTask(
+                in: file, fileIndex: fileIndex, from: Int(scope.open) + 1, to: min(Int(scope.close), file.count))
+        }
     }
 
     private func checkIdentifier(
@@ -669,7 +687,14 @@ struct BackgroundTaskCheck {
         guard let first = ((open + 1)..<close).first(where: { file.isIdentifier($0) && file.text($0) == name }),
             file.isPunct(first + 1, ASCII.equals), file.isInvalidTaskIdentifier(at: first + 2)
         else { return nil }
-        return ((first + 2)..<close).contains { file.is($0, "endBackgroundTask") } ? first : nil
+        // The end is given the property itself (`endBackgroundTask(self.taskID)`), not a copy taken before the reset.
+        let givesProperty = ((first + 2)..<close).contains { end in
+            guard file.is(end, "endBackgroundTask"), file.isPunct(end + 1, ASCII.openParen) else { return false }
+            let argumentsClose = Int(file.matching[end + 1])
+            return argumentsClose > end + 1
+                && (end + 2..<argumentsClose).contains { file.isIdentifier($0) && file.text($0) == name }
+        }
+        return givesProperty ? first : nil
     }
 
     /// The called name whose argument list holds `token` directly (`end(name)`, `helper(token: name)`).
