@@ -16,8 +16,9 @@ public struct Auditor: Sendable {
         var named: [(path: String, bytes: [UInt8])] = []
         named.reserveCapacity(tree.swiftFiles.count)
         let projects = Self.trustedProjects(tree)
+        let builds = ProjectBuilds(projects.all)
         let packageSources = tree.packageSourceFolders()
-        let unbuilt = Self.unbuiltFiles(tree, projects: projects, packageSources: packageSources)
+        let unbuilt = Self.unbuiltFiles(tree, trusted: projects.trusted, builds: builds, packageSources: packageSources)
         for path in tree.swiftFiles {
             switch SourceTree.read(path) {
             case .success(let bytes):
@@ -54,7 +55,7 @@ public struct Auditor: Sendable {
         }
         let build = Build(
             projects: projects.trusted, packageFolders: tree.packageFolders, workspaces: workspaces, unbuilt: unbuilt,
-            appOnly: Self.appOnlyFiles(tree, projects: projects.all, packageSources: packageSources))
+            appOnly: Self.appOnlyFiles(tree, projects: projects.all, builds: builds, packageSources: packageSources))
         return audit(
             sources: named, propertyLists: lists, skipped: skipped, otherSources: tree.otherSources,
             manifests: tree.manifests, documents: tree.documents, build: build)
@@ -75,25 +76,16 @@ public struct Auditor: Sendable {
     /// The Swift files of the tree only app targets compile (an app, an extension), in no package's or pod's folder:
     /// no other module imports them, so their `public` declarations are no more callable from outside than internal
     /// ones, and code only they would call is dead when nothing calls it.
-    private static func appOnlyFiles(_ tree: SourceTree, projects: [XcodeProject], packageSources: [String])
-        -> Set<String>
-    {
+    private static func appOnlyFiles(
+        _ tree: SourceTree, projects: [XcodeProject], builds: ProjectBuilds, packageSources: [String]
+    ) -> Set<String> {
         guard !projects.isEmpty else { return [] }
-        var compiling: [String: [Int]] = [:]
-        for (index, project) in projects.enumerated() {
-            for key in project.compiled { compiling[key, default: []].append(index) }
-        }
-        let withFolders = projects.indices.filter { !projects[$0].compiledFolders.isEmpty }
         return Set(
             tree.swiftFiles.filter { path in
                 let key = XcodeProject.key(path)
-                var forApps = false
-                for index in (compiling[key] ?? []) + withFolders where projects[index].builds(key: key) {
-                    let project = projects[index]
-                    guard project.buildsForAppsOnly(key: key) else { return false }
-                    forApps = true
-                }
-                return forApps && !packageSources.contains { path.hasPrefix($0 + "/") }
+                let building = builds.building(key)
+                return !building.isEmpty && building.allSatisfy { projects[$0].buildsForAppsOnly(key: key) }
+                    && !packageSources.contains { path.hasPrefix($0 + "/") }
             })
     }
 
@@ -119,18 +111,14 @@ public struct Auditor: Sendable {
     /// (`packageSourceFolders`). Such a file is left out of the audit only when it is a copy (`unbuiltCopies`): a file
     /// the committed project merely does not list yet may be built by the author's.
     private static func unbuiltFiles(
-        _ tree: SourceTree, projects: (all: [XcodeProject], trusted: [XcodeProject]), packageSources: [String]
+        _ tree: SourceTree, trusted: [XcodeProject], builds: ProjectBuilds, packageSources: [String]
     ) -> [String: String] {
-        let trusted = projects.trusted
         guard !trusted.isEmpty else { return [:] }
-        let compiled = Set(projects.all.flatMap(\.compiled))
-        let compiledFolders = projects.all.flatMap(\.compiledFolders)
         let folders = ProjectFolders(trusted)
         var unbuilt: [String: String] = [:]
         for path in tree.swiftFiles {
             let key = XcodeProject.key(path)
-            guard !compiled.contains(key), !compiledFolders.contains(where: { key.hasPrefix($0 + "/") }),
-                let owner = folders.holding(key).max(),
+            guard builds.building(key).isEmpty, let owner = folders.holding(key).max(),
                 !packageSources.contains(where: { path.hasPrefix($0 + "/") })
             else { continue }
             unbuilt[path] = trusted[owner].name

@@ -108,14 +108,6 @@ struct XcodeProject: Sendable {
     /// `path` as projects compare paths: `normalized`, in lower case.
     static func key(_ path: String) -> String { normalized(path).lowercased() }
 
-    /// Whether `path` lies in the project's folder. Paths are compared as `normalized` spells them, so a tree walked
-    /// from `.` (`./App/View.swift`) meets the project's own paths (`App/View.swift`).
-    func holds(_ path: String) -> Bool {
-        let folder = Self.normalized(directory).lowercased()
-        let path = Self.normalized(path).lowercased()
-        return folder.isEmpty ? !path.hasPrefix("/") : path.hasPrefix(folder + "/")
-    }
-
     /// Records the paths of the group or file `id` and everything under it; `base` is its group's path.
     private mutating func resolve(
         _ id: String, under base: String, objects: [String: Value], into paths: inout [String: String], depth: Int
@@ -296,7 +288,8 @@ struct ProjectFolders {
     }
 
     /// The indexes of the projects whose folder holds the file whose `XcodeProject.key` is `key`, the innermost
-    /// folder's first (as `XcodeProject.holds` decides).
+    /// folder's first. Paths are compared as `XcodeProject.normalized` spells them, so a tree walked from `.`
+    /// (`./App/View.swift`) meets the project's own paths (`App/View.swift`).
     func holding(_ key: String) -> [Int] {
         var found: [Int] = []
         var folder = Substring(key)
@@ -306,5 +299,27 @@ struct ProjectFolders {
         }
         if !key.hasPrefix("/"), let root = indexes[""] { found += root }
         return found
+    }
+}
+
+/// Xcode projects found by the files they compile: a file's own entry in the projects that list it, and the
+/// synchronized folders of those that have any.
+struct ProjectBuilds {
+    private let projects: [XcodeProject]
+    private var listing: [String: [Int]] = [:]
+    private let withFolders: [Int]
+
+    init(_ projects: [XcodeProject]) {
+        self.projects = projects
+        for (index, project) in projects.enumerated() {
+            for key in project.compiled { listing[key, default: []].append(index) }
+        }
+        withFolders = projects.indices.filter { !projects[$0].compiledFolders.isEmpty }
+    }
+
+    /// The indexes of the projects whose targets compile the file whose `XcodeProject.key` is `key`.
+    func building(_ key: String) -> [Int] {
+        let listed = listing[key] ?? []
+        return listed + withFolders.filter { !listed.contains($0) && projects[$0].builds(key: key) }
     }
 }

@@ -45,7 +45,7 @@ struct XcodeProjectTests {
         let project = try #require(XcodeProject(path: "./App.xcodeproj/project.pbxproj", bytes: Array(Self.text.utf8)))
         #expect(project.builds("./App/Views/Main View.swift"))
         #expect(!project.builds("./App/Views/Main View 2.swift"))
-        #expect(project.holds("./App/Views/Main View 2.swift"))
+        #expect(ProjectFolders([project]).holding(XcodeProject.key("./App/Views/Main View 2.swift")) == [0])
         #expect(project.builds("./Widgets/Deep/Clock.swift"))
     }
 
@@ -53,8 +53,9 @@ struct XcodeProjectTests {
     func synchronizedFolder() throws {
         let project = try #require(Self.project)
         #expect(project.builds("/repo/ios/Widgets/Deep/Clock.swift"))
-        #expect(project.holds("/repo/ios/Other/Clock.swift"))
-        #expect(!project.holds("/repo/web/Clock.swift"))
+        let folders = ProjectFolders([project])
+        #expect(folders.holding(XcodeProject.key("/repo/ios/Other/Clock.swift")) == [0])
+        #expect(folders.holding(XcodeProject.key("/repo/web/Clock.swift")).isEmpty)
     }
 
     @Test("a file that is not a project, or is cut short, is not read as one")

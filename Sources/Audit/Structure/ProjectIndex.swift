@@ -174,8 +174,6 @@ final class ProjectIndex {
     func mayReach(_ call: CallID, _ id: CallableID) -> Bool {
         let info = self.call(call)
         if case .type(let name) = info.receiver, !declaredTypes.contains(name) { return false }
-        // A value's method is no type's `static` one.
-        if info.receiver == .instance, callable(id).isStatic { return false }
         return !accepting([id], info).isEmpty
     }
 
@@ -220,10 +218,7 @@ final class ProjectIndex {
     /// on: the named type for `Type.foo()`, the caller's own type and then global functions for `foo()`. A
     /// constructor call `Type(…)` reaches the type's initialisers and the initial values of its stored properties.
     func resolve(call: CallInfo, from file: Int32) -> [CallableID] {
-        guard var all = byName[call.name] else { return [] }
-        // A value's method is no type's `static` one.
-        let isInstance = call.receiver == .instance
-        if isInstance { all.removeAll { callable($0).isStatic } }
+        guard let all = byName[call.name] else { return [] }
         if case .type(let typeName) = call.receiver, call.name.first?.isUppercase != true,
             !declaredTypes.contains(typeName)
         {
@@ -250,16 +245,16 @@ final class ProjectIndex {
             break
         }
         if all.count <= Self.candidateLimit { return accepting(all, call) }
-        var local = byNameAndFile[NameKey(name: call.name, scope: files[Int(file)].path)] ?? []
-        if isInstance { local.removeAll { callable($0).isStatic } }
-        local = accepting(local, call)
+        let local = accepting(byNameAndFile[NameKey(name: call.name, scope: files[Int(file)].path)] ?? [], call)
         return local.count <= Self.candidateLimit ? local : []
     }
 
-    /// The candidates whose argument labels the call's labels can be a prefix of.
+    /// The candidates whose argument labels the call's labels can be a prefix of; a call on a value reaches no
+    /// `static` method.
     private func accepting(_ candidates: [CallableID], _ call: CallInfo) -> [CallableID] {
         candidates.filter { id in
             let callee = callable(id)
+            if call.receiver == .instance, callee.isStatic { return false }
             switch callee.kind {
             case .storedValues:
                 return true
