@@ -23,6 +23,7 @@ struct SARIFTests {
                 var body: some View {
                     Text("x").onAppear {
                         BGTaskScheduler.shared.register(forTaskWithIdentifier: "com.example.refresh", using: nil) { task in
+                            try? BGTaskScheduler.shared.submit(BGAppRefreshTaskRequest(identifier: "com.example.refresh"))
                             task.setTaskCompleted(success: true)
                             task.setTaskCompleted(success: true)
                         }

@@ -7,7 +7,7 @@ struct HandlerCheck {
 
     func run(into findings: inout [Finding]) {
         let paths = CompletionPaths(project: project, obligation: .taskCompleted)
-        let requests = Self.requestKinds(project.index)
+        let requests = Self.requestKinds(project)
         for fileIndex in 0..<project.fileCount {
             let summary = project.summary(fileIndex)
             guard summary.needsDetailedPass, !summary.registrations.isEmpty else { continue }
@@ -56,6 +56,9 @@ struct HandlerCheck {
         registeredAt: SourceLocation, through wrapperCall: CallID?, paths: CompletionPaths, requests: RequestKinds,
         into findings: inout [Finding]
     ) {
+        // A handler for an identifier nothing requests (or only code nothing runs) never runs:
+        // `registered-never-submitted` names the fault, and nothing in it is judged.
+        guard !isNeverRequested(registration, file: fileIndex, through: wrapperCall, requests: requests) else { return }
         func report(_ rule: Rule, at location: SourceLocation, _ message: String) {
             findings.append(Finding(rule: rule, at: location, message: message))
         }
@@ -71,10 +74,7 @@ struct HandlerCheck {
                 + "`\(functionFile.text(function))` as its handler)"
         }
         if registration.kind == .sceneModifier {
-            // An action for an identifier nothing requests never runs: `registeredNeverSubmitted` says so.
-            if !outcome.submits,
-                !isNeverRequested(registration, file: fileIndex, through: wrapperCall, requests: requests)
-            {
+            if !outcome.submits {
                 report(
                     .handlerNotRescheduling, at: location,
                     "The `.backgroundTask(.appRefresh(\(identifier)))` action submits no new "
@@ -180,8 +180,8 @@ struct HandlerCheck {
                 ? identifier : "\(identifier) (registered at \(ProjectIndex.short(location)))"
             report(
                 .handlerMissingExpirationHandler, at: site,
-                "The expiration handler of the task for \(named) only logs: it neither cancels "
-                    + "the work nor completes the task, so the work runs on when time is up and iOS ends the "
+                "The expiration handler of the task for \(named) only logs (or schedules again): it neither "
+                    + "cancels the work nor completes the task, so the work runs on when time is up and iOS ends the "
                     + "app.")
         } else if !outcome.setsExpirationHandler, outcome.escaped, !outcome.handedOutside,
             !project.index.files.contains(where: \.assignsExpirationHandler)
@@ -197,8 +197,7 @@ struct HandlerCheck {
                     + "work is not cancelled when time runs out and the run counts as failed.")
         }
         if !outcome.submits, !outcome.escaped, !registration.continued,
-            !isMaintenance(registration, file: fileIndex, through: wrapperCall, requests: requests),
-            !isNeverRequested(registration, file: fileIndex, through: wrapperCall, requests: requests)
+            !isMaintenance(registration, file: fileIndex, through: wrapperCall, requests: requests)
         {
             report(
                 .handlerNotRescheduling, at: location,
@@ -290,11 +289,14 @@ struct HandlerCheck {
     /// at every launch.
     private typealias RequestKinds = [IdentifierValue: (kinds: Set<RequestInfo.Kind>, recurring: Bool)]
 
-    private static func requestKinds(_ index: ProjectIndex) -> RequestKinds {
+    /// A request built only in code nothing runs counts for nothing.
+    private static func requestKinds(_ project: Project) -> RequestKinds {
+        let index = project.index
         var result: RequestKinds = [:]
         for (fileIndex, summary) in index.files.enumerated() {
             for request in summary.requests {
                 let call = CallID(file: Int32(fileIndex), index: request.call)
+                guard !project.isUnreachable(index.caller(of: call)) else { continue }
                 var recurring = index.isRecurring(call)
                 if !recurring, case .launch = index.launchContext(of: index.caller(of: call)) { recurring = true }
                 for identifier in index.resolveIdentifier(request.identifier, in: index.caller(of: call), origin: call)

@@ -188,15 +188,24 @@ struct RegistrationCheck {
                 }
                 let own = submitted.filter { $0.identifiers.contains { $0.value == identifier.value } }
                 guard !own.isEmpty, !reported.contains(identifier.value) else { continue }
-                let startsOutside = own.contains { request in
-                    let call = CallID(file: Int32(request.file), index: request.request.call)
-                    return reachableOutside(call, regions: inside)
+                let reaches = own.map { request in
+                    submitReach(CallID(file: Int32(request.file), index: request.request.call), regions: inside)
                 }
-                guard !startsOutside else { continue }
+                guard !reaches.contains(.outside) else { continue }
                 reported.insert(identifier.value)
+                let location = project.index.location(of: identifier.origin)
+                // No submit runs at all, not even from the handler: the identifier is as good as never submitted.
+                if !reaches.contains(.handlerOnly) {
+                    findings.append(
+                        Finding(
+                            rule: .registeredNeverSubmitted, at: location,
+                            message: "\"\(value)\" has a launch handler, but it is submitted only from code nothing "
+                                + "runs (a function nothing calls), so the task never runs."))
+                    continue
+                }
                 findings.append(
                     Finding(
-                        rule: .chainNeverStarts, at: project.index.location(of: identifier.origin),
+                        rule: .chainNeverStarts, at: location,
                         message: "\"\(value)\" is submitted only from inside its own launch handler or from code "
                             + "nothing runs; no code at launch, on a move to the background or on a user action submits "
                             + "the first request, so the handler never runs."))
@@ -204,32 +213,49 @@ struct RegistrationCheck {
         }
     }
 
-    /// Whether the call `id` can run other than from inside `regions`: made outside them from a callable that is
-    /// itself reached from outside (or that nothing in the sources calls: the system, a selector or code the audit
-    /// cannot see calls it).
-    private func reachableOutside(_ id: CallID, regions: [HandlerRegion]) -> Bool {
+    /// Where a submit can run from.
+    private enum SubmitReach {
+        /// From outside the handler's regions: a first request can be made.
+        case outside
+        /// Only from inside them.
+        case handlerOnly
+        /// From nowhere: only from code nothing runs.
+        case nowhere
+    }
+
+    /// Whether the call `id` can run other than from inside `regions` (made outside them from a callable that is
+    /// itself reached from outside, or that nothing in the sources calls: the system, a selector or code the audit
+    /// cannot see calls it), only from inside them, or not at all.
+    private func submitReach(_ id: CallID, regions: [HandlerRegion]) -> SubmitReach {
         let index = project.index
         var visited: Set<CallableID> = []
         var work: [(call: CallID, depth: Int)] = [(id, 0)]
+        var fromHandler = false
         while let (call, depth) = work.popLast() {
             let token = index.call(call).token
-            if regions.contains(where: { $0.contains(call.file, token) }) { continue }
+            if regions.contains(where: { $0.contains(call.file, token) }) {
+                fromHandler = true
+                continue
+            }
             let caller = index.caller(of: call)
             guard visited.insert(caller).inserted else { continue }
             let info = index.callable(caller)
             // A function passed as the launch handler is the handler itself.
-            if info.open >= 0, regions.contains(where: { $0.file == caller.file && $0.open == info.open }) { continue }
+            if info.open >= 0, regions.contains(where: { $0.file == caller.file && $0.open == info.open }) {
+                fromHandler = true
+                continue
+            }
             let callers = index.callers(of: caller).filter { index.caller(of: $0) != caller }
             // Too deep to follow: rather silence than a false alarm. A library's public function is called by the
             // app built on it, whatever else in the sources calls it; the app's own delegate or `App` is part of no
             // library, and no other module calls its members.
             // A function nothing can run starts nothing (`Project.isUnreachable`).
             if callers.isEmpty, project.isUnreachable(caller) { continue }
-            if callers.isEmpty || depth >= 8 || index.isSystemEntry(caller) { return true }
-            if info.isPublic, !index.isAppType(info.typeName) { return true }
+            if callers.isEmpty || depth >= 8 || index.isSystemEntry(caller) { return .outside }
+            if info.isPublic, !index.isAppType(info.typeName) { return .outside }
             for next in callers { work.append((next, depth + 1)) }
         }
-        return false
+        return fromHandler ? .handlerOnly : .nowhere
     }
 
     // MARK: duplicate-registration

@@ -346,8 +346,11 @@ final class CompletionPaths {
         let file = project.file(fileIndex)
         let name = file.text(token)
         let lowered = name.lowercased()
-        if Self.stoppingPrefixes.contains(where: { lowered.hasPrefix($0) }) { return false }
         let labels = file.isPunct(token + 1, ASCII.openParen) ? file.labels(ofCallAt: token + 1) : []
+        // Cancelling a pending request (`BGTaskScheduler.shared.cancel(taskRequestWithIdentifier:)`) stops no work
+        // that runs now, as a submit does not.
+        if Self.isRequestCancel(name, labels) { return true }
+        if Self.stoppingPrefixes.contains(where: { lowered.hasPrefix($0) }) { return false }
         // Every declaration the call may reach (one per `#if` branch, say) must be a logger.
         let candidates = project.resolved(file: fileIndex, token: token, name: name, labels: labels)
         if candidates.isEmpty, Self.sendsCommand(file, call: token) { return false }
@@ -365,6 +368,12 @@ final class CompletionPaths {
             if assumptions == before || !result { loggerCache[callee] = result }
             return result
         }
+    }
+
+    /// `cancel(taskRequestWithIdentifier:)` and `cancelAllTaskRequests()`: calls that withdraw requests not yet run.
+    private static func isRequestCancel(_ name: String, _ labels: [String]) -> Bool {
+        (name == "cancel" && labels == ["taskRequestWithIdentifier"])
+            || (name == "cancelAllTaskRequests" && labels.isEmpty)
     }
 
     /// A call outside the sources whose first argument is a case with a payload (`store.send(.sync(.stop))`)
