@@ -39,7 +39,12 @@ struct BackgroundEventsCheck {
                 var visiting: Set<CallableID> = []
                 // A body that also stores the handler or passes it on somewhere: a direct call on another path is
                 // then the case where no session of the app has events to deliver, where calling it at once is right.
-                guard let early = earlyCalls(of: handler, in: id, depth: 0, visiting: &visiting) else { continue }
+                guard let early = earlyCalls(of: handler, in: id, depth: 0, visiting: &visiting) else {
+                    var kept: Set<String> = []
+                    keptProperties(of: handler, in: id, depth: 0, into: &kept)
+                    checkTaskCallbacks(calling: kept, into: &findings)
+                    continue
+                }
                 for site in early {
                     let file = project.file(Int(site.file))
                     let token = Int(site.token)
@@ -108,6 +113,80 @@ struct BackgroundEventsCheck {
             sites += inner
         }
         return sites
+    }
+
+    /// The stored properties the handler is kept in: assigned in the callback (`self.pending = handler`,
+    /// `Downloads.shared.pending = handler`) or in a project function it is passed to (`store.keep(handler)`, two
+    /// calls deep).
+    private func keptProperties(of handler: String, in id: CallableID, depth: Int, into kept: inout Set<String>) {
+        guard depth <= 2 else { return }
+        let info = project.index.callable(id)
+        let file = project.file(Int(id.file))
+        let body = file.scopes[Int(info.scope)]
+        guard body.open >= 0 else { return }
+        for token in (Int(body.open) + 1)..<min(Int(body.close), file.count)
+        where file.isIdentifier(token) && !file.isPunct(token - 1, ASCII.dot) && file.text(token) == handler {
+            let target = token - 2
+            if file.isPunct(token - 1, ASCII.equals), !file.isPunct(target, ASCII.equals), file.isIdentifier(target),
+                file.word(target - 1) != .let, file.word(target - 1) != .var, file.text(target) != handler
+            {
+                kept.insert(file.text(target))
+            } else if let (callee, parameter) = passed(token, in: file, fileIndex: Int(id.file)) {
+                keptProperties(of: parameter, in: callee, depth: depth + 1, into: &kept)
+            }
+        }
+    }
+
+    /// Reports each call of a property in `kept` from a session delegate callback other than
+    /// `urlSessionDidFinishEvents(forBackgroundURLSession:)` — a task's `urlSession(_:task:didCompleteWithError:)`,
+    /// a download's `didFinishDownloadingTo` — made as the callback runs: one task's end comes before the session
+    /// has delivered the rest of its events. A parameter or local of the callback's own of that name is not the
+    /// property; called bare or through `self`, the callback's type must declare it.
+    private func checkTaskCallbacks(calling kept: Set<String>, into findings: inout [Finding]) {
+        guard !kept.isEmpty else { return }
+        for (fileIndex, summary) in project.index.files.enumerated() {
+            let file = project.file(fileIndex)
+            for info in summary.callables where info.kind == .function && info.name == "urlSession" {
+                let body = file.scopes[Int(info.scope)]
+                guard body.open >= 0 else { continue }
+                let declared = info.typeName.map(storedProperties(of:)) ?? []
+                for token in (Int(body.open) + 1)..<min(Int(body.close), file.count)
+                where file.isIdentifier(token) && kept.contains(file.text(token)) {
+                    let name = file.text(token)
+                    let called =
+                        file.isPunct(token + 1, ASCII.openParen)
+                        || (file.isPunct(token + 1, ASCII.question) && file.isPunct(token + 2, ASCII.openParen))
+                    guard called, !info.parameters.contains(name), runsNow(token, in: file, body: Int(info.scope))
+                    else { continue }
+                    let onSelf = !file.isPunct(token - 1, ASCII.dot) || file.word(token - 2) == .`self`
+                    guard !onSelf || declared.contains(name) else { continue }
+                    findings.append(
+                        Finding(
+                            rule: .backgroundEventsCompletionTooEarly, at: file.location(token),
+                            message: "`\(name)`, the completion handler handleEventsForBackgroundURLSession kept, is "
+                                + "called from `\(info.signature)`, when one task has finished, before the session "
+                                + "has delivered all its events; call it from "
+                                + "urlSessionDidFinishEvents(forBackgroundURLSession:)."))
+                }
+            }
+        }
+    }
+
+    /// The names `var` declares directly in the bodies of type `typeName` (its declaration and its extensions).
+    private func storedProperties(of typeName: String) -> Set<String> {
+        var names: Set<String> = []
+        for fileIndex in 0..<project.fileCount {
+            let file = project.file(fileIndex)
+            for token in 0..<file.count where file.word(token) == .var && file.isIdentifier(token + 1) {
+                let scope = file.scopes[Int(file.scopeOf[token])]
+                guard scope.kind == .type, scope.name >= 0 else { continue }
+                // `class Store`, `extension Store`, `extension Module.Store`: the type's last name.
+                var last = Int(scope.name)
+                while file.isPunct(last + 1, ASCII.dot), file.isIdentifier(last + 2) { last += 2 }
+                if file.text(last) == typeName { names.insert(file.text(token + 1)) }
+            }
+        }
+        return names
     }
 
     /// Whether the name at `token` is unwrapped under its own name (`if let handler = handler`, `if let handler`,
