@@ -281,6 +281,7 @@ struct RegistrationCheck {
                         conditions: direct ? occurrence.registration.conditions : []))
             }
         }
+        var reported: Set<SourceLocation> = []
         for value in byValue.keys.sorted() {
             var seen: [Site] = []
             for site in byValue[value]!.sorted(by: { $0.location < $1.location }) {
@@ -290,6 +291,7 @@ struct RegistrationCheck {
                         $0.origin != site.origin && !Self.exclusive($0, site, conditions: \.conditions)
                     })
                 else { continue }
+                reported.insert(site.location)
                 findings.append(
                     Finding(
                         rule: .duplicateRegistration, at: site.location,
@@ -298,6 +300,47 @@ struct RegistrationCheck {
                             + "registration."))
             }
         }
+        for occurrence in registrations {
+            let callID = CallID(file: Int32(occurrence.file), index: occurrence.registration.call)
+            let location = index.location(of: callID)
+            guard !reported.contains(location),
+                let value = occurrence.identifiers.lazy.compactMap({ identifier -> String? in
+                    guard identifier.origin == callID, case .known(let value) = identifier.value else { return nil }
+                    return value
+                }).first,
+                let callers = callersRunningTwice(callID)
+            else { continue }
+            reported.insert(location)
+            let function = index.callable(index.caller(of: callID)).signature
+            findings.append(
+                Finding(
+                    rule: .duplicateRegistration, at: location,
+                    message: "\"\(value)\" is registered by `\(function)`, which runs more than once in a process: "
+                        + "it is called at \(ProjectIndex.short(index.location(of: callers.0))) and again at "
+                        + "\(ProjectIndex.short(index.location(of: callers.1))). The system kills the app on the "
+                        + "second registration."))
+        }
+    }
+
+    /// For a registration in a function of its own (`setupTasks()`, no once-guard) that two different live functions
+    /// call — an object's `init` and its `initialize()`, the launch and a later callback — two of those calls.
+    private func callersRunningTwice(_ registration: CallID) -> (CallID, CallID)? {
+        let index = project.index
+        let function = index.caller(of: registration)
+        guard index.callable(function).kind == .function, index.call(registration).deferredBy == nil,
+            !registersOnce(registration)
+        else { return nil }
+        var byCaller: [CallableID: CallID] = [:]
+        for call in index.callers(of: function) {
+            let caller = index.caller(of: call)
+            guard caller != function, index.call(call).deferredBy == nil, !project.isUnreachable(caller) else {
+                continue
+            }
+            byCaller[caller] = byCaller[caller] ?? call
+        }
+        guard byCaller.count >= 2 else { return nil }
+        let calls = byCaller.values.sorted { index.location(of: $0) < index.location(of: $1) }
+        return (calls[0], calls[1])
     }
 
     /// Whether permitted identifier `value` is named in a source the audit does not parse (a React Native app's
