@@ -19,6 +19,16 @@ enum PushCallback: Sendable {
             self = .silentPush(completion: callable.parameters[2])
             return
         }
+        // A library's own entry for the push its host app forwards, completion handler and all
+        // (`public func applicationDidReceiveRemoteNotification(userInfo:fetchCompletionHandler:)`): what the
+        // library's README asks the app delegate to call, and nothing in the library's sources calls.
+        if callable.isPublic, !callable.isAsync, let position = labels.firstIndex(of: "fetchCompletionHandler"),
+            position < callable.takesClosure.count, callable.takesClosure[position],
+            callable.name.lowercased().contains("remotenotification") || labels.contains("didReceiveRemoteNotification")
+        {
+            self = .silentPush(completion: callable.parameters[position])
+            return
+        }
         // Swift 2 imported the same delegate method as `pushRegistry(_:didReceiveIncomingPushWithPayload:forType:)`.
         if callable.name == "pushRegistry", labels.count >= 3,
             labels[1] == "didReceiveIncomingPushWith" || labels[1] == "didReceiveIncomingVoIPPushWith"
@@ -53,8 +63,14 @@ struct PushCheck {
         for fileIndex in 0..<project.fileCount {
             let summary = project.summary(fileIndex)
             guard summary.needsDetailedPass else { continue }
-            for callable in summary.callables {
+            for (position, callable) in summary.callables.enumerated() {
                 guard let callback = PushCallback(callable) else { continue }
+                // A library entry the sources call themselves (an example app's delegate) is judged from its caller.
+                if case .silentPush = callback, callable.name != "application",
+                    !project.index.callers(of: CallableID(file: Int32(fileIndex), index: Int32(position))).isEmpty
+                {
+                    continue
+                }
                 let file = project.file(fileIndex)
                 let scope = file.scopes[Int(callable.scope)]
                 let open = Int(scope.open)

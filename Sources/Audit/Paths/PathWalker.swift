@@ -341,8 +341,17 @@ struct Walker {
         if valueClosureFinishes(after: scope, close: close) { return }
         if isCountdown(from: open + 1, to: close) || isRepeating(scope) { return }
         // The closure finishes the work: its unfinished paths, and errors that end it, are the leaks.
-        found.leaks += inner.found.leaks + inner.found.thrown
-        if case .open(let origin) = fall { found.leaks.append(origin) }
+        var leaks = inner.found.leaks + inner.found.thrown
+        if case .open(let origin) = fall { leaks.append(origin) }
+        if scope.name >= 0, file.is(Int(scope.name), "subscribe") {
+            // An event closure (`subscribe { event in switch event { case .next: … } }`) runs once per event: an
+            // element that is not the last owes nothing, the sequence's end (`.completed`, `.error`) does.
+            // Each site a stand-in speaks for is judged on its own.
+            let elements = elementCases(from: open + 1, to: close)
+            leaks = leaks.flatMap { found.returnedUnfinished[$0] ?? [$0] }
+            leaks.removeAll { leak in elements.contains { $0.contains(Int(leak.token)) } }
+        }
+        found.leaks += leaks
     }
 
     /// Whether the closure opened at `open` calls `setTaskCompleted` on the task in its own body, not in code it
@@ -663,6 +672,24 @@ struct Walker {
 
     /// Whether the closure is given to a call that runs it again and again (`Timer.scheduledTimer(withTimeInterval:
     /// repeats: true) { … }`): a run that leaves without finishing the work leaves it to a later run.
+    /// The token ranges of the `case .next` clauses in `start..<end`: each from its `case` to the next `case` or
+    /// `default` of the same `switch`, or to the `switch`'s end.
+    private func elementCases(from start: Int, to end: Int) -> [Range<Int>] {
+        var ranges: [Range<Int>] = []
+        for index in start..<end
+        where file.word(index) == .case && file.isPunct(index + 1, ASCII.dot) && file.is(index + 2, "next") {
+            let level = file.scopeOf[index]
+            let limit = min(Int(file.scopes[Int(level)].close), end)
+            var next = index + 3
+            while next < limit, file.scopeOf[next] != level || (file.word(next) != .case && file.word(next) != .default)
+            {
+                next += 1
+            }
+            ranges.append(index..<next)
+        }
+        return ranges
+    }
+
     private func isRepeating(_ scope: Scope) -> Bool {
         guard scope.name >= 0, file.isPunct(Int(scope.name) + 1, ASCII.openParen) else { return false }
         return file.arguments(ofCallAt: Int(scope.name) + 1).contains {

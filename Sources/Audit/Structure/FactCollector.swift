@@ -142,17 +142,22 @@ struct FactCollector {
             if let name = last { inherits.append(name) }
         }
         var exposed = false
+        var entry = false
         var modifier = Int(scope.head) - 1
         while modifier >= 0, Int(scope.head) - modifier <= 6,
             file.isIdentifier(modifier) || file.isPunct(modifier, ASCII.at)
         {
             if file.is(modifier, "objc") || file.is(modifier, "objcMembers") { exposed = true }
+            if file.isPunct(modifier - 1, ASCII.at), Self.entryAttributes.contains(file.text(modifier)) { entry = true }
             modifier -= 1
         }
         return TypeInfo(
             name: name, inherits: inherits, isExtension: file.word(Int(scope.head)) == .extension,
-            isTopLevel: scope.parent == 0, exposesMembers: exposed)
+            isTopLevel: scope.parent == 0, exposesMembers: exposed, isEntry: entry)
     }
+
+    /// The attributes that make a type the program's entry.
+    private static let entryAttributes: Set<String> = ["main", "UIApplicationMain", "NSApplicationMain"]
 
     private func callableInfo(_ scope: Scope, index: Int) -> CallableInfo {
         let head = Int(scope.head)

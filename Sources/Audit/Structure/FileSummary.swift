@@ -85,6 +85,8 @@ struct TypeInfo: Sendable {
     var isTopLevel = true
     /// Marked `@objcMembers` or `@objc`: the Objective-C runtime may call every member.
     var exposesMembers = false
+    /// Marked as the program's entry (`@main`, `@UIApplicationMain`, `@NSApplicationMain`).
+    var isEntry = false
 }
 
 /// Code that runs as a unit when something calls it.

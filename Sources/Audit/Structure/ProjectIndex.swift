@@ -63,6 +63,8 @@ final class ProjectIndex {
     private var exposedTypes: Set<String> = []
     /// Types the sources declare, not only extend.
     private var typeDeclarations: Set<String> = []
+    /// Types marked as the program's entry (`@main`, `@UIApplicationMain`).
+    private var entryTypes: Set<String> = []
     /// Reads of a static member (`Manager.shared`) by the type's name, with the file each is in.
     private var staticReads: [String: [(file: Int32, read: StaticRead)]] = [:]
 
@@ -83,6 +85,7 @@ final class ProjectIndex {
                 if !type.isExtension { typeDeclarations.insert(type.name) }
                 inherits[type.name, default: []].formUnion(type.inherits)
                 if type.exposesMembers { exposedTypes.insert(type.name) }
+                if type.isEntry { entryTypes.insert(type.name) }
             }
             for (index, callable) in file.callables.enumerated() {
                 let id = CallableID(file: Int32(fileIndex), index: Int32(index))
@@ -478,6 +481,13 @@ final class ProjectIndex {
     /// function they never call is not one the app calls. Sources without one (a library, a snippet) are called by
     /// code the audit does not see.
     private(set) lazy var hasAppEntry: Bool = declaredTypes.contains { isAppType($0) }
+
+    /// An app delegate a SwiftUI app never installs: the entry is a SwiftUI `App`, and no
+    /// `@UIApplicationDelegateAdaptor(Delegate.self)`, `@main` or other code names the delegate, so UIKit never makes it.
+    func isUninstalledAppDelegate(_ typeName: String) -> Bool {
+        conformances(of: typeName).contains { $0.hasSuffix("ApplicationDelegate") } && !entryTypes.contains(typeName)
+            && entryTypes.contains { conformances(of: $0).contains("App") } && !namedOutsideItself(typeName)
+    }
 
     func isAppType(_ typeName: String?) -> Bool {
         conformances(of: typeName).contains { $0 == "App" || $0.hasSuffix("ApplicationDelegate") }

@@ -26,11 +26,15 @@ extension Project {
             if visiting.count == 1 { unreachable[id] = true }
             return true
         }
-        guard index.hasAppEntry, info.kind == .function, info.open >= 0, !info.isPublic, !info.isExposed,
+        // In a library (no app entry in the sources) the app built on it may call what is not private.
+        guard index.hasAppEntry || info.isPrivate, info.kind == .function, info.open >= 0, !info.isPublic,
+            !info.isExposed,
             !index.isSystemEntry(id),
             info.name.first.map({ $0.isLetter || $0 == "_" }) == true,
+            // A `private` method meets no requirement of a protocol or superclass outside the sources, and is not
+            // seen by the Objective-C runtime unless exposed.
             info.typeName.map({
-                !index.membersCallableFromOutside($0, member: info.name)
+                (info.isPrivate || !index.membersCallableFromOutside($0, member: info.name))
                     && !index.inheritsRequirement(named: info.name, into: $0)
             }) ?? true
         else { return false }
@@ -80,9 +84,11 @@ extension Project {
 
     private func typeIsDead(_ name: String) -> Bool {
         // Only a capitalised name is looked for where it is written (`FileSummary.namesOutsideOwnType`).
-        name.first.map { $0 >= "A" && $0 <= "Z" } == true && index.hasAppEntry && index.declares(type: name)
-            && !index.membersCallableFromOutside(name) && !index.isAppType(name) && !index.namedOutsideItself(name)
-            && !index.hasPublicMembers(name) && !namedInOtherSources(name)
+        guard name.first.map({ $0 >= "A" && $0 <= "Z" }) == true, index.hasAppEntry, index.declares(type: name),
+            !index.namedOutsideItself(name), !namedInOtherSources(name)
+        else { return false }
+        if index.isUninstalledAppDelegate(name) { return true }
+        return !index.membersCallableFromOutside(name) && !index.isAppType(name) && !index.hasPublicMembers(name)
     }
 
     /// How often the name of each function that may be dead (not public, not exposed) is written as a whole word in

@@ -1,0 +1,14 @@
+// swift-format-ignore-file
+import BackgroundTasks
+import UIKit
+
+final class AppDelegate: NSObject, UIApplicationDelegate {
+    func application(
+        _ application: UIApplication, didFinishLaunchingWithOptions options: [UIApplication.LaunchOptionsKey: Any]?
+    ) -> Bool {
+        BGTaskScheduler.shared.register(forTaskWithIdentifier: "com.example.notes.cleanup", using: nil) { task in // expect: identifier-not-permitted, registered-never-submitted
+            task.setTaskCompleted(success: true)
+        }
+        return true
+    }
+}
