@@ -196,7 +196,8 @@ struct HandlerCheck {
                 "The launch handler for \(identifier) never sets task.expirationHandler, so the "
                     + "work is not cancelled when time runs out and the run counts as failed.")
         }
-        if !outcome.submits, !outcome.escaped, !registration.continued,
+        if !outcome.submits, !outcome.escaped,
+            !project.registersContinuedTask(CallID(file: Int32(fileIndex), index: registration.call)),
             !isMaintenance(registration, file: fileIndex, through: wrapperCall, requests: requests)
         {
             report(

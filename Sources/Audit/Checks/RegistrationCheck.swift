@@ -68,6 +68,9 @@ struct RegistrationCheck {
         where occurrence.registration.kind == .scheduler && !occurrence.registration.continued {
             let callID = CallID(file: Int32(occurrence.file), index: occurrence.registration.call)
             let call = index.call(callID)
+            // A continued-processing task may be registered at any time, also through the app's own
+            // `register(forTaskWithIdentifier:…)`.
+            if project.registersContinuedTask(callID) { continue }
             let context: LaunchContext =
                 call.deferredBy.map { .afterLaunch(reason: "inside \($0), which runs after launch has finished") }
                 ?? index.launchContext(of: index.caller(of: callID))

@@ -2075,6 +2075,9 @@ struct Walker {
         }
         guard isOpen(state), !unfinished.isEmpty else {
             found.leaks += unfinished
+            // Kept by the function (`Wrapper(task: task)` storing it): finishing it afterwards, through the object
+            // or the task itself, is the first time, as after a store in this body.
+            if outcome.escaped, outcome.finishesLater { keptForLater = true }
             finish(&state)
             return
         }

@@ -109,6 +109,24 @@ final class Project {
     }
 
     /// The project callable a call at token `token` of file `file` reaches, when there is exactly one.
+    /// Whether the registration call `id` registers a continued-processing task (`BGContinuedProcessingTask`), which
+    /// may be registered at any time and runs once: itself, or through a project function it may reach (the app's own
+    /// `register(forTaskWithIdentifier:…)`, also through a protocol) that holds such a registration.
+    func registersContinuedTask(_ id: CallID) -> Bool {
+        guard let registration = summary(Int(id.file)).registrations.first(where: { $0.call == id.index }) else {
+            return false
+        }
+        if registration.continued { return true }
+        let call = index.call(id)
+        let callees = Set(resolved(file: Int(id.file), token: Int(call.token), name: call.name, labels: call.labels))
+        guard !callees.isEmpty else { return false }
+        return (0..<fileCount).contains { file in
+            summary(file).registrations.contains { other in
+                other.continued && callees.contains(index.caller(of: CallID(file: Int32(file), index: other.call)))
+            }
+        }
+    }
+
     func callee(file: Int, token: Int, name: String, labels: [String]) -> CallableID? {
         ProjectIndex.unique(
             resolved(file: file, token: token, name: name, labels: labels), in: index, from: Int32(file))
