@@ -16,8 +16,9 @@
 # the audit reports it at the `return` (or `throw`) that leaves, and a row may judge it at any line of the condition.
 # A finding at that exit and a row at a line from the `guard` or `if` to its opening brace (or the reverse) are
 # matched, one finding to one row, when the exit is the first statement of the block's own level that leaves, or the
-# one-line block (`else { return }`) that ends the condition's last line. --rows lists every missed mistake, every
-# alarm and every finding at a place no row judges (`outside`).
+# one-line block (`else { return }`) that ends the condition's last line. So are a `case …:` or `default:` line and
+# the first `return` (or `throw`) of its clause's own level, before the next clause. --rows lists every missed
+# mistake, every alarm and every finding at a place no row judges (`outside`).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -103,6 +104,7 @@ CONDITION = re.compile(r"^\s*(?:\}\s*else\s+)?(?:guard|if)\b")
 # A condition is read over at most this many lines (a `guard` binding a dozen payload fields, one per line).
 CONDITION_LINES = 16
 EXIT = re.compile(r"^\s*(?:return|throw)\b")
+CLAUSE = re.compile(r"^\s*(?:case\b[^:]*|default)\s*:\s*$")
 INLINE_EXIT = re.compile(r"\{\s*(?:return|throw)\b[^{}]*\}\s*$")
 exits_cache = {}
 
@@ -148,6 +150,21 @@ def condition_exits(repository, path):
                 break
             depth += braces(lines[body])
             if depth <= 0:
+                break
+    # A `case …:` or `default:` written on one line and the first exit of its clause's own level, before the next
+    # clause: the branch where a path leaves and the `return` it leaves by are one place.
+    for start, line in enumerate(lines):
+        if not CLAUSE.match(line.split("//")[0]):
+            continue
+        depth = 0
+        for body in range(start + 1, min(len(lines), start + 12)):
+            if depth == 0 and CLAUSE.match(lines[body].split("//")[0]):
+                break
+            if depth == 0 and EXIT.match(lines[body]):
+                pairs.add((start + 1, body + 1))
+                break
+            depth += braces(lines[body])
+            if depth < 0:
                 break
     exits_cache[key] = pairs
     return pairs
