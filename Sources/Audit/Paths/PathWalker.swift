@@ -888,11 +888,28 @@ struct Walker {
         guard paths.obligation == .incomingCallReported else { return completedFlagExemption(start, end) }
         var mentionsVoIP = false
         var negated = false
+        var clauses = 1
+        var depth = 0
+        var readsPayload = false
         for index in start..<end {
             if file.is(index, "voIP") { mentionsVoIP = true }
+            if file.isIdentifier(index), !file.isPunct(index - 1, ASCII.dot), aliases.contains(file.text(index)) {
+                readsPayload = true
+            }
             if file.isPunct(index, ASCII.bang), file.isPunct(index + 1, ASCII.equals) { negated = true }
+            if file.isPunct(index, ASCII.openParen) || file.isPunct(index, ASCII.openBracket) { depth += 1 }
+            if file.isPunct(index, ASCII.closeParen) || file.isPunct(index, ASCII.closeBracket) { depth -= 1 }
+            // Another clause that reads the payload (`guard type == .voIP, let id = payload… else`, `&&`, `||`): the
+            // branch is also taken for a VoIP push whose payload fails it.
+            if depth == 0,
+                file.isPunct(index, ASCII.comma)
+                    || (file.isPunct(index, ASCII.ampersand) && file.isPunct(index + 1, ASCII.ampersand))
+                    || (file.isPunct(index, ASCII.pipe) && file.isPunct(index + 1, ASCII.pipe))
+            {
+                clauses += 1
+            }
         }
-        guard mentionsVoIP else { return Exemption() }
+        guard mentionsVoIP, clauses == 1 || !readsPayload else { return Exemption() }
         return negated ? Exemption(then: true, otherwise: false) : Exemption(then: false, otherwise: true)
     }
 
