@@ -23,6 +23,9 @@ struct PermittedIdentifiers: Sendable {
     /// The plist of a framework or a loadable bundle (`CFBundlePackageType` `FMWK` or `BNDL`: a library, a plugin, a
     /// test bundle), not of an app: its background modes are not the app's.
     var isLibraryBundle = false
+    /// Whether the plist has a `UIApplicationSceneManifest`: the app's UI lives in scenes, whose delegates, not the app
+    /// delegate, hear of moves to and from the background.
+    var declaresSceneManifest = false
 
     /// Reads an XML property list (or, without line numbers, a binary one).
     /// Returns `nil` with a reason when the file is not a property list.
@@ -42,7 +45,8 @@ struct PermittedIdentifiers: Sendable {
             PermittedIdentifiers(
                 path: path, declaresKey: reader.declaresKey, entries: reader.entries,
                 backgroundModes: reader.backgroundModes, isExtension: reader.isExtension,
-                isLibraryBundle: reader.packageType.map(libraryPackageTypes.contains) ?? false))
+                isLibraryBundle: reader.packageType.map(libraryPackageTypes.contains) ?? false,
+                declaresSceneManifest: reader.declaresSceneManifest))
     }
 
     /// A framework's, a bundle's (a test bundle's) and an XCFramework's: never an app's.
@@ -60,7 +64,8 @@ struct PermittedIdentifiers: Sendable {
         return .success(
             PermittedIdentifiers(
                 path: path, declaresKey: values != nil, entries: strings.map { Entry(value: $0, line: 1) },
-                backgroundModes: modes, isExtension: isExtension, isLibraryBundle: isLibraryBundle))
+                backgroundModes: modes, isExtension: isExtension, isLibraryBundle: isLibraryBundle,
+                declaresSceneManifest: dictionary["UIApplicationSceneManifest"] != nil))
     }
 
     /// Whether `identifier` is allowed by `pattern`: equal, or matching where the pattern has a build-setting
@@ -176,6 +181,7 @@ private final class PlistXMLReader: NSObject, XMLParserDelegate {
     var entries: [PermittedIdentifiers.Entry] = []
     var backgroundModes: [String] = []
     var isExtension = false
+    var declaresSceneManifest = false
     /// `CFBundlePackageType`, when the plist says it.
     var packageType: String?
     /// The root dictionary's key read last.
@@ -213,6 +219,7 @@ private final class PlistXMLReader: NSObject, XMLParserDelegate {
             let key = text.trimmingCharacters(in: .whitespacesAndNewlines)
             if depth == 3 { topLevelKey = key }
             if depth == 3, key == "NSExtension" { isExtension = true }
+            if depth == 3, key == "UIApplicationSceneManifest" { declaresSceneManifest = true }
             if depth == 3, key == "BGTaskSchedulerPermittedIdentifiers" || key == "UIBackgroundModes" {
                 readingModes = key == "UIBackgroundModes"
                 if !readingModes { declaresKey = true }

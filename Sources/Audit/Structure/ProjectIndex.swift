@@ -486,8 +486,14 @@ final class ProjectIndex {
     /// `@UIApplicationDelegateAdaptor(Delegate.self)`, `@main` or other code names the delegate, so UIKit never makes it.
     func isUninstalledAppDelegate(_ typeName: String) -> Bool {
         conformances(of: typeName).contains { $0.hasSuffix("ApplicationDelegate") } && !entryTypes.contains(typeName)
-            && entryTypes.contains { conformances(of: $0).contains("App") } && !namedOutsideItself(typeName)
+            && hasSwiftUIEntry && !namedOutsideItself(typeName)
     }
+
+    /// Whether the sources' entries include a SwiftUI `App`, whose UI lives in scenes.
+    var hasSwiftUIEntry: Bool { entryTypes.contains { conformances(of: $0).contains("App") } }
+
+    /// Whether type `name` is marked as the program's entry (`@main`, `@UIApplicationMain`).
+    func isEntry(_ name: String) -> Bool { entryTypes.contains(name) }
 
     func isAppType(_ typeName: String?) -> Bool {
         conformances(of: typeName).contains { $0 == "App" || $0.hasSuffix("ApplicationDelegate") }

@@ -26,6 +26,13 @@ extension Project {
             if visiting.count == 1 { unreachable[id] = true }
             return true
         }
+        if info.kind == .function, Self.sceneReplacedCallbacks.contains(info.signature), let typeName = info.typeName,
+            index.conformances(of: typeName).contains(where: { $0.hasSuffix("ApplicationDelegate") }),
+            livesInScenes(delegate: typeName)
+        {
+            if visiting.count == 1 { unreachable[id] = true }
+            return true
+        }
         // In a library (no app entry in the sources) the app built on it may call what is not private.
         guard index.hasAppEntry || info.isPrivate, info.kind == .function, info.open >= 0, !info.isPublic,
             !info.isExposed,
@@ -75,6 +82,22 @@ extension Project {
     /// (`ProjectIndex.membersCallableFromOutside`), not the app's entry or delegate, not named in a source the audit
     /// does not parse, and whose name is written nowhere in the sources outside its own declarations and extensions
     /// but in comments (`static let shared = Manager()` inside `Manager`, which nothing else names).
+    /// The app delegate's callbacks for moves to and from the background, which UIKit does not call in an app whose
+    /// UI lives in scenes (their scene delegate's `sceneDidEnterBackground(_:)` … replace them).
+    /// https://developer.apple.com/documentation/uikit/uiapplicationdelegate/applicationdidenterbackground(_:)
+    static let sceneReplacedCallbacks: Set<String> = [
+        "applicationDidEnterBackground(_:)", "applicationWillEnterForeground(_:)", "applicationDidBecomeActive(_:)",
+        "applicationWillResignActive(_:)",
+    ]
+
+    /// Whether the app of app delegate `delegate` keeps its UI in scenes: a SwiftUI `App` installs the delegate (it is
+    /// no entry of its own, and is named outside itself: `@UIApplicationDelegateAdaptor(AppDelegate.self)`), or an
+    /// app's own Info.plist (not an extension's or a framework's) declares a `UIApplicationSceneManifest`.
+    private func livesInScenes(delegate: String) -> Bool {
+        (index.hasSwiftUIEntry && !index.isEntry(delegate) && index.namedOutsideItself(delegate))
+            || propertyLists.contains { $0.declaresSceneManifest && !$0.isExtension && !$0.isLibraryBundle }
+    }
+
     func isDeadType(_ name: String) -> Bool {
         if let known = deadTypes[name] { return known }
         let dead = typeIsDead(name)
