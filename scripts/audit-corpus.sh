@@ -17,7 +17,8 @@
 # A finding at that exit and a row at a line from the `guard` or `if` to its opening brace (or the reverse) are
 # matched, one finding to one row, when the exit is the first statement of the block's own level that leaves, or the
 # one-line block (`else { return }`) that ends the condition's last line. So are a `case …:` or `default:` line and
-# the first `return` (or `throw`) of its clause's own level, before the next clause. --rows lists every missed
+# the first `return` (or `throw`) of its clause's own level, before the next clause, and a request made
+# (`BGAppRefreshTaskRequest(identifier: …)`) and the first `submit(` of it within 12 lines. --rows lists every missed
 # mistake, every alarm and every finding at a place no row judges (`outside`).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -104,6 +105,8 @@ CONDITION = re.compile(r"^\s*(?:\}\s*else\s+)?(?:guard|if)\b")
 # A condition is read over at most this many lines (a `guard` binding a dozen payload fields, one per line).
 CONDITION_LINES = 16
 EXIT = re.compile(r"^\s*(?:return|throw)\b")
+REQUEST = re.compile(r"\bBG\w*TaskRequest\(\s*identifier:")
+SUBMIT = re.compile(r"\.submit\(")
 CLAUSE = re.compile(r"^\s*(?:case\b[^:]*|default)\s*:\s*$")
 INLINE_EXIT = re.compile(r"\{\s*(?:return|throw)\b[^{}]*\}\s*$")
 exits_cache = {}
@@ -165,6 +168,17 @@ def condition_exits(repository, path):
                 break
             depth += braces(lines[body])
             if depth < 0:
+                break
+    # A request made (`BGAppRefreshTaskRequest(identifier: …)`) and the first `submit(` after it, within 12 lines of
+    # its function: the request a rule names, by its identifier or by its submit, is one place.
+    for start, line in enumerate(lines):
+        if not REQUEST.search(line.split("//")[0]):
+            continue
+        for body in range(start + 1, min(len(lines), start + 12)):
+            if REQUEST.search(lines[body]) or re.match(r"^\s*(?:(?:private|public|static|@objc)\s+)*func\b", lines[body]):
+                break
+            if SUBMIT.search(lines[body].split("//")[0]):
+                pairs.add((start + 1, body + 1))
                 break
     exits_cache[key] = pairs
     return pairs

@@ -45,9 +45,16 @@ struct RegistrationCheck {
                 + "never runs."
         }
         checkChainStarts(registrations, requests, into: &findings)
-        reportUnmatched(submitted, by: registered, .submittedNeverRegistered, into: &findings) { value in
-            "A request for \"\(value)\" is submitted, but no launch handler is registered for it; the submit raises "
-                + "\"No launch handler registered\"."
+        // A registration nothing can run (in a type nothing makes, a function nothing calls) registers nothing.
+        let live = registrations.filter {
+            !project.isUnreachable(index.caller(of: CallID(file: Int32($0.file), index: $0.registration.call)))
+        }
+        let deadOnly = Set(registered.compactMap { if case .known(let value) = $0.value { value } else { nil } })
+        reportUnmatched(submitted, by: live.flatMap(\.identifiers), .submittedNeverRegistered, into: &findings) {
+            value in
+            "A request for \"\(value)\" is submitted, but no launch handler is registered for it"
+                + (deadOnly.contains(value) ? " (it is registered only in code nothing runs)" : "")
+                + "; the submit raises \"No launch handler registered\"."
         }
         checkDuplicates(registrations, into: &findings)
         checkPermitted(registrations, into: &findings)
