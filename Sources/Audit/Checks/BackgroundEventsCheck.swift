@@ -24,6 +24,9 @@ struct BackgroundEventsCheck {
     }
 
     func run(into findings: inout [Finding]) {
+        // The properties the callbacks keep their handler in, judged once all are known.
+        var kept: Set<String> = []
+        defer { checkTaskCallbacks(calling: kept, into: &findings) }
         for fileIndex in 0..<project.fileCount {
             let summary = project.summary(fileIndex)
             guard !summary.backgroundEventHandlers.isEmpty else { continue }
@@ -40,9 +43,7 @@ struct BackgroundEventsCheck {
                 // A body that also stores the handler or passes it on somewhere: a direct call on another path is
                 // then the case where no session of the app has events to deliver, where calling it at once is right.
                 guard let early = earlyCalls(of: handler, in: id, depth: 0, visiting: &visiting) else {
-                    var kept: Set<String> = []
                     keptProperties(of: handler, in: id, depth: 0, into: &kept)
-                    checkTaskCallbacks(calling: kept, into: &findings)
                     continue
                 }
                 for site in early {
@@ -140,26 +141,31 @@ struct BackgroundEventsCheck {
     /// Reports each call of a property in `kept` from a session delegate callback other than
     /// `urlSessionDidFinishEvents(forBackgroundURLSession:)` — a task's `urlSession(_:task:didCompleteWithError:)`,
     /// a download's `didFinishDownloadingTo` — made as the callback runs: one task's end comes before the session
-    /// has delivered the rest of its events. A parameter or local of the callback's own of that name is not the
-    /// property; called bare or through `self`, the callback's type must declare it.
+    /// has delivered the rest of its events. A parameter or a local of the callback's own of that name is not the
+    /// property.
     private func checkTaskCallbacks(calling kept: Set<String>, into findings: inout [Finding]) {
         guard !kept.isEmpty else { return }
         for (fileIndex, summary) in project.index.files.enumerated() {
+            let callbacks = summary.callables.filter { $0.kind == .function && $0.name == "urlSession" }
+            guard !callbacks.isEmpty else { continue }
             let file = project.file(fileIndex)
-            for info in summary.callables where info.kind == .function && info.name == "urlSession" {
+            for info in callbacks {
                 let body = file.scopes[Int(info.scope)]
                 guard body.open >= 0 else { continue }
-                let declared = info.typeName.map(storedProperties(of:)) ?? []
-                for token in (Int(body.open) + 1)..<min(Int(body.close), file.count)
+                let range = (Int(body.open) + 1)..<min(Int(body.close), file.count)
+                let locals = Set(
+                    range.lazy.filter { (file.word($0) == .let || file.word($0) == .var) && file.isIdentifier($0 + 1) }
+                        .map { file.text($0 + 1) })
+                for token in range
                 where file.isIdentifier(token) && kept.contains(file.text(token)) {
                     let name = file.text(token)
                     let called =
                         file.isPunct(token + 1, ASCII.openParen)
                         || (file.isPunct(token + 1, ASCII.question) && file.isPunct(token + 2, ASCII.openParen))
-                    guard called, !info.parameters.contains(name), runsNow(token, in: file, body: Int(info.scope))
-                    else { continue }
                     let onSelf = !file.isPunct(token - 1, ASCII.dot) || file.word(token - 2) == .`self`
-                    guard !onSelf || declared.contains(name) else { continue }
+                    guard called, !info.parameters.contains(name), !onSelf || !locals.contains(name),
+                        runsNow(token, in: file, body: Int(info.scope))
+                    else { continue }
                     findings.append(
                         Finding(
                             rule: .backgroundEventsCompletionTooEarly, at: file.location(token),
@@ -170,23 +176,6 @@ struct BackgroundEventsCheck {
                 }
             }
         }
-    }
-
-    /// The names `var` declares directly in the bodies of type `typeName` (its declaration and its extensions).
-    private func storedProperties(of typeName: String) -> Set<String> {
-        var names: Set<String> = []
-        for fileIndex in 0..<project.fileCount {
-            let file = project.file(fileIndex)
-            for token in 0..<file.count where file.word(token) == .var && file.isIdentifier(token + 1) {
-                let scope = file.scopes[Int(file.scopeOf[token])]
-                guard scope.kind == .type, scope.name >= 0 else { continue }
-                // `class Store`, `extension Store`, `extension Module.Store`: the type's last name.
-                var last = Int(scope.name)
-                while file.isPunct(last + 1, ASCII.dot), file.isIdentifier(last + 2) { last += 2 }
-                if file.text(last) == typeName { names.insert(file.text(token + 1)) }
-            }
-        }
-        return names
     }
 
     /// Whether the name at `token` is unwrapped under its own name (`if let handler = handler`, `if let handler`,
