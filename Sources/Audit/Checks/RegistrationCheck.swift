@@ -361,6 +361,28 @@ struct RegistrationCheck {
         return literal.count >= 8 && project.namedInOtherSources(literal)
     }
 
+    /// Whether the sources hand identifier `value` to code they do not hold, which may register it: a literal of it
+    /// assigned to a member of a type the sources do not declare (a plugin's
+    /// `BackgroundServicePlugin.taskIdentifier = "…"`).
+    private func handedToOutsideCode(_ value: String) -> Bool {
+        let needle = Array(value.utf8)
+        for fileIndex in 0..<project.fileCount
+        where project.sources[fileIndex].firstRange(of: needle) != nil {
+            let file = project.file(fileIndex)
+            for token in 0..<file.count where file.stringValue(token) == value && file.isPunct(token - 1, ASCII.equals)
+            {
+                // `Type.member = "…"` (also `Module.Type.member`): the type is the name before the last dot.
+                var cursor = token - 2
+                guard file.isIdentifier(cursor), file.isPunct(cursor - 1, ASCII.dot), file.isIdentifier(cursor - 2)
+                else { continue }
+                cursor -= 2
+                let type = file.text(cursor)
+                if type.first?.isUppercase == true, !project.index.declares(type: type) { return true }
+            }
+        }
+        return false
+    }
+
     /// Two registrations in different branches of the same `#if` never both compile.
     private static func exclusive<Value>(_ lhs: Value, _ rhs: Value, conditions: KeyPath<Value, [UInt32]>) -> Bool {
         for left in lhs[keyPath: conditions] {
@@ -445,7 +467,7 @@ struct RegistrationCheck {
             for entry in list.entries where !entry.value.contains("*") {
                 guard !registered.contains(where: { PermittedIdentifiers.matches($0, pattern: entry.value) }),
                     !built.contains(where: { PermittedIdentifiers.mayOverlap($0!, entry.value) }),
-                    !namedElsewhere(entry.value)
+                    !namedElsewhere(entry.value), !handedToOutsideCode(entry.value)
                 else {
                     continue
                 }
