@@ -108,7 +108,6 @@ final class Project {
         return result
     }
 
-    /// The project callable a call at token `token` of file `file` reaches, when there is exactly one.
     /// Whether the registration call `id` registers a continued-processing task (`BGContinuedProcessingTask`), which
     /// may be registered at any time and runs once: itself, or through a project function it may reach (the app's own
     /// `register(forTaskWithIdentifier:…)`, also through a protocol) that holds such a registration.
@@ -127,6 +126,7 @@ final class Project {
         }
     }
 
+    /// The project callable a call at token `token` of file `file` reaches, when there is exactly one.
     func callee(file: Int, token: Int, name: String, labels: [String]) -> CallableID? {
         ProjectIndex.unique(
             resolved(file: file, token: token, name: name, labels: labels), in: index, from: Int32(file))

@@ -76,12 +76,6 @@ extension Project {
         return false
     }
 
-    /// Whether nothing can ever make an instance of type `name`, nor reach a static member of it, so that none of its
-    /// code runs: in sources that hold an app's entry, a type the sources declare, its name capitalised, with no
-    /// `public` member, none of whose supertypes the sources do not declare asks for a method
-    /// (`ProjectIndex.membersCallableFromOutside`), not the app's entry or delegate, not named in a source the audit
-    /// does not parse, and whose name is written nowhere in the sources outside its own declarations and extensions
-    /// but in comments (`static let shared = Manager()` inside `Manager`, which nothing else names).
     /// The app delegate's callbacks for moves to and from the background, which UIKit does not call in an app whose
     /// UI lives in scenes (their scene delegate's `sceneDidEnterBackground(_:)` … replace them).
     /// https://developer.apple.com/documentation/uikit/uiapplicationdelegate/applicationdidenterbackground(_:)
@@ -98,6 +92,13 @@ extension Project {
             || propertyLists.contains { $0.declaresSceneManifest && !$0.isExtension && !$0.isLibraryBundle }
     }
 
+    /// Whether nothing can ever make an instance of type `name`, nor reach a static member of it, so that none of its
+    /// code runs: in sources that hold an app's entry, a type the sources declare, its name capitalised, with no
+    /// `public` member, none of whose supertypes the sources do not declare asks for a method
+    /// (`ProjectIndex.membersCallableFromOutside`), not the app's entry or delegate, not named in a source the audit
+    /// does not parse, and whose name is written nowhere in the sources outside its own declarations and extensions
+    /// but in comments (`static let shared = Manager()` inside `Manager`, which nothing else names); and an app
+    /// delegate a SwiftUI app never installs (`ProjectIndex.isUninstalledAppDelegate`).
     func isDeadType(_ name: String) -> Bool {
         if let known = deadTypes[name] { return known }
         let dead = typeIsDead(name)
