@@ -69,9 +69,10 @@ struct IsolationTests {
         let driver: any StorageDriver
     }
 
-    /// Opens a store on `backend`, takes its driver out of the actor, and runs a read from outside.
+    /// Opens a store on `backend`, takes its driver out of the actor, and runs a read from outside. Run in a child
+    /// process that traps, whose directory the parent removes (`childDirectories`).
     static func readFromOutside(_ backend: TestBackend) async throws {
-        let database = TestDatabase(backend)
+        let database = TestDatabase(backend, label: childLabel(parent: getppid()))
         let store = try Store(path: database.path, clock: database.clock)
         let smuggled = await store.smuggleDriverForTesting()
         _ = try smuggled.driver.integer(.userCount)
@@ -90,7 +91,16 @@ struct IsolationTests {
                 try await IsolationTests.readFromOutside(.postgresql)
             }
         }
+        // The children trapped before they could remove their databases' directories.
+        let prefix = Self.childLabel(parent: getpid()) + "-"
+        let temporary = FileManager.default.temporaryDirectory
+        for name in try FileManager.default.contentsOfDirectory(atPath: temporary.path) where name.hasPrefix(prefix) {
+            try FileManager.default.removeItem(at: temporary.appendingPathComponent(name))
+        }
     }
+
+    /// The start of the directory names of the exit tests' children of test process `parent`.
+    static func childLabel(parent: pid_t) -> String { "pipeline-db-trapped-\(parent)" }
 }
 
 extension Store {

@@ -52,14 +52,18 @@ public enum TestBackend: String, Sendable, Hashable, CaseIterable, CustomStringC
 /// directory, or a new schema of the PostgreSQL test server.
 public final class TestDatabase: Sendable {
     public let backend: TestBackend
-    public let directory = TemporaryDirectory("pipeline-db")
+    public let directory: TemporaryDirectory
     public let clock: ManualClock
     /// The PostgreSQL schema this database lives in (unused on SQLite).
     public let schema = "t_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
 
-    /// `now` defaults to 2026-03-15T12:00:00Z.
-    public init(_ backend: TestBackend = .sqlite, now: Date = Date(iso: "2026-03-15T12:00:00Z")) {
+    /// `now` defaults to 2026-03-15T12:00:00Z. `label` starts the temporary directory's name (an exit test's child,
+    /// which traps before it can remove its directory, names one its parent removes).
+    public init(
+        _ backend: TestBackend = .sqlite, now: Date = Date(iso: "2026-03-15T12:00:00Z"), label: String = "pipeline-db"
+    ) {
         self.backend = backend
+        directory = TemporaryDirectory(label)
         clock = ManualClock(now)
     }
 
