@@ -45,19 +45,21 @@ struct RegistrationCheck {
                 + "never runs."
         }
         checkChainStarts(registrations, requests, into: &findings)
-        // A registration nothing can run (in a type nothing makes, a function nothing calls) registers nothing.
+        // A registration nothing can run (in a type nothing makes, a function nothing calls, a wrapper no code calls)
+        // registers nothing.
         let live = registrations.filter {
             !project.isUnreachable(index.caller(of: CallID(file: Int32($0.file), index: $0.registration.call)))
         }
-        let deadOnly = Set(registered.compactMap { if case .known(let value) = $0.value { value } else { nil } })
+        let registeredAnywhere = Set(
+            registered.compactMap { if case .known(let value) = $0.value { value } else { nil } })
         reportUnmatched(submitted, by: live.flatMap(\.identifiers), .submittedNeverRegistered, into: &findings) {
             value in
             "A request for \"\(value)\" is submitted, but no launch handler is registered for it"
-                + (deadOnly.contains(value) ? " (it is registered only in code nothing runs)" : "")
+                + (registeredAnywhere.contains(value) ? " (it is registered only in code nothing runs)" : "")
                 + "; the submit raises \"No launch handler registered\"."
         }
         checkDuplicates(registrations, into: &findings)
-        checkPermitted(registrations, into: &findings)
+        checkPermitted(live, into: &findings)
     }
 
     private static func display(_ value: IdentifierValue) -> String {
@@ -72,7 +74,7 @@ struct RegistrationCheck {
     private func checkLaunch(_ registrations: [Occurrence], into findings: inout [Finding]) {
         let index = project.index
         for occurrence in registrations
-        where occurrence.registration.kind == .scheduler && !occurrence.registration.continued {
+        where occurrence.registration.kind == .scheduler {
             let callID = CallID(file: Int32(occurrence.file), index: occurrence.registration.call)
             let call = index.call(callID)
             // A continued-processing task may be registered at any time, also through the app's own
@@ -393,7 +395,9 @@ struct RegistrationCheck {
 
     // MARK: identifier-not-permitted / permitted-never-registered
 
-    private func checkPermitted(_ registrations: [Occurrence], into findings: inout [Finding]) {
+    /// `live`: the registrations code can run; a dead one's identifier, whatever it is, leaves every permitted one
+    /// unregistered.
+    private func checkPermitted(_ live: [Occurrence], into findings: inout [Finding]) {
         // An app extension's plist (a widget's) does not list the app's background tasks, nor does a framework's (a
         // vendored XCFramework's, an SDK's own): with only those in the tree, the app's own Info.plist is not there to
         // judge against.
@@ -416,11 +420,6 @@ struct RegistrationCheck {
         // Identifiers built at run time, as patterns of their literal parts (`*.refresh`); `nil` for one that could
         // be anything.
         var built: [String?] = []
-        // A registration nothing can run (`Project.isUnreachable`, a wrapper no code calls) registers nothing: its
-        // identifier, whatever it is, leaves every permitted one unregistered.
-        let live = registrations.filter {
-            !project.isUnreachable(project.index.caller(of: CallID(file: Int32($0.file), index: $0.registration.call)))
-        }
         for occurrence in live {
             for identifier in occurrence.identifiers {
                 guard case .known(let value) = identifier.value else {

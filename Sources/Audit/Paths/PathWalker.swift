@@ -670,8 +670,6 @@ struct Walker {
         return arrows >= 2
     }
 
-    /// Whether the closure is given to a call that runs it again and again (`Timer.scheduledTimer(withTimeInterval:
-    /// repeats: true) { … }`): a run that leaves without finishing the work leaves it to a later run.
     /// The token ranges of the `case .next` clauses in `start..<end`: each from its `case` to the next `case` or
     /// `default` of the same `switch`, or to the `switch`'s end.
     private func elementCases(from start: Int, to end: Int) -> [Range<Int>] {
@@ -690,6 +688,8 @@ struct Walker {
         return ranges
     }
 
+    /// Whether the closure is given to a call that runs it again and again (`Timer.scheduledTimer(withTimeInterval:
+    /// repeats: true) { … }`): a run that leaves without finishing the work leaves it to a later run.
     private func isRepeating(_ scope: Scope) -> Bool {
         guard scope.name >= 0, file.isPunct(Int(scope.name) + 1, ASCII.openParen) else { return false }
         return file.arguments(ofCallAt: Int(scope.name) + 1).contains {

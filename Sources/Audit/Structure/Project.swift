@@ -112,19 +112,23 @@ final class Project {
     /// may be registered at any time and runs once: itself, or through a project function it may reach (the app's own
     /// `register(forTaskWithIdentifier:…)`, also through a protocol) that holds such a registration.
     func registersContinuedTask(_ id: CallID) -> Bool {
-        guard let registration = summary(Int(id.file)).registrations.first(where: { $0.call == id.index }) else {
-            return false
-        }
-        if registration.continued { return true }
+        if continuedRegistrations.calls.contains(id) { return true }
+        guard !continuedRegistrations.callers.isEmpty else { return false }
         let call = index.call(id)
-        let callees = Set(resolved(file: Int(id.file), token: Int(call.token), name: call.name, labels: call.labels))
-        guard !callees.isEmpty else { return false }
-        return (0..<fileCount).contains { file in
-            summary(file).registrations.contains { other in
-                other.continued && callees.contains(index.caller(of: CallID(file: Int32(file), index: other.call)))
+        return resolved(file: Int(id.file), token: Int(call.token), name: call.name, labels: call.labels)
+            .contains(where: continuedRegistrations.callers.contains)
+    }
+
+    /// The continued-processing registrations, and the callables that hold them, found once.
+    private lazy var continuedRegistrations: (calls: Set<CallID>, callers: Set<CallableID>) = {
+        var calls: Set<CallID> = []
+        for file in 0..<fileCount {
+            for registration in summary(file).registrations where registration.continued {
+                calls.insert(CallID(file: Int32(file), index: registration.call))
             }
         }
-    }
+        return (calls, Set(calls.map(index.caller(of:))))
+    }()
 
     /// The project callable a call at token `token` of file `file` reaches, when there is exactly one.
     func callee(file: Int, token: Int, name: String, labels: [String]) -> CallableID? {
