@@ -167,22 +167,24 @@ struct HandlerCheck {
         let completesBeforeReturning =
             outcome.mentions && !outcome.finishesLater && !outcome.escaped
             && !blocksOnWork(file: handler.file, open: handler.open, depth: 0)
-        if !outcome.setsExpirationHandler, let onlyLogs = outcome.expirationHandlerOnlyLogs, !completesBeforeReturning {
-            // Set in the closure registered: reported at the registration. Set in a function the task is handed to
-            // (`self.handleRefresh(task)`), or in one passed by name: reported where it is set, naming the
-            // registration.
-            let inClosure =
-                handler.function == nil && Int(onlyLogs.file) == handler.file && Int(onlyLogs.token) > handler.open
-                && Int(onlyLogs.token) < Int(project.file(handler.file).matching[handler.open])
-            let site = inClosure ? location : project.file(Int(onlyLogs.file)).location(Int(onlyLogs.token))
+        if !outcome.setsExpirationHandler,
+            let onlyLogs = outcome.expirationHandlerOnlyLogs ?? outcome.expirationHandlerOnlyDefers,
+            !completesBeforeReturning
+        {
+            // Reported where it is set, the mistake's line, naming the registration unless it is set in the function
+            // registered by name.
+            let site = project.file(Int(onlyLogs.file)).location(Int(onlyLogs.token))
             let named =
-                inClosure || handler.function != nil
-                ? identifier : "\(identifier) (registered at \(ProjectIndex.short(location)))"
+                handler.function != nil ? identifier : "\(identifier) (registered at \(ProjectIndex.short(location)))"
+            let does =
+                outcome.expirationHandlerOnlyLogs != nil
+                ? "only logs (or schedules again): it neither cancels the work nor completes the task"
+                : "only starts work for later (a `Task` or an async dispatch): what that work cancels or completes "
+                    + "happens after the handler has returned"
             report(
                 .handlerMissingExpirationHandler, at: site,
-                "The expiration handler of the task for \(named) only logs (or schedules again): it neither "
-                    + "cancels the work nor completes the task, so the work runs on when time is up and iOS ends the "
-                    + "app.")
+                "The expiration handler of the task for \(named) \(does), so the work runs on when time is up and "
+                    + "iOS ends the app.")
         } else if !outcome.setsExpirationHandler, outcome.escaped, !outcome.handedOutside,
             !project.index.files.contains(where: \.assignsExpirationHandler)
         {

@@ -39,6 +39,9 @@ struct PathOutcome: Sendable {
     var setsExpirationHandler = false
     /// An expiration handler was set that does nothing but log (so the work is not cancelled): where it is set.
     var expirationHandlerOnlyLogs: Site?
+    /// An expiration handler was set that only starts work for later (a `Task { … }`, an async dispatch) besides
+    /// logging: whatever that work cancels or completes, it does after the handler has returned. Where it is set.
+    var expirationHandlerOnlyDefers: Site?
     /// Some finishing happens in a closure or in code the obligation was handed to, so it may come after the body
     /// returns; without it, every path finished before returning.
     var finishesLater = false
@@ -105,6 +108,7 @@ struct PathOutcome: Sendable {
         endsProcess = endsProcess || other.endsProcess
         setsExpirationHandler = setsExpirationHandler || other.setsExpirationHandler
         expirationHandlerOnlyLogs = expirationHandlerOnlyLogs ?? other.expirationHandlerOnlyLogs
+        expirationHandlerOnlyDefers = expirationHandlerOnlyDefers ?? other.expirationHandlerOnlyDefers
         repeated += other.repeated
         expirationCompletes = expirationCompletes || other.expirationCompletes
         expirationMarks.formUnion(other.expirationMarks)

@@ -1615,6 +1615,8 @@ struct Walker {
                 let close = Int(file.matching[index + 2])
                 if close > index, onlyLogs(from: index + 3, to: close) {
                     found.expirationHandlerOnlyLogs = found.expirationHandlerOnlyLogs ?? site(index)
+                } else if close > index, paths.obligation == .taskCompleted, onlyDefers(from: index + 3, to: close) {
+                    found.expirationHandlerOnlyDefers = found.expirationHandlerOnlyDefers ?? site(index)
                 } else {
                     found.setsExpirationHandler = true
                     if close > index, paths.obligation == .taskCompleted, completesTask(in: index + 2, close) {
@@ -1699,6 +1701,33 @@ struct Walker {
         }
         return true
     }
+
+    /// Whether the code in `start..<end` starts work for later — a closure given to `Task`, `Task.detached` or a
+    /// queue's `async` — and besides only logs: what that work cancels or completes happens after the expiration
+    /// handler has returned, when the time it was called for is up.
+    private func onlyDefers(from start: Int, to end: Int) -> Bool {
+        var piece = start
+        var deferred = false
+        var index = start
+        while index < end {
+            let scope = file.scopes[Int(file.scopeOf[index])]
+            if file.isPunct(index, ASCII.openBrace), scope.kind == .closure, Int(scope.open) == index, scope.name >= 0,
+                Int(scope.name) >= piece, Self.deferringCalls.contains(file.text(Int(scope.name))),
+                Int(file.matching[index]) > index
+            {
+                guard onlyLogs(from: piece, to: Int(scope.name)) else { return false }
+                deferred = true
+                index = Int(file.matching[index]) + 1
+                piece = index
+                continue
+            }
+            index += 1
+        }
+        return deferred && onlyLogs(from: piece, to: end)
+    }
+
+    /// Calls whose trailing closure runs after the call has returned, in a task of its own or on a queue.
+    private static let deferringCalls: Set<String> = ["Task", "detached", "async", "asyncAfter"]
 
     /// Whether the call whose name is at `index` is read for its value (in a condition, on the right of `=`, as an
     /// argument, after `return`) rather than made as a statement of its own.

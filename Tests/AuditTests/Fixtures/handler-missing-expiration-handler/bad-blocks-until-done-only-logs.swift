@@ -10,8 +10,8 @@ final class AppDelegate: UIResponder, UIApplicationDelegate {
         _ application: UIApplication,
         didFinishLaunchingWithOptions launchOptions: [UIApplication.LaunchOptionsKey: Any]?
     ) -> Bool {
-        BGTaskScheduler.shared.register(forTaskWithIdentifier: "com.example.script", using: nil) { task in // expect: handler-missing-expiration-handler
-            task.expirationHandler = { print("script task expired") }
+        BGTaskScheduler.shared.register(forTaskWithIdentifier: "com.example.script", using: nil) { task in
+            task.expirationHandler = { print("script task expired") } // expect: handler-missing-expiration-handler
             self.schedule()
             let ok = self.runScript()
             task.setTaskCompleted(success: ok)

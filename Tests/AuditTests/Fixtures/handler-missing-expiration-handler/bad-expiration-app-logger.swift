@@ -19,9 +19,9 @@ final class DiagnosticsLog {
 
 enum InboxRefresh {
     static func register() {
-        BGTaskScheduler.shared.register(forTaskWithIdentifier: "com.example.inbox", using: nil) { task in // expect: handler-missing-expiration-handler
+        BGTaskScheduler.shared.register(forTaskWithIdentifier: "com.example.inbox", using: nil) { task in
             schedule()
-            task.expirationHandler = {
+            task.expirationHandler = { // expect: handler-missing-expiration-handler
                 DiagnosticsLog.shared.record("inbox refresh ran out of time", level: 2)
             }
             Inbox.fetch { task.setTaskCompleted(success: $0) }

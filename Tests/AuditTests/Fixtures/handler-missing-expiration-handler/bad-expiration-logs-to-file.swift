@@ -35,9 +35,9 @@ enum AppLog {
 
 enum NotesSync {
     static func register() {
-        BGTaskScheduler.shared.register(forTaskWithIdentifier: "com.example.notes", using: nil) { task in // expect: handler-missing-expiration-handler
+        BGTaskScheduler.shared.register(forTaskWithIdentifier: "com.example.notes", using: nil) { task in
             schedule()
-            task.expirationHandler = {
+            task.expirationHandler = { // expect: handler-missing-expiration-handler
                 AppLog.warn("notes sync ran out of time")
             }
             Notes.sync { task.setTaskCompleted(success: $0) }

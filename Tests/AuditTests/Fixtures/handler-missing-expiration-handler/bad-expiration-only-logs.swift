@@ -6,9 +6,9 @@ let logger = Logger(subsystem: "com.example", category: "refresh")
 
 enum Refresh {
     static func register() {
-        BGTaskScheduler.shared.register(forTaskWithIdentifier: "com.example.refresh", using: nil) { task in // expect: handler-missing-expiration-handler
+        BGTaskScheduler.shared.register(forTaskWithIdentifier: "com.example.refresh", using: nil) { task in
             schedule()
-            task.expirationHandler = {
+            task.expirationHandler = { // expect: handler-missing-expiration-handler
                 logger.error("refresh expired after \(Date().timeIntervalSince1970)")
             }
             Feed.reload { task.setTaskCompleted(success: $0) }

@@ -16,7 +16,7 @@ final class SyncTasks {
             store.send(.sync(.start(task)))
             task.expirationHandler = {
                 print("wallet sync ran out of time")
-                DispatchQueue.main.async { store.send(.sync(.stop)) }
+                store.send(.sync(.stop))
             }
         }
     }
