@@ -1419,6 +1419,7 @@ struct Walker {
             paths.obligation == .incomingCallReported
             && labels.contains { file.word($0.head) == .case && voipCase($0.head, $0.bodyStart) }
         var results: [Fall] = []
+        let finishesBefore = finishes
         for (offset, label) in labels.enumerated() {
             let end = offset + 1 < labels.count ? labels[offset + 1].head : close
             var caseEntry: Fall = isOpen(entry) ? .open(site(label.head)) : entry
@@ -1432,11 +1433,13 @@ struct Walker {
             results.append(block(label.bodyStart, end, entry: caseEntry, inDo: inDo))
         }
         if case .open(let origin) = entry, found.returnedUnfinished[origin] == nil,
-            paths.obligation != .backgroundTaskEnded, results.contains(where: { !isOpen($0) }),
+            paths.obligation != .backgroundTaskEnded,
+            results.contains(where: { !isOpen($0) }) || finishes > finishesBefore,
             results.contains(where: isOpen)
         {
             // Cases that each skip the work where another finishes it: each is reported where it begins, also when
-            // the path then leaves by a `return`.
+            // the path then leaves by a `return`. Another path may finish it inside a case that still falls through
+            // open (`case .invite: if stale { report(); return }; forward()`).
             for case .open(let site) in results where found.returnedUnfinished[site] == nil {
                 found.skipsReportedInPlace.insert(site)
             }
