@@ -55,7 +55,8 @@ public struct Auditor: Sendable {
         }
         let build = Build(
             projects: projects.trusted, packageFolders: tree.packageFolders, workspaces: workspaces, unbuilt: unbuilt,
-            appOnly: Self.appOnlyFiles(tree, projects: projects.all, builds: builds, packageSources: packageSources))
+            appOnly: Self.appOnlyFiles(tree, projects: projects.all, builds: builds, packageSources: packageSources),
+            localPackages: projects.trusted.isEmpty ? [] : Self.localPackages(tree))
         return audit(
             sources: named, propertyLists: lists, skipped: skipped, otherSources: tree.otherSources,
             manifests: tree.manifests, documents: tree.documents, build: build)
@@ -71,6 +72,45 @@ public struct Auditor: Sendable {
         var unbuilt: [String: String] = [:]
         /// `appOnlyFiles`.
         var appOnly: Set<String> = []
+        /// `localPackages`.
+        var localPackages: [LocalPackage] = []
+    }
+
+    /// A Swift package below the folder audited, and the modules of its `Sources` folder.
+    private struct LocalPackage {
+        var folder: String
+        var modules: Set<String>
+    }
+
+    /// The Swift packages of a tree with Xcode projects that lie below the folders audited, not at their top, and are
+    /// no pods: an app's own code split into modules (`App/AppPackage/Sources/AppFeature`). Where the app's files
+    /// import one of a package's modules (`appOnlyFiles`' imports), the package is built for that app, and its
+    /// `public` declarations are no more callable from outside than internal ones. A package at the top of the tree is
+    /// the repository's product, whatever example app the tree also holds.
+    private static func localPackages(_ tree: SourceTree) -> [LocalPackage] {
+        tree.packageFolders.compactMap { folder in
+            guard !tree.podFolders.contains(folder), !tree.roots.contains(where: { Self.sameFolder($0, folder) })
+            else { return nil }
+            let sources = folder + "/Sources/"
+            let modules = tree.swiftFiles.compactMap { path -> String? in
+                guard path.hasPrefix(sources) else { return nil }
+                let rest = path.dropFirst(sources.count)
+                guard let slash = rest.firstIndex(of: "/") else { return nil }
+                return String(rest[..<slash])
+            }
+            return modules.isEmpty ? nil : LocalPackage(folder: folder, modules: Set(modules))
+        }
+    }
+
+    /// Whether two spellings of a folder name the same one (`App`, `App/`, `./App`).
+    private static func sameFolder(_ first: String, _ second: String) -> Bool {
+        func trimmed(_ path: String) -> Substring {
+            var path = Substring(path)
+            while path.hasPrefix("./") { path = path.dropFirst(2) }
+            while path.count > 1, path.hasSuffix("/") { path = path.dropLast() }
+            return path
+        }
+        return trimmed(first) == trimmed(second)
     }
 
     /// The Swift files of the tree only app targets compile (an app, an extension), in no package's or pod's folder:
@@ -87,6 +127,22 @@ public struct Auditor: Sendable {
                 return !building.isEmpty && building.allSatisfy { projects[$0].buildsForAppsOnly(key: key) }
                     && !packageSources.contains { path.hasPrefix($0 + "/") }
             })
+    }
+
+    /// Takes `public` off the declarations of each local package whose modules the app's own files import
+    /// (`localPackages`).
+    private static func makeInternal(
+        _ packages: [LocalPackage], of summaries: inout [FileSummary], imports: [[String]], appOnly: Set<String>
+    ) {
+        guard !packages.isEmpty else { return }
+        let imported = Set(summaries.indices.filter { appOnly.contains(summaries[$0].path) }.flatMap { imports[$0] })
+        for package in packages where !package.modules.isDisjoint(with: imported) {
+            for file in summaries.indices where summaries[file].path.hasPrefix(package.folder + "/") {
+                for callable in summaries[file].callables.indices {
+                    summaries[file].callables[callable].isPublic = false
+                }
+            }
+        }
     }
 
     /// The tree's Xcode projects, and of them those that compile some file of the tree: a project that compiles none
@@ -219,6 +275,7 @@ public struct Auditor: Sendable {
             kept.append(source.bytes)
             imports.append(modules.names)
         }
+        Self.makeInternal(build.localPackages, of: &summaries, imports: imports, appOnly: build.appOnly)
         let copies = Self.unbuiltCopies(build.unbuilt, among: summaries)
         if !copies.isEmpty {
             let keep = summaries.indices.filter { copies[summaries[$0].path] == nil }

@@ -17,6 +17,8 @@ struct SourceTree {
     var skipped: [SkippedFile] = []
     /// Files named in the paths themselves (not found by walking): failing to read one is an error.
     var named: Set<String> = []
+    /// Directories named in the paths themselves, walked from there.
+    var roots: [String] = []
     /// Source files in languages the audit does not parse (Objective-C, JavaScript, TypeScript, Kotlin, Java,
     /// Dart), where an app may register its tasks: listed, and read only to look for a task identifier.
     var otherSources: [String] = []
@@ -67,6 +69,7 @@ struct SourceTree {
                     throw .unreadable(path: path, reason: String(cString: strerror(errno)))
                 }
                 closedir(directory)
+                tree.roots.append(path)
                 tree.walk(directory: path, root: resolved(path))
             } else if status.st_mode & S_IFMT != S_IFREG {
                 // Opening a FIFO or a device would block or read without end.
@@ -111,9 +114,10 @@ struct SourceTree {
         }
         var entries: [(name: String, type: UInt8)] = []
         while let entry = readdir(handle) {
-            let name = withUnsafePointer(to: entry.pointee.d_name) {
-                $0.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { String(cString: $0) }
-            }
+            // Read in place: a record is only as long as its name, so copying the whole `d_name` array out of the
+            // last record of readdir's buffer can read past the buffer's end (a segmentation fault on one tree).
+            guard let offset = MemoryLayout<dirent>.offset(of: \dirent.d_name) else { continue }
+            let name = String(cString: (UnsafeRawPointer(entry) + offset).assumingMemoryBound(to: CChar.self))
             if name == "." || name == ".." { continue }
             entries.append((name, entry.pointee.d_type))
         }

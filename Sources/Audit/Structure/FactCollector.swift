@@ -246,7 +246,13 @@ struct FactCollector {
             modifier -= 1
         }
         // An attribute with arguments (`@objc(refresh:)`, `@available(…)`) just before: taken as one that exposes it.
-        if modifier >= 0, head - modifier <= 6, file.isPunct(modifier, ASCII.closeParen) { info.isExposed = true }
+        // Not any `)` (the previous line's `static let shared = Manager()`).
+        if modifier >= 0, head - modifier <= 6, file.isPunct(modifier, ASCII.closeParen),
+            case let open = Int(file.matching[modifier]), open >= 2, open < modifier, file.isIdentifier(open - 1),
+            file.isPunct(open - 2, ASCII.at)
+        {
+            info.isExposed = true
+        }
         // A member of a `public extension` is public unless it says otherwise.
         if !info.isPublic, !info.isPrivate, !(modifier + 1..<head).contains(where: { file.is($0, "internal") }),
             let type = file.enclosingType(ofScope: index), Int(scope.parent) == type,
