@@ -904,7 +904,8 @@ struct BackgroundTaskCheck {
     /// The line where the property `name` is set to `.invalid` (`backgroundTask = .invalid` when the work runs out)
     /// by a block, outside an initialiser and the expiration handler at `expiration`, that neither ends a background task
     /// nor calls a project function that may: whatever task the property held is dropped. A reset in the block that
-    /// ends the task (`let id = task; task = .invalid; app.endBackgroundTask(id)`), or in a `defer` of it, is no drop.
+    /// ends the task (`let id = task; task = .invalid; app.endBackgroundTask(id)`), or in a `defer` of it, or one its
+    /// function follows with an end, is no drop.
     private func droppedWithoutEnding(_ name: String, in file: SourceFile, fileIndex: Int, expiration: Int?) -> Int? {
         let skipped = expiration.map { $0..<(Int(file.matching[$0]) + 1) } ?? 0..<0
         for token in 0..<file.count
@@ -923,7 +924,14 @@ struct BackgroundTaskCheck {
             }
             let open = max(Int(file.scopes[block].open), 0)
             let close = min(Int(file.scopes[block].close), file.count)
-            if !mayEndTask(in: file, fileIndex: fileIndex, from: open, to: close) { return file.line(token) }
+            // Or after it, out of the branch it is made in (`if id != .invalid { old = id; id = .invalid }`, then a
+            // new begin, then `endBackgroundTask(old)`).
+            let functionClose = min(Int(function.close), file.count)
+            if !mayEndTask(in: file, fileIndex: fileIndex, from: open, to: close),
+                !mayEndTask(in: file, fileIndex: fileIndex, from: token, to: functionClose)
+            {
+                return file.line(token)
+            }
         }
         return nil
     }

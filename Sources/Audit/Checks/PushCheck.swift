@@ -60,6 +60,7 @@ struct PushCheck {
                 typesWithNewerForm.insert(type)
             }
         }
+        let orphanedDelegates = orphanedRegistryDelegates()
         for fileIndex in 0..<project.fileCount {
             let summary = project.summary(fileIndex)
             guard summary.needsDetailedPass else { continue }
@@ -88,6 +89,7 @@ struct PushCheck {
                     {
                         continue
                     }
+                    if let type = callable.typeName, orphanedDelegates.contains(type) { continue }
                     let outcome = voip.analyzeRoot(file: fileIndex, open: open, aliases: [payload])
                     report(
                         outcome, rule: .voipPushNotReported, at: location, owed: "reportNewIncomingCall",
@@ -95,6 +97,37 @@ struct PushCheck {
                 }
             }
         }
+    }
+
+    /// The types whose push registry is made only in code nothing runs (`func registerForVoIPPushes()` that nothing
+    /// calls), while every registry live code makes has its maker as its delegate (`registry.delegate = self`): no
+    /// registry ever calls such a type's VoIP callback, whose paths then owe nothing.
+    private func orphanedRegistryDelegates() -> Set<String> {
+        var dead: Set<String> = []
+        var live: Set<String> = []
+        let needle = Array("PKPushRegistry(".utf8)
+        for fileIndex in 0..<project.fileCount where project.sources[fileIndex].firstRange(of: needle) != nil {
+            let file = project.file(fileIndex)
+            for token in 0..<file.count
+            where file.is(token, "PKPushRegistry") && file.isPunct(token + 1, ASCII.openParen) {
+                guard let call = project.call(file: fileIndex, token: token) else { return [] }
+                let maker = project.index.callable(CallableID(file: Int32(fileIndex), index: call.caller))
+                guard let type = maker.typeName, maker.open >= 0, Int(maker.open) < file.count else { return [] }
+                if project.isInDeadCode(file: fileIndex, line: file.line(token)) {
+                    dead.insert(type)
+                    continue
+                }
+                // A registry live code makes for another object's callbacks could be handed to any type.
+                let body = Int(maker.open)..<max(Int(file.matching[Int(maker.open)]), Int(maker.open))
+                guard
+                    body.contains(where: {
+                        file.is($0, "delegate") && file.isPunct($0 + 1, ASCII.equals) && file.word($0 + 2) == .`self`
+                    })
+                else { return [] }
+                live.insert(type)
+            }
+        }
+        return dead.subtracting(live)
     }
 
     private func report(
