@@ -4,10 +4,11 @@
 /// registration like a second one of another example's identifier.
 ///
 /// Projects are one group when any of them builds a file another holds, references it as a subproject, or builds
-/// a module a file of the other imports, or when a workspace lists both. A tree with a Swift file no project holds,
-/// or one in a Swift package's or a pod's folder that no project's folder holds, is never split: any project may use
-/// the package without naming it as its own module (`IFTTT SDK.xcodeproj` beside a `Package.swift` whose product the
-/// example app imports).
+/// a module a file of the other imports, or when a workspace lists both. A Swift file no project's folder holds goes
+/// with the projects nearest to it (a Flutter plugin's pod in `app/plugin/…` with the projects of `app/ios` and
+/// `app/macos`); a tree with one that is near none of them more than the others, at or beside the top, or one in a
+/// Swift package's or a pod's folder that is so, is never split: any project may use the package without naming it
+/// as its own module (`IFTTT SDK.xcodeproj` beside a `Package.swift` whose product the example app imports).
 struct ProjectGroups {
     /// The groups, each the indexes (into the paths given) of the files it audits; one group for a tree left whole.
     let files: [[Int]]
@@ -34,14 +35,27 @@ struct ProjectGroups {
             let folder = XcodeProject.key(project.directory)
             if let first = firstInFolder[folder] { join(index, first) } else { firstInFolder[folder] = index }
         }
-        let owners = paths.map { folders.holding(XcodeProject.key($0)).first }
-        // A package inside one project's folder is that project's (a book's example of a local package).
-        let unheldPackage = packageFolders.contains { folder in
+        var owners = paths.map { folders.holding(XcodeProject.key($0)).first }
+        // A file no project's folder holds (a Flutter plugin's pod beside the app's `ios` folder) is the nearest
+        // projects': those whose folders share the most leading folders with it, more than the tree's top.
+        let nearest = NearestProjects(projects, paths: paths)
+        // A package inside one project's folder is that project's (a book's example of a local package), and one
+        // near some projects is theirs.
+        var unheld = packageFolders.contains { folder in
             let key = XcodeProject.key(folder)
             return paths.contains { $0.hasPrefix(folder + "/") }
                 && !folders.holding(key).contains { XcodeProject.key(projects[$0].directory) != key }
+                && nearest.projects(near: folder + "/Package.swift") == nil
         }
-        guard firstInFolder.count >= 2, !unheldPackage, owners.allSatisfy({ $0 != nil }) else {
+        for file in owners.indices where owners[file] == nil && !unheld {
+            guard let closest = nearest.projects(near: paths[file]) else {
+                unheld = true
+                break
+            }
+            for other in closest.dropFirst() { join(other, closest[0]) }
+            owners[file] = closest[0]
+        }
+        guard firstInFolder.count >= 2, !unheld else {
             self.files = [Array(paths.indices)]
             self.groupOfProject = projects.map { _ in 0 }
             return
@@ -87,6 +101,38 @@ struct ProjectGroups {
         }
         self.files = files
         self.groupOfProject = projects.indices.map { groupOfRoot[root($0)] }
+    }
+
+    /// The projects nearest to a file no project's folder holds.
+    private struct NearestProjects {
+        /// Each project's folder, by its folder names.
+        let folders: [[Substring]]
+        /// How many leading folders every file of the tree shares: the tree's top.
+        let top: Int
+
+        init(_ projects: [XcodeProject], paths: [String]) {
+            folders = projects.map { XcodeProject.key($0.directory).split(separator: "/") }
+            var shared = paths.first.map { Array(XcodeProject.key($0).split(separator: "/").dropLast()) } ?? []
+            for path in paths.dropFirst() {
+                shared = Array(Self.common(shared, XcodeProject.key(path).split(separator: "/")))
+            }
+            top = shared.count
+        }
+
+        /// The projects whose folders share the most leading folders with `path`, when that is more than the tree's
+        /// top (a file beside every project, or at the top, may be any project's: `nil`).
+        func projects(near path: String) -> [Int]? {
+            let components = Array(XcodeProject.key(path).split(separator: "/").dropLast())
+            let shared = folders.map { Self.common($0, components).count }
+            guard let most = shared.max(), most > top else { return nil }
+            return shared.indices.filter { shared[$0] == most }
+        }
+
+        private static func common(_ first: [Substring], _ second: [Substring]) -> ArraySlice<Substring> {
+            var count = 0
+            while count < first.count, count < second.count, first[count] == second[count] { count += 1 }
+            return first[..<count]
+        }
     }
 
     /// The group a file at `path` that is not Swift (an `Info.plist`, an Objective-C source, a README) belongs to:

@@ -133,15 +133,18 @@ struct XcodeProjectTests {
 
     /// A book's two example apps, `One` and `Two`, each registering the same identifier in its own project; `linked`
     /// adds what makes them one build. The rules that found something.
-    static func examples(_ linked: [String: String] = [:], twoImports: String = "") throws -> Set<String> {
+    /// `inner` is a folder each example keeps its project in (`ios/`, as a Flutter app does).
+    static func examples(_ linked: [String: String] = [:], twoImports: String = "", inner: String = "") throws
+        -> Set<String>
+    {
         let directory = TemporaryDirectory()
         var files = [
-            "Examples/One/One.xcodeproj/project.pbxproj": projectText("One"),
-            "Examples/One/One/AppDelegate.swift": appDelegate(),
-            "Examples/One/One/Info.plist": infoPropertyList,
-            "Examples/Two/Two.xcodeproj/project.pbxproj": projectText("Two"),
-            "Examples/Two/Two/AppDelegate.swift": appDelegate(imports: twoImports),
-            "Examples/Two/Two/Info.plist": infoPropertyList,
+            "Examples/One/\(inner)One.xcodeproj/project.pbxproj": projectText("One"),
+            "Examples/One/\(inner)One/AppDelegate.swift": appDelegate(),
+            "Examples/One/\(inner)One/Info.plist": infoPropertyList,
+            "Examples/Two/\(inner)Two.xcodeproj/project.pbxproj": projectText("Two"),
+            "Examples/Two/\(inner)Two/AppDelegate.swift": appDelegate(imports: twoImports),
+            "Examples/Two/\(inner)Two/Info.plist": infoPropertyList,
         ]
         files.merge(linked) { _, new in new }
         for (path, text) in files {
@@ -155,7 +158,20 @@ struct XcodeProjectTests {
     @Test("the example apps of one repository, each its own Xcode project, are audited apart")
     func examplesApart() throws {
         #expect(try Self.examples().isEmpty)
+        // A plugin's pod beside each app's folder (a Flutter app's `plugin/…`) goes with the app nearest to it.
+        #expect(
+            try Self.examples(
+                [
+                    "Examples/One/plugin/Kit/Kit.podspec": Self.podspec,
+                    "Examples/One/plugin/Kit/Classes/Kit.swift": Self.kit,
+                    "Examples/Two/plugin/Kit/Kit.podspec": Self.podspec,
+                    "Examples/Two/plugin/Kit/Classes/Kit.swift": Self.kit,
+                ], inner: "ios/"
+            ).isEmpty)
     }
+
+    static let podspec = "Pod::Spec.new do |s|\n  s.name = 'Kit'\nend\n"
+    static let kit = "enum Kit {\n    static func version() -> String { \"1\" }\n}\n"
 
     @Test("projects are one app when one imports the other's module, a workspace lists both, or a package holds them")
     func examplesTogether() throws {
@@ -174,6 +190,10 @@ struct XcodeProjectTests {
         #expect(try Self.examples(["Package.swift": package]).contains("duplicate-registration"))
         // A package inside one example's folder is that example's.
         #expect(try Self.examples(["Examples/One/Kit/Package.swift": package]).isEmpty)
+        // A pod beside both examples, near neither more than the other, may be either's.
+        #expect(
+            try Self.examples(["Kit/Kit.podspec": Self.podspec, "Kit/Classes/Kit.swift": Self.kit])
+                .contains("duplicate-registration"))
     }
 
     @Test("a copy beside a package's target folders is built by no package, one inside them is audited")
