@@ -525,6 +525,14 @@ struct Walker {
             if word == .let || word == .var || word == .case, file.isIdentifier(index + 1) {
                 locals.insert(file.text(index + 1))
             }
+            // A loop's own names (`for id in ids`, `for (key, value) in pairs`).
+            if word == .for {
+                var cursor = index + 1
+                while cursor < close, file.word(cursor) != .in, !file.isPunct(cursor, ASCII.openBrace) {
+                    if file.isIdentifier(cursor), file.word(cursor) == .none { locals.insert(file.text(cursor)) }
+                    cursor += 1
+                }
+            }
             guard word == .if || word == .guard else { continue }
             var cursor = index + 1
             while cursor < close, !file.isPunct(cursor, ASCII.openBrace), file.word(cursor) != .else {
@@ -533,9 +541,10 @@ struct Walker {
                 }
                 if file.is(cursor, "isCancelled") { return true }
                 if file.word(cursor) == .`self`, file.isPunct(cursor + 1, ASCII.dot) { return true }
+                // (An argument's label, `forPrimaryKey: id`, names nothing.)
                 if file.isIdentifier(cursor), file.word(cursor) == .none, !file.isPunct(cursor - 1, ASCII.dot),
-                    !file.isPunct(cursor + 1, ASCII.openParen), case let name = file.text(cursor),
-                    name.first?.isUppercase == false, !locals.contains(name)
+                    !file.isPunct(cursor + 1, ASCII.openParen), !file.isPunct(cursor + 1, ASCII.colon),
+                    case let name = file.text(cursor), name.first?.isUppercase == false, !locals.contains(name)
                 {
                     return true
                 }
