@@ -185,6 +185,14 @@ struct HandlerCheck {
                 .handlerMissingExpirationHandler, at: site,
                 "The expiration handler of the task for \(named) \(does), so the work runs on when time is up and "
                     + "iOS ends the app.")
+        } else if let later = outcome.expirationHandlerCompletesLater, !completesBeforeReturning {
+            let named =
+                handler.function != nil ? identifier : "\(identifier) (registered at \(ProjectIndex.short(location)))"
+            report(
+                .handlerMissingExpirationHandler, at: project.file(Int(later.file)).location(Int(later.token)),
+                "The expiration handler of the task for \(named) completes it only in work it starts for later (a "
+                    + "`Task` or an async dispatch), after it has returned, when the time it was called for is up; "
+                    + "complete the task in the handler itself.")
         } else if !outcome.setsExpirationHandler, outcome.escaped, !outcome.handedOutside,
             !project.index.files.contains(where: \.assignsExpirationHandler)
         {

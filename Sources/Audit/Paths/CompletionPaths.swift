@@ -42,6 +42,9 @@ struct PathOutcome: Sendable {
     /// An expiration handler was set that only starts work for later (a `Task { … }`, an async dispatch) besides
     /// logging: whatever that work cancels or completes, it does after the handler has returned. Where it is set.
     var expirationHandlerOnlyDefers: Site?
+    /// An expiration handler was set that completes the task only in work it starts for later, whatever else it stops
+    /// at once: where it is set.
+    var expirationHandlerCompletesLater: Site?
     /// Some finishing happens in a closure or in code the obligation was handed to, so it may come after the body
     /// returns; without it, every path finished before returning.
     var finishesLater = false
@@ -109,6 +112,7 @@ struct PathOutcome: Sendable {
         setsExpirationHandler = setsExpirationHandler || other.setsExpirationHandler
         expirationHandlerOnlyLogs = expirationHandlerOnlyLogs ?? other.expirationHandlerOnlyLogs
         expirationHandlerOnlyDefers = expirationHandlerOnlyDefers ?? other.expirationHandlerOnlyDefers
+        expirationHandlerCompletesLater = expirationHandlerCompletesLater ?? other.expirationHandlerCompletesLater
         repeated += other.repeated
         expirationCompletes = expirationCompletes || other.expirationCompletes
         expirationMarks.formUnion(other.expirationMarks)

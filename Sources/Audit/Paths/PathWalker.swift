@@ -1631,7 +1631,17 @@ struct Walker {
                     found.expirationHandlerOnlyDefers = found.expirationHandlerOnlyDefers ?? site(index)
                 } else {
                     found.setsExpirationHandler = true
-                    if close > index, paths.obligation == .taskCompleted, completesTask(in: index + 2, close) {
+                    // Completed only in work the handler starts for later (`Task { sleep; task.setTaskCompleted(…) }`):
+                    // after it has returned, yet completed all the same, which may repeat the work's own completion.
+                    let completesLater =
+                        close > index && paths.obligation == .taskCompleted && !completesTask(in: index + 2, close)
+                        && completesLater(in: index + 2, close)
+                    if completesLater {
+                        found.expirationHandlerCompletesLater = found.expirationHandlerCompletesLater ?? site(index)
+                    }
+                    if close > index, paths.obligation == .taskCompleted,
+                        completesLater || completesTask(in: index + 2, close)
+                    {
                         found.expirationCompletes = true
                         found.expirationMarks.formUnion(
                             CompletionPaths.expirationMarks(ofHandlerAt: index + 2, in: file))
@@ -1736,6 +1746,20 @@ struct Walker {
             index += 1
         }
         return deferred && onlyLogs(from: piece, to: end)
+    }
+
+    /// Whether the closure opened at `open` completes the task only in a closure it hands to `Task`, `Task.detached` or
+    /// a queue's `async` (`deferringCalls`).
+    private func completesLater(in open: Int, _ close: Int) -> Bool {
+        for index in (open + 1)..<close where file.isPunct(index, ASCII.openBrace) {
+            let scope = file.scopes[Int(file.scopeOf[index])]
+            guard scope.kind == .closure, Int(scope.open) == index, scope.name >= 0,
+                Self.deferringCalls.contains(file.text(Int(scope.name)))
+            else { continue }
+            let end = Int(file.matching[index])
+            if end > index, ((index + 1)..<end).contains(where: isCompletionOfTask) { return true }
+        }
+        return false
     }
 
     /// Calls whose trailing closure runs after the call has returned, in a task of its own or on a queue.
