@@ -61,10 +61,26 @@ struct PushCheck {
             }
         }
         let orphanedDelegates = orphanedRegistryDelegates()
+        let inviteDelegates = callInviteDelegates()
         for fileIndex in 0..<project.fileCount {
             let summary = project.summary(fileIndex)
             guard summary.needsDetailedPass else { continue }
             for (position, callable) in summary.callables.enumerated() {
+                if let type = callable.typeName, inviteDelegates.contains(type), callable.name == "callInviteReceived",
+                    callable.parameters.count == 1, callable.open >= 0
+                {
+                    // The invite an SDK given the push and this object as its delegate calls back with.
+                    let outcome = voip.analyzeRoot(
+                        file: fileIndex, open: Int(callable.open), aliases: [callable.parameters[0]])
+                    guard outcome.mentions else { continue }
+                    let file = project.file(fileIndex)
+                    report(
+                        outcome, rule: .voipPushNotReported,
+                        at: file.location(Int(file.scopes[Int(callable.scope)].head)),
+                        owed: "reportNewIncomingCall", what: "the VoIP push this call invite came with",
+                        callable: callable, into: &findings)
+                    continue
+                }
                 guard let callback = PushCallback(callable) else { continue }
                 // A library entry the sources call themselves (an example app's delegate) is judged from its caller.
                 if case .silentPush = callback, callable.name != "application",
@@ -97,6 +113,30 @@ struct PushCheck {
                 }
             }
         }
+    }
+
+    /// The types that hand a VoIP push's payload to a calling SDK with themselves as its delegate
+    /// (`TwilioVoiceSDK.handleNotification(payload.dictionaryPayload, delegate: self, delegateQueue: nil)`): the SDK
+    /// calls back their `callInviteReceived(callInvite:)` with the call the push carries, which then owes CallKit the
+    /// report the push callback handed on.
+    private func callInviteDelegates() -> Set<String> {
+        var types: Set<String> = []
+        let needle = Array("handleNotification(".utf8)
+        for fileIndex in 0..<project.fileCount where project.sources[fileIndex].firstRange(of: needle) != nil {
+            let file = project.file(fileIndex)
+            for token in 0..<file.count
+            where file.is(token, "handleNotification") && file.isPunct(token + 1, ASCII.openParen) {
+                let handsSelf = file.arguments(ofCallAt: token + 1).contains {
+                    $0.label >= 0 && file.is($0.label, "delegate") && $0.end - $0.start == 1
+                        && file.word($0.start) == .`self`
+                }
+                guard handsSelf, let call = project.call(file: fileIndex, token: token),
+                    let type = project.index.callable(CallableID(file: Int32(fileIndex), index: call.caller)).typeName
+                else { continue }
+                types.insert(type)
+            }
+        }
+        return types
     }
 
     /// The types whose push registry is made only in code nothing runs (`func registerForVoIPPushes()` that nothing
