@@ -52,9 +52,9 @@ struct BackgroundTaskCheck {
     }
 
     /// Whether the task `name` begun at `token` in a callback UIKit makes on the main thread (`applicationDid…`,
-    /// `scene…`) is ended later in the same body with only plain statements between (no closure, block, `await` or
-    /// exit): the main thread is busy until the end, so the expiration handler, which runs on it, cannot run first and
-    /// end the task too.
+    /// `scene…`), or in a function of the main actor (`@MainActor`, itself or its type), is ended later in the same
+    /// body with only plain statements between (no closure, block, `await` or exit): the main thread is busy until the
+    /// end, so the expiration handler, which runs on it, cannot run first and end the task too.
     private func endedWhileMainIsBusy(
         _ name: String, begunAt token: Int, from end: Int, in file: SourceFile, fileIndex: Int
     )
@@ -62,8 +62,9 @@ struct BackgroundTaskCheck {
     {
         guard let call = project.call(file: fileIndex, token: token) else { return false }
         let caller = project.index.callable(CallableID(file: Int32(fileIndex), index: call.caller))
-        guard caller.name.hasPrefix("application") || caller.name.hasPrefix("scene"), caller.kind == .function,
-            Int(file.scopeOf[token]) == Int(caller.scope)
+        guard caller.kind == .function, Int(file.scopeOf[token]) == Int(caller.scope),
+            caller.name.hasPrefix("application") || caller.name.hasPrefix("scene")
+                || Self.isOnMainActor(scope: Int(caller.scope), in: file)
         else { return false }
         let close = min(Int(file.scopes[Int(caller.scope)].close), file.count)
         var index = end
@@ -73,14 +74,40 @@ struct BackgroundTaskCheck {
             {
                 return false
             }
+            // The identifier, or a member of that name (`task.id`).
             if file.is(index, "endBackgroundTask"), file.isPunct(index + 1, ASCII.openParen),
-                file.arguments(ofCallAt: index + 1).contains(where: { file.text($0.start) == name })
+                file.arguments(ofCallAt: index + 1).contains(where: {
+                    $0.end > $0.start && file.text($0.end - 1) == name
+                })
             {
                 return true
             }
             index += 1
         }
         return false
+    }
+
+    /// Whether the function whose body is scope `scope`, or the type around it, is marked `@MainActor`.
+    private static func isOnMainActor(scope: Int, in file: SourceFile) -> Bool {
+        func marked(_ head: Int) -> Bool {
+            var index = head - 1
+            while index >= 0, head - index <= 12,
+                file.isIdentifier(index) || file.isPunct(index, ASCII.at) || file.isPunct(index, ASCII.closeParen)
+            {
+                if file.is(index, "MainActor"), file.isPunct(index - 1, ASCII.at) { return true }
+                if file.isPunct(index, ASCII.closeParen) {
+                    let open = Int(file.matching[index])
+                    guard open >= 0, open < index else { return false }
+                    index = open
+                }
+                index -= 1
+            }
+            return false
+        }
+        let function = file.scopes[scope]
+        if function.head >= 0, marked(Int(function.head)) { return true }
+        guard let type = file.enclosingType(ofScope: scope), file.scopes[type].head >= 0 else { return false }
+        return marked(Int(file.scopes[type].head))
     }
 
     /// Whether the task begun by the call at `token` (which ends before `end`) is ended by the very next statement,
@@ -501,7 +528,11 @@ struct BackgroundTaskCheck {
             }
             let endedIn = ended.endedIn
             let ended = beginner.map { ended.counting(for: $0, in: project.index) } ?? ended.anywhere
-            if expirationEndsOnly, ended.contains(name) { findings.append(endedTwice) }
+            if expirationEndsOnly, ended.contains(name),
+                !endedWhileMainIsBusy(name, begunAt: token, from: end, in: file, fileIndex: fileIndex)
+            {
+                findings.append(endedTwice)
+            }
             if let drop = droppedWithoutEnding(name, in: file, fileIndex: fileIndex, expiration: expiration) {
                 findings.append(
                     Finding(
