@@ -121,20 +121,18 @@ struct PushCheck {
     /// report the push callback handed on.
     private func callInviteDelegates() -> Set<String> {
         var types: Set<String> = []
-        let needle = Array("handleNotification(".utf8)
-        for fileIndex in 0..<project.fileCount where project.sources[fileIndex].firstRange(of: needle) != nil {
-            let file = project.file(fileIndex)
-            for token in 0..<file.count
-            where file.is(token, "handleNotification") && file.isPunct(token + 1, ASCII.openParen) {
-                let handsSelf = file.arguments(ofCallAt: token + 1).contains {
-                    $0.label >= 0 && file.is($0.label, "delegate") && $0.end - $0.start == 1
-                        && file.word($0.start) == .`self`
-                }
-                guard handsSelf, let call = project.call(file: fileIndex, token: token),
-                    let type = project.index.callable(CallableID(file: Int32(fileIndex), index: call.caller)).typeName
-                else { continue }
-                types.insert(type)
+        for id in project.index.calls(named: "handleNotification") {
+            let call = project.index.call(id)
+            let file = project.file(Int(id.file))
+            let token = Int(call.token)
+            guard file.isPunct(token + 1, ASCII.openParen) else { continue }
+            let handsSelf = file.arguments(ofCallAt: token + 1).contains {
+                $0.label >= 0 && file.is($0.label, "delegate") && $0.end - $0.start == 1
+                    && file.word($0.start) == .`self`
             }
+            guard handsSelf, let type = project.index.callable(CallableID(file: id.file, index: call.caller)).typeName
+            else { continue }
+            types.insert(type)
         }
         return types
     }
@@ -145,27 +143,25 @@ struct PushCheck {
     private func orphanedRegistryDelegates() -> Set<String> {
         var dead: Set<String> = []
         var live: Set<String> = []
-        let needle = Array("PKPushRegistry(".utf8)
-        for fileIndex in 0..<project.fileCount where project.sources[fileIndex].firstRange(of: needle) != nil {
-            let file = project.file(fileIndex)
-            for token in 0..<file.count
-            where file.is(token, "PKPushRegistry") && file.isPunct(token + 1, ASCII.openParen) {
-                guard let call = project.call(file: fileIndex, token: token) else { return [] }
-                let maker = project.index.callable(CallableID(file: Int32(fileIndex), index: call.caller))
-                guard let type = maker.typeName, maker.open >= 0, Int(maker.open) < file.count else { return [] }
-                if project.isInDeadCode(file: fileIndex, line: file.line(token)) {
-                    dead.insert(type)
-                    continue
-                }
-                // A registry live code makes for another object's callbacks could be handed to any type.
-                let body = Int(maker.open)..<max(Int(file.matching[Int(maker.open)]), Int(maker.open))
-                guard
-                    body.contains(where: {
-                        file.is($0, "delegate") && file.isPunct($0 + 1, ASCII.equals) && file.word($0 + 2) == .`self`
-                    })
-                else { return [] }
-                live.insert(type)
+        for id in project.index.calls(named: "PKPushRegistry") {
+            let call = project.index.call(id)
+            let file = project.file(Int(id.file))
+            let token = Int(call.token)
+            guard file.isPunct(token + 1, ASCII.openParen) else { continue }
+            let maker = project.index.callable(CallableID(file: id.file, index: call.caller))
+            guard let type = maker.typeName, maker.open >= 0, Int(maker.open) < file.count else { return [] }
+            if project.isInDeadCode(file: Int(id.file), line: file.line(token)) {
+                dead.insert(type)
+                continue
             }
+            // A registry live code makes for another object's callbacks could be handed to any type.
+            let body = Int(maker.open)..<max(Int(file.matching[Int(maker.open)]), Int(maker.open))
+            guard
+                body.contains(where: {
+                    file.is($0, "delegate") && file.isPunct($0 + 1, ASCII.equals) && file.word($0 + 2) == .`self`
+                })
+            else { return [] }
+            live.insert(type)
         }
         return dead.subtracting(live)
     }
