@@ -167,15 +167,15 @@ struct HandlerCheck {
         let completesBeforeReturning =
             outcome.mentions && !outcome.finishesLater && !outcome.escaped
             && !blocksOnWork(file: handler.file, open: handler.open, depth: 0)
+        // An expiration handler that does not do its work is reported where it is set, the mistake's line, naming the
+        // registration unless it is set in the function registered by name.
+        let named =
+            handler.function != nil ? identifier : "\(identifier) (registered at \(ProjectIndex.short(location)))"
         if !outcome.setsExpirationHandler,
             let onlyLogs = outcome.expirationHandlerOnlyLogs ?? outcome.expirationHandlerOnlyDefers,
             !completesBeforeReturning
         {
-            // Reported where it is set, the mistake's line, naming the registration unless it is set in the function
-            // registered by name.
             let site = project.file(Int(onlyLogs.file)).location(Int(onlyLogs.token))
-            let named =
-                handler.function != nil ? identifier : "\(identifier) (registered at \(ProjectIndex.short(location)))"
             let does =
                 outcome.expirationHandlerOnlyLogs != nil
                 ? "only logs (or schedules again): it neither cancels the work nor completes the task"
@@ -186,8 +186,6 @@ struct HandlerCheck {
                 "The expiration handler of the task for \(named) \(does), so the work runs on when time is up and "
                     + "iOS ends the app.")
         } else if let later = outcome.expirationHandlerCompletesLater, !completesBeforeReturning {
-            let named =
-                handler.function != nil ? identifier : "\(identifier) (registered at \(ProjectIndex.short(location)))"
             report(
                 .handlerMissingExpirationHandler, at: project.file(Int(later.file)).location(Int(later.token)),
                 "The expiration handler of the task for \(named) completes it only in work it starts for later (a "

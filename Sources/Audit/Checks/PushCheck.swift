@@ -115,17 +115,24 @@ struct PushCheck {
         }
     }
 
+    /// The calls the index joined under `name` that are written with parentheses, each with its file's tokens and the
+    /// token of its name.
+    private func calls(named name: String) -> [(id: CallID, call: CallInfo, file: SourceFile, token: Int)] {
+        project.index.calls(named: name).compactMap { id in
+            let call = project.index.call(id)
+            let file = project.file(Int(id.file))
+            let token = Int(call.token)
+            return file.isPunct(token + 1, ASCII.openParen) ? (id, call, file, token) : nil
+        }
+    }
+
     /// The types that hand a VoIP push's payload to a calling SDK with themselves as its delegate
     /// (`TwilioVoiceSDK.handleNotification(payload.dictionaryPayload, delegate: self, delegateQueue: nil)`): the SDK
     /// calls back their `callInviteReceived(callInvite:)` with the call the push carries, which then owes CallKit the
     /// report the push callback handed on.
     private func callInviteDelegates() -> Set<String> {
         var types: Set<String> = []
-        for id in project.index.calls(named: "handleNotification") {
-            let call = project.index.call(id)
-            let file = project.file(Int(id.file))
-            let token = Int(call.token)
-            guard file.isPunct(token + 1, ASCII.openParen) else { continue }
+        for (id, call, file, token) in calls(named: "handleNotification") {
             let handsSelf = file.arguments(ofCallAt: token + 1).contains {
                 $0.label >= 0 && file.is($0.label, "delegate") && $0.end - $0.start == 1
                     && file.word($0.start) == .`self`
@@ -143,11 +150,7 @@ struct PushCheck {
     private func orphanedRegistryDelegates() -> Set<String> {
         var dead: Set<String> = []
         var live: Set<String> = []
-        for id in project.index.calls(named: "PKPushRegistry") {
-            let call = project.index.call(id)
-            let file = project.file(Int(id.file))
-            let token = Int(call.token)
-            guard file.isPunct(token + 1, ASCII.openParen) else { continue }
+        for (id, call, file, token) in calls(named: "PKPushRegistry") {
             let maker = project.index.callable(CallableID(file: id.file, index: call.caller))
             guard let type = maker.typeName, maker.open >= 0, Int(maker.open) < file.count else { return [] }
             if project.isInDeadCode(file: Int(id.file), line: file.line(token)) {

@@ -1633,15 +1633,13 @@ struct Walker {
                     found.setsExpirationHandler = true
                     // Completed only in work the handler starts for later (`Task { sleep; task.setTaskCompleted(…) }`):
                     // after it has returned, yet completed all the same, which may repeat the work's own completion.
-                    let completesLater =
-                        close > index && paths.obligation == .taskCompleted && !completesTask(in: index + 2, close)
-                        && completesLater(in: index + 2, close)
+                    let judged = close > index && paths.obligation == .taskCompleted
+                    let completesNow = judged && completesTask(in: index + 2, close)
+                    let completesLater = judged && !completesNow && completesLater(in: index + 2, close)
                     if completesLater {
                         found.expirationHandlerCompletesLater = found.expirationHandlerCompletesLater ?? site(index)
                     }
-                    if close > index, paths.obligation == .taskCompleted,
-                        completesLater || completesTask(in: index + 2, close)
-                    {
+                    if completesNow || completesLater {
                         found.expirationCompletes = true
                         found.expirationMarks.formUnion(
                             CompletionPaths.expirationMarks(ofHandlerAt: index + 2, in: file))
