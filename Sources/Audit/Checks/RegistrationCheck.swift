@@ -38,6 +38,17 @@ struct RegistrationCheck {
             }
         }
         checkLaunch(registrations, into: &findings)
+        // A watch app's `.backgroundTask(.appRefresh(…))` runs when WatchKit's `scheduleBackgroundRefresh(…)` asks,
+        // whatever its identifier; BGTaskScheduler and its permitted list play no part on watchOS.
+        let watchRefreshes = registrations.filter { Self.isWatchRefresh($0, in: project) }
+        registrations.removeAll { Self.isWatchRefresh($0, in: project) }
+        if !watchRefreshes.isEmpty, index.calls(named: "scheduleBackgroundRefresh").isEmpty {
+            reportUnmatched(watchRefreshes.flatMap(\.identifiers), by: [], .registeredNeverSubmitted, into: &findings) {
+                value in
+                "The watch app's \"\(value)\" refresh has an action, but nothing calls WatchKit's "
+                    + "scheduleBackgroundRefresh(withPreferredDate:userInfo:scheduledCompletion:), so it never runs."
+            }
+        }
         let registered = registrations.flatMap(\.identifiers)
         let submitted = requests.filter(\.submitted).flatMap(\.identifiers)
         reportUnmatched(registered, by: submitted, .registeredNeverSubmitted, into: &findings) { value in
@@ -163,6 +174,17 @@ struct RegistrationCheck {
             else { continue }
             findings.append(
                 Finding(rule: rule, at: project.index.location(of: identifier.origin), message: message(value)))
+        }
+    }
+
+    /// Whether `occurrence` is SwiftUI's `.backgroundTask(.appRefresh(…))` in a watch app's sources: a folder of the
+    /// path named as Xcode names a watch app's or extension's (`Name Watch App`, `Name WatchKit Extension`,
+    /// `watchOS`).
+    private static func isWatchRefresh(_ occurrence: Occurrence, in project: Project) -> Bool {
+        guard occurrence.registration.kind == .sceneModifier else { return false }
+        return project.summary(occurrence.file).path.split(separator: "/").dropLast().contains { folder in
+            folder.hasSuffix("Watch App") || folder.contains("WatchKit") || folder.hasSuffix("Watch Extension")
+                || folder == "watchOS"
         }
     }
 
