@@ -89,7 +89,8 @@ public struct Auditor: Sendable {
     /// the repository's product, whatever example app the tree also holds.
     private static func localPackages(_ tree: SourceTree) -> [LocalPackage] {
         tree.packageFolders.compactMap { folder in
-            guard !tree.podFolders.contains(folder), !tree.roots.contains(where: { Self.sameFolder($0, folder) })
+            guard !tree.podFolders.contains(folder),
+                !tree.roots.contains(where: { XcodeProject.normalized($0) == XcodeProject.normalized(folder) })
             else { return nil }
             let sources = folder + "/Sources/"
             let modules = tree.swiftFiles.compactMap { path -> String? in
@@ -100,17 +101,6 @@ public struct Auditor: Sendable {
             }
             return modules.isEmpty ? nil : LocalPackage(folder: folder, modules: Set(modules))
         }
-    }
-
-    /// Whether two spellings of a folder name the same one (`App`, `App/`, `./App`).
-    private static func sameFolder(_ first: String, _ second: String) -> Bool {
-        func trimmed(_ path: String) -> Substring {
-            var path = Substring(path)
-            while path.hasPrefix("./") { path = path.dropFirst(2) }
-            while path.count > 1, path.hasSuffix("/") { path = path.dropLast() }
-            return path
-        }
-        return trimmed(first) == trimmed(second)
     }
 
     /// The Swift files of the tree only app targets compile (an app, an extension), in no package's or pod's folder:

@@ -45,7 +45,7 @@ struct ProjectGroups {
             let key = XcodeProject.key(folder)
             return paths.contains { $0.hasPrefix(folder + "/") }
                 && !folders.holding(key).contains { XcodeProject.key(projects[$0].directory) != key }
-                && nearest.projects(near: folder + "/Package.swift") == nil
+                && nearest.projects(nearFolder: folder) == nil
         }
         for file in owners.indices where owners[file] == nil && !unheld {
             guard let closest = nearest.projects(near: paths[file]) else {
@@ -119,10 +119,18 @@ struct ProjectGroups {
             top = shared.count
         }
 
-        /// The projects whose folders share the most leading folders with `path`, when that is more than the tree's
-        /// top (a file beside every project, or at the top, may be any project's: `nil`).
+        /// The projects whose folders share the most leading folders with the file at `path`, when that is more than
+        /// the tree's top (a file beside every project, or at the top, may be any project's: `nil`).
         func projects(near path: String) -> [Int]? {
-            let components = Array(XcodeProject.key(path).split(separator: "/").dropLast())
+            projects(near: Array(XcodeProject.key(path).split(separator: "/").dropLast()))
+        }
+
+        /// `projects(near:)` for a folder.
+        func projects(nearFolder folder: String) -> [Int]? {
+            projects(near: XcodeProject.key(folder).split(separator: "/"))
+        }
+
+        private func projects(near components: [Substring]) -> [Int]? {
             let shared = folders.map { Self.common($0, components).count }
             guard let most = shared.max(), most > top else { return nil }
             return shared.indices.filter { shared[$0] == most }

@@ -959,7 +959,7 @@ struct BackgroundTaskCheck {
             // new begin, then `endBackgroundTask(old)`).
             let functionClose = min(Int(function.close), file.count)
             if !mayEndTask(in: file, fileIndex: fileIndex, from: open, to: close),
-                !mayEndTask(in: file, fileIndex: fileIndex, from: token, to: functionClose)
+                !mayEndTask(in: file, fileIndex: fileIndex, from: close, to: functionClose)
             {
                 return file.line(token)
             }
@@ -1227,8 +1227,8 @@ struct BackgroundTaskCheck {
         return false
     }
 
-    /// Calls whose closure runs after the call returns, on a queue or in a task of its own.
-    private static let laterCalls: Set<String> = ["async", "asyncAfter", "Task", "detached", "addOperation"]
+    /// Calls whose closure runs after the call returns, on a queue or in a task of its own, or an operation queue's.
+    private static let laterCalls = CompletionPaths.deferringCalls.union(["addOperation"])
 
     /// Whether token `index` sits in a closure, inside the body opened at `open`, that is handed to a call that runs
     /// it later (`DispatchQueue.main.async { … }`, `Task { … }`), or to a project function that keeps it for a later

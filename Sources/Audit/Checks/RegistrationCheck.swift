@@ -40,8 +40,12 @@ struct RegistrationCheck {
         checkLaunch(registrations, into: &findings)
         // A watch app's `.backgroundTask(.appRefresh(…))` runs when WatchKit's `scheduleBackgroundRefresh(…)` asks,
         // whatever its identifier; BGTaskScheduler and its permitted list play no part on watchOS.
-        let watchRefreshes = registrations.filter { Self.isWatchRefresh($0, in: project) }
-        registrations.removeAll { Self.isWatchRefresh($0, in: project) }
+        var watchRefreshes: [Occurrence] = []
+        registrations.removeAll { occurrence in
+            guard Self.isWatchRefresh(occurrence, in: project) else { return false }
+            watchRefreshes.append(occurrence)
+            return true
+        }
         if !watchRefreshes.isEmpty, index.calls(named: "scheduleBackgroundRefresh").isEmpty {
             reportUnmatched(watchRefreshes.flatMap(\.identifiers), by: [], .registeredNeverSubmitted, into: &findings) {
                 value in

@@ -140,6 +140,9 @@ struct PathOutcome: Sendable {
 /// assigned to `expirationHandler` does not. A call that passes the obligation to a project function is followed
 /// into that function (four calls deep); passing it to code outside the project counts as handing it over.
 final class CompletionPaths {
+    /// Calls whose trailing closure runs after the call has returned, in a task of its own or on a queue.
+    static let deferringCalls: Set<String> = ["Task", "detached", "async", "asyncAfter"]
+
     enum Obligation: Sendable {
         /// `setTaskCompleted(success:)` on a `BGTask`.
         case taskCompleted

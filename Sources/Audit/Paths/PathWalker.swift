@@ -1730,14 +1730,10 @@ struct Walker {
         var deferred = false
         var index = start
         while index < end {
-            let scope = file.scopes[Int(file.scopeOf[index])]
-            if file.isPunct(index, ASCII.openBrace), scope.kind == .closure, Int(scope.open) == index, scope.name >= 0,
-                Int(scope.name) >= piece, Self.deferringCalls.contains(file.text(Int(scope.name))),
-                Int(file.matching[index]) > index
-            {
-                guard onlyLogs(from: piece, to: Int(scope.name)) else { return false }
+            if let (call, close) = deferredClosure(openingAt: index), call >= piece {
+                guard onlyLogs(from: piece, to: call) else { return false }
                 deferred = true
-                index = Int(file.matching[index]) + 1
+                index = close + 1
                 piece = index
                 continue
             }
@@ -1747,21 +1743,25 @@ struct Walker {
     }
 
     /// Whether the closure opened at `open` completes the task only in a closure it hands to `Task`, `Task.detached` or
-    /// a queue's `async` (`deferringCalls`).
+    /// a queue's `async` (`deferredClosure`).
     private func completesLater(in open: Int, _ close: Int) -> Bool {
-        for index in (open + 1)..<close where file.isPunct(index, ASCII.openBrace) {
-            let scope = file.scopes[Int(file.scopeOf[index])]
-            guard scope.kind == .closure, Int(scope.open) == index, scope.name >= 0,
-                Self.deferringCalls.contains(file.text(Int(scope.name)))
-            else { continue }
-            let end = Int(file.matching[index])
-            if end > index, ((index + 1)..<end).contains(where: isCompletionOfTask) { return true }
+        ((open + 1)..<close).contains { index in
+            guard let (_, end) = deferredClosure(openingAt: index) else { return false }
+            return ((index + 1)..<end).contains(where: isCompletionOfTask)
         }
-        return false
     }
 
-    /// Calls whose trailing closure runs after the call has returned, in a task of its own or on a queue.
-    private static let deferringCalls: Set<String> = ["Task", "detached", "async", "asyncAfter"]
+    /// The name of the call and the `}` of the closure whose `{` is at `index`, when it is the trailing closure of a
+    /// call that runs it after returning (`CompletionPaths.deferringCalls`).
+    private func deferredClosure(openingAt index: Int) -> (call: Int, close: Int)? {
+        guard file.isPunct(index, ASCII.openBrace) else { return nil }
+        let scope = file.scopes[Int(file.scopeOf[index])]
+        let close = Int(file.matching[index])
+        guard scope.kind == .closure, Int(scope.open) == index, scope.name >= 0, close > index,
+            CompletionPaths.deferringCalls.contains(file.text(Int(scope.name)))
+        else { return nil }
+        return (Int(scope.name), close)
+    }
 
     /// Whether the call whose name is at `index` is read for its value (in a condition, on the right of `=`, as an
     /// argument, after `return`) rather than made as a statement of its own.
