@@ -88,6 +88,9 @@ final class ProjectIndex {
                 if type.isEntry { entryTypes.insert(type.name) }
             }
             for (index, callable) in file.callables.enumerated() {
+                // A function an iOS device build leaves out (the stub in an `#else` of `#if canImport(CallKit)`) is
+                // never what a call reaches there.
+                if file.unbuiltLines.contains(where: { $0.contains(Int(callable.line)) }) { continue }
                 let id = CallableID(file: Int32(fileIndex), index: Int32(index))
                 let name: String
                 switch callable.kind {
