@@ -114,6 +114,8 @@ final class ProjectIndex {
         }
         for (fileIndex, file) in files.enumerated() {
             for (index, call) in file.calls.enumerated() where byName[call.name] != nil {
+                // Nor is a call such a build leaves out (`#if os(macOS)`) a call of anything.
+                if file.unbuiltLines.contains(where: { $0.contains(Int(call.line)) }) { continue }
                 let id = CallID(file: Int32(fileIndex), index: Int32(index))
                 for callee in resolve(call: call, from: Int32(fileIndex)) { callersOf[callee, default: []].append(id) }
             }
