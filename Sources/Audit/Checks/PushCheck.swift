@@ -191,8 +191,11 @@ struct PushCheck {
                 + "last one is finished replaces that one's handler, which is then never called."
         }
         add(outcome.skippedHandOvers) { file, token in
-            "`\(file.text(token))` is called through an optional chain: when it is nil the call is skipped, and "
-                + "\(owed), handed to it, is never called."
+            rule == .voipPushNotReported
+                ? "`\(file.text(token))`, which reports the call, is called through an optional chain: when it is nil "
+                    + "the call is skipped, and the VoIP push is never reported."
+                : "`\(file.text(token))` is called through an optional chain: when it is nil the call is skipped, and "
+                    + "\(owed), handed to it, is never called."
         }
     }
 }

@@ -161,6 +161,9 @@ final class CompletionPaths {
     private var helperCache: [HelperKey: PathOutcome] = [:]
     private var mayFinishCache: [CallableID: Bool] = [:]
     private var callsBackCache: [HelperKey: [Site]] = [:]
+    private var visitingClosures: Set<Site> = []
+    private var closureCache: [ClosureKey: PathOutcome] = [:]
+    private var assignedClosureCache: [String: [Site]] = [:]
     /// Follows a closure parameter through the function it is passed to: this object itself when that is its
     /// obligation, so that one set of functions being followed guards against recursion.
     private var continuations: CompletionPaths {
@@ -177,6 +180,11 @@ final class CompletionPaths {
         var parameters: [Int]
         /// For a function nested in the body being walked, the names of the work it captures from there.
         var captured: [String] = []
+    }
+
+    private struct ClosureKey: Hashable {
+        var open: Site
+        var parameters: [Int]
     }
 
     static let maximumDepth = 4
@@ -648,6 +656,44 @@ final class CompletionPaths {
         let fall = walker.block(open + 1, close, entry: .open(Site(fileIndex, open)), inDo: false)
         let outcome = walker.outcome(fall)
         helperCache[key] = outcome
+        return outcome
+    }
+
+    /// The closures the sources assign to a property called `name` (`pushes.onIncomingPush = { payload, done in … }`),
+    /// each by its `{`: calling the property runs one of them.
+    func assignedClosures(named name: String) -> [Site] {
+        if let known = assignedClosureCache[name] { return known }
+        var sites: [Site] = []
+        for fileIndex in 0..<project.fileCount where project.summary(fileIndex).namesReset.contains(name) {
+            let file = project.file(fileIndex)
+            for reset in project.summary(fileIndex).resets where reset.name == name {
+                let open = Int(reset.token) + 2
+                if file.isPunct(open, ASCII.openBrace) { sites.append(Site(fileIndex, open)) }
+            }
+        }
+        assignedClosureCache[name] = sites
+        return sites
+    }
+
+    /// The outcome of the closure whose `{` is at `open`, a property's value the walk calls, given the obligation
+    /// through its parameters at `parameters` (or, with none, reaching it some other way); `nil` when it is already
+    /// being analysed further up.
+    func closure(_ open: Site, parameters: [Int], depth: Int) -> PathOutcome? {
+        let key = ClosureKey(open: open, parameters: parameters)
+        if let cached = closureCache[key] { return cached }
+        guard depth <= Self.maximumDepth, !visitingClosures.contains(open) else { return nil }
+        visitingClosures.insert(open)
+        defer { visitingClosures.remove(open) }
+        let fileIndex = Int(open.file)
+        let file = project.file(fileIndex)
+        let close = Int(file.matching[Int(open.token)])
+        guard close > Int(open.token) else { return nil }
+        let (start, names) = Self.closureParameters(file, open: Int(open.token))
+        let aliases = Set(parameters.compactMap { $0 < names.count ? names[$0] : nil })
+        var walker = Walker(paths: self, file: file, fileIndex: fileIndex, aliases: aliases, depth: depth)
+        let fall = walker.block(start, close, entry: .open(open), inDo: false)
+        let outcome = walker.outcome(fall)
+        closureCache[key] = outcome
         return outcome
     }
 }

@@ -994,8 +994,35 @@ struct Walker {
             if file.isPunct(index + 1, ASCII.equals), !file.isPunct(index + 2, ASCII.equals) { return nil }
             if file.isPunct(index + 1, ASCII.dot) || file.isPunct(index - 1, ASCII.ampersand) { return nil }
         }
-        guard let value else { return nil }
+        guard let value = value ?? buildConstant(named: name) else { return nil }
         return negated ? !value : value
+    }
+
+    /// The value in an iOS device build of a computed property of this file that only returns a literal in each
+    /// branch of an `#if` (`var isSimulator: Bool { #if targetEnvironment(simulator) return true #else return false
+    /// #endif }`); `nil` when the branch taken is not known.
+    private func buildConstant(named name: String) -> Bool? {
+        for index in 0..<max(file.count - 5, 0) where file.word(index) == .var && file.text(index + 1) == name {
+            guard file.isPunct(index + 2, ASCII.colon), file.is(index + 3, "Bool"),
+                file.isPunct(index + 4, ASCII.openBrace)
+            else { continue }
+            var cursor = index + 5
+            var taken: Bool?
+            while cursor < file.count, file.tokens[cursor].kind == .directive {
+                guard file.word(cursor) == .if || file.word(cursor) == .else else {
+                    cursor += 1
+                    break
+                }
+                guard file.word(cursor + 1) == .return,
+                    file.word(cursor + 2) == .true || file.word(cursor + 2) == .false,
+                    let holds = file.branchCondition(at: cursor)
+                else { return nil }
+                if holds, taken == nil { taken = file.word(cursor + 2) == .true }
+                cursor += 3
+            }
+            return file.isPunct(cursor, ASCII.closeBrace) ? taken : nil
+        }
+        return nil
     }
 
     /// Words that name a "finished once" flag (`isCompleted`, `didFinish`, `done`, `hasCalledCompletion`).
@@ -1809,6 +1836,21 @@ struct Walker {
         }
     }
 
+    /// Whether the chain a member call at `index` is made on starts at a weakly held `self` (`self?.calls.handle(…)`),
+    /// which is `nil` once the object is gone. An optional property (`provider?.report(…)`) is left alone: it is
+    /// most often set once at launch.
+    private func startsAtWeakSelf(_ index: Int) -> Bool {
+        var dot = index - 1
+        while file.isPunct(dot, ASCII.dot) {
+            if file.isPunct(dot - 1, ASCII.question) {
+                return file.word(dot - 2) == .`self` && !file.isPunct(dot - 3, ASCII.dot)
+            }
+            guard file.isIdentifier(dot - 1) else { return false }
+            dot -= 2
+        }
+        return false
+    }
+
     /// Whether a call's arguments pass this object as a delegate (`delegate: self`).
     private func namesSelfAsDelegate(_ arguments: [Argument]) -> Bool {
         arguments.contains {
@@ -1953,6 +1995,18 @@ struct Walker {
             return
         }
         let handedOver = arguments.indices.filter { isAliasArgument(arguments[$0]) }
+        if resolved.isEmpty, !handedOver.isEmpty || paths.obligation == .incomingCallReported,
+            case let closures = paths.assignedClosures(named: name), !closures.isEmpty,
+            case let outcomes = closures.compactMap({ paths.closure($0, parameters: handedOver, depth: depth + 1) }),
+            outcomes.count == closures.count, !handedOver.isEmpty || outcomes.contains(where: \.mentions)
+        {
+            // A property holding a closure the sources assign (`onIncomingPush(payload, completion)`, set elsewhere
+            // to `{ payload, done in calls.handle(payload, completion: done) }`): each such closure is followed as a
+            // function would be. A VoIP push's report needs no value handed on, so its closures are followed
+            // whenever one of them reports.
+            absorbEach(outcomes, at: index, &state, inDo: inDo)
+            return
+        }
         if !handedOver.isEmpty {
             // Arguments map to parameters past any defaulted ones the call leaves out.
             let positions = callee.flatMap {
@@ -2021,6 +2075,11 @@ struct Walker {
                 absorb(outcome, at: index, &state, inDo: inDo)
             } else if paths.mayFinish(callee), let outcome = paths.helper(callee, parameters: [], depth: depth + 1) {
                 absorb(outcome, at: index, &state, inDo: inDo)
+                if paths.obligation == .incomingCallReported, isMember, outcome.mentions, startsAtWeakSelf(index) {
+                    // `self?.calls.handle(payload)` from a closure that holds `self` weakly: when the chain is `nil`,
+                    // nothing reports the call.
+                    found.skippedHandOvers.append(site(index))
+                }
             }
         } else if paths.obligation == .incomingCallReported,
             case let bodies = resolved.filter({ project.index.callable($0).open >= 0 }), bodies.count > 1,
