@@ -317,7 +317,7 @@ public struct Auditor: Sendable {
         let fileIndexes = Dictionary(summaries.indices.map { (summaries[$0].path, $0) }) { first, _ in first }
         findings.removeAll { finding in
             guard let file = fileIndexes[finding.file] else { return false }
-            return summaries[file].unbuiltLines.contains { $0.contains(finding.line) }
+            return summaries[file].isUnbuilt(line: finding.line)
                 || project.isInDeadCode(file: file, line: finding.line)
         }
         return findings

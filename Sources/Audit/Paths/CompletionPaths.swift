@@ -206,9 +206,7 @@ final class CompletionPaths {
         guard close > open else { return PathOutcome() }
         let isClosure = file.scopes[Int(file.scopeOf[open])].kind == .closure
         let start = isClosure ? Self.closureParameters(file, open: open).bodyStart : open + 1
-        var walker = Walker(paths: self, file: file, fileIndex: fileIndex, aliases: aliases, depth: 0)
-        let fall = walker.block(start, close, entry: .open(Site(fileIndex, open)), inDo: false)
-        return Self.closed(walker.outcome(fall))
+        return Self.closed(walk(file, fileIndex, from: start, to: close, origin: open, aliases: aliases, depth: 0))
     }
 
     /// Paths from token `start` to `end` (which may cross out of the block `start` is in), for an obligation that
@@ -217,9 +215,17 @@ final class CompletionPaths {
         -> PathOutcome
     {
         let file = project.file(fileIndex)
-        var walker = Walker(paths: self, file: file, fileIndex: fileIndex, aliases: aliases, depth: 0)
+        return Self.closed(walk(file, fileIndex, from: start, to: end, origin: origin, aliases: aliases, depth: 0))
+    }
+
+    /// The outcome of walking tokens `start..<end` of `file` with the obligation named by `aliases`, begun at `origin`.
+    private func walk(
+        _ file: SourceFile, _ fileIndex: Int, from start: Int, to end: Int, origin: Int, aliases: Set<String>,
+        depth: Int
+    ) -> PathOutcome {
+        var walker = Walker(paths: self, file: file, fileIndex: fileIndex, aliases: aliases, depth: depth)
         let fall = walker.block(start, end, entry: .open(Site(fileIndex, origin)), inDo: false)
-        return Self.closed(walker.outcome(fall))
+        return walker.outcome(fall)
     }
 
     /// At a root nothing above can finish the work: uncaught errors and a path reaching the end unfinished are
@@ -652,9 +658,7 @@ final class CompletionPaths {
         guard open >= 0, close > open, close <= file.count else { return nil }
         let aliases = Set(parameters.compactMap { $0 < info.parameters.count ? info.parameters[$0] : nil })
             .union(captured.subtracting(info.parameters))
-        var walker = Walker(paths: self, file: file, fileIndex: fileIndex, aliases: aliases, depth: depth)
-        let fall = walker.block(open + 1, close, entry: .open(Site(fileIndex, open)), inDo: false)
-        let outcome = walker.outcome(fall)
+        let outcome = walk(file, fileIndex, from: open + 1, to: close, origin: open, aliases: aliases, depth: depth)
         helperCache[key] = outcome
         return outcome
     }
@@ -690,9 +694,8 @@ final class CompletionPaths {
         guard close > Int(open.token) else { return nil }
         let (start, names) = Self.closureParameters(file, open: Int(open.token))
         let aliases = Set(parameters.compactMap { $0 < names.count ? names[$0] : nil })
-        var walker = Walker(paths: self, file: file, fileIndex: fileIndex, aliases: aliases, depth: depth)
-        let fall = walker.block(start, close, entry: .open(open), inDo: false)
-        let outcome = walker.outcome(fall)
+        let outcome = walk(
+            file, fileIndex, from: start, to: close, origin: Int(open.token), aliases: aliases, depth: depth)
         closureCache[key] = outcome
         return outcome
     }

@@ -53,6 +53,11 @@ struct FileSummary: Sendable {
     var resets: [NameReset] = []
 }
 
+extension FileSummary {
+    /// Whether an iOS device build leaves line `line` out (`unbuiltLines`).
+    func isUnbuilt(line: Int) -> Bool { unbuiltLines.contains { $0.contains(line) } }
+}
+
 /// A name passed to `endBackgroundTask(_:)` outside an expiration handler, and the callable that call is made in: a
 /// function only expiration handlers call ends the task only when time runs out, never on the normal path.
 struct TaskEnd: Sendable {

@@ -90,7 +90,7 @@ final class ProjectIndex {
             for (index, callable) in file.callables.enumerated() {
                 // A function an iOS device build leaves out (the stub in an `#else` of `#if canImport(CallKit)`) is
                 // never what a call reaches there.
-                if file.unbuiltLines.contains(where: { $0.contains(Int(callable.line)) }) { continue }
+                if file.isUnbuilt(line: Int(callable.line)) { continue }
                 let id = CallableID(file: Int32(fileIndex), index: Int32(index))
                 let name: String
                 switch callable.kind {
@@ -115,7 +115,7 @@ final class ProjectIndex {
         for (fileIndex, file) in files.enumerated() {
             for (index, call) in file.calls.enumerated() where byName[call.name] != nil {
                 // Nor is a call such a build leaves out (`#if os(macOS)`) a call of anything.
-                if file.unbuiltLines.contains(where: { $0.contains(Int(call.line)) }) { continue }
+                if file.isUnbuilt(line: Int(call.line)) { continue }
                 let id = CallID(file: Int32(fileIndex), index: Int32(index))
                 for callee in resolve(call: call, from: Int32(fileIndex)) { callersOf[callee, default: []].append(id) }
             }
