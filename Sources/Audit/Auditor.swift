@@ -119,6 +119,13 @@ public struct Auditor: Sendable {
             })
     }
 
+    /// Whether `path` lies in a folder named `macos` (a Flutter plugin's or a Flutter or React Native app's macOS
+    /// side, a macOS target's sources): an iOS build never compiles it, as it does not an `#if os(macOS)` branch, so
+    /// nothing there runs on the device, and no call made there reaches the iOS side's functions of the same name.
+    private static func isInMacOSFolder(_ path: String) -> Bool {
+        path.split(separator: "/").dropLast().contains { $0.lowercased() == "macos" }
+    }
+
     /// Takes `public` off the declarations of each local package whose modules the app's own files import
     /// (`localPackages`).
     private static func makeInternal(
@@ -258,7 +265,9 @@ public struct Auditor: Sendable {
                 continue
             }
             var summary = FactCollector.collect(file)
+            if Self.isInMacOSFolder(source.path) { summary.unbuiltLines = [1...Int.max] }
             if build.appOnly.contains(source.path) {
+                summary.isAppSource = true
                 for callable in summary.callables.indices { summary.callables[callable].isPublic = false }
             }
             summaries.append(summary)

@@ -225,7 +225,7 @@ struct BackgroundTaskCheck {
 
     /// Whether `callable` takes no closure, begins a task with an expiration handler of its own that ends it, and
     /// returns the identifier (`var task = …; task = UIApplication.shared.beginBackgroundTask { end(task) }; return
-    /// task`): its caller keeps the identifier, as it would UIKit's, and owes ending it on every path.
+    /// task`, or `task.rawValue`): its caller keeps the identifier, as it would UIKit's, and owes ending it on every path.
     private func returnsOwnBegin(_ callable: CallableID) -> Bool {
         let info = project.index.callable(callable)
         guard !info.takesClosure.contains(true),
@@ -257,6 +257,9 @@ struct BackgroundTaskCheck {
             guard file.isPunct(start - 1, ASCII.equals), file.isIdentifier(start - 2) else { continue }
             let name = file.text(start - 2)
             let last = file.isPunct(close - 1, ASCII.semicolon) ? close - 2 : close - 1
+            if file.is(last, "rawValue"), file.isPunct(last - 1, ASCII.dot) {
+                return file.word(last - 3) == .return && file.text(last - 2) == name
+            }
             return file.word(last - 1) == .return && file.text(last) == name
         }
         return false
@@ -478,8 +481,11 @@ struct BackgroundTaskCheck {
             || (file.isPunct(previous, ASCII.openBrace) && file.scopes[Int(file.scopeOf[previous])].isCallable)
             || (file.isPunct(previous, ASCII.openBrace) && file.scopes[Int(file.scopeOf[previous])].kind == .closure
                 && Int(file.matching[previous]) == end)
+            || (file.word(previous) == .in && file.scopes[Int(file.scopeOf[token])].kind == .closure
+                && Int(file.scopes[Int(file.scopeOf[token])].close) == end)
         {
-            // (A one-expression function or closure body returns the identifier, as `return` does.)
+            // (A one-expression function or closure body, `{ handler in app.beginBackgroundTask(…) }` too, returns the
+            // identifier, as `return` does.)
             // Handed to a caller or another function, which owns ending it.
             return
         }
@@ -602,12 +608,31 @@ struct BackgroundTaskCheck {
         // tests the mark: the handler has ended the task on the path that leaves on it, and the other ends it once.
         let marks = expiration.map { CompletionPaths.expirationMarks(ofHandlerAt: $0, in: file) } ?? []
         if expirationEndsOnly, !testsMark(marks, beforeEnding: name, in: file, end..<rangeEnd),
+            !(returns(name, in: file, end..<rangeEnd) && !hasCallers(begunAt: token, fileIndex: fileIndex)),
             !outcome.endsProcess || mentionsEnd(of: [name] + enders, in: file, end..<rangeEnd),
             !endedWhileMainIsBusy(name, begunAt: token, from: end, in: file, fileIndex: fileIndex)
         {
             findings.append(endedTwice)
         }
         report(outcome.leaks, of: name, in: fileIndex, unlessCancelled: expirationEndsOnly, marks, &findings)
+    }
+
+    /// Whether tokens in `range` return `name` (or its `rawValue`): the caller keeps the identifier and owes its end.
+    /// Where no code calls the function, no caller ends it a second time after the expiration handler has.
+    private func returns(_ name: String, in file: SourceFile, _ range: Range<Int>) -> Bool {
+        range.contains { token in
+            guard file.word(token) == .return, file.isIdentifier(token + 1), file.text(token + 1) == name else {
+                return false
+            }
+            let next = file.isPunct(token + 2, ASCII.dot) && file.is(token + 3, "rawValue") ? token + 4 : token + 2
+            return file.isPunct(next, ASCII.closeBrace) || file.startsStatement(next)
+        }
+    }
+
+    /// Whether any code calls the function the `beginBackgroundTask` call at `token` is in.
+    private func hasCallers(begunAt token: Int, fileIndex: Int) -> Bool {
+        guard let call = project.call(file: fileIndex, token: token) else { return true }
+        return !project.index.callers(of: CallableID(file: Int32(fileIndex), index: call.caller)).isEmpty
     }
 
     /// Reports each path that leaves the task `name`, begun in file `fileIndex`, unended; where the expiration

@@ -29,7 +29,14 @@ struct LocationCheck {
         guard !lists.contains(where: { $0.backgroundModes.contains("location") }) else { return }
         // A plugin's tree may hold only its framework's and its tests' plists, which are not the app's: the app that
         // embeds it turns the mode on, when the README tells it to.
-        if lists.allSatisfy(\.isLibraryBundle), project.namedInDocuments(Self.locationModeSetup) { return }
+        // An app whose own Info.plist is not in the tree (ignored by git, made by the build) holds only its tests':
+        // its modes cannot be read.
+        if lists.allSatisfy(\.isLibraryBundle),
+            project.namedInDocuments(Self.locationModeSetup)
+                || project.index.files.contains(where: { $0.isAppSource && !$0.backgroundLocationUpdates.isEmpty })
+        {
+            return
+        }
         let plists = lists.map(\.path).joined(separator: ", ")
         report(
             "allowsBackgroundLocationUpdates is set to true, but UIBackgroundModes in \(plists) does not list "

@@ -12,14 +12,14 @@ struct ResubmitFlagCheck {
         let resetsByFlag = processFlags()
         guard !resetsByFlag.isEmpty else { return }
         let flags = Set(resetsByFlag.keys)
-        let index = project.index
+        let submitting = chainSubmitting()
         var regions: [HandlerRegion]?
         var reach: Set<CallableID>?
         for fileIndex in 0..<project.fileCount {
             let summary = project.summary(fileIndex)
             for (callableIndex, callable) in summary.callables.enumerated() where callable.open >= 0 {
                 let id = CallableID(file: Int32(fileIndex), index: Int32(callableIndex))
-                guard index.submitting.contains(id) else { continue }
+                guard submitting.contains(id) else { continue }
                 let file = project.file(fileIndex)
                 let open = Int(callable.open)
                 let close = Int(file.matching[open])
@@ -32,7 +32,9 @@ struct ResubmitFlagCheck {
                     let later = (regions ?? []).filter {
                         Int($0.file) == fileIndex && guarded.region.contains(Int($0.open))
                     }
-                    guard submits(in: guarded.region, of: id, file: fileIndex, skipping: later) else { continue }
+                    guard
+                        submits(in: guarded.region, of: id, file: fileIndex, skipping: later, submitting: submitting)
+                    else { continue }
                     let name = file.text(guarded.test)
                     let resets = resetsByFlag[name] ?? []
                     if resets.isEmpty {
@@ -275,7 +277,8 @@ struct ResubmitFlagCheck {
 
     /// Whether `region` of callable `id` holds a submit, or a call of a function that submits.
     private func submits(
-        in region: Range<Int>, of id: CallableID, file fileIndex: Int, skipping handlers: [HandlerRegion]
+        in region: Range<Int>, of id: CallableID, file fileIndex: Int, skipping handlers: [HandlerRegion],
+        submitting: Set<CallableID>
     )
         -> Bool
     {
@@ -283,14 +286,46 @@ struct ResubmitFlagCheck {
         let summary = project.summary(fileIndex)
         for call in summary.calls where call.caller == id.index && region.contains(Int(call.token)) {
             if handlers.contains(where: { $0.contains(Int32(fileIndex), call.token) }) { continue }
-            if call.name == "submit", call.labels == ["_"], summary.callables[Int(id.index)].containsSubmit {
+            if call.name == "submit", call.labels == ["_"], submitting.contains(id) {
                 return true
             }
-            if index.resolve(call: call, from: Int32(fileIndex)).contains(where: { index.submitting.contains($0) }) {
+            if index.resolve(call: call, from: Int32(fileIndex)).contains(where: { submitting.contains($0) }) {
                 return true
             }
         }
         return false
+    }
+
+    /// The callables that submit a request a chain is made of — a refresh or processing request — themselves or
+    /// through a call (the index's submitting functions, less those whose only requests are continued-processing
+    /// ones: such a task runs once for what the user started, so no flag can stop a chain of it).
+    private func chainSubmitting() -> Set<CallableID> {
+        let index = project.index
+        var work: [CallableID] = []
+        for (fileIndex, summary) in index.files.enumerated() {
+            var continuedOnly: Set<Int32> = []
+            var other: Set<Int32> = []
+            for call in summary.calls {
+                switch call.name {
+                case "BGContinuedProcessingTaskRequest": continuedOnly.insert(call.caller)
+                case "BGAppRefreshTaskRequest", "BGProcessingTaskRequest", "BGHealthResearchTaskRequest":
+                    other.insert(call.caller)
+                default: continue
+                }
+            }
+            continuedOnly.subtract(other)
+            for (callableIndex, callable) in summary.callables.enumerated()
+            where callable.containsSubmit && !continuedOnly.contains(Int32(callableIndex)) {
+                work.append(CallableID(file: Int32(fileIndex), index: Int32(callableIndex)))
+            }
+        }
+        var result = Set(work)
+        while let next = work.popLast() {
+            for call in index.callers(of: next) where result.insert(index.caller(of: call)).inserted {
+                work.append(index.caller(of: call))
+            }
+        }
+        return result
     }
 
     private func handlerRegions() -> [HandlerRegion] {

@@ -106,9 +106,11 @@ struct Walker {
             case .return, .throw:
                 let end = file.expressionEnd(from: index + 1, limit: hi)
                 if token.word == .return, end > index + 1, file.isIdentifier(index + 1),
-                    aliases.contains(file.text(index + 1)), end == index + 2 || file.word(index + 2) == .as
+                    aliases.contains(file.text(index + 1)),
+                    end == index + 2 || file.word(index + 2) == .as
+                        || end == index + 4 && file.isPunct(index + 2, ASCII.dot) && file.is(index + 3, "rawValue")
                 {
-                    // Returning the obligation hands it to the caller.
+                    // Returning the obligation (a task identifier also as its `rawValue`) hands it to the caller.
                     found.escaped = true
                     found.handedOutside = true
                     found.finishesLater = true

@@ -5,6 +5,8 @@ struct FileSummary: Sendable {
     var path: String
     /// The lines an iOS device build does not compile (`SourceFile.unbuiltLines`).
     var unbuiltLines: [ClosedRange<Int>] = []
+    /// Whether only app targets of the tree's Xcode projects compile the file (an app's own source, not a library's).
+    var isAppSource = false
     var types: [TypeInfo] = []
     /// `callables[0]` is the file's top-level code.
     var callables: [CallableInfo] = []

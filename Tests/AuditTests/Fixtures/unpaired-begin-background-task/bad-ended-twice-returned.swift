@@ -17,3 +17,14 @@ struct LongRunningWork {
         application.endBackgroundTask(identifier)
     }
 }
+
+final class Exporter {
+    private let work = LongRunningWork()
+
+    func export(_ document: Document) {
+        let identifier = work.begin()
+        document.write { _ in
+            self.work.finish(identifier)
+        }
+    }
+}
