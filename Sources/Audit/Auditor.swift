@@ -268,6 +268,9 @@ public struct Auditor: Sendable {
             if Self.isInMacOSFolder(source.path) { summary.unbuiltLines = [1...Int.max] }
             if build.appOnly.contains(source.path) {
                 summary.isAppSource = true
+            }
+            // A file in an app's project folder that no target compiles is built, if at all, into the app as well.
+            if build.appOnly.contains(source.path) || build.unbuilt[source.path] != nil {
                 for callable in summary.callables.indices { summary.callables[callable].isPublic = false }
             }
             summaries.append(summary)

@@ -273,7 +273,7 @@ struct HandlerCheck {
         guard !values.isEmpty else { return false }
         return values.allSatisfy { value in
             guard case .known = value, let facts = requests[value] else { return false }
-            return facts.kinds == [.processing] && facts.recurring
+            return facts.kinds == [.processing]
         }
     }
 

@@ -7,7 +7,7 @@ struct LocationCheck {
         let lists = project.propertyLists
         guard !lists.isEmpty else {
             // No Info.plist in a library's or a plugin's tree (a Swift package, a pod, a Cordova, Flutter or Capacitor
-            // plugin), whose host app must turn the mode on. Its README or setup guide, its manifest (`plugin.xml`,
+            // plugin, a React Native module), whose host app must turn the mode on. Its README or setup guide, its manifest (`plugin.xml`,
             // XcodeGen's YAML) or Tuist's Swift manifest may do so or say how; when none does, nothing tells the app,
             // and setting the property raises the exception there. Other trees without one (a file, a partial
             // checkout) cannot tell.
@@ -16,6 +16,8 @@ struct LocationCheck {
                 || project.manifests.contains { path in
                     ["podspec", "podspec.json", "plugin.xml", "pubspec.yaml"].contains(where: path.hasSuffix)
                 }
+                // A React Native module's bridge (`RCT_EXTERN_MODULE(…)` in its Objective-C file).
+                || project.namedInOtherSources("RCT_EXTERN_MODULE") || project.namedInOtherSources("RCT_EXPORT_MODULE")
             guard isLibrary, !project.namedInDocuments(Self.locationModeSetup + ["uibackgroundmodes"]),
                 !project.namedInManifests("UIBackgroundModes"),
                 !project.index.files.contains(where: \.generatesBackgroundModes)

@@ -143,9 +143,11 @@ extension Project {
         for source in sources {
             source.withUnsafeBufferPointer { text in
                 var index = 0
+                var quotes = 0  // Inside a string literal: 1, or 3 for a multi-line one; words in it count.
                 while index < text.count {
-                    guard isWordByte(text[index]) else {
-                        index += 1
+                    let byte = text[index]
+                    guard isWordByte(byte) else {
+                        index = quotes > 0 ? skipInString(text, index, &quotes) : skipInCode(text, index, &quotes)
                         continue
                     }
                     let start = index
@@ -160,6 +162,63 @@ extension Project {
             }
         }
         return counts
+    }
+
+    /// Past the byte at `index` of code, which is no word's: past a whole comment (a commented-out call runs nothing),
+    /// or into the string literal a `"` opens (`quotes` set).
+    private static func skipInCode(_ text: UnsafeBufferPointer<UInt8>, _ index: Int, _ quotes: inout Int) -> Int {
+        let next = index + 1 < text.count ? text[index + 1] : 0
+        if text[index] == ASCII.quote {
+            let triple = index + 2 < text.count && next == ASCII.quote && text[index + 2] == ASCII.quote
+            quotes = triple ? 3 : 1
+            return index + quotes
+        }
+        guard text[index] == ASCII.slash else { return index + 1 }
+        if next == ASCII.slash {
+            var end = index + 2
+            while end < text.count, text[end] != ASCII.newline { end += 1 }
+            return end
+        }
+        guard next == ASCII.star else { return index + 1 }
+        // Block comments nest in Swift.
+        var depth = 1
+        var end = index + 2
+        while end < text.count, depth > 0 {
+            if text[end] == ASCII.slash, end + 1 < text.count, text[end + 1] == ASCII.star {
+                depth += 1
+                end += 2
+            } else if text[end] == ASCII.star, end + 1 < text.count, text[end + 1] == ASCII.slash {
+                depth -= 1
+                end += 2
+            } else {
+                end += 1
+            }
+        }
+        return end
+    }
+
+    /// Past the byte at `index` of a string literal, which is no word's: past an escaped character, or out of the
+    /// literal at its closing quotes (a one-line literal also at the line's end).
+    private static func skipInString(_ text: UnsafeBufferPointer<UInt8>, _ index: Int, _ quotes: inout Int) -> Int {
+        switch text[index] {
+        case ASCII.backslash:
+            return index + 2
+        case ASCII.newline where quotes == 1:
+            quotes = 0
+            return index + 1
+        case ASCII.quote:
+            if quotes == 1 {
+                quotes = 0
+                return index + 1
+            }
+            if index + 2 < text.count, text[index + 1] == ASCII.quote, text[index + 2] == ASCII.quote {
+                quotes = 0
+                return index + 3
+            }
+            return index + 1
+        default:
+            return index + 1
+        }
     }
 
     private static func isWordByte(_ byte: UInt8) -> Bool {
