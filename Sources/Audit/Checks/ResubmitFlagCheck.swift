@@ -301,7 +301,7 @@ struct ResubmitFlagCheck {
     /// ones: such a task runs once for what the user started, so no flag can stop a chain of it).
     private func chainSubmitting() -> Set<CallableID> {
         let index = project.index
-        var work: [CallableID] = []
+        var seeds: [CallableID] = []
         for (fileIndex, summary) in index.files.enumerated() {
             var continuedOnly: Set<Int32> = []
             var other: Set<Int32> = []
@@ -316,16 +316,10 @@ struct ResubmitFlagCheck {
             continuedOnly.subtract(other)
             for (callableIndex, callable) in summary.callables.enumerated()
             where callable.containsSubmit && !continuedOnly.contains(Int32(callableIndex)) {
-                work.append(CallableID(file: Int32(fileIndex), index: Int32(callableIndex)))
+                seeds.append(CallableID(file: Int32(fileIndex), index: Int32(callableIndex)))
             }
         }
-        var result = Set(work)
-        while let next = work.popLast() {
-            for call in index.callers(of: next) where result.insert(index.caller(of: call)).inserted {
-                work.append(index.caller(of: call))
-            }
-        }
-        return result
+        return index.withCallers(seeds)
     }
 
     private func handlerRegions() -> [HandlerRegion] {

@@ -401,19 +401,26 @@ final class ProjectIndex {
     }
 
     private func computeSubmitting() {
-        var work: [CallableID] = []
+        var seeds: [CallableID] = []
         for (fileIndex, file) in files.enumerated() {
             for (index, callable) in file.callables.enumerated() where callable.containsSubmit {
-                work.append(CallableID(file: Int32(fileIndex), index: Int32(index)))
+                seeds.append(CallableID(file: Int32(fileIndex), index: Int32(index)))
             }
         }
-        submitting = Set(work)
+        submitting = withCallers(seeds)
+    }
+
+    /// `seeds` and every callable that calls one of them, directly or through other calls.
+    func withCallers(_ seeds: [CallableID]) -> Set<CallableID> {
+        var result = Set(seeds)
+        var work = seeds
         while let next = work.popLast() {
             for callID in callers(of: next) {
                 let caller = caller(of: callID)
-                if submitting.insert(caller).inserted { work.append(caller) }
+                if result.insert(caller).inserted { work.append(caller) }
             }
         }
+        return result
     }
 
     // MARK: Types
