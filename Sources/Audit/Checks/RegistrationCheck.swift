@@ -73,7 +73,7 @@ struct RegistrationCheck {
                 + (registeredAnywhere.contains(value) ? " (it is registered only in code nothing runs)" : "")
                 + "; the submit raises \"No launch handler registered\"."
         }
-        checkDuplicates(registrations, into: &findings)
+        checkDuplicates(live, into: &findings)
         checkPermitted(live, into: &findings)
     }
 

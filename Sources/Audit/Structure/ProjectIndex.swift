@@ -207,11 +207,6 @@ final class ProjectIndex {
         names.formUnion(file.callables.lazy.filter(\.isPublic).compactMap(\.typeName))
     }
 
-    /// How many functions the sources declare under `name`, with a body or without (a protocol's requirement).
-    func declarationCount(of name: String) -> Int {
-        (byName[name] ?? []).count { callable($0).kind == .function }
-    }
-
     func location(of id: CallID) -> SourceLocation {
         let call = call(id)
         return SourceLocation(file: files[Int(id.file)].path, line: Int(call.line), column: Int(call.column))

@@ -40,9 +40,11 @@ extension Project {
             info.name.first.map({ $0.isLetter || $0 == "_" }) == true,
             // A `private` method meets no requirement of a protocol or superclass outside the sources, and is not
             // seen by the Objective-C runtime unless exposed.
+            // A requirement of the sources' own protocol is called through the protocol, where anything calls the
+            // name at all.
             info.typeName.map({
                 (info.isPrivate || !index.membersCallableFromOutside($0, member: info.name))
-                    && !index.inheritsRequirement(named: info.name, into: $0)
+                    && (!index.inheritsRequirement(named: info.name, into: $0) || index.calls(named: info.name).isEmpty)
             }) ?? true
         else { return false }
         // A live caller settles it without reading the sources.
@@ -52,7 +54,7 @@ extension Project {
             return false
         }
         let calls = index.calls(named: info.name)
-        guard mentions[info.name, default: 0] == index.declarationCount(of: info.name) + calls.count else {
+        guard mentions[info.name, default: 0] == calls.count else {
             return false
         }
         // A call that may be one of this function's and is not joined to it keeps it alive: one joined to no function
@@ -116,7 +118,8 @@ extension Project {
     }
 
     /// How often the name of each function that may be dead (not public, not exposed) is written as a whole word in
-    /// the sources, also in comments and strings: counted in one pass, the first time a name is asked about.
+    /// the sources' code and strings, other than where a `func` declares it: counted in one pass, the first time a name
+    /// is asked about.
     static func mentionCounts(in index: ProjectIndex, sources: [[UInt8]]) -> [String: Int] {
         var names: Set<String> = []
         for file in index.files {
@@ -144,14 +147,23 @@ extension Project {
             source.withUnsafeBufferPointer { text in
                 var index = 0
                 var quotes = 0  // Inside a string literal: 1, or 3 for a multi-line one; words in it count.
+                var afterFunc = false
                 while index < text.count {
                     let byte = text[index]
                     guard isWordByte(byte) else {
+                        if byte != ASCII.space, byte != ASCII.newline, byte != ASCII.tab { afterFunc = false }
                         index = quotes > 0 ? skipInString(text, index, &quotes) : skipInCode(text, index, &quotes)
                         continue
                     }
                     let start = index
                     while index < text.count, isWordByte(text[index]) { index += 1 }
+                    // The name a declaration declares (`func name`, with a body or a protocol's requirement without
+                    // one) is no mention of it.
+                    let declared = afterFunc
+                    afterFunc =
+                        quotes == 0 && index - start == 4 && text[start] == 0x66 && text[start + 1] == 0x75
+                        && text[start + 2] == 0x6E && text[start + 3] == 0x63
+                    if declared { continue }
                     let value = WordTable.hash(text, start, index)
                     guard bits[Int(value & 0xFFFF) >> 6] & (1 << (value & 63)) != 0, hashes.contains(value) else {
                         continue
