@@ -164,6 +164,7 @@ final class CompletionPaths {
     private var visitingClosures: Set<Site> = []
     private var closureCache: [ClosureKey: PathOutcome] = [:]
     private var assignedClosureCache: [String: [Site]] = [:]
+    private var subscribedClosureCache: [String: [Site]] = [:]
     /// Follows a closure parameter through the function it is passed to: this object itself when that is its
     /// obligation, so that one set of functions being followed guards against recursion.
     private var continuations: CompletionPaths {
@@ -677,6 +678,67 @@ final class CompletionPaths {
         }
         assignedClosureCache[name] = sites
         return sites
+    }
+
+    /// The closures that receive what a Combine subject named `subject` sends (`subject.send(value)`): each `sink`'s
+    /// value closure (its trailing closure, or the one labelled `receiveValue:`) on a chain that starts at the subject,
+    /// or at a computed property whose body names it (`var pushes: AnyPublisher<…> { subject.eraseToAnyPublisher() }`).
+    func subscribedClosures(of subject: String) -> [Site] {
+        if let known = subscribedClosureCache[subject] { return known }
+        let index = project.index
+        var names: Set<String> = [subject]
+        for fileIndex in 0..<project.fileCount {
+            for callable in project.summary(fileIndex).callables where callable.kind == .property && callable.open >= 0
+            {
+                let file = project.file(fileIndex)
+                let close = Int(file.matching[Int(callable.open)])
+                guard close > Int(callable.open) else { continue }
+                if (Int(callable.open)..<close).contains(where: { file.isIdentifier($0) && file.text($0) == subject }) {
+                    names.insert(callable.name)
+                }
+            }
+        }
+        var sites: [Site] = []
+        for call in index.calls(named: "sink") {
+            let fileIndex = Int(call.file)
+            let file = project.file(fileIndex)
+            let token = Int(index.call(call).token)
+            guard file.isPunct(token - 1, ASCII.dot) else { continue }
+            // The chain before `.sink`, back to the start of its statement.
+            var start = token - 1
+            while start > 0, !file.startsStatement(start) || file.isPunct(start, ASCII.dot) { start -= 1 }
+            guard (start..<token).contains(where: { file.isIdentifier($0) && names.contains(file.text($0)) }) else {
+                continue
+            }
+            if let open = Self.valueClosure(ofSinkAt: token, in: file) { sites.append(Site(fileIndex, open)) }
+        }
+        subscribedClosureCache[subject] = sites
+        return sites
+    }
+
+    /// The `{` of the value closure of the `sink` call at `token`: `sink { value in … }`, `sink(receiveValue: { … })`,
+    /// or `sink { completion in … } receiveValue: { value in … }`.
+    private static func valueClosure(ofSinkAt token: Int, in file: SourceFile) -> Int? {
+        var after = token + 1
+        if file.isPunct(after, ASCII.openParen) {
+            let arguments = file.arguments(ofCallAt: after)
+            if let value = arguments.first(where: { $0.label >= 0 && file.is($0.label, "receiveValue") }),
+                file.isPunct(value.start, ASCII.openBrace)
+            {
+                return value.start
+            }
+            let close = Int(file.matching[after])
+            guard close > after else { return nil }
+            after = close + 1
+        }
+        guard file.isPunct(after, ASCII.openBrace) else { return nil }
+        let close = Int(file.matching[after])
+        if close > after, file.is(close + 1, "receiveValue"), file.isPunct(close + 2, ASCII.colon),
+            file.isPunct(close + 3, ASCII.openBrace)
+        {
+            return close + 3
+        }
+        return after
     }
 
     /// The outcome of the closure whose `{` is at `open`, a property's value the walk calls, given the obligation

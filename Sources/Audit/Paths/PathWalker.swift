@@ -2009,6 +2009,18 @@ struct Walker {
             absorbEach(outcomes, at: index, &state, inDo: inDo)
             return
         }
+        if paths.obligation == .incomingCallReported, isMember, name == "send",
+            file.isIdentifier(index - 2), !file.isPunct(index - 3, ASCII.dot) || file.word(index - 4) == .`self`,
+            case let closures = paths.subscribedClosures(of: file.text(index - 2)), !closures.isEmpty,
+            case let outcomes = closures.compactMap({ paths.closure($0, parameters: [], depth: depth + 1) }),
+            outcomes.count == closures.count, outcomes.contains(where: \.mentions)
+        {
+            // A push's details sent through a Combine subject (`pushes.send(call)`), whose subscriber reports the
+            // call (`pushes.sink { call in provider.reportNewIncomingCall(…) }`): each subscriber runs on the send, as
+            // a function called there would.
+            absorbEach(outcomes, at: index, &state, inDo: inDo)
+            return
+        }
         if !handedOver.isEmpty {
             // Arguments map to parameters past any defaulted ones the call leaves out.
             let positions = callee.flatMap {
