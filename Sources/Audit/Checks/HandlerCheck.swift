@@ -206,7 +206,7 @@ struct HandlerCheck {
         }
         if !outcome.submits, !outcome.escaped,
             !project.registersContinuedTask(CallID(file: Int32(fileIndex), index: registration.call)),
-            !isMaintenance(registration, file: fileIndex, through: wrapperCall, requests: requests)
+            !isProcessingTask(registration, file: fileIndex, through: wrapperCall, requests: requests)
         {
             report(
                 .handlerNotRescheduling, at: location,
@@ -259,10 +259,10 @@ struct HandlerCheck {
         return false
     }
 
-    /// A processing task submitted again each time the app changes state (Apple's sample schedules its database
-    /// cleaning from `applicationDidEnterBackground`) or each time it launches keeps its chain without the handler's
-    /// help; an app refresh task does not, and is expected to submit its successor.
-    private func isMaintenance(
+    /// A processing task runs for work the app has (Apple's sample cleans its database; a queue of uploads to drain)
+    /// and is submitted when there is some — on a move to the background, at launch, when work is queued — so its
+    /// handler owes no successor; an app refresh task is expected to submit its own.
+    private func isProcessingTask(
         _ registration: RegistrationInfo, file: Int, through wrapperCall: CallID?, requests: RequestKinds
     ) -> Bool {
         let index = project.index
@@ -272,8 +272,8 @@ struct HandlerCheck {
                 .filter { wrapperCall == nil || $0.origin == wrapperCall }.map(\.value))
         guard !values.isEmpty else { return false }
         return values.allSatisfy { value in
-            guard case .known = value, let facts = requests[value] else { return false }
-            return facts.kinds == [.processing]
+            guard case .known = value, let kinds = requests[value] else { return false }
+            return kinds == [.processing]
         }
     }
 
@@ -294,9 +294,8 @@ struct HandlerCheck {
         }
     }
 
-    /// For each identifier, the kinds of request built for it and whether one is submitted on every state change or
-    /// at every launch.
-    private typealias RequestKinds = [IdentifierValue: (kinds: Set<RequestInfo.Kind>, recurring: Bool)]
+    /// For each identifier, the kinds of request built for it.
+    private typealias RequestKinds = [IdentifierValue: Set<RequestInfo.Kind>]
 
     /// A request built only in code nothing runs counts for nothing.
     private static func requestKinds(_ project: Project) -> RequestKinds {
@@ -306,14 +305,9 @@ struct HandlerCheck {
             for request in summary.requests {
                 let call = CallID(file: Int32(fileIndex), index: request.call)
                 guard !project.isUnreachable(index.caller(of: call)) else { continue }
-                var recurring = index.isRecurring(call)
-                if !recurring, case .launch = index.launchContext(of: index.caller(of: call)) { recurring = true }
                 for identifier in index.resolveIdentifier(request.identifier, in: index.caller(of: call), origin: call)
                 {
-                    var facts = result[identifier.value] ?? ([], false)
-                    facts.kinds.insert(request.kind)
-                    facts.recurring = facts.recurring || recurring
-                    result[identifier.value] = facts
+                    result[identifier.value, default: []].insert(request.kind)
                 }
             }
         }
