@@ -152,7 +152,15 @@ extension Project {
                     let byte = text[index]
                     guard isWordByte(byte) else {
                         if byte != ASCII.space, byte != ASCII.newline, byte != ASCII.tab { afterFunc = false }
-                        index = quotes > 0 ? skipInString(text, index, &quotes) : skipInCode(text, index, &quotes)
+                        // Only a quote, a slash, or in a literal a backslash or a line's end can change where the scan
+                        // is; any other byte is stepped over here.
+                        if quotes > 0, byte == ASCII.quote || byte == ASCII.backslash || byte == ASCII.newline {
+                            index = skipInString(text, index, &quotes)
+                        } else if quotes == 0, byte == ASCII.quote || byte == ASCII.slash {
+                            index = skipInCode(text, index, &quotes)
+                        } else {
+                            index += 1
+                        }
                         continue
                     }
                     let start = index
