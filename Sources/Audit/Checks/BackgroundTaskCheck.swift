@@ -225,7 +225,8 @@ struct BackgroundTaskCheck {
 
     /// Whether `callable` takes no closure, begins a task with an expiration handler of its own that ends it, and
     /// returns the identifier (`var task = …; task = UIApplication.shared.beginBackgroundTask { end(task) }; return
-    /// task`, or `task.rawValue`): its caller keeps the identifier, as it would UIKit's, and owes ending it on every path.
+    /// task`, or `task.rawValue`): its caller keeps the identifier, as it would UIKit's, and owes ending it on every
+    /// path.
     private func returnsOwnBegin(_ callable: CallableID) -> Bool {
         let info = project.index.callable(callable)
         guard !info.takesClosure.contains(true),

@@ -7,10 +7,10 @@ struct LocationCheck {
         let lists = project.propertyLists
         guard !lists.isEmpty else {
             // No Info.plist in a library's or a plugin's tree (a Swift package, a pod, a Cordova, Flutter or Capacitor
-            // plugin, a React Native module), whose host app must turn the mode on. Its README or setup guide, its manifest (`plugin.xml`,
-            // XcodeGen's YAML) or Tuist's Swift manifest may do so or say how; when none does, nothing tells the app,
-            // and setting the property raises the exception there. Other trees without one (a file, a partial
-            // checkout) cannot tell.
+            // plugin, a React Native module), whose host app must turn the mode on. Its README or setup guide, its
+            // manifest (`plugin.xml`, XcodeGen's YAML) or Tuist's Swift manifest may do so or say how; when none does,
+            // nothing tells the app, and setting the property raises the exception there. Other trees without one (a
+            // file, a partial checkout) cannot tell.
             let isLibrary =
                 project.index.files.contains { $0.path.split(separator: "/").last == "Package.swift" }
                 || project.manifests.contains { path in

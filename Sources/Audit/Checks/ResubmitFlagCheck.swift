@@ -12,7 +12,7 @@ struct ResubmitFlagCheck {
         let resetsByFlag = processFlags()
         guard !resetsByFlag.isEmpty else { return }
         let flags = Set(resetsByFlag.keys)
-        let submitting = chainSubmitting()
+        let (direct, submitting) = chainSubmitting()
         var regions: [HandlerRegion]?
         var reach: Set<CallableID>?
         for fileIndex in 0..<project.fileCount {
@@ -33,7 +33,9 @@ struct ResubmitFlagCheck {
                         Int($0.file) == fileIndex && guarded.region.contains(Int($0.open))
                     }
                     guard
-                        submits(in: guarded.region, of: id, file: fileIndex, skipping: later, submitting: submitting)
+                        submits(
+                            in: guarded.region, of: id, file: fileIndex, skipping: later, direct: direct,
+                            submitting: submitting)
                     else { continue }
                     let name = file.text(guarded.test)
                     let resets = resetsByFlag[name] ?? []
@@ -278,7 +280,7 @@ struct ResubmitFlagCheck {
     /// Whether `region` of callable `id` holds a submit, or a call of a function that submits.
     private func submits(
         in region: Range<Int>, of id: CallableID, file fileIndex: Int, skipping handlers: [HandlerRegion],
-        submitting: Set<CallableID>
+        direct: Set<CallableID>, submitting: Set<CallableID>
     )
         -> Bool
     {
@@ -286,7 +288,7 @@ struct ResubmitFlagCheck {
         let summary = project.summary(fileIndex)
         for call in summary.calls where call.caller == id.index && region.contains(Int(call.token)) {
             if handlers.contains(where: { $0.contains(Int32(fileIndex), call.token) }) { continue }
-            if call.name == "submit", call.labels == ["_"], submitting.contains(id) {
+            if call.name == "submit", call.labels == ["_"], direct.contains(id) {
                 return true
             }
             if index.resolve(call: call, from: Int32(fileIndex)).contains(where: { submitting.contains($0) }) {
@@ -296,10 +298,11 @@ struct ResubmitFlagCheck {
         return false
     }
 
-    /// The callables that submit a request a chain is made of — a refresh or processing request — themselves or
-    /// through a call (the index's submitting functions, less those whose only requests are continued-processing
-    /// ones: such a task runs once for what the user started, so no flag can stop a chain of it).
-    private func chainSubmitting() -> Set<CallableID> {
+    /// The callables that submit a request a chain is made of — a refresh or processing request — themselves
+    /// (`direct`), and those with the ones that call them (`submitting`): the index's submitting functions, less those
+    /// whose only requests are continued-processing ones (such a task runs once for what the user started, so no flag
+    /// can stop a chain of it).
+    private func chainSubmitting() -> (direct: Set<CallableID>, submitting: Set<CallableID>) {
         let index = project.index
         var seeds: [CallableID] = []
         for (fileIndex, summary) in index.files.enumerated() {
@@ -319,7 +322,7 @@ struct ResubmitFlagCheck {
                 seeds.append(CallableID(file: Int32(fileIndex), index: Int32(callableIndex)))
             }
         }
-        return index.withCallers(seeds)
+        return (Set(seeds), index.withCallers(seeds))
     }
 
     private func handlerRegions() -> [HandlerRegion] {
