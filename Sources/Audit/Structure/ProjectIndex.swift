@@ -457,7 +457,8 @@ final class ProjectIndex {
             guard seen.insert(type).inserted else { continue }
             if exposedTypes.contains(type) { return true }
             for parent in inherits[type] ?? [] where !Self.quietSupertypes.contains(parent) {
-                guard declaredTypes.contains(parent) else {
+                // A supertype the sources only extend (`extension UITableViewController`) is still outside them.
+                guard typeDeclarations.contains(parent) else {
                     if let member, let prefixes = Self.supertypeRequirementPrefixes[parent],
                         !prefixes.contains(where: member.hasPrefix)
                     {
