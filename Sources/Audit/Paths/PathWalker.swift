@@ -24,6 +24,9 @@ struct Walker {
     /// A `defer` finishes the work only under a condition (`if !completed { task.setTaskCompleted(…) }`, a flag the
     /// path sets as it finishes): it runs after the path's own finishing, which is then no repeat.
     private var finishedByConditionalDefer = false
+    /// The `switch` and loop bodies the walk is inside, innermost last: a `break` leaves the innermost, and when that
+    /// is a `switch` the path it takes out of a `guard`'s `else` joins the cases' ends (`exits`).
+    private var breakTargets: [(body: Range<Int>, exits: [Fall]?)] = []
 
     init(paths: CompletionPaths, file: SourceFile, fileIndex: Int, aliases: Set<String>, depth: Int) {
         self.paths = paths
@@ -1419,8 +1422,16 @@ struct Walker {
         guard close > open else { return limit }
         if !exemption.flag, let guardEx = onceGuard(start + 1, elseIndex, close) { exemption = guardEx }
         if exemption.flag { guarded += 1 }
-        _ = block(open + 1, close, entry: exemption.otherwise ? exemption.exemptEntry : state, inDo: inDo)
+        let left = block(open + 1, close, entry: exemption.otherwise ? exemption.exemptEntry : state, inDo: inDo)
         if exemption.flag { guarded -= 1 }
+        // `guard let task = task as? BGAppRefreshTask else { break }` in a `switch` case: the path goes on after the
+        // `switch`, leaving where the `guard` is if it stays open.
+        if file.word(close - 1) == .break, let target = breakTargets.indices.last,
+            breakTargets[target].body.contains(start), breakTargets[target].exits != nil
+        {
+            let exit = isOpen(left) ? Fall.open(site(start)) : left
+            breakTargets[target].exits?.append(exit)
+        }
         return close + 1
     }
 
@@ -1458,6 +1469,7 @@ struct Walker {
             && labels.contains { file.word($0.head) == .case && voipCase($0.head, $0.bodyStart) }
         var results: [Fall] = []
         let finishesBefore = finishes
+        breakTargets.append((open..<close, []))
         for (offset, label) in labels.enumerated() {
             let end = offset + 1 < labels.count ? labels[offset + 1].head : close
             var caseEntry: Fall = isOpen(entry) ? .open(site(label.head)) : entry
@@ -1470,6 +1482,7 @@ struct Walker {
             }
             results.append(block(label.bodyStart, end, entry: caseEntry, inDo: inDo))
         }
+        results += breakTargets.removeLast().exits ?? []
         if case .open(let origin) = entry, found.returnedUnfinished[origin] == nil,
             paths.obligation != .backgroundTaskEnded,
             results.contains(where: { !isOpen($0) }) || finishes > finishesBefore,
@@ -1563,6 +1576,8 @@ struct Walker {
         let close = Int(file.matching[open])
         state = block(start + 1, open, entry: state, inDo: inDo)
         // The body may run zero times: what it finishes does not count after the loop, its leaks do.
+        breakTargets.append((open..<close, nil))
+        defer { breakTargets.removeLast() }
         let once = block(open + 1, close, entry: state, inDo: inDo)
         if paths.obligation == .taskCompleted, isOpen(state), case .completed = once, !leavesLoop(open, close) {
             // It may also run twice: a second run starts where the first left the task, completed.
@@ -1585,7 +1600,9 @@ struct Walker {
         guard file.isPunct(start + 1, ASCII.openBrace) else { return start + 1 }
         let close = Int(file.matching[start + 1])
         guard close > start + 1 else { return limit }
+        breakTargets.append((start + 1..<close, nil))
         state = block(start + 2, close, entry: state, inDo: inDo)
+        breakTargets.removeLast()
         var cursor = close + 1
         if file.word(cursor) == .while { cursor = file.expressionEnd(from: cursor + 1, limit: limit) }
         return cursor
