@@ -503,8 +503,13 @@ final class ProjectIndex {
     /// Whether type `name` is marked as the program's entry (`@main`, `@UIApplicationMain`).
     func isEntry(_ name: String) -> Bool { entryTypes.contains(name) }
 
+    /// Whether type `typeName` is the app's: a SwiftUI `App`, or an application delegate, also one that subclasses a
+    /// framework's (`FlutterAppDelegate`, React Native's `RCTAppDelegate`).
     func isAppType(_ typeName: String?) -> Bool {
-        conformances(of: typeName).contains { $0 == "App" || $0.hasSuffix("ApplicationDelegate") }
+        conformances(of: typeName).contains {
+            $0 == "App" || $0.hasSuffix("ApplicationDelegate")
+                || $0.hasSuffix("AppDelegate") && !declaredTypes.contains($0)
+        }
     }
 
     /// SwiftUI views and scenes, UIKit view controllers and scene delegates: code that exists only after launch.
