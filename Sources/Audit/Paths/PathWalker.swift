@@ -526,6 +526,12 @@ struct Walker {
     private func testsState(from body: Int, to close: Int, closure open: Int) -> Bool {
         var locals = Set(CompletionPaths.closureParameters(file, open: open).names)
         for index in body..<close {
+            // A nested closure's parameters are what it was given (`refresh { success in if success { … } }`).
+            if file.isPunct(index, ASCII.openBrace), file.scopes[Int(file.scopeOf[index])].kind == .closure,
+                Int(file.scopes[Int(file.scopeOf[index])].open) == index
+            {
+                locals.formUnion(CompletionPaths.closureParameters(file, open: index).names)
+            }
             let word = file.word(index)
             if word == .let || word == .var || word == .case, file.isIdentifier(index + 1) {
                 locals.insert(file.text(index + 1))
