@@ -27,6 +27,8 @@ struct Walker {
     /// The `switch` and loop bodies the walk is inside, innermost last: a `break` leaves the innermost, and when that
     /// is a `switch` the path it takes out of a `guard`'s `else` joins the cases' ends (`exits`).
     private var breakTargets: [(body: Range<Int>, exits: [Fall]?)] = []
+    /// Local functions declared in the body walked that finish the work they capture.
+    private var localFinishers: Set<String> = []
 
     init(paths: CompletionPaths, file: SourceFile, fileIndex: Int, aliases: Set<String>, depth: Int) {
         self.paths = paths
@@ -255,8 +257,16 @@ struct Walker {
             closure(scope, open: open, close: close, &state)
         case .control:
             state = block(open + 1, close, entry: state, inDo: inDo)
+        case .function:
+            // A local function: declared here, not run here. One that finishes the work it captures
+            // (`func handler() { completionHandler(.newData) }`) hands the work on where it is passed by name.
+            if scope.name >= 0 {
+                var inner = Walker(paths: paths, file: file, fileIndex: fileIndex, aliases: aliases, depth: depth)
+                _ = inner.block(open + 1, close, entry: .open(site(open)), inDo: false)
+                if inner.found.mentions, !inner.found.escaped { localFinishers.insert(file.text(Int(scope.name))) }
+            }
         default:
-            // A local function or type: declared here, not run here.
+            // A local type: declared here, not run here.
             break
         }
         return close + 1
@@ -1521,7 +1531,11 @@ struct Walker {
         let entry = state
         let outerTried = triedAfterFinishing
         triedAfterFinishing = false
+        let mentionedBefore = found.mentions
+        found.mentions = false
         var results = [block(start + 2, close, entry: entry, inDo: inDo || catches)]
+        let bodyMentions = found.mentions
+        found.mentions = found.mentions || mentionedBefore
         let caughtAfterFinishing = triedAfterFinishing && catches
         triedAfterFinishing = outerTried
         var cursor = close + 1
@@ -1541,10 +1555,13 @@ struct Walker {
             cursor = catchClose + 1
         }
         // The `do` body left unfinished (an `if` without `else` skipped the work) and a `catch` that leaves unfinished
-        // are two places the work is skipped: each is reported if the path stays open.
+        // are two places the work is skipped where the body does (or hands on) the work on another path: each is
+        // reported if the path stays open. Where the body has no part in the work, the work is still ahead of both.
         var openSites: [Site] = []
         for case .open(let site) in results where !openSites.contains(site) { openSites.append(site) }
-        state = isOpen(entry) && openSites.count > 1 ? mergeSkippingBranches(results) : merge(entry, results)
+        state =
+            isOpen(entry) && openSites.count > 1 && bodyMentions
+            ? mergeSkippingBranches(results) : merge(entry, results)
         return cursor
     }
 
@@ -1662,7 +1679,9 @@ struct Walker {
             // A tuple that carries it (`handler((payload, type, completion))`) passes it on.
             return file.arguments(ofCallAt: argument.start).contains(where: isAliasArgument)
         }
-        guard file.isIdentifier(argument.start), aliases.contains(file.text(argument.start)) else { return false }
+        guard file.isIdentifier(argument.start) else { return false }
+        if argument.end - argument.start == 1, localFinishers.contains(file.text(argument.start)) { return true }
+        guard aliases.contains(file.text(argument.start)) else { return false }
         if argument.end - argument.start == 1 || file.word(argument.start + 1) == .as { return true }
         // `task!`: the same value, unwrapped.
         if argument.end - argument.start == 2, file.isPunct(argument.start + 1, ASCII.bang) { return true }
