@@ -282,13 +282,17 @@ struct FactCollector {
     ]
 
     /// Names of functions whose closure argument runs after the call returns, so that code in it runs after
-    /// whatever the enclosing function was doing (for a registration: after launch).
+    /// whatever the enclosing function was doing (for a registration: after launch). A Flutter method channel's
+    /// handler (`setMethodCallHandler`) and an Expo module's functions and creation hook (`Function`,
+    /// `AsyncFunction`, `OnCreate`) run when Dart or JavaScript calls, after launch.
     private static let deferringMembers: Set<String> = [
         "async", "asyncAfter", "task", "onAppear", "onChange", "onReceive", "onTapGesture", "onOpenURL",
         "refreshable", "sink", "onSubmit", "onDisappear", "onContinueUserActivity", "addOperation", "perform",
-        "notify", "detached", "scheduledTimer", "addObserver",
+        "notify", "detached", "scheduledTimer", "addObserver", "setMethodCallHandler",
     ]
-    private static let deferringTypes: Set<String> = ["Task", "Button", "Timer"]
+    private static let deferringTypes: Set<String> = [
+        "Task", "Button", "Timer", "Function", "AsyncFunction", "OnCreate",
+    ]
 
     private func deferringCall(_ scope: Scope) -> String? {
         let callee = Int(scope.name)
