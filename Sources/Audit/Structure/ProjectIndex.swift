@@ -472,6 +472,34 @@ final class ProjectIndex {
         return false
     }
 
+    /// Delegate protocols of the system's frameworks: the system calls an object that conforms to one once code has
+    /// made it and handed it over, but never makes one itself.
+    private static let delegateProtocols: Set<String> = [
+        "CLLocationManagerDelegate", "PKPushRegistryDelegate", "URLSessionDelegate", "URLSessionTaskDelegate",
+        "URLSessionDataDelegate", "URLSessionDownloadDelegate", "UNUserNotificationCenterDelegate",
+        "CXProviderDelegate",
+        "CXCallObserverDelegate", "CBCentralManagerDelegate", "CBPeripheralDelegate", "WCSessionDelegate",
+    ]
+
+    /// Whether something outside the sources may make an instance of `typeName`: it is exposed to the Objective-C
+    /// runtime, or it (or a type of the sources it inherits from) has a supertype the sources do not declare that is
+    /// no mere delegate protocol (`delegateProtocols`): a view controller a storyboard names, a scene delegate an
+    /// Info.plist names, a library's base class.
+    func mayBeMadeOutside(_ typeName: String) -> Bool {
+        var seen: Set<String> = []
+        var work = [typeName]
+        while let type = work.popLast() {
+            guard seen.insert(type).inserted else { continue }
+            if exposedTypes.contains(type) { return true }
+            for parent in inherits[type] ?? []
+            where !Self.quietSupertypes.contains(parent) && !Self.delegateProtocols.contains(parent) {
+                guard typeDeclarations.contains(parent) else { return true }
+                work.append(parent)
+            }
+        }
+        return false
+    }
+
     /// Whether a protocol or superclass of `typeName` that the sources declare declares a function `name` as well: a
     /// call through it may be joined to its declaration alone.
     func inheritsRequirement(named name: String, into typeName: String) -> Bool {

@@ -114,7 +114,7 @@ extension Project {
             !index.namedOutsideItself(name), !namedInOtherSources(name)
         else { return false }
         if index.isUninstalledAppDelegate(name) { return true }
-        return !index.membersCallableFromOutside(name) && !index.isAppType(name) && !index.hasPublicMembers(name)
+        return !index.mayBeMadeOutside(name) && !index.isAppType(name) && !index.hasPublicMembers(name)
     }
 
     /// How often the name of each function that may be dead (not public, not exposed) is written as a whole word in
