@@ -481,16 +481,16 @@ final class ProjectIndex {
         "CXCallObserverDelegate", "CBCentralManagerDelegate", "CBPeripheralDelegate", "WCSessionDelegate",
     ]
 
-    /// Whether something outside the sources may make an instance of `typeName`: it is exposed to the Objective-C
-    /// runtime, or it (or a type of the sources it inherits from) has a supertype the sources do not declare that is
-    /// no mere delegate protocol (`delegateProtocols`): a view controller a storyboard names, a scene delegate an
-    /// Info.plist names, a library's base class.
+    /// Whether something outside the sources may make an instance of `typeName`: it (or a type of the sources it
+    /// inherits from) has a supertype the sources do not declare that is no mere delegate protocol
+    /// (`delegateProtocols`): a view controller a storyboard names, a scene delegate an Info.plist names, a library's
+    /// base class. Being exposed to Objective-C is not enough: Objective-C code that makes it names it, and its files
+    /// are searched for the name (`Project.namedInOtherSources`).
     func mayBeMadeOutside(_ typeName: String) -> Bool {
         var seen: Set<String> = []
         var work = [typeName]
         while let type = work.popLast() {
             guard seen.insert(type).inserted else { continue }
-            if exposedTypes.contains(type) { return true }
             for parent in inherits[type] ?? []
             where !Self.quietSupertypes.contains(parent) && !Self.delegateProtocols.contains(parent) {
                 guard typeDeclarations.contains(parent) else { return true }
