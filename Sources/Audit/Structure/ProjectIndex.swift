@@ -475,10 +475,9 @@ final class ProjectIndex {
     /// Delegate protocols of the system's frameworks: the system calls an object that conforms to one once code has
     /// made it and handed it over, but never makes one itself.
     private static let delegateProtocols: Set<String> = [
-        "CLLocationManagerDelegate", "PKPushRegistryDelegate", "URLSessionDelegate", "URLSessionTaskDelegate",
-        "URLSessionDataDelegate", "URLSessionDownloadDelegate", "UNUserNotificationCenterDelegate",
-        "CXProviderDelegate",
-        "CXCallObserverDelegate", "CBCentralManagerDelegate", "CBPeripheralDelegate", "WCSessionDelegate",
+        "CLLocationManagerDelegate", "PKPushRegistryDelegate", "CXProviderDelegate", "CXCallObserverDelegate",
+        "URLSessionDelegate", "URLSessionTaskDelegate", "URLSessionDataDelegate", "URLSessionDownloadDelegate",
+        "UNUserNotificationCenterDelegate", "CBCentralManagerDelegate", "CBPeripheralDelegate", "WCSessionDelegate",
     ]
 
     /// Whether something outside the sources may make an instance of `typeName`: it (or a type of the sources it
@@ -536,7 +535,7 @@ final class ProjectIndex {
     func isAppType(_ typeName: String?) -> Bool {
         conformances(of: typeName).contains {
             $0 == "App" || $0.hasSuffix("ApplicationDelegate")
-                || $0.hasSuffix("AppDelegate") && !declaredTypes.contains($0)
+                || $0.hasSuffix("AppDelegate") && !typeDeclarations.contains($0)
         }
     }
 
