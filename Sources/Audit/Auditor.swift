@@ -53,8 +53,13 @@ public struct Auditor: Sendable {
             guard case .success(let bytes) = SourceTree.read(path) else { return nil }
             return (path, String(decoding: bytes, as: UTF8.self))
         }
+        let present = Set((tree.propertyLists + tree.otherPropertyLists).map(XcodeProject.key))
+        let missingInfoPlists = projects.trusted.flatMap(\.appInfoPlists).filter {
+            !present.contains(XcodeProject.key($0))
+        }
         let build = Build(
             projects: projects.trusted, packageFolders: tree.packageFolders, workspaces: workspaces, unbuilt: unbuilt,
+            missingInfoPlists: missingInfoPlists,
             appOnly: Self.appOnlyFiles(tree, projects: projects.all, builds: builds, packageSources: packageSources),
             localPackages: projects.trusted.isEmpty ? [] : Self.localPackages(tree))
         return audit(
@@ -70,6 +75,8 @@ public struct Auditor: Sendable {
         var workspaces: [(path: String, text: String)] = []
         /// `unbuiltFiles`.
         var unbuilt: [String: String] = [:]
+        /// The Info.plist files app targets name that the tree does not hold (ignored by git, made by the build).
+        var missingInfoPlists: [String] = []
         /// `appOnlyFiles`.
         var appOnly: Set<String> = []
         /// `localPackages`.
@@ -296,13 +303,15 @@ public struct Auditor: Sendable {
         let others = groups.split(otherSources)
         let manifestsByGroup = groups.split(manifests)
         let documentsByGroup = groups.split(documents)
+        let missingByGroup = groups.split(build.missingInfoPlists)
         for (group, files) in groups.files.enumerated() {
             let project = Project(
                 summaries: files.map { summaries[$0] }, sources: files.map { kept[$0] },
                 propertyLists: lists[group].map { propertyLists[$0] },
                 otherSources: others[group].map { otherSources[$0] },
                 manifests: manifestsByGroup[group].map { manifests[$0] },
-                documents: documentsByGroup[group].map { documents[$0] })
+                documents: documentsByGroup[group].map { documents[$0] },
+                lacksAppInfoPlist: !missingByGroup[group].isEmpty)
             findings += Self.findings(in: project)
         }
         skipped.sort { $0.file < $1.file }

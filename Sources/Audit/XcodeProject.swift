@@ -26,6 +26,9 @@ struct XcodeProject: Sendable {
     private var foldersOfAppsOnly: [String] = []
     /// The synchronized folders by their object's id, in lower case.
     private var synchronizedFolders: [String: String] = [:]
+    /// The paths of the Info.plist files the app targets' build settings name (`INFOPLIST_FILE`); a value with a
+    /// build variable other than the project's folder is left out.
+    private(set) var appInfoPlists: Set<String> = []
 
     /// Reads the `project.pbxproj` at `path` (inside `Name.xcodeproj`); `nil` when it is not one the reader follows.
     init?(path: String, bytes: [UInt8]) {
@@ -51,6 +54,9 @@ struct XcodeProject: Sendable {
                     modules.insert(String(product.map { $0.isLetter || $0.isNumber || $0 == "_" ? $0 : "_" }))
                 }
                 let isApp = object["productType"].map(Self.isAppProduct) ?? false
+                if object["productType"] == .string("com.apple.product-type.application") {
+                    appInfoPlists.formUnion(infoPlists(of: object, objects: objects))
+                }
                 if isApp, case .array(let phases)? = object["buildPhases"] {
                     for case .string(let phase) in phases { appPhases.insert(phase) }
                 }
@@ -80,6 +86,28 @@ struct XcodeProject: Sendable {
         }
         compiledByAppsOnly = compiled.subtracting(compiledByOthers)
         foldersOfAppsOnly = appGroups.subtracting(otherGroups).compactMap { synchronizedFolders[$0] }
+    }
+
+    /// The `INFOPLIST_FILE`s of `target`'s build configurations, as paths from the tree's root.
+    private func infoPlists(of target: [String: Value], objects: [String: Value]) -> [String] {
+        guard case .string(let listID)? = target["buildConfigurationList"],
+            case .dictionary(let list)? = objects[listID],
+            case .array(let configurations)? = list["buildConfigurations"]
+        else { return [] }
+        var plists: [String] = []
+        for case .string(let id) in configurations {
+            guard case .dictionary(let configuration)? = objects[id],
+                case .dictionary(let settings)? = configuration["buildSettings"],
+                case .string(var value)? = settings["INFOPLIST_FILE"]
+            else { continue }
+            for folder in ["$(SRCROOT)/", "${SRCROOT}/", "$(PROJECT_DIR)/", "${PROJECT_DIR}/"]
+            where value.hasPrefix(folder) {
+                value.removeFirst(folder.count)
+            }
+            guard !value.isEmpty, !value.contains("$"), !value.hasPrefix("/") else { continue }
+            plists.append(Self.normalized(directory.isEmpty ? value : directory + "/" + value))
+        }
+        return plists
     }
 
     /// Product types whose code no other module links: apps, their extensions, watch apps, App Clips.

@@ -65,6 +65,29 @@ struct XcodeProjectTests {
             XcodeProject(path: "/repo/A.xcodeproj/project.pbxproj", bytes: Array(Self.text.prefix(300).utf8)) == nil)
     }
 
+    @Test("an app target's Info.plist is read from its build settings; an extension's, or one a variable names, is not")
+    func appInfoPlists() throws {
+        let text = """
+            {
+            	objects = {
+            		G0 = {isa = PBXGroup; children = (); sourceTree = "<group>"; };
+            		P1 = {isa = PBXProject; mainGroup = G0; };
+            		T1 = {isa = PBXNativeTarget; buildConfigurationList = L1; name = App; productType = "com.apple.product-type.application"; };
+            		T2 = {isa = PBXNativeTarget; buildConfigurationList = L2; name = Widget; productType = "com.apple.product-type.app-extension"; };
+            		L1 = {isa = XCConfigurationList; buildConfigurations = (C1, C2, C3, ); };
+            		L2 = {isa = XCConfigurationList; buildConfigurations = (C4, ); };
+            		C1 = {isa = XCBuildConfiguration; buildSettings = {INFOPLIST_FILE = App/Info.plist; }; name = Debug; };
+            		C2 = {isa = XCBuildConfiguration; buildSettings = {INFOPLIST_FILE = "$(SRCROOT)/App/Info-Release.plist"; }; name = Release; };
+            		C3 = {isa = XCBuildConfiguration; buildSettings = {INFOPLIST_FILE = "$(TARGET_NAME)/Info.plist"; }; name = Beta; };
+            		C4 = {isa = XCBuildConfiguration; buildSettings = {INFOPLIST_FILE = Widget/Info.plist; }; name = Debug; };
+            	};
+            	rootObject = P1;
+            }
+            """
+        let project = try #require(XcodeProject(path: "/repo/ios/App.xcodeproj/project.pbxproj", bytes: Array(text.utf8)))
+        #expect(project.appInfoPlists == ["/repo/ios/App/Info.plist", "/repo/ios/App/Info-Release.plist"])
+    }
+
     @Test("paths lose their . and .. parts")
     func normalized() {
         #expect(XcodeProject.normalized("/a/./b/../c") == "/a/c")

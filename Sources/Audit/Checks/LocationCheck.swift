@@ -28,7 +28,9 @@ struct LocationCheck {
                     + "Core Location raises an exception here.", into: &findings)
             return
         }
-        guard !lists.contains(where: { $0.backgroundModes.contains("location") }) else { return }
+        guard !lists.contains(where: { $0.backgroundModes.contains("location") }), !project.lacksAppInfoPlist else {
+            return
+        }
         // A plugin's tree may hold only its framework's and its tests' plists, which are not the app's: the app that
         // embeds it turns the mode on, when the README tells it to.
         // An app whose own Info.plist is not in the tree (ignored by git, made by the build) holds only its tests':

@@ -430,6 +430,9 @@ struct RegistrationCheck {
         let lists = project.propertyLists.filter { !($0.isExtension || $0.isLibraryBundle) || $0.declaresKey }
         guard !lists.isEmpty else { return }
         let declaring = lists.filter(\.declaresKey)
+        // The app's own Info.plist, which its Xcode project names, is not in the tree: with no other list holding the
+        // key, what the app permits cannot be read.
+        if declaring.isEmpty, project.lacksAppInfoPlist { return }
         // No property list holds the key, and a manifest writes it into the Info.plist a build tool generates (Tuist's
         // Swift, XcodeGen's YAML, an Expo config plugin's script): the permitted list is made at build time, out of
         // the tree's sight.

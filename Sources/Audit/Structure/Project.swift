@@ -6,6 +6,9 @@ final class Project {
     let propertyLists: [PermittedIdentifiers]
     /// Paths of sources in languages the audit does not parse (`SourceTree.otherSources`), read on demand.
     let otherSources: [String]
+    /// An app target's Info.plist, named by its Xcode project, is not in the tree (ignored by git, made by the build):
+    /// what the app permits and which background modes it has cannot be read.
+    let lacksAppInfoPlist: Bool
     /// Paths of project manifests (`SourceTree.manifests`), read on demand.
     let manifests: [String]
     /// Paths of READMEs (`SourceTree.documents`), read on demand.
@@ -26,8 +29,9 @@ final class Project {
 
     init(
         summaries: [FileSummary], sources: [[UInt8]], propertyLists: [PermittedIdentifiers],
-        otherSources: [String] = [], manifests: [String] = [], documents: [String] = []
+        otherSources: [String] = [], manifests: [String] = [], documents: [String] = [], lacksAppInfoPlist: Bool = false
     ) {
+        self.lacksAppInfoPlist = lacksAppInfoPlist
         precondition(summaries.count == sources.count, "one summary per source")
         index = ProjectIndex(files: summaries)
         self.sources = sources
