@@ -53,6 +53,9 @@ public struct Auditor: Sendable {
             guard case .success(let bytes) = SourceTree.read(path) else { return nil }
             return (path, String(decoding: bytes, as: UTF8.self))
         }
+        for index in lists.indices {
+            lists[index].isNamedByNoTarget = Self.isNamedByNoTarget(lists[index].path, projects: projects.trusted)
+        }
         let present = Set((tree.propertyLists + tree.otherPropertyLists).map(XcodeProject.key))
         let missingInfoPlists = projects.trusted.flatMap(\.appInfoPlists).filter {
             !present.contains(XcodeProject.key($0))
@@ -213,6 +216,20 @@ public struct Auditor: Sendable {
             }
         }
         return copies
+    }
+
+    /// Whether the plist at `path` lies in the folder of a project in `projects` whose every target's Info.plist is
+    /// known, and none of them is this one (`PermittedIdentifiers.isNamedByNoTarget`); the innermost project decides.
+    private static func isNamedByNoTarget(_ path: String, projects: [XcodeProject]) -> Bool {
+        let key = XcodeProject.key(path)
+        let holding = projects.filter { project in
+            let folder = XcodeProject.key(project.directory)
+            return folder.isEmpty || key.hasPrefix(folder + "/")
+        }
+        guard let project = holding.max(by: { $0.directory.count < $1.directory.count }),
+            project.readsEveryInfoPlist, !project.infoPlists.isEmpty
+        else { return false }
+        return !project.infoPlists.contains { XcodeProject.key($0) == key }
     }
 
     /// Keys only a bundle's Info.plist holds: every one has a `CFBundleIdentifier`, unless the build writes it from

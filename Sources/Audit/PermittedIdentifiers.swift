@@ -26,6 +26,9 @@ struct PermittedIdentifiers: Sendable {
     /// Whether the plist has a `UIApplicationSceneManifest`: the app's UI lives in scenes, whose delegates, not the app
     /// delegate, hear of moves to and from the background.
     var declaresSceneManifest = false
+    /// The plist lies in an Xcode project's folder whose targets all name their Info.plist, and none names this one (a
+    /// copy left beside the app's, an exported tree): no bundle is built with it.
+    var isNamedByNoTarget = false
 
     /// Reads an XML property list (or, without line numbers, a binary one).
     /// Returns `nil` with a reason when the file is not a property list.

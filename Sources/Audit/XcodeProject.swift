@@ -29,6 +29,11 @@ struct XcodeProject: Sendable {
     /// The paths of the Info.plist files the app targets' build settings name (`INFOPLIST_FILE`); a value with a
     /// build variable other than the project's folder is left out.
     private(set) var appInfoPlists: Set<String> = []
+    /// The paths of the Info.plist files any target's (or the project's) build settings name.
+    private(set) var infoPlists: Set<String> = []
+    /// Whether every `INFOPLIST_FILE` of the project could be read: none names a build variable, and no build
+    /// configuration takes settings from an `.xcconfig` file, which may set one.
+    private(set) var readsEveryInfoPlist = true
 
     /// Reads the `project.pbxproj` at `path` (inside `Name.xcodeproj`); `nil` when it is not one the reader follows.
     init?(path: String, bytes: [UInt8]) {
@@ -43,6 +48,7 @@ struct XcodeProject: Sendable {
         else { return nil }
         var paths: [String: String] = [:]
         resolve(mainGroup, under: directory, objects: objects, into: &paths, depth: 0)
+        infoPlists.formUnion(infoPlists(of: project, objects: objects))
         // The build phases of targets whose `public` declarations nothing outside can call: an app's, an extension's.
         var appPhases: Set<String> = []
         var appGroups: Set<String> = []
@@ -54,8 +60,10 @@ struct XcodeProject: Sendable {
                     modules.insert(String(product.map { $0.isLetter || $0.isNumber || $0 == "_" ? $0 : "_" }))
                 }
                 let isApp = object["productType"].map(Self.isAppProduct) ?? false
+                let named = infoPlists(of: object, objects: objects)
+                infoPlists.formUnion(named)
                 if object["productType"] == .string("com.apple.product-type.application") {
-                    appInfoPlists.formUnion(infoPlists(of: object, objects: objects))
+                    appInfoPlists.formUnion(named)
                 }
                 if isApp, case .array(let phases)? = object["buildPhases"] {
                     for case .string(let phase) in phases { appPhases.insert(phase) }
@@ -88,26 +96,45 @@ struct XcodeProject: Sendable {
         foldersOfAppsOnly = appGroups.subtracting(otherGroups).compactMap { synchronizedFolders[$0] }
     }
 
-    /// The `INFOPLIST_FILE`s of `target`'s build configurations, as paths from the tree's root.
-    private func infoPlists(of target: [String: Value], objects: [String: Value]) -> [String] {
+    /// The `INFOPLIST_FILE`s of `target`'s build configurations, as paths from the tree's root; one that cannot be
+    /// read clears `readsEveryInfoPlist`.
+    private mutating func infoPlists(of target: [String: Value], objects: [String: Value]) -> [String] {
         guard case .string(let listID)? = target["buildConfigurationList"],
             case .dictionary(let list)? = objects[listID],
             case .array(let configurations)? = list["buildConfigurations"]
         else { return [] }
         var plists: [String] = []
         for case .string(let id) in configurations {
-            guard case .dictionary(let configuration)? = objects[id],
-                case .dictionary(let settings)? = configuration["buildSettings"],
+            guard case .dictionary(let configuration)? = objects[id] else { continue }
+            if case .string(let reference)? = configuration["baseConfigurationReference"],
+                !Self.isCocoaPodsConfiguration(objects[reference])
+            {
+                readsEveryInfoPlist = false
+            }
+            guard case .dictionary(let settings)? = configuration["buildSettings"],
                 case .string(var value)? = settings["INFOPLIST_FILE"]
             else { continue }
             for folder in ["$(SRCROOT)/", "${SRCROOT}/", "$(PROJECT_DIR)/", "${PROJECT_DIR}/"]
             where value.hasPrefix(folder) {
                 value.removeFirst(folder.count)
             }
-            guard !value.isEmpty, !value.contains("$"), !value.hasPrefix("/") else { continue }
+            guard !value.isEmpty, !value.contains("$"), !value.hasPrefix("/") else {
+                readsEveryInfoPlist = false
+                continue
+            }
             plists.append(Self.normalized(directory.isEmpty ? value : directory + "/" + value))
         }
         return plists
+    }
+
+    /// Whether the file reference `object` is an `.xcconfig` CocoaPods writes for a target (`Pods-App.debug.xcconfig`),
+    /// which sets search paths and flags, never `INFOPLIST_FILE`.
+    private static func isCocoaPodsConfiguration(_ object: Value?) -> Bool {
+        guard case .dictionary(let file)? = object, case .string(let path)? = file["path"] ?? file["name"] else {
+            return false
+        }
+        let name = path.split(separator: "/").last ?? ""
+        return name.hasPrefix("Pods-") && name.hasSuffix(".xcconfig")
     }
 
     /// Product types whose code no other module links: apps, their extensions, watch apps, App Clips.

@@ -86,6 +86,31 @@ struct XcodeProjectTests {
             """
         let project = try #require(XcodeProject(path: "/repo/ios/App.xcodeproj/project.pbxproj", bytes: Array(text.utf8)))
         #expect(project.appInfoPlists == ["/repo/ios/App/Info.plist", "/repo/ios/App/Info-Release.plist"])
+        #expect(project.infoPlists == project.appInfoPlists.union(["/repo/ios/Widget/Info.plist"]))
+        // `$(TARGET_NAME)` could name any file: which plists the targets use is then not known in full.
+        #expect(!project.readsEveryInfoPlist)
+    }
+
+    @Test("settings from CocoaPods' xcconfig leave the Info.plists known; another xcconfig may set them")
+    func configurationFiles() throws {
+        func project(base: String) throws -> XcodeProject {
+            let text = """
+                {
+                	objects = {
+                		G0 = {isa = PBXGroup; children = (); sourceTree = "<group>"; };
+                		P1 = {isa = PBXProject; mainGroup = G0; };
+                		X1 = {isa = PBXFileReference; path = "\(base)"; sourceTree = "<group>"; };
+                		T1 = {isa = PBXNativeTarget; buildConfigurationList = L1; name = App; productType = "com.apple.product-type.application"; };
+                		L1 = {isa = XCConfigurationList; buildConfigurations = (C1, ); };
+                		C1 = {isa = XCBuildConfiguration; baseConfigurationReference = X1; buildSettings = {INFOPLIST_FILE = App/Info.plist; }; name = Debug; };
+                	};
+                	rootObject = P1;
+                }
+                """
+            return try #require(XcodeProject(path: "/repo/App.xcodeproj/project.pbxproj", bytes: Array(text.utf8)))
+        }
+        #expect(try project(base: "Target Support Files/Pods-App/Pods-App.debug.xcconfig").readsEveryInfoPlist)
+        #expect(try !project(base: "Config/Debug.xcconfig").readsEveryInfoPlist)
     }
 
     @Test("paths lose their . and .. parts")

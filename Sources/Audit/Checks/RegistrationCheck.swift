@@ -427,7 +427,10 @@ struct RegistrationCheck {
         // An app extension's plist (a widget's) does not list the app's background tasks, nor does a framework's (a
         // vendored XCFramework's, an SDK's own): with only those in the tree, the app's own Info.plist is not there to
         // judge against.
-        let lists = project.propertyLists.filter { !($0.isExtension || $0.isLibraryBundle) || $0.declaresKey }
+        // Nor is a plist no target of its project builds with.
+        let lists = project.propertyLists.filter {
+            !$0.isNamedByNoTarget && (!($0.isExtension || $0.isLibraryBundle) || $0.declaresKey)
+        }
         guard !lists.isEmpty else { return }
         let declaring = lists.filter(\.declaresKey)
         // The app's own Info.plist, which its Xcode project names, is not in the tree: with no other list holding the
