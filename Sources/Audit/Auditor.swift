@@ -218,8 +218,8 @@ public struct Auditor: Sendable {
         return copies
     }
 
-    /// Whether the plist at `path` lies in the folder of a project in `projects` whose every target's Info.plist is
-    /// known, and none of them is this one (`PermittedIdentifiers.isNamedByNoTarget`); the innermost project decides.
+    /// Whether the plist at `path` lies in the folder of a project in `projects` (the innermost) whose every target's
+    /// Info.plist is known, and no project names this one (`PermittedIdentifiers.isNamedByNoTarget`).
     private static func isNamedByNoTarget(_ path: String, projects: [XcodeProject]) -> Bool {
         let key = XcodeProject.key(path)
         let holding = projects.filter { project in
@@ -229,7 +229,8 @@ public struct Auditor: Sendable {
         guard let project = holding.max(by: { $0.directory.count < $1.directory.count }),
             project.readsEveryInfoPlist, !project.infoPlists.isEmpty
         else { return false }
-        return !project.infoPlists.contains { XcodeProject.key($0) == key }
+        // Another project of the tree may build with it (`../Shared/Info.plist`).
+        return !projects.contains { $0.infoPlists.contains { XcodeProject.key($0) == key } }
     }
 
     /// Keys only a bundle's Info.plist holds: every one has a `CFBundleIdentifier`, unless the build writes it from
