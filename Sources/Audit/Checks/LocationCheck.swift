@@ -34,7 +34,8 @@ struct LocationCheck {
         // A plugin's tree may hold only its framework's and its tests' plists, which are not the app's: the app that
         // embeds it turns the mode on, when the README tells it to.
         // An app whose own Info.plist is not in the tree (ignored by git, made by the build) holds only its tests':
-        // its modes cannot be read.
+        // its modes cannot be read — whether its project names that plist (`lacksAppInfoPlist`, above) or the build
+        // makes it from settings.
         if lists.allSatisfy(\.isLibraryBundle),
             project.namedInDocuments(Self.locationModeSetup)
                 || project.index.files.contains(where: { $0.isAppSource && !$0.backgroundLocationUpdates.isEmpty })

@@ -446,30 +446,32 @@ final class ProjectIndex {
         "URLSessionDataDelegate": ["urlSession"], "URLSessionDownloadDelegate": ["urlSession"],
     ]
 
-    /// Whether code outside the sources may call a method of `typeName` (named `member`, when one is asked about)
-    /// that they never call: the type (or a type of the sources it inherits from) conforms to, or inherits from, one
-    /// the sources do not declare — whose requirement or delegate callback the method may be, unless that supertype's
-    /// calls are known and none is of this name — or the Objective-C runtime may call its members.
-    func membersCallableFromOutside(_ typeName: String, member: String? = nil) -> Bool {
-        var seen: Set<String> = []
+    /// `typeName` and the types of the sources it inherits from, directly or through one another (`declared`), and the
+    /// supertypes they name that the sources do not declare, less the quiet ones (`outside`). A supertype the sources
+    /// only extend (`extension UITableViewController`) is still outside them.
+    private func supertypes(of typeName: String) -> (declared: Set<String>, outside: Set<String>) {
+        var declared: Set<String> = []
+        var outside: Set<String> = []
         var work = [typeName]
         while let type = work.popLast() {
-            guard seen.insert(type).inserted else { continue }
-            if exposedTypes.contains(type) { return true }
+            guard declared.insert(type).inserted else { continue }
             for parent in inherits[type] ?? [] where !Self.quietSupertypes.contains(parent) {
-                // A supertype the sources only extend (`extension UITableViewController`) is still outside them.
-                guard typeDeclarations.contains(parent) else {
-                    if let member, let prefixes = Self.supertypeRequirementPrefixes[parent],
-                        !prefixes.contains(where: member.hasPrefix)
-                    {
-                        continue
-                    }
-                    return true
-                }
-                work.append(parent)
+                if typeDeclarations.contains(parent) { work.append(parent) } else { outside.insert(parent) }
             }
         }
-        return false
+        return (declared, outside)
+    }
+
+    /// Whether code outside the sources may call method `member` of `typeName`, which they never call: the type (or a
+    /// type of the sources it inherits from) conforms to, or inherits from, one the sources do not declare — whose
+    /// requirement or delegate callback the method may be, unless that supertype's calls are known and none is of
+    /// this name — or the Objective-C runtime may call its members.
+    func membersCallableFromOutside(_ typeName: String, member: String) -> Bool {
+        let supertypes = supertypes(of: typeName)
+        if !exposedTypes.isDisjoint(with: supertypes.declared) { return true }
+        return supertypes.outside.contains { parent in
+            Self.supertypeRequirementPrefixes[parent].map { $0.contains(where: member.hasPrefix) } ?? true
+        }
     }
 
     /// Delegate protocols of the system's frameworks: the system calls an object that conforms to one once code has
@@ -486,17 +488,7 @@ final class ProjectIndex {
     /// base class. Being exposed to Objective-C is not enough: Objective-C code that makes it names it, and its files
     /// are searched for the name (`Project.namedInOtherSources`).
     func mayBeMadeOutside(_ typeName: String) -> Bool {
-        var seen: Set<String> = []
-        var work = [typeName]
-        while let type = work.popLast() {
-            guard seen.insert(type).inserted else { continue }
-            for parent in inherits[type] ?? []
-            where !Self.quietSupertypes.contains(parent) && !Self.delegateProtocols.contains(parent) {
-                guard typeDeclarations.contains(parent) else { return true }
-                work.append(parent)
-            }
-        }
-        return false
+        supertypes(of: typeName).outside.contains { !Self.delegateProtocols.contains($0) }
     }
 
     /// Whether a protocol or superclass of `typeName` that the sources declare declares a function `name` as well: a
