@@ -149,8 +149,25 @@ final class Connection {
     /// WAL lets readers (status, predict) run while a writer commits, and `synchronous = NORMAL` is
     /// durable across application crashes in WAL mode; only a power loss may roll back the last
     /// commits, never corrupt the file (https://www.sqlite.org/pragma.html#pragma_synchronous).
+    ///
+    /// Connections opening a new file at once (two cron launches, workers starting together) each switch it: the
+    /// switch needs the file to itself, and SQLite answers one that cannot have it at once with SQLITE_BUSY, without
+    /// waiting out the busy timeout. So the switch is tried again, a few milliseconds apart, for as long as that
+    /// timeout; once one connection has switched the file, the others find it in WAL mode already.
     func enableWriteAheadLog() throws(StorageError) {
-        let mode = try scalarText("PRAGMA journal_mode = WAL")
+        var mode: String?
+        var waited: Int32 = 0
+        var pause: Int32 = 1
+        while true {
+            do {
+                mode = try scalarText("PRAGMA journal_mode = WAL")
+                break
+            } catch let error where error.isBusy && waited < Connection.busyTimeoutMilliseconds {
+                usleep(useconds_t(pause) * 1_000)
+                waited += pause
+                pause = min(pause * 2, 50)
+            }
+        }
         guard mode?.lowercased() == "wal" else {
             throw .cannotOpen(path: path, reason: "the file system does not support write-ahead logging")
         }
