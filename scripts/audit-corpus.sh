@@ -18,8 +18,10 @@
 # matched, one finding to one row, when the exit is the first statement of the block's own level that leaves, or the
 # one-line block (`else { return }`) that ends the condition's last line. So are a `case …:` or `default:` line and
 # the first `return` (or `throw`) of its clause's own level, before the next clause, and a request made
-# (`BGAppRefreshTaskRequest(identifier: …)`) and the first `submit(` of it within 12 lines. --rows lists every missed
-# mistake, every alarm and every finding at a place no row judges (`outside`).
+# (`BGAppRefreshTaskRequest(identifier: …)`) and the first `submit(` of it within 12 lines. So are a finding at the
+# `func` line of the function a registration names as its handler, whose message names the registration (`registered
+# at File.swift:N`), and a row at that registration. --rows lists every missed mistake, every alarm and every finding at a place no row
+# judges (`outside`).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -31,7 +33,7 @@ while (( $# > 0 )); do
         --pipeline) pipeline=$2; shift 2 ;;
         --references) references=$2; shift 2 ;;
         --rows) rows=1; shift ;;
-        -h | --help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
         -*) echo "audit-corpus.sh: unknown option $1" >&2; exit 64 ;;
         *) break ;;
     esac
@@ -90,6 +92,8 @@ for line in open(references, encoding="utf-8"):
     rows.append((repository, path, int(number), rule, verdict))
 
 reported = {}
+REGISTERED_AT = re.compile(r"\(registered at ([^:()\s]+):(\d+)")
+registrations = defaultdict(list)
 for repository in {row[0] for row in rows}:
     result = os.path.join(work, repository.replace("/", "+") + ".json")
     if not os.path.exists(result):
@@ -99,6 +103,10 @@ for repository in {row[0] for row in rows}:
     for finding in json.load(open(result, encoding="utf-8"))["findings"]:
         path = finding["file"][len(prefix):] if finding["file"].startswith(prefix) else finding["file"]
         found.add((path, finding["line"], finding["rule"]))
+        # A finding in the function a registration names, which names the registration too: one place with it.
+        named = REGISTERED_AT.search(finding["message"])
+        if named:
+            registrations[repository].append(((path, finding["line"], finding["rule"]), named[1], int(named[2])))
     reported[repository] = found
 
 CONDITION = re.compile(r"^\s*(?:\}\s*else\s+)?(?:guard|if)\b")
@@ -110,6 +118,16 @@ SUBMIT = re.compile(r"\.submit\(")
 CLAUSE = re.compile(r"^\s*(?:case\b[^:]*|default)\s*:\s*$")
 INLINE_EXIT = re.compile(r"\{\s*(?:return|throw)\b[^{}]*\}\s*$")
 exits_cache = {}
+FUNCTION = re.compile(r"^\s*(?:(?:@\w+|private|fileprivate|public|internal|open|static|final|override|nonisolated)\s+)*func\b")
+
+def declares_function(repository, path, number):
+    """Whether line `number` of the file declares a function (`func handleRefresh(task: BGAppRefreshTask) {`)."""
+    try:
+        with open(os.path.join(checkouts, repository.replace("/", "+"), path), encoding="utf-8", errors="replace") as source:
+            lines = source.read().split("\n")
+    except OSError:
+        return False
+    return 0 < number <= len(lines) and bool(FUNCTION.match(lines[number - 1]))
 
 def condition_exits(repository, path):
     """Pairs (line of a `guard`/`if` condition, line of the exit that leaves its block) for conditions written over
@@ -203,6 +221,13 @@ for repository, path, number, rule, verdict, exact in pending:
                             | {line for line, _ in pairs if (line, number) in pairs}):
             place = (path, other, rule)
             if place in reported[repository] and place not in judged[repository]:
+                judged[repository].add(place)
+                hit = True
+                break
+    if not hit:
+        for place, name, line in registrations[repository]:
+            if (place[2], name, line) == (rule, os.path.basename(path), number) and place not in judged[repository] \
+                    and declares_function(repository, place[0], place[1]):
                 judged[repository].add(place)
                 hit = True
                 break
