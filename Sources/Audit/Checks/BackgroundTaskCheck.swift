@@ -444,6 +444,90 @@ struct BackgroundTaskCheck {
         return nil
     }
 
+    /// Whether the `return` at `token` is the `else` of a `guard` that binds a weakly captured `self` (`guard let self
+    /// = self, …`, `guard let strongSelf = self`): taken only once the object is gone.
+    private func leavesWhenSelfIsGone(_ token: Int, in file: SourceFile) -> Bool {
+        if file.word(token) == .if {
+            // `if let self { … }` with no `else`: the path that skips the block.
+            guard
+                let open = (token + 1..<min(file.count, token + 48)).first(where: { file.isPunct($0, ASCII.openBrace) })
+            else { return false }
+            return Self.bindsSelf(token + 1..<open, in: file)
+        }
+        guard file.word(token) == .return else { return false }
+        let block = file.scopes[Int(file.scopeOf[token])]
+        let open = Int(block.open)
+        guard open > 0, file.word(open - 1) == .else else { return false }
+        // Back over the condition to its `guard`, stepping over bracketed groups, stopping at the statement before.
+        var cursor = open - 2
+        while cursor > max(0, open - 96) {
+            if file.word(cursor) == .guard { return Self.bindsSelf(cursor + 1..<open - 1, in: file) }
+            if file.isPunct(cursor, ASCII.closeParen) || file.isPunct(cursor, ASCII.closeBracket)
+                || file.isPunct(cursor, ASCII.closeBrace)
+            {
+                // A closure in the condition is stepped over; a block that ends the statement before is the limit.
+                let opener = Int(file.matching[cursor])
+                guard opener >= 0, opener < cursor,
+                    !(file.isPunct(cursor, ASCII.closeBrace) && file.startsStatement(cursor + 1))
+                else { return false }
+                cursor = opener - 1
+                continue
+            }
+            if file.isPunct(cursor, ASCII.openBrace) || file.isPunct(cursor, ASCII.semicolon) { return false }
+            cursor -= 1
+        }
+        return false
+    }
+
+    /// Whether the block the `return` at `token` leaves from calls, before it, a project function among `reaching`
+    /// (one that calls an end of the task, itself or further down: `stop(); return`).
+    private func endsBeforeLeaving(_ token: Int, in file: SourceFile, fileIndex: Int, through reaching: Set<CallableID>)
+        -> Bool
+    {
+        guard file.word(token) == .return else { return false }
+        let open = Int(file.scopes[Int(file.scopeOf[token])].open)
+        guard open >= 0, open < token else { return false }
+        return (open + 1..<token).contains { call in
+            guard file.isIdentifier(call), file.word(call) == .none, file.isPunct(call + 1, ASCII.openParen) else {
+                return false
+            }
+            let resolved = project.resolved(
+                file: fileIndex, token: call, name: file.text(call), labels: file.labels(ofCallAt: call + 1))
+            return resolved.contains(where: reaching.contains)
+        }
+    }
+
+    /// The flags set to `true` by functions that call one of `enders` (`cancel()`: `isCancelled = true`, then
+    /// `endBackgroundTask()`): a path that leaves on one was ended by whoever set it.
+    private static func marksSetByEnders(_ enders: Set<CallableID>, in project: Project) -> Set<String> {
+        let index = project.index
+        let names = Set(enders.map { index.callable($0).name })
+        var marks: Set<String> = []
+        for ender in enders {
+            for call in index.callers(of: ender) {
+                let caller = index.caller(of: call)
+                let file = project.file(Int(caller.file))
+                let open = Int(index.callable(caller).open)
+                guard open >= 0, !names.contains(index.callable(caller).name) else { continue }
+                let close = Int(file.matching[open])
+                for token in open..<max(open, close)
+                where file.isIdentifier(token) && file.isPunct(token + 1, ASCII.equals) && file.word(token + 2) == .true
+                {
+                    marks.insert(file.text(token))
+                }
+            }
+        }
+        return marks
+    }
+
+    /// Whether the condition in `range` binds `self` (`let self`, `let self = self`, `let strongSelf = self`).
+    private static func bindsSelf(_ range: Range<Int>, in file: SourceFile) -> Bool {
+        range.contains { index in
+            file.word(index) == .`self` && !file.isPunct(index + 1, ASCII.dot)
+                && (file.word(index - 1) == .let || file.isPunct(index - 1, ASCII.equals))
+        }
+    }
+
     /// Whether the type whose code begins the task at `token` ends a task in its `deinit` (itself, or through a
     /// project function it calls): when a weakly captured instance is gone, its `deinit` has run and ended the task.
     private func deinitEndsTask(around token: Int, in file: SourceFile, fileIndex: Int) -> Bool {
@@ -467,7 +551,8 @@ struct BackgroundTaskCheck {
         // stepped over whole.
         while file.isPunct(start - 1, ASCII.dot) {
             var name = start - 2
-            if file.isPunct(name, ASCII.closeParen) {
+            if file.isPunct(name, ASCII.closeParen) || file.isPunct(name, ASCII.closeBracket) {
+                // A call or a subscript (`services[.context].beginBackgroundTask`).
                 let open = Int(file.matching[name])
                 guard open >= 0, open < name else { break }
                 name = open - 1
@@ -494,7 +579,14 @@ struct BackgroundTaskCheck {
             // Kept in a collection (`tasks[name] = …`): whoever reads it back ends it, which is not followed.
             return
         }
-        guard file.isPunct(previous, ASCII.equals), file.isIdentifier(previous - 1), !file.is(previous - 1, "_") else {
+        if file.isPunct(previous, ASCII.equals), let declared = Self.typedDeclaration(before: previous, in: file) {
+            // `let taskID: UIBackgroundTaskIdentifier = …`: the name, not its type, holds the identifier.
+            previous = declared + 1
+        }
+        guard file.isPunct(previous, ASCII.equals) || file.isPunct(previous, ASCII.colon),
+            file.isIdentifier(previous - 1),
+            !file.is(previous - 1, "_")
+        else {
             findings.append(
                 Finding(
                     rule: .unpairedBeginBackgroundTask, at: location,
@@ -570,14 +662,26 @@ struct BackgroundTaskCheck {
                         rule: .unpairedBeginBackgroundTask, at: location,
                         message: "Nothing calls endBackgroundTask(_:) with `\(name)` outside its expiration "
                             + "handler, so the background task is never ended on the normal path."))
-            } else if let beginner, function?.0 == body.open, endedIn[name] == [beginner] {
+            } else if let beginner, let function, endedIn[name] == [beginner],
+                function.0 == body.open || endsOnlyWithin(body, name, function: function, expiration, in: file)
+            {
                 // The function that begins the task is the only one that ends it on the normal path
-                // (`saving = app.beginBackgroundTask { … }`, work, `app.endBackgroundTask(saving)`): as for a local,
-                // each path from the begin to the end of that function must end it, or nothing will.
+                // (`saving = app.beginBackgroundTask { … }`, work, `app.endBackgroundTask(saving)`), or the closure
+                // it begins it in is (`queue.async { id = app.beginBackgroundTask { … }; …; app.endBackgroundTask(id)
+                // }`): as for a local, each path from the begin to the end of that body must end it, or nothing will.
                 let outcome = paths.analyzeRange(
                     file: fileIndex, from: end, to: body.close, origin: token, aliases: [name])
                 let marks = expiration.map { CompletionPaths.expirationMarks(ofHandlerAt: $0, in: file) } ?? []
                 report(outcome.leaks, of: name, in: fileIndex, unlessCancelled: expirationEndsOnly, marks, &findings)
+            } else if let beginner, function?.0 == body.open, let enders = endedIn[name], !enders.contains(beginner),
+                let leak = callerLeaks(begunBy: beginner, endedBy: enders, name, paths: paths)
+            {
+                findings.append(
+                    Finding(
+                        rule: .unpairedBeginBackgroundTask, at: location,
+                        message: "`\(leak.caller)` calls `\(leak.beginner)`, which begins the background task "
+                            + "`\(name)`, and then `\(leak.ender)` to end it, but leaves at line \(leak.line) "
+                            + "without the end: the task stays open until it expires."))
             }
             return
         }
@@ -598,11 +702,15 @@ struct BackgroundTaskCheck {
         let outcome = paths.analyzeRange(
             file: fileIndex, from: end, to: rangeEnd, origin: token, aliases: Set([name] + enders))
         guard outcome.mentions else {
+            let endedAtExpiry = expiration.map { closureEndsTask(file, open: $0, fileIndex: fileIndex) } ?? false
             findings.append(
                 Finding(
                     rule: .unpairedBeginBackgroundTask, at: location,
-                    message: "`\(name)` is never passed to endBackgroundTask(_:) after the task begins, so it "
-                        + "runs until iOS terminates the app."))
+                    message: endedAtExpiry
+                        ? "`\(name)` is ended only by the expiration handler: nothing ends the task when the work is "
+                            + "done, so the app holds it, and keeps running in the background, until its time runs out."
+                        : "`\(name)` is never passed to endBackgroundTask(_:) after the task begins, so it runs until "
+                            + "iOS terminates the app."))
             return
         }
         // The expiration handler marks that it has run (it cancels the operation, sets a flag) and the normal path
@@ -616,6 +724,98 @@ struct BackgroundTaskCheck {
             findings.append(endedTwice)
         }
         report(outcome.leaks, of: name, in: fileIndex, unlessCancelled: expirationEndsOnly, marks, &findings)
+    }
+
+    /// Whether `body` is a closure given to a queue (`queue.async { … }`) and every `endBackgroundTask(_:)` of `name`
+    /// in `function` outside the expiration handler (whose `{` is at `expiration`) is inside it, and one is: that
+    /// closure is where the task is ended.
+    private func endsOnlyWithin(
+        _ body: (open: Int, close: Int), _ name: String, function: (Int, Int), _ expiration: Int?, in file: SourceFile
+    ) -> Bool {
+        // A closure given to a queue runs once; a callback's (a method channel's handler) may begin the task on one
+        // call and end it on another.
+        let closure = Int(file.scopeOf[body.open + 1])
+        guard file.scopes[closure].kind == .closure, file.scopes[closure].name >= 0,
+            Self.queueCalls.contains(file.text(Int(file.scopes[closure].name)))
+        else { return false }
+        let handler = expiration.map { $0..<max($0, Int(file.matching[$0])) } ?? 0..<0
+        var inside = false
+        for token in function.0..<function.1
+        where file.is(token, "endBackgroundTask") && file.isPunct(token + 1, ASCII.openParen)
+            && !handler.contains(token)
+        {
+            let close = Int(file.matching[token + 1])
+            guard close > token, (token + 2..<close).contains(where: { file.isIdentifier($0) && file.text($0) == name })
+            else { continue }
+            guard body.open < token, token < body.close else { return false }
+            inside = true
+        }
+        return inside
+    }
+
+    /// Where a caller of `beginner` (a function that begins the task `name` into a property and nothing else ends)
+    /// calls one of `enders` after it, in the same body, but leaves on some path without that call: the helper pair
+    /// (`beginBackgroundTask()`, work, `endBackgroundTask()`) left open by an early `return`.
+    private func callerLeaks(
+        begunBy beginner: CallableID, endedBy enders: Set<CallableID>, _ name: String, paths: CompletionPaths
+    ) -> (
+        caller: String, beginner: String, ender: String, line: Int
+    )? {
+        let index = project.index
+        let enderNames = Set(enders.map { index.callable($0).name })
+        for call in index.callers(of: beginner) {
+            let caller = index.caller(of: call)
+            guard !enders.contains(caller), index.callable(caller).kind == .function else { continue }
+            let file = project.file(Int(caller.file))
+            let open = Int(index.callable(caller).open)
+            let token = Int(index.call(call).token)
+            guard open >= 0, file.isPunct(token + 1, ASCII.openParen), file.scopeOf[token] == file.scopeOf[open + 1]
+            else { continue }
+            let close = Int(file.matching[open])
+            let after = Int(file.matching[token + 1]) + 1
+            guard close > after,
+                let ender = (after..<close).first(where: {
+                    file.isIdentifier($0) && enderNames.contains(file.text($0)) && file.isPunct($0 + 1, ASCII.openParen)
+                        && (!file.isPunct($0 - 1, ASCII.dot) || file.word($0 - 2) == .self)
+                })
+            else { continue }
+            let outcome = paths.analyzeRange(
+                file: Int(caller.file), from: after, to: close, origin: token, aliases: enderNames.union([name]))
+            let beginFile = project.file(Int(beginner.file))
+            let begin = Int(index.callable(beginner).open)
+            let marks = Self.marksSetByEnders(enders, in: project)
+            let reaching = index.withCallers(Array(enders))
+            let leaks = outcome.leaks.filter { leak in
+                let exit = Int(leak.token)
+                guard Int(leak.file) == Int(caller.file), exit != token else { return false }
+                // `stop(); return`, where `stop()` ends the task; the `else` of `guard let self`, whose `deinit` has
+                // ended it; `guard !isCancelled else { return }`, the flag set by a `cancel()` that ends it.
+                return !endsBeforeLeaving(exit, in: file, fileIndex: Int(caller.file), through: reaching)
+                    && !(leavesWhenSelfIsGone(exit, in: file)
+                        && deinitEndsTask(around: begin + 1, in: beginFile, fileIndex: Int(beginner.file)))
+                    && !HandlerCheck.leavesWhenCancelled(file, exit, marks: marks)
+            }
+            guard let leak = leaks.min(by: { $0.token < $1.token }) else { continue }
+            return (
+                index.callable(caller).name, index.callable(beginner).name, file.text(ender), file.line(Int(leak.token))
+            )
+        }
+        return nil
+    }
+
+    /// For `let name: Type = …` (or `var`), with the `=` at `equals`: the token of `name`.
+    private static func typedDeclaration(before equals: Int, in file: SourceFile) -> Int? {
+        var cursor = equals - 1
+        while cursor > equals - 8,
+            file.isIdentifier(cursor) || file.isPunct(cursor, ASCII.dot)
+                || file.isPunct(cursor, ASCII.question) || file.isPunct(cursor, ASCII.bang)
+        {
+            cursor -= 1
+        }
+        guard cursor < equals - 1, file.isPunct(cursor, ASCII.colon), file.isIdentifier(cursor - 1),
+            file.word(cursor - 2) == .let || file.word(cursor - 2) == .var
+        else { return nil }
+        return cursor - 1
     }
 
     /// Whether tokens in `range` return `name` (or its `rawValue`): the caller keeps the identifier and owes its end.
@@ -648,6 +848,12 @@ struct BackgroundTaskCheck {
             if unlessCancelled, Int(leak.file) == fileIndex,
                 HandlerCheck.leavesWhenCancelled(leakFile, token, marks: marks)
             {
+                continue
+            }
+            if leavesWhenSelfIsGone(token, in: leakFile),
+                deinitEndsTask(around: token, in: leakFile, fileIndex: Int(leak.file))
+            {
+                // `guard let self else { return }` in a callback: the object is gone, and its `deinit` ended the task.
                 continue
             }
             let message = HandlerCheck.leakMessage(

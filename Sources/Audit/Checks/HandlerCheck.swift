@@ -342,7 +342,11 @@ struct HandlerCheck {
             }
             guard file.word(token) == .none, file.isPunct(token + 1, ASCII.openParen) else { continue }
             let arguments = file.arguments(ofCallAt: token + 1)
-            guard arguments.contains(where: { $0.end == $0.start + 1 && names.contains(file.text($0.start)) }),
+            // The task itself, or cast (`task as! BGProcessingTask`).
+            guard
+                arguments.contains(where: {
+                    names.contains(file.text($0.start)) && ($0.end == $0.start + 1 || file.word($0.start + 1) == .as)
+                }),
                 let callee = project.callee(
                     file: handler.file, token: token, name: file.text(token), labels: file.labels(ofCallAt: token + 1))
             else { continue }

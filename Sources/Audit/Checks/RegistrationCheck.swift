@@ -183,13 +183,27 @@ struct RegistrationCheck {
 
     /// Whether `occurrence` is SwiftUI's `.backgroundTask(.appRefresh(…))` in a watch app's sources: a folder of the
     /// path named as Xcode names a watch app's or extension's (`Name Watch App`, `Name WatchKit Extension`,
-    /// `watchOS`).
+    /// `watchOS`, `NameWatch`), or a file that imports WatchKit and not UIKit.
     private static func isWatchRefresh(_ occurrence: Occurrence, in project: Project) -> Bool {
         guard occurrence.registration.kind == .sceneModifier else { return false }
-        return project.summary(occurrence.file).path.split(separator: "/").dropLast().contains { folder in
+        let inWatchFolder = project.summary(occurrence.file).path.split(separator: "/").dropLast().contains { folder in
             folder.hasSuffix("Watch App") || folder.contains("WatchKit") || folder.hasSuffix("Watch Extension")
-                || folder == "watchOS"
+                || folder == "watchOS" || folder.hasSuffix("Watch")
         }
+        return inWatchFolder || importsWatchKitAlone(project.file(occurrence.file))
+    }
+
+    /// Whether `file` imports WatchKit and not UIKit: code only a watch app builds.
+    private static func importsWatchKitAlone(_ file: SourceFile) -> Bool {
+        var watchKit = false
+        for token in 0..<file.count where file.is(token, "import") && file.isIdentifier(token + 1) {
+            switch file.text(token + 1) {
+            case "WatchKit": watchKit = true
+            case "UIKit": return false
+            default: continue
+            }
+        }
+        return watchKit
     }
 
     // MARK: chain-never-starts

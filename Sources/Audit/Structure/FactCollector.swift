@@ -145,7 +145,7 @@ struct FactCollector {
         var entry = false
         var modifier = Int(scope.head) - 1
         while modifier >= 0, Int(scope.head) - modifier <= 6,
-            file.isIdentifier(modifier) || file.isPunct(modifier, ASCII.at)
+            file.isIdentifier(modifier) || file.isPunct(modifier, ASCII.at), !Self.endsDeclaration(modifier, in: file)
         {
             if file.is(modifier, "objc") || file.is(modifier, "objcMembers") { exposed = true }
             if file.isPunct(modifier - 1, ASCII.at), Self.entryAttributes.contains(file.text(modifier)) { entry = true }
@@ -158,6 +158,8 @@ struct FactCollector {
 
     /// The attributes that make a type the program's entry.
     private static let entryAttributes: Set<String> = ["main", "UIApplicationMain", "NSApplicationMain"]
+    /// Words written before a parameter's type that are not its name (`any Runnable`, `inout Token`).
+    private static let typeModifiers: Set<String> = ["any", "some", "inout", "borrowing", "consuming", "sending"]
 
     private func callableInfo(_ scope: Scope, index: Int) -> CallableInfo {
         let head = Int(scope.head)
@@ -194,8 +196,12 @@ struct FactCollector {
                     file.isIdentifier(start + 1) && file.isPunct(start + 2, ASCII.colon)
                     ? file.text(start + 1) : external
                 if info.labels.isEmpty, let colon = (start..<end).first(where: { file.isPunct($0, ASCII.colon) }) {
-                    // `_ manager: CLLocationManager`, `_ session: Foundation.URLSession`: the type's last name.
+                    // `_ manager: CLLocationManager`, `_ session: Foundation.URLSession`, `task: any Runnable`: the
+                    // type's last name.
                     var type = colon + 1
+                    while type + 1 < end, file.isIdentifier(type + 1), Self.typeModifiers.contains(file.text(type)) {
+                        type += 1
+                    }
                     while type + 2 < end, file.isPunct(type + 1, ASCII.dot), file.isIdentifier(type + 2) { type += 2 }
                     if type < end, file.isIdentifier(type) { info.firstParameterType = file.text(type) }
                 }
@@ -238,7 +244,10 @@ struct FactCollector {
         }
         // `public func`, `@objc open func`: the modifiers and attributes just before `func`.
         var modifier = head - 1
-        while modifier >= 0, head - modifier <= 6, file.isIdentifier(modifier) || file.isPunct(modifier, ASCII.at) {
+        // Not the end of the declaration before (`private var phase`, then `init() {`).
+        while modifier >= 0, head - modifier <= 6, file.isIdentifier(modifier) || file.isPunct(modifier, ASCII.at),
+            !Self.endsDeclaration(modifier, in: file)
+        {
             if file.is(modifier, "public") || file.is(modifier, "open") { info.isPublic = true }
             if file.is(modifier, "private") || file.is(modifier, "fileprivate") { info.isPrivate = true }
             if Self.exposingModifiers.contains(file.text(modifier)) { info.isExposed = true }
@@ -264,10 +273,22 @@ struct FactCollector {
         return info
     }
 
+    /// Whether the identifier at `token` is a declaration's keyword or the name one declares (`var` or `phase` in
+    /// `private var phase`): the end of the declaration before, where no modifier of the next one can be. `class`
+    /// is a modifier too (`class func`).
+    private static func endsDeclaration(_ token: Int, in file: SourceFile) -> Bool {
+        let keywords: Set<Word> = [.var, .let, .func, .case, .typealias, .import, .struct, .enum, .protocol]
+        return keywords.contains(file.word(token))
+            || token > 0 && (keywords.contains(file.word(token - 1)) || file.word(token - 1) == .class)
+    }
+
     /// Whether the declaration whose keyword is at `head` is marked `public` or `open`.
     private static func isPublicDeclaration(head: Int, in file: SourceFile) -> Bool {
         var modifier = head - 1
-        while modifier >= 0, head - modifier <= 6, file.isIdentifier(modifier) || file.isPunct(modifier, ASCII.at) {
+        // Not the end of the declaration before (`private var phase`, then `init() {`).
+        while modifier >= 0, head - modifier <= 6, file.isIdentifier(modifier) || file.isPunct(modifier, ASCII.at),
+            !Self.endsDeclaration(modifier, in: file)
+        {
             if file.is(modifier, "public") || file.is(modifier, "open") { return true }
             modifier -= 1
         }

@@ -14,6 +14,7 @@ final class Project {
     /// Paths of READMEs (`SourceTree.documents`), read on demand.
     let documents: [String]
     private var otherSourceText: [String]?
+    private var objectiveCSourceText: [String]?
     private var manifestText: [String]?
     private var documentText: [String]?
     private var cache: [Int: SourceFile] = [:]
@@ -44,6 +45,13 @@ final class Project {
     /// Whether `text` appears in a source the audit does not parse (an Objective-C file, a React Native app's
     /// JavaScript): an identifier named there may be registered there.
     func namedInOtherSources(_ text: String) -> Bool { Self.named(text, in: otherSources, read: &otherSourceText) }
+
+    /// Whether `text` appears in an Objective-C source (`.m`, `.mm`): the only other language whose code can make an
+    /// instance of a Swift class (Dart, Kotlin or JavaScript code that spells the name names something of its own).
+    func namedInObjectiveCSources(_ text: String) -> Bool {
+        Self.named(
+            text, in: otherSources.filter { $0.hasSuffix(".m") || $0.hasSuffix(".mm") }, read: &objectiveCSourceText)
+    }
 
     /// Whether `text` appears in a project manifest (XcodeGen's `project.yml`), which may write the app's `Info.plist`.
     func namedInManifests(_ text: String) -> Bool { Self.named(text, in: manifests, read: &manifestText) }

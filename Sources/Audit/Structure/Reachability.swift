@@ -74,8 +74,29 @@ extension Project {
             if callable.kind == .function, isUnreachable(CallableID(file: Int32(fileIndex), index: Int32(index))) {
                 return true
             }
+            if callable.kind == .initializer, callable.isPrivate, let type = callable.typeName,
+                !makesInstance(of: type, in: file(fileIndex))
+            {
+                return true
+            }
         }
         return false
+    }
+
+    /// Whether `file`, the only one that may call a `private` initializer of `type`, makes an instance of it:
+    /// `Type(…)`, `Type.init(…)`, `Self(…)` or `.init(…)` (`static let shared = Manager()`; a `shared` made of the
+    /// superclass, `CLLocationManager()`, never runs the subclass's).
+    private func makesInstance(of type: String, in file: SourceFile) -> Bool {
+        (0..<file.count).contains { token in
+            guard file.isIdentifier(token) else { return false }
+            if file.is(token, "init") {
+                // `.init(…)` or `self.init(…)`; not `super.init()`, which makes no instance of its own.
+                return file.isPunct(token - 1, ASCII.dot) && !file.is(token - 2, "super")
+            }
+            guard file.text(token) == type || file.is(token, "Self") else { return false }
+            return file.isPunct(token + 1, ASCII.openParen)
+                || file.isPunct(token + 1, ASCII.dot) && file.is(token + 2, "init")
+        }
     }
 
     /// The app delegate's callbacks for moves to and from the background, which UIKit does not call in an app whose
@@ -97,8 +118,8 @@ extension Project {
     /// Whether nothing can ever make an instance of type `name`, nor reach a static member of it, so that none of its
     /// code runs: in sources that hold an app's entry, a type the sources declare, its name capitalised, with no
     /// `public` member, none of whose supertypes the sources do not declare asks for a method
-    /// (`ProjectIndex.membersCallableFromOutside`), not the app's entry or delegate, not named in a source the audit
-    /// does not parse, and whose name is written nowhere in the sources outside its own declarations and extensions
+    /// (`ProjectIndex.membersCallableFromOutside`), not the app's entry or delegate, not named in an Objective-C source
+    /// (which the audit does not parse), and whose name is written nowhere in the sources outside its own declarations and extensions
     /// but in comments (`static let shared = Manager()` inside `Manager`, which nothing else names); and an app
     /// delegate a SwiftUI app never installs (`ProjectIndex.isUninstalledAppDelegate`).
     func isDeadType(_ name: String) -> Bool {
@@ -111,7 +132,7 @@ extension Project {
     private func typeIsDead(_ name: String) -> Bool {
         // Only a capitalised name is looked for where it is written (`FileSummary.namesOutsideOwnType`).
         guard name.first.map({ $0 >= "A" && $0 <= "Z" }) == true, index.hasAppEntry, index.declares(type: name),
-            !index.namedOutsideItself(name), !namedInOtherSources(name)
+            !index.namedOutsideItself(name), !namedInObjectiveCSources(name)
         else { return false }
         if index.isUninstalledAppDelegate(name) { return true }
         return !index.mayBeMadeOutside(name) && !index.isAppType(name) && !index.hasPublicMembers(name)
