@@ -579,7 +579,7 @@ struct BackgroundTaskCheck {
             // Kept in a collection (`tasks[name] = …`): whoever reads it back ends it, which is not followed.
             return
         }
-        if file.isPunct(previous, ASCII.equals), let declared = Self.typedDeclaration(before: previous, in: file) {
+        if file.isPunct(previous, ASCII.equals), let declared = file.declaredName(assignedBy: previous) {
             // `let taskID: UIBackgroundTaskIdentifier = …`: the name, not its type, holds the identifier.
             previous = declared + 1
         }
@@ -671,6 +671,18 @@ struct BackgroundTaskCheck {
                 // }`): as for a local, each path from the begin to the end of that body must end it, or nothing will.
                 let outcome = paths.analyzeRange(
                     file: fileIndex, from: end, to: body.close, origin: token, aliases: [name])
+                if !outcome.mentions, function.0 == body.open, endingClosures(of: name, in: body, file: file).isEmpty {
+                    // Its only end is the one before the begin, of the task held from the call before (`if id !=
+                    // .invalid { end(id) }; id = begin…`), and no local closure ends it later: a keep-alive no work
+                    // ends.
+                    findings.append(
+                        Finding(
+                            rule: .unpairedBeginBackgroundTask, at: location,
+                            message: "`\(name)` is ended only before the next begin and by the expiration handler: no "
+                                + "work ends the task, so the app holds it until it is called again or until its "
+                                + "time runs out."))
+                    return
+                }
                 let marks = expiration.map { CompletionPaths.expirationMarks(ofHandlerAt: $0, in: file) } ?? []
                 report(outcome.leaks, of: name, in: fileIndex, unlessCancelled: expirationEndsOnly, marks, &findings)
             } else if let beginner, function?.0 == body.open, let enders = endedIn[name], !enders.contains(beginner),
@@ -801,21 +813,6 @@ struct BackgroundTaskCheck {
             )
         }
         return nil
-    }
-
-    /// For `let name: Type = …` (or `var`), with the `=` at `equals`: the token of `name`.
-    private static func typedDeclaration(before equals: Int, in file: SourceFile) -> Int? {
-        var cursor = equals - 1
-        while cursor > equals - 8,
-            file.isIdentifier(cursor) || file.isPunct(cursor, ASCII.dot)
-                || file.isPunct(cursor, ASCII.question) || file.isPunct(cursor, ASCII.bang)
-        {
-            cursor -= 1
-        }
-        guard cursor < equals - 1, file.isPunct(cursor, ASCII.colon), file.isIdentifier(cursor - 1),
-            file.word(cursor - 2) == .let || file.word(cursor - 2) == .var
-        else { return nil }
-        return cursor - 1
     }
 
     /// Whether tokens in `range` return `name` (or its `rawValue`): the caller keeps the identifier and owes its end.
@@ -1060,7 +1057,10 @@ struct BackgroundTaskCheck {
             guard close > open else { continue }
             for token in (open + 1)..<close where file.is(token, "endBackgroundTask") {
                 let arguments = file.isPunct(token + 1, ASCII.openParen) ? file.arguments(ofCallAt: token + 1) : []
-                if arguments.contains(where: { file.isIdentifier($0.start) && file.text($0.start) == name }) {
+                // `endBackgroundTask(id)`, or of a property (`endBackgroundTask(self.id)`).
+                if arguments.contains(where: { argument in
+                    (argument.start..<argument.end).contains { file.isIdentifier($0) && file.text($0) == name }
+                }) {
                     names.append(file.text(declared))
                     break
                 }
