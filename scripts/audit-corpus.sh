@@ -17,7 +17,8 @@
 # A finding at that exit and a row at a line from the `guard` or `if` to its opening brace (or the reverse) are
 # matched, one finding to one row, when the exit is the first statement of the block's own level that leaves, or the
 # one-line block (`else { return }`) that ends the condition's last line. So are a `case …:` or `default:` line and
-# the first `return` (or `throw`) of its clause's own level, before the next clause, and a request made
+# the first `return` (or `throw`) of its clause's own level, before the next clause, a plain `} else {` whose block
+# does not leave and the `return` (or `throw`) right after its `if`, and a request made
 # (`BGAppRefreshTaskRequest(identifier: …)`) and the first `submit(` of it within 12 lines. So are a finding at the
 # `func` line of the function a registration names as its handler, whose message names the registration (`registered
 # at File.swift:N`), and a row at that registration. --rows lists every missed mistake, every alarm and every finding at a place no row
@@ -116,6 +117,7 @@ EXIT = re.compile(r"^\s*(?:return|throw)\b")
 REQUEST = re.compile(r"\bBG\w*TaskRequest\(\s*identifier:")
 SUBMIT = re.compile(r"\.submit\(")
 CLAUSE = re.compile(r"^\s*(?:case\b[^:]*|default)\s*:\s*$")
+ELSE = re.compile(r"^\s*\}\s*else\s*\{\s*$")
 INLINE_EXIT = re.compile(r"\{\s*(?:return|throw)\b[^{}]*\}\s*$")
 exits_cache = {}
 FUNCTION = re.compile(r"^\s*(?:(?:@\w+|private|fileprivate|public|internal|open|static|final|override|nonisolated)\s+)*func\b")
@@ -187,6 +189,27 @@ def condition_exits(repository, path):
             depth += braces(lines[body])
             if depth < 0:
                 break
+    # A plain `} else {` whose block has no exit of its own and the `return` (or `throw`) the path reaches right after
+    # the `if`: the branch a path leaves by and the exit it leaves at are one place.
+    for start, line in enumerate(lines):
+        if not ELSE.match(line.split("//")[0]):
+            continue
+        depth = 1
+        body = start + 1
+        leaves = False
+        while body < len(lines) and depth > 0:
+            if EXIT.match(lines[body]):
+                leaves = True
+            depth += braces(lines[body])
+            body += 1
+        if leaves:
+            continue
+        for after in range(body, min(len(lines), body + 3)):
+            if not lines[after].strip():
+                continue
+            if EXIT.match(lines[after]):
+                pairs.add((start + 1, after + 1))
+            break
     # A request made (`BGAppRefreshTaskRequest(identifier: …)`) and the first `submit(` after it, within 12 lines of
     # its function: the request a rule names, by its identifier or by its submit, is one place.
     for start, line in enumerate(lines):
