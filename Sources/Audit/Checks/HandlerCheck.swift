@@ -185,6 +185,14 @@ struct HandlerCheck {
                 .handlerMissingExpirationHandler, at: site,
                 "The expiration handler of the task for \(named) \(does), so the work runs on when time is up and "
                     + "iOS ends the app.")
+        } else if !outcome.setsExpirationHandler, let cancels = outcome.expirationHandlerCancelsNothing,
+            !completesBeforeReturning
+        {
+            report(
+                .handlerMissingExpirationHandler, at: project.file(Int(cancels.file)).location(Int(cancels.token)),
+                "The expiration handler of the task for \(named) only cancels operations whose blocks merely start a "
+                    + "`Task`: each block returned when its `Task` began, so there is nothing left to cancel, the `Task` "
+                    + "runs on, and the task is not completed when time is up.")
         } else if let later = outcome.expirationHandlerCompletesLater, !completesBeforeReturning {
             report(
                 .handlerMissingExpirationHandler, at: project.file(Int(later.file)).location(Int(later.token)),

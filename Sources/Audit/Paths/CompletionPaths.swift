@@ -42,6 +42,9 @@ struct PathOutcome: Sendable {
     /// An expiration handler was set that only starts work for later (a `Task { … }`, an async dispatch) besides
     /// logging: whatever that work cancels or completes, it does after the handler has returned. Where it is set.
     var expirationHandlerOnlyDefers: Site?
+    /// Where an expiration handler that only cancels operations whose blocks merely start a `Task` is set: those
+    /// operations have finished, and cancelling them stops nothing.
+    var expirationHandlerCancelsNothing: Site?
     /// An expiration handler was set that completes the task only in work it starts for later, whatever else it stops
     /// at once: where it is set.
     var expirationHandlerCompletesLater: Site?
@@ -112,6 +115,7 @@ struct PathOutcome: Sendable {
         setsExpirationHandler = setsExpirationHandler || other.setsExpirationHandler
         expirationHandlerOnlyLogs = expirationHandlerOnlyLogs ?? other.expirationHandlerOnlyLogs
         expirationHandlerOnlyDefers = expirationHandlerOnlyDefers ?? other.expirationHandlerOnlyDefers
+        expirationHandlerCancelsNothing = expirationHandlerCancelsNothing ?? other.expirationHandlerCancelsNothing
         expirationHandlerCompletesLater = expirationHandlerCompletesLater ?? other.expirationHandlerCompletesLater
         repeated += other.repeated
         expirationCompletes = expirationCompletes || other.expirationCompletes

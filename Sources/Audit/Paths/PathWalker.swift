@@ -1700,6 +1700,10 @@ struct Walker {
                     found.expirationHandlerOnlyLogs = found.expirationHandlerOnlyLogs ?? site(index)
                 } else if close > index, paths.obligation == .taskCompleted, onlyDefers(from: index + 3, to: close) {
                     found.expirationHandlerOnlyDefers = found.expirationHandlerOnlyDefers ?? site(index)
+                } else if close > index, paths.obligation == .taskCompleted,
+                    cancelsOnlyTaskStarters(from: index + 3, to: close, setAt: index)
+                {
+                    found.expirationHandlerCancelsNothing = found.expirationHandlerCancelsNothing ?? site(index)
                 } else {
                     found.setsExpirationHandler = true
                     // Completed only in work the handler starts for later (`Task { sleep; task.setTaskCompleted(…) }`):
@@ -1791,6 +1795,55 @@ struct Walker {
             index += 1
         }
         return true
+    }
+
+    /// Whether the code in `start..<end` (the expiration handler set at `assignment`) only cancels the operations of a
+    /// queue of the body around it (`queue.cancelAllOperations()`) and besides only logs, while every operation the
+    /// body adds to that queue is a block that merely starts a `Task` (`BlockOperation { Task { … } }`): the block
+    /// returned when the `Task` began, so the operation has finished, and cancelling it stops nothing.
+    private func cancelsOnlyTaskStarters(from start: Int, to end: Int, setAt assignment: Int) -> Bool {
+        guard
+            let cancel = (start..<end).first(where: {
+                file.is($0, "cancelAllOperations") && file.isPunct($0 - 1, ASCII.dot) && file.isIdentifier($0 - 2)
+            }),
+            onlyLogs(from: start, to: cancel - 2), onlyLogs(from: cancel + 3, to: end)
+        else { return false }
+        let queue = file.text(cancel - 2)
+        let body = file.scopes[Int(file.scopeOf[assignment])]
+        guard body.open >= 0, body.close > body.open else { return false }
+        var added = 0
+        for token in Int(body.open)..<Int(body.close)
+        where file.is(token, "addOperation") && file.isPunct(token - 1, ASCII.dot) && file.text(token - 2) == queue {
+            let block: Int?
+            if file.isPunct(token + 1, ASCII.openBrace) {
+                block = token + 1
+            } else if file.isPunct(token + 1, ASCII.openParen), file.isIdentifier(token + 2),
+                file.isPunct(token + 3, ASCII.closeParen)
+            {
+                block = operationBlock(named: file.text(token + 2), in: Int(body.open)..<token)
+            } else {
+                block = nil
+            }
+            guard let block, onlyStartsTask(block) else { return false }
+            added += 1
+        }
+        return added > 0
+    }
+
+    /// The `{` of the block of `let name = BlockOperation { … }` declared in `range`.
+    private func operationBlock(named name: String, in range: Range<Int>) -> Int? {
+        range.first { token in
+            file.isIdentifier(token) && file.text(token) == name && file.isPunct(token + 1, ASCII.equals)
+                && file.is(token + 2, "BlockOperation") && file.isPunct(token + 3, ASCII.openBrace)
+        }.map { $0 + 3 }
+    }
+
+    /// Whether the closure opened at `open` is one `Task { … }` and nothing else.
+    private func onlyStartsTask(_ open: Int) -> Bool {
+        let close = Int(file.matching[open])
+        guard close > open, file.is(open + 1, "Task"), file.isPunct(open + 2, ASCII.openBrace) else { return false }
+        let taskClose = Int(file.matching[open + 2])
+        return taskClose + 1 == close
     }
 
     /// Whether the code in `start..<end` starts work for later — a closure given to `Task`, `Task.detached` or a
