@@ -444,8 +444,9 @@ struct BackgroundTaskCheck {
         return nil
     }
 
-    /// Whether the `return` at `token` is the `else` of a `guard` that binds a weakly captured `self` (`guard let self
-    /// = self, …`, `guard let strongSelf = self`): taken only once the object is gone.
+    /// Whether the exit at `token` is taken only once a weakly captured `self` is gone: a `return` in the `else` of a
+    /// `guard` that binds it (`guard let self = self, …`, `guard let strongSelf = self`), or an `if` that binds it and
+    /// has no `else` (the path that skips its block).
     private func leavesWhenSelfIsGone(_ token: Int, in file: SourceFile) -> Bool {
         if file.word(token) == .if {
             // `if let self { … }` with no `else`: the path that skips the block.
@@ -580,7 +581,8 @@ struct BackgroundTaskCheck {
             return
         }
         if file.isPunct(previous, ASCII.equals), let declared = file.declaredName(assignedBy: previous) {
-            // `let taskID: UIBackgroundTaskIdentifier = …`: the name, not its type, holds the identifier.
+            // `let taskID: UIBackgroundTaskIdentifier = …`: the name, not its type, holds the identifier; from here
+            // `previous` is the token after the name (its `:` or `=`).
             previous = declared + 1
         }
         guard file.isPunct(previous, ASCII.equals) || file.isPunct(previous, ASCII.colon),
@@ -775,6 +777,10 @@ struct BackgroundTaskCheck {
     )? {
         let index = project.index
         let enderNames = Set(enders.map { index.callable($0).name })
+        let beginFile = project.file(Int(beginner.file))
+        let begin = Int(index.callable(beginner).open)
+        let marks = Self.marksSetByEnders(enders, in: project)
+        let reaching = index.withCallers(Array(enders))
         for call in index.callers(of: beginner) {
             let caller = index.caller(of: call)
             guard !enders.contains(caller), index.callable(caller).kind == .function else { continue }
@@ -793,10 +799,6 @@ struct BackgroundTaskCheck {
             else { continue }
             let outcome = paths.analyzeRange(
                 file: Int(caller.file), from: after, to: close, origin: token, aliases: enderNames.union([name]))
-            let beginFile = project.file(Int(beginner.file))
-            let begin = Int(index.callable(beginner).open)
-            let marks = Self.marksSetByEnders(enders, in: project)
-            let reaching = index.withCallers(Array(enders))
             let leaks = outcome.leaks.filter { leak in
                 let exit = Int(leak.token)
                 guard Int(leak.file) == Int(caller.file), exit != token else { return false }
