@@ -777,10 +777,8 @@ struct BackgroundTaskCheck {
     )? {
         let index = project.index
         let enderNames = Set(enders.map { index.callable($0).name })
-        let beginFile = project.file(Int(beginner.file))
-        let begin = Int(index.callable(beginner).open)
-        let marks = Self.marksSetByEnders(enders, in: project)
-        let reaching = index.withCallers(Array(enders))
+        // What the exits are weighed against, worked out once, and only for a caller that does end the task.
+        var ends: (marks: Set<String>, reaching: Set<CallableID>)?
         for call in index.callers(of: beginner) {
             let caller = index.caller(of: call)
             guard !enders.contains(caller), index.callable(caller).kind == .function else { continue }
@@ -799,6 +797,11 @@ struct BackgroundTaskCheck {
             else { continue }
             let outcome = paths.analyzeRange(
                 file: Int(caller.file), from: after, to: close, origin: token, aliases: enderNames.union([name]))
+            let beginFile = project.file(Int(beginner.file))
+            let begin = Int(index.callable(beginner).open)
+            let (marks, reaching) =
+                ends ?? (Self.marksSetByEnders(enders, in: project), index.withCallers(Array(enders)))
+            ends = (marks, reaching)
             let leaks = outcome.leaks.filter { leak in
                 let exit = Int(leak.token)
                 guard Int(leak.file) == Int(caller.file), exit != token else { return false }

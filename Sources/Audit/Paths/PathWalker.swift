@@ -2081,15 +2081,15 @@ struct Walker {
             ProjectIndex.unique(resolved, in: project.index, from: Int32(fileIndex))
             ?? nestedFunction(among: resolved, visibleAt: index)
         if resolved.contains(where: project.index.submitting.contains) { found.submits = true }
-        for argument in arguments {
+        for argument in arguments where paths.obligation == .taskCompleted && !found.submits {
             // A function that submits, passed by name for the callee to call (`handle(task, scheduleNext:
             // self.scheduleRefresh)`).
             let reference =
                 file.word(argument.start) == .`self` && file.isPunct(argument.start + 1, ASCII.dot)
                 ? argument.start + 2 : argument.start
-            guard argument.end == reference + 1, file.isIdentifier(reference), file.word(reference) == .none else {
-                continue
-            }
+            guard argument.end == reference + 1, file.isIdentifier(reference), file.word(reference) == .none,
+                project.index.submittingNames.contains(file.text(reference))
+            else { continue }
             let named = project.resolved(file: fileIndex, token: reference, name: file.text(reference), labels: [])
             if named.contains(where: project.index.submitting.contains) { found.submits = true }
         }

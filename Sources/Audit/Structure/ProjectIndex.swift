@@ -51,6 +51,8 @@ final class ProjectIndex {
     private var byNameAndFile: [NameKey: [CallableID]] = [:]
     private var callersOf: [CallableID: [CallID]] = [:]
     private(set) var submitting: Set<CallableID> = []
+    /// The names of the functions in `submitting`: a name no such function has needs no resolving.
+    private(set) var submittingNames: Set<String> = []
     private var inherits: [String: Set<String>] = [:]
     private var constantsByName: [String: [(file: Int32, constant: ConstantInfo)]] = [:]
     private var launchMemo: [CallableID: LaunchContext] = [:]
@@ -403,6 +405,7 @@ final class ProjectIndex {
             }
         }
         submitting = withCallers(seeds)
+        submittingNames = Set(submitting.map { callable($0).name })
     }
 
     /// `seeds` and every callable that calls one of them, directly or through other calls.
