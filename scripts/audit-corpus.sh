@@ -122,13 +122,23 @@ INLINE_EXIT = re.compile(r"\{\s*(?:return|throw)\b[^{}]*\}\s*$")
 exits_cache = {}
 FUNCTION = re.compile(r"^\s*(?:(?:@\w+|private|fileprivate|public|internal|open|static|final|override|nonisolated)\s+)*func\b")
 
+lines_cache = {}
+
+def source_lines(repository, path):
+    """The lines of a checked-out file, read once; none when it cannot be read."""
+    key = (repository, path)
+    if key not in lines_cache:
+        try:
+            with open(os.path.join(checkouts, repository.replace("/", "+"), path), encoding="utf-8",
+                      errors="replace") as source:
+                lines_cache[key] = source.read().split("\n")
+        except OSError:
+            lines_cache[key] = []
+    return lines_cache[key]
+
 def declares_function(repository, path, number):
     """Whether line `number` of the file declares a function (`func handleRefresh(task: BGAppRefreshTask) {`)."""
-    try:
-        with open(os.path.join(checkouts, repository.replace("/", "+"), path), encoding="utf-8", errors="replace") as source:
-            lines = source.read().split("\n")
-    except OSError:
-        return False
+    lines = source_lines(repository, path)
     return 0 < number <= len(lines) and bool(FUNCTION.match(lines[number - 1]))
 
 def condition_exits(repository, path):
@@ -138,11 +148,7 @@ def condition_exits(repository, path):
     if key in exits_cache:
         return exits_cache[key]
     pairs = set()
-    try:
-        text = open(os.path.join(checkouts, repository.replace("/", "+"), path), encoding="utf-8", errors="replace")
-        lines = text.read().split("\n")
-    except OSError:
-        lines = []
+    lines = source_lines(repository, path)
     def braces(line):
         line = re.sub(r'"(?:\\.|[^"\\])*"', '""', line).split("//")[0]
         return line.count("{") - line.count("}")
@@ -266,7 +272,7 @@ for repository, path, number, rule, verdict, exact in pending:
         entry["alarms"] += hit
         if hit:
             listed.append(f"alarm   {repository} {path}:{number} {rule}")
-for repository, found in reported.items():
+for repository, found in sorted(reported.items()):
     for path, number, rule in sorted(found - judged[repository]):
         counts[rule]["unjudged"] += 1
         listed.append(f"outside {repository} {path}:{number} {rule}")

@@ -420,12 +420,7 @@ struct BackgroundTaskCheck {
                 while cursor < close, file.word(cursor) != .else { cursor += 1 }
                 // `let self`, `let strongSelf = self`, `let id = self?.taskID`: taken when the weakly captured object
                 // is gone; not a value read from an object held strongly (`let id = self.state`).
-                let bindsSelf = (token + 1..<cursor).contains { index in
-                    file.word(index) == .`self` && !file.isPunct(index + 1, ASCII.dot)
-                        && (file.word(index - 1) == .let || file.word(index - 1) == .var
-                            || file.isPunct(index - 1, ASCII.equals))
-                }
-                guard bindsSelf, file.isPunct(cursor + 1, ASCII.openBrace) else {
+                guard Self.bindsSelf(token + 1..<cursor, in: file), file.isPunct(cursor + 1, ASCII.openBrace) else {
                     token = cursor
                     continue
                 }
@@ -521,11 +516,13 @@ struct BackgroundTaskCheck {
         return marks
     }
 
-    /// Whether the condition in `range` binds `self` (`let self`, `let self = self`, `let strongSelf = self`).
+    /// Whether the condition in `range` binds a weakly captured `self` or reads through it (`let self`, `let strongSelf =
+    /// self`, `let id = self?.taskID`), not a member of an object held strongly (`self.state`).
     private static func bindsSelf(_ range: Range<Int>, in file: SourceFile) -> Bool {
         range.contains { index in
             file.word(index) == .`self` && !file.isPunct(index + 1, ASCII.dot)
-                && (file.word(index - 1) == .let || file.isPunct(index - 1, ASCII.equals))
+                && (file.word(index - 1) == .let || file.word(index - 1) == .var
+                    || file.isPunct(index - 1, ASCII.equals))
         }
     }
 

@@ -49,9 +49,10 @@ final class Project {
     /// Whether `text` appears in an Objective-C source (`.m`, `.mm`): the only other language whose code can make an
     /// instance of a Swift class (Dart, Kotlin or JavaScript code that spells the name names something of its own).
     func namedInObjectiveCSources(_ text: String) -> Bool {
-        Self.named(
-            text, in: otherSources.filter { $0.hasSuffix(".m") || $0.hasSuffix(".mm") }, read: &objectiveCSourceText)
+        Self.named(text, in: objectiveCSources, read: &objectiveCSourceText)
     }
+
+    private lazy var objectiveCSources = otherSources.filter { $0.hasSuffix(".m") || $0.hasSuffix(".mm") }
 
     /// Whether `text` appears in a project manifest (XcodeGen's `project.yml`), which may write the app's `Info.plist`.
     func namedInManifests(_ text: String) -> Bool { Self.named(text, in: manifests, read: &manifestText) }
