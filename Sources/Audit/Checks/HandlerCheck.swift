@@ -190,9 +190,9 @@ struct HandlerCheck {
         {
             report(
                 .handlerMissingExpirationHandler, at: project.file(Int(cancels.file)).location(Int(cancels.token)),
-                "The expiration handler of the task for \(named) only cancels operations whose blocks merely start a "
-                    + "`Task`: each block returned when its `Task` began, so there is nothing left to cancel, the `Task` "
-                    + "runs on, and the task is not completed when time is up.")
+                "The expiration handler of the task for \(named) only cancels the operations of a queue, and cancelling "
+                    + "stops none of them (no block reads `isCancelled`, a block that starts a `Task` has returned, or "
+                    + "the queue is given none): the work runs on, and the task is not completed when time is up.")
         } else if let later = outcome.expirationHandlerCompletesLater, !completesBeforeReturning {
             report(
                 .handlerMissingExpirationHandler, at: project.file(Int(later.file)).location(Int(later.token)),

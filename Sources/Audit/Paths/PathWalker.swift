@@ -1701,7 +1701,7 @@ struct Walker {
                 } else if close > index, paths.obligation == .taskCompleted, onlyDefers(from: index + 3, to: close) {
                     found.expirationHandlerOnlyDefers = found.expirationHandlerOnlyDefers ?? site(index)
                 } else if close > index, paths.obligation == .taskCompleted,
-                    cancelsOnlyTaskStarters(from: index + 3, to: close, setAt: index)
+                    cancelsIgnoredOperations(from: index + 3, to: close, setAt: index)
                 {
                     found.expirationHandlerCancelsNothing = found.expirationHandlerCancelsNothing ?? site(index)
                 } else {
@@ -1798,10 +1798,12 @@ struct Walker {
     }
 
     /// Whether the code in `start..<end` (the expiration handler set at `assignment`) only cancels the operations of a
-    /// queue of the body around it (`queue.cancelAllOperations()`) and besides only logs, while every operation the
-    /// body adds to that queue is a block that merely starts a `Task` (`BlockOperation { Task { … } }`): the block
-    /// returned when the `Task` began, so the operation has finished, and cancelling it stops nothing.
-    private func cancelsOnlyTaskStarters(from start: Int, to end: Int, setAt assignment: Int) -> Bool {
+    /// queue of the body around it (`queue.cancelAllOperations()`) and besides only logs, while cancelling stops none
+    /// of them: every operation the body adds to that queue is a block that never reads `isCancelled`, and no
+    /// completion block completes the task on cancelling (an operation already running runs its block to the end), or
+    /// a block that merely starts a `Task` (`BlockOperation { Task { … } }`, finished when its `Task` began); or the
+    /// queue is a local of the body that is given no operation at all.
+    private func cancelsIgnoredOperations(from start: Int, to end: Int, setAt assignment: Int) -> Bool {
         guard
             let cancel = (start..<end).first(where: {
                 file.is($0, "cancelAllOperations") && file.isPunct($0 - 1, ASCII.dot) && file.isIdentifier($0 - 2)
@@ -1811,9 +1813,15 @@ struct Walker {
         let queue = file.text(cancel - 2)
         let body = file.scopes[Int(file.scopeOf[assignment])]
         guard body.open >= 0, body.close > body.open else { return false }
+        let range = Int(body.open)..<Int(body.close)
+        // A completion block (`operation.completionBlock = { task.setTaskCompleted(…) }`) runs as soon as a cancelled
+        // operation that had not started is taken off the queue: cancelling completes the task then.
+        let setsCompletionBlock = range.contains { file.is($0, "completionBlock") }
         var added = 0
-        for token in Int(body.open)..<Int(body.close)
-        where file.is(token, "addOperation") && file.isPunct(token - 1, ASCII.dot) && file.text(token - 2) == queue {
+        for token in range where file.isPunct(token - 1, ASCII.dot) && file.text(token - 2) == queue {
+            // Operations given in an array, or on a queue's other adders, are not followed.
+            if file.is(token, "addOperations") || file.is(token, "addBarrierBlock") { return false }
+            guard file.is(token, "addOperation") else { continue }
             let block: Int?
             if file.isPunct(token + 1, ASCII.openBrace) {
                 block = token + 1
@@ -1824,10 +1832,18 @@ struct Walker {
             } else {
                 block = nil
             }
-            guard let block, onlyStartsTask(block) else { return false }
+            guard let block, onlyStartsTask(block) || (ignoresCancellation(block) && !setsCompletionBlock) else {
+                return false
+            }
             added += 1
         }
-        return added > 0
+        if added > 0 { return true }
+        // `let queue = OperationQueue()` in the body, and nothing added to it.
+        return range.contains { token in
+            file.isIdentifier(token) && file.text(token) == queue && file.word(token - 1) == .let
+                && file.isPunct(token + 1, ASCII.equals) && file.is(token + 2, "OperationQueue")
+                && file.isPunct(token + 3, ASCII.openParen) && file.isPunct(token + 4, ASCII.closeParen)
+        }
     }
 
     /// The `{` of the block of `let name = BlockOperation { … }` declared in `range`.
@@ -1844,6 +1860,20 @@ struct Walker {
         guard close > open, file.is(open + 1, "Task"), file.isPunct(open + 2, ASCII.openBrace) else { return false }
         let taskClose = Int(file.matching[open + 2])
         return taskClose + 1 == close
+    }
+
+    /// Whether the operation block opened at `open` never reads `isCancelled` nor calls `cancel`, and does not
+    /// complete the task itself before it ends (`setTaskCompleted` in the block, not in a closure it starts): once
+    /// running, cancelling its operation does not stop it, and its work goes on after the block has returned or
+    /// after time is up.
+    private func ignoresCancellation(_ open: Int) -> Bool {
+        let close = Int(file.matching[open])
+        guard close > open else { return false }
+        let own = file.scopeOf[open + 1]
+        return !((open + 1)..<close).contains {
+            file.is($0, "isCancelled") || file.is($0, "cancel")
+                || (file.scopeOf[$0] == own && isCompletionOfTask($0))
+        }
     }
 
     /// Whether the code in `start..<end` starts work for later — a closure given to `Task`, `Task.detached` or a
