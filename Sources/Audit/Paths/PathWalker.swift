@@ -1838,12 +1838,27 @@ struct Walker {
             added += 1
         }
         if added > 0 { return true }
-        // `let queue = OperationQueue()` in the body, and nothing added to it.
-        return range.contains { token in
-            file.isIdentifier(token) && file.text(token) == queue && file.word(token - 1) == .let
-                && file.isPunct(token + 1, ASCII.equals) && file.is(token + 2, "OperationQueue")
-                && file.isPunct(token + 3, ASCII.openParen) && file.isPunct(token + 4, ASCII.closeParen)
+        // `let queue = OperationQueue()` in the body, nothing added to it, and named besides only to set its own
+        // properties (`queue.maxConcurrentOperationCount = 2`) and in the expiration handler: handed to nothing that
+        // could give it work.
+        var declared = false
+        for token in range
+        where file.isIdentifier(token) && file.text(token) == queue && !file.isPunct(token - 1, ASCII.dot) {
+            if file.word(token - 1) == .let, file.isPunct(token + 1, ASCII.equals),
+                file.is(token + 2, "OperationQueue"),
+                file.isPunct(token + 3, ASCII.openParen), file.isPunct(token + 4, ASCII.closeParen)
+            {
+                declared = true
+            } else if (start..<end).contains(token)
+                || (file.isPunct(token + 1, ASCII.dot) && file.isIdentifier(token + 2)
+                    && file.isPunct(token + 3, ASCII.equals) && !file.isPunct(token + 4, ASCII.equals))
+            {
+                continue
+            } else {
+                return false
+            }
         }
+        return declared
     }
 
     /// The `{` of the block of `let name = BlockOperation { … }` declared in `range`.
