@@ -435,6 +435,7 @@ struct FactCollector {
                 case .let, .var:
                     collectConstant(at: index)
                     collectStoredValue(at: index)
+                    collectPropertyType(at: index)
                     noteLocal(at: index + 1)
                 case .case:
                     collectEnumCases(at: index)
@@ -549,6 +550,7 @@ struct FactCollector {
                 arguments: values, hasTrailingClosure: trailingClosure, caller: owner[scope],
                 deferredBy: deferral[scope],
                 onStateChange: onStateChange[scope], inExpirationHandler: isInsideExpirationHandler(index),
+                receiverProperty: receiverProperty(ofCallAt: index),
                 token: Int32(index), line: Int32(token.line), column: Int32(file.column(index))))
         noteBackgroundFacts(
             name: name, at: index, call: callIndex, arguments: arguments, values: values,
@@ -590,6 +592,52 @@ struct FactCollector {
         if word == .`self` || word == .selfType { return .implicit }
         let first = file.text(cursor)
         return first.first?.isUppercase == true ? .type(first) : .instance
+    }
+
+    /// The property a call is made on when its receiver is one name, or `self.` and one name, optionally unwrapped
+    /// (`manager.start()`, `self.manager?.start()`); `nil` for any other receiver.
+    private func receiverProperty(ofCallAt index: Int) -> String? {
+        guard file.isPunct(index - 1, ASCII.dot) else { return nil }
+        var name = index - 2
+        if file.isPunct(name, ASCII.question) || file.isPunct(name, ASCII.bang) { name -= 1 }
+        guard file.isIdentifier(name), file.word(name) == .none,
+            file.text(name).first.map({ $0.isLowercase || $0 == "_" }) == true
+        else { return nil }
+        if file.isPunct(name - 1, ASCII.dot) {
+            guard file.word(name - 2) == .`self`, !file.isPunct(name - 3, ASCII.dot) else { return nil }
+        }
+        return file.text(name)
+    }
+
+    /// `let name: Type`, `var name: Type?`, `let name = Type(…)`, `let name = Type.shared` declared in a type's body:
+    /// the type a call on the property reaches (`PropertyType`). A generic, collection, tuple or function type, or a
+    /// value of any other form, is left out.
+    private mutating func collectPropertyType(at index: Int) {
+        let scope = Int(file.scopeOf[index])
+        guard file.scopes[scope].kind == .type, typeOfScope[scope] >= 0, file.isIdentifier(index + 1),
+            file.word(index + 1) == .none
+        else { return }
+        let owner = summary.types[Int(typeOfScope[scope])].name
+        var cursor = index + 2
+        var type: Int?
+        if file.isPunct(cursor, ASCII.colon) {
+            cursor += 1
+            while file.isIdentifier(cursor), file.isPunct(cursor + 1, ASCII.dot), file.isIdentifier(cursor + 2) {
+                cursor += 2
+            }
+            guard file.isIdentifier(cursor), file.word(cursor) == .none, !file.isPunct(cursor + 1, ASCII.less),
+                !file.isPunct(cursor + 1, ASCII.dot)
+            else { return }
+            type = cursor
+        } else if file.isPunct(cursor, ASCII.equals), file.isIdentifier(cursor + 1), file.word(cursor + 1) == .none,
+            file.isPunct(cursor + 2, ASCII.openParen)
+                || (file.isPunct(cursor + 2, ASCII.dot) && file.isIdentifier(cursor + 3)
+                    && !file.isPunct(cursor + 4, ASCII.dot) && !file.isPunct(cursor + 4, ASCII.openParen))
+        {
+            type = cursor + 1
+        }
+        guard let type, file.text(type).first?.isUppercase == true else { return }
+        summary.propertyTypes.append(PropertyType(owner: owner, name: file.text(index + 1), type: file.text(type)))
     }
 
     private func opensClosure(of callee: Int, at brace: Int) -> Bool {

@@ -12,6 +12,7 @@ struct FileSummary: Sendable {
     var callables: [CallableInfo] = []
     var calls: [CallInfo] = []
     var constants: [ConstantInfo] = []
+    var propertyTypes: [PropertyType] = []
     var registrations: [RegistrationInfo] = []
     var requests: [RequestInfo] = []
     var sessions: [SessionInfo] = []
@@ -211,9 +212,20 @@ struct CallInfo: Sendable {
     var onStateChange = false
     /// Made in a background task's expiration handler, which runs only when time runs out.
     var inExpirationHandler = false
+    /// For a call on a stored property of the caller's type (`manager.start()`, `self.manager?.start()`), the
+    /// property's name: its declared type (`FileSummary.propertyTypes`) tells which type's method is called.
+    var receiverProperty: String?
     var token: Int32
     var line: Int32
     var column: Int32
+}
+
+/// A property of a type with the type it is declared or made with: `let manager: SyncManager`, `var store =
+/// Store()`, `private let client = Client.shared`.
+struct PropertyType: Sendable {
+    var owner: String
+    var name: String
+    var type: String
 }
 
 struct ConstantInfo: Sendable {

@@ -67,6 +67,9 @@ final class ProjectIndex {
     private var typeDeclarations: Set<String> = []
     /// Types marked as the program's entry (`@main`, `@UIApplicationMain`).
     private var entryTypes: Set<String> = []
+    /// The type of each property of a type (`FileSummary.propertyTypes`), by its name and owner; a property declared
+    /// with two types (in `#if` branches) has none.
+    private var propertyTypes: [NameKey: String?] = [:]
     /// Reads of a static member (`Manager.shared`) by the type's name, with the file each is in.
     private var staticReads: [String: [(file: Int32, read: StaticRead)]] = [:]
 
@@ -110,6 +113,14 @@ final class ProjectIndex {
             }
             for constant in file.constants {
                 constantsByName[constant.name, default: []].append((Int32(fileIndex), constant))
+            }
+            for property in file.propertyTypes {
+                let key = NameKey(name: property.name, scope: property.owner)
+                if let known = propertyTypes[key] {
+                    if known != property.type { propertyTypes[key] = .some(nil) }
+                } else {
+                    propertyTypes[key] = property.type
+                }
             }
             stateChangeSelectors.formUnion(file.stateChangeSelectors)
             for read in file.staticReads { staticReads[read.type, default: []].append((Int32(fileIndex), read)) }
@@ -191,7 +202,7 @@ final class ProjectIndex {
     /// or the global functions, not a value whose type it cannot tell.
     func isJoinedByType(_ call: CallID) -> Bool {
         let info = self.call(call)
-        if case .instance = info.receiver { return false }
+        if case .instance = info.receiver { return typedCandidates(info, from: call.file) != nil }
         return !resolve(call: info, from: call.file).isEmpty
     }
 
@@ -247,11 +258,42 @@ final class ProjectIndex {
             let globals = accepting(byNameAndType[NameKey(name: call.name, scope: nil)] ?? [], call)
             if !globals.isEmpty { return narrowed(globals, file) }
         case .instance:
-            break
+            if let typed = typedCandidates(call, from: file) { return typed }
         }
         if all.count <= Self.candidateLimit { return accepting(all, call) }
         let local = accepting(byNameAndFile[NameKey(name: call.name, scope: files[Int(file)].path)] ?? [], call)
         return local.count <= Self.candidateLimit ? local : []
+    }
+
+    /// For a call on a property of the caller's type (`manager.start()`) whose declared type the sources declare
+    /// (`let manager: SyncManager`), the methods of that name of the type, of the types it inherits from, and of the
+    /// types that inherit from it (overrides, conformers of a protocol); `nil` when the property's type is not known,
+    /// the caller binds a local of the name, or no such method fits the call.
+    private func typedCandidates(_ call: CallInfo, from file: Int32) -> [CallableID]? {
+        guard let property = call.receiverProperty else { return nil }
+        let caller = callable(CallableID(file: file, index: call.caller))
+        guard let owner = caller.typeName, !caller.locals.contains(property), !caller.parameters.contains(property),
+            let known = propertyTypes[NameKey(name: property, scope: owner)], let type = known,
+            declaredTypes.contains(type)
+        else { return nil }
+        // Up the supertypes the sources declare, and down the subtypes, each way on its own (a sibling that shares a
+        // protocol is no type the property can hold).
+        func walk(_ next: (String) -> [String]) -> [String] {
+            var found: [String] = [type]
+            var index = 0
+            while index < found.count, found.count < 16 {
+                for related in next(found[index]).sorted()
+                where declaredTypes.contains(related) && !found.contains(related) {
+                    found.append(related)
+                }
+                index += 1
+            }
+            return found
+        }
+        let types = walk { Array(self.inherits[$0] ?? []) } + walk { self.subtypesOf[$0] ?? [] }.dropFirst()
+        let candidates = accepting(
+            types.flatMap { byNameAndType[NameKey(name: call.name, scope: $0)] ?? [] }, call)
+        return candidates.isEmpty ? nil : narrowed(candidates, file)
     }
 
     /// The candidates whose argument labels the call's labels can be a prefix of; a call on a value reaches no
