@@ -178,7 +178,8 @@ struct HandlerCheck {
             let site = project.file(Int(onlyLogs.file)).location(Int(onlyLogs.token))
             let does =
                 outcome.expirationHandlerOnlyLogs != nil
-                ? "only logs (or schedules again): it neither cancels the work nor completes the task"
+                ? "only logs (or schedules again, or sets a flag nothing tests while the work runs): it neither cancels "
+                    + "the work nor completes the task"
                 : "only starts work for later (a `Task` or an async dispatch): what that work cancels or completes "
                     + "happens after the handler has returned"
             report(

@@ -1696,7 +1696,10 @@ struct Walker {
         if file.isPunct(index + 1, ASCII.equals), !file.isPunct(index + 2, ASCII.equals), name == "expirationHandler" {
             if file.isPunct(index + 2, ASCII.openBrace) {
                 let close = Int(file.matching[index + 2])
-                if close > index, onlyLogs(from: index + 3, to: close) {
+                if close > index,
+                    onlyLogs(from: index + 3, to: close)
+                        || onlySetsUntestedFlags(from: index + 3, to: close, setAt: index)
+                {
                     found.expirationHandlerOnlyLogs = found.expirationHandlerOnlyLogs ?? site(index)
                 } else if close > index, paths.obligation == .taskCompleted, onlyDefers(from: index + 3, to: close) {
                     found.expirationHandlerOnlyDefers = found.expirationHandlerOnlyDefers ?? site(index)
@@ -1795,6 +1798,68 @@ struct Walker {
             index += 1
         }
         return true
+    }
+
+    /// Whether the code in `start..<end` (the expiration handler set at `assignment`) only sets variables of the body
+    /// around it to a literal (`didExpire = true`) and besides only logs, while that body reads none of them but in the
+    /// arguments of a `setTaskCompleted` (`task.setTaskCompleted(success: !didExpire)`): no test of the flag stops the
+    /// work, which runs on, and the task is completed, if at all, only when it is done.
+    private func onlySetsUntestedFlags(from start: Int, to end: Int, setAt assignment: Int) -> Bool {
+        let body = file.scopes[Int(file.scopeOf[assignment])]
+        guard body.open >= 0, body.close > body.open else { return false }
+        var flags: Set<String> = []
+        var piece = start
+        var index = start
+        while index < end {
+            guard file.isPunct(index, ASCII.equals), !file.isPunct(index + 1, ASCII.equals),
+                !file.isPunct(index - 1, ASCII.equals), !file.isPunct(index - 1, ASCII.bang),
+                !file.isPunct(index - 1, ASCII.less), !file.isPunct(index - 1, ASCII.greater)
+            else {
+                index += 1
+                continue
+            }
+            let name = index - 1
+            let value = index + 1
+            guard file.isIdentifier(name), !file.isPunct(name - 1, ASCII.dot),
+                file.word(value) == .true || file.word(value) == .false,
+                file.startsStatement(value + 1) || file.isPunct(value + 1, ASCII.semicolon)
+                    || file.isPunct(value + 1, ASCII.closeBrace),
+                onlyLogs(from: piece, to: name)
+            else { return false }
+            flags.insert(file.text(name))
+            piece = value + 1
+            index = value + 1
+        }
+        guard !flags.isEmpty, onlyLogs(from: piece, to: end) else { return false }
+        // Each flag a `var` of the body itself, read nowhere else in it but in a completion's arguments.
+        let handler = (start - 1)...end
+        for flag in flags {
+            var declared = false
+            for token in Int(body.open)..<Int(body.close)
+            where !handler.contains(token) && file.isIdentifier(token) && file.text(token) == flag
+                && !file.isPunct(token - 1, ASCII.dot)
+            {
+                if file.word(token - 1) == .var, Int(file.scopeOf[token]) == Int(file.scopeOf[assignment]) {
+                    declared = true
+                } else if !inCompletionArguments(token) {
+                    return false
+                }
+            }
+            guard declared else { return false }
+        }
+        return true
+    }
+
+    /// Whether `token` lies in the parentheses of a `setTaskCompleted(…)` call.
+    private func inCompletionArguments(_ token: Int) -> Bool {
+        var cursor = token - 1
+        while cursor >= 0, token - cursor < 16 {
+            if file.isPunct(cursor, ASCII.openParen), Int(file.matching[cursor]) > token {
+                return file.is(cursor - 1, "setTaskCompleted")
+            }
+            cursor -= 1
+        }
+        return false
     }
 
     /// Whether the code in `start..<end` (the expiration handler set at `assignment`) only cancels the operations of a
