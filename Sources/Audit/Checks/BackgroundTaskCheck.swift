@@ -989,11 +989,7 @@ struct BackgroundTaskCheck {
         let scope = file.scopes[Int(info.scope)]
         for token in max(Int(scope.open), 0)..<min(Int(scope.close), file.count) {
             if file.is(token, "invalid") || file.is(token, "UIBackgroundTaskInvalid") { return true }
-            if file.isPunct(token, ASCII.equals), !file.isPunct(token + 1, ASCII.equals),
-                !file.isPunct(token - 1, ASCII.equals), !file.isPunct(token - 1, ASCII.bang),
-                !file.isPunct(token - 1, ASCII.less), !file.isPunct(token - 1, ASCII.greater),
-                file.word(token - 2) != .let, file.word(token - 2) != .var
-            {
+            if file.isAssignment(token), file.word(token - 2) != .let, file.word(token - 2) != .var {
                 // An assignment records something; a `let` binding (`guard let task = token as? …`) does not.
                 return true
             }

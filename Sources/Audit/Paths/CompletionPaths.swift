@@ -42,8 +42,8 @@ struct PathOutcome: Sendable {
     /// An expiration handler was set that only starts work for later (a `Task { … }`, an async dispatch) besides
     /// logging: whatever that work cancels or completes, it does after the handler has returned. Where it is set.
     var expirationHandlerOnlyDefers: Site?
-    /// Where an expiration handler that only cancels operations whose blocks merely start a `Task` is set: those
-    /// operations have finished, and cancelling them stops nothing.
+    /// Where an expiration handler that only cancels a queue's operations, none of which stops when cancelled
+    /// (`Walker.cancelsIgnoredOperations`), is set: cancelling them stops nothing.
     var expirationHandlerCancelsNothing: Site?
     /// An expiration handler was set that completes the task only in work it starts for later, whatever else it stops
     /// at once: where it is set.
@@ -427,10 +427,7 @@ final class CompletionPaths {
         guard open >= 0, close > open else { return false }
         let locals = Self.locals(of: info, in: file, from: open, to: close)
         for index in (open + 1)..<close {
-            if file.isPunct(index, ASCII.equals), !file.isPunct(index + 1, ASCII.equals),
-                !file.isPunct(index - 1, ASCII.equals), !file.isPunct(index - 1, ASCII.bang),
-                !file.isPunct(index - 1, ASCII.less), !file.isPunct(index - 1, ASCII.greater)
-            {
+            if file.isAssignment(index) {
                 // A local being declared (`let line = …`) or set, or a member of an object the function made
                 // (`crumb.level = .info`), is no effect; anything else assigned is.
                 guard Self.assignsOwnState(before: index, in: file, from: open, locals: locals) else { return false }

@@ -1777,10 +1777,7 @@ struct Walker {
     private func onlyLogs(from start: Int, to end: Int) -> Bool {
         var index = start
         while index < end {
-            if file.isPunct(index, ASCII.equals), !file.isPunct(index + 1, ASCII.equals),
-                !file.isPunct(index - 1, ASCII.equals), !file.isPunct(index - 1, ASCII.bang),
-                !file.isPunct(index - 1, ASCII.less), !file.isPunct(index - 1, ASCII.greater)
-            {
+            if file.isAssignment(index) {
                 return false
             }
             if file.isIdentifier(index), file.word(index) == .none, file.isPunct(index + 1, ASCII.openParen) {
@@ -1811,10 +1808,7 @@ struct Walker {
         var piece = start
         var index = start
         while index < end {
-            guard file.isPunct(index, ASCII.equals), !file.isPunct(index + 1, ASCII.equals),
-                !file.isPunct(index - 1, ASCII.equals), !file.isPunct(index - 1, ASCII.bang),
-                !file.isPunct(index - 1, ASCII.less), !file.isPunct(index - 1, ASCII.greater)
-            else {
+            guard file.isAssignment(index) else {
                 index += 1
                 continue
             }

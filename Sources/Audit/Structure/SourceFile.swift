@@ -40,6 +40,12 @@ final class SourceFile: Sendable {
         return token.kind == .punctuation && bytes[Int(token.start)] == byte
     }
 
+    /// Whether token `index` is the `=` of an assignment or binding, not part of `==`, `!=`, `<=` or `>=`.
+    func isAssignment(_ index: Int) -> Bool {
+        isPunct(index, ASCII.equals) && !isPunct(index + 1, ASCII.equals) && !isPunct(index - 1, ASCII.equals)
+            && !isPunct(index - 1, ASCII.bang) && !isPunct(index - 1, ASCII.less) && !isPunct(index - 1, ASCII.greater)
+    }
+
     @inline(__always)
     func isIdentifier(_ index: Int) -> Bool {
         index >= 0 && index < tokens.count && tokens[index].kind == .identifier
