@@ -1349,7 +1349,7 @@ struct Walker {
         // { report } }`, no `else` to either) made the work on some path too, so the outer skip is reported as well.
         if case .open(let origin) = entry, found.returnedUnfinished[origin] == nil,
             paths.obligation != .backgroundTaskEnded,
-            results.contains(where: { !isOpen($0) })
+            results.contains(where: { !isOpen($0) || leftOpenByCall($0) })
                 || results.prefix(heads.count).contains(where: { skippedInside($0, other: origin) })
         {
             for (position, result) in results.enumerated()
@@ -1372,6 +1372,12 @@ struct Walker {
     private func skippedInside(_ state: Fall, other origin: Site) -> Bool {
         guard case .open(let site) = state else { return false }
         return site != origin && found.returnedUnfinished[site] == nil
+    }
+
+    /// Open only where a function it called returned without the work, which that function made on its other paths.
+    private func leftOpenByCall(_ state: Fall) -> Bool {
+        if case .open(let site) = state { return found.returnedUnfinished[site] != nil }
+        return false
     }
 
     private func isOpen(_ state: Fall, from origin: Site) -> Bool {

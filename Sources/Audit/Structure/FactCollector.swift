@@ -594,14 +594,15 @@ struct FactCollector {
         return first.first?.isUppercase == true ? .type(first) : .instance
     }
 
-    /// The name a call is made on when its receiver is that one name, optionally unwrapped (`manager.start()`,
-    /// `manager?.start()`); `nil` for any other receiver. (`self.manager.start()` is classed with the caller's own
-    /// methods by `receiver(ofCallAt:)`, and not looked at here.)
+    /// The name a call is made on when its receiver is that one name, optionally unwrapped, or `self.` and that name
+    /// (`manager.start()`, `manager?.start()`, `self.manager.start()`); `nil` for any other receiver.
     private func receiverProperty(ofCallAt index: Int) -> String? {
         guard file.isPunct(index - 1, ASCII.dot) else { return nil }
         var name = index - 2
         if file.isPunct(name, ASCII.question) || file.isPunct(name, ASCII.bang) { name -= 1 }
-        guard file.isIdentifier(name), file.word(name) == .none, !file.isPunct(name - 1, ASCII.dot),
+        guard file.isIdentifier(name), file.word(name) == .none,
+            !file.isPunct(name - 1, ASCII.dot)
+                || file.word(name - 2) == .`self` && !file.isPunct(name - 3, ASCII.dot),
             isSmall(file.bytes[Int(file.tokens[name].start)]) || file.bytes[Int(file.tokens[name].start)] == 0x5F
         else { return nil }
         return file.text(name)

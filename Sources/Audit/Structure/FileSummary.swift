@@ -212,8 +212,9 @@ struct CallInfo: Sendable {
     var onStateChange = false
     /// Made in a background task's expiration handler, which runs only when time runs out.
     var inExpirationHandler = false
-    /// For a call made on one name (`manager.start()`, `manager?.start()`), that name: when it is a property of the
-    /// caller's type, its declared type (`FileSummary.propertyTypes`) tells which type's method is called.
+    /// For a call made on one name (`manager.start()`, `manager?.start()`, `self.manager.start()`), that name: when it
+    /// is a property of the caller's type, its declared type (`FileSummary.propertyTypes`) tells which type's method is
+    /// called.
     var receiverProperty: String?
     var token: Int32
     var line: Int32

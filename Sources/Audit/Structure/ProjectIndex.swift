@@ -231,8 +231,9 @@ final class ProjectIndex {
 
     /// Project callables a call may reach: same base name, the call's argument labels a prefix of the
     /// declaration's (defaulted and trailing-closure parameters may be left out), narrowed by what the call is made
-    /// on: the named type for `Type.foo()`, the caller's own type and then global functions for `foo()`. A
-    /// constructor call `Type(…)` reaches the type's initialisers and the initial values of its stored properties.
+    /// on: the named type for `Type.foo()`, the declared type of the caller's property for `manager.foo()` and
+    /// `self.manager.foo()`, the caller's own type and then global functions for `foo()`. A constructor call
+    /// `Type(…)` reaches the type's initialisers and the initial values of its stored properties.
     func resolve(call: CallInfo, from file: Int32) -> [CallableID] {
         guard let all = byName[call.name] else { return [] }
         if case .type(let typeName) = call.receiver, call.name.first?.isUppercase != true,
@@ -251,6 +252,7 @@ final class ProjectIndex {
             let inType = accepting(byNameAndType[NameKey(name: call.name, scope: typeName)] ?? [], call)
             if !inType.isEmpty { return narrowed(inType, file) }
         case .implicit:
+            if let typed = typedCandidates(call, from: file) { return typed }
             if let callerType = callable(CallableID(file: file, index: call.caller)).typeName {
                 let own = accepting(byNameAndType[NameKey(name: call.name, scope: callerType)] ?? [], call)
                 if !own.isEmpty { return narrowed(own, file) }
@@ -265,10 +267,10 @@ final class ProjectIndex {
         return local.count <= Self.candidateLimit ? local : []
     }
 
-    /// For a call on a property of the caller's type (`manager.start()`) whose declared type the sources declare
-    /// (`let manager: SyncManager`), the methods of that name of the type, of the types it inherits from, and of the
-    /// types that inherit from it (overrides, conformers of a protocol); `nil` when the property's type is not known,
-    /// the caller binds a local of the name, or no such method fits the call.
+    /// For a call on a property of the caller's type (`manager.start()`, `self.manager.start()`) whose declared type
+    /// the sources declare (`let manager: SyncManager`), the methods of that name of the type, of the types it inherits
+    /// from, and of the types that inherit from it (overrides, conformers of a protocol); `nil` when the property's type
+    /// is not known, the caller binds a local of the name, or no such method fits the call.
     private func typedCandidates(_ call: CallInfo, from file: Int32) -> [CallableID]? {
         guard let property = call.receiverProperty else { return nil }
         let caller = callable(CallableID(file: file, index: call.caller))
