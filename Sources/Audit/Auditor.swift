@@ -153,7 +153,8 @@ public struct Auditor: Sendable {
     }
 
     /// The tree's Xcode projects, and of them those that compile some file of the tree: a project that compiles none
-    /// is not trusted to tell (its paths may be spelled otherwise).
+    /// is not trusted to tell (its paths may be spelled otherwise), nor one that compiles files by absolute paths
+    /// outside its folder (`XcodeProject.compilesFilesElsewhere`).
     private static func trustedProjects(_ tree: SourceTree) -> (all: [XcodeProject], trusted: [XcodeProject]) {
         guard !tree.projects.isEmpty else { return ([], []) }
         let projects = tree.projects.compactMap { path -> XcodeProject? in
@@ -164,7 +165,10 @@ public struct Auditor: Sendable {
         var trusted = Set<Int>()
         for path in tree.swiftFiles {
             let key = XcodeProject.key(path)
-            for index in folders.holding(key) where projects[index].builds(key: key) { trusted.insert(index) }
+            for index in folders.holding(key)
+            where projects[index].builds(key: key) && !projects[index].compilesFilesElsewhere {
+                trusted.insert(index)
+            }
         }
         return (projects, projects.indices.filter(trusted.contains).map { projects[$0] })
     }

@@ -31,6 +31,9 @@ struct XcodeProject: Sendable {
     private(set) var appInfoPlists: Set<String> = []
     /// The paths of the Info.plist files any target's (or the project's) build settings name.
     private(set) var infoPlists: Set<String> = []
+    /// Whether a target compiles a file by an absolute path outside the project's folder (a group at
+    /// `/Users/name/…` on the author's machine): which of the tree's files that stands for cannot be told.
+    private(set) var compilesFilesElsewhere = false
     /// Whether every `INFOPLIST_FILE` of the project could be read: none names a build variable, and no build
     /// configuration takes settings from an `.xcconfig` file, which may set one.
     private(set) var readsEveryInfoPlist = true
@@ -47,7 +50,8 @@ struct XcodeProject: Sendable {
             case .string(let mainGroup)? = project["mainGroup"]
         else { return nil }
         var paths: [String: String] = [:]
-        resolve(mainGroup, under: directory, objects: objects, into: &paths, depth: 0)
+        var absolute: Set<String> = []
+        resolve(mainGroup, under: directory, objects: objects, into: &paths, absolute: &absolute, depth: 0)
         infoPlists.formUnion(infoPlists(of: project, objects: objects))
         // The build phases of targets whose `public` declarations nothing outside can call: an app's, an extension's.
         var appPhases: Set<String> = []
@@ -89,6 +93,7 @@ struct XcodeProject: Sendable {
                     let path = paths[reference]
                 else { continue }
                 compiled.insert(path.lowercased())
+                if absolute.contains(reference), !path.hasPrefix(directory + "/") { compilesFilesElsewhere = true }
                 if !appPhases.contains(id) { compiledByOthers.insert(path.lowercased()) }
             }
         }
@@ -163,32 +168,42 @@ struct XcodeProject: Sendable {
     /// `path` as projects compare paths: `normalized`, in lower case.
     static func key(_ path: String) -> String { normalized(path).lowercased() }
 
-    /// Records the paths of the group or file `id` and everything under it; `base` is its group's path.
+    /// Records the paths of the group or file `id` and everything under it; `base` is its group's path. The files whose
+    /// path an absolute one of theirs or of a group above them decides are also put in `absolute`.
     private mutating func resolve(
-        _ id: String, under base: String, objects: [String: Value], into paths: inout [String: String], depth: Int
+        _ id: String, under base: String, objects: [String: Value], into paths: inout [String: String],
+        absolute: inout Set<String>, fromAbsolute: Bool = false, depth: Int
     ) {
         guard depth < 64, case .dictionary(let object)? = objects[id], case .string(let isa)? = object["isa"] else {
             return
         }
         var here = base
+        var isAbsolute = fromAbsolute
         if case .string(let path)? = object["path"] {
             switch object["sourceTree"] {
             case .string("<group>")?: here = Self.normalized(base + "/" + path)
-            case .string("SOURCE_ROOT")?: here = Self.normalized(directory + "/" + path)
-            case .string("<absolute>")?: here = Self.normalized(path)
+            case .string("SOURCE_ROOT")?:
+                here = Self.normalized(directory + "/" + path)
+                isAbsolute = false
+            case .string("<absolute>")?:
+                here = Self.normalized(path)
+                isAbsolute = true
             default: return
             }
         }
         switch isa {
         case "PBXFileReference":
             paths[id] = here
+            if isAbsolute { absolute.insert(id) }
         case "PBXFileSystemSynchronizedRootGroup":
             compiledFolders.append(here.lowercased())
             synchronizedFolders[id] = here.lowercased()
         default:
             guard case .array(let children)? = object["children"] else { return }
             for case .string(let child) in children {
-                resolve(child, under: here, objects: objects, into: &paths, depth: depth + 1)
+                resolve(
+                    child, under: here, objects: objects, into: &paths, absolute: &absolute, fromAbsolute: isAbsolute,
+                    depth: depth + 1)
             }
         }
     }

@@ -84,7 +84,8 @@ struct XcodeProjectTests {
             	rootObject = P1;
             }
             """
-        let project = try #require(XcodeProject(path: "/repo/ios/App.xcodeproj/project.pbxproj", bytes: Array(text.utf8)))
+        let project = try #require(
+            XcodeProject(path: "/repo/ios/App.xcodeproj/project.pbxproj", bytes: Array(text.utf8)))
         #expect(project.appInfoPlists == ["/repo/ios/App/Info.plist", "/repo/ios/App/Info-Release.plist"])
         #expect(project.infoPlists == project.appInfoPlists.union(["/repo/ios/Widget/Info.plist"]))
         // `$(TARGET_NAME)` could name any file: which plists the targets use is then not known in full.
@@ -242,6 +243,61 @@ struct XcodeProjectTests {
         #expect(
             try Self.examples(["Kit/Kit.podspec": Self.podspec, "Kit/Classes/Kit.swift": Self.kit])
                 .contains("duplicate-registration"))
+    }
+
+    @Test("a project that compiles files by absolute paths on its author's machine cannot tell which files it builds")
+    func absolutePaths() throws {
+        // `App/AppDelegate.swift` by its group, `Shared/Log.swift` from a folder on the author's disk.
+        let text = Self.projectText("App")
+            .replacingOccurrences(
+                of: "B1 = {isa = PBXBuildFile; fileRef = R1; };",
+                with: "B1 = {isa = PBXBuildFile; fileRef = R1; };\n\t\tB2 = {isa = PBXBuildFile; fileRef = R2; };"
+            )
+            .replacingOccurrences(
+                of: "G0 = {isa = PBXGroup; children = (G1, );",
+                with: "R2 = {isa = PBXFileReference; path = Log.swift; sourceTree = \"<group>\"; };\n"
+                    + "\t\tG2 = {isa = PBXGroup; children = (R2, ); path = /Users/someone/Shared; sourceTree = \"<absolute>\"; };\n"
+                    + "\t\tG0 = {isa = PBXGroup; children = (G1, G2, );"
+            )
+            .replacingOccurrences(of: "files = (B1, );", with: "files = (B1, B2, );")
+        let project = try #require(XcodeProject(path: "/repo/App.xcodeproj/project.pbxproj", bytes: Array(text.utf8)))
+        #expect(project.builds("/repo/App/AppDelegate.swift"))
+        #expect(project.compilesFilesElsewhere)
+        let local = try #require(
+            XcodeProject(path: "/repo/App.xcodeproj/project.pbxproj", bytes: Array(Self.projectText("App").utf8)))
+        #expect(!local.compilesFilesElsewhere)
+        // A group above the project's folder, within the tree (`../Shared`), is no path elsewhere, whether the tree
+        // was given as an absolute path or not.
+        let shared = Self.text.replacingOccurrences(of: "App/../App/Views", with: "../Shared/Views")
+        for path in ["/repo/ios/App.xcodeproj/project.pbxproj", "ios/App.xcodeproj/project.pbxproj"] {
+            let project = try #require(XcodeProject(path: path, bytes: Array(shared.utf8)))
+            #expect(!project.compilesFilesElsewhere)
+            #expect(
+                project.builds(
+                    path.replacingOccurrences(
+                        of: "ios/App.xcodeproj/project.pbxproj", with: "Shared/Views/Main View.swift")))
+        }
+        // A second delegate in the project's folder, registering the same identifier: left out as a copy no target
+        // compiles when the project lists every file it builds; audited when the project names some by paths the
+        // tree does not have.
+        func rules(_ projectText: String) throws -> Set<String> {
+            let directory = TemporaryDirectory()
+            let files = [
+                "App.xcodeproj/project.pbxproj": projectText,
+                "App/AppDelegate.swift": Self.appDelegate(),
+                "App/Info.plist": Self.infoPropertyList,
+                "Old/AppDelegate.swift": Self.appDelegate(),
+            ]
+            for (path, text) in files {
+                try FileManager.default.createDirectory(
+                    atPath: (directory.path(path) as NSString).deletingLastPathComponent,
+                    withIntermediateDirectories: true)
+                try Data(text.utf8).write(to: URL(fileURLWithPath: directory.path(path)))
+            }
+            return Set(try Auditor().audit(paths: [directory.url.path]).findings.map(\.rule.id))
+        }
+        #expect(try rules(Self.projectText("App")).isEmpty)
+        #expect(try rules(text).contains("duplicate-registration"))
     }
 
     @Test("a copy beside a package's target folders is built by no package, one inside them is audited")

@@ -215,7 +215,8 @@ struct HandlerCheck {
         }
         if !outcome.submits, !outcome.escaped,
             !project.registersContinuedTask(CallID(file: Int32(fileIndex), index: registration.call)),
-            !isProcessingTask(registration, file: fileIndex, through: wrapperCall, requests: requests)
+            !isProcessingTask(registration, file: fileIndex, through: wrapperCall, requests: requests),
+            !takesProcessingTask(handler)
         {
             report(
                 .handlerNotRescheduling, at: location,
@@ -268,9 +269,24 @@ struct HandlerCheck {
         return false
     }
 
+    /// Whether the handler's body takes its task as a processing task (`task as? BGProcessingTask`), and never as an
+    /// app refresh task: whatever its identifier, it is not a refresh (`isProcessingTask`).
+    private func takesProcessingTask(_ handler: Handler) -> Bool {
+        let file = project.file(handler.file)
+        let close = Int(file.matching[handler.open])
+        guard close > handler.open else { return false }
+        var processing = false
+        for token in handler.open..<close where file.isIdentifier(token) {
+            if file.is(token, "BGAppRefreshTask") { return false }
+            if file.is(token, "BGProcessingTask") || file.is(token, "BGContinuedProcessingTask") { processing = true }
+        }
+        return processing
+    }
+
     /// A processing task runs for work the app has (Apple's sample cleans its database; a queue of uploads to drain)
     /// and is submitted when there is some — on a move to the background, at launch, when work is queued — so its
-    /// handler owes no successor; an app refresh task is expected to submit its own.
+    /// handler owes no successor; an app refresh task is expected to submit its own, a continued-processing task,
+    /// started by the person, none either.
     private func isProcessingTask(
         _ registration: RegistrationInfo, file: Int, through wrapperCall: CallID?, requests: RequestKinds
     ) -> Bool {
@@ -282,7 +298,7 @@ struct HandlerCheck {
         guard !values.isEmpty else { return false }
         return values.allSatisfy { value in
             guard case .known = value, let kinds = requests[value] else { return false }
-            return kinds == [.processing]
+            return kinds.isSubset(of: [.processing, .continued])
         }
     }
 

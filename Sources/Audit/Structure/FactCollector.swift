@@ -61,7 +61,7 @@ struct FactCollector {
             } else if !mentions {
                 mentions =
                     file.is(index, "BGTaskScheduler") || file.is(index, "BGAppRefreshTaskRequest")
-                    || file.is(index, "BGProcessingTaskRequest")
+                    || file.is(index, "BGProcessingTaskRequest") || file.is(index, "BGContinuedProcessingTaskRequest")
             }
         }
         mentionsScheduler = mentions

@@ -192,9 +192,14 @@ final class ProjectIndex {
     /// Whether `call`, which the index joined to no function, may still be a call of `id`: its labels fit `id`'s, and
     /// it is not made on a type the sources do not declare (`UIApplication.shared.beginBackgroundTask { … }` beside
     /// the app's own `beginBackgroundTask()`). Such a call is left unjoined when too many functions share the name.
+    /// Swift 2 left a method's first label out of its calls (`upload(image)` for `func upload(anImage: UIImage)`):
+    /// such a call may reach it too.
     func mayReach(_ call: CallID, _ id: CallableID) -> Bool {
-        let info = self.call(call)
+        var info = self.call(call)
         if case .type(let name) = info.receiver, !declaredTypes.contains(name) { return false }
+        if !accepting([id], info).isEmpty { return true }
+        guard info.labels.first == "_", let first = callable(id).labels.first, first != "_" else { return false }
+        info.labels[0] = first
         return !accepting([id], info).isEmpty
     }
 
@@ -517,8 +522,35 @@ final class ProjectIndex {
         let supertypes = supertypes(of: typeName)
         if !exposedTypes.isDisjoint(with: supertypes.declared) { return true }
         return supertypes.outside.contains { parent in
-            Self.supertypeRequirementPrefixes[parent].map { $0.contains(where: member.hasPrefix) } ?? true
+            Self.supertypeRequirementPrefixes[parent].map { $0.contains(where: member.hasPrefix) }
+                ?? Self.mayBeDelegateCallback(member, of: parent)
         }
+    }
+
+    /// Whether `member` may be a callback of `supertype`, a protocol of code outside the sources: any member may, unless
+    /// the protocol is a delegate's (`MessagingDelegate`, `GIDSignInDelegate`), whose callbacks begin, by Cocoa's
+    /// convention, with the name of the object that sends them (`messaging(_:didReceiveRegistrationToken:)`,
+    /// `sign(_:didSignInFor:withError:)`): its first word, after the framework's prefix or with it (`URLSession`'s
+    /// `urlSession`).
+    static func mayBeDelegateCallback(_ member: String, of supertype: String) -> Bool {
+        guard supertype.hasSuffix("Delegate"), supertype.count > "Delegate".count else { return true }
+        var words: [String] = []
+        var word = ""
+        let sender = Array(supertype.dropLast("Delegate".count))
+        for (position, character) in sender.enumerated() {
+            let startsWord =
+                character.isUppercase && position > 0
+                && (!sender[position - 1].isUppercase
+                    || position + 1 < sender.count && sender[position + 1].isLowercase)
+            if startsWord, !word.isEmpty {
+                words.append(word)
+                word = ""
+            }
+            word.append(character)
+        }
+        words.append(word)
+        let name = member.lowercased()
+        return words.prefix(2).contains { name.hasPrefix($0.lowercased()) }
     }
 
     /// Delegate protocols of the system's frameworks: the system calls an object that conforms to one once code has
