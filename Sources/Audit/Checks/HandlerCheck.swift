@@ -109,10 +109,12 @@ struct HandlerCheck {
             for leak in Set(outcome.leaks).sorted(by: { ($0.file, $0.token) < ($1.file, $1.token) }) {
                 let leakFile = project.file(Int(leak.file))
                 // Taken only once the work was cancelled, which only the expiration handler does, and it has
-                // completed the task: `guard !Task.isCancelled else { return }`, or a flag it sets.
+                // completed the task: `guard !Task.isCancelled else { return }`, a URL session task's cancelled
+                // error (`code == .cancelled`), or a flag it sets.
                 if outcome.expirationCompletes,
                     Self.leavesWhenCancelled(
-                        leakFile, Int(leak.token), marks: outcome.expirationMarks.union(["isCancelled"]))
+                        leakFile, Int(leak.token),
+                        marks: outcome.expirationMarks.union(["isCancelled", "cancelled", "NSURLErrorCancelled"]))
                 {
                     continue
                 }
@@ -150,8 +152,9 @@ struct HandlerCheck {
         if outcome.expirationCompletes, !outcome.expirationStops {
             // Nothing the expiration handler does keeps the callback from coming after it.
             reportEach(Set(outcome.completionsInCallbacks).subtracting(repeatedSites), .taskCompletedTwice) { _, _ in
-                "The expiration handler completes the task for \(identifier) and stops nothing, and this callback "
-                    + "completes it again whenever it comes: when time runs out first, the task is completed twice."
+                "The expiration handler completes the task for \(identifier), but nothing it does keeps this "
+                    + "callback from coming (cancelling a URL session task still calls its completion handler), and "
+                    + "the callback completes it again: when time runs out first, the task is completed twice."
             }
         }
         if outcome.expirationCompletes {

@@ -560,7 +560,12 @@ struct Walker {
                 if file.word(cursor) == .let || file.word(cursor) == .var, file.isIdentifier(cursor + 1) {
                     locals.insert(file.text(cursor + 1))
                 }
-                if file.is(cursor, "isCancelled") { return true }
+                // `Task.isCancelled`, a URL session task's `(error as? URLError)?.code == .cancelled`.
+                if file.is(cursor, "isCancelled") || file.is(cursor, "NSURLErrorCancelled")
+                    || file.is(cursor, "cancelled") && file.isPunct(cursor - 1, ASCII.dot)
+                {
+                    return true
+                }
                 if file.word(cursor) == .`self`, file.isPunct(cursor + 1, ASCII.dot) { return true }
                 // (An argument's label, `forPrimaryKey: id`, names nothing.)
                 if file.isIdentifier(cursor), file.word(cursor) == .none, !file.isPunct(cursor - 1, ASCII.dot),
@@ -615,7 +620,37 @@ struct Walker {
     private func stopsWork(in open: Int, _ close: Int) -> Bool {
         for index in (open + 1)..<close where file.isIdentifier(index) && file.isPunct(index + 1, ASCII.openParen) {
             let name = file.text(index)
+            if name == "cancel", file.isPunct(index - 1, ASCII.dot), file.isIdentifier(index - 2),
+                isSessionTaskWithHandler(file.text(index - 2), before: open)
+            {
+                continue
+            }
             if ["cancel", "invalidate", "stop", "suspend"].contains(where: { name.hasPrefix($0) }) { return true }
+        }
+        return false
+    }
+
+    /// Whether `name` is bound, in the function or closure around `index` and before it, to a URL session task made
+    /// with a completion handler (`let work = URLSession.shared.dataTask(with: request) { … }`): cancelling that task
+    /// calls the handler all the same (with `NSURLErrorCancelled`), so the cancel stops nothing the handler does.
+    private func isSessionTaskWithHandler(_ name: String, before index: Int) -> Bool {
+        guard let callable = file.callable(containing: index) else { return false }
+        let start = Int(file.scopes[callable].open)
+        guard start >= 0, start < index else { return false }
+        for token in start..<index
+        where file.text(token) == name && file.isPunct(token + 1, ASCII.equals)
+            && (file.word(token - 1) == .let || file.word(token - 1) == .var)
+        {
+            // `URLSession.shared.dataTask(`, `self.session.uploadTask(`: the call's name a few tokens on.
+            for call in (token + 2)..<min(token + 10, index)
+            where file.isPunct(call + 1, ASCII.openParen)
+                && ["dataTask", "uploadTask", "downloadTask"].contains(file.text(call))
+            {
+                let closeParen = Int(file.matching[call + 1])
+                guard closeParen > call else { return false }
+                return file.isPunct(closeParen + 1, ASCII.openBrace)
+                    || ((call + 2)..<closeParen).contains { file.is($0, "completionHandler") }
+            }
         }
         return false
     }
