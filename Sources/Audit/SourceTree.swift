@@ -26,8 +26,9 @@ struct SourceTree {
     /// Cordova plugin's `plugin.xml`), and pods' specs: read only to see whether they write the permitted task
     /// identifiers or the background modes.
     var manifests: [String] = []
-    /// READMEs and setup guides (`README.md`, `INSTALL.md`, `docs/SETUP.md`): read only to see whether a library tells
-    /// the app that embeds it which background mode to turn on.
+    /// READMEs, setup guides and other pages (`README.md`, `INSTALL.md`, `docs/SETUP.md`, `INFO_PLIST.md`; not a
+    /// changelog, licence or contributing guide): read only to see whether a library tells the app that embeds it
+    /// which background mode to turn on.
     var documents: [String] = []
     /// Xcode projects' `project.pbxproj` files: which Swift files in a project's folder its targets compile.
     var projects: [String] = []
@@ -158,7 +159,7 @@ struct SourceTree {
                 otherSources.append(path)
             } else if entry.name.hasSuffix(".yml") || entry.name.hasSuffix(".yaml") || entry.name == "plugin.xml" {
                 manifests.append(path)
-            } else if entry.name.hasSuffix(".md"), Self.isSetupDocument(entry.name, in: directory) {
+            } else if entry.name.hasSuffix(".md"), Self.isSetupDocument(entry.name) {
                 documents.append(path)
             } else if entry.name == "project.pbxproj" {
                 projects.append(path)
@@ -174,15 +175,15 @@ struct SourceTree {
         }
     }
 
-    /// Whether the Markdown file `name` in `directory` tells how to set a library up: a README, an installation or
-    /// setup guide, or any page of a `docs` folder (not a changelog beside them, which names what changed).
-    private static func isSetupDocument(_ name: String, in directory: String) -> Bool {
+    /// Whether the Markdown file `name` may tell how to set a library up: a README, an installation or setup guide, a
+    /// page of a `docs` folder, a page on the app's `Info.plist` (`INFO_PLIST.md`) — any page but those that name what
+    /// changed, the licence, or how to contribute.
+    private static func isSetupDocument(_ name: String) -> Bool {
         let lowercased = name.lowercased()
-        if ["readme", "install", "setup", "getting", "integration"].contains(where: lowercased.hasPrefix) {
-            return true
-        }
-        let folder = directory.split(separator: "/").last?.lowercased() ?? ""
-        return (folder == "docs" || folder == "doc" || folder == "documentation") && !lowercased.hasPrefix("changelog")
+        return ![
+            "changelog", "changes", "history", "release", "license", "licence", "contributing", "code_of_conduct",
+            "code-of-conduct", "security", "authors", "pull_request_template", "issue_template",
+        ].contains(where: lowercased.hasPrefix)
     }
 
     /// The bytes of the file at `path`.
