@@ -1583,8 +1583,11 @@ struct Walker {
         while file.word(cursor) == .catch {
             guard let open = bodyOpen(from: cursor + 1, limit: limit) else { return limit }
             let catchClose = Int(file.matching[open])
+            // Still the path a called function left unfinished (its returns are where it is reported), or a path of
+            // its own that the `catch` leaves.
             let catchEntry: Fall =
-                !isOpen(entry) ? entry : firstTryReports(from: start + 2, to: close) ? .completed : .open(site(cursor))
+                !isOpen(entry) || leftOpenByCall(entry)
+                ? entry : firstTryReports(from: start + 2, to: close) ? .completed : .open(site(cursor))
             results.append(block(open + 1, catchClose, entry: catchEntry, inDo: inDo))
             if caughtAfterFinishing, isOpen(catchEntry), paths.obligation == .taskCompleted {
                 // The error may come after the task was completed: the `catch` runs again from there, and what it
