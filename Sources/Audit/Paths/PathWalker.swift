@@ -317,7 +317,10 @@ struct Walker {
         if paths.obligation == .taskCompleted, isTaskClosure(scope) {
             found.completionsInTasks += uncancellableCompletions(
                 from: body, to: close, closure: open, marks: found.expirationMarks)
-        } else if paths.obligation == .taskCompleted, scope.name >= 0 {
+        } else if paths.obligation == .taskCompleted,
+            scope.name >= 0 || scope.assignee >= 0 && file.is(Int(scope.assignee), "completionBlock")
+        {
+            // A callback handed to a call, or an operation's completion block, which runs once the operation ends.
             var sites = unconditionalCompletions(from: body, to: close, closure: open)
             let setsHandler = (body..<close).contains(where: assignsExpirationHandler)
             if sites.isEmpty, !isOpen(fall), !setsHandler, !testsState(from: body, to: close, closure: open) {
@@ -617,9 +620,18 @@ struct Walker {
 
     /// Whether the closure `open..<close`, an expiration handler, stops some work: it calls a function named like one
     /// that cancels, invalidates, stops or suspends.
-    private func stopsWork(in open: Int, _ close: Int) -> Bool {
+    private func stopsWork(in open: Int, _ close: Int, setAt assignment: Int) -> Bool {
+        let body = file.scopes[Int(file.scopeOf[assignment])]
         for index in (open + 1)..<close where file.isIdentifier(index) && file.isPunct(index + 1, ASCII.openParen) {
             let name = file.text(index)
+            // `queue.cancelAllOperations()` where every operation of the queue goes on when cancelled, once running.
+            if name == "cancelAllOperations", file.isPunct(index - 1, ASCII.dot), file.isIdentifier(index - 2),
+                body.open >= 0, body.close > body.open,
+                addedOperationsIgnoreCancellation(
+                    file.text(index - 2), in: Int(body.open)..<Int(body.close), completionBlocks: false) == true
+            {
+                continue
+            }
             if name == "cancel", file.isPunct(index - 1, ASCII.dot), file.isIdentifier(index - 2),
                 isSessionTaskWithHandler(file.text(index - 2), before: open)
             {
@@ -1765,7 +1777,7 @@ struct Walker {
                         found.expirationCompletes = true
                         found.expirationMarks.formUnion(
                             CompletionPaths.expirationMarks(ofHandlerAt: index + 2, in: file))
-                        if stopsWork(in: index + 2, close) { found.expirationStops = true }
+                        if stopsWork(in: index + 2, close, setAt: index) { found.expirationStops = true }
                         let body = file.scopes[Int(file.scopeOf[index])]
                         if body.kind == .function || body.kind == .closure, body.close > body.open {
                             found.completionsInTasks += uncancellableCompletions(
@@ -1920,27 +1932,11 @@ struct Walker {
         // A completion block (`operation.completionBlock = { task.setTaskCompleted(…) }`) runs as soon as a cancelled
         // operation that had not started is taken off the queue: cancelling completes the task then.
         let setsCompletionBlock = range.contains { file.is($0, "completionBlock") }
-        var added = 0
-        for token in range where file.isPunct(token - 1, ASCII.dot) && file.text(token - 2) == queue {
-            // Operations given in an array, or on a queue's other adders, are not followed.
-            if file.is(token, "addOperations") || file.is(token, "addBarrierBlock") { return false }
-            guard file.is(token, "addOperation") else { continue }
-            let block: Int?
-            if file.isPunct(token + 1, ASCII.openBrace) {
-                block = token + 1
-            } else if file.isPunct(token + 1, ASCII.openParen), file.isIdentifier(token + 2),
-                file.isPunct(token + 3, ASCII.closeParen)
-            {
-                block = operationBlock(named: file.text(token + 2), in: Int(body.open)..<token)
-            } else {
-                block = nil
-            }
-            guard let block, onlyStartsTask(block) || (ignoresCancellation(block) && !setsCompletionBlock) else {
-                return false
-            }
-            added += 1
+        switch addedOperationsIgnoreCancellation(queue, in: range, completionBlocks: setsCompletionBlock) {
+        case true?: return true
+        case false?: return false
+        case nil: break
         }
-        if added > 0 { return true }
         // `let queue = OperationQueue()` in the body, nothing added to it, and named besides only to set its own
         // properties (`queue.maxConcurrentOperationCount = 2`) and in the expiration handler: handed to nothing that
         // could give it work.
@@ -1962,6 +1958,35 @@ struct Walker {
             }
         }
         return declared
+    }
+
+    /// Whether every operation the code in `range` adds to `queue` is a block that goes on when cancelled: one that
+    /// merely starts a `Task`, or one that never reads `isCancelled` (unless `completionBlocks`: a completion block
+    /// runs at once for an operation cancelled before it started); `nil` when it adds none.
+    private func addedOperationsIgnoreCancellation(_ queue: String, in range: Range<Int>, completionBlocks: Bool)
+        -> Bool?
+    {
+        var added = 0
+        for token in range where file.isPunct(token - 1, ASCII.dot) && file.text(token - 2) == queue {
+            // Operations given in an array, or on a queue's other adders, are not followed.
+            if file.is(token, "addOperations") || file.is(token, "addBarrierBlock") { return false }
+            guard file.is(token, "addOperation") else { continue }
+            let block: Int?
+            if file.isPunct(token + 1, ASCII.openBrace) {
+                block = token + 1
+            } else if file.isPunct(token + 1, ASCII.openParen), file.isIdentifier(token + 2),
+                file.isPunct(token + 3, ASCII.closeParen)
+            {
+                block = operationBlock(named: file.text(token + 2), in: range.lowerBound..<token)
+            } else {
+                block = nil
+            }
+            guard let block, onlyStartsTask(block) || (ignoresCancellation(block) && !completionBlocks) else {
+                return false
+            }
+            added += 1
+        }
+        return added > 0 ? true : nil
     }
 
     /// The `{` of the block of `let name = BlockOperation { … }` declared in `range`.
