@@ -422,12 +422,20 @@ struct Walker {
         let own = Int(file.scopeOf[open])
         var awaited = false
         var sites: [Site] = []
+        // A completion in a `defer` of the body's own level runs when the body ends, after every `await` of it.
+        var deferred: Site?
         for index in body..<close {
             if file.word(index) == .await { awaited = true }
             if file.is(index, "checkCancellation"), cancellationFallsThrough(at: index, within: own) { continue }
             if file.is(index, "isCancelled") || file.is(index, "checkCancellation") { return sites }
             // A look at a flag the expiration handler sets (`guard !expired else { return }`) tells the paths apart.
             if file.isIdentifier(index), !marks.isEmpty, marks.contains(file.text(index)) { return sites }
+            if deferred == nil, isCompletionOfTask(index), case let scope = file.scopes[Int(file.scopeOf[index])],
+                scope.kind == .control, scope.control == .defer, Int(scope.parent) == own
+            {
+                deferred = site(index)
+                continue
+            }
             guard awaited, isCompletionOfTask(index) else { continue }
             var scope = Int(file.scopeOf[index])
             var reached = true
@@ -453,6 +461,7 @@ struct Walker {
             }
             if reached, scope == own { sites.append(site(index)) }
         }
+        if let deferred, awaited { sites.append(deferred) }
         return sites
     }
 
