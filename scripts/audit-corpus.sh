@@ -17,7 +17,8 @@
 # A finding at that exit and a row at a line from the `guard` or `if` to its opening brace (or the reverse) are
 # matched, one finding to one row, when the exit is the first statement of the block's own level that leaves, or the
 # one-line block (`else { return }`) that ends the condition's last line. So are a `case …:` or `default:` line and
-# the first `return` (or `throw`) of its clause's own level, before the next clause, a plain `} else {` whose block
+# the first `return` (or `throw`) of its clause's own level, before the next clause, a `catch` line and the first
+# `return` (or `throw`) of its block's own level, a plain `} else {` whose block
 # does not leave and the `return` (or `throw`) right after its `if`, and a request made
 # (`BGAppRefreshTaskRequest(identifier: …)`) and the first `submit(` of it within 12 lines. So are a finding at the
 # `func` line of the function a registration names as its handler, whose message names the registration (`registered
@@ -118,6 +119,7 @@ REQUEST = re.compile(r"\bBG\w*TaskRequest\(\s*identifier:")
 SUBMIT = re.compile(r"\.submit\(")
 CLAUSE = re.compile(r"^\s*(?:case\b[^:]*|default)\s*:\s*$")
 ELSE = re.compile(r"^\s*\}\s*else\s*\{\s*$")
+CATCH = re.compile(r"^\s*(?:\}\s*)?catch\b[^{}]*\{\s*$")
 INLINE_EXIT = re.compile(r"\{\s*(?:return|throw)\b[^{}]*\}\s*$")
 exits_cache = {}
 FUNCTION = re.compile(r"^\s*(?:(?:@\w+|private|fileprivate|public|internal|open|static|final|override|nonisolated)\s+)*func\b")
@@ -194,6 +196,19 @@ def condition_exits(repository, path):
                 break
             depth += braces(lines[body])
             if depth < 0:
+                break
+    # A `catch` (`} catch {`, `catch let error as URLError {`) and the first exit of its block's own level: the clause
+    # a path leaves by and the `return` it leaves at are one place.
+    for start, line in enumerate(lines):
+        if not CATCH.match(line.split("//")[0]):
+            continue
+        depth = 1
+        for body in range(start + 1, min(len(lines), start + 12)):
+            if depth == 1 and EXIT.match(lines[body]):
+                pairs.add((start + 1, body + 1))
+                break
+            depth += braces(lines[body])
+            if depth <= 0:
                 break
     # A plain `} else {` whose block has no exit of its own and the `return` (or `throw`) the path reaches right after
     # the `if`: the branch a path leaves by and the exit it leaves at are one place.
