@@ -423,14 +423,16 @@ struct RegistrationCheck {
 
     /// Whether the sources hand identifier `value` to code they do not hold, which may register it: a literal of it
     /// assigned to a member of a type the sources do not declare (a plugin's
-    /// `BackgroundServicePlugin.taskIdentifier = "…"`).
+    /// `BackgroundServicePlugin.taskIdentifier = "…"`), or given as the first argument of such a type's method named
+    /// for registering (Flutter's workmanager: `WorkmanagerPlugin.registerPeriodicTask(withIdentifier: "…")`).
     private func handedToOutsideCode(_ value: String) -> Bool {
         let needle = Array(value.utf8)
         for fileIndex in 0..<project.fileCount
         where project.sources[fileIndex].firstRange(of: needle) != nil {
             let file = project.file(fileIndex)
-            for token in 0..<file.count where file.stringValue(token) == value && file.isPunct(token - 1, ASCII.equals)
-            {
+            for token in 0..<file.count where file.stringValue(token) == value {
+                if registersOutside(argument: token, in: file) { return true }
+                guard file.isPunct(token - 1, ASCII.equals) else { continue }
                 // `Type.member = "…"` (also `Module.Type.member`): the type is the name before the last dot.
                 var cursor = token - 2
                 guard file.isIdentifier(cursor), file.isPunct(cursor - 1, ASCII.dot), file.isIdentifier(cursor - 2)
@@ -441,6 +443,21 @@ struct RegistrationCheck {
             }
         }
         return false
+    }
+
+    /// Whether the literal at `token` is the first argument of a method named for registering (`register…`) of a type
+    /// the sources do not declare: `Plugin.registerTask("…")`, `Plugin.registerTask(withIdentifier: "…")`.
+    private func registersOutside(argument token: Int, in file: SourceFile) -> Bool {
+        let open =
+            file.isPunct(token - 1, ASCII.openParen)
+            ? token - 1
+            : file.isPunct(token - 1, ASCII.colon) && file.isIdentifier(token - 2)
+                && file.isPunct(token - 3, ASCII.openParen) ? token - 3 : -1
+        guard open > 2, file.isIdentifier(open - 1), file.text(open - 1).hasPrefix("register"),
+            file.isPunct(open - 2, ASCII.dot), file.isIdentifier(open - 3), !file.isPunct(open - 4, ASCII.dot)
+        else { return false }
+        let type = file.text(open - 3)
+        return type.first?.isUppercase == true && !project.index.declares(type: type)
     }
 
     /// Two registrations in different branches of the same `#if` never both compile.
