@@ -186,7 +186,6 @@ struct XcodeProjectTests {
     static func examples(_ linked: [String: String] = [:], twoImports: String = "", inner: String = "") throws
         -> Set<String>
     {
-        let directory = TemporaryDirectory()
         var files = [
             "Examples/One/\(inner)One.xcodeproj/project.pbxproj": projectText("One"),
             "Examples/One/\(inner)One/AppDelegate.swift": appDelegate(),
@@ -196,6 +195,12 @@ struct XcodeProjectTests {
             "Examples/Two/\(inner)Two/Info.plist": infoPropertyList,
         ]
         files.merge(linked) { _, new in new }
+        return try rules(auditing: files)
+    }
+
+    /// The rules that found something in a tree of `files` (path: text).
+    static func rules(auditing files: [String: String]) throws -> Set<String> {
+        let directory = TemporaryDirectory()
         for (path, text) in files {
             try FileManager.default.createDirectory(
                 atPath: (directory.path(path) as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
@@ -281,20 +286,12 @@ struct XcodeProjectTests {
         // compiles when the project lists every file it builds; audited when the project names some by paths the
         // tree does not have.
         func rules(_ projectText: String) throws -> Set<String> {
-            let directory = TemporaryDirectory()
-            let files = [
+            try Self.rules(auditing: [
                 "App.xcodeproj/project.pbxproj": projectText,
                 "App/AppDelegate.swift": Self.appDelegate(),
                 "App/Info.plist": Self.infoPropertyList,
                 "Old/AppDelegate.swift": Self.appDelegate(),
-            ]
-            for (path, text) in files {
-                try FileManager.default.createDirectory(
-                    atPath: (directory.path(path) as NSString).deletingLastPathComponent,
-                    withIntermediateDirectories: true)
-                try Data(text.utf8).write(to: URL(fileURLWithPath: directory.path(path)))
-            }
-            return Set(try Auditor().audit(paths: [directory.url.path]).findings.map(\.rule.id))
+            ])
         }
         #expect(try rules(Self.projectText("App")).isEmpty)
         #expect(try rules(text).contains("duplicate-registration"))
@@ -303,8 +300,7 @@ struct XcodeProjectTests {
     @Test("a copy beside a package's target folders is built by no package, one inside them is audited")
     func packageFolders() throws {
         func rules(backup: String) throws -> Set<String> {
-            let directory = TemporaryDirectory()
-            let files = [
+            try Self.rules(auditing: [
                 "App.xcodeproj/project.pbxproj": Self.projectText("App"),
                 "App/AppDelegate.swift": Self.appDelegate(),
                 "App/Info.plist": Self.infoPropertyList,
@@ -314,14 +310,7 @@ struct XcodeProjectTests {
                 let package = Package(name: "App", targets: [.target(name: "App", path: "App")])
                 """,
                 backup: Self.appDelegate(),
-            ]
-            for (path, text) in files {
-                try FileManager.default.createDirectory(
-                    atPath: (directory.path(path) as NSString).deletingLastPathComponent,
-                    withIntermediateDirectories: true)
-                try Data(text.utf8).write(to: URL(fileURLWithPath: directory.path(path)))
-            }
-            return Set(try Auditor().audit(paths: [directory.url.path]).findings.map(\.rule.id))
+            ])
         }
         #expect(try rules(backup: "Backup-2025/AppDelegate.swift").isEmpty)
         #expect(try rules(backup: "Sources/Kit/AppDelegate.swift").contains("duplicate-registration"))

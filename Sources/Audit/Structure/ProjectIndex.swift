@@ -532,7 +532,7 @@ final class ProjectIndex {
     /// convention, with the name of the object that sends them (`messaging(_:didReceiveRegistrationToken:)`,
     /// `sign(_:didSignInFor:withError:)`): its first word, after the framework's prefix or with it (`URLSession`'s
     /// `urlSession`).
-    static func mayBeDelegateCallback(_ member: String, of supertype: String) -> Bool {
+    private static func mayBeDelegateCallback(_ member: String, of supertype: String) -> Bool {
         guard supertype.hasSuffix("Delegate"), supertype.count > "Delegate".count else { return true }
         var words: [String] = []
         var word = ""
