@@ -7,7 +7,7 @@ struct HandlerCheck {
 
     func run(into findings: inout [Finding]) {
         let paths = CompletionPaths(project: project, obligation: .taskCompleted)
-        let requests = Self.requestKinds(project)
+        let requests = project.requestKinds
         for fileIndex in 0..<project.fileCount {
             let summary = project.summary(fileIndex)
             guard summary.needsDetailedPass, !summary.registrations.isEmpty else { continue }
@@ -29,7 +29,7 @@ struct HandlerCheck {
     }
 
     private func check(
-        _ registration: RegistrationInfo, file fileIndex: Int, paths: CompletionPaths, requests: RequestKinds,
+        _ registration: RegistrationInfo, file fileIndex: Int, paths: CompletionPaths, requests: Project.RequestKinds,
         into findings: inout [Finding]
     ) {
         let file = project.file(fileIndex)
@@ -53,7 +53,8 @@ struct HandlerCheck {
     /// of the app's own wrapper `wrapperCall` when there is one.
     private func judge(
         _ handler: Handler, of registration: RegistrationInfo, file fileIndex: Int, identifier described: String,
-        registeredAt: SourceLocation, through wrapperCall: CallID?, paths: CompletionPaths, requests: RequestKinds,
+        registeredAt: SourceLocation, through wrapperCall: CallID?, paths: CompletionPaths,
+        requests: Project.RequestKinds,
         into findings: inout [Finding]
     ) {
         // A handler for an identifier nothing requests (or only code nothing runs) never runs:
@@ -291,7 +292,7 @@ struct HandlerCheck {
     /// handler owes no successor; an app refresh task is expected to submit its own, a continued-processing task,
     /// started by the person, none either.
     private func isProcessingTask(
-        _ registration: RegistrationInfo, file: Int, through wrapperCall: CallID?, requests: RequestKinds
+        _ registration: RegistrationInfo, file: Int, through wrapperCall: CallID?, requests: Project.RequestKinds
     ) -> Bool {
         let index = project.index
         let callID = CallID(file: Int32(file), index: registration.call)
@@ -308,7 +309,7 @@ struct HandlerCheck {
     /// Whether no request is ever built for the registered identifier (every value known, and no request's identifier
     /// unknown): the handler never runs, so it has no chain to stop; `registered-never-submitted` names the fault.
     private func isNeverRequested(
-        _ registration: RegistrationInfo, file: Int, through wrapperCall: CallID?, requests: RequestKinds
+        _ registration: RegistrationInfo, file: Int, through wrapperCall: CallID?, requests: Project.RequestKinds
     ) -> Bool {
         let index = project.index
         let callID = CallID(file: Int32(file), index: registration.call)
@@ -320,26 +321,6 @@ struct HandlerCheck {
             guard case .known = value else { return false }
             return requests[value] == nil
         }
-    }
-
-    /// For each identifier, the kinds of request built for it.
-    private typealias RequestKinds = [IdentifierValue: Set<RequestInfo.Kind>]
-
-    /// A request built only in code nothing runs counts for nothing.
-    private static func requestKinds(_ project: Project) -> RequestKinds {
-        let index = project.index
-        var result: RequestKinds = [:]
-        for (fileIndex, summary) in index.files.enumerated() {
-            for request in summary.requests {
-                let call = CallID(file: Int32(fileIndex), index: request.call)
-                guard !project.isUnreachable(index.caller(of: call)) else { continue }
-                for identifier in index.resolveIdentifier(request.identifier, in: index.caller(of: call), origin: call)
-                {
-                    result[identifier.value, default: []].insert(request.kind)
-                }
-            }
-        }
-        return result
     }
 
     /// The registered identifier as a reader knows it: its value when the sources tell it, else the expression.

@@ -37,7 +37,7 @@ struct RegistrationCheck {
                         submitted: index.isSubmitted(fromCallable: index.caller(of: callID))))
             }
         }
-        checkLaunch(registrations, continued: Self.continuedIdentifiers(requests), into: &findings)
+        checkLaunch(registrations, into: &findings)
         // A watch app's `.backgroundTask(.appRefresh(…))` runs when WatchKit's `scheduleBackgroundRefresh(…)` asks,
         // whatever its identifier; BGTaskScheduler and its permitted list play no part on watchOS.
         var watchRefreshes: [Occurrence] = []
@@ -86,19 +86,9 @@ struct RegistrationCheck {
 
     // MARK: register-outside-launch
 
-    /// The identifiers every request of which is a continued-processing request.
-    private static func continuedIdentifiers(_ requests: [RequestOccurrence]) -> Set<String> {
-        var kinds: [String: Set<RequestInfo.Kind>] = [:]
-        for request in requests {
-            for identifier in request.identifiers {
-                if case .known(let value) = identifier.value { kinds[value, default: []].insert(request.request.kind) }
-            }
-        }
-        return Set(kinds.compactMap { $0.value == [.continued] ? $0.key : nil })
-    }
-
-    private func checkLaunch(_ registrations: [Occurrence], continued: Set<String>, into findings: inout [Finding]) {
+    private func checkLaunch(_ registrations: [Occurrence], into findings: inout [Finding]) {
         let index = project.index
+        let requests = project.requestKinds
         for occurrence in registrations
         where occurrence.registration.kind == .scheduler {
             let callID = CallID(file: Int32(occurrence.file), index: occurrence.registration.call)
@@ -108,7 +98,7 @@ struct RegistrationCheck {
             if project.registersContinuedTask(callID) { continue }
             if !occurrence.identifiers.isEmpty,
                 occurrence.identifiers.allSatisfy({
-                    if case .known(let value) = $0.value { continued.contains(value) } else { false }
+                    if case .known = $0.value { requests[$0.value] == [.continued] } else { false }
                 })
             {
                 continue

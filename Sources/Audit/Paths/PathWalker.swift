@@ -627,24 +627,24 @@ struct Walker {
         return completed ? sites : []
     }
 
-    /// Whether the closure `open..<close`, an expiration handler, stops some work: it calls a function named like one
-    /// that cancels, invalidates, stops or suspends.
+    /// Whether the closure `open..<close`, the expiration handler set at `assignment`, stops some work: it calls a
+    /// function named like one that cancels, invalidates, stops or suspends, other than a cancel that stops nothing.
     private func stopsWork(in open: Int, _ close: Int, setAt assignment: Int) -> Bool {
         let body = file.scopes[Int(file.scopeOf[assignment])]
         for index in (open + 1)..<close where file.isIdentifier(index) && file.isPunct(index + 1, ASCII.openParen) {
             let name = file.text(index)
-            // `queue.cancelAllOperations()` where every operation of the queue goes on when cancelled, once running.
-            if name == "cancelAllOperations", file.isPunct(index - 1, ASCII.dot), file.isIdentifier(index - 2),
-                body.open >= 0, body.close > body.open,
-                addedOperationsIgnoreCancellation(
-                    file.text(index - 2), in: Int(body.open)..<Int(body.close), completionBlocks: false) == true
-            {
-                continue
-            }
-            if name == "cancel", file.isPunct(index - 1, ASCII.dot), file.isIdentifier(index - 2),
-                isSessionTaskWithHandler(file.text(index - 2), before: open)
-            {
-                continue
+            // A cancel that stops nothing, on a name of the body: `queue.cancelAllOperations()` where every operation
+            // of the queue goes on when cancelled once running, `work.cancel()` of a URL session task whose completion
+            // handler runs all the same.
+            if file.isPunct(index - 1, ASCII.dot), file.isIdentifier(index - 2) {
+                let receiver = file.text(index - 2)
+                if name == "cancelAllOperations", body.open >= 0, body.close > body.open,
+                    addedOperationsIgnoreCancellation(
+                        receiver, in: Int(body.open)..<Int(body.close), completionBlocks: false) == true
+                {
+                    continue
+                }
+                if name == "cancel", isSessionTaskWithHandler(receiver, before: open) { continue }
             }
             if ["cancel", "invalidate", "stop", "suspend"].contains(where: { name.hasPrefix($0) }) { return true }
         }
@@ -1941,10 +1941,8 @@ struct Walker {
         // A completion block (`operation.completionBlock = { task.setTaskCompleted(…) }`) runs as soon as a cancelled
         // operation that had not started is taken off the queue: cancelling completes the task then.
         let setsCompletionBlock = range.contains { file.is($0, "completionBlock") }
-        switch addedOperationsIgnoreCancellation(queue, in: range, completionBlocks: setsCompletionBlock) {
-        case true?: return true
-        case false?: return false
-        case nil: break
+        if let ignored = addedOperationsIgnoreCancellation(queue, in: range, completionBlocks: setsCompletionBlock) {
+            return ignored
         }
         // `let queue = OperationQueue()` in the body, nothing added to it, and named besides only to set its own
         // properties (`queue.maxConcurrentOperationCount = 2`) and in the expiration handler: handed to nothing that

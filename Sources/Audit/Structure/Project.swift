@@ -132,6 +132,26 @@ final class Project {
             .contains(where: continuedRegistrations.callers.contains)
     }
 
+    /// For each identifier, the kinds of request built for it.
+    typealias RequestKinds = [IdentifierValue: Set<RequestInfo.Kind>]
+
+    /// The kinds of request built for each identifier, found once; a request built only in code nothing runs counts
+    /// for nothing.
+    private(set) lazy var requestKinds: RequestKinds = {
+        var result: RequestKinds = [:]
+        for (fileIndex, summary) in index.files.enumerated() {
+            for request in summary.requests {
+                let call = CallID(file: Int32(fileIndex), index: request.call)
+                guard !isUnreachable(index.caller(of: call)) else { continue }
+                for identifier in index.resolveIdentifier(request.identifier, in: index.caller(of: call), origin: call)
+                {
+                    result[identifier.value, default: []].insert(request.kind)
+                }
+            }
+        }
+        return result
+    }()
+
     /// The continued-processing registrations, and the callables that hold them, found once.
     private lazy var continuedRegistrations: (calls: Set<CallID>, callers: Set<CallableID>) = {
         var calls: Set<CallID> = []
