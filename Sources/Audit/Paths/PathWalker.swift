@@ -644,7 +644,11 @@ struct Walker {
                 {
                     continue
                 }
-                if name == "cancel", isSessionTaskWithHandler(receiver, before: open) { continue }
+                if name == "cancel",
+                    isSessionTaskWithHandler(receiver, before: open) || isStartedWorkItem(receiver, before: open)
+                {
+                    continue
+                }
             }
             if ["cancel", "invalidate", "stop", "suspend"].contains(where: { name.hasPrefix($0) }) { return true }
         }
@@ -674,6 +678,40 @@ struct Walker {
             }
         }
         return false
+    }
+
+    /// Whether `name` is bound, in the function or closure around `index` and before it, to a `DispatchWorkItem` whose
+    /// block never reads `isCancelled`, which that function hands to a queue at once (`queue.async(execute: work)`):
+    /// cancelling a work item "does not affect the execution of a work item that has already begun", and by the time
+    /// the expiration handler runs this one has.
+    /// (https://developer.apple.com/documentation/dispatch/dispatchworkitem/cancel())
+    private func isStartedWorkItem(_ name: String, before index: Int) -> Bool {
+        guard let callable = file.callable(containing: index) else { return false }
+        let start = Int(file.scopes[callable].open)
+        let end = Int(file.scopes[callable].close)
+        guard start >= 0, start < index, end > index else { return false }
+        var block: Range<Int>?
+        for token in start..<index
+        where file.text(token) == name && file.isPunct(token + 1, ASCII.equals)
+            && (file.word(token - 1) == .let || file.word(token - 1) == .var) && file.is(token + 2, "DispatchWorkItem")
+        {
+            // `DispatchWorkItem { … }`, `DispatchWorkItem(qos: .utility) { … }`, `DispatchWorkItem(block: { … })`.
+            var cursor = token + 3
+            if file.isPunct(cursor, ASCII.openParen) {
+                let closeParen = Int(file.matching[cursor])
+                guard closeParen > cursor else { return false }
+                let inner = ((cursor + 1)..<closeParen).first { file.isPunct($0, ASCII.openBrace) }
+                cursor = inner ?? closeParen + 1
+            }
+            guard file.isPunct(cursor, ASCII.openBrace), Int(file.matching[cursor]) > cursor else { return false }
+            block = cursor..<Int(file.matching[cursor])
+        }
+        guard let block, !block.contains(where: { file.is($0, "isCancelled") }) else { return false }
+        // `queue.async(execute: work)`, not `asyncAfter`, whose deadline the cancel may come before.
+        return (block.upperBound..<end).contains { token in
+            file.is(token, "async") && file.isPunct(token + 1, ASCII.openParen) && file.is(token + 2, "execute")
+                && file.isPunct(token + 3, ASCII.colon) && file.text(token + 4) == name
+        }
     }
 
     /// The sequence operations whose closure is applied to each element and yields a value, a Boolean or nothing
