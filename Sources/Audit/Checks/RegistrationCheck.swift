@@ -59,6 +59,8 @@ struct RegistrationCheck {
             "\"\(value)\" has a launch handler, but no code submits a BGTaskRequest with this identifier, so the task "
                 + "never runs."
         }
+        let outside = outsideRegistrations()
+        reportOutsideUnsubmitted(outside, submitted: submitted, into: &findings)
         checkChainStarts(registrations, requests, into: &findings)
         // A registration nothing can run (in a type nothing makes, a function nothing calls, a wrapper no code calls)
         // registers nothing.
@@ -74,7 +76,7 @@ struct RegistrationCheck {
                 + "; the submit raises \"No launch handler registered\"."
         }
         checkDuplicates(live, into: &findings)
-        checkPermitted(live, into: &findings)
+        checkPermitted(live, outside: outside, into: &findings)
     }
 
     private static func display(_ value: IdentifierValue) -> String {
@@ -450,6 +452,96 @@ struct RegistrationCheck {
         return type.first?.isUppercase == true && !project.index.declares(type: type)
     }
 
+    /// An identifier the sources hand to a plugin they do not hold, which registers a launch handler for it: a literal
+    /// given as the first argument of a method of the plugin's type named for registering a task
+    /// (`WorkmanagerPlugin.registerPeriodicTask(withIdentifier: "…")`), which leaves the submits to the plugin's
+    /// users, or assigned to its member named for the identifier (`SwiftFlutterBackgroundServicePlugin.taskIdentifier =
+    /// "…"`), whose plugin registers and submits the task itself.
+    private struct OutsideRegistration {
+        var value: String
+        var plugin: String
+        var location: SourceLocation
+        /// The plugin submits the task too; the register call's form waits for code that submits it.
+        var submitsItself: Bool
+    }
+
+    /// The identifiers live code hands to plugins that register them (`OutsideRegistration`).
+    private func outsideRegistrations() -> [OutsideRegistration] {
+        var found: [OutsideRegistration] = []
+        for fileIndex in 0..<project.fileCount {
+            let summary = project.summary(fileIndex)
+            guard
+                summary.calls.contains(where: { $0.name.hasPrefix("register") })
+                    || project.sources[fileIndex].firstRange(of: Array("dentifier".utf8)) != nil
+            else { continue }
+            let file = project.file(fileIndex)
+            for token in 0..<file.count {
+                guard let value = file.stringValue(token), !value.isEmpty, !value.contains("\\(") else { continue }
+                let plugin: String
+                let submitsItself: Bool
+                if registersOutside(argument: token, in: file), let open = openParen(before: token, in: file),
+                    file.text(open - 1).contains("Task")
+                {
+                    plugin = file.text(open - 3)
+                    submitsItself = false
+                } else if file.isPunct(token - 1, ASCII.equals), file.isIdentifier(token - 2),
+                    file.text(token - 2).lowercased().contains("identifier"), file.isPunct(token - 3, ASCII.dot),
+                    file.isIdentifier(token - 4), !file.isPunct(token - 5, ASCII.dot), file.text(token - 4) != "Self",
+                    file.text(token - 4).first?.isUppercase == true,
+                    !project.index.declares(type: file.text(token - 4))
+                {
+                    plugin = file.text(token - 4)
+                    submitsItself = true
+                } else {
+                    continue
+                }
+                let scope = file.callable(containing: token) ?? 0
+                guard let callable = summary.callables.firstIndex(where: { Int($0.scope) == scope }),
+                    !project.isUnreachable(CallableID(file: Int32(fileIndex), index: Int32(callable)))
+                else { continue }
+                found.append(
+                    OutsideRegistration(
+                        value: value, plugin: plugin, location: file.location(token), submitsItself: submitsItself))
+            }
+        }
+        return found
+    }
+
+    /// The `(` of the call whose first argument is the literal at `token` (`register("…")`,
+    /// `register(withIdentifier: "…")`).
+    private func openParen(before token: Int, in file: SourceFile) -> Int? {
+        if file.isPunct(token - 1, ASCII.openParen) { return token - 1 }
+        if file.isPunct(token - 1, ASCII.colon), file.isPunct(token - 3, ASCII.openParen) { return token - 3 }
+        return nil
+    }
+
+    /// Reports an identifier handed to a plugin's register method that no code submits: not the app's Swift, and no
+    /// source the audit does not parse (the Dart or JavaScript that would schedule it) names it.
+    private func reportOutsideUnsubmitted(
+        _ outside: [OutsideRegistration], submitted: [ResolvedIdentifier], into findings: inout [Finding]
+    ) {
+        var named: Set<String> = []
+        for identifier in submitted {
+            guard case .known(let value) = identifier.value else { return }
+            named.insert(value)
+        }
+        var reported: Set<String> = []
+        for registration in outside
+        where !registration.submitsItself && !named.contains(registration.value)
+            // Too short a name may be met by chance in the other sources, and then cannot be looked up there.
+            && registration.value.count >= 8 && !namedElsewhere(registration.value)
+            && reported.insert(registration.value).inserted
+        {
+            findings.append(
+                Finding(
+                    rule: .registeredNeverSubmitted, at: registration.location,
+                    message:
+                        "\"\(registration.value)\" is handed to `\(registration.plugin)`, which registers a launch "
+                        + "handler for it, but no code submits or schedules a task with this identifier, so it never runs."
+                ))
+        }
+    }
+
     /// Two registrations in different branches of the same `#if` never both compile.
     private static func exclusive<Value>(_ lhs: Value, _ rhs: Value, conditions: KeyPath<Value, [UInt32]>) -> Bool {
         for left in lhs[keyPath: conditions] {
@@ -462,7 +554,9 @@ struct RegistrationCheck {
 
     /// `live`: the registrations code can run; a dead one's identifier, whatever it is, leaves every permitted one
     /// unregistered.
-    private func checkPermitted(_ live: [Occurrence], into findings: inout [Finding]) {
+    private func checkPermitted(
+        _ live: [Occurrence], outside: [OutsideRegistration], into findings: inout [Finding]
+    ) {
         // An app extension's plist (a widget's) does not list the app's background tasks, nor does a framework's (a
         // vendored XCFramework's, an SDK's own): with only those in the tree, the app's own Info.plist is not there to
         // judge against.
@@ -528,6 +622,24 @@ struct RegistrationCheck {
                         rule: .identifierNotPermitted, at: project.index.location(of: identifier.origin),
                         message: message))
             }
+        }
+        // Registered by a plugin the sources hand it to: the plugin's registration is refused as the app's would be.
+        for registration in outside where !registered.contains(registration.value) {
+            registered.append(registration.value)
+            guard !patterns.contains(where: { PermittedIdentifiers.matches(registration.value, pattern: $0) }) else {
+                continue
+            }
+            let list =
+                declaring.isEmpty
+                ? "no Info.plist in the tree has BGTaskSchedulerPermittedIdentifiers"
+                : "BGTaskSchedulerPermittedIdentifiers in " + declaring.map(\.path).joined(separator: ", ")
+                    + " does not list it"
+            findings.append(
+                Finding(
+                    rule: .identifierNotPermitted, at: registration.location,
+                    message:
+                        "\"\(registration.value)\" is handed to `\(registration.plugin)`, which registers a launch "
+                        + "handler for it, but \(list)."))
         }
         // An identifier registered from a value the sources cannot tell could be any permitted one; one built from
         // an interpolated literal, any whose literal ends fit it (`"\(bundle).refresh"` may be
