@@ -9,6 +9,17 @@ public func runPipeline(arguments: [String], environment: [String: String], io: 
     await run(arguments, environment: environment, io: io, registry: .standard).rawValue
 }
 
+/// Whether the command line may fit or apply a model, so that `main` loads OpenBLAS before anything else (it picks
+/// the library's kernels as it loads): every command but `audit`, which reads an iOS app's sources, and `help`, and a
+/// line that names no command (`--help`, `--version`) or does not parse (its usage error needs no library). The
+/// audit then runs where OpenBLAS is not installed, as on an iOS team's build machine.
+public func commandNeedsLinearAlgebra(_ arguments: [String]) -> Bool {
+    guard let split = try? RootCommand.split(Token.tokenize(arguments)), !split.wantsVersion,
+        let name = split.commandName
+    else { return false }
+    return name != AuditCommand.spec.name && name != HelpCommand.spec.name
+}
+
 /// `runPipeline` with the commands to choose from, so tests can drive the same path with their own.
 func run(
     _ arguments: [String], environment: [String: String], io: CommandIO, registry: CommandRegistry

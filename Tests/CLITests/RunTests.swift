@@ -30,6 +30,19 @@ struct RunTests {
         }
     }
 
+    @Test("only a command that may fit or apply a model loads OpenBLAS: the audit, help and --version run without it")
+    func linearAlgebraOnlyWhereModelsAre() {
+        for arguments in [
+            ["audit", "MyApp"], ["audit", "--json", "."], ["help"], ["help", "retrain"], ["--help"], ["--version"],
+            [], ["--bogus"],
+        ] {
+            #expect(!commandNeedsLinearAlgebra(arguments), "\(arguments)")
+        }
+        for arguments in [["retrain"], ["--db", "audit", "retrain"], ["predict", "--user", "a"], ["status"], ["run"]] {
+            #expect(commandNeedsLinearAlgebra(arguments), "\(arguments)")
+        }
+    }
+
     @Test("a global option given both before and after the command is an error")
     func globalTwice() async {
         let result = await runTest(["--db", "a.sqlite", "probe", "--user", "alice", "--db", "b.sqlite"])
