@@ -470,49 +470,80 @@ struct RegistrationCheck {
         var found: [OutsideRegistration] = []
         for fileIndex in 0..<project.fileCount {
             let summary = project.summary(fileIndex)
-            guard
-                summary.calls.contains(where: { $0.name.hasPrefix("register") })
-                    || project.sources[fileIndex].firstRange(of: Array("dentifier".utf8)) != nil
-            else { continue }
-            let file = project.file(fileIndex)
-            for token in 0..<file.count {
-                guard let value = file.stringValue(token), !value.isEmpty, !value.contains("\\(") else { continue }
-                let plugin: String
-                let submitsItself: Bool
-                if registersOutside(argument: token, in: file), let open = openParen(before: token, in: file),
-                    file.text(open - 1).contains("Task")
-                {
-                    plugin = file.text(open - 3)
-                    submitsItself = false
-                } else if file.isPunct(token - 1, ASCII.equals), file.isIdentifier(token - 2),
-                    file.text(token - 2).lowercased().contains("identifier"), file.isPunct(token - 3, ASCII.dot),
-                    file.isIdentifier(token - 4), !file.isPunct(token - 5, ASCII.dot), file.text(token - 4) != "Self",
-                    file.text(token - 4).first?.isUppercase == true,
-                    !project.index.declares(type: file.text(token - 4))
-                {
-                    plugin = file.text(token - 4)
-                    submitsItself = true
-                } else {
-                    continue
-                }
-                let scope = file.callable(containing: token) ?? 0
-                guard let callable = summary.callables.firstIndex(where: { Int($0.scope) == scope }),
-                    !project.isUnreachable(CallableID(file: Int32(fileIndex), index: Int32(callable)))
+            // The register calls, from the index alone: a file is tokenized only for an assignment its text shows.
+            for (callIndex, call) in summary.calls.enumerated() {
+                guard call.name.hasPrefix("register"), call.name.contains("Task"),
+                    case .type(let plugin) = call.receiver,
+                    plugin != "BGTaskScheduler", plugin.first?.isUppercase == true,
+                    case .string(let value)? = call.arguments.first, !value.isEmpty,
+                    !project.index.declares(type: plugin), isLive(caller: call.caller, file: fileIndex)
                 else { continue }
                 found.append(
                     OutsideRegistration(
-                        value: value, plugin: plugin, location: file.location(token), submitsItself: submitsItself))
+                        value: value, plugin: plugin,
+                        location: project.index.location(of: CallID(file: Int32(fileIndex), index: Int32(callIndex))),
+                        submitsItself: false))
+            }
+            guard Self.assignsIdentifierToMember(project.sources[fileIndex]) else { continue }
+            let file = project.file(fileIndex)
+            for token in 1..<max(file.count, 1)
+            where file.isPunct(token - 1, ASCII.equals) && file.isIdentifier(token - 2)
+                && file.text(token - 2).lowercased().contains("identifier") && file.isPunct(token - 3, ASCII.dot)
+                && file.isIdentifier(token - 4) && !file.isPunct(token - 5, ASCII.dot)
+            {
+                let plugin = file.text(token - 4)
+                guard let value = file.stringValue(token), !value.isEmpty, !value.contains("\\("), plugin != "Self",
+                    plugin.first?.isUppercase == true, !project.index.declares(type: plugin)
+                else { continue }
+                let scope = file.callable(containing: token) ?? 0
+                guard let callable = summary.callables.firstIndex(where: { Int($0.scope) == scope }),
+                    isLive(caller: Int32(callable), file: fileIndex)
+                else { continue }
+                found.append(
+                    OutsideRegistration(
+                        value: value, plugin: plugin, location: file.location(token), submitsItself: true))
             }
         }
         return found
     }
 
-    /// The `(` of the call whose first argument is the literal at `token` (`register("…")`,
-    /// `register(withIdentifier: "…")`).
-    private func openParen(before token: Int, in file: SourceFile) -> Int? {
-        if file.isPunct(token - 1, ASCII.openParen) { return token - 1 }
-        if file.isPunct(token - 1, ASCII.colon), file.isPunct(token - 3, ASCII.openParen) { return token - 3 }
-        return nil
+    private func isLive(caller: Int32, file: Int) -> Bool {
+        !project.isUnreachable(CallableID(file: Int32(file), index: caller))
+    }
+
+    /// Whether `source` may assign a literal to a type's member named for an identifier: `.…dentifier = "` (or
+    /// without spaces) after a dot, read from the bytes without tokenizing.
+    private static func assignsIdentifierToMember(_ source: [UInt8]) -> Bool {
+        let word = Array("dentifier".utf8)
+        return source.withUnsafeBufferPointer { bytes in
+            var index = 1
+            while index + word.count < bytes.count {
+                defer { index += 1 }
+                guard bytes[index] == word[0], bytes[index - 1] | 0x20 == UInt8(ascii: "i") else { continue }
+                var length = 1
+                while length < word.count, bytes[index + length] == word[length] { length += 1 }
+                guard length == word.count else { continue }
+                // `= "` after the name, with or without a space before and after `=`.
+                var cursor = index + length
+                if cursor < bytes.count, bytes[cursor] == UInt8(ascii: " ") { cursor += 1 }
+                guard cursor + 1 < bytes.count, bytes[cursor] == UInt8(ascii: "=") else { continue }
+                cursor += 1
+                if cursor < bytes.count, bytes[cursor] == UInt8(ascii: " ") { cursor += 1 }
+                guard cursor < bytes.count, bytes[cursor] == UInt8(ascii: "\"") else { continue }
+                // The member's name back to the dot before it.
+                var start = index - 1
+                while start > 0, bytes[start - 1] == UInt8(ascii: "_") || isAlphanumeric(bytes[start - 1]) {
+                    start -= 1
+                }
+                if start > 0, bytes[start - 1] == UInt8(ascii: ".") { return true }
+            }
+            return false
+        }
+    }
+
+    private static func isAlphanumeric(_ byte: UInt8) -> Bool {
+        (byte | 0x20 >= UInt8(ascii: "a") && byte | 0x20 <= UInt8(ascii: "z"))
+            || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
     }
 
     /// Reports an identifier handed to a plugin's register method that no code submits: not the app's Swift, and no
@@ -529,8 +560,8 @@ struct RegistrationCheck {
         for registration in outside
         where !registration.submitsItself && !named.contains(registration.value)
             // Too short a name may be met by chance in the other sources, and then cannot be looked up there.
-            && registration.value.count >= 8 && !namedElsewhere(registration.value)
-            && reported.insert(registration.value).inserted
+            && registration.value.count >= 8 && reported.insert(registration.value).inserted
+            && !namedElsewhere(registration.value)
         {
             findings.append(
                 Finding(
@@ -624,7 +655,8 @@ struct RegistrationCheck {
             }
         }
         // Registered by a plugin the sources hand it to: the plugin's registration is refused as the app's would be.
-        for registration in outside where !registered.contains(registration.value) {
+        var handedOn: Set<String> = []
+        for registration in outside where handedOn.insert(registration.value).inserted {
             registered.append(registration.value)
             guard !patterns.contains(where: { PermittedIdentifiers.matches(registration.value, pattern: $0) }) else {
                 continue
