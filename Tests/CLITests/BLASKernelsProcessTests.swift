@@ -18,9 +18,13 @@ struct BLASKernelsProcessTests {
         BLASKernels.cpuFlags(cpuinfo: (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)) ?? "")
     }
 
+    /// A command that fits models loads OpenBLAS first, also when it is only asked for its help (`--help` alone, or
+    /// `audit`, loads nothing: `commandNeedsLinearAlgebra`).
+    static let loadingCommand = ["retrain", "--help"]
+
     @Test("the process ends up on kernels that use the CPU's vector units, whatever OpenBLAS first chose")
     func runsRecognizedKernels() async throws {
-        let run = try await runBinary(["--help"], environment: ["OPENBLAS_VERBOSE": "2"])
+        let run = try await runBinary(Self.loadingCommand, environment: ["OPENBLAS_VERBOSE": "2"])
         #expect(run.status == 0, "\(run.stderr)")
         let cores = Self.cores(run.stderr)
         let final = try #require(cores.last, "OpenBLAS printed no core: \(run.stderr)")
@@ -29,13 +33,22 @@ struct BLASKernelsProcessTests {
         }
         // At most one second load, and only away from the fallback.
         #expect(cores.count == 1 || (cores.count == 2 && cores[0] == "Prescott"), "\(cores)")
-        #expect(run.stdout.contains("Usage: pipeline"))
+        #expect(run.stdout.contains("Usage: pipeline retrain"))
+    }
+
+    @Test("the audit and --help load no OpenBLAS")
+    func auditLoadsNothing() async throws {
+        for arguments in [["--help"], ["audit", "--help"]] {
+            let run = try await runBinary(arguments, environment: ["OPENBLAS_VERBOSE": "2"])
+            #expect(run.status == 0, "\(run.stderr)")
+            #expect(Self.cores(run.stderr).isEmpty, "\(arguments): \(run.stderr)")
+        }
     }
 
     @Test("an operator's OPENBLAS_CORETYPE is kept as given, with no second load")
     func operatorChoiceKept() async throws {
         let run = try await runBinary(
-            ["--help"], environment: ["OPENBLAS_VERBOSE": "2", "OPENBLAS_CORETYPE": "Prescott"])
+            Self.loadingCommand, environment: ["OPENBLAS_VERBOSE": "2", "OPENBLAS_CORETYPE": "Prescott"])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(Self.cores(run.stderr) == ["Prescott"])
     }
