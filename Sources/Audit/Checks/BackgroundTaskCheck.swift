@@ -1201,7 +1201,7 @@ struct BackgroundTaskCheck {
     /// `beforeReturning`, leaving out code dispatched from the block opened at `start` to run later.
     private func mayEndTask(
         in file: SourceFile, fileIndex: Int, from start: Int, to end: Int, beforeReturning: Bool = false,
-        restarting: CallableID? = nil
+        restarting: CallableID? = nil, closureDepth: Int = 0
     ) -> Bool {
         for token in start..<end where file.isIdentifier(token) {
             if beforeReturning, runsLater(token, in: file, fileIndex: fileIndex, within: start) { continue }
@@ -1211,7 +1211,7 @@ struct BackgroundTaskCheck {
                 let closure = localClosure(named: file.text(token), calledAt: token, in: file),
                 mayEndTask(
                     in: file, fileIndex: fileIndex, from: closure, to: Int(file.matching[closure]),
-                    beforeReturning: beforeReturning)
+                    beforeReturning: beforeReturning, closureDepth: closureDepth)
             {
                 return true
             }
@@ -1221,6 +1221,21 @@ struct BackgroundTaskCheck {
                 project.resolved(
                     file: fileIndex, token: token, name: file.text(token), labels: file.labels(ofCallAt: token + 1)
                 ).contains(where: { $0 != restarting && mayEndTask($0, beforeReturning: beforeReturning) })
+            {
+                return true
+            }
+            // A property holding a closure the sources assign (`self.completion?(.failure(error))`, set elsewhere to
+            // `{ result in … endBackgroundTask(self.taskID) … }`): calling it runs one of them.
+            if closureDepth < 2, file.word(token) == .none,
+                file.isPunct(token + 1, ASCII.openParen)
+                    || file.isPunct(token + 1, ASCII.question) && file.isPunct(token + 2, ASCII.openParen),
+                project.closuresAssigned(to: file.text(token)).contains(where: { site in
+                    let body = project.file(Int(site.file))
+                    let open = Int(site.token)
+                    return mayEndTask(
+                        in: body, fileIndex: Int(site.file), from: open, to: Int(body.matching[open]),
+                        beforeReturning: beforeReturning, closureDepth: closureDepth + 1)
+                })
             {
                 return true
             }

@@ -167,7 +167,6 @@ final class CompletionPaths {
     private var callsBackCache: [HelperKey: [Site]] = [:]
     private var visitingClosures: Set<Site> = []
     private var closureCache: [ClosureKey: PathOutcome] = [:]
-    private var assignedClosureCache: [String: [Site]] = [:]
     private var subscribedClosureCache: [String: [Site]] = [:]
     /// Follows a closure parameter through the function it is passed to: this object itself when that is its
     /// obligation, so that one set of functions being followed guards against recursion.
@@ -663,22 +662,6 @@ final class CompletionPaths {
         let outcome = walk(file, fileIndex, from: open + 1, to: close, origin: open, aliases: aliases, depth: depth)
         helperCache[key] = outcome
         return outcome
-    }
-
-    /// The closures the sources assign to a property called `name` (`pushes.onIncomingPush = { payload, done in … }`),
-    /// each by its `{`: calling the property runs one of them.
-    func assignedClosures(named name: String) -> [Site] {
-        if let known = assignedClosureCache[name] { return known }
-        var sites: [Site] = []
-        for fileIndex in 0..<project.fileCount where project.summary(fileIndex).namesReset.contains(name) {
-            let file = project.file(fileIndex)
-            for reset in project.summary(fileIndex).resets where reset.name == name {
-                let open = Int(reset.token) + 2
-                if file.isPunct(open, ASCII.openBrace) { sites.append(Site(fileIndex, open)) }
-            }
-        }
-        assignedClosureCache[name] = sites
-        return sites
     }
 
     /// The closures that receive what a Combine subject named `subject` sends (`subject.send(value)`): each `sink`'s

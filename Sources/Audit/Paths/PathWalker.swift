@@ -2323,7 +2323,7 @@ struct Walker {
         }
         let handedOver = arguments.indices.filter { isAliasArgument(arguments[$0]) }
         if resolved.isEmpty, !handedOver.isEmpty || paths.obligation == .incomingCallReported,
-            case let closures = paths.assignedClosures(named: name), !closures.isEmpty,
+            case let closures = project.closuresAssigned(to: name), !closures.isEmpty,
             case let outcomes = closures.compactMap({ paths.closure($0, parameters: handedOver, depth: depth + 1) }),
             outcomes.count == closures.count, !handedOver.isEmpty || outcomes.contains(where: \.mentions)
         {

@@ -20,6 +20,7 @@ final class Project {
     private var cache: [Int: SourceFile] = [:]
     private var callsByToken: [Int: [Int32: Int32]] = [:]
     private var resolvedCalls: [Site: [CallableID]] = [:]
+    private var assignedClosures: [String: [Site]] = [:]
     /// `isUnreachable`'s and `isDeadType`'s answers, and how often each name of a function that may be dead is
     /// written in the sources.
     var unreachable: [CallableID: Bool] = [:]
@@ -88,6 +89,22 @@ final class Project {
         let built = SourceFile(path: index.files[file].path, bytes: sources[file])
         cache[file] = built
         return built
+    }
+
+    /// The closures the sources assign to a property called `name` (`pushes.onIncomingPush = { payload, done in … }`),
+    /// each by its `{`: calling the property runs one of them.
+    func closuresAssigned(to name: String) -> [Site] {
+        if let known = assignedClosures[name] { return known }
+        var sites: [Site] = []
+        for fileIndex in 0..<fileCount where summary(fileIndex).namesReset.contains(name) {
+            let source = file(fileIndex)
+            for reset in summary(fileIndex).resets where reset.name == name {
+                let open = Int(reset.token) + 2
+                if source.isPunct(open, ASCII.openBrace) { sites.append(Site(fileIndex, open)) }
+            }
+        }
+        assignedClosures[name] = sites
+        return sites
     }
 
     /// The call recorded for token `token` of file `file` (the called name's token), if the summary has one.
