@@ -532,18 +532,11 @@ struct RegistrationCheck {
                 guard cursor < bytes.count, bytes[cursor] == UInt8(ascii: "\"") else { continue }
                 // The member's name back to the dot before it.
                 var start = index - 1
-                while start > 0, bytes[start - 1] == UInt8(ascii: "_") || isAlphanumeric(bytes[start - 1]) {
-                    start -= 1
-                }
+                while start > 0, Tokenizer.isIdentifierBody(bytes[start - 1]) { start -= 1 }
                 if start > 0, bytes[start - 1] == UInt8(ascii: ".") { return true }
             }
             return false
         }
-    }
-
-    private static func isAlphanumeric(_ byte: UInt8) -> Bool {
-        (byte | 0x20 >= UInt8(ascii: "a") && byte | 0x20 <= UInt8(ascii: "z"))
-            || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
     }
 
     /// Reports an identifier handed to a plugin's register method that no code submits: not the app's Swift, and no

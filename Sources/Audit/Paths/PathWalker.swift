@@ -659,13 +659,7 @@ struct Walker {
     /// with a completion handler (`let work = URLSession.shared.dataTask(with: request) { … }`): cancelling that task
     /// calls the handler all the same (with `NSURLErrorCancelled`), so the cancel stops nothing the handler does.
     private func isSessionTaskWithHandler(_ name: String, before index: Int) -> Bool {
-        guard let callable = file.callable(containing: index) else { return false }
-        let start = Int(file.scopes[callable].open)
-        guard start >= 0, start < index else { return false }
-        for token in start..<index
-        where file.text(token) == name && file.isPunct(token + 1, ASCII.equals)
-            && (file.word(token - 1) == .let || file.word(token - 1) == .var)
-        {
+        for token in bindings(of: name, before: index) {
             // `URLSession.shared.dataTask(`, `self.session.uploadTask(`: the call's name a few tokens on.
             for call in (token + 2)..<min(token + 10, index)
             where file.isPunct(call + 1, ASCII.openParen)
@@ -680,6 +674,17 @@ struct Walker {
         return false
     }
 
+    /// The tokens naming `name` where `let name =` or `var name =` binds it in the function around `index`, before it.
+    private func bindings(of name: String, before index: Int) -> [Int] {
+        guard let callable = file.callable(containing: index) else { return [] }
+        let start = Int(file.scopes[callable].open)
+        guard start >= 0, start < index else { return [] }
+        return (start..<index).filter { token in
+            file.text(token) == name && file.isPunct(token + 1, ASCII.equals)
+                && (file.word(token - 1) == .let || file.word(token - 1) == .var)
+        }
+    }
+
     /// Whether `name` is bound, in the function or closure around `index` and before it, to a `DispatchWorkItem` whose
     /// block never reads `isCancelled`, which that function hands to a queue at once (`queue.async(execute: work)`):
     /// cancelling a work item "does not affect the execution of a work item that has already begun", and by the time
@@ -687,14 +692,10 @@ struct Walker {
     /// (https://developer.apple.com/documentation/dispatch/dispatchworkitem/cancel())
     private func isStartedWorkItem(_ name: String, before index: Int) -> Bool {
         guard let callable = file.callable(containing: index) else { return false }
-        let start = Int(file.scopes[callable].open)
         let end = Int(file.scopes[callable].close)
-        guard start >= 0, start < index, end > index else { return false }
+        guard end > index else { return false }
         var block: Range<Int>?
-        for token in start..<index
-        where file.text(token) == name && file.isPunct(token + 1, ASCII.equals)
-            && (file.word(token - 1) == .let || file.word(token - 1) == .var) && file.is(token + 2, "DispatchWorkItem")
-        {
+        for token in bindings(of: name, before: index) where file.is(token + 2, "DispatchWorkItem") {
             // `DispatchWorkItem { … }`, `DispatchWorkItem(qos: .utility) { … }`, `DispatchWorkItem(block: { … })`.
             var cursor = token + 3
             if file.isPunct(cursor, ASCII.openParen) {
